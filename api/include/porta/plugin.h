@@ -1,0 +1,180 @@
+/* porta backend-plugin ABI.
+ *
+ * A backend is a shared object `libporta-<name>.so` that exports one C symbol,
+ * `porta_plugin_entry`, returning a table of function pointers. libporta
+ * refuses a table whose `abi_version` differs from PORTA_PLUGIN_ABI_VERSION.
+ *
+ * Rules every plugin follows:
+ * - Only C types cross this boundary. Handles are opaque to the core.
+ * - Every call that can fail returns a porta_status. On failure the plugin
+ *   reports the cause once through host->set_error() (backend, device, call and
+ *   the driver's own message) before returning; the core adds nothing but
+ *   context.
+ * - The core validates arguments (sizes, ranges, buffer counts, limits) before
+ *   calling; a plugin only reports what its runtime says.
+ * - Stream operations are asynchronous and execute in submission order. Host
+ *   pointers given to write/read must stay valid until the stream is synced.
+ * - The core serialises nothing: a device and its buffers and kernels may be
+ *   used from several threads at once; one stream is used by one thread at a time.
+ * - Objects are destroyed before the device that made them, and every device
+ *   before shutdown().
+ */
+#ifndef PORTA_PLUGIN_H
+#define PORTA_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "porta/porta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PORTA_PLUGIN_ABI_VERSION 1u
+#define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
+
+/* What source a plugin wants for a kernel. The core translates SPIR-V into it. */
+typedef enum porta_kernel_language {
+  PORTA_LANGUAGE_SPIRV = 0,    /* the SPIR-V words themselves (Vulkan) */
+  PORTA_LANGUAGE_OPENCL_C = 1, /* OpenCL C 1.2 */
+  PORTA_LANGUAGE_CUDA = 2,     /* CUDA C++ for NVRTC */
+  PORTA_LANGUAGE_CPP = 3       /* C++ for the CPU backend */
+} porta_kernel_language;
+
+/* Opaque plugin objects. */
+typedef struct porta_plugin_device_t* porta_plugin_device;
+typedef struct porta_plugin_buffer_t* porta_plugin_buffer;
+typedef struct porta_plugin_kernel_t* porta_plugin_kernel;
+typedef struct porta_plugin_stream_t* porta_plugin_stream;
+typedef struct porta_plugin_event_t* porta_plugin_event;
+typedef struct porta_plugin_sequence_t* porta_plugin_sequence;
+
+/* Services libporta offers to plugins. Valid from init() until the process exits. */
+typedef struct porta_host_api {
+  /* Record the error of the current call on this thread. `message` is copied. */
+  void (*set_error)(porta_status status, const char* message);
+  /* Log through porta's logger (PORTA_LOG). `message` is copied. */
+  void (*log)(porta_log_level level, const char* message);
+  /* Kernel cache. Keys are short printable strings (hex hashes); the core keys
+   * the directory and handles atomic writes. Both fail softly when the cache is
+   * off (PORTA_CACHE=0) or unwritable.
+   * cache_load: returns 1 and a malloc'ed copy in *data (free with free()), or 0. */
+  int (*cache_load)(const char* key, void** data, size_t* size);
+  /* cache_store: writes atomically; returns 1 on success, 0 otherwise. */
+  int (*cache_store)(const char* key, const void* data, size_t size);
+  /* cache_path: the absolute path the entry `key` has (or would have); writes
+   * a NUL-terminated path into `path` (capacity `capacity`) and returns 1, or 0
+   * when the cache is off. For artefacts that must be files (shared objects). */
+  int (*cache_path)(const char* key, char* path, size_t capacity);
+  /* The version string of porta itself, for cache keys. */
+  const char* porta_version;
+} porta_host_api;
+
+/* A storage buffer of a kernel, in parameter order. */
+typedef struct porta_kernel_buffer_desc {
+  uint32_t binding; /* set = 0, binding = this */
+  uint32_t access;  /* porta_access flags */
+} porta_kernel_buffer_desc;
+
+typedef struct porta_kernel_spec_value {
+  uint32_t id;
+  uint32_t bits; /* the value's 32 bits (bool: 0/1, int, uint or float bits) */
+} porta_kernel_spec_value;
+
+/* Everything a plugin needs to build a kernel; the core has already validated
+ * the SPIR-V, reflected it and translated it to the plugin's language. */
+typedef struct porta_kernel_desc {
+  const uint32_t* spirv; /* validated, optimised SPIR-V (spec constants unapplied) */
+  size_t spirv_words;
+  const char* source; /* translated source for the plugin's language (NUL-terminated),
+                         spec constants already fixed; NULL for PORTA_LANGUAGE_SPIRV */
+  size_t source_size;
+  const char* entry_point;      /* name of the entry point in `spirv` and `source` */
+  const char* name;             /* the kernel's name for messages */
+  uint32_t buffer_count;        /* storage buffers, in parameter order */
+  const porta_kernel_buffer_desc* buffers;
+  uint32_t push_constant_size; /* bytes, 0 if none */
+  uint32_t spec_count;         /* values for every spec constant (defaults filled in) */
+  const porta_kernel_spec_value* specs;
+  uint32_t workgroup_size[3];   /* resolved with the spec constants */
+  uint32_t shared_memory_bytes; /* workgroup-shared memory the kernel declares */
+  uint64_t required_features;   /* porta_feature flags */
+  const char* cache_key;        /* hex hash of SPIR-V, language, specs, porta version;
+                                   the plugin adds driver/device identity */
+} porta_kernel_desc;
+
+typedef struct porta_plugin_api {
+  uint32_t abi_version; /* PORTA_PLUGIN_ABI_VERSION */
+  const char* name;     /* "cpu", "vulkan", "opencl", "cuda" */
+  porta_kernel_language language;
+
+  /* Load the runtime and enumerate devices. A non-success status means the
+   * backend is unavailable; the reason given through set_error is shown by
+   * porta-info. Called once. */
+  porta_status (*init)(const porta_host_api* host);
+  void (*shutdown)(void);
+
+  uint32_t (*device_count)(void);
+  porta_status (*device_info)(uint32_t index, porta_device_info* info);
+  porta_status (*device_open)(uint32_t index, porta_plugin_device* device);
+  void (*device_close)(porta_plugin_device device);
+
+  /* Buffers: `size` > 0 bytes, device memory. */
+  porta_status (*buffer_create)(porta_plugin_device device, uint64_t size, porta_plugin_buffer* buffer);
+  void (*buffer_destroy)(porta_plugin_buffer buffer);
+
+  porta_status (*kernel_create)(porta_plugin_device device, const porta_kernel_desc* desc,
+                                porta_plugin_kernel* kernel);
+  void (*kernel_destroy)(porta_plugin_kernel kernel);
+
+  porta_status (*stream_create)(porta_plugin_device device, porta_plugin_stream* stream);
+  void (*stream_destroy)(porta_plugin_stream stream); /* after the core synced it */
+
+  /* Stream operations: queued in order; all sizes > 0 and in range. */
+  porta_status (*stream_write)(porta_plugin_stream stream, porta_plugin_buffer dst, uint64_t offset,
+                               const void* src, uint64_t size);
+  porta_status (*stream_read)(porta_plugin_stream stream, porta_plugin_buffer src, uint64_t offset,
+                              void* dst, uint64_t size);
+  porta_status (*stream_copy)(porta_plugin_stream stream, porta_plugin_buffer src, uint64_t src_offset,
+                              porta_plugin_buffer dst, uint64_t dst_offset, uint64_t size);
+  /* Fill with a repeated 32-bit pattern; offset and size are multiples of 4. */
+  porta_status (*stream_fill)(porta_plugin_stream stream, porta_plugin_buffer dst, uint64_t offset,
+                              uint64_t size, uint32_t pattern);
+  /* Dispatch `groups` work-groups; `buffers` in the kernel's parameter order;
+   * `push` holds exactly the kernel's push_constant_size bytes (NULL if 0). */
+  porta_status (*stream_dispatch)(porta_plugin_stream stream, porta_plugin_kernel kernel,
+                                  const uint32_t groups[3], const porta_plugin_buffer* buffers,
+                                  uint32_t buffer_count, const void* push, uint32_t push_size);
+  /* Block until all work queued on the stream has finished; report its errors. */
+  porta_status (*stream_sync)(porta_plugin_stream stream);
+
+  /* Events: a point in the stream; elapsed time between two recorded events
+   * after both have completed. */
+  porta_status (*event_record)(porta_plugin_stream stream, porta_plugin_event* event);
+  porta_status (*event_elapsed_ms)(porta_plugin_event start, porta_plugin_event end, double* ms);
+  void (*event_destroy)(porta_plugin_event event);
+
+  /* Recorded sequences (optional: NULL entries mean the core records and
+   * replays the calls itself). Between begin and end, stream operations are
+   * recorded, not executed. Write/read host pointers recorded in a sequence
+   * are used again at every replay. */
+  porta_status (*stream_begin_record)(porta_plugin_stream stream);
+  porta_status (*stream_end_record)(porta_plugin_stream stream, porta_plugin_sequence* sequence);
+  porta_status (*stream_replay)(porta_plugin_stream stream, porta_plugin_sequence sequence);
+  void (*sequence_destroy)(porta_plugin_sequence sequence);
+} porta_plugin_api;
+
+typedef const porta_plugin_api* (*porta_plugin_entry_fn)(void);
+
+#if defined(_WIN32)
+#define PORTA_PLUGIN_EXPORT __declspec(dllexport)
+#else
+#define PORTA_PLUGIN_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PORTA_PLUGIN_H */

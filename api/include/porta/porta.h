@@ -1,0 +1,204 @@
+/* porta C API.
+ *
+ * Opaque handles, porta_noun_verb names, explicit lengths. Every function that
+ * can fail returns a porta_status; the message of the last failure on the
+ * calling thread is porta_last_error(). Ownership: every handle made by a
+ * *_create / *_open / *_record call is released by the matching *_destroy /
+ * *_close call exactly once; a handle keeps what it depends on alive, so the
+ * order of destruction is free.
+ *
+ * Threading: the library is thread-safe. A device and its buffers and kernels
+ * may be used from several threads at once; a stream belongs to one thread at
+ * a time.
+ */
+#ifndef PORTA_H
+#define PORTA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define PORTA_API __declspec(dllimport)
+#else
+#define PORTA_API __attribute__((visibility("default")))
+#endif
+
+typedef enum porta_status {
+  PORTA_SUCCESS = 0,
+  PORTA_ERROR_INVALID_ARGUMENT = 1, /* a wrong size, count, range or value */
+  PORTA_ERROR_INVALID_HANDLE = 2,   /* null, destroyed, or of another device */
+  PORTA_ERROR_NOT_FOUND = 3,        /* unknown backend or device */
+  PORTA_ERROR_UNAVAILABLE = 4,      /* backend present but not usable (no runtime/device) */
+  PORTA_ERROR_UNSUPPORTED = 5,      /* a feature or limit the device lacks */
+  PORTA_ERROR_INVALID_KERNEL = 6,   /* invalid SPIR-V, GLSL that does not compile, bad interface */
+  PORTA_ERROR_COMPILE = 7,          /* a backend compiler rejected translated code */
+  PORTA_ERROR_OUT_OF_MEMORY = 8,
+  PORTA_ERROR_DEVICE_LOST = 9,
+  PORTA_ERROR_BACKEND = 10, /* any other driver or runtime failure */
+  PORTA_ERROR_INTERNAL = 11
+} porta_status;
+
+typedef enum porta_log_level {
+  PORTA_LOG_ERROR = 0,
+  PORTA_LOG_WARN = 1,
+  PORTA_LOG_INFO = 2,
+  PORTA_LOG_DEBUG = 3
+} porta_log_level;
+
+typedef enum porta_device_type {
+  PORTA_DEVICE_DISCRETE_GPU = 0,
+  PORTA_DEVICE_INTEGRATED_GPU = 1,
+  PORTA_DEVICE_VIRTUAL_GPU = 2,
+  PORTA_DEVICE_CPU = 3, /* a driver that runs on the CPU (lavapipe, PoCL) */
+  PORTA_DEVICE_OTHER = 4
+} porta_device_type;
+
+/* Access of a kernel's storage buffer. */
+typedef enum porta_access { PORTA_ACCESS_READ = 1, PORTA_ACCESS_WRITE = 2, PORTA_ACCESS_READ_WRITE = 3 } porta_access;
+
+/* Device features (bit flags). */
+typedef enum porta_feature {
+  PORTA_FEATURE_FP16 = 1u << 0,           /* 16-bit float arithmetic */
+  PORTA_FEATURE_FP64 = 1u << 1,           /* 64-bit float arithmetic */
+  PORTA_FEATURE_INT8 = 1u << 2,           /* 8-bit integer arithmetic */
+  PORTA_FEATURE_INT16 = 1u << 3,          /* 16-bit integer arithmetic */
+  PORTA_FEATURE_INT64 = 1u << 4,          /* 64-bit integer arithmetic */
+  PORTA_FEATURE_STORAGE_16BIT = 1u << 5,  /* 16-bit types in storage buffers */
+  PORTA_FEATURE_STORAGE_8BIT = 1u << 6,   /* 8-bit types in storage buffers */
+  PORTA_FEATURE_BF16 = 1u << 7,           /* bfloat16 */
+  PORTA_FEATURE_SUBGROUPS = 1u << 8,      /* subgroup (warp) operations */
+  PORTA_FEATURE_ATOMIC_INT32 = 1u << 9,   /* 32-bit integer atomics on buffers/shared */
+  PORTA_FEATURE_ATOMIC_INT64 = 1u << 10,  /* 64-bit integer atomics */
+  PORTA_FEATURE_ATOMIC_FLOAT32 = 1u << 11, /* float atomic add */
+  PORTA_FEATURE_COOPERATIVE_MATRIX = 1u << 12,
+  PORTA_FEATURE_TIMELINE_SEMAPHORE = 1u << 13
+} porta_feature;
+
+#define PORTA_NAME_CAPACITY 256
+
+typedef struct porta_device_limits {
+  uint32_t max_workgroup_size[3];
+  uint32_t max_workgroup_invocations;
+  uint32_t max_workgroup_count[3];
+  uint32_t max_shared_memory_bytes;
+  uint32_t max_push_constant_bytes;
+  uint32_t subgroup_size; /* 0 if unknown */
+  uint64_t max_buffer_bytes;     /* largest single buffer */
+  uint64_t max_allocation_bytes; /* largest single allocation */
+} porta_device_limits;
+
+typedef struct porta_device_info {
+  char backend[32];
+  char name[PORTA_NAME_CAPACITY];
+  char vendor[PORTA_NAME_CAPACITY];
+  char driver[PORTA_NAME_CAPACITY]; /* driver name and version */
+  char api_version[64];             /* e.g. "Vulkan 1.3.239", "OpenCL 3.0" */
+  porta_device_type type;
+  uint32_t index;        /* index within its backend */
+  uint64_t memory_bytes; /* device memory (host memory for CPU devices) */
+  porta_device_limits limits;
+  uint64_t features; /* porta_feature flags */
+} porta_device_info;
+
+typedef struct porta_device_t* porta_device;
+typedef struct porta_buffer_t* porta_buffer;
+typedef struct porta_kernel_t* porta_kernel;
+typedef struct porta_stream_t* porta_stream;
+typedef struct porta_event_t* porta_event;
+typedef struct porta_sequence_t* porta_sequence;
+
+/* The message of the last failed call on this thread ("" if none). Valid until
+ * the next porta call on this thread. */
+PORTA_API const char* porta_last_error(void);
+PORTA_API const char* porta_status_name(porta_status status);
+PORTA_API const char* porta_version(void);
+
+/* ---- backends and devices ---- */
+
+/* Backends whose plugins were found, loaded or not. */
+PORTA_API uint32_t porta_backend_count(void);
+/* name and state of backend `index`; `reason` says why an unavailable backend
+ * is unavailable. Strings live as long as the process. */
+PORTA_API porta_status porta_backend_get(uint32_t index, const char** name, int* available,
+                                         const char** reason);
+/* All devices of all available backends, in the default preference order. */
+PORTA_API uint32_t porta_device_count(void);
+PORTA_API porta_status porta_device_get_info(uint32_t index, porta_device_info* info);
+
+/* Open a device. `selector` NULL or "" uses PORTA_BACKEND / PORTA_DEVICE, else
+ * the best device. Otherwise "backend", "backend:index", "backend:name
+ * substring", or a comma-separated ordered list of those. */
+PORTA_API porta_status porta_device_open(const char* selector, porta_device* device);
+PORTA_API void porta_device_close(porta_device device);
+PORTA_API porta_status porta_device_info_get(porta_device device, porta_device_info* info);
+
+/* ---- buffers ---- */
+
+PORTA_API porta_status porta_buffer_create(porta_device device, uint64_t size, porta_buffer* buffer);
+PORTA_API void porta_buffer_destroy(porta_buffer buffer);
+PORTA_API uint64_t porta_buffer_size(porta_buffer buffer);
+
+/* ---- kernels ---- */
+
+typedef struct porta_spec_constant {
+  uint32_t id;
+  uint32_t bits; /* 32-bit pattern: use porta_spec_float/porta_spec_int helpers or memcpy */
+} porta_spec_constant;
+
+/* GLSL compute source (`size` bytes) → kernel. `name` labels errors (may be NULL). */
+PORTA_API porta_status porta_kernel_create_glsl(porta_device device, const char* source, size_t size,
+                                                const char* name, const porta_spec_constant* specs,
+                                                uint32_t spec_count, porta_kernel* kernel);
+PORTA_API porta_status porta_kernel_create_spirv(porta_device device, const uint32_t* words,
+                                                 size_t word_count, const char* name,
+                                                 const porta_spec_constant* specs, uint32_t spec_count,
+                                                 porta_kernel* kernel);
+PORTA_API void porta_kernel_destroy(porta_kernel kernel);
+/* Interface of a kernel: storage buffers, push-constant bytes, work-group size. */
+PORTA_API uint32_t porta_kernel_buffer_count(porta_kernel kernel);
+PORTA_API uint32_t porta_kernel_push_constant_size(porta_kernel kernel);
+PORTA_API void porta_kernel_workgroup_size(porta_kernel kernel, uint32_t size[3]);
+
+/* ---- streams (in-order queues) ---- */
+
+PORTA_API porta_status porta_stream_create(porta_device device, porta_stream* stream);
+/* Waits for the stream's work, then releases it. */
+PORTA_API void porta_stream_destroy(porta_stream stream);
+PORTA_API porta_status porta_stream_write(porta_stream stream, porta_buffer dst, uint64_t offset,
+                                          const void* src, uint64_t size);
+PORTA_API porta_status porta_stream_read(porta_stream stream, porta_buffer src, uint64_t offset, void* dst,
+                                         uint64_t size);
+PORTA_API porta_status porta_stream_copy(porta_stream stream, porta_buffer src, uint64_t src_offset,
+                                         porta_buffer dst, uint64_t dst_offset, uint64_t size);
+PORTA_API porta_status porta_stream_fill(porta_stream stream, porta_buffer dst, uint64_t offset,
+                                         uint64_t size, uint32_t pattern);
+/* buffers in the kernel's parameter order (ascending binding); push_size must
+ * equal porta_kernel_push_constant_size. */
+PORTA_API porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel, const uint32_t groups[3],
+                                             const porta_buffer* buffers, uint32_t buffer_count,
+                                             const void* push, uint32_t push_size);
+PORTA_API porta_status porta_stream_sync(porta_stream stream);
+
+/* Recorded sequences: between begin and end the stream's operations are
+ * recorded; replay runs them again (in the stream's order) as often as wanted. */
+PORTA_API porta_status porta_stream_begin_record(porta_stream stream);
+PORTA_API porta_status porta_stream_end_record(porta_stream stream, porta_sequence* sequence);
+PORTA_API porta_status porta_stream_replay(porta_stream stream, porta_sequence sequence);
+PORTA_API void porta_sequence_destroy(porta_sequence sequence);
+
+/* ---- events ---- */
+
+PORTA_API porta_status porta_event_record(porta_stream stream, porta_event* event);
+/* Milliseconds between two events of one stream; syncs nothing: sync the stream first. */
+PORTA_API porta_status porta_event_elapsed_ms(porta_event start, porta_event end, double* ms);
+PORTA_API void porta_event_destroy(porta_event event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PORTA_H */

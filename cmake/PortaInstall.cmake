@@ -1,0 +1,1 @@
+# install rules (filled in with the core)

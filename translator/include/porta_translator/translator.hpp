@@ -1,0 +1,97 @@
+// porta's kernel front end and translator: GLSL → SPIR-V, validation,
+// optimisation, reflection into a KernelSignature, and SPIR-V → C++ / OpenCL C /
+// CUDA C++. Used by libporta and porta-translate; nothing else touches
+// SPIRV-Cross, shaderc or SPIRV-Tools.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace porta::translator {
+
+// A failure of the front end or translator; `log` holds the compiler's or
+// validator's own message (with line numbers where it has them).
+struct Error : std::runtime_error {
+  enum class Kind { InvalidGlsl, InvalidSpirv, UnsupportedFeature, Internal };
+  Error(Kind kind, const std::string& message) : std::runtime_error(message), kind(kind) {}
+  Kind kind;
+};
+
+enum class Access : uint32_t { Read = 1, Write = 2, ReadWrite = 3 };
+
+struct BufferBinding {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  std::string name;  // block instance name or block type name
+  Access access = Access::ReadWrite;
+};
+
+struct PushConstantMember {
+  std::string name;
+  std::string type;  // GLSL spelling: "float", "uint", "vec4", "float[4]"
+  uint32_t offset = 0;
+  uint32_t size = 0;
+};
+
+enum class ScalarType : uint32_t { Bool, Int, UInt, Float };
+
+struct SpecConstant {
+  uint32_t id = 0;
+  std::string name;
+  ScalarType type = ScalarType::UInt;
+  uint32_t default_bits = 0;
+};
+
+struct SpecValue {
+  uint32_t id = 0;
+  uint32_t bits = 0;
+};
+
+// Feature bits use porta_feature values from porta.h.
+struct KernelSignature {
+  std::string entry_point;
+  std::vector<BufferBinding> buffers;  // sorted by binding: parameter order
+  uint32_t push_constant_size = 0;     // bytes (std430, from Offset decorations)
+  std::vector<PushConstantMember> push_constants;
+  std::vector<SpecConstant> spec_constants;
+  uint32_t local_size[3] = {1, 1, 1};      // literal or spec-constant default
+  int32_t local_size_spec_id[3] = {-1, -1, -1};  // spec id driving each dimension, -1 if literal
+  uint32_t shared_memory_bytes = 0;
+  bool uses_barrier = false;
+  uint64_t required_features = 0;
+};
+
+enum class Target { Cpp, OpenCL, Cuda };
+const char* target_name(Target target);
+
+// GLSL compute source → SPIR-V (Vulkan 1.1 environment). `name` appears in messages.
+std::vector<uint32_t> compile_glsl(const std::string& source, const std::string& name);
+// Throws Error(InvalidSpirv) with spirv-val's message when invalid.
+void validate(const std::vector<uint32_t>& spirv);
+// Inlining and the performance passes; spec constants stay spec constants.
+std::vector<uint32_t> optimize(const std::vector<uint32_t>& spirv);
+// Validate then optimise: what every kernel goes through.
+std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv);
+
+KernelSignature reflect(const std::vector<uint32_t>& spirv);
+
+// Work-group size with spec-constant overrides applied.
+void resolve_local_size(const KernelSignature& signature, const std::vector<SpecValue>& specs,
+                        uint32_t out[3]);
+
+struct TranslateOptions {
+  Target target = Target::Cpp;
+  std::vector<SpecValue> specs;  // fixed into the source; missing ids keep their defaults
+  std::string symbol;            // C++ target: suffix of the exported entry symbol ("" → porta_cpu_kernel)
+};
+
+struct Translation {
+  std::string source;
+  std::string entry_point;  // the function a backend launches
+};
+
+Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions& options);
+
+}  // namespace porta::translator

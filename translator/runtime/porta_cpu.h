@@ -47,9 +47,22 @@ typedef struct porta_cpu_kernel_entry {
   uint32_t shared_memory_bytes;
 } porta_cpu_kernel_entry;
 
-/* Exported name: "porta_cpu_kernel" for a run-time compiled kernel, or
- * "porta_cpu_kernel_<symbol>" for kernels compiled into the plugin. */
+/* Exported name: "porta_cpu_kernel" for a run-time compiled kernel. Kernels
+ * compiled into the plugin at build time are the same translated text built
+ * with -DPORTA_CPU_KERNEL_NAME=porta_cpu_kernel_<name>, so the text the core
+ * translates at run time and the text compiled in are identical and can be
+ * matched by comparing them. Generated code ends with
+ *   PORTA_CPU_EXPORT_KERNEL const porta_cpu_kernel_entry PORTA_CPU_KERNEL_NAME = {...};
+ * and keeps everything else in an anonymous namespace. */
 #define PORTA_CPU_KERNEL_SYMBOL "porta_cpu_kernel"
+#ifndef PORTA_CPU_KERNEL_NAME
+#define PORTA_CPU_KERNEL_NAME porta_cpu_kernel
+#endif
+#ifdef __cplusplus
+#define PORTA_CPU_EXPORT_KERNEL extern "C" __attribute__((visibility("default")))
+#else
+#define PORTA_CPU_EXPORT_KERNEL __attribute__((visibility("default")))
+#endif
 
 #ifdef __cplusplus
 }

@@ -84,7 +84,6 @@ void resolve_local_size(const KernelSignature& signature, const std::vector<Spec
 struct TranslateOptions {
   Target target = Target::Cpp;
   std::vector<SpecValue> specs;  // fixed into the source; missing ids keep their defaults
-  std::string symbol;            // C++ target: suffix of the exported entry symbol ("" → porta_cpu_kernel)
 };
 
 struct Translation {

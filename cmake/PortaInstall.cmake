@@ -1,1 +1,23 @@
-# install rules (filled in with the core)
+# Install: public headers, libporta.so (versioned SONAME), plugins in
+# <libdir>/porta/, programs, an exported CMake package (porta::porta) and a
+# pkg-config file.
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/api/include/porta DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+install(TARGETS porta porta_headers EXPORT portaTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT portaTargets NAMESPACE porta:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/portaConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/portaConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/portaConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/portaConfig.cmake ${PROJECT_BINARY_DIR}/portaConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)
+
+configure_file(${PROJECT_SOURCE_DIR}/cmake/porta.pc.in ${PROJECT_BINARY_DIR}/porta.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/porta.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -141,6 +141,10 @@ PORTA_API porta_status porta_device_info_get(porta_device device, porta_device_i
 PORTA_API porta_status porta_buffer_create(porta_device device, uint64_t size, porta_buffer* buffer);
 PORTA_API void porta_buffer_destroy(porta_buffer buffer);
 PORTA_API uint64_t porta_buffer_size(porta_buffer buffer);
+/* Synchronous upload / download through the device's own stream: returns when
+ * the bytes have arrived. */
+PORTA_API porta_status porta_buffer_write(porta_buffer buffer, uint64_t offset, const void* src, uint64_t size);
+PORTA_API porta_status porta_buffer_read(porta_buffer buffer, uint64_t offset, void* dst, uint64_t size);
 
 /* ---- kernels ---- */
 

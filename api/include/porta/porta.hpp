@@ -1,0 +1,329 @@
+// porta C++ API: RAII over the C API of porta.h; failures throw porta::Error.
+//
+//   porta::Device dev = porta::open();            // PORTA_BACKEND / PORTA_DEVICE, else the best device
+//   porta::Buffer a = dev.upload(std::span<const float>(host));
+//   porta::Kernel k = dev.kernel(porta::glsl(src));
+//   porta::Stream s = dev.stream();
+//   s.dispatch(k, {groups, 1, 1}, {a, b, out}, push_constants);
+//   s.read(out, std::span<float>(result));
+//   s.sync();
+//
+// Objects are reference-counted handles: copies share one object, and every
+// object keeps the device it came from alive, so destruction order is free.
+// Threading: a Device and its Buffers and Kernels may be used from several
+// threads at once; a Stream belongs to one thread at a time.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "porta/porta.h"
+
+namespace porta {
+
+class Error : public std::runtime_error {
+ public:
+  Error(porta_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  porta_status status() const { return status_; }
+
+ private:
+  porta_status status_;
+};
+
+namespace detail {
+inline void check(porta_status status) {
+  if (status != PORTA_SUCCESS) throw Error(status, porta_last_error());
+}
+template <class T, void (*Destroy)(T)>
+std::shared_ptr<std::remove_pointer_t<T>> own(T handle) {
+  return std::shared_ptr<std::remove_pointer_t<T>>(handle, [](T h) { Destroy(h); });
+}
+}  // namespace detail
+
+using DeviceInfo = porta_device_info;
+
+struct BackendInfo {
+  std::string name;
+  bool available = false;
+  std::string reason;  // why it is unavailable
+};
+
+// Every backend whose plugin was found, loaded or not.
+inline std::vector<BackendInfo> backends() {
+  std::vector<BackendInfo> out;
+  for (uint32_t i = 0, n = porta_backend_count(); i < n; ++i) {
+    const char* name = nullptr;
+    const char* reason = nullptr;
+    int available = 0;
+    detail::check(porta_backend_get(i, &name, &available, &reason));
+    out.push_back({name, available != 0, reason ? reason : ""});
+  }
+  return out;
+}
+
+// Every device of every available backend, best first.
+inline std::vector<DeviceInfo> devices() {
+  std::vector<DeviceInfo> out(porta_device_count());
+  for (uint32_t i = 0; i < out.size(); ++i) detail::check(porta_device_get_info(i, &out[i]));
+  return out;
+}
+
+// A specialization-constant value for a kernel.
+struct SpecConstant {
+  uint32_t id;
+  uint32_t bits;
+  SpecConstant(uint32_t id, uint32_t value) : id(id), bits(value) {}
+  SpecConstant(uint32_t id, int32_t value) : id(id), bits(static_cast<uint32_t>(value)) {}
+  SpecConstant(uint32_t id, int value) : id(id), bits(static_cast<uint32_t>(value)) {}
+  SpecConstant(uint32_t id, bool value) : id(id), bits(value ? 1u : 0u) {}
+  SpecConstant(uint32_t id, float value) : id(id), bits(0) { std::memcpy(&bits, &value, sizeof bits); }
+};
+
+// Where a kernel comes from: GLSL compute source or SPIR-V words.
+struct KernelSource {
+  bool is_glsl = true;
+  std::string text;
+  std::vector<uint32_t> words;
+  std::string name;
+};
+inline KernelSource glsl(std::string source, std::string name = "kernel") {
+  return {true, std::move(source), {}, std::move(name)};
+}
+inline KernelSource spirv(std::vector<uint32_t> words, std::string name = "kernel") {
+  return {false, {}, std::move(words), std::move(name)};
+}
+
+class Buffer {
+ public:
+  Buffer() = default;
+  explicit Buffer(porta_buffer handle) : handle_(detail::own<porta_buffer, porta_buffer_destroy>(handle)) {}
+  porta_buffer handle() const { return handle_.get(); }
+  uint64_t size() const { return porta_buffer_size(handle()); }
+  explicit operator bool() const { return handle_ != nullptr; }
+
+  // Synchronous transfers (the device's own stream).
+  template <class T>
+  void write(std::span<const T> data, uint64_t offset_bytes = 0) const {
+    detail::check(porta_buffer_write(handle(), offset_bytes, data.data(), data.size_bytes()));
+  }
+  template <class T>
+  void read(std::span<T> data, uint64_t offset_bytes = 0) const {
+    detail::check(porta_buffer_read(handle(), offset_bytes, data.data(), data.size_bytes()));
+  }
+  template <class T>
+  std::vector<T> to_vector() const {
+    std::vector<T> out(size() / sizeof(T));
+    read(std::span<T>(out));
+    return out;
+  }
+
+ private:
+  std::shared_ptr<porta_buffer_t> handle_;
+};
+
+class Kernel {
+ public:
+  Kernel() = default;
+  explicit Kernel(porta_kernel handle) : handle_(detail::own<porta_kernel, porta_kernel_destroy>(handle)) {}
+  porta_kernel handle() const { return handle_.get(); }
+  uint32_t buffer_count() const { return porta_kernel_buffer_count(handle()); }
+  uint32_t push_constant_size() const { return porta_kernel_push_constant_size(handle()); }
+  std::array<uint32_t, 3> workgroup_size() const {
+    std::array<uint32_t, 3> size{};
+    porta_kernel_workgroup_size(handle(), size.data());
+    return size;
+  }
+
+ private:
+  std::shared_ptr<porta_kernel_t> handle_;
+};
+
+class Event {
+ public:
+  Event() = default;
+  explicit Event(porta_event handle) : handle_(detail::own<porta_event, porta_event_destroy>(handle)) {}
+  porta_event handle() const { return handle_.get(); }
+  // Milliseconds from this event to `end`; sync the stream first.
+  double elapsed_ms(const Event& end) const {
+    double ms = 0;
+    detail::check(porta_event_elapsed_ms(handle(), end.handle(), &ms));
+    return ms;
+  }
+
+ private:
+  std::shared_ptr<porta_event_t> handle_;
+};
+
+// A recorded sequence of stream operations, replayed with Stream::replay.
+class Sequence {
+ public:
+  Sequence() = default;
+  explicit Sequence(porta_sequence handle) : handle_(detail::own<porta_sequence, porta_sequence_destroy>(handle)) {}
+  porta_sequence handle() const { return handle_.get(); }
+
+ private:
+  std::shared_ptr<porta_sequence_t> handle_;
+};
+
+struct Groups {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+// An in-order queue. Operations are asynchronous: host memory given to
+// write/read must stay valid until sync().
+class Stream {
+ public:
+  Stream() = default;
+  explicit Stream(porta_stream handle) : handle_(detail::own<porta_stream, porta_stream_destroy>(handle)) {}
+  porta_stream handle() const { return handle_.get(); }
+
+  template <class T>
+  void write(const Buffer& dst, std::span<const T> src, uint64_t offset_bytes = 0) {
+    detail::check(porta_stream_write(handle(), dst.handle(), offset_bytes, src.data(), src.size_bytes()));
+  }
+  template <class T>
+  void write(const Buffer& dst, const std::vector<T>& src, uint64_t offset_bytes = 0) {
+    write(dst, std::span<const T>(src), offset_bytes);
+  }
+  template <class T>
+  void read(const Buffer& src, std::span<T> dst, uint64_t offset_bytes = 0) {
+    detail::check(porta_stream_read(handle(), src.handle(), offset_bytes, dst.data(), dst.size_bytes()));
+  }
+  template <class T>
+  void read(const Buffer& src, std::vector<T>& dst, uint64_t offset_bytes = 0) {
+    read(src, std::span<T>(dst), offset_bytes);
+  }
+  void copy(const Buffer& src, const Buffer& dst, uint64_t size, uint64_t src_offset = 0, uint64_t dst_offset = 0) {
+    detail::check(porta_stream_copy(handle(), src.handle(), src_offset, dst.handle(), dst_offset, size));
+  }
+  void fill(const Buffer& dst, uint32_t pattern, uint64_t offset = 0, uint64_t size = UINT64_MAX) {
+    if (size == UINT64_MAX) size = dst.size() - offset;
+    detail::check(porta_stream_fill(handle(), dst.handle(), offset, size, pattern));
+  }
+  void fill(const Buffer& dst, float value) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    fill(dst, bits);
+  }
+
+  // Buffers in the kernel's parameter order (ascending binding).
+  void dispatch(const Kernel& kernel, Groups groups, std::initializer_list<Buffer> buffers) {
+    dispatch_bytes(kernel, groups, buffers, nullptr, 0);
+  }
+  // `push` is the kernel's push-constant block (a struct laid out as std430).
+  template <class Push>
+    requires std::is_trivially_copyable_v<Push>
+  void dispatch(const Kernel& kernel, Groups groups, std::initializer_list<Buffer> buffers, const Push& push) {
+    dispatch_bytes(kernel, groups, buffers, &push, sizeof(Push));
+  }
+  void dispatch_bytes(const Kernel& kernel, Groups groups, std::span<const Buffer> buffers, const void* push,
+                      uint32_t push_size) {
+    std::vector<porta_buffer> handles;
+    handles.reserve(buffers.size());
+    for (const auto& b : buffers) handles.push_back(b.handle());
+    const uint32_t g[3] = {groups.x, groups.y, groups.z};
+    detail::check(porta_stream_dispatch(handle(), kernel.handle(), g, handles.data(),
+                                        static_cast<uint32_t>(handles.size()), push, push_size));
+  }
+  void dispatch_bytes(const Kernel& kernel, Groups groups, std::initializer_list<Buffer> buffers, const void* push,
+                      uint32_t push_size) {
+    dispatch_bytes(kernel, groups, std::span<const Buffer>(buffers.begin(), buffers.size()), push, push_size);
+  }
+
+  Event record_event() {
+    porta_event e = nullptr;
+    detail::check(porta_event_record(handle(), &e));
+    return Event(e);
+  }
+  void sync() { detail::check(porta_stream_sync(handle())); }
+
+  void begin_record() { detail::check(porta_stream_begin_record(handle())); }
+  Sequence end_record() {
+    porta_sequence s = nullptr;
+    detail::check(porta_stream_end_record(handle(), &s));
+    return Sequence(s);
+  }
+  void replay(const Sequence& sequence) { detail::check(porta_stream_replay(handle(), sequence.handle())); }
+
+ private:
+  std::shared_ptr<porta_stream_t> handle_;
+};
+
+class Device {
+ public:
+  Device() = default;
+  explicit Device(porta_device handle) : handle_(detail::own<porta_device, porta_device_close>(handle)) {}
+  porta_device handle() const { return handle_.get(); }
+
+  DeviceInfo info() const {
+    DeviceInfo i{};
+    detail::check(porta_device_info_get(handle(), &i));
+    return i;
+  }
+  std::string backend() const { return info().backend; }
+  std::string name() const { return info().name; }
+
+  Buffer buffer(uint64_t bytes) const {
+    porta_buffer b = nullptr;
+    detail::check(porta_buffer_create(handle(), bytes, &b));
+    return Buffer(b);
+  }
+  template <class T>
+  Buffer upload(std::span<const T> data) const {
+    Buffer b = buffer(data.size_bytes());
+    b.write(data);
+    return b;
+  }
+  template <class T>
+  Buffer upload(const std::vector<T>& data) const {
+    return upload(std::span<const T>(data));
+  }
+  template <class T>
+  std::vector<T> download(const Buffer& b) const {
+    return b.to_vector<T>();
+  }
+
+  Kernel kernel(const KernelSource& source, std::initializer_list<SpecConstant> specs = {}) const {
+    return kernel(source, std::vector<SpecConstant>(specs));
+  }
+  Kernel kernel(const KernelSource& source, const std::vector<SpecConstant>& specs) const {
+    std::vector<porta_spec_constant> c;
+    for (const auto& s : specs) c.push_back({s.id, s.bits});
+    porta_kernel k = nullptr;
+    if (source.is_glsl)
+      detail::check(porta_kernel_create_glsl(handle(), source.text.data(), source.text.size(), source.name.c_str(),
+                                             c.data(), static_cast<uint32_t>(c.size()), &k));
+    else
+      detail::check(porta_kernel_create_spirv(handle(), source.words.data(), source.words.size(),
+                                              source.name.c_str(), c.data(), static_cast<uint32_t>(c.size()), &k));
+    return Kernel(k);
+  }
+
+  Stream stream() const {
+    porta_stream s = nullptr;
+    detail::check(porta_stream_create(handle(), &s));
+    return Stream(s);
+  }
+
+ private:
+  std::shared_ptr<porta_device_t> handle_;
+};
+
+// Opens a device: "" → PORTA_BACKEND / PORTA_DEVICE, else the best device;
+// otherwise "backend", "backend:index", "backend:name-substring" or a
+// comma-separated ordered list of those.
+inline Device open(const std::string& selector = "") {
+  porta_device d = nullptr;
+  detail::check(porta_device_open(selector.c_str(), &d));
+  return Device(d);
+}
+
+}  // namespace porta

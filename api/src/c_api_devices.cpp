@@ -1,0 +1,212 @@
+// C API: backends, devices, buffers, kernels.
+#include <cstring>
+
+#include "core.hpp"
+#include "porta_translator/translator.hpp"
+
+#ifndef PORTA_VERSION_STRING
+#define PORTA_VERSION_STRING "0.0.0"
+#endif
+
+using namespace porta::core;
+
+DeviceState::~DeviceState() {
+  if (io_stream) {
+    api->stream_sync(io_stream);
+    api->stream_destroy(io_stream);
+  }
+  if (handle) api->device_close(handle);
+}
+
+BufferState::~BufferState() {
+  if (handle) device->api->buffer_destroy(handle);
+}
+
+KernelState::~KernelState() {
+  if (handle) device->api->kernel_destroy(handle);
+}
+
+extern "C" {
+
+const char* porta_version(void) { return PORTA_VERSION_STRING; }
+
+uint32_t porta_backend_count(void) {
+  uint32_t n = 0;
+  guard([&] { n = static_cast<uint32_t>(Registry::get().plugins().size()); });
+  return n;
+}
+
+porta_status porta_backend_get(uint32_t index, const char** name, int* available, const char** reason) {
+  return guard([&] {
+    const auto& plugins = Registry::get().plugins();
+    if (index >= plugins.size())
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_backend_get: index %u out of range (%zu backends)", index,
+           plugins.size());
+    if (name) *name = plugins[index]->name.c_str();
+    if (available) *available = plugins[index]->available ? 1 : 0;
+    if (reason) *reason = plugins[index]->reason.c_str();
+  });
+}
+
+uint32_t porta_device_count(void) {
+  uint32_t n = 0;
+  guard([&] { n = static_cast<uint32_t>(Registry::get().ordered_devices().size()); });
+  return n;
+}
+
+porta_status porta_device_get_info(uint32_t index, porta_device_info* info) {
+  return guard([&] {
+    const auto& devices = Registry::get().ordered_devices();
+    if (!info) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_device_get_info: info is null");
+    if (index >= devices.size())
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_device_get_info: index %u out of range (%zu devices)", index,
+           devices.size());
+    *info = *devices[index];
+  });
+}
+
+porta_status porta_device_open(const char* selector, porta_device* device) {
+  clear_last_error();
+  return guard([&] {
+    if (!device) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_device_open: device is null");
+    *device = nullptr;
+    Selection s = select_device(selector ? selector : "");
+    auto state = std::make_shared<DeviceState>();
+    state->plugin = s.plugin;
+    state->api = s.plugin->api;
+    state->info = *s.info;
+    state->label = format("%s:%u (%s)", s.info->backend, s.info->index, s.info->name);
+    check_plugin(state->api->device_open(s.info->index, &state->handle), *state, "device_open");
+    log(PORTA_LOG_INFO, "using " + state->label + ": " + s.why);
+    auto* handle = new porta_device_t{std::move(state)};
+    register_handle(handle, "device");
+    *device = handle;
+  });
+}
+
+void porta_device_close(porta_device device) {
+  if (!device) return;
+  if (guard([&] { check_handle(device, "device", "porta_device_close"); }) != PORTA_SUCCESS) return;
+  unregister_handle(device);
+  delete device;
+}
+
+porta_status porta_device_info_get(porta_device device, porta_device_info* info) {
+  clear_last_error();
+  return guard([&] {
+    check_handle(device, "device", "porta_device_info_get");
+    if (!info) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_device_info_get: info is null");
+    *info = device->state->info;
+  });
+}
+
+// ---- buffers ----------------------------------------------------------------
+
+porta_status porta_buffer_create(porta_device device, uint64_t size, porta_buffer* buffer) {
+  clear_last_error();
+  return guard([&] {
+    check_handle(device, "device", "porta_buffer_create");
+    if (!buffer) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_buffer_create: buffer is null");
+    *buffer = nullptr;
+    const DeviceRef& dev = device->state;
+    if (size == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_buffer_create on %s: size is 0 bytes", dev->label.c_str());
+    if (dev->info.limits.max_buffer_bytes && size > dev->info.limits.max_buffer_bytes)
+      fail(PORTA_ERROR_OUT_OF_MEMORY, "porta_buffer_create on %s: %llu bytes exceeds the device's largest buffer (%llu bytes)",
+           dev->label.c_str(), static_cast<unsigned long long>(size),
+           static_cast<unsigned long long>(dev->info.limits.max_buffer_bytes));
+    auto state = std::make_shared<BufferState>();
+    state->device = dev;
+    state->size = size;
+    check_plugin(dev->api->buffer_create(dev->handle, size, &state->handle), *dev,
+                 format("buffer_create (%llu bytes)", static_cast<unsigned long long>(size)).c_str());
+    auto* handle = new porta_buffer_t{std::move(state)};
+    register_handle(handle, "buffer");
+    *buffer = handle;
+  });
+}
+
+void porta_buffer_destroy(porta_buffer buffer) {
+  if (!buffer) return;
+  if (guard([&] { check_handle(buffer, "buffer", "porta_buffer_destroy"); }) != PORTA_SUCCESS) return;
+  unregister_handle(buffer);
+  delete buffer;
+}
+
+uint64_t porta_buffer_size(porta_buffer buffer) {
+  uint64_t size = 0;
+  guard([&] {
+    check_handle(buffer, "buffer", "porta_buffer_size");
+    size = buffer->state->size;
+  });
+  return size;
+}
+
+// ---- kernels ----------------------------------------------------------------
+
+static porta_status make_kernel(porta_device device, const std::vector<uint32_t>* spirv, const std::string* glsl,
+                                const char* name, const porta_spec_constant* specs, uint32_t spec_count,
+                                porta_kernel* kernel, const char* call) {
+  check_handle(device, "device", call);
+  if (!kernel) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: kernel is null", call);
+  *kernel = nullptr;
+  auto state = build_kernel(device->state, spirv, glsl, name && *name ? name : "kernel", specs, spec_count);
+  auto* handle = new porta_kernel_t{std::move(state)};
+  register_handle(handle, "kernel");
+  *kernel = handle;
+  return PORTA_SUCCESS;
+}
+
+porta_status porta_kernel_create_glsl(porta_device device, const char* source, size_t size, const char* name,
+                                      const porta_spec_constant* specs, uint32_t spec_count, porta_kernel* kernel) {
+  clear_last_error();
+  return guard([&] {
+    if (!source) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_kernel_create_glsl: source is null");
+    std::string text(source, size);
+    make_kernel(device, nullptr, &text, name, specs, spec_count, kernel, "porta_kernel_create_glsl");
+  });
+}
+
+porta_status porta_kernel_create_spirv(porta_device device, const uint32_t* words, size_t word_count,
+                                       const char* name, const porta_spec_constant* specs, uint32_t spec_count,
+                                       porta_kernel* kernel) {
+  clear_last_error();
+  return guard([&] {
+    if (!words && word_count) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_kernel_create_spirv: words is null");
+    std::vector<uint32_t> spirv(words, words + word_count);
+    make_kernel(device, &spirv, nullptr, name, specs, spec_count, kernel, "porta_kernel_create_spirv");
+  });
+}
+
+void porta_kernel_destroy(porta_kernel kernel) {
+  if (!kernel) return;
+  if (guard([&] { check_handle(kernel, "kernel", "porta_kernel_destroy"); }) != PORTA_SUCCESS) return;
+  unregister_handle(kernel);
+  delete kernel;
+}
+
+uint32_t porta_kernel_buffer_count(porta_kernel kernel) {
+  uint32_t n = 0;
+  guard([&] {
+    check_handle(kernel, "kernel", "porta_kernel_buffer_count");
+    n = kernel->state->interface.buffer_count;
+  });
+  return n;
+}
+
+uint32_t porta_kernel_push_constant_size(porta_kernel kernel) {
+  uint32_t n = 0;
+  guard([&] {
+    check_handle(kernel, "kernel", "porta_kernel_push_constant_size");
+    n = kernel->state->interface.push_constant_size;
+  });
+  return n;
+}
+
+void porta_kernel_workgroup_size(porta_kernel kernel, uint32_t size[3]) {
+  guard([&] {
+    check_handle(kernel, "kernel", "porta_kernel_workgroup_size");
+    if (size) std::memcpy(size, kernel->state->interface.workgroup_size, 3 * sizeof(uint32_t));
+  });
+}
+
+}  // extern "C"

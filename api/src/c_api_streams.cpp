@@ -1,0 +1,347 @@
+// C API: streams, their operations, recorded sequences and events.
+#include <array>
+#include <cstring>
+
+#include "core.hpp"
+
+using namespace porta::core;
+
+namespace {
+
+const char* kAxis = "xyz";
+
+void check_range(const BufferState& b, uint64_t offset, uint64_t size, const char* call, const char* which) {
+  if (offset > b.size || size > b.size - offset)
+    fail(PORTA_ERROR_INVALID_ARGUMENT,
+         "%s on %s: %s range [%llu, %llu) is past the end of the buffer (%llu bytes)", call,
+         b.device->label.c_str(), which, static_cast<unsigned long long>(offset),
+         static_cast<unsigned long long>(offset) + static_cast<unsigned long long>(size),
+         static_cast<unsigned long long>(b.size));
+}
+
+void check_same_device(const DeviceRef& a, const DeviceRef& b, const char* call, const char* what) {
+  if (a != b)
+    fail(PORTA_ERROR_INVALID_HANDLE, "%s: %s belongs to %s, but the stream belongs to %s", call, what,
+         b->label.c_str(), a->label.c_str());
+}
+
+porta_stream_t& stream_of(porta_stream stream, const char* call) {
+  check_handle(stream, "stream", call);
+  return *stream;
+}
+
+BufferState& buffer_on(porta_stream_t& s, porta_buffer buffer, const char* call, const char* what) {
+  check_handle(buffer, "buffer", call);
+  check_same_device(s.device, buffer->state->device, call, what);
+  return *buffer->state;
+}
+
+bool native_recording(const DeviceState& d) {
+  return d.api->stream_begin_record && d.api->stream_end_record && d.api->stream_replay && d.api->sequence_destroy;
+}
+
+// Issues `op` now, or records it when the core records this stream; keeps
+// `objects` alive while the work (or the sequence) may use them.
+void submit(porta_stream_t& s, const char* call, std::vector<std::shared_ptr<void>> objects, RecordedOp op) {
+  if (s.recording) {
+    for (auto& o : objects) s.recording->keep_alive.push_back(o);
+    if (!native_recording(*s.device)) {
+      s.recording->ops.push_back(std::move(op));
+      return;
+    }
+  } else {
+    for (auto& o : objects) s.in_flight.push_back(std::move(o));
+  }
+  clear_last_error();
+  check_plugin(op(), *s.device, call);
+}
+
+}  // namespace
+
+extern "C" {
+
+porta_status porta_stream_create(porta_device device, porta_stream* stream) {
+  clear_last_error();
+  return guard([&] {
+    check_handle(device, "device", "porta_stream_create");
+    if (!stream) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_create: stream is null");
+    *stream = nullptr;
+    auto s = std::make_unique<porta_stream_t>();
+    s->device = device->state;
+    check_plugin(s->device->api->stream_create(s->device->handle, &s->handle), *s->device, "stream_create");
+    register_handle(s.get(), "stream");
+    *stream = s.release();
+  });
+}
+
+void porta_stream_destroy(porta_stream stream) {
+  if (!stream) return;
+  if (guard([&] { check_handle(stream, "stream", "porta_stream_destroy"); }) != PORTA_SUCCESS) return;
+  unregister_handle(stream);
+  const auto& api = stream->device->api;
+  if (stream->recording && native_recording(*stream->device)) {
+    porta_plugin_sequence seq = nullptr;
+    if (api->stream_end_record(stream->handle, &seq) == PORTA_SUCCESS && seq) api->sequence_destroy(seq);
+  }
+  if (api->stream_sync(stream->handle) != PORTA_SUCCESS)
+    log(PORTA_LOG_WARN, stream->device->label + ": stream destroyed with failed work: " + porta_last_error());
+  api->stream_destroy(stream->handle);
+  delete stream;
+}
+
+porta_status porta_stream_write(porta_stream stream, porta_buffer dst, uint64_t offset, const void* src,
+                                uint64_t size) {
+  clear_last_error();
+  return guard([&] {
+    auto& s = stream_of(stream, "porta_stream_write");
+    auto& b = buffer_on(s, dst, "porta_stream_write", "the destination buffer");
+    check_range(b, offset, size, "porta_stream_write", "destination");
+    if (size == 0) return;
+    if (!src) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_write: source pointer is null");
+    auto api = s.device->api;
+    auto ps = s.handle;
+    auto pb = b.handle;
+    submit(s, "write", {dst->state}, [=] { return api->stream_write(ps, pb, offset, src, size); });
+  });
+}
+
+porta_status porta_stream_read(porta_stream stream, porta_buffer src, uint64_t offset, void* dst, uint64_t size) {
+  clear_last_error();
+  return guard([&] {
+    auto& s = stream_of(stream, "porta_stream_read");
+    auto& b = buffer_on(s, src, "porta_stream_read", "the source buffer");
+    check_range(b, offset, size, "porta_stream_read", "source");
+    if (size == 0) return;
+    if (!dst) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_read: destination pointer is null");
+    auto api = s.device->api;
+    auto ps = s.handle;
+    auto pb = b.handle;
+    submit(s, "read", {src->state}, [=] { return api->stream_read(ps, pb, offset, dst, size); });
+  });
+}
+
+porta_status porta_stream_copy(porta_stream stream, porta_buffer src, uint64_t src_offset, porta_buffer dst,
+                               uint64_t dst_offset, uint64_t size) {
+  clear_last_error();
+  return guard([&] {
+    auto& s = stream_of(stream, "porta_stream_copy");
+    auto& a = buffer_on(s, src, "porta_stream_copy", "the source buffer");
+    auto& b = buffer_on(s, dst, "porta_stream_copy", "the destination buffer");
+    check_range(a, src_offset, size, "porta_stream_copy", "source");
+    check_range(b, dst_offset, size, "porta_stream_copy", "destination");
+    if (size == 0) return;
+    if (&a == &b && src_offset < dst_offset + size && dst_offset < src_offset + size)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_copy: source and destination ranges overlap");
+    auto api = s.device->api;
+    auto ps = s.handle;
+    auto pa = a.handle;
+    auto pb = b.handle;
+    submit(s, "copy", {src->state, dst->state},
+           [=] { return api->stream_copy(ps, pa, src_offset, pb, dst_offset, size); });
+  });
+}
+
+porta_status porta_stream_fill(porta_stream stream, porta_buffer dst, uint64_t offset, uint64_t size,
+                               uint32_t pattern) {
+  clear_last_error();
+  return guard([&] {
+    auto& s = stream_of(stream, "porta_stream_fill");
+    auto& b = buffer_on(s, dst, "porta_stream_fill", "the destination buffer");
+    check_range(b, offset, size, "porta_stream_fill", "destination");
+    if (offset % 4 || size % 4)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_fill: offset (%llu) and size (%llu) must be multiples of 4",
+           static_cast<unsigned long long>(offset), static_cast<unsigned long long>(size));
+    if (size == 0) return;
+    auto api = s.device->api;
+    auto ps = s.handle;
+    auto pb = b.handle;
+    submit(s, "fill", {dst->state}, [=] { return api->stream_fill(ps, pb, offset, size, pattern); });
+  });
+}
+
+porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel, const uint32_t groups[3],
+                                   const porta_buffer* buffers, uint32_t buffer_count, const void* push,
+                                   uint32_t push_size) {
+  clear_last_error();
+  return guard([&] {
+    const char* call = "porta_stream_dispatch";
+    auto& s = stream_of(stream, call);
+    check_handle(kernel, "kernel", call);
+    const KernelState& k = *kernel->state;
+    check_same_device(s.device, k.device, call, ("kernel '" + k.interface.name + "'").c_str());
+    const std::string& name = k.interface.name;
+    if (!groups) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': groups is null", call, name.c_str());
+    const auto& lim = s.device->info.limits;
+    for (int i = 0; i < 3; ++i) {
+      if (groups[i] == 0)
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': group count %c is 0; every dimension needs at least 1", call,
+             name.c_str(), kAxis[i]);
+      if (groups[i] > lim.max_workgroup_count[i])
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': group count %c = %u exceeds %s's limit of %u", call,
+             name.c_str(), kAxis[i], groups[i], s.device->label.c_str(), lim.max_workgroup_count[i]);
+    }
+    if (buffer_count != k.interface.buffer_count)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': %u buffers given; the kernel has %u storage buffers", call,
+           name.c_str(), buffer_count, k.interface.buffer_count);
+    if (buffer_count && !buffers) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': buffers is null", call, name.c_str());
+    if (push_size != k.interface.push_constant_size)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': %u bytes of push constants given; the kernel's block is %u bytes",
+           call, name.c_str(), push_size, k.interface.push_constant_size);
+    if (push_size && !push)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': push constants are null", call, name.c_str());
+
+    std::vector<porta_plugin_buffer> handles(buffer_count);
+    std::vector<std::shared_ptr<void>> objects{kernel->state};
+    for (uint32_t i = 0; i < buffer_count; ++i) {
+      std::string what = format("buffer %u (binding %u) of kernel '%s'", i, k.interface.bindings[i], name.c_str());
+      check_handle(buffers[i], "buffer", (std::string(call) + ": " + what).c_str());
+      check_same_device(s.device, buffers[i]->state->device, call, what.c_str());
+      handles[i] = buffers[i]->state->handle;
+      objects.push_back(buffers[i]->state);
+    }
+    std::vector<uint8_t> push_bytes(static_cast<const uint8_t*>(push),
+                                    static_cast<const uint8_t*>(push) + (push ? push_size : 0));
+    std::array<uint32_t, 3> g{groups[0], groups[1], groups[2]};
+    auto api = s.device->api;
+    auto ps = s.handle;
+    auto pk = k.handle;
+    submit(s, ("dispatch '" + name + "'").c_str(), std::move(objects), [=] {
+      return api->stream_dispatch(ps, pk, g.data(), handles.data(), static_cast<uint32_t>(handles.size()),
+                                  push_bytes.empty() ? nullptr : push_bytes.data(),
+                                  static_cast<uint32_t>(push_bytes.size()));
+    });
+  });
+}
+
+porta_status porta_stream_sync(porta_stream stream) {
+  clear_last_error();
+  return guard([&] {
+    auto& s = stream_of(stream, "porta_stream_sync");
+    if (s.recording) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_sync: the stream is recording a sequence");
+    porta_status status = s.device->api->stream_sync(s.handle);
+    s.in_flight.clear();
+    check_plugin(status, *s.device, "sync");
+  });
+}
+
+// ---- recorded sequences -----------------------------------------------------
+
+porta_status porta_stream_begin_record(porta_stream stream) {
+  clear_last_error();
+  return guard([&] {
+    auto& s = stream_of(stream, "porta_stream_begin_record");
+    if (s.recording) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_begin_record: already recording");
+    if (native_recording(*s.device))
+      check_plugin(s.device->api->stream_begin_record(s.handle), *s.device, "begin_record");
+    s.recording = std::make_unique<porta_sequence_t>();
+    s.recording->device = s.device;
+  });
+}
+
+porta_status porta_stream_end_record(porta_stream stream, porta_sequence* sequence) {
+  clear_last_error();
+  return guard([&] {
+    auto& s = stream_of(stream, "porta_stream_end_record");
+    if (!sequence) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_end_record: sequence is null");
+    *sequence = nullptr;
+    if (!s.recording) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_end_record: the stream is not recording");
+    std::unique_ptr<porta_sequence_t> seq = std::move(s.recording);
+    if (native_recording(*s.device))
+      check_plugin(s.device->api->stream_end_record(s.handle, &seq->handle), *s.device, "end_record");
+    register_handle(seq.get(), "sequence");
+    *sequence = seq.release();
+  });
+}
+
+porta_status porta_stream_replay(porta_stream stream, porta_sequence sequence) {
+  clear_last_error();
+  return guard([&] {
+    auto& s = stream_of(stream, "porta_stream_replay");
+    check_handle(sequence, "sequence", "porta_stream_replay");
+    check_same_device(s.device, sequence->device, "porta_stream_replay", "the sequence");
+    if (s.recording) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_replay: the stream is recording a sequence");
+    for (const auto& o : sequence->keep_alive) s.in_flight.push_back(o);
+    if (sequence->handle) {
+      check_plugin(s.device->api->stream_replay(s.handle, sequence->handle), *s.device, "replay");
+      return;
+    }
+    for (const auto& op : sequence->ops) check_plugin(op(), *s.device, "replay");
+  });
+}
+
+void porta_sequence_destroy(porta_sequence sequence) {
+  if (!sequence) return;
+  if (guard([&] { check_handle(sequence, "sequence", "porta_sequence_destroy"); }) != PORTA_SUCCESS) return;
+  unregister_handle(sequence);
+  if (sequence->handle) sequence->device->api->sequence_destroy(sequence->handle);
+  delete sequence;
+}
+
+// ---- events -----------------------------------------------------------------
+
+porta_status porta_event_record(porta_stream stream, porta_event* event) {
+  clear_last_error();
+  return guard([&] {
+    auto& s = stream_of(stream, "porta_event_record");
+    if (!event) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_event_record: event is null");
+    *event = nullptr;
+    if (s.recording) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_event_record: the stream is recording a sequence");
+    auto e = std::make_unique<porta_event_t>();
+    e->device = s.device;
+    check_plugin(s.device->api->event_record(s.handle, &e->handle), *s.device, "event_record");
+    register_handle(e.get(), "event");
+    *event = e.release();
+  });
+}
+
+porta_status porta_event_elapsed_ms(porta_event start, porta_event end, double* ms) {
+  clear_last_error();
+  return guard([&] {
+    check_handle(start, "event", "porta_event_elapsed_ms");
+    check_handle(end, "event", "porta_event_elapsed_ms");
+    if (!ms) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_event_elapsed_ms: ms is null");
+    if (start->device != end->device)
+      fail(PORTA_ERROR_INVALID_HANDLE, "porta_event_elapsed_ms: the events belong to different devices");
+    check_plugin(start->device->api->event_elapsed_ms(start->handle, end->handle, ms), *start->device,
+                 "event_elapsed");
+  });
+}
+
+void porta_event_destroy(porta_event event) {
+  if (!event) return;
+  if (guard([&] { check_handle(event, "event", "porta_event_destroy"); }) != PORTA_SUCCESS) return;
+  unregister_handle(event);
+  event->device->api->event_destroy(event->handle);
+  delete event;
+}
+
+// ---- synchronous transfers through the device's own stream -----------------
+
+static porta_status transfer(porta_buffer buffer, uint64_t offset, void* host, uint64_t size, bool write,
+                             const char* call) {
+  clear_last_error();
+  return guard([&] {
+    check_handle(buffer, "buffer", call);
+    BufferState& b = *buffer->state;
+    check_range(b, offset, size, call, write ? "destination" : "source");
+    if (size == 0) return;
+    if (!host) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: host pointer is null", call);
+    DeviceState& d = *b.device;
+    std::lock_guard lock(d.io_mutex);
+    if (!d.io_stream) check_plugin(d.api->stream_create(d.handle, &d.io_stream), d, "stream_create");
+    porta_status st = write ? d.api->stream_write(d.io_stream, b.handle, offset, host, size)
+                            : d.api->stream_read(d.io_stream, b.handle, offset, host, size);
+    check_plugin(st, d, write ? "write" : "read");
+    check_plugin(d.api->stream_sync(d.io_stream), d, "sync");
+  });
+}
+
+porta_status porta_buffer_write(porta_buffer buffer, uint64_t offset, const void* src, uint64_t size) {
+  return transfer(buffer, offset, const_cast<void*>(src), size, true, "porta_buffer_write");
+}
+
+porta_status porta_buffer_read(porta_buffer buffer, uint64_t offset, void* dst, uint64_t size) {
+  return transfer(buffer, offset, dst, size, false, "porta_buffer_read");
+}
+
+}  // extern "C"

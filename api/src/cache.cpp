@@ -1,0 +1,115 @@
+// The kernel cache: $PORTA_CACHE_DIR, else $XDG_CACHE_HOME/porta, else
+// ~/.cache/porta. Writes are atomic (temporary file, then rename), so a reader
+// sees a whole entry or none; a corrupt entry is for its user to detect and
+// rebuild. PORTA_CACHE=0 turns it off.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "core.hpp"
+
+namespace porta::core {
+namespace {
+
+std::string resolve_cache_dir() {
+  const char* off = std::getenv("PORTA_CACHE");
+  if (off && std::string(off) == "0") {
+    log(PORTA_LOG_INFO, "kernel cache off (PORTA_CACHE=0)");
+    return {};
+  }
+  std::string dir;
+  if (const char* env = std::getenv("PORTA_CACHE_DIR"); env && *env) {
+    dir = env;
+  } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    dir = std::string(xdg) + "/porta";
+  } else if (const char* home = std::getenv("HOME"); home && *home) {
+    dir = std::string(home) + "/.cache/porta";
+  } else {
+    log(PORTA_LOG_WARN, "kernel cache off: neither PORTA_CACHE_DIR, XDG_CACHE_HOME nor HOME is set");
+    return {};
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || access(dir.c_str(), W_OK) != 0) {
+    log(PORTA_LOG_WARN, format("kernel cache off: cannot use %s (%s)", dir.c_str(),
+                               ec ? ec.message().c_str() : std::strerror(errno)));
+    return {};
+  }
+  log(PORTA_LOG_INFO, "kernel cache: " + dir);
+  return dir;
+}
+
+bool valid_key(const std::string& key) {
+  if (key.empty() || key.size() > 200) return false;
+  for (char c : key)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) return false;
+  return key[0] != '.';
+}
+
+}  // namespace
+
+const std::string& cache_dir() {
+  static const std::string dir = resolve_cache_dir();
+  return dir;
+}
+
+bool cache_load(const std::string& key, std::vector<uint8_t>& data) {
+  if (cache_dir().empty() || !valid_key(key)) return false;
+  std::ifstream in(cache_dir() + "/" + key, std::ios::binary);
+  if (!in) return false;
+  data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return !in.bad();
+}
+
+bool cache_store(const std::string& key, const void* data, size_t size) {
+  if (cache_dir().empty() || !valid_key(key)) return false;
+  static std::atomic<unsigned> counter{0};
+  std::string final_path = cache_dir() + "/" + key;
+  std::string tmp = format("%s.tmp.%d.%u", final_path.c_str(), static_cast<int>(getpid()), counter++);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  const char* p = static_cast<const char*>(data);
+  size_t left = size;
+  bool ok = true;
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ok = false;
+      break;
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  ok = (::close(fd) == 0) && ok;
+  if (ok) ok = std::rename(tmp.c_str(), final_path.c_str()) == 0;
+  if (!ok) {
+    std::remove(tmp.c_str());
+    log(PORTA_LOG_WARN, "kernel cache: could not write " + final_path);
+  }
+  return ok;
+}
+
+// 128-bit FNV-1a pair, as hex: a content key, not a security boundary.
+std::string hash_hex(const void* data, size_t size, const std::string& salt) {
+  uint64_t a = 1469598103934665603ull, b = 0x9e3779b97f4a7c15ull;
+  auto mix = [&](const unsigned char* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      a = (a ^ p[i]) * 1099511628211ull;
+      b = (b ^ p[i]) * 0x100000001b3ull + 0x632be59bd9b4e019ull;
+    }
+  };
+  mix(reinterpret_cast<const unsigned char*>(salt.data()), salt.size());
+  mix(static_cast<const unsigned char*>(data), size);
+  return format("%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
+}
+
+}  // namespace porta::core

@@ -1,0 +1,175 @@
+// From GLSL or SPIR-V to a plugin kernel: compile, validate, optimise,
+// reflect, check against the device, translate for the plugin's language.
+#include <cstring>
+
+#include "core.hpp"
+#include "porta_translator/translator.hpp"
+
+#ifndef PORTA_VERSION_STRING
+#define PORTA_VERSION_STRING "0.0.0"
+#endif
+
+namespace porta::core {
+namespace {
+
+namespace tr = porta::translator;
+
+porta_status status_of(tr::Error::Kind kind) {
+  switch (kind) {
+    case tr::Error::Kind::InvalidGlsl:
+    case tr::Error::Kind::InvalidSpirv: return PORTA_ERROR_INVALID_KERNEL;
+    case tr::Error::Kind::UnsupportedFeature: return PORTA_ERROR_UNSUPPORTED;
+    case tr::Error::Kind::Internal: return PORTA_ERROR_INTERNAL;
+  }
+  return PORTA_ERROR_INTERNAL;
+}
+
+struct FeatureName {
+  uint64_t bit;
+  const char* name;
+};
+constexpr FeatureName feature_names[] = {
+    {PORTA_FEATURE_FP16, "16-bit float arithmetic (fp16)"},
+    {PORTA_FEATURE_FP64, "64-bit float arithmetic (fp64)"},
+    {PORTA_FEATURE_INT8, "8-bit integer arithmetic"},
+    {PORTA_FEATURE_INT16, "16-bit integer arithmetic"},
+    {PORTA_FEATURE_INT64, "64-bit integer arithmetic"},
+    {PORTA_FEATURE_STORAGE_16BIT, "16-bit storage"},
+    {PORTA_FEATURE_STORAGE_8BIT, "8-bit storage"},
+    {PORTA_FEATURE_BF16, "bfloat16"},
+    {PORTA_FEATURE_SUBGROUPS, "subgroup operations"},
+    {PORTA_FEATURE_ATOMIC_INT32, "32-bit integer atomics"},
+    {PORTA_FEATURE_ATOMIC_INT64, "64-bit integer atomics"},
+    {PORTA_FEATURE_ATOMIC_FLOAT32, "32-bit float atomics"},
+    {PORTA_FEATURE_COOPERATIVE_MATRIX, "cooperative matrix"},
+    {PORTA_FEATURE_TIMELINE_SEMAPHORE, "timeline semaphores"},
+};
+
+tr::Target target_of(porta_kernel_language language) {
+  switch (language) {
+    case PORTA_LANGUAGE_OPENCL_C: return tr::Target::OpenCL;
+    case PORTA_LANGUAGE_CUDA: return tr::Target::Cuda;
+    default: return tr::Target::Cpp;
+  }
+}
+
+void check_limits(const DeviceState& device, const tr::KernelSignature& sig, const uint32_t size[3],
+                  const std::string& name) {
+  const porta_device_limits& lim = device.info.limits;
+  const char* axis = "xyz";
+  uint64_t invocations = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (size[i] == 0)
+      fail(PORTA_ERROR_INVALID_KERNEL, "kernel '%s': work-group size %c is 0", name.c_str(), axis[i]);
+    if (size[i] > lim.max_workgroup_size[i])
+      fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs work-group size %c = %u; %s allows at most %u", name.c_str(),
+           axis[i], size[i], device.label.c_str(), lim.max_workgroup_size[i]);
+    invocations *= size[i];
+  }
+  if (invocations > lim.max_workgroup_invocations)
+    fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %llu work-items per group; %s allows at most %u", name.c_str(),
+         static_cast<unsigned long long>(invocations), device.label.c_str(), lim.max_workgroup_invocations);
+  if (sig.shared_memory_bytes > lim.max_shared_memory_bytes)
+    fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %u bytes of shared memory; %s allows at most %u", name.c_str(),
+         sig.shared_memory_bytes, device.label.c_str(), lim.max_shared_memory_bytes);
+  if (sig.push_constant_size > lim.max_push_constant_bytes)
+    fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %u bytes of push constants; %s allows at most %u", name.c_str(),
+         sig.push_constant_size, device.label.c_str(), lim.max_push_constant_bytes);
+  uint64_t missing = sig.required_features & ~device.info.features;
+  for (const auto& f : feature_names)
+    if (missing & f.bit)
+      fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %s, which %s does not support", name.c_str(), f.name,
+           device.label.c_str());
+}
+
+}  // namespace
+
+std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::vector<uint32_t>* spirv, const std::string* glsl,
+                             const std::string& name, const porta_spec_constant* specs, uint32_t spec_count) {
+  if (spec_count > 0 && !specs)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s': %u specialization constants but a null array", name.c_str(),
+         spec_count);
+  try {
+    std::vector<uint32_t> words = glsl ? tr::compile_glsl(*glsl, name) : *spirv;
+    std::vector<uint32_t> prepared = tr::prepare(words);
+    tr::KernelSignature sig = tr::reflect(prepared);
+
+    // Spec constants: every given id must exist; every constant gets a value.
+    std::vector<tr::SpecValue> values;
+    for (uint32_t i = 0; i < spec_count; ++i) {
+      bool known = false;
+      for (const auto& sc : sig.spec_constants) known = known || sc.id == specs[i].id;
+      if (!known) {
+        std::string ids;
+        for (const auto& sc : sig.spec_constants) ids += format("%s%u (%s)", ids.empty() ? "" : ", ", sc.id, sc.name.c_str());
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s' has no specialization constant with id %u; it has: %s",
+             name.c_str(), specs[i].id, ids.empty() ? "none" : ids.c_str());
+      }
+      for (uint32_t j = 0; j < i; ++j)
+        if (specs[j].id == specs[i].id)
+          fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s': specialization constant %u given twice", name.c_str(),
+               specs[i].id);
+      values.push_back({specs[i].id, specs[i].bits});
+    }
+    std::vector<porta_kernel_spec_value> all_specs;
+    for (const auto& sc : sig.spec_constants) {
+      uint32_t bits = sc.default_bits;
+      for (const auto& v : values)
+        if (v.id == sc.id) bits = v.bits;
+      all_specs.push_back({sc.id, bits});
+    }
+
+    uint32_t size[3];
+    tr::resolve_local_size(sig, values, size);
+    check_limits(*device, sig, size, name);
+
+    porta_kernel_language language = device->api->language;
+    std::string source;
+    std::string entry = sig.entry_point;
+    if (language != PORTA_LANGUAGE_SPIRV) {
+      tr::Translation t = tr::translate(prepared, {target_of(language), values});
+      source = std::move(t.source);
+      entry = t.entry_point;
+    }
+
+    std::vector<porta_kernel_buffer_desc> buffers;
+    for (const auto& b : sig.buffers) buffers.push_back({b.binding, static_cast<uint32_t>(b.access)});
+
+    std::string salt = format("porta %s|language %d|", PORTA_VERSION_STRING, static_cast<int>(language));
+    for (const auto& s : all_specs) salt += format("%u=%u;", s.id, s.bits);
+    std::string key = hash_hex(prepared.data(), prepared.size() * sizeof(uint32_t), salt);
+
+    porta_kernel_desc desc{};
+    desc.spirv = prepared.data();
+    desc.spirv_words = prepared.size();
+    desc.source = language == PORTA_LANGUAGE_SPIRV ? nullptr : source.c_str();
+    desc.source_size = source.size();
+    desc.entry_point = entry.c_str();
+    desc.name = name.c_str();
+    desc.buffer_count = static_cast<uint32_t>(buffers.size());
+    desc.buffers = buffers.data();
+    desc.push_constant_size = sig.push_constant_size;
+    desc.spec_count = static_cast<uint32_t>(all_specs.size());
+    desc.specs = all_specs.data();
+    std::memcpy(desc.workgroup_size, size, sizeof size);
+    desc.shared_memory_bytes = sig.shared_memory_bytes;
+    desc.required_features = sig.required_features;
+    desc.cache_key = key.c_str();
+
+    auto kernel = std::make_shared<KernelState>();
+    kernel->device = device;
+    kernel->interface.name = name;
+    kernel->interface.buffer_count = desc.buffer_count;
+    for (const auto& b : sig.buffers) kernel->interface.bindings.push_back(b.binding);
+    kernel->interface.push_constant_size = sig.push_constant_size;
+    std::memcpy(kernel->interface.workgroup_size, size, sizeof size);
+    clear_last_error();
+    check_plugin(device->api->kernel_create(device->handle, &desc, &kernel->handle), *device,
+                 ("kernel_create '" + name + "'").c_str());
+    return kernel;
+  } catch (const tr::Error& e) {
+    fail(status_of(e.kind), "kernel '%s': %s", name.c_str(), e.what());
+  }
+}
+
+}  // namespace porta::core

@@ -1,0 +1,183 @@
+// porta-info: every backend plugin (loaded, or unavailable with the reason),
+// every device with its limits and features, and the device the current
+// PORTA_BACKEND / PORTA_DEVICE selects. --json for programs.
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "porta/porta.h"
+
+namespace {
+
+const char* type_name(porta_device_type t) {
+  switch (t) {
+    case PORTA_DEVICE_DISCRETE_GPU: return "discrete GPU";
+    case PORTA_DEVICE_INTEGRATED_GPU: return "integrated GPU";
+    case PORTA_DEVICE_VIRTUAL_GPU: return "virtual GPU";
+    case PORTA_DEVICE_CPU: return "CPU";
+    case PORTA_DEVICE_OTHER: return "other";
+  }
+  return "unknown";
+}
+
+struct Feature {
+  uint64_t bit;
+  const char* name;
+};
+constexpr Feature kFeatures[] = {
+    {PORTA_FEATURE_FP16, "fp16"},           {PORTA_FEATURE_FP64, "fp64"},
+    {PORTA_FEATURE_INT8, "int8"},           {PORTA_FEATURE_INT16, "int16"},
+    {PORTA_FEATURE_INT64, "int64"},         {PORTA_FEATURE_STORAGE_16BIT, "storage16"},
+    {PORTA_FEATURE_STORAGE_8BIT, "storage8"}, {PORTA_FEATURE_BF16, "bf16"},
+    {PORTA_FEATURE_SUBGROUPS, "subgroups"}, {PORTA_FEATURE_ATOMIC_INT32, "atomic-int32"},
+    {PORTA_FEATURE_ATOMIC_INT64, "atomic-int64"}, {PORTA_FEATURE_ATOMIC_FLOAT32, "atomic-float32"},
+    {PORTA_FEATURE_COOPERATIVE_MATRIX, "cooperative-matrix"}, {PORTA_FEATURE_TIMELINE_SEMAPHORE, "timeline-semaphore"},
+};
+
+std::vector<std::string> feature_list(uint64_t bits) {
+  std::vector<std::string> out;
+  for (const auto& f : kFeatures)
+    if (bits & f.bit) out.push_back(f.name);
+  return out;
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string mib(uint64_t bytes) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return buf;
+}
+
+void print_device_text(const porta_device_info& d, const char* indent) {
+  const porta_device_limits& l = d.limits;
+  std::printf("%s%s:%u  %s\n", indent, d.backend, d.index, d.name);
+  std::printf("%s  vendor %s, %s, %s\n", indent, d.vendor, type_name(d.type), d.api_version);
+  std::printf("%s  driver %s\n", indent, d.driver);
+  std::printf("%s  memory %s, largest buffer %s, largest allocation %s\n", indent, mib(d.memory_bytes).c_str(),
+              mib(l.max_buffer_bytes).c_str(), mib(l.max_allocation_bytes).c_str());
+  std::printf("%s  work-group size ≤ %u×%u×%u (%u items), groups ≤ %u×%u×%u, shared %u B, push constants %u B, "
+              "subgroup %u\n",
+              indent, l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2],
+              l.max_workgroup_invocations, l.max_workgroup_count[0], l.max_workgroup_count[1],
+              l.max_workgroup_count[2], l.max_shared_memory_bytes, l.max_push_constant_bytes, l.subgroup_size);
+  std::string feats;
+  for (const auto& f : feature_list(d.features)) feats += (feats.empty() ? "" : " ") + f;
+  std::printf("%s  features %s\n", indent, feats.empty() ? "(none)" : feats.c_str());
+}
+
+std::string device_json(const porta_device_info& d) {
+  const porta_device_limits& l = d.limits;
+  std::string feats;
+  for (const auto& f : feature_list(d.features)) feats += (feats.empty() ? "" : ", ") + json_string(f);
+  char buf[1024];
+  std::snprintf(buf, sizeof buf,
+                "\"memory_bytes\": %" PRIu64 ", \"limits\": {\"max_workgroup_size\": [%u, %u, %u], "
+                "\"max_workgroup_invocations\": %u, \"max_workgroup_count\": [%u, %u, %u], "
+                "\"max_shared_memory_bytes\": %u, \"max_push_constant_bytes\": %u, \"subgroup_size\": %u, "
+                "\"max_buffer_bytes\": %" PRIu64 ", \"max_allocation_bytes\": %" PRIu64 "}",
+                d.memory_bytes, l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2],
+                l.max_workgroup_invocations, l.max_workgroup_count[0], l.max_workgroup_count[1],
+                l.max_workgroup_count[2], l.max_shared_memory_bytes, l.max_push_constant_bytes, l.subgroup_size,
+                l.max_buffer_bytes, l.max_allocation_bytes);
+  return "{\"backend\": " + json_string(d.backend) + ", \"index\": " + std::to_string(d.index) +
+         ", \"name\": " + json_string(d.name) + ", \"vendor\": " + json_string(d.vendor) +
+         ", \"type\": " + json_string(type_name(d.type)) + ", \"driver\": " + json_string(d.driver) +
+         ", \"api_version\": " + json_string(d.api_version) + ", " + buf + ", \"features\": [" + feats + "]}";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--json")) {
+      json = true;
+    } else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      std::printf("usage: porta-info [--json]\n\nLists porta's backends, their devices, and the device that "
+                  "PORTA_BACKEND / PORTA_DEVICE select.\n");
+      return 0;
+    } else {
+      std::fprintf(stderr, "porta-info: unknown argument '%s' (try --help)\n", argv[i]);
+      return 2;
+    }
+  }
+
+  // The selection first: it decides the exit status.
+  porta_device selected = nullptr;
+  porta_status status = porta_device_open(nullptr, &selected);
+  std::string selection_error = status == PORTA_SUCCESS ? "" : porta_last_error();
+  porta_device_info chosen{};
+  if (selected) porta_device_info_get(selected, &chosen);
+
+  const char* env_backend = std::getenv("PORTA_BACKEND");
+  const char* env_device = std::getenv("PORTA_DEVICE");
+  if (json) {
+    std::printf("{\n  \"porta_version\": %s,\n  \"backends\": [", json_string(porta_version()).c_str());
+    for (uint32_t i = 0; i < porta_backend_count(); ++i) {
+      const char *name, *reason;
+      int available;
+      porta_backend_get(i, &name, &available, &reason);
+      std::printf("%s\n    {\"name\": %s, \"available\": %s, \"reason\": %s}", i ? "," : "", json_string(name).c_str(),
+                  available ? "true" : "false", json_string(reason).c_str());
+    }
+    std::printf("\n  ],\n  \"devices\": [");
+    for (uint32_t i = 0; i < porta_device_count(); ++i) {
+      porta_device_info d{};
+      porta_device_get_info(i, &d);
+      std::printf("%s\n    %s", i ? "," : "", device_json(d).c_str());
+    }
+    std::printf("\n  ],\n  \"selected\": %s,\n  \"selection_error\": %s\n}\n",
+                selected ? device_json(chosen).c_str() : "null",
+                selected ? "null" : json_string(selection_error).c_str());
+  } else {
+    std::printf("porta %s\n\nbackends:\n", porta_version());
+    if (porta_backend_count() == 0) std::printf("  (no plugins found)\n");
+    for (uint32_t i = 0; i < porta_backend_count(); ++i) {
+      const char *name, *reason;
+      int available;
+      porta_backend_get(i, &name, &available, &reason);
+      if (available)
+        std::printf("  %-8s available\n", name);
+      else
+        std::printf("  %-8s unavailable: %s\n", name, reason);
+    }
+    std::printf("\ndevices (best first):\n");
+    if (porta_device_count() == 0) std::printf("  (none)\n");
+    for (uint32_t i = 0; i < porta_device_count(); ++i) {
+      porta_device_info d{};
+      porta_device_get_info(i, &d);
+      print_device_text(d, "  ");
+    }
+    std::printf("\nselection (PORTA_BACKEND=%s, PORTA_DEVICE=%s):\n", env_backend ? env_backend : "(unset)",
+                env_device ? env_device : "(unset)");
+    if (selected)
+      std::printf("  %s:%u  %s\n", chosen.backend, chosen.index, chosen.name);
+    else
+      std::printf("  error: %s\n", selection_error.c_str());
+  }
+  if (!selected) {
+    if (json) std::fprintf(stderr, "porta-info: %s\n", selection_error.c_str());
+    return 1;
+  }
+  porta_device_close(selected);
+  return 0;
+}

@@ -1,0 +1,54 @@
+# Shared by scripts/run and scripts/test: install what is missing, configure,
+# build. Idempotent: a second run installs nothing and rebuilds only changes.
+set -euo pipefail
+
+PORTA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PORTA_PRESET="${PORTA_PRESET:-release}"
+PORTA_BUILD_DIR="$PORTA_ROOT/build/$PORTA_PRESET"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Debian 12 packages porta builds, tests and runs with (see README.md).
+PORTA_PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  libvulkan-dev glslc glslang-tools spirv-tools spirv-headers spirv-cross
+  libspirv-cross-c-shared-dev libshaderc-dev
+  ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers
+  mesa-vulkan-drivers vulkan-validationlayers vulkan-tools pocl-opencl-icd clinfo oclgrind
+  libgtest-dev libgmock-dev libbenchmark-dev libclblast-dev libopenblas-dev
+)
+
+install_packages() {
+  local missing=()
+  for p in "${PORTA_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    say "Debian packages: all ${#PORTA_PACKAGES[@]} present"
+    return
+  fi
+  say "Installing missing Debian packages: ${missing[*]}"
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      sudo=(sudo)
+    elif command -v sudo >/dev/null 2>&1 && [ -t 0 ]; then
+      sudo=(sudo)
+    else
+      die "porta needs these Debian packages: ${missing[*]}
+  You are not root and sudo is not available without a password.
+  Ask an administrator to run: apt-get install ${missing[*]}"
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -q || die "apt-get update failed"
+  "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" || die "apt-get install failed for: ${missing[*]}"
+}
+
+configure_and_build() {
+  say "Configuring ($PORTA_PRESET preset) in build/$PORTA_PRESET"
+  cmake --preset "$PORTA_PRESET" -S "$PORTA_ROOT" >/dev/null
+  say "Building"
+  cmake --build --preset "$PORTA_PRESET" -j "$(nproc)"
+}

@@ -1,0 +1,177 @@
+// The CUDA plugin's objects and the functions each file implements; plugin.cpp
+// puts them into the porta_plugin_api table.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "driver.hpp"
+
+namespace porta::cuda {
+
+// A host → buffer or buffer → host copy that runs on the driver's callback
+// thread, in stream order, so that transfers can go through pinned memory.
+struct HostCopy {
+  void* dst = nullptr;
+  const void* src = nullptr;
+  size_t size = 0;
+};
+
+struct Device;
+
+// Pinned host memory for transfers, reused across calls: each chunk carries the
+// event after which its last copy has finished.
+class StagingPool {
+ public:
+  static constexpr size_t kChunkBytes = size_t{4} << 20;
+  static constexpr size_t kMaxChunks = 8;
+
+  struct Chunk {
+    void* host = nullptr;
+    CUevent done = nullptr;  // recorded after the chunk's last use
+    bool in_use = false;
+    HostCopy copy;  // a read's copy-out; stable until `done` completes
+  };
+
+  explicit StagingPool(Device& device) : device_(device) {}
+  ~StagingPool();
+  // A chunk no pending copy uses; allocates up to kMaxChunks, then waits.
+  Chunk* acquire();
+  // Marks the chunk free once the work queued on `stream` so far has finished.
+  void release(Chunk* chunk, CUstream stream);
+  // Returns a chunk without queueing anything (the call that took it failed).
+  void abandon(Chunk* chunk);
+
+ private:
+  Device& device_;
+  std::mutex mutex_;
+  std::condition_variable available_;
+  std::vector<std::unique_ptr<Chunk>> chunks_;
+};
+
+struct Device {
+  uint32_t index = 0;
+  CUdevice cu = 0;
+  CUcontext context = nullptr;
+  int arch = 0;  // compute capability, 10 * major + minor
+  porta_device_info info{};
+  uint32_t max_dynamic_shared = 0;  // opt-in shared memory per block
+  std::unique_ptr<StagingPool> staging;
+
+  // "cuda: device 0 (NVIDIA H100 80GB HBM3)" — the start of every message.
+  std::string label() const;
+
+  // Throws DEVICE_LOST when an earlier call hit an error that broke the context.
+  void ensure_alive();
+  // Throws a Failure naming the call (a printf format) and the driver's error;
+  // errors that break the context are remembered for every later call.
+  [[gnu::format(printf, 3, 4)]] void check(CUresult result, const char* call, ...);
+  [[noreturn, gnu::format(printf, 3, 4)]] void fail(porta_status status, const char* fmt, ...) const;
+
+ private:
+  std::mutex lost_mutex_;
+  std::string lost_;  // why the context is unusable; empty while it works
+};
+
+// Makes the device's primary context current for the scope of a plugin call,
+// on whatever thread makes it, and restores the caller's context afterwards.
+class ContextScope {
+ public:
+  explicit ContextScope(Device& device);
+  // For destroy calls: works on a lost device too and never throws, since
+  // releasing objects must still be possible after a failure.
+  struct Releasing {};
+  ContextScope(Device& device, Releasing) noexcept;
+  ~ContextScope();
+  ContextScope(const ContextScope&) = delete;
+  ContextScope& operator=(const ContextScope&) = delete;
+
+ private:
+  bool pushed_ = false;
+};
+
+struct Buffer {
+  Device* device = nullptr;
+  CUdeviceptr ptr = 0;
+  uint64_t size = 0;
+};
+
+struct Kernel {
+  Device* device = nullptr;
+  std::string name;
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+  uint32_t block[3] = {1, 1, 1};
+  uint32_t dynamic_shared = 0;
+  uint32_t buffer_count = 0;
+  uint32_t push_size = 0;
+  uint32_t push_param_size = 0;  // push_size rounded up to the parameter struct's alignment
+};
+
+// What a recorded sequence owns besides its graph: pinned memory and the
+// host copies its host nodes perform at every replay.
+struct RecordedStorage {
+  std::vector<void*> pinned;
+  std::vector<std::unique_ptr<HostCopy>> copies;
+};
+
+struct Stream {
+  Device* device = nullptr;
+  CUstream cu = nullptr;
+  bool recording = false;
+  std::unique_ptr<RecordedStorage> recorded;
+};
+
+struct Event {
+  Device* device = nullptr;
+  CUevent cu = nullptr;
+};
+
+struct Sequence {
+  Device* device = nullptr;
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+  std::unique_ptr<RecordedStorage> storage;
+};
+
+// device.cpp
+void enumerate_devices();  // throws UNAVAILABLE with the reason
+void forget_devices();
+uint32_t device_count();
+void device_info(uint32_t index, porta_device_info* info);
+Device* device_open(uint32_t index);
+void device_close(Device* device);
+
+// memory.cpp
+Buffer* buffer_create(Device* device, uint64_t size);
+void buffer_destroy(Buffer* buffer);
+void free_recorded_storage(Device& device, RecordedStorage& storage);
+
+// kernel.cpp
+Kernel* kernel_create(Device* device, const porta_kernel_desc* desc);
+void kernel_destroy(Kernel* kernel);
+
+// stream.cpp
+Stream* stream_create(Device* device);
+void stream_destroy(Stream* stream);
+void stream_write(Stream* stream, Buffer* dst, uint64_t offset, const void* src, uint64_t size);
+void stream_read(Stream* stream, Buffer* src, uint64_t offset, void* dst, uint64_t size);
+void stream_copy(Stream* stream, Buffer* src, uint64_t src_offset, Buffer* dst, uint64_t dst_offset,
+                 uint64_t size);
+void stream_fill(Stream* stream, Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern);
+void stream_dispatch(Stream* stream, Kernel* kernel, const uint32_t groups[3], const porta_plugin_buffer* buffers,
+                     uint32_t buffer_count, const void* push, uint32_t push_size);
+void stream_sync(Stream* stream);
+Event* event_record(Stream* stream);
+double event_elapsed_ms(Event* start, Event* end);
+void event_destroy(Event* event);
+void stream_begin_record(Stream* stream);
+Sequence* stream_end_record(Stream* stream);
+void stream_replay(Stream* stream, Sequence* sequence);
+void sequence_destroy(Sequence* sequence);
+
+}  // namespace porta::cuda

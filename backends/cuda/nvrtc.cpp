@@ -1,0 +1,159 @@
+#include "nvrtc.hpp"
+
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <iterator>
+#include <memory>
+#include <mutex>
+
+#include "../common/plugin_support.hpp"
+
+namespace porta::cuda {
+
+struct Nvrtc::Api {
+  decltype(&::nvrtcGetErrorString) nvrtcGetErrorString = nullptr;
+  decltype(&::nvrtcVersion) nvrtcVersion = nullptr;
+  decltype(&::nvrtcGetNumSupportedArchs) nvrtcGetNumSupportedArchs = nullptr;
+  decltype(&::nvrtcGetSupportedArchs) nvrtcGetSupportedArchs = nullptr;
+  decltype(&::nvrtcCreateProgram) nvrtcCreateProgram = nullptr;
+  decltype(&::nvrtcDestroyProgram) nvrtcDestroyProgram = nullptr;
+  decltype(&::nvrtcCompileProgram) nvrtcCompileProgram = nullptr;
+  decltype(&::nvrtcGetProgramLogSize) nvrtcGetProgramLogSize = nullptr;
+  decltype(&::nvrtcGetProgramLog) nvrtcGetProgramLog = nullptr;
+  decltype(&::nvrtcGetPTXSize) nvrtcGetPTXSize = nullptr;
+  decltype(&::nvrtcGetPTX) nvrtcGetPTX = nullptr;
+  decltype(&::nvrtcGetCUBINSize) nvrtcGetCUBINSize = nullptr;
+  decltype(&::nvrtcGetCUBIN) nvrtcGetCUBIN = nullptr;
+};
+
+namespace {
+
+using plugin::fail;
+using plugin::format;
+
+Nvrtc::Api g_api;
+plugin::Library g_library;
+
+// A program released on every path out of compile().
+struct Program {
+  const Nvrtc::Api& api;
+  nvrtcProgram handle = nullptr;
+  ~Program() {
+    if (handle) api.nvrtcDestroyProgram(&handle);
+  }
+};
+
+}  // namespace
+
+const Nvrtc& Nvrtc::get() {
+  static std::unique_ptr<Nvrtc> instance;
+  static std::string failure;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    try {
+      // The unversioned name first (a toolkit on the loader path), then the
+      // sonames of the CUDA releases whose NVRTC takes these options, then
+      // the toolkit's default location.
+      if (!g_library.open({"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "/usr/local/cuda/lib64/libnvrtc.so"})) {
+        fail(PORTA_ERROR_UNAVAILABLE, "NVRTC not found (%s)", g_library.reason().c_str());
+      }
+      g_library.load(g_api.nvrtcGetErrorString, "nvrtcGetErrorString");
+      g_library.load(g_api.nvrtcVersion, "nvrtcVersion");
+      g_library.load(g_api.nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs");
+      g_library.load(g_api.nvrtcGetSupportedArchs, "nvrtcGetSupportedArchs");
+      g_library.load(g_api.nvrtcCreateProgram, "nvrtcCreateProgram");
+      g_library.load(g_api.nvrtcDestroyProgram, "nvrtcDestroyProgram");
+      g_library.load(g_api.nvrtcCompileProgram, "nvrtcCompileProgram");
+      g_library.load(g_api.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize");
+      g_library.load(g_api.nvrtcGetProgramLog, "nvrtcGetProgramLog");
+      g_library.load(g_api.nvrtcGetPTXSize, "nvrtcGetPTXSize");
+      g_library.load(g_api.nvrtcGetPTX, "nvrtcGetPTX");
+      g_library.load(g_api.nvrtcGetCUBINSize, "nvrtcGetCUBINSize");
+      g_library.load(g_api.nvrtcGetCUBIN, "nvrtcGetCUBIN");
+
+      std::unique_ptr<Nvrtc> n(new Nvrtc);
+      n->api_ = &g_api;
+      n->library_ = g_library.name();
+      int major = 0, minor = 0;
+      g_api.nvrtcVersion(&major, &minor);
+      n->version_ = format("%d.%d", major, minor);
+      int count = 0;
+      if (g_api.nvrtcGetNumSupportedArchs(&count) == NVRTC_SUCCESS && count > 0) {
+        n->architectures_.resize(static_cast<size_t>(count));
+        if (g_api.nvrtcGetSupportedArchs(n->architectures_.data()) != NVRTC_SUCCESS) n->architectures_.clear();
+      }
+      if (n->architectures_.empty()) {
+        fail(PORTA_ERROR_UNAVAILABLE, "NVRTC %s (%s) reports no supported GPU architectures", n->version_.c_str(),
+             n->library_.c_str());
+      }
+      std::sort(n->architectures_.begin(), n->architectures_.end());
+      instance = std::move(n);
+    } catch (const plugin::Failure& f) {
+      failure = f.what();
+    }
+  });
+  if (!instance) throw plugin::Failure(PORTA_ERROR_UNAVAILABLE, failure);
+  return *instance;
+}
+
+CompiledModule Nvrtc::compile(const std::string& source, const std::string& name, int arch) const {
+  const Api& api = *api_;
+  CompiledModule out;
+  // Newest architecture NVRTC knows that the device can run.
+  int chosen = 0;
+  for (int a : architectures_) {
+    if (a <= arch) chosen = a;
+  }
+  if (chosen == 0) {
+    fail(PORTA_ERROR_UNSUPPORTED, "NVRTC %s cannot compile for sm_%d (it supports sm_%d to sm_%d)", version_.c_str(),
+         arch, architectures_.front(), architectures_.back());
+  }
+  out.is_ptx = chosen != arch;
+  out.target = format("%s_%d", out.is_ptx ? "compute" : "sm", chosen);
+
+  Program program{api};
+  std::string file = name.empty() ? std::string("kernel.cu") : name + ".cu";
+  nvrtcResult r = api.nvrtcCreateProgram(&program.handle, source.c_str(), file.c_str(), 0, nullptr, nullptr);
+  if (r != NVRTC_SUCCESS) {
+    fail(PORTA_ERROR_INTERNAL, "nvrtcCreateProgram failed: %s", api.nvrtcGetErrorString(r));
+  }
+  // No fast-math: results must match the other backends within each op's
+  // documented error bound, which assumes IEEE division and square root.
+  std::string arch_option = "--gpu-architecture=" + out.target;
+  const char* options[] = {arch_option.c_str(), "-std=c++17"};
+  r = api.nvrtcCompileProgram(program.handle, static_cast<int>(std::size(options)), options);
+
+  size_t log_size = 0;
+  if (api.nvrtcGetProgramLogSize(program.handle, &log_size) == NVRTC_SUCCESS && log_size > 1) {
+    out.log.resize(log_size);
+    api.nvrtcGetProgramLog(program.handle, out.log.data());
+    while (!out.log.empty() && (out.log.back() == '\0' || out.log.back() == '\n')) out.log.pop_back();
+  }
+  if (r != NVRTC_SUCCESS) {
+    fail(PORTA_ERROR_COMPILE, "NVRTC %s failed to compile %s for %s: %s%s%s", version_.c_str(), file.c_str(),
+         out.target.c_str(), api.nvrtcGetErrorString(r), out.log.empty() ? "" : "\n", out.log.c_str());
+  }
+
+  size_t size = 0;
+  if (out.is_ptx) {
+    r = api.nvrtcGetPTXSize(program.handle, &size);  // includes the terminating NUL
+    if (r == NVRTC_SUCCESS) {
+      out.image.resize(size);
+      r = api.nvrtcGetPTX(program.handle, out.image.data());
+    }
+  } else {
+    r = api.nvrtcGetCUBINSize(program.handle, &size);
+    if (r == NVRTC_SUCCESS) {
+      out.image.resize(size);
+      r = api.nvrtcGetCUBIN(program.handle, out.image.data());
+    }
+  }
+  if (r != NVRTC_SUCCESS || out.image.empty()) {
+    fail(PORTA_ERROR_INTERNAL, "NVRTC %s produced no %s for %s: %s", version_.c_str(),
+         out.is_ptx ? "PTX" : "cubin", file.c_str(), api.nvrtcGetErrorString(r));
+  }
+  return out;
+}
+
+}  // namespace porta::cuda

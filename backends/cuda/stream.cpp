@@ -1,0 +1,277 @@
+// Streams: transfers, fills, copies, dispatches, events and recorded
+// sequences (CUDA graphs captured from the stream).
+#include <algorithm>
+#include <cstring>
+
+#include "cuda_plugin.hpp"
+
+namespace porta::cuda {
+
+namespace {
+
+using ull = unsigned long long;
+
+// Kernel creation keeps buffer pointers and push constants within CUDA's
+// 4 KiB of kernel parameters, so this many buffers is the most a dispatch has.
+constexpr uint32_t kMaxBuffers = 4096 / sizeof(CUdeviceptr);
+
+// Runs on the driver's callback thread, in stream order; must not call CUDA.
+void CUDA_CB run_host_copy(void* data) {
+  auto* copy = static_cast<HostCopy*>(data);
+  std::memcpy(copy->dst, copy->src, copy->size);
+}
+
+Device& device_of(Stream* stream) { return *stream->device; }
+
+// Pinned memory owned by the sequence being recorded: a graph's memcpy nodes
+// need pinned host memory, and its host nodes copy between that memory and
+// the caller's pointer at every replay.
+void* recorded_pinned(Stream* s, uint64_t size) {
+  void* p = nullptr;
+  s->device->check(driver().cuMemHostAlloc(&p, size, CU_MEMHOSTALLOC_PORTABLE),
+                   "cuMemHostAlloc(%llu bytes) for a transfer in a recorded sequence", static_cast<ull>(size));
+  s->recorded->pinned.push_back(p);
+  return p;
+}
+
+HostCopy* recorded_copy(Stream* s, void* dst, const void* src, uint64_t size) {
+  s->recorded->copies.push_back(std::make_unique<HostCopy>(HostCopy{dst, src, size}));
+  return s->recorded->copies.back().get();
+}
+
+}  // namespace
+
+Stream* stream_create(Device* device) {
+  ContextScope scope(*device);
+  auto stream = std::make_unique<Stream>();
+  stream->device = device;
+  // Non-blocking: porta's streams never wait for work of the legacy default
+  // stream that other libraries in the process may use.
+  device->check(driver().cuStreamCreate(&stream->cu, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  return stream.release();
+}
+
+void stream_destroy(Stream* stream) {
+  if (!stream) return;
+  {
+    ContextScope scope(*stream->device, ContextScope::Releasing{});
+    if (stream->recording) {
+      CUgraph graph = nullptr;
+      driver().cuStreamEndCapture(stream->cu, &graph);
+      if (graph) driver().cuGraphDestroy(graph);
+    }
+    driver().cuStreamDestroy(stream->cu);
+  }
+  if (stream->recorded) free_recorded_storage(*stream->device, *stream->recorded);
+  delete stream;
+}
+
+void stream_write(Stream* s, Buffer* dst, uint64_t offset, const void* src, uint64_t size) {
+  Device& dev = device_of(s);
+  ContextScope scope(dev);
+  const Driver& cu = driver();
+  if (s->recording) {
+    void* pinned = recorded_pinned(s, size);
+    HostCopy* copy = recorded_copy(s, pinned, src, size);
+    dev.check(cu.cuLaunchHostFunc(s->cu, run_host_copy, copy), "cuLaunchHostFunc (recorded write of %llu bytes)",
+              static_cast<ull>(size));
+    dev.check(cu.cuMemcpyHtoDAsync(dst->ptr + offset, pinned, size, s->cu),
+              "cuMemcpyHtoDAsync (recorded write of %llu bytes at offset %llu)", static_cast<ull>(size),
+              static_cast<ull>(offset));
+    return;
+  }
+  // The caller's bytes are copied into pinned chunks now, so the transfer is
+  // a true DMA and overlaps with filling the next chunk.
+  const char* from = static_cast<const char*>(src);
+  for (uint64_t done = 0; done < size;) {
+    uint64_t n = std::min<uint64_t>(size - done, StagingPool::kChunkBytes);
+    StagingPool::Chunk* chunk = dev.staging->acquire();
+    std::memcpy(chunk->host, from + done, n);
+    CUresult r = cu.cuMemcpyHtoDAsync(dst->ptr + offset + done, chunk->host, n, s->cu);
+    if (r != CUDA_SUCCESS) {
+      dev.staging->abandon(chunk);
+      dev.check(r, "cuMemcpyHtoDAsync (write of %llu bytes at offset %llu)", static_cast<ull>(size),
+                static_cast<ull>(offset));
+    }
+    dev.staging->release(chunk, s->cu);
+    done += n;
+  }
+}
+
+void stream_read(Stream* s, Buffer* src, uint64_t offset, void* dst, uint64_t size) {
+  Device& dev = device_of(s);
+  ContextScope scope(dev);
+  const Driver& cu = driver();
+  if (s->recording) {
+    void* pinned = recorded_pinned(s, size);
+    HostCopy* copy = recorded_copy(s, dst, pinned, size);
+    dev.check(cu.cuMemcpyDtoHAsync(pinned, src->ptr + offset, size, s->cu),
+              "cuMemcpyDtoHAsync (recorded read of %llu bytes at offset %llu)", static_cast<ull>(size),
+              static_cast<ull>(offset));
+    dev.check(cu.cuLaunchHostFunc(s->cu, run_host_copy, copy), "cuLaunchHostFunc (recorded read of %llu bytes)",
+              static_cast<ull>(size));
+    return;
+  }
+  char* to = static_cast<char*>(dst);
+  for (uint64_t done = 0; done < size;) {
+    uint64_t n = std::min<uint64_t>(size - done, StagingPool::kChunkBytes);
+    StagingPool::Chunk* chunk = dev.staging->acquire();
+    CUresult r = cu.cuMemcpyDtoHAsync(chunk->host, src->ptr + offset + done, n, s->cu);
+    if (r != CUDA_SUCCESS) {
+      dev.staging->abandon(chunk);
+      dev.check(r, "cuMemcpyDtoHAsync (read of %llu bytes at offset %llu)", static_cast<ull>(size),
+                static_cast<ull>(offset));
+    }
+    // The copy out of the chunk runs in stream order once the DMA is done;
+    // the chunk's event follows it, so the chunk is not reused before.
+    chunk->copy = HostCopy{to + done, chunk->host, n};
+    r = cu.cuLaunchHostFunc(s->cu, run_host_copy, &chunk->copy);
+    dev.staging->release(chunk, s->cu);
+    dev.check(r, "cuLaunchHostFunc (read of %llu bytes)", static_cast<ull>(size));
+    done += n;
+  }
+}
+
+void stream_copy(Stream* s, Buffer* src, uint64_t src_offset, Buffer* dst, uint64_t dst_offset, uint64_t size) {
+  Device& dev = device_of(s);
+  ContextScope scope(dev);
+  dev.check(driver().cuMemcpyDtoDAsync(dst->ptr + dst_offset, src->ptr + src_offset, size, s->cu),
+            "cuMemcpyDtoDAsync (%llu bytes)", static_cast<ull>(size));
+}
+
+void stream_fill(Stream* s, Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern) {
+  Device& dev = device_of(s);
+  ContextScope scope(dev);
+  dev.check(driver().cuMemsetD32Async(dst->ptr + offset, pattern, size / 4, s->cu),
+            "cuMemsetD32Async (%llu bytes at offset %llu)", static_cast<ull>(size), static_cast<ull>(offset));
+}
+
+void stream_dispatch(Stream* s, Kernel* k, const uint32_t groups[3], const porta_plugin_buffer* buffers,
+                     uint32_t buffer_count, const void* push, uint32_t push_size) {
+  Device& dev = device_of(s);
+  ContextScope scope(dev);
+  if (buffer_count != k->buffer_count || push_size != k->push_size) {
+    dev.fail(PORTA_ERROR_INVALID_ARGUMENT,
+             "dispatch of kernel '%s' with %u buffers and %u push-constant bytes; it takes %u and %u",
+             k->name.c_str(), buffer_count, push_size, k->buffer_count, k->push_size);
+  }
+  // kernelParams: a pointer to each argument's value — each buffer's device
+  // address, then the push-constant struct. The driver copies them at launch
+  // (and at capture), so locals suffice. The push bytes are padded with zeros
+  // to the struct's C++ size, which the driver reads in full.
+  CUdeviceptr ptrs[kMaxBuffers];
+  void* args[kMaxBuffers + 1];
+  for (uint32_t i = 0; i < buffer_count; ++i) {
+    ptrs[i] = reinterpret_cast<Buffer*>(buffers[i])->ptr;
+    args[i] = &ptrs[i];
+  }
+  alignas(16) unsigned char push_bytes[4096];
+  if (k->push_param_size > 0) {
+    std::memcpy(push_bytes, push, push_size);
+    std::memset(push_bytes + push_size, 0, k->push_param_size - push_size);
+    args[buffer_count] = push_bytes;
+  }
+  dev.check(driver().cuLaunchKernel(k->function, groups[0], groups[1], groups[2], k->block[0], k->block[1],
+                                    k->block[2], k->dynamic_shared, s->cu, args, nullptr),
+            "cuLaunchKernel of kernel '%s' (%ux%ux%u groups of %ux%ux%u)", k->name.c_str(), groups[0], groups[1],
+            groups[2], k->block[0], k->block[1], k->block[2]);
+}
+
+void stream_sync(Stream* s) {
+  Device& dev = device_of(s);
+  ContextScope scope(dev);
+  if (s->recording) {
+    dev.fail(PORTA_ERROR_INVALID_ARGUMENT, "cannot sync a stream while it records a sequence; end the recording");
+  }
+  dev.check(driver().cuStreamSynchronize(s->cu), "cuStreamSynchronize");
+}
+
+Event* event_record(Stream* s) {
+  Device& dev = device_of(s);
+  ContextScope scope(dev);
+  if (s->recording) {
+    // A captured event record only orders work; it does not time the replay.
+    dev.fail(PORTA_ERROR_UNSUPPORTED, "events cannot be recorded inside a recorded sequence on CUDA; "
+                                      "record them around the replay instead");
+  }
+  auto event = std::make_unique<Event>();
+  event->device = &dev;
+  dev.check(driver().cuEventCreate(&event->cu, CU_EVENT_DEFAULT), "cuEventCreate");
+  CUresult r = driver().cuEventRecord(event->cu, s->cu);
+  if (r != CUDA_SUCCESS) {
+    driver().cuEventDestroy(event->cu);
+    dev.check(r, "cuEventRecord");
+  }
+  return event.release();
+}
+
+double event_elapsed_ms(Event* start, Event* end) {
+  Device& dev = *start->device;
+  ContextScope scope(dev);
+  float ms = 0;
+  CUresult r = driver().cuEventElapsedTime(&ms, start->cu, end->cu);
+  if (r == CUDA_ERROR_NOT_READY) {
+    dev.fail(PORTA_ERROR_INVALID_ARGUMENT, "cuEventElapsedTime: an event has not completed yet; sync its stream first");
+  }
+  dev.check(r, "cuEventElapsedTime");
+  return ms;
+}
+
+void event_destroy(Event* event) {
+  if (!event) return;
+  {
+    ContextScope scope(*event->device, ContextScope::Releasing{});
+    driver().cuEventDestroy(event->cu);
+  }
+  delete event;
+}
+
+void stream_begin_record(Stream* s) {
+  Device& dev = device_of(s);
+  ContextScope scope(dev);
+  if (s->recording) dev.fail(PORTA_ERROR_INVALID_ARGUMENT, "the stream is already recording a sequence");
+  // Relaxed: other threads using the device while this one records must not
+  // see their calls refused; the plugin itself makes no unsafe call on the
+  // capturing stream.
+  dev.check(driver().cuStreamBeginCapture(s->cu, CU_STREAM_CAPTURE_MODE_RELAXED), "cuStreamBeginCapture");
+  s->recording = true;
+  s->recorded = std::make_unique<RecordedStorage>();
+}
+
+Sequence* stream_end_record(Stream* s) {
+  Device& dev = device_of(s);
+  ContextScope scope(dev);
+  if (!s->recording) dev.fail(PORTA_ERROR_INVALID_ARGUMENT, "the stream is not recording a sequence");
+  auto sequence = std::make_unique<Sequence>();
+  sequence->device = &dev;
+  sequence->storage = std::move(s->recorded);
+  s->recording = false;
+  try {
+    dev.check(driver().cuStreamEndCapture(s->cu, &sequence->graph), "cuStreamEndCapture");
+    dev.check(driver().cuGraphInstantiate(&sequence->exec, sequence->graph, 0), "cuGraphInstantiate");
+  } catch (...) {
+    if (sequence->graph) driver().cuGraphDestroy(sequence->graph);
+    free_recorded_storage(dev, *sequence->storage);
+    throw;
+  }
+  return sequence.release();
+}
+
+void stream_replay(Stream* s, Sequence* sequence) {
+  Device& dev = device_of(s);
+  ContextScope scope(dev);
+  dev.check(driver().cuGraphLaunch(sequence->exec, s->cu), "cuGraphLaunch");
+}
+
+void sequence_destroy(Sequence* sequence) {
+  if (!sequence) return;
+  {
+    ContextScope scope(*sequence->device, ContextScope::Releasing{});
+    if (sequence->exec) driver().cuGraphExecDestroy(sequence->exec);
+    if (sequence->graph) driver().cuGraphDestroy(sequence->graph);
+  }
+  if (sequence->storage) free_recorded_storage(*sequence->device, *sequence->storage);
+  delete sequence;
+}
+
+}  // namespace porta::cuda

@@ -1,0 +1,207 @@
+// Platforms and devices: enumeration at init(), porta_device_info, contexts.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "../common/plugin_support.hpp"
+#include "opencl.hpp"
+
+namespace porta::opencl {
+
+namespace {
+
+std::vector<DeviceEntry> g_devices;
+
+std::string platform_string(cl_platform_id platform, cl_platform_info param) {
+  size_t size = 0;
+  check(cl().clGetPlatformInfo(platform, param, 0, nullptr, &size), "platform", "clGetPlatformInfo");
+  std::string s(size, '\0');
+  check(cl().clGetPlatformInfo(platform, param, size, s.data(), nullptr), "platform", "clGetPlatformInfo");
+  s.resize(std::strlen(s.c_str()));
+  return s;
+}
+
+std::string device_string(cl_device_id device, cl_device_info param) {
+  size_t size = 0;
+  check(cl().clGetDeviceInfo(device, param, 0, nullptr, &size), "device", "clGetDeviceInfo");
+  std::string s(size, '\0');
+  check(cl().clGetDeviceInfo(device, param, size, s.data(), nullptr), "device", "clGetDeviceInfo");
+  s.resize(std::strlen(s.c_str()));
+  return s;
+}
+
+template <class T>
+T device_value(cl_device_id device, cl_device_info param) {
+  T value{};
+  check(cl().clGetDeviceInfo(device, param, sizeof(T), &value, nullptr), "device", "clGetDeviceInfo");
+  return value;
+}
+
+bool has_extension(const std::string& extensions, const char* name) {
+  // Whole-word match: "cl_khr_fp16" must not match "cl_khr_fp16_something".
+  size_t n = std::strlen(name);
+  for (size_t pos = extensions.find(name); pos != std::string::npos; pos = extensions.find(name, pos + 1)) {
+    bool starts = pos == 0 || extensions[pos - 1] == ' ';
+    bool ends = pos + n == extensions.size() || extensions[pos + n] == ' ';
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+uint64_t features_of(const std::string& extensions) {
+  // OpenCL C 1.2 (full profile) has char, short and long arithmetic, byte-addressable
+  // stores, half storage (vload_half/vstore_half) and 32-bit atomics in its core.
+  uint64_t f = PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 | PORTA_FEATURE_INT64 | PORTA_FEATURE_STORAGE_8BIT |
+               PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_ATOMIC_INT32;
+  if (has_extension(extensions, "cl_khr_fp16")) f |= PORTA_FEATURE_FP16;
+  if (has_extension(extensions, "cl_khr_fp64")) f |= PORTA_FEATURE_FP64;
+  if (has_extension(extensions, "cl_khr_subgroups") || has_extension(extensions, "cl_intel_subgroups"))
+    f |= PORTA_FEATURE_SUBGROUPS;
+  if (has_extension(extensions, "cl_khr_int64_base_atomics")) f |= PORTA_FEATURE_ATOMIC_INT64;
+  if (has_extension(extensions, "cl_ext_float_atomics")) f |= PORTA_FEATURE_ATOMIC_FLOAT32;
+  return f;
+}
+
+porta_device_type type_of(cl_device_id device) {
+  auto type = device_value<cl_device_type>(device, CL_DEVICE_TYPE);
+  if (type & CL_DEVICE_TYPE_GPU)
+    return device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) ? PORTA_DEVICE_INTEGRATED_GPU
+                                                                        : PORTA_DEVICE_DISCRETE_GPU;
+  if (type & CL_DEVICE_TYPE_CPU) return PORTA_DEVICE_CPU;
+  return PORTA_DEVICE_OTHER;
+}
+
+// "OpenCL 3.0 PoCL HSTR: ..." → "OpenCL 3.0": the rest is vendor detail kept in `driver`.
+std::string api_version_of(const std::string& device_version) {
+  size_t first = device_version.find(' ');
+  size_t second = first == std::string::npos ? first : device_version.find(' ', first + 1);
+  return device_version.substr(0, second);
+}
+
+DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32_t index) {
+  DeviceEntry e;
+  e.platform = platform;
+  e.device = device;
+  const std::string platform_name = platform_string(platform, CL_PLATFORM_NAME);
+  e.platform_version = platform_string(platform, CL_PLATFORM_VERSION);
+  e.driver_version = device_string(device, CL_DRIVER_VERSION);
+  const std::string extensions = device_string(device, CL_DEVICE_EXTENSIONS);
+
+  porta_device_info& info = e.info;
+  plugin::copy_string(info.backend, "opencl");
+  // Two platforms may expose devices of the same name (a GPU through its vendor's
+  // platform and through PoCL's CUDA driver): the platform tells them apart.
+  plugin::copy_string(info.name, device_string(device, CL_DEVICE_NAME) + " (" + platform_name + ")");
+  plugin::copy_string(info.vendor, device_string(device, CL_DEVICE_VENDOR));
+  plugin::copy_string(info.driver, platform_name + " " + e.driver_version);
+  plugin::copy_string(info.api_version, api_version_of(device_string(device, CL_DEVICE_VERSION)));
+  info.type = type_of(device);
+  info.index = index;
+  info.memory_bytes = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
+
+  porta_device_limits& limits = info.limits;
+  size_t item_sizes[3] = {1, 1, 1};
+  cl_uint dims = device_value<cl_uint>(device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
+  std::vector<size_t> all_sizes(std::max<cl_uint>(dims, 3), 1);
+  check(cl().clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(size_t) * dims, all_sizes.data(),
+                             nullptr),
+        "device", "clGetDeviceInfo");
+  std::copy_n(all_sizes.begin(), 3, item_sizes);
+  const size_t max_group = device_value<size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  for (int d = 0; d < 3; ++d) {
+    limits.max_workgroup_size[d] = static_cast<uint32_t>(std::min<size_t>(item_sizes[d], UINT32_MAX));
+    // OpenCL bounds the global size (a size_t), not the group count; keep
+    // groups × group size within 32 bits so every device's size_t holds it.
+    limits.max_workgroup_count[d] = UINT32_MAX / std::max<uint32_t>(limits.max_workgroup_size[d], 1);
+  }
+  limits.max_workgroup_invocations = static_cast<uint32_t>(std::min<size_t>(max_group, UINT32_MAX));
+  limits.max_shared_memory_bytes = static_cast<uint32_t>(
+      std::min<cl_ulong>(device_value<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE), UINT32_MAX));
+  e.pointer_bytes = device_value<cl_uint>(device, CL_DEVICE_ADDRESS_BITS) / 8;
+  e.max_parameter_bytes = static_cast<uint32_t>(device_value<size_t>(device, CL_DEVICE_MAX_PARAMETER_SIZE));
+  // Push constants travel as one by-value struct after the buffer pointers; what is
+  // left of the parameter space after 16 pointers is what any kernel can count on.
+  int64_t left = static_cast<int64_t>(e.max_parameter_bytes) - 16 * static_cast<int64_t>(e.pointer_bytes);
+  limits.max_push_constant_bytes = static_cast<uint32_t>(std::max<int64_t>(left, 128));
+  limits.subgroup_size = 0;
+  limits.max_allocation_bytes = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  limits.max_buffer_bytes = limits.max_allocation_bytes;
+  info.features = features_of(extensions);
+  return e;
+}
+
+void CL_CALLBACK context_notify(const char* message, const void*, size_t, void*) {
+  plugin::log(PORTA_LOG_WARN, std::string("opencl: driver: ") + message);
+}
+
+}  // namespace
+
+const std::vector<DeviceEntry>& devices() { return g_devices; }
+
+std::string describe(const DeviceEntry& entry) { return std::string("device '") + entry.info.name + "'"; }
+
+void enumerate_devices() {
+  g_devices.clear();
+  cl_uint platform_count = 0;
+  cl_int status = cl().clGetPlatformIDs(0, nullptr, &platform_count);
+  if (status == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */ || (status == CL_SUCCESS && platform_count == 0))
+    plugin::fail(PORTA_ERROR_UNAVAILABLE,
+                 "opencl: no OpenCL platform: the ICD loader found no driver (see /etc/OpenCL/vendors or "
+                 "OCL_ICD_VENDORS)");
+  check(status, "init", "clGetPlatformIDs");
+  std::vector<cl_platform_id> platforms(platform_count);
+  check(cl().clGetPlatformIDs(platform_count, platforms.data(), nullptr), "init", "clGetPlatformIDs");
+
+  std::string skipped;
+  for (cl_platform_id platform : platforms) {
+    cl_uint device_count = 0;
+    status = cl().clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &device_count);
+    if (status == CL_DEVICE_NOT_FOUND || device_count == 0) continue;
+    if (status != CL_SUCCESS) {
+      // One broken platform must not hide the others; its reason is kept for the log.
+      skipped += plugin::format("; platform skipped: clGetDeviceIDs failed: %s", error_name(status));
+      continue;
+    }
+    std::vector<cl_device_id> ids(device_count);
+    check(cl().clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, device_count, ids.data(), nullptr), "init",
+          "clGetDeviceIDs");
+    for (cl_device_id id : ids) {
+      try {
+        g_devices.push_back(describe_device(platform, id, static_cast<uint32_t>(g_devices.size())));
+      } catch (const plugin::Failure& f) {
+        skipped += std::string("; device skipped: ") + f.what();
+      }
+    }
+  }
+  if (!skipped.empty()) plugin::log(PORTA_LOG_WARN, "opencl: " + skipped.substr(2));
+  if (g_devices.empty())
+    plugin::fail(PORTA_ERROR_UNAVAILABLE, "opencl: %u OpenCL platform(s) but no usable device%s",
+                 platform_count, skipped.c_str());
+}
+
+void clear_devices() { g_devices.clear(); }
+
+porta_status device_open(uint32_t index, porta_plugin_device* out) {
+  return plugin::guard([&] {
+    if (index >= devices().size())
+      plugin::fail(PORTA_ERROR_NOT_FOUND, "opencl: no device %u (%zu devices)", index, devices().size());
+    const DeviceEntry& entry = devices()[index];
+    auto device = std::make_unique<porta_plugin_device_t>();
+    device->entry = &entry;
+    device->where = describe(entry);
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                     reinterpret_cast<cl_context_properties>(entry.platform), 0};
+    cl_int status = CL_SUCCESS;
+    device->context = cl().clCreateContext(props, 1, &entry.device, context_notify, nullptr, &status);
+    check(status, device->where, "clCreateContext");
+    *out = device.release();
+  });
+}
+
+void device_close(porta_plugin_device device) {
+  if (!device) return;
+  cl().clReleaseContext(device->context);
+  delete device;
+}
+
+}  // namespace porta::opencl

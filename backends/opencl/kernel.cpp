@@ -1,0 +1,313 @@
+// Kernels: OpenCL C source → program (through the binary cache) → cl_kernel,
+// with the device's features and limits checked before anything is built.
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "../common/plugin_support.hpp"
+#include "opencl.hpp"
+
+namespace porta::opencl {
+
+namespace {
+
+// No fast-math flags: results must match the CPU backend within each op's error bound.
+constexpr const char* kBuildOptions = "-cl-std=CL1.2";
+
+// A cached binary is stored behind this header, so a truncated or foreign file
+// is recognised without handing it to the driver.
+struct CacheHeader {
+  char magic[8];  // "PORTACLB"
+  uint64_t size;  // binary bytes that follow
+  uint64_t hash;  // fnv1a64 of those bytes
+};
+constexpr char kCacheMagic[8] = {'P', 'O', 'R', 'T', 'A', 'C', 'L', 'B'};
+
+uint64_t fnv1a64(const void* data, size_t size, uint64_t h = 1469598103934665603ull) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+// The core's key covers the SPIR-V, language, spec constants and porta version; a
+// program binary is also only good for one device, driver and set of build options.
+std::string cache_key(const porta_kernel_desc& desc, const DeviceEntry& entry) {
+  std::string identity = std::string(desc.cache_key ? desc.cache_key : "") + '\n' + entry.info.name + '\n' +
+                         entry.driver_version + '\n' + entry.platform_version + '\n' + kBuildOptions + '\n' +
+                         desc.entry_point;
+  uint64_t a = fnv1a64(identity.data(), identity.size());
+  uint64_t b = fnv1a64(identity.data(), identity.size(), 0x9e3779b97f4a7c15ull);
+  return plugin::format("opencl-%016llx%016llx", static_cast<unsigned long long>(a),
+                        static_cast<unsigned long long>(b));
+}
+
+std::string feature_names(uint64_t features) {
+  static const struct {
+    uint64_t bit;
+    const char* name;
+  } kNames[] = {
+      {PORTA_FEATURE_FP16, "fp16 (cl_khr_fp16)"},
+      {PORTA_FEATURE_FP64, "fp64 (cl_khr_fp64)"},
+      {PORTA_FEATURE_INT8, "int8"},
+      {PORTA_FEATURE_INT16, "int16"},
+      {PORTA_FEATURE_INT64, "int64"},
+      {PORTA_FEATURE_STORAGE_16BIT, "16-bit storage"},
+      {PORTA_FEATURE_STORAGE_8BIT, "8-bit storage"},
+      {PORTA_FEATURE_BF16, "bf16"},
+      {PORTA_FEATURE_SUBGROUPS, "subgroups (cl_khr_subgroups or cl_intel_subgroups)"},
+      {PORTA_FEATURE_ATOMIC_INT32, "32-bit integer atomics"},
+      {PORTA_FEATURE_ATOMIC_INT64, "64-bit integer atomics (cl_khr_int64_base_atomics)"},
+      {PORTA_FEATURE_ATOMIC_FLOAT32, "float atomics (cl_ext_float_atomics)"},
+      {PORTA_FEATURE_COOPERATIVE_MATRIX, "cooperative matrices"},
+      {PORTA_FEATURE_TIMELINE_SEMAPHORE, "timeline semaphores"},
+  };
+  std::string out;
+  for (const auto& n : kNames) {
+    if (!(features & n.bit)) continue;
+    if (!out.empty()) out += ", ";
+    out += n.name;
+  }
+  if (features & ~uint64_t{(1u << 14) - 1}) out += out.empty() ? "unknown features" : ", unknown features";
+  return out;
+}
+
+// Everything the device can refuse is refused here, before compiling.
+void check_requirements(const porta_kernel_desc& desc, const porta_plugin_device_t& device) {
+  const DeviceEntry& entry = *device.entry;
+  const porta_device_limits& limits = entry.info.limits;
+  const char* where = device.where.c_str();
+  if (uint64_t missing = desc.required_features & ~entry.info.features)
+    plugin::fail(PORTA_ERROR_UNSUPPORTED,
+                 "opencl: %s: kernel '%s' needs %s, which the device does not support", where, desc.name,
+                 feature_names(missing).c_str());
+  const uint32_t* wg = desc.workgroup_size;
+  uint64_t invocations = uint64_t{wg[0]} * wg[1] * wg[2];
+  if (invocations == 0)
+    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
+                 "opencl: %s: kernel '%s' has an empty work-group size %ux%ux%u", where, desc.name, wg[0],
+                 wg[1], wg[2]);
+  for (int d = 0; d < 3; ++d) {
+    if (wg[d] > limits.max_workgroup_size[d])
+      plugin::fail(PORTA_ERROR_UNSUPPORTED,
+                   "opencl: %s: kernel '%s' work-group size %ux%ux%u exceeds the device's limit of %u in "
+                   "dimension %d (CL_DEVICE_MAX_WORK_ITEM_SIZES)",
+                   where, desc.name, wg[0], wg[1], wg[2], limits.max_workgroup_size[d], d);
+  }
+  if (invocations > limits.max_workgroup_invocations)
+    plugin::fail(PORTA_ERROR_UNSUPPORTED,
+                 "opencl: %s: kernel '%s' work-group of %llu invocations exceeds the device's limit of %u "
+                 "(CL_DEVICE_MAX_WORK_GROUP_SIZE)",
+                 where, desc.name, static_cast<unsigned long long>(invocations),
+                 limits.max_workgroup_invocations);
+  if (desc.shared_memory_bytes > limits.max_shared_memory_bytes)
+    plugin::fail(PORTA_ERROR_UNSUPPORTED,
+                 "opencl: %s: kernel '%s' needs %u bytes of shared memory, the device has %u "
+                 "(CL_DEVICE_LOCAL_MEM_SIZE)",
+                 where, desc.name, desc.shared_memory_bytes, limits.max_shared_memory_bytes);
+  uint64_t parameter_bytes = uint64_t{desc.buffer_count} * entry.pointer_bytes + desc.push_constant_size;
+  if (parameter_bytes > entry.max_parameter_bytes)
+    plugin::fail(
+        PORTA_ERROR_UNSUPPORTED,
+        "opencl: %s: kernel '%s' passes %u buffers and %u push-constant bytes (%llu parameter bytes), more "
+        "than the device's CL_DEVICE_MAX_PARAMETER_SIZE of %u",
+        where, desc.name, desc.buffer_count, desc.push_constant_size,
+        static_cast<unsigned long long>(parameter_bytes), entry.max_parameter_bytes);
+}
+
+std::string build_log(cl_program program, cl_device_id device) {
+  size_t size = 0;
+  if (cl().clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) != CL_SUCCESS)
+    return {};
+  std::string log(size, '\0');
+  if (cl().clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) !=
+      CL_SUCCESS)
+    return {};
+  log.resize(std::strlen(log.c_str()));
+  while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
+  return log;
+}
+
+struct ProgramDeleter {
+  void operator()(cl_program p) const {
+    if (p) cl().clReleaseProgram(p);
+  }
+};
+using Program = std::unique_ptr<std::remove_pointer_t<cl_program>, ProgramDeleter>;
+
+Program build_from_source(const porta_kernel_desc& desc, const porta_plugin_device_t& device) {
+  const char* source = desc.source;
+  size_t length = desc.source_size ? desc.source_size : std::strlen(desc.source);
+  cl_int status = CL_SUCCESS;
+  Program program(cl().clCreateProgramWithSource(device.context, 1, &source, &length, &status));
+  if (status != CL_SUCCESS)
+    check(status, device.where + ": kernel '" + desc.name + "'", "clCreateProgramWithSource");
+  status = cl().clBuildProgram(program.get(), 1, &device.entry->device, kBuildOptions, nullptr, nullptr);
+  if (status != CL_SUCCESS) {
+    std::string log = build_log(program.get(), device.entry->device);
+    plugin::fail(status == CL_BUILD_PROGRAM_FAILURE ? PORTA_ERROR_COMPILE : error_status(status),
+                 "opencl: %s: kernel '%s': clBuildProgram failed: %s (%d)%s%s", device.where.c_str(),
+                 desc.name, error_name(status), static_cast<int>(status), log.empty() ? "" : "\nbuild log:\n",
+                 log.c_str());
+  }
+  return program;
+}
+
+// A cached binary, or null when there is none or it is unusable (then rebuilt).
+Program load_cached(const std::string& key, const porta_kernel_desc& desc,
+                    const porta_plugin_device_t& device) {
+  const porta_host_api* host = plugin::host();
+  if (!host || !host->cache_load) return nullptr;
+  void* data = nullptr;
+  size_t size = 0;
+  if (!host->cache_load(key.c_str(), &data, &size)) return nullptr;
+  std::unique_ptr<void, decltype(&std::free)> owned(data, &std::free);
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  CacheHeader header;
+  if (size < sizeof header) {
+    plugin::log(PORTA_LOG_WARN,
+                "opencl: cache entry " + key + " is truncated; rebuilding kernel '" + desc.name + "'");
+    return nullptr;
+  }
+  std::memcpy(&header, bytes, sizeof header);
+  const unsigned char* binary = bytes + sizeof header;
+  if (std::memcmp(header.magic, kCacheMagic, sizeof kCacheMagic) != 0 ||
+      header.size != size - sizeof header || header.hash != fnv1a64(binary, header.size)) {
+    plugin::log(PORTA_LOG_WARN,
+                "opencl: cache entry " + key + " is corrupt; rebuilding kernel '" + desc.name + "'");
+    return nullptr;
+  }
+  size_t binary_size = header.size;
+  cl_int binary_status = CL_SUCCESS, status = CL_SUCCESS;
+  Program program(cl().clCreateProgramWithBinary(device.context, 1, &device.entry->device, &binary_size,
+                                                 &binary, &binary_status, &status));
+  if (status == CL_SUCCESS && binary_status == CL_SUCCESS)
+    status = cl().clBuildProgram(program.get(), 1, &device.entry->device, kBuildOptions, nullptr, nullptr);
+  if (status != CL_SUCCESS || binary_status != CL_SUCCESS) {
+    plugin::log(PORTA_LOG_WARN,
+                plugin::format("opencl: %s: cached binary for kernel '%s' rejected (%s); rebuilding",
+                               device.where.c_str(), desc.name,
+                               error_name(status != CL_SUCCESS ? status : binary_status)));
+    return nullptr;
+  }
+  plugin::log(PORTA_LOG_DEBUG,
+              "opencl: kernel '" + std::string(desc.name) + "' loaded from cache entry " + key);
+  return program;
+}
+
+void store_cached(const std::string& key, cl_program program, const porta_kernel_desc& desc) {
+  const porta_host_api* host = plugin::host();
+  if (!host || !host->cache_store) return;
+  size_t size = 0;
+  if (cl().clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) != CL_SUCCESS ||
+      size == 0)
+    return;  // some drivers keep no binary; the kernel still works, it is just not cached
+  std::vector<unsigned char> entry(sizeof(CacheHeader) + size);
+  unsigned char* binary = entry.data() + sizeof(CacheHeader);
+  if (cl().clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, nullptr) != CL_SUCCESS)
+    return;
+  CacheHeader header;
+  std::memcpy(header.magic, kCacheMagic, sizeof kCacheMagic);
+  header.size = size;
+  header.hash = fnv1a64(binary, size);
+  std::memcpy(entry.data(), &header, sizeof header);
+  if (!host->cache_store(key.c_str(), entry.data(), entry.size()))
+    plugin::log(PORTA_LOG_DEBUG, "opencl: kernel '" + std::string(desc.name) + "' not cached");
+}
+
+cl_kernel create_kernel(cl_program program, const porta_kernel_desc& desc,
+                        const porta_plugin_device_t& device) {
+  cl_int status = CL_SUCCESS;
+  cl_kernel kernel = cl().clCreateKernel(program, desc.entry_point, &status);
+  if (status != CL_SUCCESS)
+    plugin::fail(PORTA_ERROR_COMPILE, "opencl: %s: kernel '%s': clCreateKernel(\"%s\") failed: %s (%d)",
+                 device.where.c_str(), desc.name, desc.entry_point, error_name(status),
+                 static_cast<int>(status));
+  return kernel;
+}
+
+// The compiled kernel may allow less than the device does (registers, local memory).
+void check_compiled_limits(const porta_plugin_kernel_t& k) {
+  size_t kernel_limit = 0;
+  cl_ulong kernel_local = 0;
+  check(cl().clGetKernelWorkGroupInfo(k.kernel, k.device->entry->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                      sizeof kernel_limit, &kernel_limit, nullptr),
+        k.device->where + ": kernel '" + k.name + "'", "clGetKernelWorkGroupInfo");
+  check(cl().clGetKernelWorkGroupInfo(k.kernel, k.device->entry->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                      sizeof kernel_local, &kernel_local, nullptr),
+        k.device->where + ": kernel '" + k.name + "'", "clGetKernelWorkGroupInfo");
+  size_t invocations = k.local_size[0] * k.local_size[1] * k.local_size[2];
+  const uint32_t shared_limit = k.device->entry->info.limits.max_shared_memory_bytes;
+  if (invocations > kernel_limit || kernel_local > shared_limit) {
+    std::string message =
+        invocations > kernel_limit
+            ? plugin::format(
+                  "opencl: %s: kernel '%s' work-group of %zu invocations exceeds the %zu this compiled "
+                  "kernel allows on the device (CL_KERNEL_WORK_GROUP_SIZE)",
+                  k.device->where.c_str(), k.name.c_str(), invocations, kernel_limit)
+            : plugin::format(
+                  "opencl: %s: kernel '%s' uses %llu bytes of local memory, the device has %u "
+                  "(CL_KERNEL_LOCAL_MEM_SIZE)",
+                  k.device->where.c_str(), k.name.c_str(), static_cast<unsigned long long>(kernel_local),
+                  shared_limit);
+    plugin::fail(PORTA_ERROR_UNSUPPORTED, "%s", message.c_str());
+  }
+}
+
+}  // namespace
+
+porta_status kernel_create(porta_plugin_device device, const porta_kernel_desc* desc,
+                           porta_plugin_kernel* out) {
+  return plugin::guard([&] {
+    porta_kernel_desc d = *desc;
+    if (!d.name) d.name = d.entry_point ? d.entry_point : "(unnamed)";
+    if (!d.source || !d.entry_point)
+      plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
+                   "opencl: %s: kernel '%s' has no OpenCL C source or entry point", device->where.c_str(),
+                   d.name);
+    check_requirements(d, *device);
+
+    const std::string key = cache_key(d, *device->entry);
+    cl_kernel kernel = nullptr;
+    Program program = load_cached(key, d, *device);
+    if (program) {
+      cl_int status = CL_SUCCESS;
+      kernel = cl().clCreateKernel(program.get(), d.entry_point, &status);
+      if (status != CL_SUCCESS) {
+        plugin::log(PORTA_LOG_WARN, "opencl: cached program for kernel '" + std::string(d.name) +
+                                        "' lacks its entry point; rebuilding");
+        program.reset();
+      }
+    }
+    if (!program) {
+      program = build_from_source(d, *device);
+      kernel = create_kernel(program.get(), d, *device);
+      store_cached(key, program.get(), d);
+    }
+
+    auto k = std::make_unique<porta_plugin_kernel_t>();
+    k->device = device;
+    k->kernel = kernel;
+    k->program = program.release();
+    k->name = d.name;
+    k->buffer_count = d.buffer_count;
+    k->push_size = d.push_constant_size;
+    for (int i = 0; i < 3; ++i) k->local_size[i] = d.workgroup_size[i];
+
+    try {
+      check_compiled_limits(*k);
+    } catch (...) {
+      kernel_destroy(k.release());
+      throw;
+    }
+    *out = k.release();
+  });
+}
+
+void kernel_destroy(porta_plugin_kernel kernel) {
+  if (!kernel) return;
+  if (kernel->kernel) cl().clReleaseKernel(kernel->kernel);
+  if (kernel->program) cl().clReleaseProgram(kernel->program);
+  delete kernel;
+}
+
+}  // namespace porta::opencl

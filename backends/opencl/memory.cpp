@@ -1,0 +1,43 @@
+// Device buffers.
+#include <memory>
+
+#include "../common/plugin_support.hpp"
+#include "opencl.hpp"
+
+namespace porta::opencl {
+
+porta_status buffer_create(porta_plugin_device device, uint64_t size, porta_plugin_buffer* out) {
+  return plugin::guard([&] {
+    const uint64_t largest = device->entry->info.limits.max_allocation_bytes;
+    cl_int status = CL_SUCCESS;
+    cl_mem mem = cl().clCreateBuffer(device->context, CL_MEM_READ_WRITE, size, nullptr, &status);
+    switch (status) {
+      case CL_SUCCESS:
+        break;
+      case CL_INVALID_BUFFER_SIZE:
+        plugin::fail(PORTA_ERROR_OUT_OF_MEMORY,
+                     "opencl: %s: clCreateBuffer(%llu bytes) failed: CL_INVALID_BUFFER_SIZE: larger than the "
+                     "device's largest allocation (%llu bytes)",
+                     device->where.c_str(), static_cast<unsigned long long>(size),
+                     static_cast<unsigned long long>(largest));
+      case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+      case CL_OUT_OF_RESOURCES:
+      case CL_OUT_OF_HOST_MEMORY:
+        plugin::fail(PORTA_ERROR_OUT_OF_MEMORY,
+                     "opencl: %s: clCreateBuffer(%llu bytes) failed: %s: out of memory",
+                     device->where.c_str(), static_cast<unsigned long long>(size), error_name(status));
+      default:
+        check(status, device->where, "clCreateBuffer");
+    }
+    auto buffer = new porta_plugin_buffer_t{device, mem, size};
+    *out = buffer;
+  });
+}
+
+void buffer_destroy(porta_plugin_buffer buffer) {
+  if (!buffer) return;
+  cl().clReleaseMemObject(buffer->mem);
+  delete buffer;
+}
+
+}  // namespace porta::opencl

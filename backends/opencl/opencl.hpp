@@ -1,0 +1,112 @@
+// The OpenCL plugin's objects. Each porta handle is one of these structs; the
+// files device.cpp, memory.cpp, kernel.cpp and stream.cpp each own one concern.
+#pragma once
+
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime.hpp"
+
+namespace porta::opencl {
+
+// One OpenCL device found at init(), with what kernel creation and dispatch check.
+struct DeviceEntry {
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+  porta_device_info info{};
+  std::string driver_version;    // CL_DRIVER_VERSION
+  std::string platform_version;  // CL_PLATFORM_VERSION
+  uint32_t pointer_bytes = 8;    // CL_DEVICE_ADDRESS_BITS / 8: size of a __global pointer argument
+  uint32_t max_parameter_bytes = 0;
+};
+
+const std::vector<DeviceEntry>& devices();
+void enumerate_devices();
+void clear_devices();
+
+// "device 'NAME'" for messages.
+std::string describe(const DeviceEntry& entry);
+
+}  // namespace porta::opencl
+
+struct porta_plugin_device_t {
+  const porta::opencl::DeviceEntry* entry;
+  cl_context context;
+  std::string where;  // "device 'NAME'"
+};
+
+struct porta_plugin_buffer_t {
+  porta_plugin_device_t* device;
+  cl_mem mem;
+  uint64_t size;
+};
+
+struct porta_plugin_kernel_t {
+  porta_plugin_device_t* device;
+  cl_program program;
+  cl_kernel kernel;
+  std::string name;
+  uint32_t buffer_count;
+  uint32_t push_size;
+  size_t local_size[3];
+  // Kernel arguments are state of the cl_kernel: setting them and enqueueing must
+  // not interleave between threads dispatching the same kernel.
+  std::mutex launch_mutex;
+};
+
+// A stream operation: enqueues itself on the stream's queue, throws Failure on error.
+// Direct execution and sequence replay run the same closures.
+using StreamOp = std::function<void(porta_plugin_stream_t&)>;
+
+struct porta_plugin_stream_t {
+  porta_plugin_device_t* device;
+  cl_command_queue queue;
+  bool recording = false;
+  std::vector<StreamOp> recorded;
+};
+
+struct porta_plugin_sequence_t {
+  std::vector<StreamOp> ops;
+};
+
+struct porta_plugin_event_t {
+  cl_event event;
+  std::string where;
+};
+
+// The plugin table's entries, one group per file.
+namespace porta::opencl {
+porta_status device_open(uint32_t index, porta_plugin_device* device);
+void device_close(porta_plugin_device device);
+
+porta_status buffer_create(porta_plugin_device device, uint64_t size, porta_plugin_buffer* buffer);
+void buffer_destroy(porta_plugin_buffer buffer);
+
+porta_status kernel_create(porta_plugin_device device, const porta_kernel_desc* desc,
+                           porta_plugin_kernel* kernel);
+void kernel_destroy(porta_plugin_kernel kernel);
+
+porta_status stream_create(porta_plugin_device device, porta_plugin_stream* stream);
+void stream_destroy(porta_plugin_stream stream);
+porta_status stream_write(porta_plugin_stream stream, porta_plugin_buffer dst, uint64_t offset,
+                          const void* src, uint64_t size);
+porta_status stream_read(porta_plugin_stream stream, porta_plugin_buffer src, uint64_t offset, void* dst,
+                         uint64_t size);
+porta_status stream_copy(porta_plugin_stream stream, porta_plugin_buffer src, uint64_t src_offset,
+                         porta_plugin_buffer dst, uint64_t dst_offset, uint64_t size);
+porta_status stream_fill(porta_plugin_stream stream, porta_plugin_buffer dst, uint64_t offset, uint64_t size,
+                         uint32_t pattern);
+porta_status stream_dispatch(porta_plugin_stream stream, porta_plugin_kernel kernel, const uint32_t groups[3],
+                             const porta_plugin_buffer* buffers, uint32_t buffer_count, const void* push,
+                             uint32_t push_size);
+porta_status stream_sync(porta_plugin_stream stream);
+porta_status event_record(porta_plugin_stream stream, porta_plugin_event* event);
+porta_status event_elapsed_ms(porta_plugin_event start, porta_plugin_event end, double* ms);
+void event_destroy(porta_plugin_event event);
+porta_status stream_begin_record(porta_plugin_stream stream);
+porta_status stream_end_record(porta_plugin_stream stream, porta_plugin_sequence* sequence);
+porta_status stream_replay(porta_plugin_stream stream, porta_plugin_sequence sequence);
+void sequence_destroy(porta_plugin_sequence sequence);
+}  // namespace porta::opencl

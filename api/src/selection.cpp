@@ -65,12 +65,12 @@ const porta_device_info* pick(const Plugin& p, const std::string& device, const 
   if (is_index(device)) {
     unsigned long i = std::strtoul(device.c_str(), nullptr, 10);
     if (i < p.devices.size()) return &p.devices[i];
-    fail(PORTA_ERROR_NOT_FOUND, "%s device %s is out of range: backend %s has %zu device%s (%s)", source,
+    fail(PORTA_ERROR_NOT_FOUND, "%s: device %s is out of range: backend %s has %zu device%s (%s)", source,
          device.c_str(), p.name.c_str(), p.devices.size(), p.devices.size() == 1 ? "" : "s", device_list(p).c_str());
   }
   for (const auto& d : p.devices)
     if (lower(d.name).find(lower(device)) != std::string::npos) return &d;
-  fail(PORTA_ERROR_NOT_FOUND, "%s device '%s' matches no device name of backend %s (%s)", source, device.c_str(),
+  fail(PORTA_ERROR_NOT_FOUND, "%s: device '%s' matches no device name of backend %s (%s)", source, device.c_str(),
        p.name.c_str(), device_list(p).c_str());
 }
 
@@ -83,23 +83,28 @@ Selection select_from_list(const std::string& list, const std::string& env_devic
     std::string backend = lower(trim(entry.substr(0, colon)));
     std::string device = colon == std::string::npos ? env_device : trim(entry.substr(colon + 1));
     Plugin* p = Registry::get().find(backend);
-    if (!p)
+    if (!p && entries.size() == 1)
       fail(PORTA_ERROR_NOT_FOUND, "%s names unknown backend '%s'; backends found: %s", source, backend.c_str(),
            backend_summary().c_str());
+    if (!p) {
+      // In a list, a backend without a plugin here is one more unavailable entry.
+      reasons.push_back(backend + ": no plugin libporta-" + backend + ".so found");
+      continue;
+    }
     if (!p->available) {
       reasons.push_back(backend + ": " + p->reason);
       continue;
     }
     Selection s;
     s.plugin = p;
-    s.info = pick(*p, device, source);
+    s.info = pick(*p, device, colon == std::string::npos ? "PORTA_DEVICE" : source);
     s.why = format("%s '%s'%s", source, list.c_str(), reasons.empty() ? "" : " (earlier entries unavailable)");
     return s;
   }
   std::string why;
   for (const auto& r : reasons) why += (why.empty() ? "" : "; ") + r;
-  fail(entries.size() == 1 ? PORTA_ERROR_UNAVAILABLE : PORTA_ERROR_NOT_FOUND,
-       "%s '%s': no named backend is available (%s)", source, list.c_str(), why.c_str());
+  fail(PORTA_ERROR_UNAVAILABLE, "%s '%s': no named backend is available (%s); backends found: %s", source,
+       list.c_str(), why.c_str(), backend_summary().c_str());
 }
 
 }  // namespace

@@ -1,0 +1,157 @@
+/* The C API end to end, in C: devices, buffers, a kernel with push constants,
+ * streams, events, a recorded sequence, and the handle errors a binding from
+ * another language must get instead of a crash. Exits non-zero on failure. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "porta/porta.h"
+
+static int failures = 0;
+
+#define CHECK(cond)                                                              \
+  do {                                                                           \
+    if (!(cond)) {                                                               \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);   \
+      ++failures;                                                                \
+    }                                                                            \
+  } while (0)
+
+#define OK(call)                                                                                   \
+  do {                                                                                             \
+    porta_status s_ = (call);                                                                      \
+    if (s_ != PORTA_SUCCESS) {                                                                     \
+      fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, porta_last_error()); \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+static void expect_status(porta_status got, porta_status want, const char* needle, int line) {
+  if (got != want || !strstr(porta_last_error(), needle)) {
+    fprintf(stderr, "line %d: got %s \"%s\", expected %s mentioning \"%s\"\n", line, porta_status_name(got),
+            porta_last_error(), porta_status_name(want), needle);
+    ++failures;
+  }
+}
+#define EXPECT_STATUS(call, want, needle) expect_status((call), (want), (needle), __LINE__)
+
+static const char* kSaxpy =
+    "#version 450\n"
+    "layout(local_size_x = 32) in;\n"
+    "layout(binding = 0) readonly buffer X { float x[]; };\n"
+    "layout(binding = 1) buffer Y { float y[]; };\n"
+    "layout(push_constant) uniform P { float a; uint n; };\n"
+    "void main() { uint i = gl_GlobalInvocationID.x; if (i < n) y[i] += a * x[i]; }\n";
+
+int main(void) {
+  const char* backend = getenv("PORTA_TEST_BACKEND");
+  if (!backend || !*backend) backend = "cpu";
+
+  CHECK(porta_backend_count() >= 1);
+  CHECK(porta_device_count() >= 1);
+  porta_device_info info;
+  OK(porta_device_get_info(0, &info));
+  CHECK(info.name[0] != '\0');
+
+  porta_device dev = NULL;
+  porta_status open_status = porta_device_open(backend, &dev);
+  if (open_status == PORTA_ERROR_UNAVAILABLE) {
+    printf("SKIP: backend %s is unavailable here: %s\n", backend, porta_last_error());
+    return 77;
+  }
+  OK(open_status);
+  OK(porta_device_info_get(dev, &info));
+  CHECK(strcmp(info.backend, backend) == 0);
+
+  enum { N = 100 };
+  float x[N], y[N], out[N];
+  for (int i = 0; i < N; ++i) {
+    x[i] = (float)i;
+    y[i] = 1.0f;
+  }
+  porta_buffer bx = NULL, by = NULL;
+  OK(porta_buffer_create(dev, sizeof x, &bx));
+  OK(porta_buffer_create(dev, sizeof y, &by));
+  CHECK(porta_buffer_size(bx) == sizeof x);
+  OK(porta_buffer_write(bx, 0, x, sizeof x));
+  OK(porta_buffer_write(by, 0, y, sizeof y));
+
+  porta_kernel k = NULL;
+  OK(porta_kernel_create_glsl(dev, kSaxpy, strlen(kSaxpy), "saxpy", NULL, 0, &k));
+  CHECK(porta_kernel_buffer_count(k) == 2);
+  CHECK(porta_kernel_push_constant_size(k) == 8);
+  uint32_t wg[3];
+  porta_kernel_workgroup_size(k, wg);
+  CHECK(wg[0] == 32 && wg[1] == 1 && wg[2] == 1);
+
+  porta_stream s = NULL;
+  OK(porta_stream_create(dev, &s));
+  struct {
+    float a;
+    uint32_t n;
+  } push = {2.0f, N};
+  porta_buffer bufs[2] = {bx, by};
+  uint32_t groups[3] = {(N + 31) / 32, 1, 1};
+  porta_event e0 = NULL, e1 = NULL;
+  OK(porta_event_record(s, &e0));
+  OK(porta_stream_dispatch(s, k, groups, bufs, 2, &push, sizeof push));
+  OK(porta_event_record(s, &e1));
+  OK(porta_stream_read(s, by, 0, out, sizeof out));
+  OK(porta_stream_sync(s));
+  for (int i = 0; i < N; ++i) CHECK(out[i] == 1.0f + 2.0f * (float)i);
+  double ms = -1;
+  OK(porta_event_elapsed_ms(e0, e1, &ms));
+  CHECK(ms >= 0);
+
+  /* A recorded sequence replayed 10 times: y += 2x each time. */
+  porta_sequence seq = NULL;
+  OK(porta_stream_begin_record(s));
+  OK(porta_stream_dispatch(s, k, groups, bufs, 2, &push, sizeof push));
+  OK(porta_stream_end_record(s, &seq));
+  for (int r = 0; r < 10; ++r) OK(porta_stream_replay(s, seq));
+  OK(porta_stream_read(s, by, 0, out, sizeof out));
+  OK(porta_stream_sync(s));
+  for (int i = 0; i < N; ++i) CHECK(out[i] == 1.0f + 22.0f * (float)i);
+
+  /* Copy and fill. */
+  OK(porta_stream_fill(s, by, 0, sizeof y, 0));
+  OK(porta_stream_copy(s, bx, 4, by, 8, 8));
+  OK(porta_stream_read(s, by, 0, out, sizeof out));
+  OK(porta_stream_sync(s));
+  CHECK(out[0] == 0 && out[1] == 0 && out[2] == 1.0f && out[3] == 2.0f && out[4] == 0);
+
+  /* Handle errors: null, destroyed, wrong kind. */
+  EXPECT_STATUS(porta_stream_sync(NULL), PORTA_ERROR_INVALID_HANDLE, "null");
+  EXPECT_STATUS(porta_buffer_write(NULL, 0, x, 4), PORTA_ERROR_INVALID_HANDLE, "null");
+  porta_buffer gone = NULL;
+  OK(porta_buffer_create(dev, 16, &gone));
+  porta_buffer_destroy(gone);
+  EXPECT_STATUS(porta_buffer_write(gone, 0, x, 4), PORTA_ERROR_INVALID_HANDLE, "not live");
+  porta_buffer with_gone[2] = {bx, gone};
+  EXPECT_STATUS(porta_stream_dispatch(s, k, groups, with_gone, 2, &push, sizeof push), PORTA_ERROR_INVALID_HANDLE,
+                "not live");
+  EXPECT_STATUS(porta_stream_sync((porta_stream)bx), PORTA_ERROR_INVALID_HANDLE, "expected a stream handle");
+  porta_device none = (porta_device)1;
+  EXPECT_STATUS(porta_device_open("nonesuch", &none), PORTA_ERROR_NOT_FOUND, "nonesuch");
+  CHECK(none == NULL);
+  porta_buffer_destroy(gone); /* a second destroy is refused, not a double free */
+  porta_buffer_destroy(NULL);
+  EXPECT_STATUS(porta_buffer_create(NULL, 4, &gone), PORTA_ERROR_INVALID_HANDLE, "device handle is null");
+
+  /* A successful call clears the last error. */
+  OK(porta_buffer_write(bx, 0, x, 4));
+  CHECK(porta_last_error()[0] == '\0');
+
+  /* Destruction order is free: the device handle goes first. */
+  porta_device_close(dev);
+  porta_stream_destroy(s);
+  porta_kernel_destroy(k);
+  porta_buffer_destroy(bx);
+  porta_buffer_destroy(by);
+  porta_event_destroy(e0);
+  porta_event_destroy(e1);
+  porta_sequence_destroy(seq);
+  porta_device_close(NULL);
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,140 @@
+// Kernels that must be refused at creation with a message that says why, and
+// the kernel cache surviving a corrupt entry.
+#include <dirent.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "test_support.hpp"
+
+namespace {
+
+using porta::test::open_under_test;
+
+void expect_kernel_error(const porta::Device& dev, const porta::KernelSource& src, porta_status want,
+                         const std::string& needle, std::initializer_list<porta::SpecConstant> specs = {}) {
+  try {
+    dev.kernel(src, specs);
+    ADD_FAILURE() << "kernel accepted; expected " << porta_status_name(want);
+  } catch (const porta::Error& e) {
+    EXPECT_EQ(e.status(), want) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
+  }
+}
+
+TEST(KernelErrors, GlslSyntaxErrorNamesTheLine) {
+  auto dev = open_under_test();
+  const char* src = "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n  float x = 1.0\n  x += 2.0;\n}\n";
+  expect_kernel_error(dev, porta::glsl(src, "broken.comp"), PORTA_ERROR_INVALID_KERNEL, "broken.comp:5");
+}
+
+TEST(KernelErrors, InvalidSpirv) {
+  auto dev = open_under_test();
+  expect_kernel_error(dev, porta::spirv({}, "empty"), PORTA_ERROR_INVALID_KERNEL, "empty");
+  expect_kernel_error(dev, porta::spirv({0xdeadbeef, 1, 2, 3, 4, 5}, "garbage"), PORTA_ERROR_INVALID_KERNEL,
+                      "garbage");
+  // A real module with one word corrupted in the middle.
+  std::vector<uint32_t> words;
+  {
+    std::ifstream in(PORTA_TEST_SPIRV_DIR "/scale.spv", std::ios::binary);
+    uint32_t w;
+    while (in.read(reinterpret_cast<char*>(&w), 4)) words.push_back(w);
+  }
+  ASSERT_GT(words.size(), 40u);
+  words[words.size() / 2] = 0xFFFFFFFFu;
+  expect_kernel_error(dev, porta::spirv(words, "corrupt.spv"), PORTA_ERROR_INVALID_KERNEL, "corrupt.spv");
+}
+
+TEST(KernelErrors, UnknownSpecConstantId) {
+  auto dev = open_under_test();
+  const char* src = R"(#version 450
+layout(local_size_x = 1) in;
+layout(constant_id = 3) const float m = 1.0;
+layout(binding = 0) buffer D { float v[]; };
+void main() { v[0] = m; })";
+  expect_kernel_error(dev, porta::glsl(src, "spec"), PORTA_ERROR_INVALID_ARGUMENT, "no specialization constant with id 9",
+                      {{9, 1.0f}});
+}
+
+TEST(KernelErrors, WorkgroupLargerThanTheDeviceAllows) {
+  auto dev = open_under_test();
+  const char* src = R"(#version 450
+layout(local_size_x_id = 0) in;
+layout(binding = 0) buffer D { float v[]; };
+void main() { v[gl_GlobalInvocationID.x] = 1.0; })";
+  uint32_t too_many = dev.info().limits.max_workgroup_invocations + 1;
+  expect_kernel_error(dev, porta::glsl(src, "wide"), PORTA_ERROR_UNSUPPORTED, "allows at most", {{0, too_many}});
+}
+
+TEST(KernelErrors, SharedMemoryLargerThanTheDeviceAllows) {
+  auto dev = open_under_test();
+  uint32_t floats = dev.info().limits.max_shared_memory_bytes / 4 + 1024;
+  std::string src = "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) buffer D { float v[]; };\n"
+                    "shared float big[" + std::to_string(floats) + "];\n"
+                    "void main() { big[gl_LocalInvocationID.x] = 1.0; barrier(); v[0] = big[0]; }\n";
+  expect_kernel_error(dev, porta::glsl(src, "hungry"), PORTA_ERROR_UNSUPPORTED, "shared memory");
+}
+
+TEST(KernelErrors, BuffersOutsideSetZeroAreRefused) {
+  auto dev = open_under_test();
+  const char* src = R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 1, binding = 0) buffer D { float v[]; };
+void main() { v[0] = 1.0; })";
+  expect_kernel_error(dev, porta::glsl(src, "set1"), PORTA_ERROR_UNSUPPORTED, "set");
+}
+
+// Runs this test binary again with `filter` and a cache dir, in a fresh process
+// (a process keeps kernels it built in memory).
+int run_child(const std::string& filter, const std::string& cache) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    setenv("PORTA_CACHE_DIR", cache.c_str(), 1);
+    setenv("PORTA_CACHE_CHILD", "1", 1);
+    std::string arg = "--gtest_filter=" + filter;
+    execl("/proc/self/exe", "child", arg.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+TEST(KernelCache, ChildBuildsAndRuns) {
+  if (!std::getenv("PORTA_CACHE_CHILD")) GTEST_SKIP() << "runs only as the child of KernelCache.CorruptEntryIsRebuilt";
+  auto dev = open_under_test();
+  const char* src = R"(#version 450
+layout(local_size_x = 4) in;
+layout(binding = 0) buffer D { uint v[]; };
+void main() { v[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 3u + 1u; })";
+  auto k = dev.kernel(porta::glsl(src, "cache-probe"));
+  auto b = dev.buffer(64);
+  auto s = dev.stream();
+  s.dispatch(k, {4}, {b});
+  std::vector<uint32_t> r(16);
+  s.read(b, r);
+  s.sync();
+  for (uint32_t i = 0; i < 16; ++i) ASSERT_EQ(r[i], i * 3 + 1);
+}
+
+TEST(KernelCache, CorruptEntryIsRebuilt) {
+  if (std::getenv("PORTA_CACHE_CHILD")) GTEST_SKIP() << "parent only";
+  std::string cache = std::filesystem::temp_directory_path() / ("porta-cache-test-" + std::to_string(getpid()));
+  std::filesystem::remove_all(cache);
+  ASSERT_EQ(run_child("KernelCache.ChildBuildsAndRuns", cache), 0) << "first build";
+  // Corrupt every entry the backend wrote (if it caches anything).
+  size_t corrupted = 0;
+  for (const auto& e : std::filesystem::directory_iterator(cache)) {
+    if (!e.is_regular_file()) continue;
+    std::ofstream(e.path(), std::ios::binary | std::ios::trunc) << "this is not a kernel";
+    ++corrupted;
+  }
+  std::printf("corrupted %zu cache entr%s\n", corrupted, corrupted == 1 ? "y" : "ies");
+  EXPECT_EQ(run_child("KernelCache.ChildBuildsAndRuns", cache), 0) << "rebuild after corruption";
+  EXPECT_EQ(run_child("KernelCache.ChildBuildsAndRuns", cache), 0) << "run from the rebuilt cache";
+  std::filesystem::remove_all(cache);
+}
+
+}  // namespace

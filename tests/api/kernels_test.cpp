@@ -1,0 +1,330 @@
+// GLSL kernels through the public C++ API on the backend under test, each
+// result checked against an exact or float64 host computation.
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <random>
+
+#include "test_support.hpp"
+
+namespace {
+
+using porta::test::open_under_test;
+
+class Kernels : public ::testing::Test {
+ protected:
+  porta::Device dev = open_under_test();
+  porta::Stream stream = dev.stream();
+
+  template <class T>
+  std::vector<T> read(const porta::Buffer& b, size_t n) {
+    std::vector<T> out(n);
+    stream.read(b, out);
+    stream.sync();
+    return out;
+  }
+};
+
+std::vector<float> random_floats(size_t n, uint32_t seed, float lo = -4, float hi = 4) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+TEST_F(Kernels, SeveralBuffersAndPushConstants) {
+  const char* src = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) readonly buffer A { float a[]; };
+layout(binding = 1) readonly buffer B { float b[]; };
+layout(binding = 2) readonly buffer C { float c[]; };
+layout(binding = 3) writeonly buffer O { float o[]; };
+layout(push_constant) uniform P { uint n; float alpha; float beta; } p;
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= p.n) return;
+  o[i] = p.alpha * a[i] * b[i] + p.beta * c[i];
+})";
+  const uint32_t n = 1000;
+  auto a = random_floats(n, 1), b = random_floats(n, 2), c = random_floats(n, 3);
+  auto k = dev.kernel(porta::glsl(src, "axpby"));
+  EXPECT_EQ(k.buffer_count(), 4u);
+  EXPECT_EQ(k.push_constant_size(), 12u);
+  auto ba = dev.upload(a), bb = dev.upload(b), bc = dev.upload(c);
+  auto bo = dev.buffer(n * 4);
+  struct {
+    uint32_t n;
+    float alpha, beta;
+  } push{n, 1.5f, -0.25f};
+  stream.dispatch(k, {(n + 63) / 64}, {ba, bb, bc, bo}, push);
+  auto o = read<float>(bo, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    double want = 1.5 * a[i] * b[i] + -0.25 * c[i];
+    EXPECT_NEAR(o[i], want, 1e-5 * (1 + std::fabs(want))) << i;
+  }
+}
+
+TEST_F(Kernels, SpecConstantsIncludingWorkgroupSize) {
+  const char* src = R"(#version 450
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const float scale = 1.0;
+layout(constant_id = 2) const int offset = 0;
+layout(binding = 0) buffer Data { float v[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  v[i] = v[i] * scale + float(offset) + float(gl_WorkGroupSize.x);
+})";
+  for (uint32_t wg : {1u, 32u, 128u}) {
+    auto k = dev.kernel(porta::glsl(src, "spec"), {{0, wg}, {1, 3.0f}, {2, -7}});
+    EXPECT_EQ(k.workgroup_size()[0], wg);
+    std::vector<float> v(256);
+    std::iota(v.begin(), v.end(), 0.0f);
+    auto b = dev.upload(v);
+    stream.dispatch(k, {256 / wg}, {b});
+    auto o = read<float>(b, 256);
+    for (uint32_t i = 0; i < 256; ++i) ASSERT_EQ(o[i], v[i] * 3.0f - 7.0f + float(wg)) << "wg " << wg << " i " << i;
+  }
+  // Defaults apply when nothing is given: local_size_x_id without a default literal is 1.
+  auto k = dev.kernel(porta::glsl(src, "spec-defaults"));
+  EXPECT_EQ(k.workgroup_size()[0], 1u);
+}
+
+TEST_F(Kernels, SharedMemoryTreeReduction) {
+  const char* src = R"(#version 450
+layout(local_size_x = 128) in;
+layout(binding = 0) readonly buffer In { float x[]; };
+layout(binding = 1) writeonly buffer Out { float sums[]; };
+shared float partial[128];
+void main() {
+  uint l = gl_LocalInvocationID.x;
+  partial[l] = x[gl_GlobalInvocationID.x];
+  barrier();
+  for (uint stride = 64; stride > 0; stride >>= 1) {
+    if (l < stride) partial[l] += partial[l + stride];
+    barrier();
+  }
+  if (l == 0) sums[gl_WorkGroupID.x] = partial[0];
+})";
+  const uint32_t groups = 37, n = groups * 128;
+  auto x = random_floats(n, 7, 0, 1);
+  auto k = dev.kernel(porta::glsl(src, "reduce"));
+  auto bx = dev.upload(x);
+  auto bs = dev.buffer(groups * 4);
+  stream.dispatch(k, {groups}, {bx, bs});
+  auto s = read<float>(bs, groups);
+  for (uint32_t g = 0; g < groups; ++g) {
+    double want = 0, abs_sum = 0;
+    for (uint32_t i = 0; i < 128; ++i) {
+      want += x[g * 128 + i];
+      abs_sum += std::fabs(x[g * 128 + i]);
+    }
+    // Pairwise summation of 128 terms: |error| ≤ γ_7 · Σ|x|.
+    double bound = 7 * 0x1p-24 / (1 - 7 * 0x1p-24) * abs_sum;
+    EXPECT_NEAR(s[g], want, bound) << g;
+  }
+}
+
+TEST_F(Kernels, BarrierInsideLoopShiftsThroughSharedMemory) {
+  // Each step every item reads its neighbour's value written before the barrier:
+  // a rotation that is only right if all items pass each barrier together.
+  const char* src = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { uint v[]; };
+layout(push_constant) uniform P { uint steps; };
+shared uint ring[64];
+void main() {
+  uint l = gl_LocalInvocationID.x;
+  uint mine = v[gl_GlobalInvocationID.x];
+  for (uint s = 0; s < steps; ++s) {
+    ring[l] = mine;
+    barrier();
+    mine = ring[(l + 1) % 64];
+    barrier();
+  }
+  v[gl_GlobalInvocationID.x] = mine;
+})";
+  const uint32_t groups = 5, steps = 13;
+  std::vector<uint32_t> v(groups * 64);
+  std::iota(v.begin(), v.end(), 0u);
+  auto k = dev.kernel(porta::glsl(src, "rotate"));
+  auto b = dev.upload(v);
+  stream.dispatch(k, {groups}, {b}, steps);
+  auto o = read<uint32_t>(b, v.size());
+  for (uint32_t g = 0; g < groups; ++g)
+    for (uint32_t l = 0; l < 64; ++l) ASSERT_EQ(o[g * 64 + l], g * 64 + (l + steps) % 64) << g << " " << l;
+}
+
+TEST_F(Kernels, VectorMath) {
+  const char* src = R"(#version 450
+layout(local_size_x = 32) in;
+layout(binding = 0) readonly buffer In { vec4 x[]; };
+layout(binding = 1) writeonly buffer Out { vec4 y[]; };
+layout(binding = 2) writeonly buffer Out2 { vec2 z[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  vec4 v = x[i];
+  vec2 a = v.xy * 2.0 + v.zw;
+  vec4 w = vec4(a, dot(v.xy, v.zw), length(v));
+  y[i] = w.wzyx + vec4(1.0);
+  z[i] = max(v.yx, vec2(0.5)) - abs(v.zw);
+})";
+  const uint32_t n = 64;
+  auto x = random_floats(4 * n, 11);
+  auto k = dev.kernel(porta::glsl(src, "vecmath"));
+  auto bx = dev.upload(x);
+  auto by = dev.buffer(16 * n), bz = dev.buffer(8 * n);
+  stream.dispatch(k, {n / 32}, {bx, by, bz});
+  auto y = read<float>(by, 4 * n);
+  auto z = read<float>(bz, 2 * n);
+  for (uint32_t i = 0; i < n; ++i) {
+    double v0 = x[4 * i], v1 = x[4 * i + 1], v2 = x[4 * i + 2], v3 = x[4 * i + 3];
+    double a0 = v0 * 2 + v2, a1 = v1 * 2 + v3;
+    double dot = v0 * v2 + v1 * v3, len = std::sqrt(v0 * v0 + v1 * v1 + v2 * v2 + v3 * v3);
+    double want[4] = {len + 1, dot + 1, a1 + 1, a0 + 1};
+    for (int c = 0; c < 4; ++c) EXPECT_NEAR(y[4 * i + c], want[c], 1e-5 * (1 + std::fabs(want[c]))) << i << c;
+    EXPECT_FLOAT_EQ(z[2 * i], std::max<float>(x[4 * i + 1], 0.5f) - std::fabs(x[4 * i + 2]));
+    EXPECT_FLOAT_EQ(z[2 * i + 1], std::max<float>(x[4 * i], 0.5f) - std::fabs(x[4 * i + 3]));
+  }
+}
+
+TEST_F(Kernels, IntegerArithmeticAndBitOperations) {
+  const char* src = R"(#version 450
+layout(local_size_x = 16) in;
+layout(binding = 0) readonly buffer In { uint u[]; };
+layout(binding = 1) writeonly buffer Out { uint r[]; };
+layout(binding = 2) writeonly buffer OutI { int ri[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint x = u[i];
+  r[8 * i + 0] = (x << 3) ^ (x >> 5);
+  r[8 * i + 1] = x & 0xF0F0F0F0u | ~x & 0x0F0F0F0Fu;
+  r[8 * i + 2] = uint(bitCount(x));
+  r[8 * i + 3] = uint(findMSB(x | 1u));
+  r[8 * i + 4] = x * 2654435761u + 12345u;
+  r[8 * i + 5] = x / 7u + x % 7u;
+  r[8 * i + 6] = bitfieldExtract(x, 4, 8);
+  r[8 * i + 7] = uint(findLSB(x | 0x80000000u));
+  int s = int(x) - 2000000000;
+  ri[2 * i + 0] = s / 13 + s % 13;
+  ri[2 * i + 1] = s >> 3;
+})";
+  const uint32_t n = 64;
+  std::vector<uint32_t> u(n);
+  std::mt19937 rng(5);
+  for (auto& x : u) x = rng();
+  u[0] = 0;
+  u[1] = 0xFFFFFFFFu;
+  auto k = dev.kernel(porta::glsl(src, "bits"));
+  auto bu = dev.upload(u);
+  auto br = dev.buffer(8 * 4 * n), bi = dev.buffer(2 * 4 * n);
+  stream.dispatch(k, {n / 16}, {bu, br, bi});
+  auto r = read<uint32_t>(br, 8 * n);
+  auto ri = read<int32_t>(bi, 2 * n);
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t x = u[i];
+    EXPECT_EQ(r[8 * i + 0], (x << 3) ^ (x >> 5));
+    EXPECT_EQ(r[8 * i + 1], (x & 0xF0F0F0F0u) | (~x & 0x0F0F0F0Fu));
+    EXPECT_EQ(r[8 * i + 2], static_cast<uint32_t>(__builtin_popcount(x)));
+    EXPECT_EQ(r[8 * i + 3], 31u - __builtin_clz(x | 1u));
+    EXPECT_EQ(r[8 * i + 4], x * 2654435761u + 12345u);
+    EXPECT_EQ(r[8 * i + 5], x / 7u + x % 7u);
+    EXPECT_EQ(r[8 * i + 6], (x >> 4) & 0xFFu);
+    EXPECT_EQ(r[8 * i + 7], static_cast<uint32_t>(__builtin_ctz(x | 0x80000000u)));
+    int32_t s = static_cast<int32_t>(x - 2000000000u);
+    EXPECT_EQ(ri[2 * i], s / 13 + s % 13);
+    EXPECT_EQ(ri[2 * i + 1], s >> 3);
+  }
+}
+
+TEST_F(Kernels, LoopsBranchesEarlyReturnAndHelperFunction) {
+  const char* src = R"(#version 450
+layout(local_size_x = 8) in;
+layout(binding = 0) buffer Data { int v[]; };
+int collatz_steps(int x) {
+  int steps = 0;
+  while (x != 1 && steps < 1000) {
+    if ((x & 1) == 0) x /= 2; else x = 3 * x + 1;
+    steps++;
+  }
+  return steps;
+}
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  int x = v[i];
+  if (x <= 0) { v[i] = -1; return; }
+  int acc = 0;
+  for (int k = 0; k < 4; ++k) {
+    if (k == 2) continue;
+    acc += collatz_steps(x + k);
+  }
+  v[i] = acc;
+})";
+  const uint32_t n = 40;
+  std::vector<int32_t> v(n);
+  for (uint32_t i = 0; i < n; ++i) v[i] = static_cast<int32_t>(i) - 3;
+  auto k = dev.kernel(porta::glsl(src, "collatz"));
+  auto b = dev.upload(v);
+  stream.dispatch(k, {n / 8}, {b});
+  auto o = read<int32_t>(b, n);
+  auto steps = [](int x) {
+    int s = 0;
+    while (x != 1 && s < 1000) {
+      x = (x % 2 == 0) ? x / 2 : 3 * x + 1;
+      ++s;
+    }
+    return s;
+  };
+  for (uint32_t i = 0; i < n; ++i) {
+    int x = v[i];
+    int want = x <= 0 ? -1 : steps(x) + steps(x + 1) + steps(x + 3);
+    EXPECT_EQ(o[i], want) << i;
+  }
+}
+
+// The kind of compute shader people write for Vulkan (Kompute-style): blocks
+// with any names, non-contiguous bindings, a float spec constant used in
+// arithmetic, local_size_x = 1, helper functions taking vec2.
+TEST_F(Kernels, KomputeStyleShaderRunsUnchanged) {
+  const char* src = R"(#version 450
+layout (local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer buf_in_a { float in_a[]; };
+layout(set = 0, binding = 3) buffer buf_in_b { float in_b[]; };
+layout(set = 0, binding = 7) buffer buf_out_algo { float out_algo[]; };
+layout(constant_id = 0) const float m = 0;
+float scaled_dot(vec2 p, vec2 q) { return dot(p, q) * m; }
+void main() {
+  uint index = gl_GlobalInvocationID.x;
+  vec2 p = vec2(in_a[index], in_b[index]);
+  out_algo[index] = scaled_dot(p, vec2(1.0, 2.0)) + m;
+})";
+  auto a = random_floats(17, 21), b = random_floats(17, 22);
+  auto k = dev.kernel(porta::glsl(src, "kompute"), {{0, 2.5f}});
+  auto ba = dev.upload(a), bb = dev.upload(b);
+  auto bo = dev.buffer(17 * 4);
+  stream.dispatch(k, {17}, {ba, bb, bo});
+  auto o = read<float>(bo, 17);
+  for (int i = 0; i < 17; ++i) {
+    double want = (a[i] + 2.0 * b[i]) * 2.5 + 2.5;
+    EXPECT_NEAR(o[i], want, 1e-5 * (1 + std::fabs(want))) << i;
+  }
+}
+
+TEST_F(Kernels, SpirvWordsRunLikeGlsl) {
+  // The same kernel given as SPIR-V words (compiled by glslc at build time).
+  std::vector<uint32_t> words;
+  {
+    FILE* f = std::fopen(PORTA_TEST_SPIRV_DIR "/scale.spv", "rb");
+    ASSERT_NE(f, nullptr);
+    uint32_t w;
+    while (std::fread(&w, 4, 1, f) == 1) words.push_back(w);
+    std::fclose(f);
+  }
+  auto k = dev.kernel(porta::spirv(words, "scale.spv"));
+  std::vector<float> v = {1, 2, 3, 4};
+  auto b = dev.upload(v);
+  stream.dispatch(k, {4}, {b}, 3.0f);
+  EXPECT_EQ(read<float>(b, 4), (std::vector<float>{3, 6, 9, 12}));
+}
+
+}  // namespace

@@ -1,0 +1,60 @@
+// Broken plugins on PORTA_PLUGIN_PATH are reported with their reasons, and the
+// real plugins (found next to libporta) still load.
+#include <map>
+
+#include "test_support.hpp"
+
+namespace {
+
+std::map<std::string, porta::BackendInfo> by_name() {
+  std::map<std::string, porta::BackendInfo> out;
+  for (const auto& b : porta::backends()) out[b.name] = b;
+  return out;
+}
+
+void expect_reason(const std::string& name, const std::string& needle) {
+  auto all = by_name();
+  ASSERT_TRUE(all.count(name)) << "plugin " << name << " not listed";
+  EXPECT_FALSE(all[name].available);
+  EXPECT_NE(all[name].reason.find(needle), std::string::npos) << name << ": " << all[name].reason;
+}
+
+TEST(Plugins, MissingEntrySymbolIsReported) { expect_reason("fake_nosym", "exports no porta_plugin_entry symbol"); }
+
+TEST(Plugins, OtherAbiVersionIsReported) { expect_reason("fake_abi", "plugin ABI version 42; this libporta needs version 1"); }
+
+TEST(Plugins, FailedInitIsReportedWithThePluginsReason) {
+  expect_reason("fake_init", "libfakeruntime.so.1 not found");
+}
+
+TEST(Plugins, UnloadableLibraryIsReported) { expect_reason("fake_unloadable", "cannot load"); }
+
+TEST(Plugins, RealPluginsStillLoad) {
+  auto all = by_name();
+  ASSERT_TRUE(all.count("cpu"));
+  EXPECT_TRUE(all["cpu"].available) << all["cpu"].reason;
+  auto dev = porta::open("cpu");
+  auto k = dev.kernel(porta::glsl(R"(#version 450
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer D { uint v[]; };
+void main() { v[0] = 42u; })"));
+  auto b = dev.buffer(4);
+  auto s = dev.stream();
+  s.dispatch(k, {1}, {b});
+  std::vector<uint32_t> r(1);
+  s.read(b, r);
+  s.sync();
+  EXPECT_EQ(r[0], 42u);
+}
+
+TEST(Plugins, BrokenPluginsCannotBeSelected) {
+  try {
+    porta::open("fake_init");
+    ADD_FAILURE() << "opened a device on a broken plugin";
+  } catch (const porta::Error& e) {
+    EXPECT_EQ(e.status(), PORTA_ERROR_UNAVAILABLE);
+    EXPECT_NE(std::string(e.what()).find("libfakeruntime.so.1 not found"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace

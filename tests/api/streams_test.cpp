@@ -1,0 +1,218 @@
+// Buffers, transfers, streams, events and recorded sequences on the backend
+// under test, plus the bad inputs every backend must refuse cleanly.
+#include <cstring>
+#include <numeric>
+#include <thread>
+
+#include "test_support.hpp"
+
+namespace {
+
+using porta::test::open_under_test;
+
+const char* kAddOne = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float v[]; };
+layout(push_constant) uniform P { uint n; };
+void main() { uint i = gl_GlobalInvocationID.x; if (i < n) v[i] += 1.0; })";
+
+class Streams : public ::testing::Test {
+ protected:
+  porta::Device dev = open_under_test();
+  porta::Stream stream = dev.stream();
+};
+
+void expect_error(porta_status want, const std::function<void()>& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected " << porta_status_name(want) << " mentioning '" << needle << "'";
+  } catch (const porta::Error& e) {
+    EXPECT_EQ(e.status(), want) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
+  }
+}
+
+TEST_F(Streams, RoundTripsOfAwkwardSizes) {
+  for (uint64_t size : {1ull, 3ull, 4ull, 4097ull, (1ull << 20) + 13}) {
+    std::vector<uint8_t> in(size), out(size, 0xEE);
+    for (uint64_t i = 0; i < size; ++i) in[i] = static_cast<uint8_t>(i * 131 + 7);
+    auto b = dev.buffer(size);
+    stream.write(b, in);
+    stream.read(b, out);
+    stream.sync();
+    ASSERT_EQ(in, out) << size;
+  }
+}
+
+TEST_F(Streams, ZeroByteTransfersAreNoOps) {
+  auto b = dev.buffer(16);
+  stream.write(b, std::span<const uint8_t>());
+  stream.read(b, std::span<uint8_t>());
+  stream.sync();
+}
+
+TEST_F(Streams, OffsetsCopyAndFill) {
+  auto a = dev.buffer(64), b = dev.buffer(64);
+  stream.fill(a, 0x01020304u);
+  stream.fill(b, 0u);
+  std::vector<uint32_t> mid = {7, 8, 9};
+  stream.write(a, mid, 16);
+  stream.copy(a, b, 24, 8, 32);  // a[8..32) → b[32..56)
+  std::vector<uint32_t> ra(16), rb(16);
+  stream.read(a, ra);
+  stream.read(b, rb);
+  stream.sync();
+  EXPECT_EQ(ra[3], 0x01020304u);
+  EXPECT_EQ(ra[4], 7u);
+  EXPECT_EQ(ra[6], 9u);
+  EXPECT_EQ(rb[7], 0u);
+  EXPECT_EQ(rb[8], 0x01020304u);  // a[8] = pattern
+  EXPECT_EQ(rb[10], 7u);
+  EXPECT_EQ(rb[13], 0x01020304u);
+  EXPECT_EQ(rb[14], 0u);
+}
+
+TEST_F(Streams, InOrderExecutionAcrossDispatchesAndTransfers) {
+  const uint32_t n = 1000;
+  auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  std::vector<float> v(n, 0.0f), r(n);
+  auto b = dev.upload(v);
+  for (int i = 0; i < 10; ++i) stream.dispatch(k, {(n + 63) / 64}, {b}, n);
+  stream.read(b, r);
+  std::vector<float> twice(n);
+  stream.dispatch(k, {(n + 63) / 64}, {b}, n);
+  stream.read(b, twice);
+  stream.sync();
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(r[i], 10.0f);
+    ASSERT_EQ(twice[i], 11.0f);
+  }
+}
+
+TEST_F(Streams, EventsMeasureElapsedTime) {
+  const uint32_t n = 1 << 16;
+  auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  auto b = dev.buffer(n * 4);
+  stream.fill(b, 0.0f);
+  auto start = stream.record_event();
+  for (int i = 0; i < 20; ++i) stream.dispatch(k, {n / 64}, {b}, n);
+  auto end = stream.record_event();
+  stream.sync();
+  double ms = start.elapsed_ms(end);
+  EXPECT_GE(ms, 0.0);
+  EXPECT_LT(ms, 60000.0);
+}
+
+TEST_F(Streams, RecordedSequenceReplayedManyTimes) {
+  const uint32_t n = 300;
+  auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  auto b = dev.buffer(n * 4);
+  stream.fill(b, 0.0f);
+  stream.sync();
+  stream.begin_record();
+  stream.dispatch(k, {(n + 63) / 64}, {b}, n);
+  stream.dispatch(k, {(n + 63) / 64}, {b}, n);
+  auto seq = stream.end_record();
+  for (int i = 0; i < 500; ++i) stream.replay(seq);
+  std::vector<float> r(n);
+  stream.read(b, r);
+  stream.sync();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(r[i], 1000.0f) << i;
+}
+
+TEST_F(Streams, TwoThreadsWithTheirOwnStreams) {
+  auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  auto work = [&](float* result) {
+    auto s = dev.stream();
+    const uint32_t n = 4096;
+    auto b = dev.buffer(n * 4);
+    s.fill(b, 0.0f);
+    for (int i = 0; i < 50; ++i) s.dispatch(k, {n / 64}, {b}, n);
+    std::vector<float> r(n);
+    s.read(b, r);
+    s.sync();
+    *result = std::accumulate(r.begin(), r.end(), 0.0f);
+  };
+  float r1 = 0, r2 = 0;
+  std::thread t1(work, &r1), t2(work, &r2);
+  t1.join();
+  t2.join();
+  EXPECT_EQ(r1, 4096.0f * 50);
+  EXPECT_EQ(r2, 4096.0f * 50);
+}
+
+// ---- bad input: a clear error, nothing lost, no crash -----------------------
+
+TEST_F(Streams, WrongNumberOfBuffers) {
+  auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  auto b = dev.buffer(256);
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {b, b}, 64u); },
+               "2 buffers given; the kernel has 1");
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {}, 64u); }, "0 buffers given");
+}
+
+TEST_F(Streams, PushConstantsOfTheWrongSize) {
+  auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  auto b = dev.buffer(256);
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {b}, uint64_t{64}); },
+               "8 bytes of push constants given; the kernel's block is 4 bytes");
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {b}); }, "0 bytes of push constants");
+}
+
+TEST_F(Streams, ZeroAndOverLimitGroupCounts) {
+  auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  auto b = dev.buffer(256);
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {0, 1, 1}, {b}, 64u); }, "group count x is 0");
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1, 1, 0}, {b}, 64u); }, "group count z is 0");
+  uint32_t max_y = dev.info().limits.max_workgroup_count[1];
+  if (max_y < UINT32_MAX)
+    expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1, max_y + 1, 1}, {b}, 64u); },
+                 "exceeds");
+  // The stream still works after refusals.
+  stream.fill(b, 0.0f);
+  stream.dispatch(k, {1}, {b}, 64u);
+  std::vector<float> r(64);
+  stream.read(b, r);
+  stream.sync();
+  EXPECT_EQ(r[63], 1.0f);
+}
+
+TEST_F(Streams, ReadingOrWritingPastTheEnd) {
+  auto b = dev.buffer(100);
+  std::vector<uint8_t> big(101);
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.write(b, big); }, "past the end of the buffer (100 bytes)");
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.read(b, big); }, "past the end");
+  std::vector<uint8_t> small(8);
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.write(b, small, 96); }, "[96, 104)");
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.read(b, small, UINT64_MAX - 2); }, "past the end");
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.fill(b, 0u, 2, 4); }, "multiples of 4");
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { b.write(std::span<const uint8_t>(big)); }, "past the end");
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { dev.buffer(0); }, "size is 0");
+}
+
+TEST_F(Streams, BufferOfAnotherDevice) {
+  porta::Device other = open_under_test();  // a second device object, even on the same hardware
+  auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  auto foreign = other.buffer(256);
+  expect_error(PORTA_ERROR_INVALID_HANDLE, [&] { stream.dispatch(k, {1}, {foreign}, 64u); }, "belongs to");
+  std::vector<uint8_t> data(4);
+  expect_error(PORTA_ERROR_INVALID_HANDLE, [&] { stream.write(foreign, data); }, "belongs to");
+  auto other_kernel = other.kernel(porta::glsl(kAddOne, "add_one"));
+  auto mine = dev.buffer(256);
+  expect_error(PORTA_ERROR_INVALID_HANDLE, [&] { stream.dispatch(other_kernel, {1}, {mine}, 64u); }, "belongs to");
+}
+
+TEST_F(Streams, AllocationLargerThanTheDeviceAllows) {
+  uint64_t too_big = dev.info().limits.max_buffer_bytes;
+  ASSERT_GT(too_big, 0u);
+  expect_error(PORTA_ERROR_OUT_OF_MEMORY, [&] { dev.buffer(too_big + 1); }, "exceeds");
+  // And something the limit allows but no machine has.
+  try {
+    dev.buffer(uint64_t{1} << 62);
+    ADD_FAILURE() << "a 4 EiB buffer was created";
+  } catch (const porta::Error& e) {
+    EXPECT_EQ(e.status(), PORTA_ERROR_OUT_OF_MEMORY) << e.what();
+  }
+}
+
+}  // namespace

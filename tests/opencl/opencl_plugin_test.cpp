@@ -11,6 +11,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <thread>
 #include <vector>
 
 #include "test_host.hpp"
@@ -417,6 +418,40 @@ TEST_F(Opencl, RecordedSequenceReplays1000Times) {
   sync();
   for (uint32_t v : out) ASSERT_EQ(v, 5u + 3u * 1000u);
   api->sequence_destroy(seq);
+}
+
+TEST_F(Opencl, OneKernelDispatchedFromTwoThreads) {
+  // Kernel arguments live in the cl_kernel: two threads dispatching it at once
+  // must each get their own buffer and push constants.
+  constexpr uint32_t n = 256;
+  porta_plugin_kernel k = kernel({kAddSource, "add", 1, 8, {64, 1, 1}, 0, unique_key("add")});
+  ASSERT_NE(k, nullptr);
+  auto work = [&](uint32_t value, std::vector<uint32_t>* out) {
+    porta_plugin_stream s = nullptr;
+    if (api->stream_create(device, &s) != PORTA_SUCCESS) return;
+    porta_plugin_buffer b = nullptr;
+    if (api->buffer_create(device, n * 4, &b) == PORTA_SUCCESS) {
+      std::vector<uint32_t> zeros(n, 0);
+      api->stream_write(s, b, 0, zeros.data(), n * 4);
+      struct {
+        uint32_t value, n;
+      } push{value, n};
+      const uint32_t groups[3] = {n / 64, 1, 1};
+      for (int i = 0; i < 200; ++i) api->stream_dispatch(s, k, groups, &b, 1, &push, 8);
+      api->stream_read(s, b, 0, out->data(), n * 4);
+      api->stream_sync(s);
+      api->buffer_destroy(b);
+    }
+    api->stream_destroy(s);
+  };
+  std::vector<uint32_t> a(n, 0), b(n, 0);
+  std::thread t1(work, 1u, &a), t2(work, 7u, &b);
+  t1.join();
+  t2.join();
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(a[i], 200u) << i;
+    ASSERT_EQ(b[i], 1400u) << i;
+  }
 }
 
 TEST_F(Opencl, MissingFeatureIsRefusedByName) {

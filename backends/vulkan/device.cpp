@@ -1,0 +1,171 @@
+#include "device.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace porta::vk {
+
+using plugin::fail;
+using plugin::format;
+
+Device::Device(const PhysicalDevice& p) : physical(p) {
+  Instance& in = instance();
+  timeout_ns = in.timeout_ns;
+  timeline = p.timeline;
+  push_descriptor = p.push_descriptor;
+  timestamps = p.timestamp_valid_bits != 0;
+
+  std::vector<const char*> extensions;
+  if (push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  for (const char* optional : {VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME, kCooperativeMatrixExtension,
+                               kBfloat16Extension, "VK_KHR_portability_subset"})
+    if (p.has(optional)) extensions.push_back(optional);
+
+  FeatureChain features(p);
+  in.fn.vkGetPhysicalDeviceFeatures2(p.handle, &features.core);
+  if (!timeline) features.v12.timelineSemaphore = VK_FALSE;
+  // Robust access costs speed and porta checks ranges itself.
+  features.core.features.robustBufferAccess = VK_FALSE;
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info = make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+  queue_info.queueFamilyIndex = p.queue_family;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info = make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+  info.pNext = &features.core;
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue_info;
+  info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+  check(in.fn.vkCreateDevice(p.handle, &info, nullptr, &handle), "vkCreateDevice");
+
+  auto load = [&](auto& fn, const char* name, bool required) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(in.fn.vkGetDeviceProcAddr(handle, name));
+    if (!fn && required) fail(PORTA_ERROR_UNAVAILABLE, "vulkan: %s: the driver has no %s", label().c_str(), name);
+  };
+  try {
+#define PORTA_VK_LOAD_DEVICE(name) load(fn.name, #name, true);
+#define PORTA_VK_LOAD_OPTIONAL(name) load(fn.name, #name, false);
+    PORTA_VK_DEVICE_FUNCTIONS(PORTA_VK_LOAD_DEVICE)
+    PORTA_VK_OPTIONAL_DEVICE_FUNCTIONS(PORTA_VK_LOAD_OPTIONAL)
+#undef PORTA_VK_LOAD_DEVICE
+#undef PORTA_VK_LOAD_OPTIONAL
+    if (timeline && (!fn.vkWaitSemaphores || !fn.vkGetSemaphoreCounterValue)) timeline = false;
+    if (push_descriptor && !fn.vkCmdPushDescriptorSetKHR) push_descriptor = false;
+    fn.vkGetDeviceQueue(handle, p.queue_family, 0, &queue);
+    choose_memory_types();
+  } catch (...) {
+    auto destroy = reinterpret_cast<PFN_vkDestroyDevice>(in.fn.vkGetDeviceProcAddr(handle, "vkDestroyDevice"));
+    if (destroy) destroy(handle, nullptr);
+    throw;
+  }
+  memory = std::make_unique<MemoryPool>(*this);
+  staging = std::make_unique<StagingPool>(*this);
+  plugin::log(PORTA_LOG_DEBUG,
+              format("vulkan: opened %s: queue family %u, memory type %u for buffers%s, %s, %s", label().c_str(),
+                     p.queue_family, device_memory_type,
+                     device_memory_host_visible ? " (host-visible: no staging)" : "",
+                     timeline ? "timeline semaphores" : "fences",
+                     push_descriptor ? "push descriptors" : "descriptor pools"));
+}
+
+Device::~Device() {
+  // A lost device answers at once; a live one finishes its work before its objects go.
+  fn.vkDeviceWaitIdle(handle);
+  staging.reset();
+  memory.reset();
+  fn.vkDestroyDevice(handle, nullptr);
+}
+
+void Device::choose_memory_types() {
+  const VkPhysicalDeviceMemoryProperties& mem = physical.memory;
+  const bool allow_uma = !instance().is_disabled("uma");
+  auto heap_of = [&](uint32_t t) { return mem.memoryHeaps[mem.memoryTypes[t].heapIndex]; };
+  uint64_t largest_local = 0;
+  for (uint32_t i = 0; i < mem.memoryHeapCount; ++i)
+    if (mem.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+      largest_local = std::max<uint64_t>(largest_local, mem.memoryHeaps[i].size);
+
+  int device_type = -1, host_visible_local = -1, staging_type = -1, staging_cached = -1;
+  const VkMemoryPropertyFlags host_bits = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  for (uint32_t i = 0; i < mem.memoryTypeCount; ++i) {
+    const VkMemoryPropertyFlags f = mem.memoryTypes[i].propertyFlags;
+    // Protected or lazily allocated memory cannot back storage buffers the host fills.
+    if (f & (VK_MEMORY_PROPERTY_PROTECTED_BIT | VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT)) continue;
+    const bool local = f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    const bool host = (f & host_bits) == host_bits;
+    if (local && device_type < 0) device_type = static_cast<int>(i);
+    // Host-visible device memory is used directly only when it is all of device memory
+    // (UMA, resizable BAR), not the 256 MiB BAR window of a discrete GPU.
+    if (local && host && host_visible_local < 0 && heap_of(i).size >= largest_local) host_visible_local = static_cast<int>(i);
+    if (host && staging_type < 0) staging_type = static_cast<int>(i);
+    if (host && (f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) && staging_cached < 0) staging_cached = static_cast<int>(i);
+  }
+  if (device_type < 0) device_type = staging_type;  // a driver without device-local memory
+  if (device_type < 0 || staging_type < 0)
+    fail(PORTA_ERROR_UNSUPPORTED, "vulkan: %s: no host-visible coherent memory type", label().c_str());
+  if (allow_uma && host_visible_local >= 0) {
+    device_type = host_visible_local;
+    device_memory_host_visible = true;
+  }
+  device_memory_type = static_cast<uint32_t>(device_type);
+  // Cached memory makes reads back to the host fast; writes are fine either way.
+  staging_memory_type = static_cast<uint32_t>(staging_cached >= 0 ? staging_cached : staging_type);
+  // Small heaps (integrated GPUs with a little carve-out) get smaller blocks.
+  block_size = std::min<uint64_t>(64ull << 20, std::max<uint64_t>(heap_of(device_memory_type).size / 16, 1ull << 20));
+}
+
+void Device::check(VkResult result, const char* call) {
+  if (result == VK_SUCCESS) return;
+  if (result == VK_ERROR_DEVICE_LOST) lose(format("%s: VK_ERROR_DEVICE_LOST", call));
+  vk::check(result, label(), call);
+}
+
+void Device::ensure_alive(const char* call) const {
+  if (!lost_.load()) return;
+  std::lock_guard<std::mutex> lock(lost_mutex_);
+  fail(PORTA_ERROR_DEVICE_LOST, "vulkan: %s: %s: the device was lost earlier (%s)", label().c_str(), call,
+       lost_reason_.c_str());
+}
+
+void Device::lose(const std::string& reason) {
+  {
+    std::lock_guard<std::mutex> lock(lost_mutex_);
+    if (!lost_.load()) lost_reason_ = reason;
+    lost_.store(true);
+  }
+  plugin::log(PORTA_LOG_ERROR, format("vulkan: %s: device lost: %s", label().c_str(), reason.c_str()));
+  fail(PORTA_ERROR_DEVICE_LOST, "vulkan: %s: %s", label().c_str(), reason.c_str());
+}
+
+void Device::submit(const VkSubmitInfo* submits, uint32_t count, VkFence fence, const char* call) {
+  VkResult r;
+  {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    r = fn.vkQueueSubmit(queue, count, submits, fence);
+  }
+  check(r, call);
+}
+
+void Device::wait_fence(VkFence fence, const char* what) {
+  VkResult r = fn.vkWaitForFences(handle, 1, &fence, VK_TRUE, timeout_ns);
+  if (r == VK_TIMEOUT)
+    lose(format("%s did not finish within %llu ms (PORTA_VULKAN_TIMEOUT_MS)", what,
+                static_cast<unsigned long long>(timeout_ns / 1000000)));
+  check(r, "vkWaitForFences");
+}
+
+void Device::wait_timeline(VkSemaphore semaphore, uint64_t value, const char* what) {
+  VkSemaphoreWaitInfo info = make<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
+  info.semaphoreCount = 1;
+  info.pSemaphores = &semaphore;
+  info.pValues = &value;
+  VkResult r = fn.vkWaitSemaphores(handle, &info, timeout_ns);
+  if (r == VK_TIMEOUT)
+    lose(format("%s did not finish within %llu ms (PORTA_VULKAN_TIMEOUT_MS)", what,
+                static_cast<unsigned long long>(timeout_ns / 1000000)));
+  check(r, "vkWaitSemaphores");
+}
+
+}  // namespace porta::vk

@@ -1,0 +1,65 @@
+// An open Vulkan device: the VkDevice, its compute queue (submissions
+// serialised by a mutex, so streams of several threads share it), the memory
+// types porta uses, and the "lost" state that makes every later call fail
+// cleanly instead of waiting on a device that will never answer.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "instance.hpp"
+#include "memory.hpp"
+
+namespace porta::vk {
+
+class Device {
+ public:
+  explicit Device(const PhysicalDevice& physical);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const PhysicalDevice& physical;
+  const std::string& label() const { return physical.label; }
+  const VkPhysicalDeviceLimits& limits() const { return physical.properties.limits; }
+
+  VkDevice handle = VK_NULL_HANDLE;
+  DeviceFunctions fn;
+  VkQueue queue = VK_NULL_HANDLE;
+  bool timeline = false;
+  bool push_descriptor = false;
+  bool timestamps = false;
+  uint32_t device_memory_type = 0;
+  uint32_t staging_memory_type = 0;
+  bool device_memory_host_visible = false;  // UMA or resizable BAR: buffers are used through memcpy
+  uint64_t block_size = 64ull << 20;
+  uint64_t timeout_ns = 0;
+
+  std::unique_ptr<MemoryPool> memory;
+  std::unique_ptr<StagingPool> staging;
+
+  // Throws the failure that `result` of `call` means; a lost device is remembered.
+  void check(VkResult result, const char* call);
+  // Throws DEVICE_LOST when the device was lost (or timed out) in an earlier call.
+  void ensure_alive(const char* call) const;
+  // Marks the device lost and throws DEVICE_LOST with `reason`.
+  [[noreturn]] void lose(const std::string& reason);
+  bool lost() const { return lost_.load(); }
+
+  // vkQueueSubmit under the queue's mutex.
+  void submit(const VkSubmitInfo* submits, uint32_t count, VkFence fence, const char* call);
+  // Wait with the configured timeout; a timeout marks the device lost.
+  void wait_fence(VkFence fence, const char* what);
+  void wait_timeline(VkSemaphore semaphore, uint64_t value, const char* what);
+
+ private:
+  void choose_memory_types();
+  std::mutex queue_mutex_;
+  std::atomic<bool> lost_{false};
+  mutable std::mutex lost_mutex_;
+  std::string lost_reason_;
+};
+
+}  // namespace porta::vk

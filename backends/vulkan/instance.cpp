@@ -1,0 +1,402 @@
+#include "instance.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <sstream>
+
+namespace porta::vk {
+namespace {
+
+using plugin::fail;
+using plugin::format;
+
+Instance*& instance_slot() {
+  static Instance* slot = nullptr;
+  return slot;
+}
+
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v && std::strcmp(v, "0") != 0;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                     VkDebugUtilsMessageTypeFlagsEXT,
+                                                     const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
+  if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
+    std::string message = "vulkan validation: ";
+    message += data && data->pMessage ? data->pMessage : "(no message)";
+    plugin::log(PORTA_LOG_ERROR, message);
+  }
+  return VK_FALSE;  // never abort the call: the message is the report
+}
+
+const char* vendor_name(uint32_t id) {
+  switch (id) {
+    case 0x10DE: return "NVIDIA";
+    case 0x1002: case 0x1022: return "AMD";
+    case 0x8086: return "Intel";
+    case 0x13B5: return "ARM";
+    case 0x5143: return "Qualcomm";
+    case 0x106B: return "Apple";
+    case 0x1010: return "Imagination";
+    case 0x14E4: return "Broadcom";
+    case 0x1AE0: return "Google";
+    case 0x19E5: return "Huawei";
+    case 0x10002: return "VeriSilicon";
+    case 0x10003: return "Kazan";
+    case 0x10004: return "Codeplay";
+    case 0x10005: return "Mesa";
+    case 0x10006: return "PoCL";
+    case 0x10007: return "MobileEye";
+    default: return nullptr;
+  }
+}
+
+std::string driver_version_string(const VkPhysicalDeviceProperties& p) {
+  const uint32_t v = p.driverVersion;
+  if (p.vendorID == 0x10DE)  // NVIDIA packs 10.8.8.6 bits
+    return format("%u.%u.%u.%u", v >> 22, (v >> 14) & 0xff, (v >> 6) & 0xff, v & 0x3f);
+  return version_string(v);
+}
+
+porta_device_type device_type(VkPhysicalDeviceType t) {
+  switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return PORTA_DEVICE_DISCRETE_GPU;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return PORTA_DEVICE_INTEGRATED_GPU;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return PORTA_DEVICE_VIRTUAL_GPU;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return PORTA_DEVICE_CPU;
+    default: return PORTA_DEVICE_OTHER;
+  }
+}
+
+template <class F>
+void load_instance(Instance& in, F& fn, const char* name, bool required) {
+  fn = reinterpret_cast<F>(in.global.vkGetInstanceProcAddr(in.handle, name));
+  if (!fn && required) fail(PORTA_ERROR_UNAVAILABLE, "vulkan: the loader has no %s", name);
+}
+
+void load_loader(Instance& in) {
+  if (!in.library.open({"libvulkan.so.1", "libvulkan.so"}))
+    fail(PORTA_ERROR_UNAVAILABLE, "vulkan: no Vulkan loader: %s", in.library.reason().c_str());
+  in.library.load(in.global.vkGetInstanceProcAddr, "vkGetInstanceProcAddr");
+#define PORTA_VK_LOAD_GLOBAL(name) load_instance(in, in.global.name, #name, true);
+  PORTA_VK_GLOBAL_FUNCTIONS(PORTA_VK_LOAD_GLOBAL)
+#undef PORTA_VK_LOAD_GLOBAL
+  load_instance(in, in.global.vkEnumerateInstanceVersion, "vkEnumerateInstanceVersion", false);
+}
+
+std::vector<VkExtensionProperties> instance_extensions(Instance& in, const char* layer) {
+  uint32_t n = 0;
+  if (in.global.vkEnumerateInstanceExtensionProperties(layer, &n, nullptr) != VK_SUCCESS) return {};
+  std::vector<VkExtensionProperties> out(n);
+  if (in.global.vkEnumerateInstanceExtensionProperties(layer, &n, out.data()) != VK_SUCCESS) return {};
+  out.resize(n);
+  return out;
+}
+
+bool has_extension(const std::vector<VkExtensionProperties>& list, const char* name) {
+  return std::any_of(list.begin(), list.end(),
+                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+
+bool has_layer(Instance& in, const char* name) {
+  uint32_t n = 0;
+  if (in.global.vkEnumerateInstanceLayerProperties(&n, nullptr) != VK_SUCCESS) return false;
+  std::vector<VkLayerProperties> layers(n);
+  if (in.global.vkEnumerateInstanceLayerProperties(&n, layers.data()) != VK_SUCCESS) return false;
+  for (uint32_t i = 0; i < n; ++i)
+    if (std::strcmp(layers[i].layerName, name) == 0) return true;
+  return false;
+}
+
+void create_instance(Instance& in) {
+  uint32_t loader_version = VK_API_VERSION_1_0;
+  if (in.global.vkEnumerateInstanceVersion) in.global.vkEnumerateInstanceVersion(&loader_version);
+  if (loader_version < VK_API_VERSION_1_1)
+    fail(PORTA_ERROR_UNAVAILABLE, "vulkan: the Vulkan loader is version %s; porta needs 1.1 or newer",
+         version_string(loader_version).c_str());
+  in.api_version = std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
+
+  const auto extensions = instance_extensions(in, nullptr);
+  std::vector<const char*> enabled_extensions;
+  std::vector<const char*> layers;
+  VkInstanceCreateFlags flags = 0;
+  // MoltenVK and other non-conformant drivers only show up when asked for.
+  if (has_extension(extensions, "VK_KHR_portability_enumeration")) {
+    enabled_extensions.push_back("VK_KHR_portability_enumeration");
+    flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+  }
+
+  VkDebugUtilsMessengerCreateInfoEXT messenger_info = make<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+  messenger_info.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                               VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                               VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  messenger_info.pfnUserCallback = on_validation_message;
+  bool validation = false;
+  if (env_flag("PORTA_VULKAN_VALIDATION")) {
+    const char* layer = "VK_LAYER_KHRONOS_validation";
+    const auto layer_extensions = instance_extensions(in, layer);
+    if (!has_layer(in, layer)) {
+      plugin::log(PORTA_LOG_WARN,
+                  "vulkan: PORTA_VULKAN_VALIDATION is set but VK_LAYER_KHRONOS_validation is not installed "
+                  "(Debian: vulkan-validationlayers); continuing without validation");
+    } else if (!has_extension(extensions, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) &&
+               !has_extension(layer_extensions, VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
+      plugin::log(PORTA_LOG_WARN, "vulkan: PORTA_VULKAN_VALIDATION is set but VK_EXT_debug_utils is missing; "
+                                  "continuing without validation");
+    } else {
+      layers.push_back(layer);
+      enabled_extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+      validation = true;
+    }
+  }
+
+  VkApplicationInfo app = make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+  app.pApplicationName = "porta";
+  app.pEngineName = "porta";
+  app.apiVersion = in.api_version;
+  VkInstanceCreateInfo info = make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+  info.pNext = validation ? &messenger_info : nullptr;  // also reports on vkCreateInstance itself
+  info.flags = flags;
+  info.pApplicationInfo = &app;
+  info.enabledLayerCount = static_cast<uint32_t>(layers.size());
+  info.ppEnabledLayerNames = layers.data();
+  info.enabledExtensionCount = static_cast<uint32_t>(enabled_extensions.size());
+  info.ppEnabledExtensionNames = enabled_extensions.data();
+  VkResult r = in.global.vkCreateInstance(&info, nullptr, &in.handle);
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+    fail(PORTA_ERROR_UNAVAILABLE, "vulkan: vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER (no Vulkan driver installed)");
+  check(r, "", "vkCreateInstance");
+
+#define PORTA_VK_LOAD_INSTANCE(name) load_instance(in, in.fn.name, #name, true);
+  PORTA_VK_INSTANCE_FUNCTIONS(PORTA_VK_LOAD_INSTANCE)
+#undef PORTA_VK_LOAD_INSTANCE
+  if (validation) {
+    load_instance(in, in.fn.vkCreateDebugUtilsMessengerEXT, "vkCreateDebugUtilsMessengerEXT", true);
+    load_instance(in, in.fn.vkDestroyDebugUtilsMessengerEXT, "vkDestroyDebugUtilsMessengerEXT", true);
+    check(in.fn.vkCreateDebugUtilsMessengerEXT(in.handle, &messenger_info, nullptr, &in.messenger), "",
+          "vkCreateDebugUtilsMessengerEXT");
+    plugin::log(PORTA_LOG_INFO, "vulkan: validation layer enabled");
+  }
+}
+
+// A compute-only family when there is one (often an async compute engine),
+// otherwise the first family with compute.
+bool pick_queue_family(Instance& in, PhysicalDevice& d) {
+  uint32_t n = 0;
+  in.fn.vkGetPhysicalDeviceQueueFamilyProperties(d.handle, &n, nullptr);
+  std::vector<VkQueueFamilyProperties> families(n);
+  in.fn.vkGetPhysicalDeviceQueueFamilyProperties(d.handle, &n, families.data());
+  int best = -1;
+  for (uint32_t i = 0; i < n; ++i) {
+    const VkQueueFlags f = families[i].queueFlags;
+    if (!(f & VK_QUEUE_COMPUTE_BIT) || families[i].queueCount == 0) continue;
+    if (!(f & VK_QUEUE_GRAPHICS_BIT)) {
+      best = static_cast<int>(i);
+      break;
+    }
+    if (best < 0) best = static_cast<int>(i);
+  }
+  if (best < 0) return false;
+  d.queue_family = static_cast<uint32_t>(best);
+  d.timestamp_valid_bits = families[best].timestampValidBits;
+  return true;
+}
+
+void describe(Instance& in, PhysicalDevice& d) {
+  in.fn.vkGetPhysicalDeviceProperties(d.handle, &d.properties);
+  in.fn.vkGetPhysicalDeviceMemoryProperties(d.handle, &d.memory);
+  d.api_version = std::min(d.properties.apiVersion, in.api_version);
+
+  uint32_t n = 0;
+  in.fn.vkEnumerateDeviceExtensionProperties(d.handle, nullptr, &n, nullptr);
+  std::vector<VkExtensionProperties> exts(n);
+  in.fn.vkEnumerateDeviceExtensionProperties(d.handle, nullptr, &n, exts.data());
+  for (uint32_t i = 0; i < n; ++i) d.extensions.insert(exts[i].extensionName);
+
+  const bool v12 = d.api_version >= VK_API_VERSION_1_2;
+  const bool v13 = d.api_version >= VK_API_VERSION_1_3;
+  VkPhysicalDeviceProperties2 props = make<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+  VkPhysicalDeviceSubgroupProperties subgroup = make<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+  VkPhysicalDeviceMaintenance3Properties maint3 = make<VkPhysicalDeviceMaintenance3Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES);
+  VkPhysicalDeviceMaintenance4Properties maint4 = make<VkPhysicalDeviceMaintenance4Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES);
+  VkPhysicalDeviceDriverProperties driver = make<VkPhysicalDeviceDriverProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES);
+  props.pNext = &subgroup;
+  subgroup.pNext = &maint3;
+  const bool has_driver = v12 || d.has(VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
+  void** tail = &maint3.pNext;
+  if (has_driver) {
+    *tail = &driver;
+    tail = &driver.pNext;
+  }
+  if (v13) *tail = &maint4;
+  in.fn.vkGetPhysicalDeviceProperties2(d.handle, &props);
+  d.max_allocation = maint3.maxMemoryAllocationSize;
+  d.max_buffer = v13 ? maint4.maxBufferSize : d.max_allocation;
+
+  FeatureChain features(d);
+  in.fn.vkGetPhysicalDeviceFeatures2(d.handle, &features.core);
+  d.timeline = v12 && features.v12.timelineSemaphore && !in.is_disabled("timeline");
+  d.push_descriptor = d.has(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) && !in.is_disabled("push-descriptor");
+
+  const VkPhysicalDeviceLimits& lim = d.properties.limits;
+  porta_device_info& info = d.info;
+  plugin::copy_string(info.backend, "vulkan");
+  plugin::copy_string(info.name, d.properties.deviceName);
+  const char* vendor = vendor_name(d.properties.vendorID);
+  plugin::copy_string(info.vendor, vendor ? std::string(vendor) : format("vendor 0x%04x", d.properties.vendorID));
+  std::string driver_text;
+  if (has_driver) {
+    driver_text = driver.driverName;
+    if (driver.driverInfo[0]) driver_text += format(" (%s)", driver.driverInfo);
+    driver_text += ", ";
+  }
+  driver_text += "driver version " + driver_version_string(d.properties);
+  plugin::copy_string(info.driver, driver_text);
+  plugin::copy_string(info.api_version, "Vulkan " + version_string(d.properties.apiVersion));
+  info.type = device_type(d.properties.deviceType);
+  info.index = d.index;
+
+  uint64_t local_total = 0, largest_local = 0;
+  for (uint32_t i = 0; i < d.memory.memoryHeapCount; ++i) {
+    const VkMemoryHeap& h = d.memory.memoryHeaps[i];
+    if (!(h.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)) continue;
+    local_total += h.size;
+    largest_local = std::max<uint64_t>(largest_local, h.size);
+  }
+  info.memory_bytes = local_total;
+
+  porta_device_limits& l = info.limits;
+  for (int i = 0; i < 3; ++i) {
+    l.max_workgroup_size[i] = lim.maxComputeWorkGroupSize[i];
+    l.max_workgroup_count[i] = lim.maxComputeWorkGroupCount[i];
+  }
+  l.max_workgroup_invocations = lim.maxComputeWorkGroupInvocations;
+  l.max_shared_memory_bytes = lim.maxComputeSharedMemorySize;
+  l.max_push_constant_bytes = lim.maxPushConstantsSize;
+  l.subgroup_size = subgroup.subgroupSize;
+  l.max_allocation_bytes = d.max_allocation;
+  // A buffer is one allocation; a kernel may bind at most maxStorageBufferRange of
+  // it, which stream_dispatch checks (transfers work on larger buffers).
+  l.max_buffer_bytes = std::min({d.max_buffer, d.max_allocation, largest_local});
+
+  uint64_t f = PORTA_FEATURE_ATOMIC_INT32;  // core Vulkan: storage-buffer and shared int atomics
+  if (features.core.features.shaderFloat64) f |= PORTA_FEATURE_FP64;
+  if (features.core.features.shaderInt16) f |= PORTA_FEATURE_INT16;
+  if (features.core.features.shaderInt64) f |= PORTA_FEATURE_INT64;
+  if (v12) {
+    if (features.v12.shaderFloat16) f |= PORTA_FEATURE_FP16;
+    if (features.v12.shaderInt8) f |= PORTA_FEATURE_INT8;
+    if (features.v11.storageBuffer16BitAccess) f |= PORTA_FEATURE_STORAGE_16BIT;
+    if (features.v12.storageBuffer8BitAccess) f |= PORTA_FEATURE_STORAGE_8BIT;
+    if (features.v12.shaderBufferInt64Atomics) f |= PORTA_FEATURE_ATOMIC_INT64;
+    if (features.v12.timelineSemaphore) f |= PORTA_FEATURE_TIMELINE_SEMAPHORE;
+  }
+  if (features.atomic_float.shaderBufferFloat32AtomicAdd) f |= PORTA_FEATURE_ATOMIC_FLOAT32;
+  if (features.cooperative_matrix.cooperativeMatrix) f |= PORTA_FEATURE_COOPERATIVE_MATRIX;
+  if (features.bfloat16.shaderBFloat16Type) f |= PORTA_FEATURE_BF16;
+  if ((subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+      (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT))
+    f |= PORTA_FEATURE_SUBGROUPS;
+  info.features = f;
+  d.label = format("vulkan device %u (%s)", d.index, d.properties.deviceName);
+}
+
+void enumerate(Instance& in) {
+  uint32_t n = 0;
+  check(in.fn.vkEnumeratePhysicalDevices(in.handle, &n, nullptr), "", "vkEnumeratePhysicalDevices");
+  std::vector<VkPhysicalDevice> handles(n);
+  check(in.fn.vkEnumeratePhysicalDevices(in.handle, &n, handles.data()), "", "vkEnumeratePhysicalDevices");
+  handles.resize(n);
+  if (handles.empty()) fail(PORTA_ERROR_UNAVAILABLE, "vulkan: the Vulkan loader found no physical devices");
+  std::string skipped;
+  for (VkPhysicalDevice h : handles) {
+    PhysicalDevice d;
+    d.handle = h;
+    d.index = static_cast<uint32_t>(in.devices.size());
+    in.fn.vkGetPhysicalDeviceProperties(h, &d.properties);
+    const std::string name = d.properties.deviceName;
+    if (std::min(d.properties.apiVersion, in.api_version) < VK_API_VERSION_1_1) {
+      skipped += "; " + name + ": Vulkan 1.0 only (porta needs 1.1)";
+      continue;
+    }
+    if (!pick_queue_family(in, d)) {
+      skipped += "; " + name + ": no queue family with compute";
+      continue;
+    }
+    describe(in, d);
+    in.devices.push_back(std::move(d));
+  }
+  if (!skipped.empty()) plugin::log(PORTA_LOG_INFO, "vulkan: skipped devices" + skipped);
+  if (in.devices.empty()) fail(PORTA_ERROR_UNAVAILABLE, "vulkan: no usable device%s", skipped.c_str());
+}
+
+}  // namespace
+
+FeatureChain::FeatureChain(const PhysicalDevice& d) {
+  core.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+  v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+  atomic_float.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
+  cooperative_matrix.sType = kStructureTypeCooperativeMatrixFeaturesKHR;
+  bfloat16.sType = kStructureTypeShaderBfloat16FeaturesKHR;
+  void** tail = &core.pNext;
+  auto link = [&tail](auto& s) {
+    *tail = &s;
+    tail = &s.pNext;
+  };
+  // The per-version structures are only valid on devices of that version.
+  if (d.api_version >= VK_API_VERSION_1_2) {
+    link(v11);
+    link(v12);
+  }
+  if (d.api_version >= VK_API_VERSION_1_3) link(v13);
+  if (d.has(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) link(atomic_float);
+  if (d.has(kCooperativeMatrixExtension)) link(cooperative_matrix);
+  if (d.has(kBfloat16Extension)) link(bfloat16);
+}
+
+Instance& instance() { return *instance_slot(); }
+bool has_instance() { return instance_slot() != nullptr; }
+
+void init_instance() {
+  auto in = std::make_unique<Instance>();
+  if (const char* list = std::getenv("PORTA_VULKAN_DISABLE")) {
+    std::stringstream ss(list);
+    for (std::string item; std::getline(ss, item, ',');)
+      if (!item.empty()) in->disabled.insert(item);
+  }
+  if (const char* t = std::getenv("PORTA_VULKAN_TIMEOUT_MS")) {
+    char* end = nullptr;
+    unsigned long long ms = std::strtoull(t, &end, 10);
+    if (end != t && *end == '\0' && ms > 0) in->timeout_ns = ms * 1000ull * 1000ull;
+    else plugin::log(PORTA_LOG_WARN, format("vulkan: ignoring PORTA_VULKAN_TIMEOUT_MS=%s (not a positive number)", t));
+  }
+  load_loader(*in);
+  try {
+    create_instance(*in);
+    enumerate(*in);
+  } catch (...) {
+    if (in->messenger) in->fn.vkDestroyDebugUtilsMessengerEXT(in->handle, in->messenger, nullptr);
+    if (in->handle && in->fn.vkDestroyInstance) in->fn.vkDestroyInstance(in->handle, nullptr);
+    throw;
+  }
+  instance_slot() = in.release();
+}
+
+void shutdown_instance() {
+  Instance* in = instance_slot();
+  if (!in) return;
+  if (in->messenger) in->fn.vkDestroyDebugUtilsMessengerEXT(in->handle, in->messenger, nullptr);
+  in->fn.vkDestroyInstance(in->handle, nullptr);
+  delete in;
+  instance_slot() = nullptr;
+}
+
+}  // namespace porta::vk

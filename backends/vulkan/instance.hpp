@@ -1,0 +1,94 @@
+// The plugin's global state: the dlopen'ed loader, the VkInstance (with the
+// validation layer and its messenger when PORTA_VULKAN_VALIDATION=1) and what
+// every physical device offers, gathered once at init().
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "vulkan_api.hpp"
+
+namespace porta::vk {
+
+// Structures of extensions newer than the Vulkan headers porta builds against
+// (Debian 12 ships 1.3.239); their layouts are fixed by the Vulkan registry.
+struct CooperativeMatrixFeaturesKHR {
+  VkStructureType sType;
+  void* pNext;
+  VkBool32 cooperativeMatrix;
+  VkBool32 cooperativeMatrixRobustBufferAccess;
+};
+struct ShaderBfloat16FeaturesKHR {
+  VkStructureType sType;
+  void* pNext;
+  VkBool32 shaderBFloat16Type;
+  VkBool32 shaderBFloat16DotProduct;
+  VkBool32 shaderBFloat16CooperativeMatrix;
+};
+constexpr VkStructureType kStructureTypeCooperativeMatrixFeaturesKHR = static_cast<VkStructureType>(1000506000);
+constexpr VkStructureType kStructureTypeShaderBfloat16FeaturesKHR = static_cast<VkStructureType>(1000141000);
+constexpr const char* kCooperativeMatrixExtension = "VK_KHR_cooperative_matrix";
+constexpr const char* kBfloat16Extension = "VK_KHR_shader_bfloat16";
+
+struct PhysicalDevice;
+
+// The feature structures of one device, linked into a pNext chain: filled by
+// vkGetPhysicalDeviceFeatures2 and given back unchanged to vkCreateDevice, so a
+// device enables every feature it has. Not copyable: the chain points into it.
+struct FeatureChain {
+  VkPhysicalDeviceFeatures2 core{};
+  VkPhysicalDeviceVulkan11Features v11{};
+  VkPhysicalDeviceVulkan12Features v12{};
+  VkPhysicalDeviceVulkan13Features v13{};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{};
+  CooperativeMatrixFeaturesKHR cooperative_matrix{};
+  ShaderBfloat16FeaturesKHR bfloat16{};
+
+  explicit FeatureChain(const PhysicalDevice& device);
+  FeatureChain(const FeatureChain&) = delete;
+  FeatureChain& operator=(const FeatureChain&) = delete;
+};
+
+struct PhysicalDevice {
+  VkPhysicalDevice handle = VK_NULL_HANDLE;
+  uint32_t index = 0;
+  std::string label;  // "vulkan device 0 (llvmpipe ...)", for messages
+  VkPhysicalDeviceProperties properties{};
+  VkPhysicalDeviceMemoryProperties memory{};
+  uint32_t api_version = 0;
+  std::set<std::string> extensions;
+  uint32_t queue_family = 0;
+  uint32_t timestamp_valid_bits = 0;  // 0: the queue cannot write timestamps
+  uint64_t max_allocation = 0;        // maxMemoryAllocationSize
+  uint64_t max_buffer = 0;            // maxBufferSize (Vulkan 1.3), else max_allocation
+  bool timeline = false;
+  bool push_descriptor = false;
+  porta_device_info info{};
+
+  bool has(const char* extension) const { return extensions.count(extension) != 0; }
+};
+
+struct Instance {
+  plugin::Library library;
+  GlobalFunctions global;
+  InstanceFunctions fn;
+  VkInstance handle = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  uint32_t api_version = VK_API_VERSION_1_1;
+  std::vector<PhysicalDevice> devices;
+  // Capabilities named in PORTA_VULKAN_DISABLE (comma list: "uma", "push-descriptor",
+  // "timeline"), so tests exercise the paths other drivers take.
+  std::set<std::string> disabled;
+  uint64_t timeout_ns = 60ull * 1000 * 1000 * 1000;  // PORTA_VULKAN_TIMEOUT_MS
+
+  bool is_disabled(const char* capability) const { return disabled.count(capability) != 0; }
+};
+
+// Valid between init_instance() and shutdown_instance().
+Instance& instance();
+bool has_instance();
+void init_instance();
+void shutdown_instance();
+
+}  // namespace porta::vk

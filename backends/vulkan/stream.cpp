@@ -1,0 +1,516 @@
+#include "stream.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace porta::vk {
+
+using plugin::fail;
+using plugin::format;
+
+namespace {
+
+// Every write before the barrier is visible to every read and write after it:
+// simple, and correct across submissions too (a barrier's first scope holds
+// everything submitted earlier to the queue).
+void full_barrier(Device& d, VkCommandBuffer cb) {
+  VkMemoryBarrier b = make<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+  b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+  const VkPipelineStageFlags stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+  d.fn.vkCmdPipelineBarrier(cb, stages, stages, 0, 1, &b, 0, nullptr, 0, nullptr);
+}
+
+// Makes the GPU's writes visible to the host once the submission has finished.
+void host_barrier(Device& d, VkCommandBuffer cb) {
+  VkMemoryBarrier b = make<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+  b.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  d.fn.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &b, 0, nullptr, 0, nullptr);
+}
+
+VkCommandPool create_command_pool(Device& d, VkCommandPoolCreateFlags flags) {
+  VkCommandPoolCreateInfo info = make<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+  info.flags = flags;
+  info.queueFamilyIndex = d.physical.queue_family;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  d.check(d.fn.vkCreateCommandPool(d.handle, &info, nullptr, &pool), "vkCreateCommandPool");
+  return pool;
+}
+
+VkCommandBuffer allocate_command_buffer(Device& d, VkCommandPool pool) {
+  VkCommandBufferAllocateInfo info = make<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+  info.commandPool = pool;
+  info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  info.commandBufferCount = 1;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  d.check(d.fn.vkAllocateCommandBuffers(d.handle, &info, &cb), "vkAllocateCommandBuffers");
+  return cb;
+}
+
+void begin_command_buffer(Device& d, VkCommandBuffer cb, VkCommandBufferUsageFlags flags) {
+  VkCommandBufferBeginInfo info = make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+  info.flags = flags;
+  d.check(d.fn.vkBeginCommandBuffer(cb, &info), "vkBeginCommandBuffer");
+}
+
+}  // namespace
+
+// ---- descriptor sets ----
+
+VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout, uint32_t buffers) {
+  Device& d = *device_;
+  for (;;) {
+    bool fresh = false;
+    if (current_ == pools_.size()) {
+      const uint32_t sets = 128;
+      VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(sets * 8, buffers)};
+      VkDescriptorPoolCreateInfo info = make<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+      info.maxSets = sets;
+      info.poolSizeCount = 1;
+      info.pPoolSizes = &size;
+      VkDescriptorPool pool = VK_NULL_HANDLE;
+      d.check(d.fn.vkCreateDescriptorPool(d.handle, &info, nullptr, &pool), "vkCreateDescriptorPool");
+      pools_.push_back(pool);
+      fresh = true;
+    }
+    VkDescriptorSetAllocateInfo info = make<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
+    info.descriptorPool = pools_[current_];
+    info.descriptorSetCount = 1;
+    info.pSetLayouts = &layout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    VkResult r = d.fn.vkAllocateDescriptorSets(d.handle, &info, &set);
+    if (r == VK_SUCCESS) return set;
+    if (fresh || (r != VK_ERROR_OUT_OF_POOL_MEMORY && r != VK_ERROR_FRAGMENTED_POOL))
+      d.check(r, "vkAllocateDescriptorSets");
+    ++current_;  // this pool is full: go on with the next
+  }
+}
+
+void DescriptorArena::reset() {
+  for (size_t i = 0; i < pools_.size() && i <= current_; ++i) device_->fn.vkResetDescriptorPool(device_->handle, pools_[i], 0);
+  current_ = 0;
+}
+
+void DescriptorArena::destroy() {
+  for (VkDescriptorPool p : pools_) device_->fn.vkDestroyDescriptorPool(device_->handle, p, nullptr);
+  pools_.clear();
+  current_ = 0;
+}
+
+// ---- sequences and events ----
+
+Sequence::~Sequence() {
+  Device& d = *device;
+  if (pending && !d.lost()) d.fn.vkWaitForFences(d.handle, 1, &fence, VK_TRUE, d.timeout_ns);
+  arena.destroy();
+  if (fence) d.fn.vkDestroyFence(d.handle, fence, nullptr);
+  if (pool) d.fn.vkDestroyCommandPool(d.handle, pool, nullptr);  // frees cb
+}
+
+Event::~Event() {
+  if (pool) device->fn.vkDestroyQueryPool(device->handle, pool, nullptr);
+}
+
+double event_elapsed_ms(const Event& start, const Event& end) {
+  Device& d = *start.device;
+  if (end.device != start.device)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: event_elapsed_ms: the events belong to different devices",
+         d.label().c_str());
+  if (!start.pool || !end.pool)
+    fail(PORTA_ERROR_UNSUPPORTED, "vulkan: %s: event_elapsed_ms: %s", d.label().c_str(),
+         (start.pool ? end : start).unsupported.c_str());
+  d.ensure_alive("event_elapsed_ms");
+  uint64_t t[2];
+  const Event* events[2] = {&start, &end};
+  for (int i = 0; i < 2; ++i) {
+    VkResult r = d.fn.vkGetQueryPoolResults(d.handle, events[i]->pool, 0, 1, sizeof(uint64_t), &t[i], sizeof(uint64_t),
+                                            VK_QUERY_RESULT_64_BIT);
+    if (r == VK_NOT_READY)
+      fail(PORTA_ERROR_INVALID_ARGUMENT,
+           "vulkan: %s: event_elapsed_ms: the %s event has not completed; sync its stream first", d.label().c_str(),
+           i == 0 ? "start" : "end");
+    d.check(r, "vkGetQueryPoolResults");
+  }
+  const uint32_t bits = d.physical.timestamp_valid_bits;
+  const uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+  const uint64_t ticks = (t[1] - t[0]) & mask;  // counters may wrap at `bits`
+  return static_cast<double>(ticks) * d.limits().timestampPeriod / 1e6;
+}
+
+// ---- streams ----
+
+Stream::Stream(Device& device) : device_(device) {
+  pool_ = create_command_pool(device_, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
+  if (device_.timeline) {
+    VkSemaphoreTypeCreateInfo type = make<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    type.initialValue = 0;
+    VkSemaphoreCreateInfo info = make<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
+    info.pNext = &type;
+    VkResult r = device_.fn.vkCreateSemaphore(device_.handle, &info, nullptr, &timeline_);
+    if (r != VK_SUCCESS) {
+      device_.fn.vkDestroyCommandPool(device_.handle, pool_, nullptr);
+      device_.check(r, "vkCreateSemaphore");
+    }
+  }
+}
+
+Stream::~Stream() {
+  try {
+    if (!device_.lost()) {
+      flush();
+      finish("stream destruction");
+    }
+  } catch (const plugin::Failure& f) {
+    plugin::log(PORTA_LOG_ERROR, f.what());
+  }
+  // What is left belongs to a lost device: release it without waiting.
+  while (!in_flight_.empty()) {
+    retire(std::move(in_flight_.front()), false);
+    in_flight_.pop_front();
+  }
+  if (open_) retire(std::move(open_), false);
+  recording_.reset();
+  Device& d = device_;
+  for (auto& b : spare_) b->arena.destroy();
+  for (VkFence f : spare_fences_) d.fn.vkDestroyFence(d.handle, f, nullptr);
+  if (timeline_) d.fn.vkDestroySemaphore(d.handle, timeline_, nullptr);
+  d.fn.vkDestroyCommandPool(d.handle, pool_, nullptr);
+}
+
+Batch& Stream::open_batch() {
+  if (open_) return *open_;
+  std::unique_ptr<Batch> b;
+  if (!spare_.empty()) {
+    b = std::move(spare_.back());
+    spare_.pop_back();
+  } else {
+    b = std::make_unique<Batch>();
+    b->arena.init(&device_);
+    b->cb = allocate_command_buffer(device_, pool_);
+  }
+  begin_command_buffer(device_, b->cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+  open_ = std::move(b);
+  return *open_;
+}
+
+VkCommandBuffer Stream::begin_op() {
+  VkCommandBuffer cb = recording_ ? recording_->cb : open_batch().cb;
+  full_barrier(device_, cb);
+  return cb;
+}
+
+Buffer* Stream::stage(uint64_t want, uint64_t* offset, uint64_t* got) {
+  open_batch();
+  if (!chunk_ || chunk_used_ >= StagingPool::kChunkSize) {
+    if (open_->chunks.size() >= kMaxChunksPerBatch) {
+      // The batch holds all the staging it may: run it, then reuse its chunks.
+      flush();
+      finish("a staged transfer");
+      open_batch();
+    }
+    chunk_ = device_.staging->acquire();
+    open_->chunks.push_back(chunk_);
+    chunk_used_ = 0;
+  }
+  *offset = chunk_used_;
+  *got = std::min(want, StagingPool::kChunkSize - chunk_used_);
+  chunk_used_ = std::min<uint64_t>((chunk_used_ + *got + 15) & ~15ull, StagingPool::kChunkSize);
+  return chunk_;
+}
+
+void Stream::flush() {
+  if (!open_) return;
+  std::unique_ptr<Batch> b = std::move(open_);
+  chunk_ = nullptr;
+  chunk_used_ = 0;
+  host_barrier(device_, b->cb);
+  VkResult r = device_.fn.vkEndCommandBuffer(b->cb);
+  if (r != VK_SUCCESS) {
+    retire(std::move(b), false);
+    device_.check(r, "vkEndCommandBuffer");
+  }
+  VkCommandBuffer cb = b->cb;
+  submit(std::move(b), cb, VK_NULL_HANDLE);
+}
+
+VkFence Stream::take_fence() {
+  if (!spare_fences_.empty()) {
+    VkFence f = spare_fences_.back();
+    spare_fences_.pop_back();
+    return f;
+  }
+  VkFenceCreateInfo info = make<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+  VkFence f = VK_NULL_HANDLE;
+  device_.check(device_.fn.vkCreateFence(device_.handle, &info, nullptr, &f), "vkCreateFence");
+  return f;
+}
+
+void Stream::submit(std::unique_ptr<Batch> b, VkCommandBuffer cb, VkFence extra_fence) {
+  VkSubmitInfo info = make<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+  info.commandBufferCount = 1;
+  info.pCommandBuffers = &cb;
+  try {
+    if (timeline_) {
+      b->value = last_value_ + 1;
+      VkTimelineSemaphoreSubmitInfo values = make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+      values.signalSemaphoreValueCount = 1;
+      values.pSignalSemaphoreValues = &b->value;
+      info.pNext = &values;
+      info.signalSemaphoreCount = 1;
+      info.pSignalSemaphores = &timeline_;
+      device_.submit(&info, 1, extra_fence, "vkQueueSubmit");
+      last_value_ = b->value;
+    } else {
+      b->fence = take_fence();
+      if (extra_fence) {
+        device_.submit(&info, 1, extra_fence, "vkQueueSubmit");
+        // A submission of no batches signals its fence once all earlier work is done.
+        device_.submit(nullptr, 0, b->fence, "vkQueueSubmit");
+      } else {
+        device_.submit(&info, 1, b->fence, "vkQueueSubmit");
+      }
+    }
+  } catch (...) {
+    retire(std::move(b), false);
+    throw;
+  }
+  in_flight_.push_back(std::move(b));
+}
+
+void Stream::finish(const char* what) {
+  if (in_flight_.empty()) return;
+  if (timeline_) {
+    device_.wait_timeline(timeline_, in_flight_.back()->value, what);
+  } else {
+    for (auto& b : in_flight_) device_.wait_fence(b->fence, what);
+  }
+  while (!in_flight_.empty()) {
+    retire(std::move(in_flight_.front()), true);
+    in_flight_.pop_front();
+  }
+}
+
+void Stream::retire(std::unique_ptr<Batch> b, bool copy_back) {
+  if (copy_back)
+    for (const Readback& r : b->readbacks) std::memcpy(r.to, r.from, r.size);
+  b->readbacks.clear();
+  for (Buffer* chunk : b->chunks) device_.staging->release(chunk);
+  b->chunks.clear();
+  b->keep_alive.reset();
+  if (b->fence) {
+    if (copy_back && device_.fn.vkResetFences(device_.handle, 1, &b->fence) == VK_SUCCESS)
+      spare_fences_.push_back(b->fence);
+    else
+      device_.fn.vkDestroyFence(device_.handle, b->fence, nullptr);
+    b->fence = VK_NULL_HANDLE;
+  }
+  if (!b->cb) return;  // a replayed sequence: nothing of the stream's to recycle
+  if (!copy_back) {
+    // Not known to have finished: its command buffer and descriptor pools cannot be reused.
+    b->arena.destroy();
+    device_.fn.vkFreeCommandBuffers(device_.handle, pool_, 1, &b->cb);
+    return;
+  }
+  b->arena.reset();
+  device_.fn.vkResetCommandBuffer(b->cb, 0);
+  spare_.push_back(std::move(b));
+}
+
+void Stream::write(Buffer* dst, uint64_t offset, const void* src, uint64_t size) {
+  device_.ensure_alive("stream_write");
+  const uint8_t* from = static_cast<const uint8_t*>(src);
+  if (recording_) {
+    Buffer* staging = create_buffer(device_, size, MemoryKind::kStaging);
+    recording_->staging->buffers.push_back(staging);
+    recording_->writes.push_back({staging->host, from, size});
+    VkBufferCopy region{0, offset, size};
+    device_.fn.vkCmdCopyBuffer(begin_op(), staging->handle, dst->handle, 1, &region);
+    return;
+  }
+  if (dst->host) {
+    // Memory the host sees directly: wait for the work queued before, then copy.
+    flush();
+    finish("stream_write");
+    std::memcpy(dst->host + offset, from, size);
+    return;
+  }
+  while (size > 0) {
+    uint64_t at = 0, n = 0;
+    Buffer* chunk = stage(size, &at, &n);
+    std::memcpy(chunk->host + at, from, n);
+    VkBufferCopy region{at, offset, n};
+    device_.fn.vkCmdCopyBuffer(begin_op(), chunk->handle, dst->handle, 1, &region);
+    from += n;
+    offset += n;
+    size -= n;
+  }
+}
+
+void Stream::read(Buffer* src, uint64_t offset, void* dst, uint64_t size) {
+  device_.ensure_alive("stream_read");
+  uint8_t* to = static_cast<uint8_t*>(dst);
+  if (recording_) {
+    Buffer* staging = create_buffer(device_, size, MemoryKind::kStaging);
+    recording_->staging->buffers.push_back(staging);
+    recording_->reads.push_back({staging->host, to, size});
+    VkBufferCopy region{offset, 0, size};
+    device_.fn.vkCmdCopyBuffer(begin_op(), src->handle, staging->handle, 1, &region);
+    return;
+  }
+  if (src->host) {
+    flush();
+    finish("stream_read");
+    std::memcpy(to, src->host + offset, size);
+    return;
+  }
+  while (size > 0) {
+    uint64_t at = 0, n = 0;
+    Buffer* chunk = stage(size, &at, &n);
+    VkBufferCopy region{offset, at, n};
+    device_.fn.vkCmdCopyBuffer(begin_op(), src->handle, chunk->handle, 1, &region);
+    open_->readbacks.push_back({chunk->host + at, to, n});
+    to += n;
+    offset += n;
+    size -= n;
+  }
+}
+
+void Stream::copy(Buffer* src, uint64_t src_offset, Buffer* dst, uint64_t dst_offset, uint64_t size) {
+  device_.ensure_alive("stream_copy");
+  VkBufferCopy region{src_offset, dst_offset, size};
+  device_.fn.vkCmdCopyBuffer(begin_op(), src->handle, dst->handle, 1, &region);
+}
+
+void Stream::fill(Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern) {
+  device_.ensure_alive("stream_fill");
+  device_.fn.vkCmdFillBuffer(begin_op(), dst->handle, offset, size, pattern);
+}
+
+void Stream::dispatch(Kernel* k, const uint32_t groups[3], const porta_plugin_buffer* buffers, uint32_t count,
+                      const void* push, uint32_t push_size) {
+  device_.ensure_alive("stream_dispatch");
+  const char* dev = device_.label().c_str();
+  if (count != k->bindings.size())
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: dispatch of '%s': %u buffers given, the kernel has %zu", dev,
+         k->name.c_str(), count, k->bindings.size());
+  if (push_size != k->push_constant_size)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: dispatch of '%s': %u push-constant bytes given, the kernel has %u",
+         dev, k->name.c_str(), push_size, k->push_constant_size);
+  const VkPhysicalDeviceLimits& lim = device_.limits();
+  for (int i = 0; i < 3; ++i)
+    if (groups[i] > lim.maxComputeWorkGroupCount[i])
+      fail(PORTA_ERROR_UNSUPPORTED, "vulkan: %s: dispatch of '%s': %u work-groups in dimension %d exceed maxComputeWorkGroupCount[%d] = %u",
+           dev, k->name.c_str(), groups[i], i, i, lim.maxComputeWorkGroupCount[i]);
+  std::vector<VkDescriptorBufferInfo> infos(count);
+  std::vector<VkWriteDescriptorSet> writes(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const Buffer* b = reinterpret_cast<const Buffer*>(buffers[i]);
+    if (b->size > lim.maxStorageBufferRange)
+      fail(PORTA_ERROR_UNSUPPORTED,
+           "vulkan: %s: dispatch of '%s': buffer %u is %llu bytes, more than a kernel may bind (maxStorageBufferRange = %u)",
+           dev, k->name.c_str(), i, static_cast<unsigned long long>(b->size), lim.maxStorageBufferRange);
+    infos[i] = {b->handle, 0, VK_WHOLE_SIZE};
+    writes[i] = make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    writes[i].dstBinding = k->bindings[i];
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &infos[i];
+  }
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;  // nothing to run
+
+  VkCommandBuffer cb = begin_op();
+  device_.fn.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
+  if (count > 0) {
+    if (device_.push_descriptor) {
+      device_.fn.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, count, writes.data());
+    } else {
+      DescriptorArena& arena = recording_ ? recording_->arena : open_->arena;
+      VkDescriptorSet set = arena.allocate(k->set_layout, count);
+      for (auto& w : writes) w.dstSet = set;
+      device_.fn.vkUpdateDescriptorSets(device_.handle, count, writes.data(), 0, nullptr);
+      device_.fn.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &set, 0, nullptr);
+    }
+  }
+  if (push_size > 0) device_.fn.vkCmdPushConstants(cb, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size, push);
+  device_.fn.vkCmdDispatch(cb, groups[0], groups[1], groups[2]);
+}
+
+void Stream::sync() {
+  device_.ensure_alive("stream_sync");
+  flush();
+  finish("stream_sync");
+}
+
+Event* Stream::record_event() {
+  device_.ensure_alive("event_record");
+  auto e = std::make_unique<Event>();
+  e->device = &device_;
+  if (!device_.timestamps) {
+    e->unsupported = format("queue family %u has no timestamp support (timestampValidBits = 0)",
+                            device_.physical.queue_family);
+    return e.release();
+  }
+  VkQueryPoolCreateInfo info = make<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+  info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  info.queryCount = 1;
+  device_.check(device_.fn.vkCreateQueryPool(device_.handle, &info, nullptr, &e->pool), "vkCreateQueryPool");
+  VkCommandBuffer cb = recording_ ? recording_->cb : open_batch().cb;
+  device_.fn.vkCmdResetQueryPool(cb, e->pool, 0, 1);
+  device_.fn.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, e->pool, 0);
+  return e.release();
+}
+
+void Stream::begin_record() {
+  device_.ensure_alive("stream_begin_record");
+  if (recording_)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: stream_begin_record: the stream is already recording",
+         device_.label().c_str());
+  flush();  // what came before runs first, outside the sequence
+  auto seq = std::make_unique<Sequence>();
+  seq->device = &device_;
+  seq->arena.init(&device_);
+  seq->pool = create_command_pool(device_, 0);
+  seq->cb = allocate_command_buffer(device_, seq->pool);
+  VkFenceCreateInfo fence_info = make<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+  device_.check(device_.fn.vkCreateFence(device_.handle, &fence_info, nullptr, &seq->fence), "vkCreateFence");
+  begin_command_buffer(device_, seq->cb, 0);  // submitted again at every replay
+  recording_ = std::move(seq);
+}
+
+Sequence* Stream::end_record() {
+  if (!recording_)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: stream_end_record: the stream is not recording",
+         device_.label().c_str());
+  std::unique_ptr<Sequence> seq = std::move(recording_);
+  host_barrier(device_, seq->cb);
+  device_.check(device_.fn.vkEndCommandBuffer(seq->cb), "vkEndCommandBuffer");
+  return seq.release();
+}
+
+void Stream::replay(Sequence* seq) {
+  device_.ensure_alive("stream_replay");
+  if (recording_)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: stream_replay: cannot replay while the stream is recording",
+         device_.label().c_str());
+  flush();
+  if (seq->pending) {
+    // The previous replay must be done (and its reads copied out) before the command
+    // buffer and its staging are used again.
+    if (seq->last_stream == this) finish("the previous replay of a sequence");
+    device_.wait_fence(seq->fence, "the previous replay of a sequence");
+    device_.check(device_.fn.vkResetFences(device_.handle, 1, &seq->fence), "vkResetFences");
+    seq->pending = false;
+  }
+  for (const HostWrite& w : seq->writes) std::memcpy(w.to, w.from, w.size);
+  auto b = std::make_unique<Batch>();
+  b->readbacks = seq->reads;
+  b->keep_alive = seq->staging;
+  submit(std::move(b), seq->cb, seq->fence);
+  seq->pending = true;
+  seq->last_stream = this;
+}
+
+}  // namespace porta::vk

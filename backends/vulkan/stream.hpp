@@ -1,0 +1,139 @@
+// Streams: operations are recorded into a command buffer (with a full
+// compute/transfer barrier before each) and submitted when the stream syncs or
+// a read needs the data; a timeline semaphore (or, without one, a fence per
+// submission) tells when a submission is done. Recorded sequences are command
+// buffers submitted again at each replay, their host transfers staged anew.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernel.hpp"
+
+namespace porta::vk {
+
+// A copy from staging memory to the caller's memory, done once the GPU has finished.
+struct Readback {
+  const uint8_t* from;
+  uint8_t* to;
+  uint64_t size;
+};
+
+// A copy from the caller's memory into staging memory, done before each replay.
+struct HostWrite {
+  uint8_t* to;
+  const uint8_t* from;
+  uint64_t size;
+};
+
+// Descriptor sets for dispatches when the device lacks push descriptors: pools
+// that grow on demand and are reset when their command buffer is recycled.
+class DescriptorArena {
+ public:
+  void init(Device* device) { device_ = device; }
+  VkDescriptorSet allocate(VkDescriptorSetLayout layout, uint32_t buffers);
+  void reset();
+  void destroy();
+
+ private:
+  Device* device_ = nullptr;
+  std::vector<VkDescriptorPool> pools_;
+  size_t current_ = 0;
+};
+
+// Staging buffers a sequence owns; shared with submissions still reading them.
+struct StagingSet {
+  std::vector<Buffer*> buffers;
+  StagingSet() = default;
+  StagingSet(const StagingSet&) = delete;
+  StagingSet& operator=(const StagingSet&) = delete;
+  ~StagingSet() {
+    for (Buffer* b : buffers) destroy_buffer(b);
+  }
+};
+
+struct Sequence {
+  Device* device = nullptr;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  DescriptorArena arena;
+  std::shared_ptr<StagingSet> staging = std::make_shared<StagingSet>();
+  std::vector<HostWrite> writes;
+  std::vector<Readback> reads;
+  VkFence fence = VK_NULL_HANDLE;  // signalled when the last replay has finished
+  bool pending = false;
+  const void* last_stream = nullptr;
+  ~Sequence();
+};
+
+struct Event {
+  Device* device = nullptr;
+  VkQueryPool pool = VK_NULL_HANDLE;  // null: the queue has no timestamps (see unsupported)
+  std::string unsupported;
+  ~Event();
+};
+
+// One submission: its command buffer (null for a replayed sequence) and what to
+// do once it has finished.
+struct Batch {
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  DescriptorArena arena;
+  std::vector<Buffer*> chunks;  // borrowed from the device's staging pool
+  std::vector<Readback> readbacks;
+  std::shared_ptr<StagingSet> keep_alive;
+  uint64_t value = 0;              // timeline value signalled on completion
+  VkFence fence = VK_NULL_HANDLE;  // without timeline semaphores
+};
+
+class Stream {
+ public:
+  explicit Stream(Device& device);
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  Device& device() { return device_; }
+  void write(Buffer* dst, uint64_t offset, const void* src, uint64_t size);
+  void read(Buffer* src, uint64_t offset, void* dst, uint64_t size);
+  void copy(Buffer* src, uint64_t src_offset, Buffer* dst, uint64_t dst_offset, uint64_t size);
+  void fill(Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern);
+  void dispatch(Kernel* kernel, const uint32_t groups[3], const porta_plugin_buffer* buffers, uint32_t count,
+                const void* push, uint32_t push_size);
+  void sync();
+  Event* record_event();
+  void begin_record();
+  Sequence* end_record();
+  void replay(Sequence* sequence);
+
+ private:
+  static constexpr size_t kMaxChunksPerBatch = 4;  // staging one batch may hold before it is flushed
+
+  Batch& open_batch();
+  VkCommandBuffer begin_op();  // the command buffer being recorded, after a barrier
+  // Staging space for at most `want` bytes in the open batch; flushes when the batch holds too much.
+  Buffer* stage(uint64_t want, uint64_t* offset, uint64_t* got);
+  void flush();
+  void finish(const char* what);
+  void submit(std::unique_ptr<Batch> batch, VkCommandBuffer cb, VkFence extra_fence);
+  void retire(std::unique_ptr<Batch> batch, bool copy_back);
+  VkFence take_fence();
+
+  Device& device_;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkSemaphore timeline_ = VK_NULL_HANDLE;
+  uint64_t last_value_ = 0;
+  std::unique_ptr<Batch> open_;
+  Buffer* chunk_ = nullptr;
+  uint64_t chunk_used_ = 0;
+  std::deque<std::unique_ptr<Batch>> in_flight_;
+  std::vector<std::unique_ptr<Batch>> spare_;
+  std::vector<VkFence> spare_fences_;
+  std::unique_ptr<Sequence> recording_;
+};
+
+// Milliseconds between two events once both have completed.
+double event_elapsed_ms(const Event& start, const Event& end);
+
+}  // namespace porta::vk

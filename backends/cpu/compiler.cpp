@@ -1,0 +1,296 @@
+#include "compiler.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "builtin.hpp"
+#include "device.hpp"
+
+extern char** environ;
+
+namespace porta::cpu {
+
+namespace fs = std::filesystem;
+using plugin::fail;
+
+namespace {
+
+const std::vector<std::string> kFlags = {"-std=c++17", "-O2",           "-fPIC",
+                                         "-shared",    "-march=native", "-fvisibility=hidden"};
+
+struct ProcessResult {
+  int spawn_error = 0;  // errno of a failed start, else 0
+  int status = 0;       // waitpid status
+  std::string output;   // stdout and stderr together
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const fs::path& path, const char* data, size_t size) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(data, static_cast<std::streamsize>(size));
+  out.close();
+  if (!out) fail(PORTA_ERROR_BACKEND, "%s: cannot write %s", where("kernel_create").c_str(), path.c_str());
+}
+
+// Runs argv with stdout and stderr going to `log_path`; no shell in between.
+ProcessResult run_process(const std::vector<std::string>& args, const std::string& log_path) {
+  ProcessResult result;
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  result.spawn_error = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (result.spawn_error != 0) return result;
+  while (waitpid(pid, &result.status, 0) < 0 && errno == EINTR) {
+  }
+  result.output = read_file(log_path);
+  return result;
+}
+
+std::string describe_exit(const ProcessResult& r) {
+  if (WIFEXITED(r.status)) return "exit status " + std::to_string(WEXITSTATUS(r.status));
+  if (WIFSIGNALED(r.status)) return std::string("signal ") + strsignal(WTERMSIG(r.status));
+  return "unknown status";
+}
+
+// A private directory, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/porta-cpu-XXXXXX";
+    if (!mkdtemp(pattern.data())) {
+      fail(PORTA_ERROR_BACKEND, "%s: cannot create a temporary directory %s: %s",
+           where("kernel_create").c_str(), pattern.c_str(), std::strerror(errno));
+    }
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+struct Compiler {
+  std::vector<std::string> command;  // $PORTA_CXX split at spaces, else c++
+  std::string display;
+  std::string identity;  // its --version output: part of every cache key
+};
+
+const Compiler& compiler() {
+  static const Compiler c = [] {
+    Compiler c;
+    const char* env = std::getenv("PORTA_CXX");
+    c.display = env && *env ? env : "c++";
+    std::istringstream words(c.display);
+    for (std::string w; words >> w;) c.command.push_back(w);
+    if (c.command.empty()) c.command.push_back("c++");
+    TempDir dir;
+    std::vector<std::string> args = c.command;
+    args.push_back("--version");
+    ProcessResult r = run_process(args, (dir.path() / "version.txt").string());
+    c.identity = c.display + "\n" + (r.spawn_error ? std::string("unavailable") : r.output);
+    return c;
+  }();
+  return c;
+}
+
+// 128-bit FNV-1a (two 64-bit lanes with different bases), enough to name cache entries.
+std::string hash_hex(const std::string& text) {
+  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+  for (unsigned char ch : text) {
+    a = (a ^ ch) * 0x100000001b3ull;
+    b = (b ^ ch) * 0x100000001b3ull;
+    b ^= b >> 29;
+  }
+  char out[33];
+  std::snprintf(out, sizeof out, "%016llx%016llx", static_cast<unsigned long long>(a),
+                static_cast<unsigned long long>(b));
+  return out;
+}
+
+// Opens a built kernel and checks it is the one asked for; on failure returns
+// nullptr with the reason in *why and leaves nothing open.
+const porta_cpu_kernel_entry* try_load(const std::string& path, const porta_kernel_desc& desc,
+                                       std::string* why) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* e = dlerror();
+    *why = e ? e : "dlopen failed";
+    return nullptr;
+  }
+  auto* entry = static_cast<const porta_cpu_kernel_entry*>(dlsym(handle, PORTA_CPU_KERNEL_SYMBOL));
+  if (!entry) {
+    *why = "no symbol " PORTA_CPU_KERNEL_SYMBOL;
+  } else if (entry->abi_version != PORTA_CPU_KERNEL_ABI_VERSION) {
+    *why = plugin::format("kernel ABI version %u, expected %u", entry->abi_version,
+                          PORTA_CPU_KERNEL_ABI_VERSION);
+  } else if (!entry->run_group) {
+    *why = "entry has no run_group";
+  } else if (std::memcmp(entry->workgroup_size, desc.workgroup_size, sizeof desc.workgroup_size) != 0) {
+    *why = plugin::format("work-group size %ux%ux%u, expected %ux%ux%u", entry->workgroup_size[0],
+                          entry->workgroup_size[1], entry->workgroup_size[2], desc.workgroup_size[0],
+                          desc.workgroup_size[1], desc.workgroup_size[2]);
+  } else {
+    return entry;
+  }
+  dlclose(handle);
+  return nullptr;
+}
+
+// Compiles `source` into the shared object `output`.
+void build(const porta_kernel_desc& desc, std::string_view source, const std::string& output) {
+  const Compiler& cxx = compiler();
+  TempDir dir;
+  for (size_t i = 0; i < kRuntimeHeaderCount; ++i) {
+    write_file(dir.path() / kRuntimeHeaders[i].name, kRuntimeHeaders[i].data, kRuntimeHeaders[i].size);
+  }
+  fs::path cpp = dir.path() / "kernel.cpp";
+  write_file(cpp, source.data(), source.size());
+  std::vector<std::string> args = cxx.command;
+  args.insert(args.end(), kFlags.begin(), kFlags.end());
+  args.insert(args.end(), {"-I", dir.path().string(), "-o", output, cpp.string()});
+  ProcessResult r = run_process(args, (dir.path() / "compile.log").string());
+  const char* name = desc.name ? desc.name : "(unnamed)";
+  if (r.spawn_error) {
+    fail(PORTA_ERROR_COMPILE,
+         "%s: kernel '%s': cannot run the C++ compiler '%s': %s (set PORTA_CXX to a C++17 compiler)",
+         where("kernel_create").c_str(), name, cxx.display.c_str(), std::strerror(r.spawn_error));
+  }
+  if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
+    fail(PORTA_ERROR_COMPILE, "%s: kernel '%s': %s failed (%s):\n%s", where("kernel_create").c_str(), name,
+         cxx.display.c_str(), describe_exit(r).c_str(), r.output.c_str());
+  }
+}
+
+const porta_cpu_kernel_entry* build_and_load(const porta_kernel_desc& desc, std::string_view source,
+                                             const std::string& key) {
+  const char* name = desc.name ? desc.name : "(unnamed)";
+  char cache_path[4096];
+  const porta_host_api* host = plugin::host();
+  bool cached = host && host->cache_path && host->cache_path(key.c_str(), cache_path, sizeof cache_path);
+  std::string why;
+  if (!cached) {
+    TempDir dir;
+    std::string so = (dir.path() / "kernel.so").string();
+    build(desc, source, so);
+    const porta_cpu_kernel_entry* entry = try_load(so, desc, &why);
+    if (!entry)
+      fail(PORTA_ERROR_COMPILE, "%s: kernel '%s': built object unusable: %s", where("kernel_create").c_str(),
+           name, why.c_str());
+    return entry;
+  }
+  std::string path = cache_path;
+  if (access(path.c_str(), F_OK) == 0) {
+    if (const porta_cpu_kernel_entry* entry = try_load(path, desc, &why)) {
+      plugin::log(PORTA_LOG_DEBUG, "cpu: kernel '" + std::string(name) + "' loaded from the cache: " + path);
+      return entry;
+    }
+    plugin::log(PORTA_LOG_WARN, "cpu: kernel '" + std::string(name) + "': corrupt cache entry " + path +
+                                    " (" + why + "); rebuilding it");
+    unlink(path.c_str());
+  }
+  std::error_code ignored;
+  fs::create_directories(fs::path(path).parent_path(), ignored);
+  // Built next to its final name, then renamed: readers see all of it or nothing.
+  static std::atomic<unsigned> counter{0};
+  std::string temp = path + plugin::format(".tmp.%ld.%u", static_cast<long>(getpid()), counter++);
+  try {
+    build(desc, source, temp);
+  } catch (...) {
+    unlink(temp.c_str());
+    throw;
+  }
+  if (rename(temp.c_str(), path.c_str()) != 0) {
+    int e = errno;
+    unlink(temp.c_str());
+    fail(PORTA_ERROR_BACKEND, "%s: kernel '%s': cannot store %s in the cache: %s",
+         where("kernel_create").c_str(), name, path.c_str(), std::strerror(e));
+  }
+  plugin::log(PORTA_LOG_DEBUG, "cpu: kernel '" + std::string(name) + "' compiled into the cache: " + path);
+  const porta_cpu_kernel_entry* entry = try_load(path, desc, &why);
+  if (!entry)
+    fail(PORTA_ERROR_COMPILE, "%s: kernel '%s': built object unusable: %s", where("kernel_create").c_str(),
+         name, why.c_str());
+  return entry;
+}
+
+}  // namespace
+
+const porta_cpu_kernel_entry* compile_kernel(const porta_kernel_desc& desc, std::string_view source) {
+  const Compiler& cxx = compiler();
+  std::string key_text = std::string(desc.cache_key ? desc.cache_key : "") + "\n" + cxx.identity + "\n";
+  for (const std::string& f : kFlags) key_text += f + " ";
+  // -march=native ties the object to this processor.
+  key_text += "\n" + cpu_identity() + "\nkernel abi " + std::to_string(PORTA_CPU_KERNEL_ABI_VERSION);
+  // The text too: a translator that changes its output without a version
+  // bump must not meet objects built from the old output.
+  key_text += "\n";
+  key_text += source;
+  std::string key = "cpu-" + hash_hex(key_text);
+
+  // Threads asking for the same kernel at once share one build.
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_future<const porta_cpu_kernel_entry*>> building;
+  std::promise<const porta_cpu_kernel_entry*> promise;
+  std::shared_future<const porta_cpu_kernel_entry*> pending;
+  {
+    std::lock_guard lock(mutex);
+    auto it = building.find(key);
+    if (it != building.end()) {
+      pending = it->second;
+    } else {
+      building.emplace(key, promise.get_future().share());
+    }
+  }
+  if (pending.valid()) return pending.get();
+  try {
+    const porta_cpu_kernel_entry* entry = build_and_load(desc, source, key);
+    promise.set_value(entry);
+  } catch (...) {
+    promise.set_exception(std::current_exception());
+  }
+  std::shared_future<const porta_cpu_kernel_entry*> done;
+  {
+    std::lock_guard lock(mutex);
+    done = building[key];
+    building.erase(key);
+  }
+  return done.get();
+}
+
+}  // namespace porta::cpu

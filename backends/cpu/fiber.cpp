@@ -1,0 +1,183 @@
+#include "fiber.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "../common/plugin_support.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PORTA_CPU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PORTA_CPU_ASAN 1
+#endif
+#endif
+#ifdef PORTA_CPU_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace porta::cpu {
+
+namespace {
+
+size_t page_size() {
+  static const size_t size = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+// Unrecoverable inside generated code (no error path crosses it): say why and stop.
+[[noreturn]] void die(const std::string& message) {
+  std::fprintf(stderr, "porta cpu: %s\n", message.c_str());
+  std::abort();
+}
+
+}  // namespace
+
+size_t fiber_stack_bytes() {
+  static const size_t bytes = [] {
+    size_t kib = 64;
+    if (const char* env = std::getenv("PORTA_CPU_STACK_KB")) {
+      char* end = nullptr;
+      unsigned long v = std::strtoul(env, &end, 10);
+      if (end != env && *end == '\0' && v >= 16 && v <= 1024 * 1024) kib = v;
+    }
+    return kib * 1024;
+  }();
+  return bytes;
+}
+
+StackPool::StackPool(size_t stack_bytes)
+    : stack_bytes_(round_up(stack_bytes, page_size())), mapping_bytes_(stack_bytes_ + page_size()) {}
+
+StackPool::~StackPool() {
+  for (const Stack& s : stacks_) munmap(s.mapping, mapping_bytes_);
+}
+
+void StackPool::reserve(size_t count) {
+  static bool warned_guard = false;
+  while (stacks_.size() < count) {
+    void* m = mmap(nullptr, mapping_bytes_, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+      plugin::fail(PORTA_ERROR_OUT_OF_MEMORY, "cannot map %zu fiber stacks of %zu KiB: %s", count,
+                   stack_bytes_ / 1024, std::strerror(errno));
+    }
+    // Each guard page splits the mapping, and the kernel limits mappings per
+    // process (vm.max_map_count); past that limit, run without the guard.
+    if (mprotect(m, page_size(), PROT_NONE) != 0 && !warned_guard) {
+      warned_guard = true;
+      plugin::log(PORTA_LOG_WARN, "cpu: fiber stacks run without guard pages (mprotect: " +
+                                      std::string(std::strerror(errno)) + ")");
+    }
+    stacks_.push_back({m, static_cast<char*>(m) + page_size()});
+  }
+}
+
+FiberScheduler& FiberScheduler::for_this_thread() {
+  thread_local FiberScheduler scheduler(fiber_stack_bytes());
+  return scheduler;
+}
+
+FiberScheduler::FiberScheduler(size_t stack_bytes) : stacks_(stack_bytes) {
+  abi_.self = this;
+  abi_.run_items = [](void* self, uint32_t count, void (*item)(void*, uint32_t), void* ctx) {
+    static_cast<FiberScheduler*>(self)->run_items(count, item, ctx);
+  };
+  abi_.barrier = [](void* self) { static_cast<FiberScheduler*>(self)->barrier(); };
+}
+
+void FiberScheduler::run_items(uint32_t count, void (*item)(void*, uint32_t), void* ctx) {
+  if (count == 0) return;
+  if (running_) die("run_items called from inside a work-item");
+  if (count == 1) {
+    // A group of one needs no fiber: its barriers have nobody to wait for.
+    single_ = true;
+    item(ctx, 0);
+    single_ = false;
+    return;
+  }
+  try {
+    stacks_.reserve(count);
+  } catch (const std::exception& e) {
+    die(e.what());
+  }
+  running_ = true;
+  item_ = item;
+  item_ctx_ = ctx;
+  fibers_.resize(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    Fiber& f = fibers_[i];
+    f.owner = this;
+    f.index = i;
+    f.next = i + 1 == count ? 0 : i + 1;
+    f.prev = i == 0 ? count - 1 : i - 1;
+    context_make(&f.context, stacks_.base(i), stacks_.stack_bytes(), &FiberScheduler::fiber_main, &f);
+  }
+  live_ = count;
+  current_ = 0;
+  switch_to(&main_, &fibers_[0].context, 0, false);
+  running_ = false;
+}
+
+void FiberScheduler::barrier() {
+  if (single_) return;
+  if (!running_) die("barrier() called outside run_items");
+  Fiber& f = fibers_[current_];
+  if (f.next == current_) return;  // the only item still running
+  current_ = f.next;
+  switch_to(&f.context, &fibers_[current_].context, current_, false);
+}
+
+void FiberScheduler::fiber_main(void* arg) {
+  Fiber& f = *static_cast<Fiber*>(arg);
+  FiberScheduler& self = *f.owner;
+#ifdef PORTA_CPU_ASAN
+  const void* from_bottom = nullptr;
+  size_t from_size = 0;
+  __sanitizer_finish_switch_fiber(nullptr, &from_bottom, &from_size);
+  if (f.index == 0) {  // fiber 0 always starts from the thread's own stack
+    self.main_stack_bottom_ = from_bottom;
+    self.main_stack_size_ = from_size;
+  }
+#endif
+  self.item_(self.item_ctx_, f.index);
+  self.finish(f);
+}
+
+void FiberScheduler::finish(Fiber& f) {
+  --live_;
+  fibers_[f.prev].next = f.next;
+  fibers_[f.next].prev = f.prev;
+  if (live_ == 0) {
+    switch_to(&f.context, &main_, UINT32_MAX, true);
+  } else {
+    current_ = f.next;
+    switch_to(&f.context, &fibers_[current_].context, current_, true);
+  }
+  die("a finished work-item was resumed");
+}
+
+void FiberScheduler::switch_to(Context* from, Context* to, uint32_t to_fiber, bool from_finished) {
+#ifdef PORTA_CPU_ASAN
+  void* fake_stack = nullptr;
+  const void* bottom = to_fiber == UINT32_MAX ? main_stack_bottom_ : stacks_.base(to_fiber);
+  size_t size = to_fiber == UINT32_MAX ? main_stack_size_ : stacks_.stack_bytes();
+  __sanitizer_start_switch_fiber(from_finished ? nullptr : &fake_stack, bottom, size);
+  context_switch(from, to);
+  __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
+#else
+  (void)to_fiber;
+  (void)from_finished;
+  context_switch(from, to);
+#endif
+}
+
+}  // namespace porta::cpu

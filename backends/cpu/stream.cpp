@@ -1,0 +1,153 @@
+#include "stream.hpp"
+
+#include <cstring>
+
+#include "device.hpp"
+#include "fiber.hpp"
+#include "kernel.hpp"
+#include "memory.hpp"
+
+namespace porta::cpu {
+
+namespace {
+
+// Runs `task` now, or appends it to the sequence being recorded.
+template <class F>
+void submit(porta_plugin_stream s, F&& task) {
+  if (s->recording) {
+    s->recording->tasks.emplace_back(std::forward<F>(task));
+  } else {
+    task();
+  }
+}
+
+struct Dispatch {
+  const porta_cpu_kernel_entry* entry;
+  uint32_t invocations;
+  uint32_t groups[3];
+  std::vector<void*> buffers;
+  std::vector<unsigned char> push;
+};
+
+void run_dispatch(ThreadPool& pool, const Dispatch& d) {
+  uint64_t total = uint64_t(d.groups[0]) * d.groups[1] * d.groups[2];
+  // A few chunks per thread: the atomic counter evens out uneven groups.
+  uint64_t chunk = std::max<uint64_t>(1, total / (uint64_t(pool.size()) * 8));
+  pool.parallel_for(total, chunk, [&d](uint64_t begin, uint64_t end) {
+    FiberScheduler& scheduler = FiberScheduler::for_this_thread();
+    if (d.entry->uses_barrier) scheduler.reserve(d.invocations);
+    porta_cpu_group_args args{};
+    args.buffers = d.buffers.data();
+    args.buffer_count = static_cast<uint32_t>(d.buffers.size());
+    args.push = d.push.empty() ? nullptr : d.push.data();
+    std::memcpy(args.num_groups, d.groups, sizeof args.num_groups);
+    args.scheduler = scheduler.abi();
+    uint64_t gx = d.groups[0], gxy = gx * d.groups[1];
+    for (uint64_t i = begin; i < end; ++i) {
+      args.group_id[0] = static_cast<uint32_t>(i % gx);
+      args.group_id[1] = static_cast<uint32_t>(i % gxy / gx);
+      args.group_id[2] = static_cast<uint32_t>(i / gxy);
+      d.entry->run_group(&args);
+    }
+  });
+}
+
+}  // namespace
+
+porta_plugin_stream stream_create(porta_plugin_device device) {
+  return new porta_plugin_stream_t{device->pool, nullptr};
+}
+
+void stream_write(porta_plugin_stream s, porta_plugin_buffer dst, uint64_t offset, const void* src,
+                  uint64_t size) {
+  submit(s, [=] { std::memcpy(static_cast<char*>(dst->data) + offset, src, size); });
+}
+
+void stream_read(porta_plugin_stream s, porta_plugin_buffer src, uint64_t offset, void* dst, uint64_t size) {
+  submit(s, [=] { std::memcpy(dst, static_cast<const char*>(src->data) + offset, size); });
+}
+
+void stream_copy(porta_plugin_stream s, porta_plugin_buffer src, uint64_t src_offset, porta_plugin_buffer dst,
+                 uint64_t dst_offset, uint64_t size) {
+  // memmove: a copy within one buffer may overlap.
+  submit(s, [=] {
+    std::memmove(static_cast<char*>(dst->data) + dst_offset, static_cast<const char*>(src->data) + src_offset,
+                 size);
+  });
+}
+
+void stream_fill(porta_plugin_stream s, porta_plugin_buffer dst, uint64_t offset, uint64_t size,
+                 uint32_t pattern) {
+  submit(s, [=] {
+    auto* p = reinterpret_cast<uint32_t*>(static_cast<char*>(dst->data) + offset);
+    for (uint64_t i = 0, n = size / 4; i < n; ++i) p[i] = pattern;
+  });
+}
+
+void stream_dispatch(porta_plugin_stream s, porta_plugin_kernel kernel, const uint32_t groups[3],
+                     const porta_plugin_buffer* buffers, uint32_t buffer_count, const void* push,
+                     uint32_t push_size) {
+  // Group ids are computed in 64 bits; past 2^62 groups that would wrap.
+  unsigned __int128 total = (unsigned __int128)groups[0] * groups[1] * groups[2];
+  if (total > (unsigned __int128)1 << 62) {
+    plugin::fail(PORTA_ERROR_UNSUPPORTED, "%s: kernel '%s': %u x %u x %u work-groups are more than 2^62",
+                 where("stream_dispatch").c_str(), kernel->name.c_str(), groups[0], groups[1], groups[2]);
+  }
+  if (total == 0) return;
+  Dispatch d{kernel->entry, kernel->invocations, {groups[0], groups[1], groups[2]}, {}, {}};
+  d.buffers.reserve(buffer_count);
+  for (uint32_t i = 0; i < buffer_count; ++i) d.buffers.push_back(buffers[i]->data);
+  if (push && push_size)
+    d.push.assign(static_cast<const unsigned char*>(push),
+                  static_cast<const unsigned char*>(push) + push_size);
+  if (s->recording) {
+    s->recording->tasks.emplace_back([pool = s->pool, d = std::move(d)] { run_dispatch(*pool, d); });
+  } else {
+    run_dispatch(*s->pool, d);
+  }
+}
+
+porta_plugin_event event_record(porta_plugin_stream s) {
+  auto event = std::make_unique<porta_plugin_event_t>();
+  submit(s, [mark = event->mark] {
+    mark->time = std::chrono::steady_clock::now();
+    mark->reached = true;
+  });
+  return event.release();
+}
+
+double event_elapsed_ms(porta_plugin_event start, porta_plugin_event end) {
+  if (!start->mark->reached || !end->mark->reached) {
+    plugin::fail(
+        PORTA_ERROR_INVALID_ARGUMENT,
+        "%s: an event has not been reached yet (recorded into a sequence that has not been replayed)",
+        where("event_elapsed_ms").c_str());
+  }
+  return std::chrono::duration<double, std::milli>(end->mark->time - start->mark->time).count();
+}
+
+void stream_begin_record(porta_plugin_stream s) {
+  if (s->recording) {
+    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: the stream is already recording",
+                 where("stream_begin_record").c_str());
+  }
+  s->recording = std::make_unique<porta_plugin_sequence_t>();
+}
+
+porta_plugin_sequence stream_end_record(porta_plugin_stream s) {
+  if (!s->recording) {
+    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: the stream is not recording",
+                 where("stream_end_record").c_str());
+  }
+  return s->recording.release();
+}
+
+void stream_replay(porta_plugin_stream s, porta_plugin_sequence sequence) {
+  if (s->recording) {
+    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: cannot replay a sequence while the stream is recording",
+                 where("stream_replay").c_str());
+  }
+  for (const auto& task : sequence->tasks) task();
+}
+
+}  // namespace porta::cpu

@@ -1,0 +1,58 @@
+// Streams execute each operation when it is queued, on the calling thread
+// (a dispatch spreads its work-groups over the device's thread pool), which
+// keeps submission order trivially. Between begin_record and end_record the
+// operations become a task list that replay runs again.
+//
+// A kernel that faults (out-of-bounds access, stack overflow into a guard
+// page) takes the process down: generated C++ runs unchecked, as native code.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "porta/plugin.h"
+#include "thread_pool.hpp"
+
+struct porta_plugin_sequence_t {
+  std::vector<std::function<void()>> tasks;
+};
+
+struct porta_plugin_stream_t {
+  std::shared_ptr<porta::cpu::ThreadPool> pool;
+  std::unique_ptr<porta_plugin_sequence_t> recording;  // non-null while recording
+};
+
+struct porta_plugin_event_t {
+  struct Mark {
+    std::chrono::steady_clock::time_point time;
+    bool reached = false;
+  };
+  // Shared with the sequence that may stamp it, which can outlive the handle.
+  std::shared_ptr<Mark> mark = std::make_shared<Mark>();
+};
+
+namespace porta::cpu {
+
+porta_plugin_stream stream_create(porta_plugin_device device);
+
+void stream_write(porta_plugin_stream s, porta_plugin_buffer dst, uint64_t offset, const void* src,
+                  uint64_t size);
+void stream_read(porta_plugin_stream s, porta_plugin_buffer src, uint64_t offset, void* dst, uint64_t size);
+void stream_copy(porta_plugin_stream s, porta_plugin_buffer src, uint64_t src_offset, porta_plugin_buffer dst,
+                 uint64_t dst_offset, uint64_t size);
+void stream_fill(porta_plugin_stream s, porta_plugin_buffer dst, uint64_t offset, uint64_t size,
+                 uint32_t pattern);
+void stream_dispatch(porta_plugin_stream s, porta_plugin_kernel kernel, const uint32_t groups[3],
+                     const porta_plugin_buffer* buffers, uint32_t buffer_count, const void* push,
+                     uint32_t push_size);
+
+porta_plugin_event event_record(porta_plugin_stream s);
+double event_elapsed_ms(porta_plugin_event start, porta_plugin_event end);
+
+void stream_begin_record(porta_plugin_stream s);
+porta_plugin_sequence stream_end_record(porta_plugin_stream s);
+void stream_replay(porta_plugin_stream s, porta_plugin_sequence sequence);
+
+}  // namespace porta::cpu

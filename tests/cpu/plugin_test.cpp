@@ -1,0 +1,418 @@
+// libporta-cpu.so driven through its plugin table, as libporta drives it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "test_host.hpp"
+
+namespace porta::cpu::test {
+namespace {
+
+const porta_plugin_api& api() { return TestHost::plugin(); }
+
+// Kernels written the way the translator writes them (porta_cpu.h's contract).
+const char* kScaleSource = R"(#include "porta_cpu.h"
+#include <cstdint>
+namespace {
+struct Push { uint32_t n; float a; };
+void run_group(const porta_cpu_group_args* args) {
+  const float* x = static_cast<const float*>(args->buffers[0]);
+  float* y = static_cast<float*>(args->buffers[1]);
+  const Push* p = static_cast<const Push*>(args->push);
+  for (uint32_t l = 0; l < 64; ++l) {
+    uint32_t i = args->group_id[0] * 64u + l;
+    if (i < p->n) y[i] = p->a * x[i];
+  }
+}
+}  // namespace
+PORTA_CPU_EXPORT_KERNEL const porta_cpu_kernel_entry PORTA_CPU_KERNEL_NAME = {
+    @ABI@, run_group, {64, 1, 1}, 0, 0};
+)";
+
+const char* kReduceSource = R"(#include "porta_cpu.h"
+#include <cstdint>
+namespace {
+struct Group { const porta_cpu_group_args* args; float tile[128]; };
+void item(void* ctx, uint32_t l) {
+  Group& g = *static_cast<Group*>(ctx);
+  const porta_cpu_scheduler* s = g.args->scheduler;
+  const float* x = static_cast<const float*>(g.args->buffers[0]);
+  float* out = static_cast<float*>(g.args->buffers[1]);
+  uint32_t n = *static_cast<const uint32_t*>(g.args->push);
+  uint32_t i = g.args->group_id[0] * 128u + l;
+  g.tile[l] = i < n ? x[i] : 0.0f;
+  s->barrier(s->self);
+  for (uint32_t k = 64; k > 0; k >>= 1) {
+    if (l < k) g.tile[l] += g.tile[l + k];
+    s->barrier(s->self);
+  }
+  if (l == 0) out[g.args->group_id[0]] = g.tile[0];
+}
+void run_group(const porta_cpu_group_args* args) {
+  Group g{args, {}};
+  args->scheduler->run_items(args->scheduler->self, 128, item, &g);
+}
+}  // namespace
+PORTA_CPU_EXPORT_KERNEL const porta_cpu_kernel_entry PORTA_CPU_KERNEL_NAME = {
+    PORTA_CPU_KERNEL_ABI_VERSION, run_group, {128, 1, 1}, 1, 512};
+)";
+
+const char* kIncrementSource = R"(#include "porta_cpu.h"
+#include <cstdint>
+namespace {
+void run_group(const porta_cpu_group_args* args) {
+  uint32_t* y = static_cast<uint32_t*>(args->buffers[0]);
+  uint32_t n = *static_cast<const uint32_t*>(args->push);
+  for (uint32_t l = 0; l < 32; ++l) {
+    uint32_t i = (args->group_id[1] * args->num_groups[0] + args->group_id[0]) * 32u + l;
+    if (i < n) y[i] += 1;
+  }
+}
+}  // namespace
+PORTA_CPU_EXPORT_KERNEL const porta_cpu_kernel_entry PORTA_CPU_KERNEL_NAME = {
+    PORTA_CPU_KERNEL_ABI_VERSION, run_group, {32, 1, 1}, 0, 0};
+)";
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
+  return s;
+}
+
+const porta_kernel_buffer_desc kBuffers[2] = {{0, PORTA_ACCESS_READ}, {1, PORTA_ACCESS_WRITE}};
+
+struct Desc {
+  std::string source, name, key;
+  porta_kernel_desc d{};
+  Desc(std::string src, std::string n, std::string k, uint32_t wg, uint32_t buffers, uint32_t push)
+      : source(std::move(src)), name(std::move(n)), key(std::move(k)) {
+    d.source = source.c_str();
+    d.source_size = source.size();
+    d.entry_point = "main";
+    d.name = name.c_str();
+    d.buffer_count = buffers;
+    d.buffers = kBuffers;
+    d.push_constant_size = push;
+    d.workgroup_size[0] = wg;
+    d.workgroup_size[1] = d.workgroup_size[2] = 1;
+    d.cache_key = key.c_str();
+  }
+};
+
+class Cpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(api().device_open(0, &device), PORTA_SUCCESS) << TestHost::last_error();
+    ASSERT_EQ(api().stream_create(device, &stream), PORTA_SUCCESS) << TestHost::last_error();
+  }
+  void TearDown() override {
+    for (porta_plugin_buffer b : buffers) api().buffer_destroy(b);
+    if (stream) api().stream_destroy(stream);
+    if (device) api().device_close(device);
+  }
+  porta_plugin_buffer buffer(uint64_t size) {
+    porta_plugin_buffer b = nullptr;
+    EXPECT_EQ(api().buffer_create(device, size, &b), PORTA_SUCCESS) << TestHost::last_error();
+    buffers.push_back(b);
+    return b;
+  }
+  porta_plugin_kernel kernel(const Desc& desc) {
+    porta_plugin_kernel k = nullptr;
+    EXPECT_EQ(api().kernel_create(device, &desc.d, &k), PORTA_SUCCESS) << TestHost::last_error();
+    return k;
+  }
+  // Scales n floats by a through `k` and checks the result.
+  void check_scale(porta_plugin_kernel k, uint32_t n) {
+    std::vector<float> x(n), y(n, -1.0f);
+    std::iota(x.begin(), x.end(), 0.0f);
+    porta_plugin_buffer bx = buffer(n * 4), by = buffer(n * 4);
+    struct {
+      uint32_t n;
+      float a;
+    } push{n, 2.5f};
+    uint32_t groups[3] = {(n + 63) / 64, 1, 1};
+    porta_plugin_buffer args[2] = {bx, by};
+    ASSERT_EQ(api().stream_write(stream, bx, 0, x.data(), n * 4), PORTA_SUCCESS);
+    ASSERT_EQ(api().stream_dispatch(stream, k, groups, args, 2, &push, sizeof push), PORTA_SUCCESS)
+        << TestHost::last_error();
+    ASSERT_EQ(api().stream_read(stream, by, 0, y.data(), n * 4), PORTA_SUCCESS);
+    ASSERT_EQ(api().stream_sync(stream), PORTA_SUCCESS);
+    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 2.5f * i) << i;
+  }
+
+  porta_plugin_device device = nullptr;
+  porta_plugin_stream stream = nullptr;
+  std::vector<porta_plugin_buffer> buffers;
+};
+
+Desc scale_desc(const std::string& key) {
+  return Desc(replace(kScaleSource, "@ABI@", "PORTA_CPU_KERNEL_ABI_VERSION"), "scale", key, 64, 2, 8);
+}
+
+TEST(CpuPlugin, TableAndDeviceInfo) {
+  const porta_plugin_api& a = api();
+  EXPECT_EQ(a.abi_version, PORTA_PLUGIN_ABI_VERSION);
+  EXPECT_STREQ(a.name, "cpu");
+  EXPECT_EQ(a.language, PORTA_LANGUAGE_CPP);
+  ASSERT_EQ(a.device_count(), 1u);
+  porta_device_info info{};
+  ASSERT_EQ(a.device_info(0, &info), PORTA_SUCCESS);
+  EXPECT_STREQ(info.backend, "cpu");
+  EXPECT_EQ(std::string(info.name).rfind("porta CPU (", 0), 0u) << info.name;
+  EXPECT_EQ(info.type, PORTA_DEVICE_CPU);
+  EXPECT_GT(info.memory_bytes, 0u);
+  EXPECT_EQ(info.limits.max_workgroup_invocations, 1024u);
+  EXPECT_EQ(info.limits.max_buffer_bytes, info.memory_bytes);
+  EXPECT_TRUE(info.features & PORTA_FEATURE_FP64);
+  EXPECT_FALSE(info.features & PORTA_FEATURE_FP16);
+  EXPECT_EQ(std::string(info.api_version), "porta-cpu 0.1.0-test");
+  EXPECT_NE(a.device_info(1, &info), PORTA_SUCCESS);
+}
+
+TEST_F(Cpu, BuffersWriteReadCopyFill) {
+  porta_plugin_buffer a = buffer(1000), b = buffer(1000);
+  std::vector<uint8_t> src(1000), dst(1000);
+  for (int i = 0; i < 1000; ++i) src[i] = static_cast<uint8_t>(i * 7);
+  ASSERT_EQ(api().stream_write(stream, a, 0, src.data(), 1000), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_copy(stream, a, 100, b, 0, 900), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_fill(stream, b, 900, 100, 0xdeadbeef), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_read(stream, b, 0, dst.data(), 1000), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_sync(stream), PORTA_SUCCESS);
+  EXPECT_EQ(std::memcmp(dst.data(), src.data() + 100, 900), 0);
+  for (int i = 900; i < 1000; i += 4) {
+    uint32_t v;
+    std::memcpy(&v, &dst[i], 4);
+    EXPECT_EQ(v, 0xdeadbeefu);
+  }
+  // Overlapping copy within one buffer.
+  ASSERT_EQ(api().stream_copy(stream, a, 0, a, 1, 999), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_read(stream, a, 0, dst.data(), 1000), PORTA_SUCCESS);
+  EXPECT_EQ(std::memcmp(dst.data() + 1, src.data(), 999), 0);
+}
+
+TEST_F(Cpu, BufferIsAligned) {
+  porta_plugin_buffer b = buffer(3);
+  // The handle is opaque to the core, but its first member is the memory.
+  void* data = *reinterpret_cast<void**>(b);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % 64, 0u);
+}
+
+TEST_F(Cpu, HugeBufferIsOutOfMemory) {
+  porta_plugin_buffer b = nullptr;
+  EXPECT_EQ(api().buffer_create(device, 1ull << 60, &b), PORTA_ERROR_OUT_OF_MEMORY);
+  EXPECT_NE(TestHost::last_error().find("1152921504606846976 bytes"), std::string::npos)
+      << TestHost::last_error();
+  EXPECT_NE(TestHost::last_error().find("buffer_create"), std::string::npos);
+}
+
+TEST_F(Cpu, RuntimeCompiledDispatchAndCacheHit) {
+  Desc desc = scale_desc("scale-cache-hit");
+  TestHost::clear_logs();
+  porta_plugin_kernel k = kernel(desc);
+  ASSERT_TRUE(k);
+  EXPECT_TRUE(TestHost::logged("compiled into the cache"));
+  check_scale(k, 1000);
+  check_scale(k, 1);
+  check_scale(k, 64 * 300 + 5);
+  api().kernel_destroy(k);
+
+  TestHost::clear_logs();
+  k = kernel(desc);
+  ASSERT_TRUE(k);
+  EXPECT_TRUE(TestHost::logged("loaded from the cache"));
+  EXPECT_FALSE(TestHost::logged("compiled into the cache"));
+  check_scale(k, 777);
+  api().kernel_destroy(k);
+}
+
+TEST_F(Cpu, CorruptCacheEntryIsRebuilt) {
+  TestHost::set_cache_path_hook(
+      [](const std::string& path) { std::ofstream(path, std::ios::binary) << "not a shared object"; });
+  TestHost::clear_logs();
+  Desc desc = scale_desc("scale-corrupt");
+  porta_plugin_kernel k = kernel(desc);
+  TestHost::set_cache_path_hook(nullptr);
+  ASSERT_TRUE(k);
+  EXPECT_TRUE(TestHost::logged("corrupt cache entry", PORTA_LOG_WARN));
+  check_scale(k, 500);
+  api().kernel_destroy(k);
+}
+
+TEST_F(Cpu, CacheOffBuildsInATemporaryDirectory) {
+  TestHost::set_cache_enabled(false);
+  Desc desc = scale_desc("scale-no-cache");
+  porta_plugin_kernel k = kernel(desc);
+  TestHost::set_cache_enabled(true);
+  ASSERT_TRUE(k);
+  check_scale(k, 300);
+  api().kernel_destroy(k);
+}
+
+TEST_F(Cpu, CompilerErrorIsReported) {
+  Desc desc("#include \"porta_cpu.h\"\nthis is not C++;\n", "broken_kernel", "broken", 64, 0, 0);
+  porta_plugin_kernel k = nullptr;
+  EXPECT_EQ(api().kernel_create(device, &desc.d, &k), PORTA_ERROR_COMPILE);
+  std::string e = TestHost::last_error();
+  EXPECT_NE(e.find("broken_kernel"), std::string::npos) << e;
+  EXPECT_NE(e.find("kernel_create"), std::string::npos) << e;
+  EXPECT_NE(e.find("error"), std::string::npos) << e;  // the compiler's own log
+  EXPECT_NE(e.find("kernel.cpp:2"), std::string::npos) << e;
+}
+
+TEST_F(Cpu, WrongKernelAbiVersionIsRefused) {
+  Desc desc(replace(kScaleSource, "@ABI@", "99u"), "scale_abi99", "scale-abi99", 64, 2, 8);
+  porta_plugin_kernel k = nullptr;
+  EXPECT_NE(api().kernel_create(device, &desc.d, &k), PORTA_SUCCESS);
+  EXPECT_NE(TestHost::last_error().find("ABI version 99"), std::string::npos) << TestHost::last_error();
+}
+
+TEST_F(Cpu, WorkgroupSizeMismatchIsRefused) {
+  Desc desc = scale_desc("scale-wg");
+  desc.d.workgroup_size[0] = 128;
+  porta_plugin_kernel k = nullptr;
+  EXPECT_NE(api().kernel_create(device, &desc.d, &k), PORTA_SUCCESS);
+  EXPECT_NE(TestHost::last_error().find("work-group size 64x1x1, expected 128x1x1"), std::string::npos)
+      << TestHost::last_error();
+}
+
+TEST_F(Cpu, MissingFeatureIsRefused) {
+  Desc desc = scale_desc("scale-fp16");
+  desc.d.required_features = PORTA_FEATURE_FP16;
+  porta_plugin_kernel k = nullptr;
+  EXPECT_EQ(api().kernel_create(device, &desc.d, &k), PORTA_ERROR_UNSUPPORTED);
+  EXPECT_NE(TestHost::last_error().find("fp16"), std::string::npos) << TestHost::last_error();
+}
+
+TEST_F(Cpu, TwoThreadsCreateTheSameKernel) {
+  Desc desc = scale_desc("scale-concurrent");
+  porta_plugin_kernel k[4] = {};
+  porta_status st[4];
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&, i] { st[i] = api().kernel_create(device, &desc.d, &k[i]); });
+  for (auto& t : threads) t.join();
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_EQ(st[i], PORTA_SUCCESS);
+    check_scale(k[i], 100);
+    api().kernel_destroy(k[i]);
+  }
+}
+
+TEST_F(Cpu, BarrierKernelReduces) {
+  Desc desc(kReduceSource, "reduce", "reduce", 128, 2, 4);
+  porta_plugin_kernel k = kernel(desc);
+  ASSERT_TRUE(k);
+  const uint32_t n = 128 * 500 + 37, groups = (n + 127) / 128;
+  std::vector<float> x(n), partial(groups);
+  for (uint32_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 7);
+  porta_plugin_buffer bx = buffer(n * 4), bp = buffer(groups * 4);
+  porta_plugin_buffer args[2] = {bx, bp};
+  uint32_t g[3] = {groups, 1, 1};
+  ASSERT_EQ(api().stream_write(stream, bx, 0, x.data(), n * 4), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_dispatch(stream, k, g, args, 2, &n, 4), PORTA_SUCCESS) << TestHost::last_error();
+  ASSERT_EQ(api().stream_read(stream, bp, 0, partial.data(), groups * 4), PORTA_SUCCESS);
+  for (uint32_t gi = 0; gi < groups; ++gi) {
+    float expected = 0;
+    for (uint32_t i = gi * 128; i < std::min(n, gi * 128 + 128); ++i) expected += x[i];
+    ASSERT_EQ(partial[gi], expected) << "group " << gi;
+  }
+  api().kernel_destroy(k);
+}
+
+TEST_F(Cpu, EventsMeasureStreamOrder) {
+  porta_plugin_buffer b = buffer(1 << 24);
+  porta_plugin_event start = nullptr, end = nullptr;
+  ASSERT_EQ(api().event_record(stream, &start), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_fill(stream, b, 0, 1 << 24, 7), PORTA_SUCCESS);
+  ASSERT_EQ(api().event_record(stream, &end), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_sync(stream), PORTA_SUCCESS);
+  double ms = -1;
+  ASSERT_EQ(api().event_elapsed_ms(start, end, &ms), PORTA_SUCCESS);
+  EXPECT_GT(ms, 0.0);
+  EXPECT_LT(ms, 10000.0);
+  api().event_destroy(start);
+  api().event_destroy(end);
+}
+
+TEST_F(Cpu, SequenceReplayedManyTimes) {
+  Desc desc(kIncrementSource, "increment", "increment", 32, 1, 4);
+  porta_plugin_kernel k = kernel(desc);
+  ASSERT_TRUE(k);
+  const uint32_t n = 32 * 40 + 3;
+  porta_plugin_buffer y = buffer(n * 4), copy = buffer(n * 4);
+  std::vector<uint32_t> out(n);
+  uint32_t marker = 0;
+  ASSERT_EQ(api().stream_fill(stream, y, 0, n * 4, 0), PORTA_SUCCESS);
+
+  porta_plugin_event before = nullptr, after = nullptr;
+  ASSERT_EQ(api().stream_begin_record(stream), PORTA_SUCCESS);
+  uint32_t g[3] = {8, 6, 1};  // a 2-D grid: 8 * 6 groups of 32 cover n
+  ASSERT_EQ(api().event_record(stream, &before), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_dispatch(stream, k, g, &y, 1, &n, 4), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_copy(stream, y, 0, copy, 0, n * 4), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_write(stream, copy, 0, &marker, 4), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_read(stream, copy, 0, out.data(), n * 4), PORTA_SUCCESS);
+  ASSERT_EQ(api().event_record(stream, &after), PORTA_SUCCESS);
+  porta_plugin_sequence seq = nullptr;
+  ASSERT_EQ(api().stream_end_record(stream, &seq), PORTA_SUCCESS);
+
+  // Recording ran nothing.
+  std::vector<uint32_t> check(n, 1);
+  ASSERT_EQ(api().stream_read(stream, y, 0, check.data(), n * 4), PORTA_SUCCESS);
+  EXPECT_EQ(check[5], 0u);
+  double ms;
+  EXPECT_NE(api().event_elapsed_ms(before, after, &ms), PORTA_SUCCESS);
+
+  for (uint32_t r = 1; r <= 200; ++r) {
+    marker = 1000000 + r;  // the recorded write reads the host memory again at every replay
+    ASSERT_EQ(api().stream_replay(stream, seq), PORTA_SUCCESS) << TestHost::last_error();
+    ASSERT_EQ(api().stream_sync(stream), PORTA_SUCCESS);
+    ASSERT_EQ(out[0], marker);
+    ASSERT_EQ(out[1], r);
+    ASSERT_EQ(out[n - 1], r);
+  }
+  ASSERT_EQ(api().event_elapsed_ms(before, after, &ms), PORTA_SUCCESS);
+  EXPECT_GE(ms, 0.0);
+  api().sequence_destroy(seq);
+  // An event may outlive the sequence that stamps it, and the other way round.
+  api().event_destroy(before);
+  api().event_destroy(after);
+  api().kernel_destroy(k);
+}
+
+TEST_F(Cpu, RecordingTwiceIsAnError) {
+  ASSERT_EQ(api().stream_begin_record(stream), PORTA_SUCCESS);
+  EXPECT_EQ(api().stream_begin_record(stream), PORTA_ERROR_INVALID_ARGUMENT);
+  porta_plugin_sequence seq = nullptr;
+  ASSERT_EQ(api().stream_end_record(stream, &seq), PORTA_SUCCESS);
+  api().sequence_destroy(seq);
+  EXPECT_EQ(api().stream_end_record(stream, &seq), PORTA_ERROR_INVALID_ARGUMENT);
+}
+
+// The self-test kernels built into the plugin: their translated text, handed
+// to kernel_create as the core would, must be found without any compiler.
+TEST_F(Cpu, BuiltinKernelIsFoundByText) {
+  std::string names = PORTA_CPU_BUILTIN_NAMES;
+  if (names.find("cpu_selftest_scale") == std::string::npos) GTEST_SKIP() << "no built-in self-test kernels";
+  std::ifstream in(std::string(PORTA_CPU_BUILTIN_DIR) + "/cpu_selftest_scale.cpp", std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  Desc desc(text.str(), "cpu_selftest_scale", "builtin", 64, 2, 8);
+  // A compiler that cannot run proves the built-in path.
+  setenv("PORTA_CXX", "/nonexistent/c++", 1);
+  TestHost::clear_logs();
+  porta_plugin_kernel k = kernel(desc);
+  ASSERT_TRUE(k);
+  EXPECT_TRUE(TestHost::logged("is built in"));
+  check_scale(k, 999);
+  api().kernel_destroy(k);
+}
+
+}  // namespace
+}  // namespace porta::cpu::test

@@ -1,0 +1,40 @@
+// The plugin loads anywhere; without an NVIDIA driver it reports itself
+// unavailable with the reason, and never crashes.
+#include <dlfcn.h>
+
+#include "plugin_fixture.hpp"
+
+namespace porta::test {
+namespace {
+
+TEST(CudaPluginLoad, ExportsTheTable) {
+  CudaPlugin& p = CudaPlugin::get();
+  ASSERT_NE(p.api, nullptr) << p.init_reason;
+  EXPECT_EQ(p.api->abi_version, PORTA_PLUGIN_ABI_VERSION);
+  EXPECT_STREQ(p.api->name, "cuda");
+  EXPECT_EQ(p.api->language, PORTA_LANGUAGE_CUDA);
+  // Recorded sequences are implemented by the plugin (CUDA graphs).
+  EXPECT_NE(p.api->stream_begin_record, nullptr);
+  EXPECT_NE(p.api->stream_replay, nullptr);
+}
+
+TEST(CudaPluginLoad, UnavailableWithoutDriver) {
+  void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (driver) {
+    dlclose(driver);
+    GTEST_SKIP() << "this machine has a CUDA driver";
+  }
+  CudaPlugin& p = CudaPlugin::get();
+  ASSERT_NE(p.api, nullptr) << p.init_reason;
+  EXPECT_EQ(p.init_status, PORTA_ERROR_UNAVAILABLE);
+  EXPECT_EQ(p.init_reason.rfind("no CUDA driver (libcuda.so.1: ", 0), 0u) << p.init_reason;
+  EXPECT_EQ(p.api->device_count(), 0u);
+  porta_device_info info{};
+  EXPECT_EQ(p.api->device_info(0, &info), PORTA_ERROR_NOT_FOUND);
+  porta_plugin_device device = nullptr;
+  EXPECT_EQ(p.api->device_open(0, &device), PORTA_ERROR_NOT_FOUND);
+  p.api->shutdown();
+}
+
+}  // namespace
+}  // namespace porta::test

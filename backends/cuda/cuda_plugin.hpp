@@ -163,8 +163,9 @@ void stream_read(Stream* stream, Buffer* src, uint64_t offset, void* dst, uint64
 void stream_copy(Stream* stream, Buffer* src, uint64_t src_offset, Buffer* dst, uint64_t dst_offset,
                  uint64_t size);
 void stream_fill(Stream* stream, Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern);
-void stream_dispatch(Stream* stream, Kernel* kernel, const uint32_t groups[3], const porta_plugin_buffer* buffers,
-                     uint32_t buffer_count, const void* push, uint32_t push_size);
+void stream_dispatch(Stream* stream, Kernel* kernel, const uint32_t groups[3],
+                     const porta_plugin_buffer* buffers, uint32_t buffer_count, const void* push,
+                     uint32_t push_size);
 void stream_sync(Stream* stream);
 Event* event_record(Stream* stream);
 double event_elapsed_ms(Event* start, Event* end);

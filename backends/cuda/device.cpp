@@ -44,7 +44,8 @@ Found describe(int ordinal) {
   const Driver& cu = driver();
   Found f;
   CUresult r = cu.cuDeviceGet(&f.cu, ordinal);
-  if (r != CUDA_SUCCESS) plugin::fail(status_of(r), "cuda: cuDeviceGet(%d) failed: %s", ordinal, error_text(r).c_str());
+  if (r != CUDA_SUCCESS)
+    plugin::fail(status_of(r), "cuda: cuDeviceGet(%d) failed: %s", ordinal, error_text(r).c_str());
   porta_device_info& info = f.info;
   char name[PORTA_NAME_CAPACITY] = {};
   cu.cuDeviceGetName(name, sizeof name - 1, f.cu);
@@ -59,7 +60,8 @@ Found describe(int ordinal) {
   int minor = PORTA_CUDA_ATTRIBUTE(f.cu, COMPUTE_CAPABILITY_MINOR);
   f.arch = major * 10 + minor;
   copy_string(info.api_version, format("CUDA %s, sm_%d", cuda_version.c_str(), f.arch));
-  info.type = PORTA_CUDA_ATTRIBUTE(f.cu, INTEGRATED) ? PORTA_DEVICE_INTEGRATED_GPU : PORTA_DEVICE_DISCRETE_GPU;
+  info.type =
+      PORTA_CUDA_ATTRIBUTE(f.cu, INTEGRATED) ? PORTA_DEVICE_INTEGRATED_GPU : PORTA_DEVICE_DISCRETE_GPU;
   info.index = static_cast<uint32_t>(ordinal);
   size_t total = 0;
   cu.cuDeviceTotalMem(&total, f.cu);

@@ -14,9 +14,7 @@ namespace {
 Driver g_driver;
 plugin::Library g_library;
 
-std::string version_text(int version) {
-  return plugin::format("%d.%d", version / 1000, version % 1000 / 10);
-}
+std::string version_text(int version) { return plugin::format("%d.%d", version / 1000, version % 1000 / 10); }
 
 void load() {
   if (!g_library.open({"libcuda.so.1"})) {
@@ -26,7 +24,7 @@ void load() {
   // symbol can be explained by a driver older than the headers.
   g_library.load(g_driver.cuDriverGetVersion, PORTA_CUDA_STR(cuDriverGetVersion));
   g_driver.cuDriverGetVersion(&g_driver.version);
-#define PORTA_CUDA_LOAD(fn)                                                                            \
+#define PORTA_CUDA_LOAD(fn)                                                                          \
   g_library.load_optional(g_driver.fn, PORTA_CUDA_STR(fn));                                          \
   if (!g_driver.fn) {                                                                                \
     plugin::fail(PORTA_ERROR_UNAVAILABLE,                                                            \

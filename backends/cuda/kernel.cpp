@@ -30,7 +30,8 @@ uint64_t fnv1a(const std::string& text, uint64_t hash) {
 std::string module_cache_key(const Device& device, const porta_kernel_desc& desc, const Nvrtc& nvrtc) {
   std::string identity = format("%s|cuda|sm_%d|driver %d|nvrtc %s|%s", desc.cache_key, device.arch,
                                 driver().version, nvrtc.version().c_str(), desc.entry_point);
-  return format("%016llx%016llx", static_cast<unsigned long long>(fnv1a(identity, 0xcbf29ce484222325ull)),
+  return format("cuda-sm%d-%016llx%016llx", device.arch,
+                static_cast<unsigned long long>(fnv1a(identity, 0xcbf29ce484222325ull)),
                 static_cast<unsigned long long>(fnv1a(identity, 0x84222325cbf29ce4ull)));
 }
 
@@ -44,8 +45,8 @@ CUresult load_module(const std::vector<char>& image, CUmodule* module) {
 
 int function_attribute(Kernel& k, CUfunction_attribute which, const char* name) {
   int value = 0;
-  k.device->check(driver().cuFuncGetAttribute(&value, which, k.function), "cuFuncGetAttribute(%s) of kernel '%s'",
-                  name, k.name.c_str());
+  k.device->check(driver().cuFuncGetAttribute(&value, which, k.function),
+                  "cuFuncGetAttribute(%s) of kernel '%s'", name, k.name.c_str());
   return value;
 }
 
@@ -76,7 +77,8 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
   if (!desc->source || !desc->entry_point) {
     dev.fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s' has no CUDA source or entry point", name);
   }
-  uint32_t parameter_bytes = desc->buffer_count * static_cast<uint32_t>(sizeof(CUdeviceptr)) + k.push_param_size;
+  uint32_t parameter_bytes =
+      desc->buffer_count * static_cast<uint32_t>(sizeof(CUdeviceptr)) + k.push_param_size;
   if (parameter_bytes > kParameterBytes) {
     dev.fail(PORTA_ERROR_UNSUPPORTED,
              "kernel '%s' needs %u bytes of kernel parameters (%u buffers and %u bytes of push constants); "
@@ -108,31 +110,34 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
       CUresult r = load_module(image, &k.module);
       if (r != CUDA_SUCCESS) {
         k.module = nullptr;
-        plugin::log(PORTA_LOG_WARN, format("%s: ignoring the cached module of kernel '%s' (%s); rebuilding it",
-                                           dev.label().c_str(), name, error_text(r).c_str()));
+        plugin::log(PORTA_LOG_WARN,
+                    format("%s: ignoring the cached module of kernel '%s' (%s); rebuilding it",
+                           dev.label().c_str(), name, error_text(r).c_str()));
       }
     }
   }
   if (!k.module) {
     CompiledModule compiled;
     try {
-      compiled = nvrtc->compile(std::string(desc->source, desc->source_size ? desc->source_size : std::strlen(desc->source)),
-                                k.name, dev.arch);
+      compiled = nvrtc->compile(
+          std::string(desc->source, desc->source_size ? desc->source_size : std::strlen(desc->source)),
+          k.name, dev.arch);
     } catch (const plugin::Failure& f) {
       dev.fail(f.status, "kernel '%s': %s", name, f.what());
     }
     if (!compiled.log.empty()) {
-      plugin::log(PORTA_LOG_WARN, format("%s: NVRTC %s warnings for kernel '%s' (%s):\n%s", dev.label().c_str(),
-                                         nvrtc->version().c_str(), name, compiled.target.c_str(),
-                                         compiled.log.c_str()));
+      plugin::log(PORTA_LOG_WARN,
+                  format("%s: NVRTC %s warnings for kernel '%s' (%s):\n%s", dev.label().c_str(),
+                         nvrtc->version().c_str(), name, compiled.target.c_str(), compiled.log.c_str()));
     }
     if (compiled.is_ptx) {
-      plugin::log(PORTA_LOG_INFO,
-                  format("%s: NVRTC %s does not know sm_%d; kernel '%s' is built as %s PTX for the driver to compile",
-                         dev.label().c_str(), nvrtc->version().c_str(), dev.arch, name, compiled.target.c_str()));
+      plugin::log(
+          PORTA_LOG_INFO,
+          format("%s: NVRTC %s does not know sm_%d; kernel '%s' is built as %s PTX for the driver to compile",
+                 dev.label().c_str(), nvrtc->version().c_str(), dev.arch, name, compiled.target.c_str()));
     }
-    dev.check(load_module(compiled.image, &k.module), "cuModuleLoadData of kernel '%s' (%s from NVRTC %s)", name,
-              compiled.target.c_str(), nvrtc->version().c_str());
+    dev.check(load_module(compiled.image, &k.module), "cuModuleLoadData of kernel '%s' (%s from NVRTC %s)",
+              name, compiled.target.c_str(), nvrtc->version().c_str());
     if (cache) host->cache_store(key.c_str(), compiled.image.data(), compiled.image.size());
   }
 
@@ -158,8 +163,8 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
       static_cast<uint32_t>(function_attribute(k, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "SHARED_SIZE_BYTES"));
   if (static_shared > dev.max_dynamic_shared) {
     dev.fail(PORTA_ERROR_UNSUPPORTED,
-             "kernel '%s' uses %u bytes of static shared memory; the device allows at most %u per block", name,
-             static_shared, dev.max_dynamic_shared);
+             "kernel '%s' uses %u bytes of static shared memory; the device allows at most %u per block",
+             name, static_shared, dev.max_dynamic_shared);
   }
   // Shared memory the kernel declares beyond its static arrays is dynamic
   // (extern __shared__); above 48 KiB in total it needs the opt-in.
@@ -167,7 +172,8 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
   if (k.dynamic_shared > 0 && static_shared + k.dynamic_shared > kDefaultSharedBytes) {
     dev.check(driver().cuFuncSetAttribute(k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                           static_cast<int>(k.dynamic_shared)),
-              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES = %u) of kernel '%s'", k.dynamic_shared, name);
+              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES = %u) of kernel '%s'", k.dynamic_shared,
+              name);
   }
   guard.kernel = nullptr;
   return kernel.release();

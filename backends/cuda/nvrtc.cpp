@@ -55,7 +55,8 @@ const Nvrtc& Nvrtc::get() {
       // The unversioned name first (a toolkit on the loader path), then the
       // sonames of the CUDA releases whose NVRTC takes these options, then
       // the toolkit's default location.
-      if (!g_library.open({"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "/usr/local/cuda/lib64/libnvrtc.so"})) {
+      if (!g_library.open(
+              {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "/usr/local/cuda/lib64/libnvrtc.so"})) {
         fail(PORTA_ERROR_UNAVAILABLE, "NVRTC not found (%s)", g_library.reason().c_str());
       }
       g_library.load(g_api.nvrtcGetErrorString, "nvrtcGetErrorString");
@@ -81,11 +82,12 @@ const Nvrtc& Nvrtc::get() {
       int count = 0;
       if (g_api.nvrtcGetNumSupportedArchs(&count) == NVRTC_SUCCESS && count > 0) {
         n->architectures_.resize(static_cast<size_t>(count));
-        if (g_api.nvrtcGetSupportedArchs(n->architectures_.data()) != NVRTC_SUCCESS) n->architectures_.clear();
+        if (g_api.nvrtcGetSupportedArchs(n->architectures_.data()) != NVRTC_SUCCESS)
+          n->architectures_.clear();
       }
       if (n->architectures_.empty()) {
-        fail(PORTA_ERROR_UNAVAILABLE, "NVRTC %s (%s) reports no supported GPU architectures", n->version_.c_str(),
-             n->library_.c_str());
+        fail(PORTA_ERROR_UNAVAILABLE, "NVRTC %s (%s) reports no supported GPU architectures",
+             n->version_.c_str(), n->library_.c_str());
       }
       std::sort(n->architectures_.begin(), n->architectures_.end());
       instance = std::move(n);
@@ -106,8 +108,8 @@ CompiledModule Nvrtc::compile(const std::string& source, const std::string& name
     if (a <= arch) chosen = a;
   }
   if (chosen == 0) {
-    fail(PORTA_ERROR_UNSUPPORTED, "NVRTC %s cannot compile for sm_%d (it supports sm_%d to sm_%d)", version_.c_str(),
-         arch, architectures_.front(), architectures_.back());
+    fail(PORTA_ERROR_UNSUPPORTED, "NVRTC %s cannot compile for sm_%d (it supports sm_%d to sm_%d)",
+         version_.c_str(), arch, architectures_.front(), architectures_.back());
   }
   out.is_ptx = chosen != arch;
   out.target = format("%s_%d", out.is_ptx ? "compute" : "sm", chosen);

@@ -34,7 +34,8 @@ void close(porta_plugin_device device) {
 }
 
 porta_status buffer_new(porta_plugin_device device, uint64_t size, porta_plugin_buffer* out) {
-  return guard([&] { *out = reinterpret_cast<porta_plugin_buffer>(buffer_create(as<Device>(device), size)); });
+  return guard(
+      [&] { *out = reinterpret_cast<porta_plugin_buffer>(buffer_create(as<Device>(device), size)); });
 }
 
 void buffer_free(porta_plugin_buffer buffer) {
@@ -42,7 +43,8 @@ void buffer_free(porta_plugin_buffer buffer) {
 }
 
 porta_status kernel_new(porta_plugin_device device, const porta_kernel_desc* desc, porta_plugin_kernel* out) {
-  return guard([&] { *out = reinterpret_cast<porta_plugin_kernel>(kernel_create(as<Device>(device), desc)); });
+  return guard(
+      [&] { *out = reinterpret_cast<porta_plugin_kernel>(kernel_create(as<Device>(device), desc)); });
 }
 
 void kernel_free(porta_plugin_kernel kernel) {
@@ -108,7 +110,8 @@ porta_status begin_record(porta_plugin_stream stream) {
 }
 
 porta_status end_record(porta_plugin_stream stream, porta_plugin_sequence* out) {
-  return guard([&] { *out = reinterpret_cast<porta_plugin_sequence>(stream_end_record(as<Stream>(stream))); });
+  return guard(
+      [&] { *out = reinterpret_cast<porta_plugin_sequence>(stream_end_record(as<Stream>(stream))); });
 }
 
 porta_status replay(porta_plugin_stream stream, porta_plugin_sequence sequence) {

@@ -29,7 +29,8 @@ Device& device_of(Stream* stream) { return *stream->device; }
 void* recorded_pinned(Stream* s, uint64_t size) {
   void* p = nullptr;
   s->device->check(driver().cuMemHostAlloc(&p, size, CU_MEMHOSTALLOC_PORTABLE),
-                   "cuMemHostAlloc(%llu bytes) for a transfer in a recorded sequence", static_cast<ull>(size));
+                   "cuMemHostAlloc(%llu bytes) for a transfer in a recorded sequence",
+                   static_cast<ull>(size));
   s->recorded->pinned.push_back(p);
   return p;
 }
@@ -73,8 +74,8 @@ void stream_write(Stream* s, Buffer* dst, uint64_t offset, const void* src, uint
   if (s->recording) {
     void* pinned = recorded_pinned(s, size);
     HostCopy* copy = recorded_copy(s, pinned, src, size);
-    dev.check(cu.cuLaunchHostFunc(s->cu, run_host_copy, copy), "cuLaunchHostFunc (recorded write of %llu bytes)",
-              static_cast<ull>(size));
+    dev.check(cu.cuLaunchHostFunc(s->cu, run_host_copy, copy),
+              "cuLaunchHostFunc (recorded write of %llu bytes)", static_cast<ull>(size));
     dev.check(cu.cuMemcpyHtoDAsync(dst->ptr + offset, pinned, size, s->cu),
               "cuMemcpyHtoDAsync (recorded write of %llu bytes at offset %llu)", static_cast<ull>(size),
               static_cast<ull>(offset));
@@ -108,8 +109,8 @@ void stream_read(Stream* s, Buffer* src, uint64_t offset, void* dst, uint64_t si
     dev.check(cu.cuMemcpyDtoHAsync(pinned, src->ptr + offset, size, s->cu),
               "cuMemcpyDtoHAsync (recorded read of %llu bytes at offset %llu)", static_cast<ull>(size),
               static_cast<ull>(offset));
-    dev.check(cu.cuLaunchHostFunc(s->cu, run_host_copy, copy), "cuLaunchHostFunc (recorded read of %llu bytes)",
-              static_cast<ull>(size));
+    dev.check(cu.cuLaunchHostFunc(s->cu, run_host_copy, copy),
+              "cuLaunchHostFunc (recorded read of %llu bytes)", static_cast<ull>(size));
     return;
   }
   char* to = static_cast<char*>(dst);
@@ -132,7 +133,8 @@ void stream_read(Stream* s, Buffer* src, uint64_t offset, void* dst, uint64_t si
   }
 }
 
-void stream_copy(Stream* s, Buffer* src, uint64_t src_offset, Buffer* dst, uint64_t dst_offset, uint64_t size) {
+void stream_copy(Stream* s, Buffer* src, uint64_t src_offset, Buffer* dst, uint64_t dst_offset,
+                 uint64_t size) {
   Device& dev = device_of(s);
   ContextScope scope(dev);
   dev.check(driver().cuMemcpyDtoDAsync(dst->ptr + dst_offset, src->ptr + src_offset, size, s->cu),
@@ -173,15 +175,16 @@ void stream_dispatch(Stream* s, Kernel* k, const uint32_t groups[3], const porta
   }
   dev.check(driver().cuLaunchKernel(k->function, groups[0], groups[1], groups[2], k->block[0], k->block[1],
                                     k->block[2], k->dynamic_shared, s->cu, args, nullptr),
-            "cuLaunchKernel of kernel '%s' (%ux%ux%u groups of %ux%ux%u)", k->name.c_str(), groups[0], groups[1],
-            groups[2], k->block[0], k->block[1], k->block[2]);
+            "cuLaunchKernel of kernel '%s' (%ux%ux%u groups of %ux%ux%u)", k->name.c_str(), groups[0],
+            groups[1], groups[2], k->block[0], k->block[1], k->block[2]);
 }
 
 void stream_sync(Stream* s) {
   Device& dev = device_of(s);
   ContextScope scope(dev);
   if (s->recording) {
-    dev.fail(PORTA_ERROR_INVALID_ARGUMENT, "cannot sync a stream while it records a sequence; end the recording");
+    dev.fail(PORTA_ERROR_INVALID_ARGUMENT,
+             "cannot sync a stream while it records a sequence; end the recording");
   }
   dev.check(driver().cuStreamSynchronize(s->cu), "cuStreamSynchronize");
 }
@@ -191,8 +194,9 @@ Event* event_record(Stream* s) {
   ContextScope scope(dev);
   if (s->recording) {
     // A captured event record only orders work; it does not time the replay.
-    dev.fail(PORTA_ERROR_UNSUPPORTED, "events cannot be recorded inside a recorded sequence on CUDA; "
-                                      "record them around the replay instead");
+    dev.fail(PORTA_ERROR_UNSUPPORTED,
+             "events cannot be recorded inside a recorded sequence on CUDA; "
+             "record them around the replay instead");
   }
   auto event = std::make_unique<Event>();
   event->device = &dev;
@@ -211,7 +215,8 @@ double event_elapsed_ms(Event* start, Event* end) {
   float ms = 0;
   CUresult r = driver().cuEventElapsedTime(&ms, start->cu, end->cu);
   if (r == CUDA_ERROR_NOT_READY) {
-    dev.fail(PORTA_ERROR_INVALID_ARGUMENT, "cuEventElapsedTime: an event has not completed yet; sync its stream first");
+    dev.fail(PORTA_ERROR_INVALID_ARGUMENT,
+             "cuEventElapsedTime: an event has not completed yet; sync its stream first");
   }
   dev.check(r, "cuEventElapsedTime");
   return ms;

@@ -29,12 +29,14 @@ TEST(CudaDeviceLost, FaultIsStickyAndReported) {
   porta_status launched = api->stream_dispatch(stream, k, groups, &b, 1, nullptr, 0);
   porta_status synced = launched == PORTA_SUCCESS ? api->stream_sync(stream) : launched;
   EXPECT_EQ(synced, PORTA_ERROR_DEVICE_LOST) << TestHost::last_error();
-  EXPECT_NE(TestHost::last_error().find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << TestHost::last_error();
+  EXPECT_NE(TestHost::last_error().find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos)
+      << TestHost::last_error();
 
   porta_plugin_buffer later = nullptr;
   EXPECT_EQ(api->buffer_create(device, 256, &later), PORTA_ERROR_DEVICE_LOST);
   EXPECT_NE(TestHost::last_error().find("lost earlier"), std::string::npos) << TestHost::last_error();
-  EXPECT_NE(TestHost::last_error().find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << TestHost::last_error();
+  EXPECT_NE(TestHost::last_error().find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos)
+      << TestHost::last_error();
   EXPECT_EQ(api->stream_sync(stream), PORTA_ERROR_DEVICE_LOST);
 
   // Releasing objects still works on a lost device.

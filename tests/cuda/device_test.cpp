@@ -56,7 +56,9 @@ class CudaDevice : public ::testing::Test {
     return out;
   }
 
-  porta_plugin_kernel scale_add() { return kernel(KernelDesc(kernel_source("scale_add"), "scale_add", 2, 12, 256)); }
+  porta_plugin_kernel scale_add() {
+    return kernel(KernelDesc(kernel_source("scale_add"), "scale_add", 2, 12, 256));
+  }
 
   void sync() { ASSERT_EQ(api->stream_sync(stream), PORTA_SUCCESS) << error(); }
 
@@ -77,8 +79,8 @@ TEST_F(CudaDevice, DescribesTheDevice) {
   EXPECT_EQ(info.limits.subgroup_size, 32u);
   EXPECT_GE(info.limits.max_workgroup_invocations, 1024u);
   EXPECT_GE(info.limits.max_shared_memory_bytes, 48u * 1024u);
-  uint64_t always = PORTA_FEATURE_FP64 | PORTA_FEATURE_INT64 | PORTA_FEATURE_SUBGROUPS | PORTA_FEATURE_ATOMIC_INT32 |
-                    PORTA_FEATURE_ATOMIC_FLOAT32;
+  uint64_t always = PORTA_FEATURE_FP64 | PORTA_FEATURE_INT64 | PORTA_FEATURE_SUBGROUPS |
+                    PORTA_FEATURE_ATOMIC_INT32 | PORTA_FEATURE_ATOMIC_FLOAT32;
   EXPECT_EQ(info.features & always, always);
   std::printf("device: %s, %s, %s\n", info.name, info.driver, info.api_version);
 }
@@ -131,7 +133,8 @@ TEST_F(CudaDevice, DispatchWithPushConstants) {
 }
 
 TEST_F(CudaDevice, TwoDimensionalDispatchWithSharedMemory) {
-  porta_plugin_kernel k = kernel(KernelDesc(kernel_source("matmul_tiled"), "matmul_tiled", 3, 24, 16, 16, 1, 2048));
+  porta_plugin_kernel k =
+      kernel(KernelDesc(kernel_source("matmul_tiled"), "matmul_tiled", 3, 24, 16, 16, 1, 2048));
   ASSERT_NE(k, nullptr);
   const uint32_t m = 37, n = 53, kk = 29;
   std::vector<float> a(m * kk), b(kk * n), c(m * n, 1.0f), out(m * n);
@@ -215,7 +218,8 @@ TEST_F(CudaDevice, RecordedTransfersUseTheHostMemoryAtEachReplay) {
     for (uint32_t i = 0; i < n; ++i) x[i] = static_cast<float>(i + round);
     ASSERT_EQ(api->stream_replay(stream, seq), PORTA_SUCCESS) << error();
     sync();
-    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 3.0f * static_cast<float>(i + round)) << round << ":" << i;
+    for (uint32_t i = 0; i < n; ++i)
+      ASSERT_EQ(y[i], 3.0f * static_cast<float>(i + round)) << round << ":" << i;
   }
   api->sequence_destroy(seq);
 }
@@ -272,7 +276,8 @@ TEST_F(CudaDevice, TwoThreadsShareTheDevice) {
       ScaleAddPush push{scale, 0.0f, n};
       uint32_t groups[3] = {n / 256, 1, 1};
       porta_plugin_buffer args[2] = {bx, by};
-      if (api->stream_write(s, bx, 0, x.data(), n * 4) || api->stream_dispatch(s, k, groups, args, 2, &push, 12) ||
+      if (api->stream_write(s, bx, 0, x.data(), n * 4) ||
+          api->stream_dispatch(s, k, groups, args, 2, &push, 12) ||
           api->stream_read(s, by, 0, y.data(), n * 4) || api->stream_sync(s)) {
         *failure = error();
         break;
@@ -308,7 +313,8 @@ TEST_F(CudaDevice, TooLargeAllocationIsOutOfMemory) {
 }
 
 TEST_F(CudaDevice, CompileErrorCarriesTheLog) {
-  KernelDesc k("extern \"C\" __global__ void bad(float* __restrict__ b0) { b0[0] = nope; }\n", "bad", 1, 0, 64);
+  KernelDesc k("extern \"C\" __global__ void bad(float* __restrict__ b0) { b0[0] = nope; }\n", "bad", 1, 0,
+               64);
   porta_plugin_kernel out = nullptr;
   EXPECT_EQ(api->kernel_create(device, &k.desc, &out), PORTA_ERROR_COMPILE);
   EXPECT_NE(error().find("nope"), std::string::npos) << error();
@@ -334,7 +340,8 @@ TEST_F(CudaDevice, WorkGroupLargerThanTheKernelAllows) {
 }
 
 TEST_F(CudaDevice, SharedMemoryBeyondTheDeviceIsUnsupported) {
-  KernelDesc k(kernel_source("scale_add"), "scale_add", 2, 12, 256, 1, 1, info.limits.max_shared_memory_bytes + 4);
+  KernelDesc k(kernel_source("scale_add"), "scale_add", 2, 12, 256, 1, 1,
+               info.limits.max_shared_memory_bytes + 4);
   porta_plugin_kernel out = nullptr;
   EXPECT_EQ(api->kernel_create(device, &k.desc, &out), PORTA_ERROR_UNSUPPORTED);
   EXPECT_NE(error().find(std::to_string(info.limits.max_shared_memory_bytes)), std::string::npos) << error();
@@ -370,7 +377,8 @@ TEST_F(CudaDevice, CorruptCacheEntryIsRebuilt) {
     std::lock_guard<std::mutex> lock(host.mutex);
     EXPECT_EQ(std::string(host.cache[key].data() + 1, 3), "ELF") << "the entry was rebuilt";
     bool logged = false;
-    for (const std::string& m : host.logs) logged |= m.find("ignoring the cached module") != std::string::npos;
+    for (const std::string& m : host.logs)
+      logged |= m.find("ignoring the cached module") != std::string::npos;
     EXPECT_TRUE(logged);
   }
   // The rebuilt kernel runs.

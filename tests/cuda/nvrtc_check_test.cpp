@@ -25,9 +25,9 @@ const Nvrtc* nvrtc_or_skip(std::string& reason) {
   }
 }
 
-#define REQUIRE_NVRTC(var)                            \
-  std::string nvrtc_reason;                           \
-  const Nvrtc* var = nvrtc_or_skip(nvrtc_reason);     \
+#define REQUIRE_NVRTC(var)                        \
+  std::string nvrtc_reason;                       \
+  const Nvrtc* var = nvrtc_or_skip(nvrtc_reason); \
   if (!var) GTEST_SKIP() << nvrtc_reason
 
 TEST(NvrtcCheck, KnowsTheTargetArchitectures) {
@@ -80,7 +80,8 @@ TEST(NvrtcCheck, ErrorCarriesTheCompilerLog) {
 
 TEST(NvrtcCheck, WarningsReachTheLog) {
   REQUIRE_NVRTC(nvrtc);
-  std::string source = "extern \"C\" __global__ void warns(float* b0) { int unused_local = 3; b0[0] = 1.0f; }\n";
+  std::string source =
+      "extern \"C\" __global__ void warns(float* b0) { int unused_local = 3; b0[0] = 1.0f; }\n";
   CompiledModule m = nvrtc->compile(source, "warns", 90);
   EXPECT_NE(m.log.find("unused_local"), std::string::npos) << "log: " << m.log;
 }

@@ -28,7 +28,8 @@ Device::Device(const PhysicalDevice& p) : physical(p) {
   features.core.features.robustBufferAccess = VK_FALSE;
 
   const float priority = 1.0f;
-  VkDeviceQueueCreateInfo queue_info = make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+  VkDeviceQueueCreateInfo queue_info =
+      make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
   queue_info.queueFamilyIndex = p.queue_family;
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
@@ -42,7 +43,8 @@ Device::Device(const PhysicalDevice& p) : physical(p) {
 
   auto load = [&](auto& fn, const char* name, bool required) {
     fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(in.fn.vkGetDeviceProcAddr(handle, name));
-    if (!fn && required) fail(PORTA_ERROR_UNAVAILABLE, "vulkan: %s: the driver has no %s", label().c_str(), name);
+    if (!fn && required)
+      fail(PORTA_ERROR_UNAVAILABLE, "vulkan: %s: the driver has no %s", label().c_str(), name);
   };
   try {
 #define PORTA_VK_LOAD_DEVICE(name) load(fn.name, #name, true);
@@ -56,15 +58,16 @@ Device::Device(const PhysicalDevice& p) : physical(p) {
     fn.vkGetDeviceQueue(handle, p.queue_family, 0, &queue);
     choose_memory_types();
   } catch (...) {
-    auto destroy = reinterpret_cast<PFN_vkDestroyDevice>(in.fn.vkGetDeviceProcAddr(handle, "vkDestroyDevice"));
+    auto destroy =
+        reinterpret_cast<PFN_vkDestroyDevice>(in.fn.vkGetDeviceProcAddr(handle, "vkDestroyDevice"));
     if (destroy) destroy(handle, nullptr);
     throw;
   }
   memory = std::make_unique<MemoryPool>(*this);
   staging = std::make_unique<StagingPool>(*this);
-  plugin::log(PORTA_LOG_DEBUG,
-              format("vulkan: opened %s: queue family %u, memory type %u for buffers%s, %s, %s", label().c_str(),
-                     p.queue_family, device_memory_type,
+  plugin::log(PORTA_LOG_INFO,
+              format("vulkan: opened %s: queue family %u, memory type %u for buffers%s, %s, %s",
+                     label().c_str(), p.queue_family, device_memory_type,
                      device_memory_host_visible ? " (host-visible: no staging)" : "",
                      timeline ? "timeline semaphores" : "fences",
                      push_descriptor ? "push descriptors" : "descriptor pools"));
@@ -73,6 +76,8 @@ Device::Device(const PhysicalDevice& p) : physical(p) {
 Device::~Device() {
   // A lost device answers at once; a live one finishes its work before its objects go.
   fn.vkDeviceWaitIdle(handle);
+  for (auto& destroy : graveyard_) destroy();
+  graveyard_.clear();
   staging.reset();
   memory.reset();
   fn.vkDestroyDevice(handle, nullptr);
@@ -88,7 +93,8 @@ void Device::choose_memory_types() {
       largest_local = std::max<uint64_t>(largest_local, mem.memoryHeaps[i].size);
 
   int device_type = -1, host_visible_local = -1, staging_type = -1, staging_cached = -1;
-  const VkMemoryPropertyFlags host_bits = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  const VkMemoryPropertyFlags host_bits =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   for (uint32_t i = 0; i < mem.memoryTypeCount; ++i) {
     const VkMemoryPropertyFlags f = mem.memoryTypes[i].propertyFlags;
     // Protected or lazily allocated memory cannot back storage buffers the host fills.
@@ -98,9 +104,11 @@ void Device::choose_memory_types() {
     if (local && device_type < 0) device_type = static_cast<int>(i);
     // Host-visible device memory is used directly only when it is all of device memory
     // (UMA, resizable BAR), not the 256 MiB BAR window of a discrete GPU.
-    if (local && host && host_visible_local < 0 && heap_of(i).size >= largest_local) host_visible_local = static_cast<int>(i);
+    if (local && host && host_visible_local < 0 && heap_of(i).size >= largest_local)
+      host_visible_local = static_cast<int>(i);
     if (host && staging_type < 0) staging_type = static_cast<int>(i);
-    if (host && (f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) && staging_cached < 0) staging_cached = static_cast<int>(i);
+    if (host && (f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) && staging_cached < 0)
+      staging_cached = static_cast<int>(i);
   }
   if (device_type < 0) device_type = staging_type;  // a driver without device-local memory
   if (device_type < 0 || staging_type < 0)
@@ -113,7 +121,14 @@ void Device::choose_memory_types() {
   // Cached memory makes reads back to the host fast; writes are fine either way.
   staging_memory_type = static_cast<uint32_t>(staging_cached >= 0 ? staging_cached : staging_type);
   // Small heaps (integrated GPUs with a little carve-out) get smaller blocks.
-  block_size = std::min<uint64_t>(64ull << 20, std::max<uint64_t>(heap_of(device_memory_type).size / 16, 1ull << 20));
+  block_size =
+      std::min<uint64_t>(64ull << 20, std::max<uint64_t>(heap_of(device_memory_type).size / 16, 1ull << 20));
+}
+
+void Device::release(std::function<void()> destroy) {
+  if (!lost()) return destroy();
+  std::lock_guard<std::mutex> lock(graveyard_mutex_);
+  graveyard_.push_back(std::move(destroy));
 }
 
 void Device::check(VkResult result, const char* call) {

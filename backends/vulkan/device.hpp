@@ -5,9 +5,11 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "instance.hpp"
 #include "memory.hpp"
@@ -47,6 +49,9 @@ class Device {
   // Marks the device lost and throws DEVICE_LOST with `reason`.
   [[noreturn]] void lose(const std::string& reason);
   bool lost() const { return lost_.load(); }
+  // Destroys an object now, or, once the device is lost (its work may still be running
+  // after a timeout), when the device is closed and idle.
+  void release(std::function<void()> destroy);
 
   // vkQueueSubmit under the queue's mutex.
   void submit(const VkSubmitInfo* submits, uint32_t count, VkFence fence, const char* call);
@@ -60,6 +65,8 @@ class Device {
   std::atomic<bool> lost_{false};
   mutable std::mutex lost_mutex_;
   std::string lost_reason_;
+  std::mutex graveyard_mutex_;
+  std::vector<std::function<void()>> graveyard_;
 };
 
 }  // namespace porta::vk

@@ -24,8 +24,10 @@ bool env_flag(const char* name) {
 
 VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                      VkDebugUtilsMessageTypeFlagsEXT,
-                                                     const VkDebugUtilsMessengerCallbackDataEXT* data, void*) {
-  if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
+                                                     const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                     void*) {
+  if (severity &
+      (VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
     std::string message = "vulkan validation: ";
     message += data && data->pMessage ? data->pMessage : "(no message)";
     plugin::log(PORTA_LOG_ERROR, message);
@@ -35,23 +37,41 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(VkDebugUtilsMessageSeverity
 
 const char* vendor_name(uint32_t id) {
   switch (id) {
-    case 0x10DE: return "NVIDIA";
-    case 0x1002: case 0x1022: return "AMD";
-    case 0x8086: return "Intel";
-    case 0x13B5: return "ARM";
-    case 0x5143: return "Qualcomm";
-    case 0x106B: return "Apple";
-    case 0x1010: return "Imagination";
-    case 0x14E4: return "Broadcom";
-    case 0x1AE0: return "Google";
-    case 0x19E5: return "Huawei";
-    case 0x10002: return "VeriSilicon";
-    case 0x10003: return "Kazan";
-    case 0x10004: return "Codeplay";
-    case 0x10005: return "Mesa";
-    case 0x10006: return "PoCL";
-    case 0x10007: return "MobileEye";
-    default: return nullptr;
+    case 0x10DE:
+      return "NVIDIA";
+    case 0x1002:
+    case 0x1022:
+      return "AMD";
+    case 0x8086:
+      return "Intel";
+    case 0x13B5:
+      return "ARM";
+    case 0x5143:
+      return "Qualcomm";
+    case 0x106B:
+      return "Apple";
+    case 0x1010:
+      return "Imagination";
+    case 0x14E4:
+      return "Broadcom";
+    case 0x1AE0:
+      return "Google";
+    case 0x19E5:
+      return "Huawei";
+    case 0x10002:
+      return "VeriSilicon";
+    case 0x10003:
+      return "Kazan";
+    case 0x10004:
+      return "Codeplay";
+    case 0x10005:
+      return "Mesa";
+    case 0x10006:
+      return "PoCL";
+    case 0x10007:
+      return "MobileEye";
+    default:
+      return nullptr;
   }
 }
 
@@ -64,11 +84,16 @@ std::string driver_version_string(const VkPhysicalDeviceProperties& p) {
 
 porta_device_type device_type(VkPhysicalDeviceType t) {
   switch (t) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return PORTA_DEVICE_DISCRETE_GPU;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return PORTA_DEVICE_INTEGRATED_GPU;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return PORTA_DEVICE_VIRTUAL_GPU;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return PORTA_DEVICE_CPU;
-    default: return PORTA_DEVICE_OTHER;
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return PORTA_DEVICE_DISCRETE_GPU;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return PORTA_DEVICE_INTEGRATED_GPU;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return PORTA_DEVICE_VIRTUAL_GPU;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return PORTA_DEVICE_CPU;
+    default:
+      return PORTA_DEVICE_OTHER;
   }
 }
 
@@ -130,7 +155,8 @@ void create_instance(Instance& in) {
     flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
   }
 
-  VkDebugUtilsMessengerCreateInfoEXT messenger_info = make<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+  VkDebugUtilsMessengerCreateInfoEXT messenger_info =
+      make<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
   messenger_info.messageSeverity =
       VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
   messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
@@ -147,8 +173,9 @@ void create_instance(Instance& in) {
                   "(Debian: vulkan-validationlayers); continuing without validation");
     } else if (!has_extension(extensions, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) &&
                !has_extension(layer_extensions, VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
-      plugin::log(PORTA_LOG_WARN, "vulkan: PORTA_VULKAN_VALIDATION is set but VK_EXT_debug_utils is missing; "
-                                  "continuing without validation");
+      plugin::log(PORTA_LOG_WARN,
+                  "vulkan: PORTA_VULKAN_VALIDATION is set but VK_EXT_debug_utils is missing; "
+                  "continuing without validation");
     } else {
       layers.push_back(layer);
       enabled_extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
@@ -170,7 +197,8 @@ void create_instance(Instance& in) {
   info.ppEnabledExtensionNames = enabled_extensions.data();
   VkResult r = in.global.vkCreateInstance(&info, nullptr, &in.handle);
   if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-    fail(PORTA_ERROR_UNAVAILABLE, "vulkan: vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER (no Vulkan driver installed)");
+    fail(PORTA_ERROR_UNAVAILABLE,
+         "vulkan: vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER (no Vulkan driver installed)");
   check(r, "", "vkCreateInstance");
 
 #define PORTA_VK_LOAD_INSTANCE(name) load_instance(in, in.fn.name, #name, true);
@@ -221,11 +249,16 @@ void describe(Instance& in, PhysicalDevice& d) {
 
   const bool v12 = d.api_version >= VK_API_VERSION_1_2;
   const bool v13 = d.api_version >= VK_API_VERSION_1_3;
-  VkPhysicalDeviceProperties2 props = make<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
-  VkPhysicalDeviceSubgroupProperties subgroup = make<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
-  VkPhysicalDeviceMaintenance3Properties maint3 = make<VkPhysicalDeviceMaintenance3Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES);
-  VkPhysicalDeviceMaintenance4Properties maint4 = make<VkPhysicalDeviceMaintenance4Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES);
-  VkPhysicalDeviceDriverProperties driver = make<VkPhysicalDeviceDriverProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES);
+  VkPhysicalDeviceProperties2 props =
+      make<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+  VkPhysicalDeviceSubgroupProperties subgroup =
+      make<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+  VkPhysicalDeviceMaintenance3Properties maint3 = make<VkPhysicalDeviceMaintenance3Properties>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES);
+  VkPhysicalDeviceMaintenance4Properties maint4 = make<VkPhysicalDeviceMaintenance4Properties>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES);
+  VkPhysicalDeviceDriverProperties driver =
+      make<VkPhysicalDeviceDriverProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES);
   props.pNext = &subgroup;
   subgroup.pNext = &maint3;
   const bool has_driver = v12 || d.has(VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
@@ -249,7 +282,8 @@ void describe(Instance& in, PhysicalDevice& d) {
   plugin::copy_string(info.backend, "vulkan");
   plugin::copy_string(info.name, d.properties.deviceName);
   const char* vendor = vendor_name(d.properties.vendorID);
-  plugin::copy_string(info.vendor, vendor ? std::string(vendor) : format("vendor 0x%04x", d.properties.vendorID));
+  plugin::copy_string(info.vendor,
+                      vendor ? std::string(vendor) : format("vendor 0x%04x", d.properties.vendorID));
   std::string driver_text;
   if (has_driver) {
     driver_text = driver.driverName;
@@ -375,8 +409,11 @@ void init_instance() {
   if (const char* t = std::getenv("PORTA_VULKAN_TIMEOUT_MS")) {
     char* end = nullptr;
     unsigned long long ms = std::strtoull(t, &end, 10);
-    if (end != t && *end == '\0' && ms > 0) in->timeout_ns = ms * 1000ull * 1000ull;
-    else plugin::log(PORTA_LOG_WARN, format("vulkan: ignoring PORTA_VULKAN_TIMEOUT_MS=%s (not a positive number)", t));
+    if (end != t && *end == '\0' && ms > 0)
+      in->timeout_ns = ms * 1000ull * 1000ull;
+    else
+      plugin::log(PORTA_LOG_WARN,
+                  format("vulkan: ignoring PORTA_VULKAN_TIMEOUT_MS=%s (not a positive number)", t));
   }
   load_loader(*in);
   try {

@@ -26,7 +26,8 @@ struct ShaderBfloat16FeaturesKHR {
   VkBool32 shaderBFloat16DotProduct;
   VkBool32 shaderBFloat16CooperativeMatrix;
 };
-constexpr VkStructureType kStructureTypeCooperativeMatrixFeaturesKHR = static_cast<VkStructureType>(1000506000);
+constexpr VkStructureType kStructureTypeCooperativeMatrixFeaturesKHR =
+    static_cast<VkStructureType>(1000506000);
 constexpr VkStructureType kStructureTypeShaderBfloat16FeaturesKHR = static_cast<VkStructureType>(1000141000);
 constexpr const char* kCooperativeMatrixExtension = "VK_KHR_cooperative_matrix";
 constexpr const char* kBfloat16Extension = "VK_KHR_shader_bfloat16";

@@ -44,25 +44,28 @@ void check_limits(const Device& device, const porta_kernel_desc& desc, const cha
   uint64_t invocations = 1;
   for (int i = 0; i < 3; ++i) {
     if (desc.workgroup_size[i] > lim.maxComputeWorkGroupSize[i])
-      fail(PORTA_ERROR_UNSUPPORTED, "vulkan: %s: kernel '%s': work-group size %c = %u exceeds maxComputeWorkGroupSize[%d] = %u",
-           dev, name, axis[i], desc.workgroup_size[i], i, lim.maxComputeWorkGroupSize[i]);
+      fail(PORTA_ERROR_UNSUPPORTED,
+           "vulkan: %s: kernel '%s': work-group size %c = %u exceeds maxComputeWorkGroupSize[%d] = %u", dev,
+           name, axis[i], desc.workgroup_size[i], i, lim.maxComputeWorkGroupSize[i]);
     invocations *= desc.workgroup_size[i];
   }
   if (invocations > lim.maxComputeWorkGroupInvocations)
-    fail(PORTA_ERROR_UNSUPPORTED,
-         "vulkan: %s: kernel '%s': work-group of %llu invocations exceeds maxComputeWorkGroupInvocations = %u", dev,
-         name, static_cast<unsigned long long>(invocations), lim.maxComputeWorkGroupInvocations);
+    fail(
+        PORTA_ERROR_UNSUPPORTED,
+        "vulkan: %s: kernel '%s': work-group of %llu invocations exceeds maxComputeWorkGroupInvocations = %u",
+        dev, name, static_cast<unsigned long long>(invocations), lim.maxComputeWorkGroupInvocations);
   if (desc.shared_memory_bytes > lim.maxComputeSharedMemorySize)
     fail(PORTA_ERROR_UNSUPPORTED,
-         "vulkan: %s: kernel '%s': %u bytes of shared memory exceed maxComputeSharedMemorySize = %u", dev, name,
-         desc.shared_memory_bytes, lim.maxComputeSharedMemorySize);
+         "vulkan: %s: kernel '%s': %u bytes of shared memory exceed maxComputeSharedMemorySize = %u", dev,
+         name, desc.shared_memory_bytes, lim.maxComputeSharedMemorySize);
   if (desc.push_constant_size > lim.maxPushConstantsSize)
-    fail(PORTA_ERROR_UNSUPPORTED, "vulkan: %s: kernel '%s': %u bytes of push constants exceed maxPushConstantsSize = %u",
-         dev, name, desc.push_constant_size, lim.maxPushConstantsSize);
+    fail(PORTA_ERROR_UNSUPPORTED,
+         "vulkan: %s: kernel '%s': %u bytes of push constants exceed maxPushConstantsSize = %u", dev, name,
+         desc.push_constant_size, lim.maxPushConstantsSize);
   if (desc.buffer_count > lim.maxPerStageDescriptorStorageBuffers)
     fail(PORTA_ERROR_UNSUPPORTED,
-         "vulkan: %s: kernel '%s': %u storage buffers exceed maxPerStageDescriptorStorageBuffers = %u", dev, name,
-         desc.buffer_count, lim.maxPerStageDescriptorStorageBuffers);
+         "vulkan: %s: kernel '%s': %u storage buffers exceed maxPerStageDescriptorStorageBuffers = %u", dev,
+         name, desc.buffer_count, lim.maxPerStageDescriptorStorageBuffers);
   const uint64_t missing = desc.required_features & ~device.physical.info.features;
   if (missing)
     fail(PORTA_ERROR_UNSUPPORTED, "vulkan: %s: kernel '%s' needs %s, which the device lacks", dev, name,
@@ -80,7 +83,8 @@ std::string cache_key(const Device& device, const porta_kernel_desc& desc) {
   mix(&p.driverVersion, sizeof p.driverVersion);
   mix(&p.vendorID, sizeof p.vendorID);
   mix(&p.deviceID, sizeof p.deviceID);
-  return format("vk-%s-%016llx", desc.cache_key ? desc.cache_key : "nokey", static_cast<unsigned long long>(h));
+  return format("vk-%s-%016llx", desc.cache_key ? desc.cache_key : "nokey",
+                static_cast<unsigned long long>(h));
 }
 
 // Cache data from disk is only handed to the driver when its header says it was
@@ -90,8 +94,9 @@ bool cache_data_matches(const Device& device, const void* data, size_t size) {
   uint32_t header[4];
   std::memcpy(header, data, sizeof header);
   const VkPhysicalDeviceProperties& p = device.physical.properties;
-  return header[0] >= 16 + VK_UUID_SIZE && header[0] <= size && header[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE &&
-         header[2] == p.vendorID && header[3] == p.deviceID &&
+  return header[0] >= 16 + VK_UUID_SIZE && header[0] <= size &&
+         header[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE && header[2] == p.vendorID &&
+         header[3] == p.deviceID &&
          std::memcmp(static_cast<const uint8_t*>(data) + 16, p.pipelineCacheUUID, VK_UUID_SIZE) == 0;
 }
 
@@ -100,12 +105,15 @@ void create_pipeline(Device& device, Kernel& k, const porta_kernel_desc& desc) {
   const std::string key = cache_key(device, desc);
   void* cached = nullptr;
   size_t cached_size = 0;
-  bool have_cache = desc.cache_key && host && host->cache_load && host->cache_load(key.c_str(), &cached, &cached_size);
+  bool have_cache =
+      desc.cache_key && host && host->cache_load && host->cache_load(key.c_str(), &cached, &cached_size);
   if (have_cache && !cache_data_matches(device, cached, cached_size)) {
-    plugin::log(PORTA_LOG_DEBUG, format("vulkan: ignoring pipeline cache entry %s (other driver or corrupt)", key.c_str()));
+    plugin::log(PORTA_LOG_DEBUG,
+                format("vulkan: ignoring pipeline cache entry %s (other driver or corrupt)", key.c_str()));
     have_cache = false;
   }
-  VkPipelineCacheCreateInfo cache_info = make<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
+  VkPipelineCacheCreateInfo cache_info =
+      make<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
   if (have_cache) {
     cache_info.initialDataSize = cached_size;
     cache_info.pInitialData = cached;
@@ -116,15 +124,16 @@ void create_pipeline(Device& device, Kernel& k, const porta_kernel_desc& desc) {
   device.check(r, "vkCreatePipelineCache");
 
   VkShaderModule module = VK_NULL_HANDLE;
-  VkShaderModuleCreateInfo module_info = make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+  VkShaderModuleCreateInfo module_info =
+      make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
   module_info.codeSize = desc.spirv_words * sizeof(uint32_t);
   module_info.pCode = desc.spirv;
   r = device.fn.vkCreateShaderModule(device.handle, &module_info, nullptr, &module);
   if (r != VK_SUCCESS) {
     device.fn.vkDestroyPipelineCache(device.handle, cache, nullptr);
     if (r == VK_ERROR_INVALID_SHADER_NV || r == VK_ERROR_UNKNOWN)
-      fail(PORTA_ERROR_INVALID_KERNEL, "vulkan: %s: kernel '%s': vkCreateShaderModule: %s", device.label().c_str(),
-           k.name.c_str(), result_name(r));
+      fail(PORTA_ERROR_INVALID_KERNEL, "vulkan: %s: kernel '%s': vkCreateShaderModule: %s",
+           device.label().c_str(), k.name.c_str(), result_name(r));
     device.check(r, "vkCreateShaderModule");
   }
 
@@ -140,7 +149,8 @@ void create_pipeline(Device& device, Kernel& k, const porta_kernel_desc& desc) {
   spec.dataSize = values.size() * sizeof(uint32_t);
   spec.pData = values.data();
 
-  VkComputePipelineCreateInfo info = make<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+  VkComputePipelineCreateInfo info =
+      make<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
@@ -161,7 +171,8 @@ void create_pipeline(Device& device, Kernel& k, const porta_kernel_desc& desc) {
   if (r != VK_SUCCESS) {
     k.pipeline = VK_NULL_HANDLE;
     if (vk::result_status(r) == PORTA_ERROR_BACKEND || r == VK_ERROR_INVALID_SHADER_NV)
-      fail(PORTA_ERROR_COMPILE, "vulkan: %s: kernel '%s': the driver rejected the pipeline: vkCreateComputePipelines: %s",
+      fail(PORTA_ERROR_COMPILE,
+           "vulkan: %s: kernel '%s': the driver rejected the pipeline: vkCreateComputePipelines: %s",
            device.label().c_str(), k.name.c_str(), result_name(r));
     device.check(r, "vkCreateComputePipelines");
   }
@@ -174,7 +185,8 @@ Kernel* create_kernel(Device& device, const porta_kernel_desc& desc) {
   k->device = &device;
   k->name = desc.name ? desc.name : (desc.entry_point ? desc.entry_point : "kernel");
   if (!desc.spirv || desc.spirv_words < 5)
-    fail(PORTA_ERROR_INVALID_KERNEL, "vulkan: %s: kernel '%s': no SPIR-V given", device.label().c_str(), k->name.c_str());
+    fail(PORTA_ERROR_INVALID_KERNEL, "vulkan: %s: kernel '%s': no SPIR-V given", device.label().c_str(),
+         k->name.c_str());
   check_limits(device, desc, k->name.c_str());
   k->push_constant_size = desc.push_constant_size;
 
@@ -188,14 +200,16 @@ Kernel* create_kernel(Device& device, const porta_kernel_desc& desc) {
     k->bindings.push_back(desc.buffers[i].binding);
   }
   try {
-    VkDescriptorSetLayoutCreateInfo set_info = make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+    VkDescriptorSetLayoutCreateInfo set_info =
+        make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
     set_info.flags = device.push_descriptor ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0;
     set_info.bindingCount = desc.buffer_count;
     set_info.pBindings = bindings.data();
     device.check(device.fn.vkCreateDescriptorSetLayout(device.handle, &set_info, nullptr, &k->set_layout),
                  "vkCreateDescriptorSetLayout");
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, desc.push_constant_size};
-    VkPipelineLayoutCreateInfo layout_info = make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+    VkPipelineLayoutCreateInfo layout_info =
+        make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
     layout_info.setLayoutCount = 1;
     layout_info.pSetLayouts = &k->set_layout;
     layout_info.pushConstantRangeCount = desc.push_constant_size ? 1 : 0;

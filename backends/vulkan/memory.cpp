@@ -12,8 +12,10 @@ using plugin::format;
 namespace {
 
 std::string bytes(uint64_t n) {
-  if (n >= (1ull << 30)) return format("%llu bytes (%.2f GiB)", static_cast<unsigned long long>(n), n / 1073741824.0);
-  if (n >= (1ull << 20)) return format("%llu bytes (%.1f MiB)", static_cast<unsigned long long>(n), n / 1048576.0);
+  if (n >= (1ull << 30))
+    return format("%llu bytes (%.2f GiB)", static_cast<unsigned long long>(n), n / 1073741824.0);
+  if (n >= (1ull << 20))
+    return format("%llu bytes (%.1f MiB)", static_cast<unsigned long long>(n), n / 1048576.0);
   return format("%llu bytes", static_cast<unsigned long long>(n));
 }
 
@@ -94,8 +96,8 @@ void MemoryPool::free(const Allocation& a) {
   // Keep one empty block of each type so alternating create/destroy does not thrash
   // the driver; release the others.
   const bool another_empty = std::any_of(blocks_.begin(), blocks_.end(), [&](const auto& b) {
-    return b.get() != a.block && b->type == a.block->type && (b->mapped == nullptr) == (a.block->mapped == nullptr) &&
-           b->ranges.empty();
+    return b.get() != a.block && b->type == a.block->type &&
+           (b->mapped == nullptr) == (a.block->mapped == nullptr) && b->ranges.empty();
   });
   if (!another_empty) return;
   auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const auto& b) { return b.get() == a.block; });

@@ -50,9 +50,13 @@ porta_status buffer_create(porta_plugin_device device, uint64_t size, porta_plug
   });
 }
 
-void buffer_destroy(porta_plugin_buffer buffer) { destroy_buffer(as_buffer(buffer)); }
+void buffer_destroy(porta_plugin_buffer buffer) {
+  Buffer* b = as_buffer(buffer);
+  if (b) b->device->release([b] { destroy_buffer(b); });
+}
 
-porta_status kernel_create(porta_plugin_device device, const porta_kernel_desc* desc, porta_plugin_kernel* kernel) {
+porta_status kernel_create(porta_plugin_device device, const porta_kernel_desc* desc,
+                           porta_plugin_kernel* kernel) {
   return guard([&] {
     Device* d = as_device(device);
     d->ensure_alive("kernel_create");
@@ -60,7 +64,10 @@ porta_status kernel_create(porta_plugin_device device, const porta_kernel_desc* 
   });
 }
 
-void kernel_destroy(porta_plugin_kernel kernel) { destroy_kernel(as_kernel(kernel)); }
+void kernel_destroy(porta_plugin_kernel kernel) {
+  Kernel* k = as_kernel(kernel);
+  if (k) k->device->release([k] { destroy_kernel(k); });
+}
 
 porta_status stream_create(porta_plugin_device device, porta_plugin_stream* stream) {
   return guard([&] {
@@ -70,19 +77,23 @@ porta_status stream_create(porta_plugin_device device, porta_plugin_stream* stre
   });
 }
 
-void stream_destroy(porta_plugin_stream stream) { delete as_stream(stream); }
+void stream_destroy(porta_plugin_stream stream) {
+  Stream* s = as_stream(stream);
+  if (s) s->device().release([s] { delete s; });
+}
 
 porta_status stream_write(porta_plugin_stream s, porta_plugin_buffer dst, uint64_t offset, const void* src,
                           uint64_t size) {
   return guard([&] { as_stream(s)->write(as_buffer(dst), offset, src, size); });
 }
 
-porta_status stream_read(porta_plugin_stream s, porta_plugin_buffer src, uint64_t offset, void* dst, uint64_t size) {
+porta_status stream_read(porta_plugin_stream s, porta_plugin_buffer src, uint64_t offset, void* dst,
+                         uint64_t size) {
   return guard([&] { as_stream(s)->read(as_buffer(src), offset, dst, size); });
 }
 
-porta_status stream_copy(porta_plugin_stream s, porta_plugin_buffer src, uint64_t src_offset, porta_plugin_buffer dst,
-                         uint64_t dst_offset, uint64_t size) {
+porta_status stream_copy(porta_plugin_stream s, porta_plugin_buffer src, uint64_t src_offset,
+                         porta_plugin_buffer dst, uint64_t dst_offset, uint64_t size) {
   return guard([&] { as_stream(s)->copy(as_buffer(src), src_offset, as_buffer(dst), dst_offset, size); });
 }
 
@@ -94,7 +105,8 @@ porta_status stream_fill(porta_plugin_stream s, porta_plugin_buffer dst, uint64_
 porta_status stream_dispatch(porta_plugin_stream s, porta_plugin_kernel kernel, const uint32_t groups[3],
                              const porta_plugin_buffer* buffers, uint32_t buffer_count, const void* push,
                              uint32_t push_size) {
-  return guard([&] { as_stream(s)->dispatch(as_kernel(kernel), groups, buffers, buffer_count, push, push_size); });
+  return guard(
+      [&] { as_stream(s)->dispatch(as_kernel(kernel), groups, buffers, buffer_count, push, push_size); });
 }
 
 porta_status stream_sync(porta_plugin_stream s) {
@@ -109,7 +121,10 @@ porta_status event_elapsed_ms(porta_plugin_event start, porta_plugin_event end, 
   return guard([&] { *ms = vk::event_elapsed_ms(*as_event(start), *as_event(end)); });
 }
 
-void event_destroy(porta_plugin_event event) { delete as_event(event); }
+void event_destroy(porta_plugin_event event) {
+  Event* e = as_event(event);
+  if (e) e->device->release([e] { delete e; });
+}
 
 porta_status stream_begin_record(porta_plugin_stream s) {
   return guard([&] { as_stream(s)->begin_record(); });
@@ -123,7 +138,10 @@ porta_status stream_replay(porta_plugin_stream s, porta_plugin_sequence sequence
   return guard([&] { as_stream(s)->replay(as_sequence(sequence)); });
 }
 
-void sequence_destroy(porta_plugin_sequence sequence) { delete as_sequence(sequence); }
+void sequence_destroy(porta_plugin_sequence sequence) {
+  Sequence* q = as_sequence(sequence);
+  if (q) q->device->release([q] { delete q; });
+}
 
 const porta_plugin_api kApi = {
     PORTA_PLUGIN_ABI_VERSION,

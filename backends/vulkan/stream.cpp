@@ -40,7 +40,8 @@ VkCommandPool create_command_pool(Device& d, VkCommandPoolCreateFlags flags) {
 }
 
 VkCommandBuffer allocate_command_buffer(Device& d, VkCommandPool pool) {
-  VkCommandBufferAllocateInfo info = make<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+  VkCommandBufferAllocateInfo info =
+      make<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
   info.commandPool = pool;
   info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   info.commandBufferCount = 1;
@@ -66,7 +67,8 @@ VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout, uint32_t
     if (current_ == pools_.size()) {
       const uint32_t sets = 128;
       VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(sets * 8, buffers)};
-      VkDescriptorPoolCreateInfo info = make<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+      VkDescriptorPoolCreateInfo info =
+          make<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
       info.maxSets = sets;
       info.poolSizeCount = 1;
       info.pPoolSizes = &size;
@@ -75,7 +77,8 @@ VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout, uint32_t
       pools_.push_back(pool);
       fresh = true;
     }
-    VkDescriptorSetAllocateInfo info = make<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
+    VkDescriptorSetAllocateInfo info =
+        make<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
     info.descriptorPool = pools_[current_];
     info.descriptorSetCount = 1;
     info.pSetLayouts = &layout;
@@ -89,7 +92,8 @@ VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout, uint32_t
 }
 
 void DescriptorArena::reset() {
-  for (size_t i = 0; i < pools_.size() && i <= current_; ++i) device_->fn.vkResetDescriptorPool(device_->handle, pools_[i], 0);
+  for (size_t i = 0; i < pools_.size() && i <= current_; ++i)
+    device_->fn.vkResetDescriptorPool(device_->handle, pools_[i], 0);
   current_ = 0;
 }
 
@@ -125,12 +129,12 @@ double event_elapsed_ms(const Event& start, const Event& end) {
   uint64_t t[2];
   const Event* events[2] = {&start, &end};
   for (int i = 0; i < 2; ++i) {
-    VkResult r = d.fn.vkGetQueryPoolResults(d.handle, events[i]->pool, 0, 1, sizeof(uint64_t), &t[i], sizeof(uint64_t),
-                                            VK_QUERY_RESULT_64_BIT);
+    VkResult r = d.fn.vkGetQueryPoolResults(d.handle, events[i]->pool, 0, 1, sizeof(uint64_t), &t[i],
+                                            sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
     if (r == VK_NOT_READY)
       fail(PORTA_ERROR_INVALID_ARGUMENT,
-           "vulkan: %s: event_elapsed_ms: the %s event has not completed; sync its stream first", d.label().c_str(),
-           i == 0 ? "start" : "end");
+           "vulkan: %s: event_elapsed_ms: the %s event has not completed; sync its stream first",
+           d.label().c_str(), i == 0 ? "start" : "end");
     d.check(r, "vkGetQueryPoolResults");
   }
   const uint32_t bits = d.physical.timestamp_valid_bits;
@@ -144,7 +148,8 @@ double event_elapsed_ms(const Event& start, const Event& end) {
 Stream::Stream(Device& device) : device_(device) {
   pool_ = create_command_pool(device_, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
   if (device_.timeline) {
-    VkSemaphoreTypeCreateInfo type = make<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
+    VkSemaphoreTypeCreateInfo type =
+        make<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
     type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
     type.initialValue = 0;
     VkSemaphoreCreateInfo info = make<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
@@ -255,7 +260,8 @@ void Stream::submit(std::unique_ptr<Batch> b, VkCommandBuffer cb, VkFence extra_
   try {
     if (timeline_) {
       b->value = last_value_ + 1;
-      VkTimelineSemaphoreSubmitInfo values = make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+      VkTimelineSemaphoreSubmitInfo values =
+          make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
       values.signalSemaphoreValueCount = 1;
       values.pSignalSemaphoreValues = &b->value;
       info.pNext = &values;
@@ -394,15 +400,18 @@ void Stream::dispatch(Kernel* k, const uint32_t groups[3], const porta_plugin_bu
   device_.ensure_alive("stream_dispatch");
   const char* dev = device_.label().c_str();
   if (count != k->bindings.size())
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: dispatch of '%s': %u buffers given, the kernel has %zu", dev,
-         k->name.c_str(), count, k->bindings.size());
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: dispatch of '%s': %u buffers given, the kernel has %zu",
+         dev, k->name.c_str(), count, k->bindings.size());
   if (push_size != k->push_constant_size)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: dispatch of '%s': %u push-constant bytes given, the kernel has %u",
-         dev, k->name.c_str(), push_size, k->push_constant_size);
+    fail(PORTA_ERROR_INVALID_ARGUMENT,
+         "vulkan: %s: dispatch of '%s': %u push-constant bytes given, the kernel has %u", dev,
+         k->name.c_str(), push_size, k->push_constant_size);
   const VkPhysicalDeviceLimits& lim = device_.limits();
   for (int i = 0; i < 3; ++i)
     if (groups[i] > lim.maxComputeWorkGroupCount[i])
-      fail(PORTA_ERROR_UNSUPPORTED, "vulkan: %s: dispatch of '%s': %u work-groups in dimension %d exceed maxComputeWorkGroupCount[%d] = %u",
+      fail(PORTA_ERROR_UNSUPPORTED,
+           "vulkan: %s: dispatch of '%s': %u work-groups in dimension %d exceed maxComputeWorkGroupCount[%d] "
+           "= %u",
            dev, k->name.c_str(), groups[i], i, i, lim.maxComputeWorkGroupCount[i]);
   std::vector<VkDescriptorBufferInfo> infos(count);
   std::vector<VkWriteDescriptorSet> writes(count);
@@ -410,7 +419,8 @@ void Stream::dispatch(Kernel* k, const uint32_t groups[3], const porta_plugin_bu
     const Buffer* b = reinterpret_cast<const Buffer*>(buffers[i]);
     if (b->size > lim.maxStorageBufferRange)
       fail(PORTA_ERROR_UNSUPPORTED,
-           "vulkan: %s: dispatch of '%s': buffer %u is %llu bytes, more than a kernel may bind (maxStorageBufferRange = %u)",
+           "vulkan: %s: dispatch of '%s': buffer %u is %llu bytes, more than a kernel may bind "
+           "(maxStorageBufferRange = %u)",
            dev, k->name.c_str(), i, static_cast<unsigned long long>(b->size), lim.maxStorageBufferRange);
     infos[i] = {b->handle, 0, VK_WHOLE_SIZE};
     writes[i] = make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
@@ -425,16 +435,19 @@ void Stream::dispatch(Kernel* k, const uint32_t groups[3], const porta_plugin_bu
   device_.fn.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
   if (count > 0) {
     if (device_.push_descriptor) {
-      device_.fn.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, count, writes.data());
+      device_.fn.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, count,
+                                           writes.data());
     } else {
       DescriptorArena& arena = recording_ ? recording_->arena : open_->arena;
       VkDescriptorSet set = arena.allocate(k->set_layout, count);
       for (auto& w : writes) w.dstSet = set;
       device_.fn.vkUpdateDescriptorSets(device_.handle, count, writes.data(), 0, nullptr);
-      device_.fn.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &set, 0, nullptr);
+      device_.fn.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &set, 0,
+                                         nullptr);
     }
   }
-  if (push_size > 0) device_.fn.vkCmdPushConstants(cb, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size, push);
+  if (push_size > 0)
+    device_.fn.vkCmdPushConstants(cb, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size, push);
   device_.fn.vkCmdDispatch(cb, groups[0], groups[1], groups[2]);
 }
 
@@ -493,8 +506,8 @@ Sequence* Stream::end_record() {
 void Stream::replay(Sequence* seq) {
   device_.ensure_alive("stream_replay");
   if (recording_)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: stream_replay: cannot replay while the stream is recording",
-         device_.label().c_str());
+    fail(PORTA_ERROR_INVALID_ARGUMENT,
+         "vulkan: %s: stream_replay: cannot replay while the stream is recording", device_.label().c_str());
   flush();
   if (seq->pending) {
     // The previous replay must be done (and its reads copied out) before the command

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -99,6 +100,9 @@ struct DeviceState {
   std::string label;  // "backend:index (name)" for messages
   std::mutex io_mutex;  // the device's own stream for porta_buffer_read/write
   porta_plugin_stream io_stream = nullptr;
+  // Built-in kernels made for this device, keyed by name and spec values.
+  std::mutex builtin_mutex;
+  std::map<std::string, std::shared_ptr<struct KernelState>> builtin_kernels;
   ~DeviceState();
 };
 using DeviceRef = std::shared_ptr<DeviceState>;

@@ -11,6 +11,7 @@
 using namespace porta::core;
 
 DeviceState::~DeviceState() {
+  builtin_kernels.clear();
   if (io_stream) {
     api->stream_sync(io_stream);
     api->stream_destroy(io_stream);

@@ -101,6 +101,9 @@ struct DeviceState {
   std::mutex io_mutex;  // the device's own stream for porta_buffer_read/write
   porta_plugin_stream io_stream = nullptr;
   // Built-in kernels made for this device, keyed by name and spec values.
+  // Their KernelState::device must not own this device (a cycle): make it with
+  // the aliasing constructor, DeviceRef(DeviceRef(), this). ~DeviceState
+  // clears the table before closing the device.
   std::mutex builtin_mutex;
   std::map<std::string, std::shared_ptr<struct KernelState>> builtin_kernels;
   ~DeviceState();

@@ -4,6 +4,7 @@
 // SPIRV-Cross, shaderc or SPIRV-Tools.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -68,6 +69,9 @@ const char* target_name(Target target);
 
 // GLSL compute source → SPIR-V (Vulkan 1.1 environment). `name` appears in messages.
 std::vector<uint32_t> compile_glsl(const std::string& source, const std::string& name);
+// Bytes of a .spv file → words. Throws Error(InvalidSpirv) when the size is not
+// a multiple of 4, the module is empty or the magic number is wrong.
+std::vector<uint32_t> spirv_from_bytes(const void* data, size_t size);
 // Throws Error(InvalidSpirv) with spirv-val's message when invalid.
 void validate(const std::vector<uint32_t>& spirv);
 // Inlining and the performance passes; spec constants stay spec constants.
@@ -76,6 +80,12 @@ std::vector<uint32_t> optimize(const std::vector<uint32_t>& spirv);
 std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv);
 
 KernelSignature reflect(const std::vector<uint32_t>& spirv);
+// The same with spec-constant values applied: local_size and shared_memory_bytes
+// (whose array lengths may depend on spec constants) are those of the
+// specialised kernel; spec_constants still lists the defaults.
+KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs);
+// A readable multi-line description (porta-translate --signature, logs).
+std::string describe(const KernelSignature& signature);
 
 // Work-group size with spec-constant overrides applied.
 void resolve_local_size(const KernelSignature& signature, const std::vector<SpecValue>& specs,

@@ -1,0 +1,22 @@
+// Target cpp: C++17 for porta's CPU backend, following translator/runtime/porta_cpu.h.
+#pragma once
+
+#include "target_compiler.hpp"
+
+namespace porta::translator::detail {
+
+class CppCompiler final : public TargetCompiler {
+ public:
+  using TargetCompiler::TargetCompiler;
+
+ private:
+  Target target() const override { return Target::Cpp; }
+  void emit_translation_unit() override;
+  std::string buffer_pointer_type(const std::string& element, Access access) const override;
+  const std::unordered_set<std::string>& reserved_words() const override;
+
+  void emit_work_item();
+  void emit_group_entry();
+};
+
+}  // namespace porta::translator::detail

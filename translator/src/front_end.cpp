@@ -1,0 +1,145 @@
+// GLSL → SPIR-V (shaderc), validation (spirv-val) and optimisation (spirv-opt).
+#include <cstdio>
+#include <cstring>
+#include <unordered_map>
+#include <shaderc/shaderc.hpp>
+#include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/optimizer.hpp>
+#include <string>
+#include <vector>
+
+#include "porta_translator/translator.hpp"
+#include "spirv_words.hpp"
+
+namespace porta::translator {
+namespace {
+
+constexpr spv_target_env kTargetEnv = SPV_ENV_VULKAN_1_1;
+
+// Collects spirv-val / spirv-opt diagnostics as text, one per line.
+class MessageLog {
+ public:
+  spvtools::MessageConsumer consumer() {
+    return [this](spv_message_level_t, const char*, const spv_position_t& position, const char* message) {
+      if (!text_.empty()) text_ += '\n';
+      text_ += message;
+      if (position.index != 0) text_ += " (at word " + std::to_string(position.index) + ")";
+    };
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+void check_header(const std::vector<uint32_t>& spirv) {
+  if (spirv.empty()) throw Error(Error::Kind::InvalidSpirv, "not SPIR-V: the module is empty");
+  if (spirv[0] != kSpirvMagic) {
+    char found[16];
+    std::snprintf(found, sizeof(found), "0x%08x", spirv[0]);
+    const bool swapped = spirv[0] == __builtin_bswap32(kSpirvMagic);
+    throw Error(Error::Kind::InvalidSpirv,
+                std::string("not SPIR-V: the first word is ") + found + ", expected the magic number 0x07230203" +
+                    (swapped ? " (the module has the other byte order)" : ""));
+  }
+  if (spirv.size() < kSpirvHeaderWords)
+    throw Error(Error::Kind::InvalidSpirv, "not SPIR-V: the module is shorter than the 5-word header");
+}
+
+}  // namespace
+
+std::vector<uint32_t> compile_glsl(const std::string& source, const std::string& name) {
+  const std::string label = name.empty() ? "kernel.comp" : name;
+  shaderc::Compiler compiler;
+  if (!compiler.IsValid()) throw Error(Error::Kind::Internal, "the GLSL compiler (shaderc) failed to initialise");
+  shaderc::CompileOptions options;
+  options.SetSourceLanguage(shaderc_source_language_glsl);
+  options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
+  options.SetTargetSpirv(shaderc_spirv_version_1_3);
+  // Keep names: they make reflection and translated code readable.
+  options.SetGenerateDebugInfo();
+  shaderc::SpvCompilationResult result =
+      compiler.CompileGlslToSpv(source.data(), source.size(), shaderc_compute_shader, label.c_str(), "main", options);
+  if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
+    std::string log = result.GetErrorMessage();
+    while (!log.empty() && log.back() == '\n') log.pop_back();
+    throw Error(Error::Kind::InvalidGlsl, "GLSL compilation of " + label + " failed:\n" + log);
+  }
+  return std::vector<uint32_t>(result.cbegin(), result.cend());
+}
+
+std::vector<uint32_t> spirv_from_bytes(const void* data, size_t size) {
+  if (size == 0 || data == nullptr) throw Error(Error::Kind::InvalidSpirv, "not SPIR-V: the module is empty");
+  if (size % 4 != 0)
+    throw Error(Error::Kind::InvalidSpirv,
+                "not SPIR-V: " + std::to_string(size) + " bytes is not a whole number of 32-bit words");
+  std::vector<uint32_t> words(size / 4);
+  std::memcpy(words.data(), data, size);
+  check_header(words);
+  return words;
+}
+
+void validate(const std::vector<uint32_t>& spirv) {
+  check_header(spirv);
+  spvtools::SpirvTools tools(kTargetEnv);
+  MessageLog log;
+  tools.SetMessageConsumer(log.consumer());
+  spvtools::ValidatorOptions options;
+  if (!tools.Validate(spirv.data(), spirv.size(), options))
+    throw Error(Error::Kind::InvalidSpirv,
+                "invalid SPIR-V (spirv-val, Vulkan 1.1):\n" + (log.text().empty() ? "no details" : log.text()));
+}
+
+std::vector<uint32_t> optimize(const std::vector<uint32_t>& spirv) {
+  check_header(spirv);
+  spvtools::Optimizer optimizer(kTargetEnv);
+  MessageLog log;
+  optimizer.SetMessageConsumer(log.consumer());
+  // Inline everything first so that the targets without real function calls
+  // on pointers (OpenCL C) and the CPU target see one function. The
+  // performance passes do not freeze spec constants: they stay adjustable.
+  optimizer.RegisterPass(spvtools::CreateInlineExhaustivePass());
+  optimizer.RegisterPerformancePasses();
+  std::vector<uint32_t> optimized;
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);  // prepare() validates before and after
+  // Unused buffers keep their bindings and unused spec constants stay
+  // settable: the kernel's interface is what its source declares.
+  options.set_preserve_bindings(true);
+  options.set_preserve_spec_constants(true);
+  if (!optimizer.Run(spirv.data(), spirv.size(), &optimized, options))
+    throw Error(Error::Kind::Internal,
+                "spirv-opt failed:\n" + (log.text().empty() ? "no details" : log.text()));
+  try {
+    validate(optimized);
+  } catch (const Error& e) {
+    throw Error(Error::Kind::Internal, std::string("spirv-opt produced invalid SPIR-V: ") + e.what());
+  }
+  return optimized;
+}
+
+std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv) {
+  validate(spirv);
+  return optimize(spirv);
+}
+
+std::vector<uint32_t> specialize(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {
+  check_header(spirv);
+  std::unordered_map<uint32_t, std::vector<uint32_t>> values;
+  for (const SpecValue& spec : specs) values[spec.id] = {spec.bits};
+  spvtools::Optimizer optimizer(kTargetEnv);
+  MessageLog log;
+  optimizer.SetMessageConsumer(log.consumer());
+  if (!values.empty()) optimizer.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(values));
+  optimizer.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
+  optimizer.RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
+  std::vector<uint32_t> out;
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);
+  if (!optimizer.Run(spirv.data(), spirv.size(), &out, options))
+    throw Error(Error::Kind::InvalidSpirv,
+                "applying spec-constant values failed:\n" + (log.text().empty() ? "no details" : log.text()));
+  return out;
+}
+
+}  // namespace porta::translator

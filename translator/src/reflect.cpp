@@ -1,0 +1,344 @@
+// SPIR-V → KernelSignature with SPIRV-Cross's reflection API.
+#include <spirv_cross.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "porta/porta.h"
+#include "porta_translator/translator.hpp"
+#include "reflect_util.hpp"
+#include "spirv_words.hpp"
+
+namespace porta::translator {
+namespace {
+
+using spirv_cross::SPIRType;
+
+std::string scalar_glsl(const SPIRType& type) {
+  switch (type.basetype) {
+    case SPIRType::Boolean: return "bool";
+    case SPIRType::SByte: return "int8_t";
+    case SPIRType::UByte: return "uint8_t";
+    case SPIRType::Short: return "int16_t";
+    case SPIRType::UShort: return "uint16_t";
+    case SPIRType::Int: return "int";
+    case SPIRType::UInt: return "uint";
+    case SPIRType::Int64: return "int64_t";
+    case SPIRType::UInt64: return "uint64_t";
+    case SPIRType::Half: return "float16_t";
+    case SPIRType::Float: return "float";
+    case SPIRType::Double: return "double";
+    default: return "?";
+  }
+}
+
+const char* vector_prefix(const SPIRType& type) {
+  switch (type.basetype) {
+    case SPIRType::Boolean: return "bvec";
+    case SPIRType::Int: return "ivec";
+    case SPIRType::UInt: return "uvec";
+    case SPIRType::Float: return "vec";
+    case SPIRType::Double: return "dvec";
+    case SPIRType::Half: return "f16vec";
+    case SPIRType::Int64: return "i64vec";
+    case SPIRType::UInt64: return "u64vec";
+    default: return nullptr;
+  }
+}
+
+// The array lengths of a Workgroup variable may be spec constants: reflection
+// reads them from a specialised copy where they are plain constants.
+uint32_t array_length(const spirv_cross::Compiler& compiler, const SPIRType& type, size_t dimension) {
+  if (type.array_size_literal[dimension]) return type.array[dimension];
+  return compiler.get_constant(type.array[dimension]).scalar();
+}
+
+// Natural (std430-like) size and alignment of a Workgroup variable's type:
+// what a device allocates for it.
+void natural_layout(const spirv_cross::Compiler& compiler, const SPIRType& type, uint64_t& size, uint64_t& align) {
+  if (!type.array.empty()) {
+    uint64_t count = 1;
+    for (size_t i = 0; i < type.array.size(); ++i) count *= array_length(compiler, type, i);
+    const SPIRType& element = compiler.get_type(type.parent_type);
+    uint64_t element_size = 0, element_align = 1;
+    natural_layout(compiler, element, element_size, element_align);
+    const uint64_t stride = (element_size + element_align - 1) / element_align * element_align;
+    size = stride * count;
+    align = element_align;
+    return;
+  }
+  if (type.basetype == SPIRType::Struct) {
+    uint64_t offset = 0, max_align = 1;
+    for (uint32_t member : type.member_types) {
+      uint64_t member_size = 0, member_align = 1;
+      natural_layout(compiler, compiler.get_type(member), member_size, member_align);
+      offset = (offset + member_align - 1) / member_align * member_align + member_size;
+      max_align = std::max(max_align, member_align);
+    }
+    size = (offset + max_align - 1) / max_align * max_align;
+    align = max_align;
+    return;
+  }
+  const uint64_t component = type.basetype == SPIRType::Boolean ? 4 : type.width / 8;
+  size = component * type.vecsize * type.columns;
+  align = component * (type.vecsize == 3 ? 4 : type.vecsize);
+}
+
+uint64_t features_of(const std::vector<uint32_t>& spirv, const spirv_cross::Compiler& compiler) {
+  uint64_t features = 0;
+  for (spv::Capability capability : compiler.get_declared_capabilities()) {
+    switch (capability) {
+      case spv::CapabilityFloat16: features |= PORTA_FEATURE_FP16; break;
+      case spv::CapabilityFloat64: features |= PORTA_FEATURE_FP64; break;
+      case spv::CapabilityInt64: features |= PORTA_FEATURE_INT64; break;
+      case spv::CapabilityInt16: features |= PORTA_FEATURE_INT16; break;
+      case spv::CapabilityInt8: features |= PORTA_FEATURE_INT8; break;
+      case spv::CapabilityStorageBuffer16BitAccess:
+      case spv::CapabilityUniformAndStorageBuffer16BitAccess:
+      case spv::CapabilityStoragePushConstant16: features |= PORTA_FEATURE_STORAGE_16BIT; break;
+      case spv::CapabilityStorageBuffer8BitAccess:
+      case spv::CapabilityUniformAndStorageBuffer8BitAccess:
+      case spv::CapabilityStoragePushConstant8: features |= PORTA_FEATURE_STORAGE_8BIT; break;
+      case spv::CapabilityGroupNonUniform:
+      case spv::CapabilityGroupNonUniformVote:
+      case spv::CapabilityGroupNonUniformArithmetic:
+      case spv::CapabilityGroupNonUniformBallot:
+      case spv::CapabilityGroupNonUniformShuffle:
+      case spv::CapabilityGroupNonUniformShuffleRelative:
+      case spv::CapabilityGroupNonUniformClustered:
+      case spv::CapabilityGroupNonUniformQuad:
+      case spv::CapabilitySubgroupBallotKHR:
+      case spv::CapabilitySubgroupVoteKHR: features |= PORTA_FEATURE_SUBGROUPS; break;
+      case spv::CapabilityAtomicFloat32AddEXT: features |= PORTA_FEATURE_ATOMIC_FLOAT32; break;
+      case spv::CapabilityInt64Atomics: features |= PORTA_FEATURE_ATOMIC_INT64; break;
+      default: break;
+    }
+  }
+  // 32-bit integer atomics need no capability in SPIR-V, but not every device
+  // has them on every memory: look for the instructions.
+  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t*, uint32_t) {
+    if (opcode >= spv::OpAtomicLoad && opcode <= spv::OpAtomicXor) features |= PORTA_FEATURE_ATOMIC_INT32;
+  });
+  return features;
+}
+
+[[noreturn]] void reject_resource(const spirv_cross::Compiler& compiler, const spirv_cross::Resource& resource,
+                                  const char* what, const char* advice) {
+  const uint32_t set = compiler.get_decoration(resource.id, spv::DecorationDescriptorSet);
+  const uint32_t binding = compiler.get_decoration(resource.id, spv::DecorationBinding);
+  throw Error(Error::Kind::UnsupportedFeature, std::string(what) + " '" + resource.name + "' (set " +
+                                                   std::to_string(set) + ", binding " + std::to_string(binding) +
+                                                   ") is not supported: " + advice);
+}
+
+// Reflection needs to walk every variable, which Compiler keeps protected.
+class ModuleWalker : public spirv_cross::Compiler {
+ public:
+  using Compiler::Compiler;
+  template <class Visit>
+  void for_each_variable(Visit&& visit) {
+    ir.for_each_typed_id<spirv_cross::SPIRVariable>(visit);
+  }
+};
+
+uint32_t shared_bytes(ModuleWalker& compiler) {
+  uint64_t total = 0;
+  compiler.for_each_variable([&](uint32_t, const spirv_cross::SPIRVariable& var) {
+    if (var.storage != spv::StorageClassWorkgroup) return;
+    uint64_t size = 0, align = 1;
+    natural_layout(compiler, compiler.get_type(compiler.get_type(var.basetype).parent_type), size, align);
+    total = (total + align - 1) / align * align + size;
+  });
+  return static_cast<uint32_t>(std::min<uint64_t>(total, UINT32_MAX));
+}
+
+}  // namespace
+
+std::string glsl_type_name(const spirv_cross::Compiler& compiler, const SPIRType& type) {
+  std::string name;
+  if (type.basetype == SPIRType::Struct) {
+    name = compiler.get_name(type.self);
+    if (name.empty()) name = "struct";
+  } else if (type.columns > 1) {
+    name = (type.basetype == SPIRType::Double ? "dmat" : "mat") + std::to_string(type.columns);
+    if (type.columns != type.vecsize) name += "x" + std::to_string(type.vecsize);
+  } else if (type.vecsize > 1) {
+    const char* prefix = vector_prefix(type);
+    name = prefix ? prefix + std::to_string(type.vecsize)
+                  : scalar_glsl(type) + "vec" + std::to_string(type.vecsize);
+  } else {
+    name = scalar_glsl(type);
+  }
+  for (size_t i = type.array.size(); i-- > 0;) {
+    if (!type.array_size_literal[i])
+      name += "[" + compiler.get_name(type.array[i]) + "]";
+    else if (type.array[i] == 0)
+      name += "[]";
+    else
+      name += "[" + std::to_string(type.array[i]) + "]";
+  }
+  return name;
+}
+
+KernelSignature reflect(const std::vector<uint32_t>& spirv) { return reflect(spirv, {}); }
+
+KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {
+  KernelSignature signature;
+  try {
+    if (spirv.empty() || spirv[0] != kSpirvMagic) (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
+    spirv_cross::Compiler compiler(spirv);
+
+    const auto entry_points = compiler.get_entry_points_and_stages();
+    if (entry_points.size() != 1 || entry_points[0].execution_model != spv::ExecutionModelGLCompute) {
+      std::string found;
+      for (const auto& entry : entry_points)
+        found += (found.empty() ? "" : ", ") + entry.name +
+                 (entry.execution_model == spv::ExecutionModelGLCompute ? " (compute)" : " (not compute)");
+      throw Error(Error::Kind::UnsupportedFeature,
+                  "a kernel needs exactly one GLCompute entry point; the module has " +
+                      std::to_string(entry_points.size()) + (found.empty() ? "" : ": " + found));
+    }
+    compiler.set_entry_point(entry_points[0].name, entry_points[0].execution_model);
+    signature.entry_point = entry_points[0].name;
+
+    const spirv_cross::ShaderResources resources = compiler.get_shader_resources();
+    if (!resources.uniform_buffers.empty())
+      reject_resource(compiler, resources.uniform_buffers[0], "uniform buffer",
+                      "porta kernels take storage buffers; declare it `readonly buffer`");
+    for (const auto* list : {&resources.sampled_images, &resources.separate_images})
+      if (!list->empty()) reject_resource(compiler, (*list)[0], "image", "porta kernels take storage buffers only");
+    if (!resources.storage_images.empty())
+      reject_resource(compiler, resources.storage_images[0], "storage image", "porta kernels take storage buffers only");
+    if (!resources.separate_samplers.empty())
+      reject_resource(compiler, resources.separate_samplers[0], "sampler", "porta kernels take storage buffers only");
+    if (!resources.atomic_counters.empty())
+      reject_resource(compiler, resources.atomic_counters[0], "atomic counter",
+                      "use atomics on a storage buffer instead");
+    if (!resources.acceleration_structures.empty())
+      reject_resource(compiler, resources.acceleration_structures[0], "acceleration structure",
+                      "porta kernels take storage buffers only");
+
+    for (const spirv_cross::Resource& resource : resources.storage_buffers) {
+      BufferBinding buffer;
+      buffer.set = compiler.get_decoration(resource.id, spv::DecorationDescriptorSet);
+      buffer.binding = compiler.get_decoration(resource.id, spv::DecorationBinding);
+      buffer.name = compiler.get_name(resource.id);
+      if (buffer.name.empty()) buffer.name = compiler.get_name(resource.base_type_id);
+      if (buffer.set != 0)
+        throw Error(Error::Kind::UnsupportedFeature,
+                    "storage buffer '" + buffer.name + "' is at set " + std::to_string(buffer.set) + ", binding " +
+                        std::to_string(buffer.binding) + "; porta kernels use descriptor set 0 only");
+      const spirv_cross::Bitset flags = compiler.get_buffer_block_flags(resource.id);
+      const bool no_write = flags.get(spv::DecorationNonWritable);
+      const bool no_read = flags.get(spv::DecorationNonReadable);
+      if (no_write && no_read)
+        buffer.access = Access::ReadWrite;  // declared neither readable nor writable: treat as unconstrained
+      else
+        buffer.access = no_write ? Access::Read : no_read ? Access::Write : Access::ReadWrite;
+      signature.buffers.push_back(buffer);
+    }
+    std::sort(signature.buffers.begin(), signature.buffers.end(),
+              [](const BufferBinding& a, const BufferBinding& b) { return a.binding < b.binding; });
+    for (size_t i = 1; i < signature.buffers.size(); ++i)
+      if (signature.buffers[i].binding == signature.buffers[i - 1].binding)
+        throw Error(Error::Kind::UnsupportedFeature,
+                    "storage buffers '" + signature.buffers[i - 1].name + "' and '" + signature.buffers[i].name +
+                        "' share binding " + std::to_string(signature.buffers[i].binding));
+
+    if (resources.push_constant_buffers.size() > 1)
+      throw Error(Error::Kind::InvalidSpirv, "more than one push-constant block");
+    if (!resources.push_constant_buffers.empty()) {
+      const SPIRType& block = compiler.get_type(resources.push_constant_buffers[0].base_type_id);
+      for (uint32_t i = 0; i < block.member_types.size(); ++i) {
+        PushConstantMember member;
+        member.name = compiler.get_member_name(block.self, i);
+        const SPIRType& member_type = compiler.get_type(block.member_types[i]);
+        member.type = glsl_type_name(compiler, member_type);
+        member.offset = compiler.type_struct_member_offset(block, i);
+        if (!member_type.array.empty() && member_type.array.back() == 0 && member_type.array_size_literal.back())
+          throw Error(Error::Kind::InvalidSpirv, "push-constant member '" + member.name + "' is a runtime array");
+        member.size = static_cast<uint32_t>(compiler.get_declared_struct_member_size(block, i));
+        signature.push_constants.push_back(member);
+      }
+      signature.push_constant_size = static_cast<uint32_t>(compiler.get_declared_struct_size(block));
+    }
+
+    for (const spirv_cross::SpecializationConstant& spec : compiler.get_specialization_constants()) {
+      const spirv_cross::SPIRConstant& constant = compiler.get_constant(spec.id);
+      const SPIRType& type = compiler.get_type(constant.constant_type);
+      SpecConstant out;
+      out.id = spec.constant_id;
+      out.name = compiler.get_name(spec.id);
+      switch (type.basetype) {
+        case SPIRType::Boolean: out.type = ScalarType::Bool; break;
+        case SPIRType::Int: out.type = ScalarType::Int; break;
+        case SPIRType::UInt: out.type = ScalarType::UInt; break;
+        case SPIRType::Float: out.type = ScalarType::Float; break;
+        default:
+          throw Error(Error::Kind::UnsupportedFeature, "spec constant '" + out.name + "' (constant_id " +
+                                                           std::to_string(out.id) + ") has type " +
+                                                           glsl_type_name(compiler, type) +
+                                                           "; porta supports bool, int, uint and float");
+      }
+      out.default_bits = constant.scalar();
+      signature.spec_constants.push_back(out);
+    }
+    std::sort(signature.spec_constants.begin(), signature.spec_constants.end(),
+              [](const SpecConstant& a, const SpecConstant& b) { return a.id < b.id; });
+
+    const spirv_cross::SPIREntryPoint& entry = compiler.get_entry_point(signature.entry_point, spv::ExecutionModelGLCompute);
+    signature.local_size[0] = entry.workgroup_size.x;
+    signature.local_size[1] = entry.workgroup_size.y;
+    signature.local_size[2] = entry.workgroup_size.z;
+    spirv_cross::SpecializationConstant dims[3];
+    compiler.get_work_group_size_specialization_constants(dims[0], dims[1], dims[2]);
+    for (int d = 0; d < 3; ++d) {
+      if (dims[d].id == spirv_cross::ID(0)) continue;
+      signature.local_size_spec_id[d] = static_cast<int32_t>(dims[d].constant_id);
+      for (SpecConstant& spec : signature.spec_constants)
+        if (spec.id == dims[d].constant_id && spec.name.empty()) spec.name = std::string("local_size_") + "xyz"[d];
+      signature.local_size[d] = compiler.get_constant(dims[d].id).scalar();
+    }
+
+    for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t*, uint32_t) {
+      if (opcode == spv::OpControlBarrier) signature.uses_barrier = true;
+    });
+    signature.required_features = features_of(spirv, compiler);
+
+    // Shared sizes may depend on spec constants (`shared float t[gl_WorkGroupSize.x]`):
+    // measure them on the specialised module.
+    const std::vector<uint32_t> specialised = specialize(spirv, specs);
+    ModuleWalker walker(specialised);
+    signature.shared_memory_bytes = shared_bytes(walker);
+  } catch (const spirv_cross::CompilerError& e) {
+    throw Error(Error::Kind::InvalidSpirv, std::string("SPIR-V reflection failed: ") + e.what());
+  }
+  if (!specs.empty()) {
+    uint32_t size[3];
+    resolve_local_size(signature, specs, size);
+    std::memcpy(signature.local_size, size, sizeof(size));
+  }
+  return signature;
+}
+
+void resolve_local_size(const KernelSignature& signature, const std::vector<SpecValue>& specs, uint32_t out[3]) {
+  for (int d = 0; d < 3; ++d) {
+    out[d] = signature.local_size[d];
+    if (signature.local_size_spec_id[d] < 0) continue;
+    for (const SpecValue& spec : specs)
+      if (spec.id == static_cast<uint32_t>(signature.local_size_spec_id[d])) out[d] = spec.bits;
+  }
+}
+
+const char* target_name(Target target) {
+  switch (target) {
+    case Target::Cpp: return "cpp";
+    case Target::OpenCL: return "opencl";
+    case Target::Cuda: return "cuda";
+  }
+  return "unknown";
+}
+
+}  // namespace porta::translator

@@ -1,0 +1,32 @@
+// Internal helpers over raw SPIR-V words shared by reflection and the targets.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "porta_translator/translator.hpp"
+
+namespace porta::translator {
+
+constexpr uint32_t kSpirvMagic = 0x07230203u;
+constexpr uint32_t kSpirvHeaderWords = 5;
+
+// Calls visit(opcode, operands, operand_count) for every instruction; stops at
+// a malformed instruction (validation reports those).
+template <class Visit>
+void for_each_instruction(const std::vector<uint32_t>& spirv, Visit&& visit) {
+  size_t at = kSpirvHeaderWords;
+  while (at < spirv.size()) {
+    const uint32_t length = spirv[at] >> 16;
+    const uint32_t opcode = spirv[at] & 0xffffu;
+    if (length == 0 || at + length > spirv.size()) return;
+    visit(opcode, &spirv[at + 1], length - 1);
+    at += length;
+  }
+}
+
+// Spec constants replaced by constants with the given values (defaults for the
+// others) and spec-constant expressions folded: what a driver would compile.
+std::vector<uint32_t> specialize(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs);
+
+}  // namespace porta::translator

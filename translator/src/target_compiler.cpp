@@ -1,0 +1,633 @@
+// What porta's source targets share; see target_compiler.hpp.
+#include "target_compiler.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include "spirv_words.hpp"
+
+namespace porta::translator::detail {
+
+using spirv_cross::Bitset;
+using spirv_cross::SPIRConstant;
+using spirv_cross::SPIRConstantOp;
+using spirv_cross::SPIRFunction;
+using spirv_cross::SPIRType;
+using spirv_cross::SPIRVariable;
+
+namespace {
+
+uint32_t align_up(uint32_t value, uint32_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+
+// The smallest power-of-two alignment >= `minimum` that moves `from` exactly
+// to `to`, or 0 if none does.
+uint32_t alignment_reaching(uint32_t from, uint32_t to, uint32_t minimum) {
+  for (uint32_t a = std::max<uint32_t>(minimum, 1); a <= 256; a *= 2)
+    if (align_up(from, a) == to) return a;
+  return 0;
+}
+
+std::string float_literal(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof(value));
+  if (value != value || value - value != 0.0f) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "uintBitsToFloat(0x%08" PRIx32 "u)", bits);
+    return text;
+  }
+  char text[64];
+  std::snprintf(text, sizeof(text), "%.9g", static_cast<double>(value));
+  std::string out = text;
+  if (out.find_first_of(".e") == std::string::npos) out += ".0";
+  return out + "f";
+}
+
+}  // namespace
+
+TargetCompiler::TargetCompiler(std::vector<uint32_t> spirv, const TranslateOptions& options)
+    : CompilerGLSL(spirv), options_(options) {
+  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t*, uint32_t) {
+    if (opcode == spv::OpControlBarrier) uses_barrier_ = true;
+  });
+}
+
+void TargetCompiler::unsupported(const std::string& what) const {
+  throw Error(Error::Kind::UnsupportedFeature,
+              std::string("target ") + target_name(const_cast<TargetCompiler*>(this)->target()) + ": " + what);
+}
+
+std::string TargetCompiler::compile() {
+  ir.fixup_reserved_names();
+  options.es = false;
+  options.version = 450;
+  options.vulkan_semantics = false;
+  // Variables the emitter declares ahead of their first store start at zero:
+  // no uninitialised reads for the C compilers to warn about.
+  options.force_zero_initialized_variables = true;
+
+  backend.float_literal_suffix = true;
+  backend.double_literal_suffix = false;
+  backend.long_long_literal_suffix = true;
+  backend.uint32_t_literal_suffix = true;
+  backend.int16_t_literal_suffix = "";
+  backend.uint16_t_literal_suffix = "";
+  backend.swizzle_is_function = true;
+  backend.shared_is_implied = true;
+  backend.unsized_array_supported = false;
+  backend.explicit_struct_type = false;
+  backend.use_initializer_list = true;
+  backend.use_typed_initializer_list = true;
+  backend.can_declare_struct_inline = false;
+  backend.can_declare_arrays_inline = false;
+  backend.can_return_array = false;
+  backend.array_is_value_type = false;
+  backend.array_is_value_type_in_buffer_blocks = false;
+  backend.supports_extensions = false;
+  backend.supports_empty_struct = true;
+  backend.use_array_constructor = false;
+  backend.workgroup_size_is_hidden = false;
+  backend.support_precise_qualifier = false;
+  backend.allow_precision_qualifiers = false;
+  backend.implicit_c_integer_promotion_rules = true;
+  configure_backend();
+
+  const auto entry_points = get_entry_points_and_stages();
+  if (entry_points.size() != 1 || entry_points[0].execution_model != spv::ExecutionModelGLCompute)
+    unsupported("a kernel needs exactly one GLCompute entry point");
+
+  fixup_anonymous_struct_names();
+  fixup_type_alias();
+  reorder_type_alias();
+  build_function_control_flow_graphs_and_analyze();
+  update_active_builtins();
+  analyze_image_and_sampler_usage();
+  apply_spec_values();
+  replace_illegal_names();
+  collect_interface();
+
+  uint32_t pass_count = 0;
+  do {
+    reset(pass_count);
+    buffer.reset();
+    emitted_workgroup_size_ = false;
+    struct_alignment_.clear();
+    emit_translation_unit();
+    pass_count++;
+  } while (is_forcing_recompilation());
+  return buffer.str();
+}
+
+void TargetCompiler::apply_spec_values() {
+  // Unnamed spec constants driving the work-group size (local_size_x_id) read
+  // best as local_size_x; others are named after their constant_id.
+  spirv_cross::SpecializationConstant dims[3];
+  get_work_group_size_specialization_constants(dims[0], dims[1], dims[2]);
+  for (int d = 0; d < 3; ++d)
+    if (dims[d].id != spirv_cross::ID(0) && get_name(dims[d].id).empty())
+      set_name(dims[d].id, std::string("local_size_") + "xyz"[d]);
+  ir.for_each_typed_id<SPIRConstant>([&](uint32_t id, SPIRConstant& constant) {
+    if (!constant.specialization || !has_decoration(id, spv::DecorationSpecId)) return;
+    const uint32_t spec_id = get_decoration(id, spv::DecorationSpecId);
+    if (get_name(id).empty()) set_name(id, "constant_id_" + std::to_string(spec_id));
+    for (const SpecValue& spec : options_.specs) {
+      if (spec.id != spec_id) continue;
+      const SPIRType& type = get<SPIRType>(constant.constant_type);
+      if (type.basetype == SPIRType::Boolean)
+        constant.m.c[0].r[0].u32 = spec.bits != 0;
+      else if (type.width == 32)
+        constant.m.c[0].r[0].u32 = spec.bits;
+      else
+        unsupported("spec constant " + get_name(id) + " is not a 32-bit value");
+    }
+  });
+}
+
+void TargetCompiler::collect_interface() {
+  std::vector<BufferView> buffers;
+  ir.for_each_typed_id<SPIRVariable>([&](uint32_t id, SPIRVariable& var) {
+    const SPIRType& type = get_variable_data_type(var);
+    switch (var.storage) {
+      case spv::StorageClassStorageBuffer:
+      case spv::StorageClassUniform: {
+        const bool ssbo = var.storage == spv::StorageClassStorageBuffer ||
+                          has_decoration(type.self, spv::DecorationBufferBlock);
+        if (!ssbo)
+          unsupported("uniform buffer '" + get_name(id) + "': porta kernels take storage buffers (readonly buffer)");
+        if (get_decoration(id, spv::DecorationDescriptorSet) != 0)
+          unsupported("storage buffer '" + get_name(id) + "' is not in descriptor set 0");
+        if (!type.array.empty()) unsupported("arrays of storage buffers ('" + get_name(id) + "')");
+        BufferView view;
+        view.variable = id;
+        view.binding = get_decoration(id, spv::DecorationBinding);
+        const Bitset flags = get_buffer_block_flags(id);
+        const bool no_write = flags.get(spv::DecorationNonWritable), no_read = flags.get(spv::DecorationNonReadable);
+        view.access = no_write && !no_read ? Access::Read : no_read && !no_write ? Access::Write : Access::ReadWrite;
+        buffers.push_back(view);
+        break;
+      }
+      case spv::StorageClassPushConstant: push_constant_variable_ = id; break;
+      case spv::StorageClassWorkgroup: shared_variables_.push_back(id); break;
+      case spv::StorageClassPrivate: private_variables_.push_back(id); break;
+      case spv::StorageClassUniformConstant: unsupported("images and samplers ('" + get_name(id) + "')");
+      default: break;
+    }
+  });
+  std::sort(buffers.begin(), buffers.end(), [](const BufferView& a, const BufferView& b) { return a.binding < b.binding; });
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    BufferView& view = buffers[i];
+    view.parameter = static_cast<uint32_t>(i);
+    if (i > 0 && buffers[i - 1].binding == view.binding)
+      unsupported("two storage buffers share binding " + std::to_string(view.binding));
+    const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
+    view.type_name = to_name(block.self);
+    // An anonymous instance (`buffer In { float x[]; };`) is named after its
+    // block so the body reads `in_buffer.x[i]`.
+    if (get_name(view.variable).empty()) {
+      std::string name = view.type_name;
+      if (!name.empty()) name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
+      set_name(view.variable, name + "_buffer");
+    }
+  }
+  buffers_ = std::move(buffers);
+
+  for (spv::Capability capability : ir.declared_capabilities) {
+    switch (capability) {
+      case spv::CapabilityFloat16: unsupported("16-bit floating point (float16_t)");
+      case spv::CapabilityGroupNonUniform:
+      case spv::CapabilityGroupNonUniformVote:
+      case spv::CapabilityGroupNonUniformArithmetic:
+      case spv::CapabilityGroupNonUniformBallot:
+      case spv::CapabilityGroupNonUniformShuffle:
+      case spv::CapabilityGroupNonUniformShuffleRelative:
+      case spv::CapabilityGroupNonUniformClustered:
+      case spv::CapabilityGroupNonUniformQuad: unsupported("subgroup operations");
+      case spv::CapabilityAtomicFloat32AddEXT: unsupported("float atomics");
+      case spv::CapabilityPhysicalStorageBufferAddresses: unsupported("buffer device addresses");
+      default: break;
+    }
+  }
+}
+
+bool TargetCompiler::is_workgroup_size_constant(uint32_t id) const {
+  return has_decoration(id, spv::DecorationBuiltIn) &&
+         get_decoration(id, spv::DecorationBuiltIn) == spv::BuiltInWorkgroupSize;
+}
+
+std::string TargetCompiler::workgroup_size_expression(int dimension) {
+  spirv_cross::SpecializationConstant dims[3];
+  get_work_group_size_specialization_constants(dims[0], dims[1], dims[2]);
+  if (dims[dimension].id != spirv_cross::ID(0)) return to_name(dims[dimension].id);
+  const auto& size = get_entry_point().workgroup_size;
+  return literal(dimension == 0 ? size.x : dimension == 1 ? size.y : size.z);
+}
+
+std::string TargetCompiler::spec_constant_comment(uint32_t id) {
+  if (!has_decoration(id, spv::DecorationSpecId)) return "";
+  return "  // constant_id = " + std::to_string(get_decoration(id, spv::DecorationSpecId));
+}
+
+void TargetCompiler::emit_scalar_spec_constant(const SPIRConstant& constant) {
+  const SPIRType& type = get<SPIRType>(constant.constant_type);
+  const uint32_t bits = constant.m.c[0].r[0].u32;
+  std::string value;
+  switch (type.basetype) {
+    case SPIRType::Boolean: value = bits ? "true" : "false"; break;
+    case SPIRType::Float: value = float_literal(bits); break;
+    case SPIRType::Int:
+      value = static_cast<int32_t>(bits) == INT32_MIN ? "(-2147483647 - 1)"
+                                                      : std::to_string(static_cast<int32_t>(bits));
+      break;
+    case SPIRType::UInt: value = std::to_string(bits) + "u"; break;
+    default: unsupported("spec constant '" + to_name(constant.self) + "' of type " + type_to_glsl(type));
+  }
+  statement("constexpr ", type_to_glsl(type), " ", to_name(constant.self), " = ", value, ";",
+            spec_constant_comment(constant.self));
+}
+
+void TargetCompiler::emit_constants_and_types() {
+  bool any = false;
+  for (uint32_t id : ir.ids_for_constant_undef_or_type) {
+    auto& holder = ir.ids[id];
+    if (holder.get_type() == spirv_cross::TypeConstant) {
+      SPIRConstant& constant = holder.get<SPIRConstant>();
+      if (is_workgroup_size_constant(id)) {
+        statement("constexpr uvec3 gl_WorkGroupSize = uvec3(", workgroup_size_expression(0), ", ",
+                  workgroup_size_expression(1), ", ", workgroup_size_expression(2), ");");
+        emitted_workgroup_size_ = true;
+        any = true;
+        continue;
+      }
+      if (constant.specialization) {
+        const SPIRType& type = get<SPIRType>(constant.constant_type);
+        if (type.vecsize == 1 && type.columns == 1 && type.array.empty() && type.basetype != SPIRType::Struct)
+          emit_scalar_spec_constant(constant);
+        else
+          statement("constexpr ", variable_decl(type, to_name(id)), " = ", constant_expression(constant), ";");
+        any = true;
+      } else if (constant.is_used_as_lut) {
+        const SPIRType& type = get<SPIRType>(constant.constant_type);
+        statement("constexpr ", variable_decl(type, to_name(id)), " = ", constant_expression(constant), ";");
+        any = true;
+      }
+    } else if (holder.get_type() == spirv_cross::TypeConstantOp) {
+      const SPIRConstantOp& op = holder.get<SPIRConstantOp>();
+      const SPIRType& type = get<SPIRType>(op.basetype);
+      statement("constexpr ", variable_decl(type, to_name(id)), " = ", constant_op_expression(op), ";");
+      any = true;
+    } else if (holder.get_type() == spirv_cross::TypeUndef) {
+      const auto& undef = holder.get<spirv_cross::SPIRUndef>();
+      const SPIRType& type = get<SPIRType>(undef.basetype);
+      if (type.basetype == SPIRType::Void || type.pointer) continue;
+      statement("constexpr ", variable_decl(type, to_name(id)), "{};");
+      any = true;
+    } else if (holder.get_type() == spirv_cross::TypeType) {
+      SPIRType& type = holder.get<SPIRType>();
+      if (type.basetype != SPIRType::Struct || !type.array.empty() || type.pointer || type.self != id) continue;
+      if (type.type_alias != spirv_cross::TypeID(0)) continue;
+      const bool block = has_decoration(id, spv::DecorationBlock) || has_decoration(id, spv::DecorationBufferBlock);
+      const bool push_block =
+          push_constant_variable_ != 0 &&
+          get_variable_data_type(get<SPIRVariable>(push_constant_variable_)).self == type.self;
+      if (block && !push_block) continue;  // storage blocks become views
+      if (any) statement("");
+      if (push_block) statement("// Push constants: one struct, std430 offsets from the SPIR-V.");
+      emit_struct_declaration(type, push_block);
+      any = false;
+      statement("");
+    }
+  }
+  if (!emitted_workgroup_size_) {
+    statement("constexpr uvec3 gl_WorkGroupSize = uvec3(", workgroup_size_expression(0), ", ",
+              workgroup_size_expression(1), ", ", workgroup_size_expression(2), ");");
+    emitted_workgroup_size_ = true;
+    any = true;
+  }
+  if (any) statement("");
+}
+
+uint32_t TargetCompiler::array_stride_for(uint32_t struct_type) const {
+  uint32_t stride = 0;
+  ir.for_each_typed_id<SPIRType>([&](uint32_t id, const SPIRType& type) {
+    if (!type.array.empty() && type.parent_type == struct_type && has_decoration(id, spv::DecorationArrayStride))
+      stride = get_decoration(id, spv::DecorationArrayStride);
+  });
+  return stride;
+}
+
+void TargetCompiler::target_layout(const SPIRType& type, uint32_t& size, uint32_t& align) {
+  if (!type.array.empty()) {
+    uint32_t element_size = 0, element_align = 1;
+    target_layout(get<SPIRType>(type.parent_type), element_size, element_align);
+    uint64_t count = 1;
+    for (size_t i = 0; i < type.array.size(); ++i) {
+      if (type.array_size_literal[i])
+        count *= type.array[i];
+      else
+        count *= evaluate_constant_u32(type.array[i]);
+    }
+    size = static_cast<uint32_t>(element_size * count);
+    align = element_align;
+    return;
+  }
+  if (type.basetype == SPIRType::Struct) {
+    uint32_t offset = 0, max_align = 1;
+    auto known = struct_alignment_.find(type.self);
+    const uint32_t forced = known == struct_alignment_.end() ? 0 : known->second;
+    for (size_t i = 0; i < type.member_types.size(); ++i) {
+      uint32_t member_size = 0, member_align = 1;
+      target_layout(get<SPIRType>(type.member_types[i]), member_size, member_align);
+      uint32_t at = align_up(offset, member_align);
+      if (has_member_decoration(type.self, static_cast<uint32_t>(i), spv::DecorationOffset)) {
+        const uint32_t wanted = type_struct_member_offset(type, static_cast<uint32_t>(i));
+        if (wanted > at) {
+          const uint32_t a = alignment_reaching(offset, wanted, member_align);
+          if (a) member_align = a;
+        }
+        at = wanted;
+      }
+      offset = at + member_size;
+      max_align = std::max(max_align, member_align);
+    }
+    max_align = std::max(max_align, forced);
+    size = align_up(offset, max_align);
+    align = max_align;
+    return;
+  }
+  if (type.columns > 1) unsupported("matrix types");
+  const uint32_t component = type.basetype == SPIRType::Boolean ? 1 : type.width / 8;
+  size = component * type.vecsize;
+  align = component;
+}
+
+std::string TargetCompiler::member_declaration(const SPIRType& member_type, const std::string& name) {
+  return variable_decl(member_type, name);
+}
+
+void TargetCompiler::emit_struct_declaration(const SPIRType& type, bool explicit_padding) {
+  const std::string name = to_name(type.self);
+  std::vector<std::string> members;
+  std::vector<std::string> checks;
+  uint32_t offset = 0, max_align = 1, padding_count = 0;
+  bool has_offsets = false;
+  for (uint32_t i = 0; i < type.member_types.size(); ++i) {
+    const SPIRType& member_type = get<SPIRType>(type.member_types[i]);
+    if (!member_type.array.empty() && member_type.array_size_literal.back() && member_type.array.back() == 0)
+      unsupported("runtime array in struct " + name);
+    uint32_t size = 0, align = 1;
+    target_layout(member_type, size, align);
+    const std::string member_name = to_member_name(type, i);
+    std::string prefix;
+    uint32_t at = align_up(offset, align);
+    if (has_member_decoration(type.self, i, spv::DecorationOffset)) {
+      has_offsets = true;
+      const uint32_t wanted = type_struct_member_offset(type, i);
+      if (wanted < at)
+        unsupported("member " + name + "::" + member_name + " at offset " + std::to_string(wanted) +
+                    " overlaps its predecessor");
+      if (wanted > at) {
+        const uint32_t a = explicit_padding ? 0 : alignment_reaching(offset, wanted, align);
+        if (a) {
+          prefix = "alignas(" + std::to_string(a) + ") ";
+          align = a;
+        } else {
+          members.push_back("uint8_t _padding" + std::to_string(padding_count++) + "[" +
+                            std::to_string(wanted - offset) + "];");
+        }
+      }
+      at = wanted;
+      checks.push_back("static_assert(offsetof(" + name + ", " + member_name + ") == " + std::to_string(wanted) +
+                       ", \"std430 offset of " + name + "::" + member_name + "\");");
+    }
+    members.push_back(prefix + member_declaration(member_type, member_name) + ";");
+    offset = at + size;
+    max_align = std::max(max_align, align);
+  }
+  std::string head = "struct " + name;
+  const uint32_t stride = array_stride_for(type.self);
+  if (stride != 0) {
+    const uint32_t natural = align_up(offset, max_align);
+    if (natural != stride) {
+      const uint32_t a = alignment_reaching(offset, stride, max_align);
+      if (!a)
+        unsupported("struct " + name + " has array stride " + std::to_string(stride) + " but a natural size of " +
+                    std::to_string(natural));
+      head = "struct alignas(" + std::to_string(a) + ") " + name;
+      struct_alignment_[type.self] = a;
+    }
+    checks.push_back("static_assert(sizeof(" + name + ") == " + std::to_string(stride) + ", \"array stride of " +
+                     name + "\");");
+  }
+  (void)has_offsets;
+  statement(head);
+  begin_scope();
+  for (const std::string& member : members) statement(member);
+  end_scope_decl();
+  for (const std::string& check : checks) statement(check);
+}
+
+std::string TargetCompiler::push_constant_type_name() {
+  if (!push_constant_variable_) return "";
+  return to_name(get_variable_data_type(get<SPIRVariable>(push_constant_variable_)).self);
+}
+
+void TargetCompiler::emit_buffer_views() {
+  if (buffers_.empty()) return;
+  statement("// Storage buffers, in parameter order. Each view points into one buffer.");
+  for (const BufferView& view : buffers_) {
+    const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
+    const char* access = view.access == Access::Read ? "readonly" : view.access == Access::Write ? "writeonly" : "readwrite";
+    statement("// parameter ", view.parameter, ": binding ", view.binding, ", ", access);
+    statement("struct ", view.type_name);
+    begin_scope();
+    std::vector<std::string> initialisers;
+    for (uint32_t i = 0; i < block.member_types.size(); ++i) {
+      const SPIRType& member_type = get<SPIRType>(block.member_types[i]);
+      const std::string member_name = to_member_name(block, i);
+      const uint32_t offset = type_struct_member_offset(block, i);
+      const bool runtime_array =
+          !member_type.array.empty() && member_type.array_size_literal.back() && member_type.array.back() == 0;
+      if (runtime_array) {
+        if (member_type.array.size() > 1) unsupported("runtime arrays of arrays in buffer " + view.type_name);
+        const SPIRType& element = get<SPIRType>(member_type.parent_type);
+        uint32_t size = 0, align = 1;
+        target_layout(element, size, align);
+        const uint32_t stride = get_decoration(block.member_types[i], spv::DecorationArrayStride);
+        if (stride != size)
+          unsupported("buffer " + view.type_name + ": " + member_name + "[] has array stride " +
+                      std::to_string(stride) + " but " + type_to_glsl(element) + " takes " + std::to_string(size) +
+                      " bytes (std430 vec3 arrays are padded: use vec4 or a struct)");
+        const std::string pointer = buffer_pointer_type(type_to_glsl(element), view.access);
+        const std::string qualified = (view.access == Access::Read ? "const " : "") + type_to_glsl(element);
+        statement(pointer, " ", member_name, ";");
+        initialisers.push_back(member_name + "(buffer_at<" + qualified + ">(base, " + std::to_string(offset) + "))");
+      } else {
+        std::string element = type_to_glsl(member_type) + type_to_array_glsl(member_type);
+        if (view.access == Access::Read) element = "const " + element;
+        std::string declarator = member_type.array.empty() ? "& " + member_name
+                                                           : "(&" + member_name + ")" + type_to_array_glsl(member_type);
+        std::string base_type = type_to_glsl(member_type);
+        if (view.access == Access::Read) base_type = "const " + base_type;
+        statement(base_type, declarator, ";");
+        initialisers.push_back(member_name + "(*buffer_at<" + element + ">(base, " + std::to_string(offset) + "))");
+      }
+    }
+    std::string init;
+    for (size_t i = 0; i < initialisers.size(); ++i) init += (i ? ", " : "") + initialisers[i];
+    statement("explicit ", view.type_name, "(void* base) : ", init, " {}");
+    end_scope_decl();
+    statement("");
+  }
+}
+
+void TargetCompiler::emit_shared_struct() {
+  statement("// Work-group shared memory: one instance per work-group.");
+  statement("struct porta_group_shared");
+  begin_scope();
+  for (uint32_t id : shared_variables_) {
+    const SPIRVariable& var = get<SPIRVariable>(id);
+    statement(variable_decl(get_variable_data_type(var), CompilerGLSL::to_name(id)), ";");
+  }
+  end_scope_decl();
+  statement("");
+}
+
+void TargetCompiler::emit_private_variables() {
+  for (uint32_t id : private_variables_) {
+    SPIRVariable& var = get<SPIRVariable>(id);
+    statement(variable_decl(var), ";");
+  }
+}
+
+void TargetCompiler::emit_kernel_functions() {
+  emit_function(get<SPIRFunction>(ir.default_entry_point), Bitset());
+}
+
+std::string TargetCompiler::builtin_to_glsl(spv::BuiltIn builtin, spv::StorageClass storage) {
+  switch (builtin) {
+    case spv::BuiltInGlobalInvocationId: return "gl_GlobalInvocationID";
+    case spv::BuiltInLocalInvocationId: return "gl_LocalInvocationID";
+    case spv::BuiltInWorkgroupId: return "gl_WorkGroupID";
+    case spv::BuiltInNumWorkgroups: return "gl_NumWorkGroups";
+    case spv::BuiltInLocalInvocationIndex: return "gl_LocalInvocationIndex";
+    case spv::BuiltInWorkgroupSize: return "gl_WorkGroupSize";
+    default: break;
+  }
+  unsupported("built-in variable " + CompilerGLSL::builtin_to_glsl(builtin, storage));
+}
+
+std::string TargetCompiler::to_name(uint32_t id, bool allow_alias) const {
+  std::string name = CompilerGLSL::to_name(id, allow_alias);
+  if (std::find(shared_variables_.begin(), shared_variables_.end(), id) != shared_variables_.end())
+    return "shared." + name;
+  return name;
+}
+
+void TargetCompiler::emit_function_prototype(SPIRFunction& func, const Bitset&) {
+  if (func.self != ir.default_entry_point) add_function_overload(func);
+  local_variable_names = resource_names;
+  const SPIRType& return_type = get<SPIRType>(func.return_type);
+  if (!return_type.array.empty()) unsupported("functions returning arrays");
+  std::string decl = type_to_glsl(return_type) + " ";
+  if (func.self == ir.default_entry_point) {
+    decl += "main";
+    processing_entry_point = true;
+  } else {
+    decl += to_name(func.self);
+  }
+  decl += "(";
+  bool first = true;
+  for (auto& arg : func.arguments) {
+    if (skip_argument(arg.id)) continue;
+    add_local_variable_name(arg.id);
+    const SPIRType& type = expression_type(arg.id);
+    const std::string name = to_name(arg.id);
+    std::string param;
+    if (arg.read_count == 0 && arg.write_count == 0) param = "[[maybe_unused]] ";
+    if (type.pointer && arg.write_count) {
+      // out / inout: the callee writes the caller's variable.
+      param += type.array.empty() ? type_to_glsl(type) + "& " + name
+                                  : type_to_glsl(type) + " (&" + name + ")" + type_to_array_glsl(type);
+    } else if (!type.array.empty()) {
+      param += "const " + type_to_glsl(type) + " (&" + name + ")" + type_to_array_glsl(type);
+    } else {
+      param += type_to_glsl(type) + " " + name;
+    }
+    decl += (first ? "" : ", ") + param;
+    first = false;
+    if (auto* var = maybe_get<SPIRVariable>(arg.id)) var->parameter = &arg;
+  }
+  for (auto& arg : func.shadow_arguments) {
+    if (auto* var = maybe_get<SPIRVariable>(arg.id)) var->parameter = &arg;
+  }
+  decl += ")";
+  statement(decl);
+}
+
+void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instruction) {
+  const uint32_t* ops = stream(instruction);
+  const auto opcode = static_cast<spv::Op>(instruction.op);
+  switch (opcode) {
+    case spv::OpArrayLength:
+      unsupported("the length of a runtime array (.length()): pass the element count as a push constant");
+    case spv::OpUDiv:
+    case spv::OpSDiv:
+    case spv::OpUMod:
+    case spv::OpSRem:
+    case spv::OpSMod: {
+      // Integer division by zero traps on CPUs; GLSL leaves the result
+      // undefined. A divisor known not to be 0 (or -1 for signed) keeps `/`.
+      const uint32_t result_type = ops[0], id = ops[1], a = ops[2], b = ops[3];
+      bool safe = false;
+      if (const auto* divisor = maybe_get<SPIRConstant>(b); divisor && !divisor->specialization) {
+        const SPIRType& t = get<SPIRType>(divisor->constant_type);
+        if (t.width == 32 && t.columns == 1) {
+          safe = true;
+          for (uint32_t c = 0; c < t.vecsize; ++c) {
+            const uint32_t v = divisor->m.c[0].r[c].u32;
+            if (v == 0 || (opcode != spv::OpUDiv && opcode != spv::OpUMod && v == 0xffffffffu)) safe = false;
+          }
+        }
+      }
+      if (safe) break;
+      const SPIRType& type = get<SPIRType>(result_type);
+      const bool is_signed = opcode == spv::OpSDiv || opcode == spv::OpSRem || opcode == spv::OpSMod;
+      SPIRType::BaseType base = type.basetype;
+      if (type.width == 32) base = is_signed ? SPIRType::Int : SPIRType::UInt;
+      if (type.width == 64) base = is_signed ? SPIRType::Int64 : SPIRType::UInt64;
+      const char* function = opcode == spv::OpUDiv || opcode == spv::OpSDiv ? "checked_div"
+                             : opcode == spv::OpSMod                       ? "checked_mod"
+                                                                           : "checked_rem";
+      emit_binary_func_op_cast(result_type, id, a, b, function, base, !is_signed);
+      return;
+    }
+    default: break;
+  }
+  CompilerGLSL::emit_instruction(instruction);
+}
+
+std::string TargetCompiler::type_to_glsl(const SPIRType& type, uint32_t id) {
+  if (type.basetype == SPIRType::Half) unsupported("16-bit floating point (float16_t)");
+  if (type.columns > 1 && type.basetype != SPIRType::Struct) unsupported("matrix types");
+  return CompilerGLSL::type_to_glsl(type, id);
+}
+
+void TargetCompiler::emit_array_copy(const std::string& lhs, uint32_t, uint32_t rhs_id, spv::StorageClass,
+                                     spv::StorageClass) {
+  statement("array_copy(", lhs, ", ", to_expression(rhs_id), ");");
+}
+
+void TargetCompiler::replace_illegal_names() {
+  CompilerGLSL::replace_illegal_names();
+  const auto& reserved = reserved_words();
+  for (auto& entry : ir.meta) {
+    auto& decoration = entry.second.decoration;
+    if (reserved.count(decoration.alias)) decoration.alias += "_";
+    for (auto& member : entry.second.members)
+      if (reserved.count(member.alias)) member.alias += "_";
+  }
+}
+
+}  // namespace porta::translator::detail

@@ -1,0 +1,123 @@
+// The base of porta's source targets (C++, OpenCL C, CUDA C++), built on
+// SPIRV-Cross's GLSL emitter the way its own MSL/HLSL/C++ backends are: the
+// emitter gives structured control flow and expressions; this class decides
+// what every non-Vulkan target shares, and each subclass makes its target's
+// decisions in one place.
+//
+// Shared decisions (the kernel ABI of DESIGN.md):
+//  - storage buffers are kernel parameters in binding order; each becomes a
+//    "buffer view": a struct named after the block, with a pointer for its
+//    runtime array and a reference for each member before it, so the GLSL
+//    expressions `block.member[i]` read unchanged;
+//  - the push-constant block is one struct whose std430 offsets (the SPIR-V
+//    Offset decorations) are checked by static_assert;
+//  - spec constants are compile-time constants carrying the values fixed at
+//    translation, under their source names; gl_WorkGroupSize is one too;
+//  - the compute built-ins keep their GLSL names (a target maps them);
+//  - shared variables live in one per-group struct;
+//  - barrier(), memoryBarrier*() and atomic*() keep their GLSL names; each
+//    target's runtime header implements them.
+#pragma once
+
+#include <spirv_glsl.hpp>
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "porta_translator/translator.hpp"
+
+namespace porta::translator::detail {
+
+class TargetCompiler : public spirv_cross::CompilerGLSL {
+ public:
+  TargetCompiler(std::vector<uint32_t> spirv, const TranslateOptions& options);
+
+  // Runs the emitter; throws Error on anything the target cannot express.
+  std::string compile() final;
+
+ protected:
+  // One storage buffer, in parameter order.
+  struct BufferView {
+    uint32_t variable = 0;
+    uint32_t binding = 0;
+    uint32_t parameter = 0;  // index among the kernel's buffers
+    Access access = Access::ReadWrite;
+    std::string type_name;      // the view struct's name (the block name)
+    std::string instance_name;  // the expression name used in the kernel body
+  };
+
+  // ---- what each target decides ----
+  virtual Target target() const = 0;
+  // backend.* variations beyond the shared ones.
+  virtual void configure_backend() {}
+  // The whole translation unit, built from the emit_* pieces below.
+  virtual void emit_translation_unit() = 0;
+  // How a view refers to buffer memory: "const float*" (C++), "__global const float*" (OpenCL).
+  virtual std::string buffer_pointer_type(const std::string& element, Access access) const = 0;
+  // Words kept out of user names (the target language's keywords and the
+  // names its runtime defines).
+  virtual const std::unordered_set<std::string>& reserved_words() const = 0;
+
+  // ---- shared pieces ----
+  // Spec constants (with their values), gl_WorkGroupSize, spec-constant
+  // expressions, constant tables and structs, in declaration order; the
+  // push-constant struct with its static_asserts.
+  void emit_constants_and_types();
+  // One view struct per storage buffer.
+  void emit_buffer_views();
+  // struct porta_group_shared { ... } with every Workgroup variable.
+  void emit_shared_struct();
+  // Helper functions and main() (the entry point keeps the name main).
+  void emit_kernel_functions();
+
+  // Member declarations a target puts into its per-work-item context.
+  void emit_private_variables();
+
+  const std::vector<BufferView>& buffer_views() const { return buffers_; }
+  uint32_t push_constant_variable() const { return push_constant_variable_; }
+  std::string push_constant_type_name();
+  const std::vector<uint32_t>& shared_variables() const { return shared_variables_; }
+  bool kernel_uses_barrier() const { return uses_barrier_; }
+  std::string workgroup_size_expression(int dimension);
+  // "uint" for target cpp: a literal of the named scalar type.
+  std::string literal(uint32_t value) const { return std::to_string(value) + "u"; }
+
+  [[noreturn]] void unsupported(const std::string& what) const;
+
+  // ---- CompilerGLSL hooks ----
+  std::string builtin_to_glsl(spv::BuiltIn builtin, spv::StorageClass storage) override;
+  void emit_function_prototype(spirv_cross::SPIRFunction& func, const spirv_cross::Bitset& return_flags) override;
+  void emit_instruction(const spirv_cross::Instruction& instruction) override;
+  std::string type_to_glsl(const spirv_cross::SPIRType& type, uint32_t id = 0) override;
+  void replace_illegal_names() override;
+  std::string to_name(uint32_t id, bool allow_alias = true) const override;
+  void emit_array_copy(const std::string& lhs, uint32_t lhs_id, uint32_t rhs_id, spv::StorageClass lhs_storage,
+                       spv::StorageClass rhs_storage) override;
+
+  // Size and alignment of a type as the target's structs lay it out (vectors
+  // aligned like their scalar, structs as emitted here).
+  void target_layout(const spirv_cross::SPIRType& type, uint32_t& size, uint32_t& align);
+
+ private:
+  void collect_interface();
+  void apply_spec_values();
+  void emit_struct_declaration(const spirv_cross::SPIRType& type, bool explicit_padding);
+  void emit_scalar_spec_constant(const spirv_cross::SPIRConstant& constant);
+  std::string spec_constant_comment(uint32_t id);
+  std::string member_declaration(const spirv_cross::SPIRType& member_type, const std::string& name);
+  uint32_t array_stride_for(uint32_t struct_type) const;
+  bool is_workgroup_size_constant(uint32_t id) const;
+
+  TranslateOptions options_;
+  std::vector<BufferView> buffers_;
+  uint32_t push_constant_variable_ = 0;
+  std::vector<uint32_t> shared_variables_;
+  std::vector<uint32_t> private_variables_;
+  bool uses_barrier_ = false;
+  bool emitted_workgroup_size_ = false;
+  std::unordered_map<uint32_t, uint32_t> struct_alignment_;  // struct type → alignas() to emit, 0 = none
+};
+
+}  // namespace porta::translator::detail

@@ -1,0 +1,40 @@
+// translate(): picks the target compiler and turns its failures into Error.
+#include <spirv_cross_error_handling.hpp>
+
+#include "cpp_compiler.hpp"
+#include "porta_translator/translator.hpp"
+#include "spirv_words.hpp"
+
+namespace porta::translator {
+
+Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions& options) {
+  if (spirv.empty() || spirv[0] != kSpirvMagic) (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
+  if (options.target != Target::Cpp)
+    throw Error(Error::Kind::UnsupportedFeature,
+                std::string("target ") + target_name(options.target) + " is not implemented");
+  Translation translation;
+  try {
+    detail::CppCompiler compiler(spirv, options);
+    // The emitter indents blank lines; drop trailing blanks so the text diffs cleanly.
+    std::string text = compiler.compile(), clean;
+    clean.reserve(text.size());
+    size_t line_start = 0;
+    for (size_t i = 0; i <= text.size(); ++i) {
+      if (i == text.size() || text[i] == '\n') {
+        size_t end = i;
+        while (end > line_start && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+        clean.append(text, line_start, end - line_start);
+        if (i < text.size()) clean += '\n';
+        line_start = i + 1;
+      }
+    }
+    translation.source = std::move(clean);
+    translation.entry_point = "porta_cpu_kernel";
+  } catch (const spirv_cross::CompilerError& e) {
+    throw Error(Error::Kind::UnsupportedFeature,
+                std::string("translation to ") + target_name(options.target) + " failed: " + e.what());
+  }
+  return translation;
+}
+
+}  // namespace porta::translator

@@ -1,4 +1,4 @@
-// First-fit free-list allocator of byte ranges inside one memory block. It
+// Best-fit free-list allocator of byte ranges inside one memory block. It
 // knows nothing of Vulkan: the memory pool places buffers inside large
 // VkDeviceMemory blocks with it, so small buffers do not each cost a driver
 // allocation (drivers cap allocations at maxMemoryAllocationCount, often 4096).
@@ -26,7 +26,11 @@ class RangeAllocator {
  private:
   uint64_t capacity_;
   uint64_t used_ = 0;
-  std::map<uint64_t, uint64_t> free_;  // offset -> size, never adjacent
+  void insert(uint64_t offset, uint64_t size);
+  void erase(std::map<uint64_t, uint64_t>::iterator it);
+
+  std::map<uint64_t, uint64_t> free_;          // offset -> size, never adjacent
+  std::multimap<uint64_t, uint64_t> by_size_;  // size -> offset: best fit in O(log n) with many holes
 };
 
 }  // namespace porta::vk

@@ -198,7 +198,8 @@ void create_instance(Instance& in) {
   VkResult r = in.global.vkCreateInstance(&info, nullptr, &in.handle);
   if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
     fail(PORTA_ERROR_UNAVAILABLE,
-         "vulkan: vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER (no Vulkan driver installed)");
+         "vulkan: vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER (the Vulkan loader found no usable driver; "
+         "VK_LOADER_DEBUG=driver shows why)");
   check(r, "", "vkCreateInstance");
 
 #define PORTA_VK_LOAD_INSTANCE(name) load_instance(in, in.fn.name, #name, true);

@@ -76,6 +76,13 @@ inline const porta_plugin_api* load_plugin(const char* path, std::string* error)
   return entry();
 }
 
+// A path compiled in, unless the environment variable `name` overrides it (a
+// build tree copied to another machine).
+inline std::string path_from_env(const char* name, const char* built_in) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : built_in;
+}
+
 // SPIR-V words of a file compiled at build time.
 inline std::vector<uint32_t> read_spirv(const std::string& path) {
   std::vector<uint32_t> words;

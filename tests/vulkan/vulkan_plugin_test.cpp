@@ -21,7 +21,7 @@ class VulkanEnvironment : public ::testing::Environment {
  public:
   void SetUp() override {
     std::string error;
-    api = load_plugin(PORTA_TEST_VULKAN_PLUGIN, &error);
+    api = load_plugin(path_from_env("PORTA_TEST_VULKAN_PLUGIN", PORTA_TEST_VULKAN_PLUGIN).c_str(), &error);
     ASSERT_NE(api, nullptr) << error;
     ASSERT_EQ(api->abi_version, PORTA_PLUGIN_ABI_VERSION);
     ASSERT_STREQ(api->name, "vulkan");
@@ -70,7 +70,8 @@ class VulkanPlugin : public ::testing::Test {
   }
 
   porta_plugin_kernel saxpy(uint32_t workgroup, float bias) {
-    static const std::vector<uint32_t> spirv = read_spirv(PORTA_TEST_SHADER_DIR "/saxpy.spv");
+    static const std::vector<uint32_t> spirv =
+        read_spirv(path_from_env("PORTA_TEST_SHADER_DIR", PORTA_TEST_SHADER_DIR) + "/saxpy.spv");
     static const porta_kernel_buffer_desc buffers[3] = {
         {0, PORTA_ACCESS_READ}, {2, PORTA_ACCESS_READ}, {5, PORTA_ACCESS_WRITE}};
     uint32_t bias_bits;
@@ -93,7 +94,8 @@ class VulkanPlugin : public ::testing::Test {
   }
 
   porta_kernel_desc increment_desc() {
-    static const std::vector<uint32_t> spirv = read_spirv(PORTA_TEST_SHADER_DIR "/increment.spv");
+    static const std::vector<uint32_t> spirv =
+        read_spirv(path_from_env("PORTA_TEST_SHADER_DIR", PORTA_TEST_SHADER_DIR) + "/increment.spv");
     static const porta_kernel_buffer_desc buffers[1] = {{0, PORTA_ACCESS_READ_WRITE}};
     porta_kernel_desc desc{};
     desc.spirv = spirv.data();

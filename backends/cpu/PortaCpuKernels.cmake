@@ -30,7 +30,9 @@ function(porta_cpu_builtin_kernels target)
     set(cpp ${out_dir}/${id}.cpp)
     set(text ${out_dir}/${id}_text.cpp)
     add_custom_command(OUTPUT ${spv}
-      COMMAND ${PORTA_GLSLC} --target-env=vulkan1.1 -fshader-stage=compute -o ${spv} ${comp}
+      # The options translator::compile_glsl() gives shaderc, so the text
+      # matches the one the core translates at run time.
+      COMMAND ${PORTA_GLSLC} --target-env=vulkan1.1 --target-spv=spv1.3 -g -fshader-stage=compute -o ${spv} ${comp}
       DEPENDS ${comp} VERBATIM COMMENT "glslc ${name}.comp")
     add_custom_command(OUTPUT ${cpp}
       COMMAND porta-translate --target cpp -o ${cpp} ${spv}

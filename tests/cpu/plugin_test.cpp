@@ -395,15 +395,49 @@ TEST_F(Cpu, RecordingTwiceIsAnError) {
   EXPECT_EQ(api().stream_end_record(stream, &seq), PORTA_ERROR_INVALID_ARGUMENT);
 }
 
+std::string builtin_text(const std::string& name) {
+  std::ifstream in(std::string(PORTA_CPU_BUILTIN_DIR) + "/" + name + ".cpp", std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Translator output that is not built in compiles at run time against the
+// embedded runtime headers (porta_glsl.hpp, porta_cpu.h); its barriers run on fibers.
+TEST_F(Cpu, TranslatedKernelCompilesAtRunTime) {
+  std::string names = PORTA_CPU_BUILTIN_NAMES;
+  if (names.find("cpu_selftest_reduce") == std::string::npos) GTEST_SKIP() << "no built-in self-test kernels";
+  Desc desc(builtin_text("cpu_selftest_reduce") + "\n// compiled at run time\n", "reduce_translated",
+            "reduce-translated", 128, 2, 4);
+  desc.d.shared_memory_bytes = 512;
+  TestHost::clear_logs();
+  porta_plugin_kernel k = kernel(desc);
+  ASSERT_TRUE(k) << TestHost::last_error();
+  EXPECT_FALSE(TestHost::logged("is built in"));
+  EXPECT_TRUE(TestHost::logged("compiled into the cache"));
+  const uint32_t n = 128 * 333 + 1, groups = (n + 127) / 128;
+  std::vector<float> x(n), partial(groups);
+  for (uint32_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 5);
+  porta_plugin_buffer bx = buffer(n * 4), bp = buffer(groups * 4);
+  porta_plugin_buffer args[2] = {bx, bp};
+  uint32_t g[3] = {groups, 1, 1};
+  ASSERT_EQ(api().stream_write(stream, bx, 0, x.data(), n * 4), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_dispatch(stream, k, g, args, 2, &n, 4), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_read(stream, bp, 0, partial.data(), groups * 4), PORTA_SUCCESS);
+  for (uint32_t gi = 0; gi < groups; ++gi) {
+    float expected = 0;
+    for (uint32_t i = gi * 128; i < std::min(n, gi * 128 + 128); ++i) expected += x[i];
+    ASSERT_EQ(partial[gi], expected) << "group " << gi;
+  }
+  api().kernel_destroy(k);
+}
+
 // The self-test kernels built into the plugin: their translated text, handed
 // to kernel_create as the core would, must be found without any compiler.
 TEST_F(Cpu, BuiltinKernelIsFoundByText) {
   std::string names = PORTA_CPU_BUILTIN_NAMES;
   if (names.find("cpu_selftest_scale") == std::string::npos) GTEST_SKIP() << "no built-in self-test kernels";
-  std::ifstream in(std::string(PORTA_CPU_BUILTIN_DIR) + "/cpu_selftest_scale.cpp", std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  Desc desc(text.str(), "cpu_selftest_scale", "builtin", 64, 2, 8);
+  Desc desc(builtin_text("cpu_selftest_scale"), "cpu_selftest_scale", "builtin", 64, 2, 8);
   // A compiler that cannot run proves the built-in path.
   setenv("PORTA_CXX", "/nonexistent/c++", 1);
   TestHost::clear_logs();

@@ -81,7 +81,6 @@ struct SpecConstant {
   uint32_t id;
   uint32_t bits;
   SpecConstant(uint32_t id, uint32_t value) : id(id), bits(value) {}
-  SpecConstant(uint32_t id, int32_t value) : id(id), bits(static_cast<uint32_t>(value)) {}
   SpecConstant(uint32_t id, int value) : id(id), bits(static_cast<uint32_t>(value)) {}
   SpecConstant(uint32_t id, bool value) : id(id), bits(value ? 1u : 0u) {}
   SpecConstant(uint32_t id, float value) : id(id), bits(0) { std::memcpy(&bits, &value, sizeof bits); }

@@ -111,22 +111,26 @@ struct Compiler {
   std::string identity;  // its --version output: part of every cache key
 };
 
-const Compiler& compiler() {
-  static const Compiler c = [] {
-    Compiler c;
-    const char* env = std::getenv("PORTA_CXX");
-    c.display = env && *env ? env : "c++";
-    std::istringstream words(c.display);
-    for (std::string w; words >> w;) c.command.push_back(w);
-    if (c.command.empty()) c.command.push_back("c++");
-    TempDir dir;
-    std::vector<std::string> args = c.command;
-    args.push_back("--version");
-    ProcessResult r = run_process(args, (dir.path() / "version.txt").string());
-    c.identity = c.display + "\n" + (r.spawn_error ? std::string("unavailable") : r.output);
-    return c;
-  }();
-  return c;
+// Looked up per call, kept per command: PORTA_CXX may change while the process runs.
+Compiler compiler() {
+  const char* env = std::getenv("PORTA_CXX");
+  std::string display = env && *env ? env : "c++";
+  static std::mutex mutex;
+  static std::map<std::string, Compiler> known;
+  std::lock_guard lock(mutex);
+  auto it = known.find(display);
+  if (it != known.end()) return it->second;
+  Compiler c;
+  c.display = display;
+  std::istringstream words(c.display);
+  for (std::string w; words >> w;) c.command.push_back(w);
+  if (c.command.empty()) c.command.push_back("c++");
+  TempDir dir;
+  std::vector<std::string> args = c.command;
+  args.push_back("--version");
+  ProcessResult r = run_process(args, (dir.path() / "version.txt").string());
+  c.identity = c.display + "\n" + (r.spawn_error ? std::string("unavailable") : r.output);
+  return known.emplace(display, c).first->second;
 }
 
 // 128-bit FNV-1a (two 64-bit lanes with different bases), enough to name cache entries.
@@ -173,8 +177,8 @@ const porta_cpu_kernel_entry* try_load(const std::string& path, const porta_kern
 }
 
 // Compiles `source` into the shared object `output`.
-void build(const porta_kernel_desc& desc, std::string_view source, const std::string& output) {
-  const Compiler& cxx = compiler();
+void build(const porta_kernel_desc& desc, std::string_view source, const std::string& output,
+           const Compiler& cxx) {
   TempDir dir;
   for (size_t i = 0; i < kRuntimeHeaderCount; ++i) {
     write_file(dir.path() / kRuntimeHeaders[i].name, kRuntimeHeaders[i].data, kRuntimeHeaders[i].size);
@@ -198,7 +202,7 @@ void build(const porta_kernel_desc& desc, std::string_view source, const std::st
 }
 
 const porta_cpu_kernel_entry* build_and_load(const porta_kernel_desc& desc, std::string_view source,
-                                             const std::string& key) {
+                                             const std::string& key, const Compiler& cxx) {
   const char* name = desc.name ? desc.name : "(unnamed)";
   char cache_path[4096];
   const porta_host_api* host = plugin::host();
@@ -207,7 +211,7 @@ const porta_cpu_kernel_entry* build_and_load(const porta_kernel_desc& desc, std:
   if (!cached) {
     TempDir dir;
     std::string so = (dir.path() / "kernel.so").string();
-    build(desc, source, so);
+    build(desc, source, so, cxx);
     const porta_cpu_kernel_entry* entry = try_load(so, desc, &why);
     if (!entry)
       fail(PORTA_ERROR_COMPILE, "%s: kernel '%s': built object unusable: %s", where("kernel_create").c_str(),
@@ -230,7 +234,7 @@ const porta_cpu_kernel_entry* build_and_load(const porta_kernel_desc& desc, std:
   static std::atomic<unsigned> counter{0};
   std::string temp = path + plugin::format(".tmp.%ld.%u", static_cast<long>(getpid()), counter++);
   try {
-    build(desc, source, temp);
+    build(desc, source, temp, cxx);
   } catch (...) {
     unlink(temp.c_str());
     throw;
@@ -252,7 +256,7 @@ const porta_cpu_kernel_entry* build_and_load(const porta_kernel_desc& desc, std:
 }  // namespace
 
 const porta_cpu_kernel_entry* compile_kernel(const porta_kernel_desc& desc, std::string_view source) {
-  const Compiler& cxx = compiler();
+  const Compiler cxx = compiler();
   std::string key_text = std::string(desc.cache_key ? desc.cache_key : "") + "\n" + cxx.identity + "\n";
   for (const std::string& f : kFlags) key_text += f + " ";
   // -march=native ties the object to this processor.
@@ -279,7 +283,7 @@ const porta_cpu_kernel_entry* compile_kernel(const porta_kernel_desc& desc, std:
   }
   if (pending.valid()) return pending.get();
   try {
-    const porta_cpu_kernel_entry* entry = build_and_load(desc, source, key);
+    const porta_cpu_kernel_entry* entry = build_and_load(desc, source, key, cxx);
     promise.set_value(entry);
   } catch (...) {
     promise.set_exception(std::current_exception());

@@ -265,6 +265,21 @@ TEST_F(Cpu, CompilerErrorIsReported) {
   EXPECT_NE(e.find("kernel.cpp:2"), std::string::npos) << e;
 }
 
+struct NoCompiler {
+  NoCompiler() { setenv("PORTA_CXX", "/nonexistent/c++", 1); }
+  ~NoCompiler() { unsetenv("PORTA_CXX"); }
+};
+
+TEST_F(Cpu, MissingCompilerIsReported) {
+  NoCompiler no_compiler;
+  Desc desc = scale_desc("scale-no-compiler");
+  porta_plugin_kernel k = nullptr;
+  EXPECT_EQ(api().kernel_create(device, &desc.d, &k), PORTA_ERROR_COMPILE);
+  std::string e = TestHost::last_error();
+  EXPECT_NE(e.find("cannot run the C++ compiler '/nonexistent/c++'"), std::string::npos) << e;
+  EXPECT_NE(e.find("PORTA_CXX"), std::string::npos) << e;
+}
+
 TEST_F(Cpu, WrongKernelAbiVersionIsRefused) {
   Desc desc(replace(kScaleSource, "@ABI@", "99u"), "scale_abi99", "scale-abi99", 64, 2, 8);
   porta_plugin_kernel k = nullptr;
@@ -439,7 +454,7 @@ TEST_F(Cpu, BuiltinKernelIsFoundByText) {
   if (names.find("cpu_selftest_scale") == std::string::npos) GTEST_SKIP() << "no built-in self-test kernels";
   Desc desc(builtin_text("cpu_selftest_scale"), "cpu_selftest_scale", "builtin", 64, 2, 8);
   // A compiler that cannot run proves the built-in path.
-  setenv("PORTA_CXX", "/nonexistent/c++", 1);
+  NoCompiler no_compiler;
   TestHost::clear_logs();
   porta_plugin_kernel k = kernel(desc);
   ASSERT_TRUE(k);

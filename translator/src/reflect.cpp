@@ -126,9 +126,11 @@ uint64_t features_of(const std::vector<uint32_t>& spirv, const spirv_cross::Comp
 
 [[noreturn]] void reject_resource(const spirv_cross::Compiler& compiler, const spirv_cross::Resource& resource,
                                   const char* what, const char* advice) {
+  std::string name = compiler.get_name(resource.id);
+  if (name.empty()) name = resource.name;
   const uint32_t set = compiler.get_decoration(resource.id, spv::DecorationDescriptorSet);
   const uint32_t binding = compiler.get_decoration(resource.id, spv::DecorationBinding);
-  throw Error(Error::Kind::UnsupportedFeature, std::string(what) + " '" + resource.name + "' (set " +
+  throw Error(Error::Kind::UnsupportedFeature, std::string(what) + " '" + name + "' (set " +
                                                    std::to_string(set) + ", binding " + std::to_string(binding) +
                                                    ") is not supported: " + advice);
 }

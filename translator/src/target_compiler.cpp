@@ -1,4 +1,5 @@
 // What porta's source targets share; see target_compiler.hpp.
+#define SPV_ENABLE_UTILITY_CODE  // spv::HasResultAndType
 #include "target_compiler.hpp"
 
 #include <algorithm>
@@ -49,8 +50,20 @@ std::string float_literal(uint32_t bits) {
 
 TargetCompiler::TargetCompiler(std::vector<uint32_t> spirv, const TranslateOptions& options)
     : CompilerGLSL(spirv), options_(options) {
-  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t*, uint32_t) {
+  // Which results are read: an atomic whose old value nobody reads becomes a
+  // plain call instead of an unused variable. Literal operands inside
+  // functions may look like ids; they only make a result look used.
+  bool in_function = false;
+  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
     if (opcode == spv::OpControlBarrier) uses_barrier_ = true;
+    if (opcode == spv::OpFunction) in_function = true;
+    if (!in_function) return;
+    if (opcode == spv::OpFunctionEnd) in_function = false;
+    bool has_result = false, has_type = false;
+    spv::HasResultAndType(static_cast<spv::Op>(opcode), &has_result, &has_type);
+    const uint32_t result_slot = has_result ? (has_type ? 1u : 0u) : ~0u;
+    for (uint32_t i = 0; i < count; ++i)
+      if (i != result_slot) read_ids_.insert(operands[i]);
   });
 }
 
@@ -572,6 +585,45 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
   switch (opcode) {
     case spv::OpArrayLength:
       unsupported("the length of a runtime array (.length()): pass the element count as a push constant");
+    case spv::OpAtomicIAdd:
+    case spv::OpAtomicISub:
+    case spv::OpAtomicSMin:
+    case spv::OpAtomicUMin:
+    case spv::OpAtomicSMax:
+    case spv::OpAtomicUMax:
+    case spv::OpAtomicAnd:
+    case spv::OpAtomicOr:
+    case spv::OpAtomicXor:
+    case spv::OpAtomicExchange:
+    case spv::OpAtomicIIncrement:
+    case spv::OpAtomicIDecrement:
+    case spv::OpAtomicCompareExchange: {
+      if (read_ids_.count(ops[1])) break;  // the old value is used: the emitter keeps it
+      const std::string pointer = to_non_uniform_aware_expression(ops[2]);
+      std::string call;
+      switch (opcode) {
+        case spv::OpAtomicIAdd: call = "atomicAdd(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
+        case spv::OpAtomicISub: call = "atomicAdd(" + pointer + ", -" + to_enclosed_expression(ops[5]) + ")"; break;
+        case spv::OpAtomicSMin:
+        case spv::OpAtomicUMin: call = "atomicMin(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
+        case spv::OpAtomicSMax:
+        case spv::OpAtomicUMax: call = "atomicMax(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
+        case spv::OpAtomicAnd: call = "atomicAnd(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
+        case spv::OpAtomicOr: call = "atomicOr(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
+        case spv::OpAtomicXor: call = "atomicXor(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
+        case spv::OpAtomicExchange: call = "atomicExchange(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
+        case spv::OpAtomicIIncrement: call = "atomicAdd(" + pointer + ", 1)"; break;
+        case spv::OpAtomicIDecrement: call = "atomicAdd(" + pointer + ", -1)"; break;
+        default:
+          call = "atomicCompSwap(" + pointer + ", " + to_expression(ops[7]) + ", " + to_expression(ops[6]) + ")";
+          break;
+      }
+      // As the emitter does for atomics: no load may be forwarded across one.
+      flush_all_atomic_capable_variables();
+      statement(call, ";");
+      register_write(ops[2]);
+      return;
+    }
     case spv::OpUDiv:
     case spv::OpSDiv:
     case spv::OpUMod:
@@ -617,6 +669,26 @@ std::string TargetCompiler::type_to_glsl(const SPIRType& type, uint32_t id) {
 void TargetCompiler::emit_array_copy(const std::string& lhs, uint32_t, uint32_t rhs_id, spv::StorageClass,
                                      spv::StorageClass) {
   statement("array_copy(", lhs, ", ", to_expression(rhs_id), ");");
+}
+
+// C-family arrays are not values: a store of a whole array becomes a copy, and
+// a variable first written with a constant array is declared with it.
+void TargetCompiler::emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) {
+  const SPIRType& type = expression_type(rhs_expression);
+  if (type.array.empty()) {
+    CompilerGLSL::emit_store_statement(lhs_expression, rhs_expression);
+    return;
+  }
+  auto* var = maybe_get<SPIRVariable>(lhs_expression);
+  if (var && var->deferred_declaration && ir.ids[rhs_expression].get_type() == spirv_cross::TypeConstant) {
+    statement(variable_decl(*var), " = ", constant_expression(get<SPIRConstant>(rhs_expression)), ";");
+    var->deferred_declaration = false;
+  } else {
+    if (var) flush_variable_declaration(var->self);
+    emit_array_copy(to_expression(lhs_expression), lhs_expression, rhs_expression, spv::StorageClassFunction,
+                    spv::StorageClassFunction);
+  }
+  register_write(lhs_expression);
 }
 
 void TargetCompiler::replace_illegal_names() {

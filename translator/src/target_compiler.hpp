@@ -95,6 +95,7 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   std::string to_name(uint32_t id, bool allow_alias = true) const override;
   void emit_array_copy(const std::string& lhs, uint32_t lhs_id, uint32_t rhs_id, spv::StorageClass lhs_storage,
                        spv::StorageClass rhs_storage) override;
+  void emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) override;
 
   // Size and alignment of a type as the target's structs lay it out (vectors
   // aligned like their scalar, structs as emitted here).
@@ -116,6 +117,7 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   std::vector<uint32_t> shared_variables_;
   std::vector<uint32_t> private_variables_;
   bool uses_barrier_ = false;
+  std::unordered_set<uint32_t> read_ids_;
   bool emitted_workgroup_size_ = false;
   std::unordered_map<uint32_t, uint32_t> struct_alignment_;  // struct type → alignas() to emit, 0 = none
 };

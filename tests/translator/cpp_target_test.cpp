@@ -1,0 +1,549 @@
+// Target cpp: real kernels translated, compiled warning-free and run against
+// host computations.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernel_runner.hpp"
+
+namespace pt = porta::translator;
+using porta::test::CompiledKernel;
+using porta::test::spirv_of;
+
+namespace {
+
+#define ASSERT_BUILT(kernel) ASSERT_TRUE((kernel).ok()) << (kernel).error()
+
+uint32_t float_bits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  return bits;
+}
+
+const char* kSaxpy = R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 1) readonly buffer XValues { float x[]; } xs;
+layout(set = 0, binding = 4) readonly buffer YValues { float y[]; };
+layout(set = 0, binding = 7) writeonly buffer Result { float data[]; } result;
+layout(push_constant) uniform Params { uint n; float alpha; } p;
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= p.n) return;
+  result.data[i] = p.alpha * xs.x[i] + y[i];
+}
+)";
+
+}  // namespace
+
+TEST(CppTarget, SaxpyWithPushConstantsAndNonContiguousBindings) {
+  for (bool optimize : {true, false}) {
+    CompiledKernel kernel(spirv_of(kSaxpy, optimize));
+    ASSERT_BUILT(kernel);
+    EXPECT_EQ(kernel.entry().abi_version, PORTA_CPU_KERNEL_ABI_VERSION);
+    EXPECT_EQ(kernel.entry().workgroup_size[0], 64u);
+    EXPECT_EQ(kernel.entry().uses_barrier, 0u);
+    const uint32_t n = 1000;
+    std::vector<float> x(1024), y(1024), out(1024, -7.0f);
+    for (uint32_t i = 0; i < 1024; ++i) {
+      x[i] = 0.5f * float(i);
+      y[i] = 3.0f - float(i % 17);
+    }
+    struct {
+      uint32_t n;
+      float alpha;
+    } push = {n, 1.25f};
+    kernel.dispatch(16, 1, 1, {x.data(), y.data(), out.data()}, &push, sizeof(push));
+    for (uint32_t i = 0; i < 1024; ++i) {
+      if (i < n)
+        ASSERT_EQ(out[i], 1.25f * x[i] + y[i]) << i;
+      else
+        ASSERT_EQ(out[i], -7.0f) << "early return must not write " << i;
+    }
+  }
+}
+
+TEST(CppTarget, SpecConstantsFixWorkGroupSizeAndValues) {
+  const char* source = R"(#version 450
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const float m = 0;
+layout(constant_id = 2) const int bias = 0;
+layout(binding = 0) buffer Data { float v[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  v[i] = v[i] * m + float(bias) + float(gl_WorkGroupSize.x);
+}
+)";
+  CompiledKernel kernel(spirv_of(source), {{0, 32}, {1, float_bits(2.5f)}, {2, uint32_t(-4)}});
+  ASSERT_BUILT(kernel);
+  EXPECT_EQ(kernel.entry().workgroup_size[0], 32u);
+  EXPECT_NE(kernel.source().find("constexpr float m = 2.5f;"), std::string::npos) << kernel.source();
+  std::vector<float> v(128);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = float(i);
+  kernel.dispatch(4, 1, 1, {v.data()});
+  for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], float(i) * 2.5f - 4.0f + 32.0f) << i;
+
+  // Defaults when no values are given: m = 0, bias = 0, local_size_x = 1.
+  CompiledKernel defaults(spirv_of(source));
+  ASSERT_BUILT(defaults);
+  EXPECT_EQ(defaults.entry().workgroup_size[0], 1u);
+}
+
+TEST(CppTarget, TreeReductionWithSharedMemoryAndBarrierInLoop) {
+  const char* source = R"(#version 450
+layout(local_size_x_id = 0) in;
+layout(binding = 0) readonly buffer In { float data[]; } src;
+layout(binding = 1) writeonly buffer Out { float sums[]; } dst;
+shared float partial[gl_WorkGroupSize.x];
+void main() {
+  uint l = gl_LocalInvocationID.x;
+  partial[l] = src.data[gl_GlobalInvocationID.x];
+  barrier();
+  for (uint stride = gl_WorkGroupSize.x / 2; stride > 0; stride >>= 1) {
+    if (l < stride) partial[l] += partial[l + stride];
+    barrier();
+  }
+  if (l == 0) dst.sums[gl_WorkGroupID.x] = partial[0];
+}
+)";
+  CompiledKernel kernel(spirv_of(source), {{0, 64}});
+  ASSERT_BUILT(kernel);
+  EXPECT_EQ(kernel.entry().uses_barrier, 1u);
+  EXPECT_EQ(kernel.entry().shared_memory_bytes, 64u * 4);
+  std::vector<float> in(8 * 64), sums(8, 0.0f);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = float(i % 13);
+  kernel.dispatch(8, 1, 1, {in.data(), sums.data()});
+  for (int g = 0; g < 8; ++g) {
+    float expected = 0;
+    for (int i = 0; i < 64; ++i) expected += in[g * 64 + i];
+    EXPECT_EQ(sums[g], expected) << g;
+  }
+}
+
+TEST(CppTarget, SharedAtomicsHistogram) {
+  const char* source = R"(#version 450
+layout(local_size_x = 32) in;
+layout(binding = 0) readonly buffer Values { uint values[]; };
+layout(binding = 1) buffer Bins { uint bins[16]; uint total; } hist;
+shared uint local_bins[16];
+void main() {
+  uint l = gl_LocalInvocationIndex;
+  if (l < 16) local_bins[l] = 0;
+  barrier();
+  atomicAdd(local_bins[values[gl_GlobalInvocationID.x] % 16], 1u);
+  barrier();
+  if (l < 16) atomicAdd(hist.bins[l], local_bins[l]);
+  if (l == 0) atomicAdd(hist.total, gl_WorkGroupSize.x);
+}
+)";
+  CompiledKernel kernel(spirv_of(source));
+  ASSERT_BUILT(kernel);
+  std::vector<uint32_t> values(4 * 32), bins(17, 0), expected(17, 0);
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = uint32_t(i * 7 + i / 5);
+    expected[values[i] % 16]++;
+  }
+  expected[16] = 128;
+  kernel.dispatch(4, 1, 1, {values.data(), bins.data()});
+  EXPECT_EQ(bins, expected);
+}
+
+TEST(CppTarget, VectorMathAndSwizzles) {
+  const char* source = R"(#version 450
+layout(local_size_x = 16) in;
+layout(binding = 0) readonly buffer Points { vec4 p[]; };
+layout(binding = 1) writeonly buffer Results { vec4 r[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  vec4 q = p[i];
+  q.zw = q.wz * 2.0;
+  vec3 n = vec3(q.xy, 1.0);
+  q.xyz += n.zxy * 0.5;
+  float len = length(q.xy);
+  vec2 d = max(q.xy - vec2(0.25), vec2(0.0));
+  r[i] = vec4(len, dot(q.xy, q.zw), min(q.z, 1.5) + abs(d.x - d.y), clamp(q.w, -1.0, 1.0)) + q.wzyx * 0.5;
+}
+)";
+  CompiledKernel kernel(spirv_of(source));
+  ASSERT_BUILT(kernel);
+  std::vector<float> p(32 * 4), r(32 * 4);
+  for (size_t i = 0; i < p.size(); ++i) p[i] = std::sin(float(i)) * 2.0f;
+  kernel.dispatch(2, 1, 1, {p.data(), r.data()});
+  for (int i = 0; i < 32; ++i) {
+    float x = p[i * 4], y = p[i * 4 + 1], z = p[i * 4 + 2], w = p[i * 4 + 3];
+    const float nz = w * 2.0f, nw = z * 2.0f;
+    z = nz;
+    w = nw;
+    const float n0 = x, n1 = y, n2 = 1.0f;
+    x += n2 * 0.5f;
+    y += n0 * 0.5f;
+    z += n1 * 0.5f;
+    const float len = std::sqrt(x * x + y * y);
+    const float dx = std::max(x - 0.25f, 0.0f), dy = std::max(y - 0.25f, 0.0f);
+    const float expected[4] = {len + w * 0.5f, (x * z + y * w) + z * 0.5f,
+                               std::min(z, 1.5f) + std::fabs(dx - dy) + y * 0.5f,
+                               std::min(std::max(w, -1.0f), 1.0f) + x * 0.5f};
+    for (int c = 0; c < 4; ++c) EXPECT_NEAR(r[i * 4 + c], expected[c], 1e-5f * (1 + std::fabs(expected[c]))) << i;
+  }
+}
+
+TEST(CppTarget, IntegerBitOperations) {
+  const char* source = R"(#version 450
+layout(local_size_x = 32) in;
+layout(binding = 0) readonly buffer In { uint a[]; };
+layout(binding = 1) writeonly buffer Out { uvec4 o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint v = a[i];
+  int s = int(v);
+  o[i] = uvec4(uint(bitCount(v)) + (v ^ (v >> 3)),
+               uint(findMSB(v)) ^ (uint(findLSB(v)) << 8) ^ (uint(findMSB(s)) << 16),
+               bitfieldExtract(v, 4, 8) | (uint(bitfieldExtract(s, 3, 5)) << 8) | bitfieldInsert(v, 5u, 28, 3),
+               bitfieldReverse(v) + uint(s >> 2) + (v << 5) + uint(-s % 7) + v / 3u + uint(abs(s)) + (~v & 0xffu));
+}
+)";
+  CompiledKernel kernel(spirv_of(source));
+  ASSERT_BUILT(kernel);
+  std::vector<uint32_t> a(64), o(64 * 4);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = uint32_t(i * 2654435761u) ^ uint32_t(i << 20);
+  a[0] = 0;
+  a[1] = 0x80000000u;
+  a[2] = 0xffffffffu;
+  kernel.dispatch(2, 1, 1, {a.data(), o.data()});
+  auto msb = [](uint32_t x) { return x ? 31 - __builtin_clz(x) : -1; };
+  auto lsb = [](uint32_t x) { return x ? __builtin_ctz(x) : -1; };
+  for (size_t i = 0; i < a.size(); ++i) {
+    const uint32_t v = a[i];
+    const int32_t s = int32_t(v);
+    uint32_t rev = 0;
+    for (int b = 0; b < 32; ++b) rev |= ((v >> b) & 1u) << (31 - b);
+    const uint32_t sfield = uint32_t(int32_t(v << (32 - 3 - 5)) >> (32 - 5));
+    const uint32_t inserted = (v & ~(7u << 28)) | (5u << 28);
+    const uint32_t abs_s = s < 0 ? 0u - uint32_t(s) : uint32_t(s);
+    const uint32_t neg_s = 0u - v;
+    const uint32_t expected[4] = {
+        uint32_t(__builtin_popcount(v)) + (v ^ (v >> 3)),
+        uint32_t(msb(v)) ^ (uint32_t(lsb(v)) << 8) ^ (uint32_t(msb(s < 0 ? ~v : v)) << 16),
+        ((v >> 4) & 0xffu) | (sfield << 8) | inserted,
+        rev + uint32_t(s >> 2) + (v << 5) + uint32_t(int32_t(neg_s) % 7) + v / 3u + abs_s + (~v & 0xffu)};
+    for (int c = 0; c < 4; ++c) ASSERT_EQ(o[i * 4 + c], expected[c]) << "item " << i << " component " << c;
+  }
+}
+
+TEST(CppTarget, LoopsBranchesEarlyReturnAndHelperTakingVec2) {
+  const char* source = R"(#version 450
+layout(local_size_x = 8) in;
+layout(binding = 0) buffer Grid { vec2 pts[]; } grid;
+layout(binding = 3) writeonly buffer Iter { int iterations[]; } iters;
+layout(push_constant) uniform P { int max_iter; uint count; } pc;
+int escape(vec2 c) {
+  vec2 z = vec2(0.0);
+  for (int k = 0; k < pc.max_iter; ++k) {
+    if (dot(z, z) > 4.0) return k;
+    z = vec2(z.x * z.x - z.y * z.y, 2.0 * z.x * z.y) + c;
+  }
+  return pc.max_iter;
+}
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= pc.count) return;
+  int n = escape(grid.pts[i]);
+  switch (n % 3) {
+    case 0: grid.pts[i].x = -1.0; break;
+    case 1: grid.pts[i].y += 1.0; break;
+    default: break;
+  }
+  iters.iterations[i] = n;
+}
+)";
+  for (bool optimize : {true, false}) {
+    CompiledKernel kernel(spirv_of(source, optimize));
+    ASSERT_BUILT(kernel);
+    if (!optimize) {
+      EXPECT_NE(kernel.source().find("int escape(vec2 c)"), std::string::npos) << kernel.source();
+    }
+    const uint32_t count = 60;
+    std::vector<float> pts(64 * 2), expected_pts;
+    for (int i = 0; i < 64; ++i) {
+      pts[i * 2] = -2.0f + 0.05f * float(i);
+      pts[i * 2 + 1] = 0.6f - 0.02f * float(i);
+    }
+    expected_pts = pts;
+    std::vector<int32_t> iterations(64, -5);
+    struct {
+      int32_t max_iter;
+      uint32_t count;
+    } push = {50, count};
+    kernel.dispatch(8, 1, 1, {pts.data(), iterations.data()}, &push, sizeof(push));
+    for (uint32_t i = 0; i < 64; ++i) {
+      if (i >= count) {
+        EXPECT_EQ(iterations[i], -5);
+        continue;
+      }
+      const float cx = expected_pts[i * 2], cy = expected_pts[i * 2 + 1];
+      float zx = 0, zy = 0;
+      int n = 50;
+      for (int k = 0; k < 50; ++k) {
+        if (zx * zx + zy * zy > 4.0f) {
+          n = k;
+          break;
+        }
+        const float nx = zx * zx - zy * zy + cx, ny = 2.0f * zx * zy + cy;
+        zx = nx;
+        zy = ny;
+      }
+      EXPECT_EQ(iterations[i], n) << i;
+      const float ex = n % 3 == 0 ? -1.0f : cx, ey = n % 3 == 1 ? cy + 1.0f : cy;
+      EXPECT_EQ(pts[i * 2], ex) << i;
+      EXPECT_EQ(pts[i * 2 + 1], ey) << i;
+    }
+  }
+}
+
+TEST(CppTarget, StructElementsFixedMembersAndBufferAtomics) {
+  const char* source = R"(#version 450
+layout(local_size_x = 32) in;
+struct Particle { vec2 pos; vec2 vel; float mass; };
+layout(binding = 0) buffer Particles { uint count; float dt; Particle items[]; } particles;
+layout(binding = 1) buffer Stats { uint heavy; int min_x; uint hist[8]; } stats;
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i >= particles.count) return;
+  Particle p = particles.items[i];
+  p.pos += p.vel * particles.dt;
+  particles.items[i] = p;
+  if (p.mass > 2.0) atomicAdd(stats.heavy, 1u);
+  atomicMin(stats.min_x, int(floor(p.pos.x)));
+  atomicAdd(stats.hist[i % 8], 1u);
+}
+)";
+  CompiledKernel kernel(spirv_of(source));
+  ASSERT_BUILT(kernel);
+  struct Particle {
+    float pos[2], vel[2], mass, pad;
+  };
+  static_assert(sizeof(Particle) == 24);
+  const uint32_t count = 50;
+  std::vector<uint8_t> particles(8 + 64 * sizeof(Particle));
+  const float dt = 0.5f;
+  std::memcpy(&particles[0], &count, 4);
+  std::memcpy(&particles[4], &dt, 4);
+  std::vector<Particle> expected(64);
+  for (int i = 0; i < 64; ++i) {
+    Particle p{{float(i), -float(i)}, {1.0f - 0.1f * float(i), 2.0f}, float(i % 5), 0.0f};
+    std::memcpy(&particles[8 + i * sizeof(Particle)], &p, sizeof(p));
+    expected[i] = p;
+  }
+  std::vector<int32_t> stats(10, 0);
+  stats[1] = INT_MAX;
+  kernel.dispatch(2, 1, 1, {particles.data(), stats.data()});
+  uint32_t heavy = 0;
+  int32_t min_x = INT_MAX;
+  for (uint32_t i = 0; i < count; ++i) {
+    Particle& e = expected[i];
+    e.pos[0] += e.vel[0] * dt;
+    e.pos[1] += e.vel[1] * dt;
+    heavy += e.mass > 2.0f;
+    min_x = std::min(min_x, int32_t(std::floor(e.pos[0])));
+    Particle got;
+    std::memcpy(&got, &particles[8 + i * sizeof(Particle)], sizeof(got));
+    EXPECT_EQ(got.pos[0], e.pos[0]) << i;
+    EXPECT_EQ(got.pos[1], e.pos[1]) << i;
+    EXPECT_EQ(got.mass, e.mass) << i;
+  }
+  EXPECT_EQ(uint32_t(stats[0]), heavy);
+  EXPECT_EQ(stats[1], min_x);
+  for (int b = 0; b < 8; ++b) EXPECT_EQ(stats[2 + b], int32_t((count + 7 - b) / 8)) << b;
+}
+
+TEST(CppTarget, Vec3InStructPacksWithFloat) {
+  const char* source = R"(#version 450
+layout(local_size_x = 4) in;
+struct Sphere { vec3 center; float radius; };
+layout(binding = 0) readonly buffer Spheres { Sphere spheres[]; };
+layout(binding = 1) writeonly buffer Volumes { float volume[]; };
+void main() {
+  Sphere s = spheres[gl_GlobalInvocationID.x];
+  volume[gl_GlobalInvocationID.x] = s.radius * s.radius * s.radius * 4.0 + s.center.z;
+}
+)";
+  CompiledKernel kernel(spirv_of(source));
+  ASSERT_BUILT(kernel);
+  std::vector<float> spheres(8 * 4), volume(8);
+  for (int i = 0; i < 32; ++i) spheres[i] = float(i) * 0.5f;
+  kernel.dispatch(2, 1, 1, {spheres.data(), volume.data()});
+  for (int i = 0; i < 8; ++i) {
+    const float r = spheres[i * 4 + 3];
+    EXPECT_EQ(volume[i], r * r * r * 4.0f + spheres[i * 4 + 2]) << i;
+  }
+}
+
+TEST(CppTarget, Vec3ArrayIsRefusedWithAReason) {
+  const char* source = R"(#version 450
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer Points { vec3 points[]; };
+void main() { points[gl_GlobalInvocationID.x] *= 2.0; }
+)";
+  try {
+    CompiledKernel kernel(spirv_of(source));
+    FAIL() << "expected an error";
+  } catch (const pt::Error& e) {
+    EXPECT_EQ(e.kind, pt::Error::Kind::UnsupportedFeature);
+    EXPECT_NE(std::string(e.what()).find("array stride 16"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CppTarget, IntegerDivisionByZeroDoesNotTrap) {
+  const char* source = R"(#version 450
+layout(local_size_x = 1) in;
+layout(binding = 0) readonly buffer Operands { ivec2 ab[]; };
+layout(binding = 1) writeonly buffer Results { ivec4 r[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  ivec2 v = ab[i];
+  uint ua = uint(v.x), ub = uint(v.y);
+  r[i] = ivec4(v.x / v.y, v.x % v.y, int(ua / ub), int(ua % ub));
+}
+)";
+  CompiledKernel kernel(spirv_of(source));
+  ASSERT_BUILT(kernel);
+  std::vector<int32_t> ab = {7, 2, -7, 2, 5, 0, INT_MIN, -1, 9, -4};
+  std::vector<int32_t> r(5 * 4, 99);
+  kernel.dispatch(5, 1, 1, {ab.data(), r.data()});
+  EXPECT_EQ(r[0], 3);
+  EXPECT_EQ(r[1], 1);
+  EXPECT_EQ(r[4], -3);
+  EXPECT_EQ(r[5], 1);  // GLSL % on int is OpSMod: the sign of the divisor
+  EXPECT_EQ(r[16], -2);
+  EXPECT_EQ(r[17], -3);
+  EXPECT_EQ(uint32_t(r[18]), 9u / uint32_t(-4));
+}
+
+TEST(CppTarget, MathFunctionsMatchTheCLibrary) {
+  const char* source = R"(#version 450
+layout(local_size_x = 8) in;
+layout(binding = 0) readonly buffer In { float x[]; };
+layout(binding = 1) writeonly buffer Out { float y[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  float v = x[i];
+  float a = abs(v) + 0.5;
+  y[i * 8 + 0] = exp(v) + exp2(v);
+  y[i * 8 + 1] = log(a) + log2(a);
+  y[i * 8 + 2] = pow(a, 1.7) + sqrt(a) + inversesqrt(a);
+  y[i * 8 + 3] = sin(v) + cos(v) + tan(v * 0.3);
+  y[i * 8 + 4] = atan(v, a) + atan(v) + tanh(v) + sinh(v * 0.5);
+  y[i * 8 + 5] = floor(v) + ceil(v) + fract(v) + mod(v, 0.7) + sign(v) + trunc(v);
+  y[i * 8 + 6] = mix(v, a, 0.3) + step(0.1, v) + smoothstep(-1.0, 1.0, v) + fma(v, a, 1.0);
+  y[i * 8 + 7] = uintBitsToFloat(floatBitsToUint(v) ^ 0x80000000u) + float(isnan(v)) + float(isinf(v));
+}
+)";
+  CompiledKernel kernel(spirv_of(source));
+  ASSERT_BUILT(kernel);
+  std::vector<float> x(16), y(16 * 8);
+  for (int i = 0; i < 16; ++i) x[i] = -2.3f + 0.37f * float(i);
+  kernel.dispatch(2, 1, 1, {x.data(), y.data()});
+  for (int i = 0; i < 16; ++i) {
+    const float v = x[i], a = std::fabs(v) + 0.5f;
+    const float t = std::min(std::max((v + 1.0f) / 2.0f, 0.0f), 1.0f);
+    const float expected[8] = {
+        std::exp(v) + std::exp2(v),
+        std::log(a) + std::log2(a),
+        std::pow(a, 1.7f) + std::sqrt(a) + 1.0f / std::sqrt(a),
+        std::sin(v) + std::cos(v) + std::tan(v * 0.3f),
+        std::atan2(v, a) + std::atan(v) + std::tanh(v) + std::sinh(v * 0.5f),
+        std::floor(v) + std::ceil(v) + (v - std::floor(v)) + (v - 0.7f * std::floor(v / 0.7f)) +
+            (v > 0 ? 1.0f : v < 0 ? -1.0f : 0.0f) + std::trunc(v),
+        v * 0.7f + a * 0.3f + (v < 0.1f ? 0.0f : 1.0f) + t * t * (3.0f - 2.0f * t) + std::fma(v, a, 1.0f),
+        -v};
+    for (int c = 0; c < 8; ++c)
+      EXPECT_NEAR(y[i * 8 + c], expected[c], 2e-6f * (1.0f + std::fabs(expected[c]))) << "x=" << v << " c=" << c;
+  }
+}
+
+TEST(CppTarget, BuiltInsInTwoDimensions) {
+  const char* source = R"(#version 450
+layout(local_size_x = 4, local_size_y = 2) in;
+layout(binding = 0) writeonly buffer Ids { uvec4 ids[]; };
+void main() {
+  uvec3 g = gl_GlobalInvocationID;
+  uint linear = g.y * (gl_NumWorkGroups.x * gl_WorkGroupSize.x) + g.x;
+  ids[linear] = uvec4(gl_LocalInvocationIndex, gl_WorkGroupID.x * 10u + gl_WorkGroupID.y,
+                      gl_LocalInvocationID.x + 100u * gl_LocalInvocationID.y, gl_NumWorkGroups.x * 1000u + gl_NumWorkGroups.y);
+}
+)";
+  CompiledKernel kernel(spirv_of(source));
+  ASSERT_BUILT(kernel);
+  const uint32_t gx = 3, gy = 2, width = gx * 4, height = gy * 2;
+  std::vector<uint32_t> ids(width * height * 4, 0xdeadu);
+  kernel.dispatch(gx, gy, 1, {ids.data()});
+  for (uint32_t y = 0; y < height; ++y)
+    for (uint32_t x = 0; x < width; ++x) {
+      const uint32_t* id = &ids[(y * width + x) * 4];
+      EXPECT_EQ(id[0], (x % 4) + 4 * (y % 2));
+      EXPECT_EQ(id[1], (x / 4) * 10 + y / 2);
+      EXPECT_EQ(id[2], (x % 4) + 100 * (y % 2));
+      EXPECT_EQ(id[3], gx * 1000 + gy);
+    }
+}
+
+TEST(CppTarget, LocalArraysAndConstantTables) {
+  const char* source = R"(#version 450
+layout(local_size_x = 4) in;
+const float weights[5] = float[](0.1, 0.2, 0.4, 0.2, 0.1);
+layout(binding = 0) readonly buffer Signal { float s[]; };
+layout(binding = 1) writeonly buffer Smoothed { float o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  float window[5];
+  for (int k = 0; k < 5; ++k) window[k] = s[i + uint(k)];
+  float copy[5] = window;
+  float acc = 0.0;
+  for (int k = 0; k < 5; ++k) acc += copy[k] * weights[k];
+  o[i] = acc + weights[i % 5u];
+}
+)";
+  for (bool optimize : {true, false}) {
+    CompiledKernel kernel(spirv_of(source, optimize));
+    ASSERT_BUILT(kernel);
+    std::vector<float> s(20), o(16);
+    for (int i = 0; i < 20; ++i) s[i] = float(i * i % 7);
+    kernel.dispatch(4, 1, 1, {s.data(), o.data()});
+    const float w[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};
+    for (int i = 0; i < 16; ++i) {
+      float acc = 0.0f;
+      for (int k = 0; k < 5; ++k) acc += s[i + k] * w[k];
+      EXPECT_NEAR(o[i], acc + w[i % 5], 1e-6f) << i;
+    }
+  }
+}
+
+TEST(CppTarget, NamesThatAreCppKeywordsAreRenamed) {
+  const char* source = R"(#version 450
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer Explicit { float new[]; } friend;
+layout(push_constant) uniform virtual { float delete; } operator;
+float char(float signed) { return signed * 2.0; }
+void main() { float auto = friend.new[0]; friend.new[0] = char(auto) + operator.delete; }
+)";
+  CompiledKernel kernel(spirv_of(source, false));
+  ASSERT_BUILT(kernel);
+  float value = 1.5f, push = 2.0f;
+  kernel.dispatch(1, 1, 1, {&value}, &push, sizeof(push));
+  EXPECT_EQ(value, 5.0f);
+}
+
+TEST(CppTarget, OtherTargetsAreNotImplementedYet) {
+  pt::TranslateOptions options;
+  options.target = pt::Target::OpenCL;
+  try {
+    pt::translate(spirv_of(kSaxpy), options);
+    FAIL();
+  } catch (const pt::Error& e) {
+    EXPECT_EQ(e.kind, pt::Error::Kind::UnsupportedFeature);
+    EXPECT_STREQ(e.what(), "target opencl is not implemented");
+  }
+}

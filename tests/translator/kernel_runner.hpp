@@ -1,0 +1,45 @@
+// Builds C++ emitted by the translator into a shared object with the system
+// compiler (warnings are errors) and runs it through small test schedulers:
+// one that runs work-items in sequence (kernels without barriers) and one that
+// runs each work-item on its own thread with a real barrier.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "porta_cpu.h"
+#include "porta_translator/translator.hpp"
+
+namespace porta::test {
+
+// GLSL → prepared SPIR-V (validate + optimise unless `optimize` is false).
+std::vector<uint32_t> spirv_of(const std::string& glsl, bool optimize = true);
+
+class CompiledKernel {
+ public:
+  // Translates, writes, compiles with -Wall -Wextra -Werror and loads. On
+  // failure `error()` holds the compiler's output and the source.
+  CompiledKernel(const std::vector<uint32_t>& spirv, const std::vector<translator::SpecValue>& specs = {});
+  ~CompiledKernel();
+  CompiledKernel(const CompiledKernel&) = delete;
+  CompiledKernel& operator=(const CompiledKernel&) = delete;
+
+  bool ok() const { return entry_ != nullptr; }
+  const std::string& error() const { return error_; }
+  const std::string& source() const { return source_; }
+  const porta_cpu_kernel_entry& entry() const { return *entry_; }
+
+  // Runs every work-group in sequence.
+  void dispatch(uint32_t gx, uint32_t gy, uint32_t gz, const std::vector<void*>& buffers, const void* push = nullptr,
+                uint32_t push_size = 0) const;
+
+ private:
+  std::string source_;
+  std::string error_;
+  std::string directory_;
+  void* handle_ = nullptr;
+  const porta_cpu_kernel_entry* entry_ = nullptr;
+};
+
+}  // namespace porta::test

@@ -186,7 +186,8 @@ void main() {
     const float expected[4] = {len + w * 0.5f, (x * z + y * w) + z * 0.5f,
                                std::min(z, 1.5f) + std::fabs(dx - dy) + y * 0.5f,
                                std::min(std::max(w, -1.0f), 1.0f) + x * 0.5f};
-    for (int c = 0; c < 4; ++c) EXPECT_NEAR(r[i * 4 + c], expected[c], 1e-5f * (1 + std::fabs(expected[c]))) << i;
+    for (int c = 0; c < 4; ++c)
+      EXPECT_NEAR(r[i * 4 + c], expected[c], 1e-5f * (1 + std::fabs(expected[c]))) << i;
   }
 }
 
@@ -456,11 +457,15 @@ void main() {
         std::sin(v) + std::cos(v) + std::tan(v * 0.3f),
         std::atan2(v, a) + std::atan(v) + std::tanh(v) + std::sinh(v * 0.5f),
         std::floor(v) + std::ceil(v) + (v - std::floor(v)) + (v - 0.7f * std::floor(v / 0.7f)) +
-            (v > 0 ? 1.0f : v < 0 ? -1.0f : 0.0f) + std::trunc(v),
+            (v > 0   ? 1.0f
+             : v < 0 ? -1.0f
+                     : 0.0f) +
+            std::trunc(v),
         v * 0.7f + a * 0.3f + (v < 0.1f ? 0.0f : 1.0f) + t * t * (3.0f - 2.0f * t) + std::fma(v, a, 1.0f),
         -v};
     for (int c = 0; c < 8; ++c)
-      EXPECT_NEAR(y[i * 8 + c], expected[c], 2e-6f * (1.0f + std::fabs(expected[c]))) << "x=" << v << " c=" << c;
+      EXPECT_NEAR(y[i * 8 + c], expected[c], 2e-6f * (1.0f + std::fabs(expected[c])))
+          << "x=" << v << " c=" << c;
   }
 }
 

@@ -40,12 +40,13 @@ TEST(FrontEnd, CompilesGlslToSpirv) {
 }
 
 TEST(FrontEnd, SyntaxErrorNamesFileAndLine) {
-  const std::string source = "#version 450\n"
-                             "layout(local_size_x = 1) in;\n"
-                             "void main() {\n"
-                             "  float x = 1.0;\n"
-                             "  x = y + 2.0;\n"  // line 5: undeclared identifier
-                             "}\n";
+  const std::string source =
+      "#version 450\n"
+      "layout(local_size_x = 1) in;\n"
+      "void main() {\n"
+      "  float x = 1.0;\n"
+      "  x = y + 2.0;\n"  // line 5: undeclared identifier
+      "}\n";
   const pt::Error e = expect_error([&] { pt::compile_glsl(source, "kernel.comp"); });
   EXPECT_EQ(e.kind, pt::Error::Kind::InvalidGlsl);
   EXPECT_NE(std::string(e.what()).find("kernel.comp:5: error"), std::string::npos) << e.what();
@@ -53,7 +54,8 @@ TEST(FrontEnd, SyntaxErrorNamesFileAndLine) {
 }
 
 TEST(FrontEnd, NonComputeStageIsRejected) {
-  const pt::Error e = expect_error([] { pt::compile_glsl("#version 450\nvoid main() { gl_Position = vec4(0); }\n", "v.comp"); });
+  const pt::Error e = expect_error(
+      [] { pt::compile_glsl("#version 450\nvoid main() { gl_Position = vec4(0); }\n", "v.comp"); });
   EXPECT_EQ(e.kind, pt::Error::Kind::InvalidGlsl);
 }
 

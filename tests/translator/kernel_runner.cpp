@@ -67,7 +67,8 @@ std::vector<uint32_t> spirv_of(const std::string& glsl, bool optimize) {
   return optimize ? translator::prepare(spirv) : (translator::validate(spirv), spirv);
 }
 
-CompiledKernel::CompiledKernel(const std::vector<uint32_t>& spirv, const std::vector<translator::SpecValue>& specs) {
+CompiledKernel::CompiledKernel(const std::vector<uint32_t>& spirv,
+                               const std::vector<translator::SpecValue>& specs) {
   translator::TranslateOptions options;
   options.target = translator::Target::Cpp;
   options.specs = specs;

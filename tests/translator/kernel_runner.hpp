@@ -31,8 +31,8 @@ class CompiledKernel {
   const porta_cpu_kernel_entry& entry() const { return *entry_; }
 
   // Runs every work-group in sequence.
-  void dispatch(uint32_t gx, uint32_t gy, uint32_t gz, const std::vector<void*>& buffers, const void* push = nullptr,
-                uint32_t push_size = 0) const;
+  void dispatch(uint32_t gx, uint32_t gy, uint32_t gz, const std::vector<void*>& buffers,
+                const void* push = nullptr, uint32_t push_size = 0) const;
 
  private:
   std::string source_;

@@ -158,28 +158,32 @@ TEST(Reflect, RejectsWhatKernelsCannotTake) {
 layout(local_size_x = 1) in;
 layout(set = 1, binding = 3) buffer Elsewhere { float x[]; } elsewhere;
 void main() { elsewhere.x[0] = 1.0; }
-)").find("'elsewhere' is at set 1, binding 3"),
+)")
+                .find("'elsewhere' is at set 1, binding 3"),
             std::string::npos);
   EXPECT_NE(error_of(R"(#version 450
 layout(local_size_x = 1) in;
 layout(binding = 0) uniform sampler2D tex;
 layout(binding = 1) buffer O { vec4 o[]; };
 void main() { o[0] = textureLod(tex, vec2(0), 0.0); }
-)").find("image 'tex'"),
+)")
+                .find("image 'tex'"),
             std::string::npos);
   EXPECT_NE(error_of(R"(#version 450
 layout(local_size_x = 1) in;
 layout(binding = 0) uniform U { float u; } ubo;
 layout(binding = 1) buffer O { float o[]; };
 void main() { o[0] = ubo.u; }
-)").find("uniform buffer 'ubo'"),
+)")
+                .find("uniform buffer 'ubo'"),
             std::string::npos);
   EXPECT_NE(error_of(R"(#version 450
 layout(local_size_x = 1) in;
 layout(binding = 0) buffer A { float a[]; } first;
 layout(binding = 0) buffer B { float b[]; } second;
 void main() { first.a[0] = second.b[1]; }
-)").find("share binding 0"),
+)")
+                .find("share binding 0"),
             std::string::npos);
 }
 

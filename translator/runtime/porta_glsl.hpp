@@ -616,8 +616,16 @@ PORTA_GLSL_FN vec<T, N> pow(const vec<T, N>& x, const vec<T, N>& y) {
   for (int i = 0; i < N; ++i) r[i] = pow(x[i], y[i]);
   return r;
 }
+// GLSL lets fma() outside `precise` round twice; spirv-opt also fuses a * b + c
+// into fma. Without a hardware FMA the C library's exact fma is a slow call,
+// so the host uses it only when the target has the instruction.
+#if PORTA_GLSL_CUDA || defined(__FMA__)
 PORTA_GLSL_FN float fma(float a, float b, float c) { return PORTA_GLSL_MATH(fmaf)(a, b, c); }
 PORTA_GLSL_FN double fma(double a, double b, double c) { return PORTA_GLSL_MATH(fma)(a, b, c); }
+#else
+PORTA_GLSL_FN float fma(float a, float b, float c) { return a * b + c; }
+PORTA_GLSL_FN double fma(double a, double b, double c) { return a * b + c; }
+#endif
 PORTA_GLSL_VECTORIZE3(fma)
 
 PORTA_GLSL_FN float inversesqrt(float x) { return 1.0f / sqrt(x); }

@@ -18,19 +18,109 @@ std::string CppCompiler::buffer_pointer_type(const std::string& element, Access 
 const std::unordered_set<std::string>& CppCompiler::reserved_words() const {
   // C++ keywords that are not GLSL keywords, names from porta_glsl.hpp and
   // porta_cpu.h, and the names the generated code itself uses.
-  static const std::unordered_set<std::string> words = {
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "catch", "char", "char8_t",
-      "char16_t", "char32_t", "class", "compl", "concept", "consteval", "constexpr", "constinit", "const_cast",
-      "co_await", "co_return", "co_yield", "decltype", "delete", "dynamic_cast", "enum", "explicit", "export",
-      "extern", "friend", "goto", "inline", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
-      "requires", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "template", "this",
-      "thread_local", "throw", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual",
-      "volatile", "wchar_t", "xor", "xor_eq", "NULL", "offsetof", "main", "std", "porta_glsl", "buffer_at",
-      "array_copy", "checked_div", "checked_rem", "checked_mod", "vec", "int8_t", "int16_t", "int32_t", "int64_t",
-      "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "shared", "porta_work_item", "porta_group_shared",
-      "porta_group", "porta_run_item", "porta_run_group", "porta_scheduler", "args", "local_id", "local_index",
-      "group"};
+  static const std::unordered_set<std::string> words = {"alignas",
+                                                        "alignof",
+                                                        "and",
+                                                        "and_eq",
+                                                        "asm",
+                                                        "auto",
+                                                        "bitand",
+                                                        "bitor",
+                                                        "catch",
+                                                        "char",
+                                                        "char8_t",
+                                                        "char16_t",
+                                                        "char32_t",
+                                                        "class",
+                                                        "compl",
+                                                        "concept",
+                                                        "consteval",
+                                                        "constexpr",
+                                                        "constinit",
+                                                        "const_cast",
+                                                        "co_await",
+                                                        "co_return",
+                                                        "co_yield",
+                                                        "decltype",
+                                                        "delete",
+                                                        "dynamic_cast",
+                                                        "enum",
+                                                        "explicit",
+                                                        "export",
+                                                        "extern",
+                                                        "friend",
+                                                        "goto",
+                                                        "inline",
+                                                        "long",
+                                                        "mutable",
+                                                        "namespace",
+                                                        "new",
+                                                        "noexcept",
+                                                        "not",
+                                                        "not_eq",
+                                                        "nullptr",
+                                                        "operator",
+                                                        "or",
+                                                        "or_eq",
+                                                        "private",
+                                                        "protected",
+                                                        "public",
+                                                        "register",
+                                                        "reinterpret_cast",
+                                                        "requires",
+                                                        "short",
+                                                        "signed",
+                                                        "sizeof",
+                                                        "static",
+                                                        "static_assert",
+                                                        "static_cast",
+                                                        "template",
+                                                        "this",
+                                                        "thread_local",
+                                                        "throw",
+                                                        "try",
+                                                        "typedef",
+                                                        "typeid",
+                                                        "typename",
+                                                        "union",
+                                                        "unsigned",
+                                                        "using",
+                                                        "virtual",
+                                                        "volatile",
+                                                        "wchar_t",
+                                                        "xor",
+                                                        "xor_eq",
+                                                        "NULL",
+                                                        "offsetof",
+                                                        "main",
+                                                        "std",
+                                                        "porta_glsl",
+                                                        "buffer_at",
+                                                        "array_copy",
+                                                        "checked_div",
+                                                        "checked_rem",
+                                                        "checked_mod",
+                                                        "vec",
+                                                        "int8_t",
+                                                        "int16_t",
+                                                        "int32_t",
+                                                        "int64_t",
+                                                        "uint8_t",
+                                                        "uint16_t",
+                                                        "uint32_t",
+                                                        "uint64_t",
+                                                        "size_t",
+                                                        "shared",
+                                                        "porta_work_item",
+                                                        "porta_group_shared",
+                                                        "porta_group",
+                                                        "porta_run_item",
+                                                        "porta_run_group",
+                                                        "porta_scheduler",
+                                                        "args",
+                                                        "local_id",
+                                                        "local_index",
+                                                        "group"};
   return words;
 }
 
@@ -81,13 +171,15 @@ void CppCompiler::emit_work_item() {
   emit_private_variables();
   statement("");
 
-  statement("porta_work_item(const porta_cpu_group_args* args, porta_group_shared& group_shared, uvec3 local_id)");
+  statement(
+      "porta_work_item(const porta_cpu_group_args* args, porta_group_shared& group_shared, uvec3 local_id)");
   statement("    : gl_NumWorkGroups(args->num_groups[0], args->num_groups[1], args->num_groups[2]),");
   statement("      gl_WorkGroupID(args->group_id[0], args->group_id[1], args->group_id[2]),");
   statement("      gl_LocalInvocationID(local_id),");
   statement("      gl_GlobalInvocationID(gl_WorkGroupID * gl_WorkGroupSize + local_id),");
-  statement("      gl_LocalInvocationIndex(local_id.x + gl_WorkGroupSize.x * (local_id.y + gl_WorkGroupSize.y * "
-            "local_id.z)),");
+  statement(
+      "      gl_LocalInvocationIndex(local_id.x + gl_WorkGroupSize.x * (local_id.y + gl_WorkGroupSize.y * "
+      "local_id.z)),");
   for (const BufferView& view : buffer_views())
     statement("      ", to_name(view.variable), "(args->buffers[", view.parameter, "]),");
   if (push_constant_variable())
@@ -134,8 +226,9 @@ void CppCompiler::emit_group_entry() {
   statement("void porta_run_item(void* context, uint32_t local_index)");
   begin_scope();
   statement("porta_group& group = *static_cast<porta_group*>(context);");
-  statement("const uvec3 local_id(local_index % gl_WorkGroupSize.x, local_index / gl_WorkGroupSize.x % "
-            "gl_WorkGroupSize.y,");
+  statement(
+      "const uvec3 local_id(local_index % gl_WorkGroupSize.x, local_index / gl_WorkGroupSize.x % "
+      "gl_WorkGroupSize.y,");
   statement("                     local_index / (gl_WorkGroupSize.x * gl_WorkGroupSize.y));");
   statement("porta_work_item(group.args, group.group_shared, local_id).main();");
   end_scope();
@@ -144,8 +237,9 @@ void CppCompiler::emit_group_entry() {
   statement("void porta_run_group(const porta_cpu_group_args* args)");
   begin_scope();
   statement("porta_group group{args, {}};");
-  statement("args->scheduler->run_items(args->scheduler->self, gl_WorkGroupSize.x * gl_WorkGroupSize.y * "
-            "gl_WorkGroupSize.z,");
+  statement(
+      "args->scheduler->run_items(args->scheduler->self, gl_WorkGroupSize.x * gl_WorkGroupSize.y * "
+      "gl_WorkGroupSize.z,");
   statement("                           porta_run_item, &group);");
   end_scope();
   statement("");

@@ -1,11 +1,11 @@
 // GLSL → SPIR-V (shaderc), validation (spirv-val) and optimisation (spirv-opt).
 #include <cstdio>
 #include <cstring>
-#include <unordered_map>
 #include <shaderc/shaderc.hpp>
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "porta_translator/translator.hpp"
@@ -38,9 +38,9 @@ void check_header(const std::vector<uint32_t>& spirv) {
     char found[16];
     std::snprintf(found, sizeof(found), "0x%08x", spirv[0]);
     const bool swapped = spirv[0] == __builtin_bswap32(kSpirvMagic);
-    throw Error(Error::Kind::InvalidSpirv,
-                std::string("not SPIR-V: the first word is ") + found + ", expected the magic number 0x07230203" +
-                    (swapped ? " (the module has the other byte order)" : ""));
+    throw Error(Error::Kind::InvalidSpirv, std::string("not SPIR-V: the first word is ") + found +
+                                               ", expected the magic number 0x07230203" +
+                                               (swapped ? " (the module has the other byte order)" : ""));
   }
   if (spirv.size() < kSpirvHeaderWords)
     throw Error(Error::Kind::InvalidSpirv, "not SPIR-V: the module is shorter than the 5-word header");
@@ -51,15 +51,16 @@ void check_header(const std::vector<uint32_t>& spirv) {
 std::vector<uint32_t> compile_glsl(const std::string& source, const std::string& name) {
   const std::string label = name.empty() ? "kernel.comp" : name;
   shaderc::Compiler compiler;
-  if (!compiler.IsValid()) throw Error(Error::Kind::Internal, "the GLSL compiler (shaderc) failed to initialise");
+  if (!compiler.IsValid())
+    throw Error(Error::Kind::Internal, "the GLSL compiler (shaderc) failed to initialise");
   shaderc::CompileOptions options;
   options.SetSourceLanguage(shaderc_source_language_glsl);
   options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_1);
   options.SetTargetSpirv(shaderc_spirv_version_1_3);
   // Keep names: they make reflection and translated code readable.
   options.SetGenerateDebugInfo();
-  shaderc::SpvCompilationResult result =
-      compiler.CompileGlslToSpv(source.data(), source.size(), shaderc_compute_shader, label.c_str(), "main", options);
+  shaderc::SpvCompilationResult result = compiler.CompileGlslToSpv(
+      source.data(), source.size(), shaderc_compute_shader, label.c_str(), "main", options);
   if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
     std::string log = result.GetErrorMessage();
     while (!log.empty() && log.back() == '\n') log.pop_back();
@@ -86,8 +87,8 @@ void validate(const std::vector<uint32_t>& spirv) {
   tools.SetMessageConsumer(log.consumer());
   spvtools::ValidatorOptions options;
   if (!tools.Validate(spirv.data(), spirv.size(), options))
-    throw Error(Error::Kind::InvalidSpirv,
-                "invalid SPIR-V (spirv-val, Vulkan 1.1):\n" + (log.text().empty() ? "no details" : log.text()));
+    throw Error(Error::Kind::InvalidSpirv, "invalid SPIR-V (spirv-val, Vulkan 1.1):\n" +
+                                               (log.text().empty() ? "no details" : log.text()));
 }
 
 std::vector<uint32_t> optimize(const std::vector<uint32_t>& spirv) {

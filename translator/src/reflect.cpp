@@ -1,8 +1,7 @@
 // SPIR-V → KernelSignature with SPIRV-Cross's reflection API.
-#include <spirv_cross.hpp>
-
 #include <algorithm>
 #include <cstring>
+#include <spirv_cross.hpp>
 #include <string>
 #include <vector>
 
@@ -18,33 +17,55 @@ using spirv_cross::SPIRType;
 
 std::string scalar_glsl(const SPIRType& type) {
   switch (type.basetype) {
-    case SPIRType::Boolean: return "bool";
-    case SPIRType::SByte: return "int8_t";
-    case SPIRType::UByte: return "uint8_t";
-    case SPIRType::Short: return "int16_t";
-    case SPIRType::UShort: return "uint16_t";
-    case SPIRType::Int: return "int";
-    case SPIRType::UInt: return "uint";
-    case SPIRType::Int64: return "int64_t";
-    case SPIRType::UInt64: return "uint64_t";
-    case SPIRType::Half: return "float16_t";
-    case SPIRType::Float: return "float";
-    case SPIRType::Double: return "double";
-    default: return "?";
+    case SPIRType::Boolean:
+      return "bool";
+    case SPIRType::SByte:
+      return "int8_t";
+    case SPIRType::UByte:
+      return "uint8_t";
+    case SPIRType::Short:
+      return "int16_t";
+    case SPIRType::UShort:
+      return "uint16_t";
+    case SPIRType::Int:
+      return "int";
+    case SPIRType::UInt:
+      return "uint";
+    case SPIRType::Int64:
+      return "int64_t";
+    case SPIRType::UInt64:
+      return "uint64_t";
+    case SPIRType::Half:
+      return "float16_t";
+    case SPIRType::Float:
+      return "float";
+    case SPIRType::Double:
+      return "double";
+    default:
+      return "?";
   }
 }
 
 const char* vector_prefix(const SPIRType& type) {
   switch (type.basetype) {
-    case SPIRType::Boolean: return "bvec";
-    case SPIRType::Int: return "ivec";
-    case SPIRType::UInt: return "uvec";
-    case SPIRType::Float: return "vec";
-    case SPIRType::Double: return "dvec";
-    case SPIRType::Half: return "f16vec";
-    case SPIRType::Int64: return "i64vec";
-    case SPIRType::UInt64: return "u64vec";
-    default: return nullptr;
+    case SPIRType::Boolean:
+      return "bvec";
+    case SPIRType::Int:
+      return "ivec";
+    case SPIRType::UInt:
+      return "uvec";
+    case SPIRType::Float:
+      return "vec";
+    case SPIRType::Double:
+      return "dvec";
+    case SPIRType::Half:
+      return "f16vec";
+    case SPIRType::Int64:
+      return "i64vec";
+    case SPIRType::UInt64:
+      return "u64vec";
+    default:
+      return nullptr;
   }
 }
 
@@ -57,7 +78,8 @@ uint32_t array_length(const spirv_cross::Compiler& compiler, const SPIRType& typ
 
 // Natural (std430-like) size and alignment of a Workgroup variable's type:
 // what a device allocates for it.
-void natural_layout(const spirv_cross::Compiler& compiler, const SPIRType& type, uint64_t& size, uint64_t& align) {
+void natural_layout(const spirv_cross::Compiler& compiler, const SPIRType& type, uint64_t& size,
+                    uint64_t& align) {
   if (!type.array.empty()) {
     uint64_t count = 1;
     for (size_t i = 0; i < type.array.size(); ++i) count *= array_length(compiler, type, i);
@@ -90,17 +112,31 @@ uint64_t features_of(const std::vector<uint32_t>& spirv, const spirv_cross::Comp
   uint64_t features = 0;
   for (spv::Capability capability : compiler.get_declared_capabilities()) {
     switch (capability) {
-      case spv::CapabilityFloat16: features |= PORTA_FEATURE_FP16; break;
-      case spv::CapabilityFloat64: features |= PORTA_FEATURE_FP64; break;
-      case spv::CapabilityInt64: features |= PORTA_FEATURE_INT64; break;
-      case spv::CapabilityInt16: features |= PORTA_FEATURE_INT16; break;
-      case spv::CapabilityInt8: features |= PORTA_FEATURE_INT8; break;
+      case spv::CapabilityFloat16:
+        features |= PORTA_FEATURE_FP16;
+        break;
+      case spv::CapabilityFloat64:
+        features |= PORTA_FEATURE_FP64;
+        break;
+      case spv::CapabilityInt64:
+        features |= PORTA_FEATURE_INT64;
+        break;
+      case spv::CapabilityInt16:
+        features |= PORTA_FEATURE_INT16;
+        break;
+      case spv::CapabilityInt8:
+        features |= PORTA_FEATURE_INT8;
+        break;
       case spv::CapabilityStorageBuffer16BitAccess:
       case spv::CapabilityUniformAndStorageBuffer16BitAccess:
-      case spv::CapabilityStoragePushConstant16: features |= PORTA_FEATURE_STORAGE_16BIT; break;
+      case spv::CapabilityStoragePushConstant16:
+        features |= PORTA_FEATURE_STORAGE_16BIT;
+        break;
       case spv::CapabilityStorageBuffer8BitAccess:
       case spv::CapabilityUniformAndStorageBuffer8BitAccess:
-      case spv::CapabilityStoragePushConstant8: features |= PORTA_FEATURE_STORAGE_8BIT; break;
+      case spv::CapabilityStoragePushConstant8:
+        features |= PORTA_FEATURE_STORAGE_8BIT;
+        break;
       case spv::CapabilityGroupNonUniform:
       case spv::CapabilityGroupNonUniformVote:
       case spv::CapabilityGroupNonUniformArithmetic:
@@ -110,10 +146,17 @@ uint64_t features_of(const std::vector<uint32_t>& spirv, const spirv_cross::Comp
       case spv::CapabilityGroupNonUniformClustered:
       case spv::CapabilityGroupNonUniformQuad:
       case spv::CapabilitySubgroupBallotKHR:
-      case spv::CapabilitySubgroupVoteKHR: features |= PORTA_FEATURE_SUBGROUPS; break;
-      case spv::CapabilityAtomicFloat32AddEXT: features |= PORTA_FEATURE_ATOMIC_FLOAT32; break;
-      case spv::CapabilityInt64Atomics: features |= PORTA_FEATURE_ATOMIC_INT64; break;
-      default: break;
+      case spv::CapabilitySubgroupVoteKHR:
+        features |= PORTA_FEATURE_SUBGROUPS;
+        break;
+      case spv::CapabilityAtomicFloat32AddEXT:
+        features |= PORTA_FEATURE_ATOMIC_FLOAT32;
+        break;
+      case spv::CapabilityInt64Atomics:
+        features |= PORTA_FEATURE_ATOMIC_INT64;
+        break;
+      default:
+        break;
     }
   }
   // 32-bit integer atomics need no capability in SPIR-V, but not every device
@@ -124,15 +167,16 @@ uint64_t features_of(const std::vector<uint32_t>& spirv, const spirv_cross::Comp
   return features;
 }
 
-[[noreturn]] void reject_resource(const spirv_cross::Compiler& compiler, const spirv_cross::Resource& resource,
-                                  const char* what, const char* advice) {
+[[noreturn]] void reject_resource(const spirv_cross::Compiler& compiler,
+                                  const spirv_cross::Resource& resource, const char* what,
+                                  const char* advice) {
   std::string name = compiler.get_name(resource.id);
   if (name.empty()) name = resource.name;
   const uint32_t set = compiler.get_decoration(resource.id, spv::DecorationDescriptorSet);
   const uint32_t binding = compiler.get_decoration(resource.id, spv::DecorationBinding);
   throw Error(Error::Kind::UnsupportedFeature, std::string(what) + " '" + name + "' (set " +
-                                                   std::to_string(set) + ", binding " + std::to_string(binding) +
-                                                   ") is not supported: " + advice);
+                                                   std::to_string(set) + ", binding " +
+                                                   std::to_string(binding) + ") is not supported: " + advice);
 }
 
 // Reflection needs to walk every variable, which Compiler keeps protected.
@@ -210,11 +254,14 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
       reject_resource(compiler, resources.uniform_buffers[0], "uniform buffer",
                       "porta kernels take storage buffers; declare it `readonly buffer`");
     for (const auto* list : {&resources.sampled_images, &resources.separate_images})
-      if (!list->empty()) reject_resource(compiler, (*list)[0], "image", "porta kernels take storage buffers only");
+      if (!list->empty())
+        reject_resource(compiler, (*list)[0], "image", "porta kernels take storage buffers only");
     if (!resources.storage_images.empty())
-      reject_resource(compiler, resources.storage_images[0], "storage image", "porta kernels take storage buffers only");
+      reject_resource(compiler, resources.storage_images[0], "storage image",
+                      "porta kernels take storage buffers only");
     if (!resources.separate_samplers.empty())
-      reject_resource(compiler, resources.separate_samplers[0], "sampler", "porta kernels take storage buffers only");
+      reject_resource(compiler, resources.separate_samplers[0], "sampler",
+                      "porta kernels take storage buffers only");
     if (!resources.atomic_counters.empty())
       reject_resource(compiler, resources.atomic_counters[0], "atomic counter",
                       "use atomics on a storage buffer instead");
@@ -229,9 +276,10 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
       buffer.name = compiler.get_name(resource.id);
       if (buffer.name.empty()) buffer.name = compiler.get_name(resource.base_type_id);
       if (buffer.set != 0)
-        throw Error(Error::Kind::UnsupportedFeature,
-                    "storage buffer '" + buffer.name + "' is at set " + std::to_string(buffer.set) + ", binding " +
-                        std::to_string(buffer.binding) + "; porta kernels use descriptor set 0 only");
+        throw Error(Error::Kind::UnsupportedFeature, "storage buffer '" + buffer.name + "' is at set " +
+                                                         std::to_string(buffer.set) + ", binding " +
+                                                         std::to_string(buffer.binding) +
+                                                         "; porta kernels use descriptor set 0 only");
       const spirv_cross::Bitset flags = compiler.get_buffer_block_flags(resource.id);
       const bool no_write = flags.get(spv::DecorationNonWritable);
       const bool no_read = flags.get(spv::DecorationNonReadable);
@@ -245,9 +293,10 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
               [](const BufferBinding& a, const BufferBinding& b) { return a.binding < b.binding; });
     for (size_t i = 1; i < signature.buffers.size(); ++i)
       if (signature.buffers[i].binding == signature.buffers[i - 1].binding)
-        throw Error(Error::Kind::UnsupportedFeature,
-                    "storage buffers '" + signature.buffers[i - 1].name + "' and '" + signature.buffers[i].name +
-                        "' share binding " + std::to_string(signature.buffers[i].binding));
+        throw Error(Error::Kind::UnsupportedFeature, "storage buffers '" + signature.buffers[i - 1].name +
+                                                         "' and '" + signature.buffers[i].name +
+                                                         "' share binding " +
+                                                         std::to_string(signature.buffers[i].binding));
 
     if (resources.push_constant_buffers.size() > 1)
       throw Error(Error::Kind::InvalidSpirv, "more than one push-constant block");
@@ -259,8 +308,10 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
         const SPIRType& member_type = compiler.get_type(block.member_types[i]);
         member.type = glsl_type_name(compiler, member_type);
         member.offset = compiler.type_struct_member_offset(block, i);
-        if (!member_type.array.empty() && member_type.array.back() == 0 && member_type.array_size_literal.back())
-          throw Error(Error::Kind::InvalidSpirv, "push-constant member '" + member.name + "' is a runtime array");
+        if (!member_type.array.empty() && member_type.array.back() == 0 &&
+            member_type.array_size_literal.back())
+          throw Error(Error::Kind::InvalidSpirv,
+                      "push-constant member '" + member.name + "' is a runtime array");
         member.size = static_cast<uint32_t>(compiler.get_declared_struct_member_size(block, i));
         signature.push_constants.push_back(member);
       }
@@ -274,10 +325,18 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
       out.id = spec.constant_id;
       out.name = compiler.get_name(spec.id);
       switch (type.basetype) {
-        case SPIRType::Boolean: out.type = ScalarType::Bool; break;
-        case SPIRType::Int: out.type = ScalarType::Int; break;
-        case SPIRType::UInt: out.type = ScalarType::UInt; break;
-        case SPIRType::Float: out.type = ScalarType::Float; break;
+        case SPIRType::Boolean:
+          out.type = ScalarType::Bool;
+          break;
+        case SPIRType::Int:
+          out.type = ScalarType::Int;
+          break;
+        case SPIRType::UInt:
+          out.type = ScalarType::UInt;
+          break;
+        case SPIRType::Float:
+          out.type = ScalarType::Float;
+          break;
         default:
           throw Error(Error::Kind::UnsupportedFeature, "spec constant '" + out.name + "' (constant_id " +
                                                            std::to_string(out.id) + ") has type " +
@@ -290,7 +349,8 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
     std::sort(signature.spec_constants.begin(), signature.spec_constants.end(),
               [](const SpecConstant& a, const SpecConstant& b) { return a.id < b.id; });
 
-    const spirv_cross::SPIREntryPoint& entry = compiler.get_entry_point(signature.entry_point, spv::ExecutionModelGLCompute);
+    const spirv_cross::SPIREntryPoint& entry =
+        compiler.get_entry_point(signature.entry_point, spv::ExecutionModelGLCompute);
     signature.local_size[0] = entry.workgroup_size.x;
     signature.local_size[1] = entry.workgroup_size.y;
     signature.local_size[2] = entry.workgroup_size.z;
@@ -300,7 +360,8 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
       if (dims[d].id == spirv_cross::ID(0)) continue;
       signature.local_size_spec_id[d] = static_cast<int32_t>(dims[d].constant_id);
       for (SpecConstant& spec : signature.spec_constants)
-        if (spec.id == dims[d].constant_id && spec.name.empty()) spec.name = std::string("local_size_") + "xyz"[d];
+        if (spec.id == dims[d].constant_id && spec.name.empty())
+          spec.name = std::string("local_size_") + "xyz"[d];
       signature.local_size[d] = compiler.get_constant(dims[d].id).scalar();
     }
 
@@ -325,7 +386,8 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
   return signature;
 }
 
-void resolve_local_size(const KernelSignature& signature, const std::vector<SpecValue>& specs, uint32_t out[3]) {
+void resolve_local_size(const KernelSignature& signature, const std::vector<SpecValue>& specs,
+                        uint32_t out[3]) {
   for (int d = 0; d < 3; ++d) {
     out[d] = signature.local_size[d];
     if (signature.local_size_spec_id[d] < 0) continue;
@@ -336,9 +398,12 @@ void resolve_local_size(const KernelSignature& signature, const std::vector<Spec
 
 const char* target_name(Target target) {
   switch (target) {
-    case Target::Cpp: return "cpp";
-    case Target::OpenCL: return "opencl";
-    case Target::Cuda: return "cuda";
+    case Target::Cpp:
+      return "cpp";
+    case Target::OpenCL:
+      return "opencl";
+    case Target::Cuda:
+      return "cuda";
   }
   return "unknown";
 }

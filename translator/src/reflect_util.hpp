@@ -2,7 +2,6 @@
 #pragma once
 
 #include <spirv_cross.hpp>
-
 #include <string>
 
 namespace porta::translator {

@@ -11,28 +11,38 @@ namespace {
 
 const char* access_name(Access access) {
   switch (access) {
-    case Access::Read: return "readonly";
-    case Access::Write: return "writeonly";
-    case Access::ReadWrite: return "readwrite";
+    case Access::Read:
+      return "readonly";
+    case Access::Write:
+      return "writeonly";
+    case Access::ReadWrite:
+      return "readwrite";
   }
   return "?";
 }
 
 const char* scalar_name(ScalarType type) {
   switch (type) {
-    case ScalarType::Bool: return "bool";
-    case ScalarType::Int: return "int";
-    case ScalarType::UInt: return "uint";
-    case ScalarType::Float: return "float";
+    case ScalarType::Bool:
+      return "bool";
+    case ScalarType::Int:
+      return "int";
+    case ScalarType::UInt:
+      return "uint";
+    case ScalarType::Float:
+      return "float";
   }
   return "?";
 }
 
 std::string spec_value(ScalarType type, uint32_t bits) {
   switch (type) {
-    case ScalarType::Bool: return bits ? "true" : "false";
-    case ScalarType::Int: return std::to_string(static_cast<int32_t>(bits));
-    case ScalarType::UInt: return std::to_string(bits);
+    case ScalarType::Bool:
+      return bits ? "true" : "false";
+    case ScalarType::Int:
+      return std::to_string(static_cast<int32_t>(bits));
+    case ScalarType::UInt:
+      return std::to_string(bits);
     case ScalarType::Float: {
       float value;
       std::memcpy(&value, &bits, sizeof(value));
@@ -66,8 +76,8 @@ std::string describe(const KernelSignature& s) {
     out << "  offset " << m.offset << ", size " << m.size << ": " << m.type << " " << m.name << "\n";
   out << "spec constants:" << (s.spec_constants.empty() ? " none" : "") << "\n";
   for (const SpecConstant& c : s.spec_constants)
-    out << "  constant_id " << c.id << ": " << scalar_name(c.type) << " " << (c.name.empty() ? "(unnamed)" : c.name)
-        << " = " << spec_value(c.type, c.default_bits) << "\n";
+    out << "  constant_id " << c.id << ": " << scalar_name(c.type) << " "
+        << (c.name.empty() ? "(unnamed)" : c.name) << " = " << spec_value(c.type, c.default_bits) << "\n";
   out << "shared memory: " << s.shared_memory_bytes << " bytes\n";
   out << "barriers: " << (s.uses_barrier ? "yes" : "no") << "\n";
   static const struct {

@@ -21,7 +21,9 @@ using spirv_cross::SPIRVariable;
 
 namespace {
 
-uint32_t align_up(uint32_t value, uint32_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+uint32_t align_up(uint32_t value, uint32_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
 
 // The smallest power-of-two alignment >= `minimum` that moves `from` exactly
 // to `to`, or 0 if none does.
@@ -68,8 +70,9 @@ TargetCompiler::TargetCompiler(std::vector<uint32_t> spirv, const TranslateOptio
 }
 
 void TargetCompiler::unsupported(const std::string& what) const {
-  throw Error(Error::Kind::UnsupportedFeature,
-              std::string("target ") + target_name(const_cast<TargetCompiler*>(this)->target()) + ": " + what);
+  throw Error(
+      Error::Kind::UnsupportedFeature,
+      std::string("target ") + target_name(const_cast<TargetCompiler*>(this)->target()) + ": " + what);
 }
 
 std::string TargetCompiler::compile() {
@@ -168,7 +171,8 @@ void TargetCompiler::collect_interface() {
         const bool ssbo = var.storage == spv::StorageClassStorageBuffer ||
                           has_decoration(type.self, spv::DecorationBufferBlock);
         if (!ssbo)
-          unsupported("uniform buffer '" + get_name(id) + "': porta kernels take storage buffers (readonly buffer)");
+          unsupported("uniform buffer '" + get_name(id) +
+                      "': porta kernels take storage buffers (readonly buffer)");
         if (get_decoration(id, spv::DecorationDescriptorSet) != 0)
           unsupported("storage buffer '" + get_name(id) + "' is not in descriptor set 0");
         if (!type.array.empty()) unsupported("arrays of storage buffers ('" + get_name(id) + "')");
@@ -176,19 +180,31 @@ void TargetCompiler::collect_interface() {
         view.variable = id;
         view.binding = get_decoration(id, spv::DecorationBinding);
         const Bitset flags = get_buffer_block_flags(id);
-        const bool no_write = flags.get(spv::DecorationNonWritable), no_read = flags.get(spv::DecorationNonReadable);
-        view.access = no_write && !no_read ? Access::Read : no_read && !no_write ? Access::Write : Access::ReadWrite;
+        const bool no_write = flags.get(spv::DecorationNonWritable),
+                   no_read = flags.get(spv::DecorationNonReadable);
+        view.access = no_write && !no_read   ? Access::Read
+                      : no_read && !no_write ? Access::Write
+                                             : Access::ReadWrite;
         buffers.push_back(view);
         break;
       }
-      case spv::StorageClassPushConstant: push_constant_variable_ = id; break;
-      case spv::StorageClassWorkgroup: shared_variables_.push_back(id); break;
-      case spv::StorageClassPrivate: private_variables_.push_back(id); break;
-      case spv::StorageClassUniformConstant: unsupported("images and samplers ('" + get_name(id) + "')");
-      default: break;
+      case spv::StorageClassPushConstant:
+        push_constant_variable_ = id;
+        break;
+      case spv::StorageClassWorkgroup:
+        shared_variables_.push_back(id);
+        break;
+      case spv::StorageClassPrivate:
+        private_variables_.push_back(id);
+        break;
+      case spv::StorageClassUniformConstant:
+        unsupported("images and samplers ('" + get_name(id) + "')");
+      default:
+        break;
     }
   });
-  std::sort(buffers.begin(), buffers.end(), [](const BufferView& a, const BufferView& b) { return a.binding < b.binding; });
+  std::sort(buffers.begin(), buffers.end(),
+            [](const BufferView& a, const BufferView& b) { return a.binding < b.binding; });
   for (size_t i = 0; i < buffers.size(); ++i) {
     BufferView& view = buffers[i];
     view.parameter = static_cast<uint32_t>(i);
@@ -208,7 +224,8 @@ void TargetCompiler::collect_interface() {
 
   for (spv::Capability capability : ir.declared_capabilities) {
     switch (capability) {
-      case spv::CapabilityFloat16: unsupported("16-bit floating point (float16_t)");
+      case spv::CapabilityFloat16:
+        unsupported("16-bit floating point (float16_t)");
       case spv::CapabilityGroupNonUniform:
       case spv::CapabilityGroupNonUniformVote:
       case spv::CapabilityGroupNonUniformArithmetic:
@@ -216,10 +233,14 @@ void TargetCompiler::collect_interface() {
       case spv::CapabilityGroupNonUniformShuffle:
       case spv::CapabilityGroupNonUniformShuffleRelative:
       case spv::CapabilityGroupNonUniformClustered:
-      case spv::CapabilityGroupNonUniformQuad: unsupported("subgroup operations");
-      case spv::CapabilityAtomicFloat32AddEXT: unsupported("float atomics");
-      case spv::CapabilityPhysicalStorageBufferAddresses: unsupported("buffer device addresses");
-      default: break;
+      case spv::CapabilityGroupNonUniformQuad:
+        unsupported("subgroup operations");
+      case spv::CapabilityAtomicFloat32AddEXT:
+        unsupported("float atomics");
+      case spv::CapabilityPhysicalStorageBufferAddresses:
+        unsupported("buffer device addresses");
+      default:
+        break;
     }
   }
 }
@@ -247,14 +268,21 @@ void TargetCompiler::emit_scalar_spec_constant(const SPIRConstant& constant) {
   const uint32_t bits = constant.m.c[0].r[0].u32;
   std::string value;
   switch (type.basetype) {
-    case SPIRType::Boolean: value = bits ? "true" : "false"; break;
-    case SPIRType::Float: value = float_literal(bits); break;
+    case SPIRType::Boolean:
+      value = bits ? "true" : "false";
+      break;
+    case SPIRType::Float:
+      value = float_literal(bits);
+      break;
     case SPIRType::Int:
       value = static_cast<int32_t>(bits) == INT32_MIN ? "(-2147483647 - 1)"
                                                       : std::to_string(static_cast<int32_t>(bits));
       break;
-    case SPIRType::UInt: value = std::to_string(bits) + "u"; break;
-    default: unsupported("spec constant '" + to_name(constant.self) + "' of type " + type_to_glsl(type));
+    case SPIRType::UInt:
+      value = std::to_string(bits) + "u";
+      break;
+    default:
+      unsupported("spec constant '" + to_name(constant.self) + "' of type " + type_to_glsl(type));
   }
   statement("constexpr ", type_to_glsl(type), " ", to_name(constant.self), " = ", value, ";",
             spec_constant_comment(constant.self));
@@ -278,7 +306,8 @@ void TargetCompiler::emit_constants_and_types() {
         if (type.vecsize == 1 && type.columns == 1 && type.array.empty() && type.basetype != SPIRType::Struct)
           emit_scalar_spec_constant(constant);
         else
-          statement("constexpr ", variable_decl(type, to_name(id)), " = ", constant_expression(constant), ";");
+          statement("constexpr ", variable_decl(type, to_name(id)), " = ", constant_expression(constant),
+                    ";");
         any = true;
       } else if (constant.is_used_as_lut) {
         const SPIRType& type = get<SPIRType>(constant.constant_type);
@@ -298,9 +327,11 @@ void TargetCompiler::emit_constants_and_types() {
       any = true;
     } else if (holder.get_type() == spirv_cross::TypeType) {
       SPIRType& type = holder.get<SPIRType>();
-      if (type.basetype != SPIRType::Struct || !type.array.empty() || type.pointer || type.self != id) continue;
+      if (type.basetype != SPIRType::Struct || !type.array.empty() || type.pointer || type.self != id)
+        continue;
       if (type.type_alias != spirv_cross::TypeID(0)) continue;
-      const bool block = has_decoration(id, spv::DecorationBlock) || has_decoration(id, spv::DecorationBufferBlock);
+      const bool block =
+          has_decoration(id, spv::DecorationBlock) || has_decoration(id, spv::DecorationBufferBlock);
       const bool push_block =
           push_constant_variable_ != 0 &&
           get_variable_data_type(get<SPIRVariable>(push_constant_variable_)).self == type.self;
@@ -324,7 +355,8 @@ void TargetCompiler::emit_constants_and_types() {
 uint32_t TargetCompiler::array_stride_for(uint32_t struct_type) const {
   uint32_t stride = 0;
   ir.for_each_typed_id<SPIRType>([&](uint32_t id, const SPIRType& type) {
-    if (!type.array.empty() && type.parent_type == struct_type && has_decoration(id, spv::DecorationArrayStride))
+    if (!type.array.empty() && type.parent_type == struct_type &&
+        has_decoration(id, spv::DecorationArrayStride))
       stride = get_decoration(id, spv::DecorationArrayStride);
   });
   return stride;
@@ -411,8 +443,8 @@ void TargetCompiler::emit_struct_declaration(const SPIRType& type, bool explicit
         }
       }
       at = wanted;
-      checks.push_back("static_assert(offsetof(" + name + ", " + member_name + ") == " + std::to_string(wanted) +
-                       ", \"std430 offset of " + name + "::" + member_name + "\");");
+      checks.push_back("static_assert(offsetof(" + name + ", " + member_name + ") == " +
+                       std::to_string(wanted) + ", \"std430 offset of " + name + "::" + member_name + "\");");
     }
     members.push_back(prefix + member_declaration(member_type, member_name) + ";");
     offset = at + size;
@@ -425,13 +457,13 @@ void TargetCompiler::emit_struct_declaration(const SPIRType& type, bool explicit
     if (natural != stride) {
       const uint32_t a = alignment_reaching(offset, stride, max_align);
       if (!a)
-        unsupported("struct " + name + " has array stride " + std::to_string(stride) + " but a natural size of " +
-                    std::to_string(natural));
+        unsupported("struct " + name + " has array stride " + std::to_string(stride) +
+                    " but a natural size of " + std::to_string(natural));
       head = "struct alignas(" + std::to_string(a) + ") " + name;
       struct_alignment_[type.self] = a;
     }
-    checks.push_back("static_assert(sizeof(" + name + ") == " + std::to_string(stride) + ", \"array stride of " +
-                     name + "\");");
+    checks.push_back("static_assert(sizeof(" + name + ") == " + std::to_string(stride) +
+                     ", \"array stride of " + name + "\");");
   }
   (void)has_offsets;
   statement(head);
@@ -451,7 +483,9 @@ void TargetCompiler::emit_buffer_views() {
   statement("// Storage buffers, in parameter order. Each view points into one buffer.");
   for (const BufferView& view : buffers_) {
     const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
-    const char* access = view.access == Access::Read ? "readonly" : view.access == Access::Write ? "writeonly" : "readwrite";
+    const char* access = view.access == Access::Read    ? "readonly"
+                         : view.access == Access::Write ? "writeonly"
+                                                        : "readwrite";
     statement("// parameter ", view.parameter, ": binding ", view.binding, ", ", access);
     statement("struct ", view.type_name);
     begin_scope();
@@ -460,8 +494,8 @@ void TargetCompiler::emit_buffer_views() {
       const SPIRType& member_type = get<SPIRType>(block.member_types[i]);
       const std::string member_name = to_member_name(block, i);
       const uint32_t offset = type_struct_member_offset(block, i);
-      const bool runtime_array =
-          !member_type.array.empty() && member_type.array_size_literal.back() && member_type.array.back() == 0;
+      const bool runtime_array = !member_type.array.empty() && member_type.array_size_literal.back() &&
+                                 member_type.array.back() == 0;
       if (runtime_array) {
         if (member_type.array.size() > 1) unsupported("runtime arrays of arrays in buffer " + view.type_name);
         const SPIRType& element = get<SPIRType>(member_type.parent_type);
@@ -470,21 +504,24 @@ void TargetCompiler::emit_buffer_views() {
         const uint32_t stride = get_decoration(block.member_types[i], spv::DecorationArrayStride);
         if (stride != size)
           unsupported("buffer " + view.type_name + ": " + member_name + "[] has array stride " +
-                      std::to_string(stride) + " but " + type_to_glsl(element) + " takes " + std::to_string(size) +
-                      " bytes (std430 vec3 arrays are padded: use vec4 or a struct)");
+                      std::to_string(stride) + " but " + type_to_glsl(element) + " takes " +
+                      std::to_string(size) + " bytes (std430 vec3 arrays are padded: use vec4 or a struct)");
         const std::string pointer = buffer_pointer_type(type_to_glsl(element), view.access);
         const std::string qualified = (view.access == Access::Read ? "const " : "") + type_to_glsl(element);
         statement(pointer, " ", member_name, ";");
-        initialisers.push_back(member_name + "(buffer_at<" + qualified + ">(base, " + std::to_string(offset) + "))");
+        initialisers.push_back(member_name + "(buffer_at<" + qualified + ">(base, " + std::to_string(offset) +
+                               "))");
       } else {
         std::string element = type_to_glsl(member_type) + type_to_array_glsl(member_type);
         if (view.access == Access::Read) element = "const " + element;
-        std::string declarator = member_type.array.empty() ? "& " + member_name
-                                                           : "(&" + member_name + ")" + type_to_array_glsl(member_type);
+        std::string declarator = member_type.array.empty()
+                                     ? "& " + member_name
+                                     : "(&" + member_name + ")" + type_to_array_glsl(member_type);
         std::string base_type = type_to_glsl(member_type);
         if (view.access == Access::Read) base_type = "const " + base_type;
         statement(base_type, declarator, ";");
-        initialisers.push_back(member_name + "(*buffer_at<" + element + ">(base, " + std::to_string(offset) + "))");
+        initialisers.push_back(member_name + "(*buffer_at<" + element + ">(base, " + std::to_string(offset) +
+                               "))");
       }
     }
     std::string init;
@@ -520,13 +557,20 @@ void TargetCompiler::emit_kernel_functions() {
 
 std::string TargetCompiler::builtin_to_glsl(spv::BuiltIn builtin, spv::StorageClass storage) {
   switch (builtin) {
-    case spv::BuiltInGlobalInvocationId: return "gl_GlobalInvocationID";
-    case spv::BuiltInLocalInvocationId: return "gl_LocalInvocationID";
-    case spv::BuiltInWorkgroupId: return "gl_WorkGroupID";
-    case spv::BuiltInNumWorkgroups: return "gl_NumWorkGroups";
-    case spv::BuiltInLocalInvocationIndex: return "gl_LocalInvocationIndex";
-    case spv::BuiltInWorkgroupSize: return "gl_WorkGroupSize";
-    default: break;
+    case spv::BuiltInGlobalInvocationId:
+      return "gl_GlobalInvocationID";
+    case spv::BuiltInLocalInvocationId:
+      return "gl_LocalInvocationID";
+    case spv::BuiltInWorkgroupId:
+      return "gl_WorkGroupID";
+    case spv::BuiltInNumWorkgroups:
+      return "gl_NumWorkGroups";
+    case spv::BuiltInLocalInvocationIndex:
+      return "gl_LocalInvocationIndex";
+    case spv::BuiltInWorkgroupSize:
+      return "gl_WorkGroupSize";
+    default:
+      break;
   }
   unsupported("built-in variable " + CompilerGLSL::builtin_to_glsl(builtin, storage));
 }
@@ -602,20 +646,41 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
       const std::string pointer = to_non_uniform_aware_expression(ops[2]);
       std::string call;
       switch (opcode) {
-        case spv::OpAtomicIAdd: call = "atomicAdd(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
-        case spv::OpAtomicISub: call = "atomicAdd(" + pointer + ", -" + to_enclosed_expression(ops[5]) + ")"; break;
+        case spv::OpAtomicIAdd:
+          call = "atomicAdd(" + pointer + ", " + to_expression(ops[5]) + ")";
+          break;
+        case spv::OpAtomicISub:
+          call = "atomicAdd(" + pointer + ", -" + to_enclosed_expression(ops[5]) + ")";
+          break;
         case spv::OpAtomicSMin:
-        case spv::OpAtomicUMin: call = "atomicMin(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
+        case spv::OpAtomicUMin:
+          call = "atomicMin(" + pointer + ", " + to_expression(ops[5]) + ")";
+          break;
         case spv::OpAtomicSMax:
-        case spv::OpAtomicUMax: call = "atomicMax(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
-        case spv::OpAtomicAnd: call = "atomicAnd(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
-        case spv::OpAtomicOr: call = "atomicOr(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
-        case spv::OpAtomicXor: call = "atomicXor(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
-        case spv::OpAtomicExchange: call = "atomicExchange(" + pointer + ", " + to_expression(ops[5]) + ")"; break;
-        case spv::OpAtomicIIncrement: call = "atomicAdd(" + pointer + ", 1)"; break;
-        case spv::OpAtomicIDecrement: call = "atomicAdd(" + pointer + ", -1)"; break;
+        case spv::OpAtomicUMax:
+          call = "atomicMax(" + pointer + ", " + to_expression(ops[5]) + ")";
+          break;
+        case spv::OpAtomicAnd:
+          call = "atomicAnd(" + pointer + ", " + to_expression(ops[5]) + ")";
+          break;
+        case spv::OpAtomicOr:
+          call = "atomicOr(" + pointer + ", " + to_expression(ops[5]) + ")";
+          break;
+        case spv::OpAtomicXor:
+          call = "atomicXor(" + pointer + ", " + to_expression(ops[5]) + ")";
+          break;
+        case spv::OpAtomicExchange:
+          call = "atomicExchange(" + pointer + ", " + to_expression(ops[5]) + ")";
+          break;
+        case spv::OpAtomicIIncrement:
+          call = "atomicAdd(" + pointer + ", 1)";
+          break;
+        case spv::OpAtomicIDecrement:
+          call = "atomicAdd(" + pointer + ", -1)";
+          break;
         default:
-          call = "atomicCompSwap(" + pointer + ", " + to_expression(ops[7]) + ", " + to_expression(ops[6]) + ")";
+          call =
+              "atomicCompSwap(" + pointer + ", " + to_expression(ops[7]) + ", " + to_expression(ops[6]) + ")";
           break;
       }
       // As the emitter does for atomics: no load may be forwarded across one.
@@ -650,12 +715,13 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
       if (type.width == 32) base = is_signed ? SPIRType::Int : SPIRType::UInt;
       if (type.width == 64) base = is_signed ? SPIRType::Int64 : SPIRType::UInt64;
       const char* function = opcode == spv::OpUDiv || opcode == spv::OpSDiv ? "checked_div"
-                             : opcode == spv::OpSMod                       ? "checked_mod"
-                                                                           : "checked_rem";
+                             : opcode == spv::OpSMod                        ? "checked_mod"
+                                                                            : "checked_rem";
       emit_binary_func_op_cast(result_type, id, a, b, function, base, !is_signed);
       return;
     }
-    default: break;
+    default:
+      break;
   }
   CompilerGLSL::emit_instruction(instruction);
 }

@@ -20,7 +20,6 @@
 #pragma once
 
 #include <spirv_glsl.hpp>
-
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -88,13 +87,14 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
 
   // ---- CompilerGLSL hooks ----
   std::string builtin_to_glsl(spv::BuiltIn builtin, spv::StorageClass storage) override;
-  void emit_function_prototype(spirv_cross::SPIRFunction& func, const spirv_cross::Bitset& return_flags) override;
+  void emit_function_prototype(spirv_cross::SPIRFunction& func,
+                               const spirv_cross::Bitset& return_flags) override;
   void emit_instruction(const spirv_cross::Instruction& instruction) override;
   std::string type_to_glsl(const spirv_cross::SPIRType& type, uint32_t id = 0) override;
   void replace_illegal_names() override;
   std::string to_name(uint32_t id, bool allow_alias = true) const override;
-  void emit_array_copy(const std::string& lhs, uint32_t lhs_id, uint32_t rhs_id, spv::StorageClass lhs_storage,
-                       spv::StorageClass rhs_storage) override;
+  void emit_array_copy(const std::string& lhs, uint32_t lhs_id, uint32_t rhs_id,
+                       spv::StorageClass lhs_storage, spv::StorageClass rhs_storage) override;
   void emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) override;
 
   // Size and alignment of a type as the target's structs lay it out (vectors

@@ -18,12 +18,13 @@ namespace pt = porta::translator;
 
 int usage(const char* message) {
   if (message) std::fprintf(stderr, "porta-translate: %s\n", message);
-  std::fprintf(stderr,
-               "usage: porta-translate --target cpp|opencl|cuda [--spec ID=VALUE]... [--signature] [--no-optimize]\n"
-               "                       [-o OUT] FILE.comp|FILE.spv\n"
-               "  FILE.spv is SPIR-V; anything else is GLSL compute source (#version 450).\n"
-               "  --spec ID=VALUE  fixes spec constant ID: an integer, a float (1.5, 2e-3) or true/false.\n"
-               "  --signature      prints the reflected kernel interface instead of source.\n");
+  std::fprintf(
+      stderr,
+      "usage: porta-translate --target cpp|opencl|cuda [--spec ID=VALUE]... [--signature] [--no-optimize]\n"
+      "                       [-o OUT] FILE.comp|FILE.spv\n"
+      "  FILE.spv is SPIR-V; anything else is GLSL compute source (#version 450).\n"
+      "  --spec ID=VALUE  fixes spec constant ID: an integer, a float (1.5, 2e-3) or true/false.\n"
+      "  --signature      prints the reflected kernel interface instead of source.\n");
   return 2;
 }
 
@@ -40,31 +41,69 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// "3=64", "1=0.5", "2=-1", "4=true" → spec value bits.
-bool parse_spec(const std::string& text, pt::SpecValue& spec) {
+// "--spec ID=VALUE" as given; the value is read once the spec constant's type
+// is known from the kernel.
+struct SpecArgument {
+  uint32_t id = 0;
+  std::string value;
+};
+
+bool split_spec(const std::string& text, SpecArgument& spec) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) return false;
   char* end = nullptr;
   errno = 0;
   const unsigned long id = std::strtoul(text.c_str(), &end, 10);
-  if (errno || end != text.c_str() + eq) return false;
+  if (errno || end != text.c_str() + eq || id > UINT32_MAX) return false;
   spec.id = static_cast<uint32_t>(id);
-  const std::string value = text.substr(eq + 1);
-  if (value == "true" || value == "false") {
-    spec.bits = value == "true";
-    return true;
-  }
-  const bool looks_float = value.find_first_of(".eE") != std::string::npos && value.find("0x") == std::string::npos;
-  if (looks_float) {
-    const float f = std::strtof(value.c_str(), &end);
-    if (*end) return false;
-    std::memcpy(&spec.bits, &f, sizeof(f));
-    return true;
-  }
-  const long long v = std::strtoll(value.c_str(), &end, 0);
-  if (*end || v < INT32_MIN || v > static_cast<long long>(UINT32_MAX)) return false;
-  spec.bits = static_cast<uint32_t>(v);
+  spec.value = text.substr(eq + 1);
   return true;
+}
+
+// The bits of `text` read as the spec constant's type; false if it does not parse.
+bool spec_bits(pt::ScalarType type, const std::string& text, uint32_t& bits) {
+  char* end = nullptr;
+  errno = 0;
+  switch (type) {
+    case pt::ScalarType::Bool:
+      if (text != "true" && text != "false" && text != "1" && text != "0") return false;
+      bits = text == "true" || text == "1";
+      return true;
+    case pt::ScalarType::Float: {
+      const float f = std::strtof(text.c_str(), &end);
+      if (*end || errno) return false;
+      std::memcpy(&bits, &f, sizeof(f));
+      return true;
+    }
+    case pt::ScalarType::Int: {
+      const long long v = std::strtoll(text.c_str(), &end, 0);
+      if (*end || errno || v < INT32_MIN || v > INT32_MAX) return false;
+      bits = static_cast<uint32_t>(static_cast<int32_t>(v));
+      return true;
+    }
+    case pt::ScalarType::UInt: {
+      if (!text.empty() && text[0] == '-') return false;
+      const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+      if (*end || errno || v > UINT32_MAX) return false;
+      bits = static_cast<uint32_t>(v);
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* scalar_name(pt::ScalarType type) {
+  switch (type) {
+    case pt::ScalarType::Bool:
+      return "bool";
+    case pt::ScalarType::Int:
+      return "int";
+    case pt::ScalarType::UInt:
+      return "uint";
+    case pt::ScalarType::Float:
+      return "float";
+  }
+  return "?";
 }
 
 }  // namespace
@@ -72,6 +111,7 @@ bool parse_spec(const std::string& text, pt::SpecValue& spec) {
 int main(int argc, char** argv) {
   pt::TranslateOptions options;
   bool have_target = false, signature = false, optimize = true;
+  std::vector<SpecArgument> spec_arguments;
   std::string input, output;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -87,9 +127,9 @@ int main(int argc, char** argv) {
         return usage(("unknown target '" + name + "'").c_str());
       have_target = true;
     } else if (arg == "--spec" && i + 1 < argc) {
-      pt::SpecValue spec;
-      if (!parse_spec(argv[++i], spec)) return usage(("bad --spec '" + std::string(argv[i]) + "'").c_str());
-      options.specs.push_back(spec);
+      SpecArgument spec;
+      if (!split_spec(argv[++i], spec)) return usage(("bad --spec '" + std::string(argv[i]) + "'").c_str());
+      spec_arguments.push_back(spec);
     } else if (arg == "--signature") {
       signature = true;
     } else if (arg == "--no-optimize") {
@@ -122,6 +162,26 @@ int main(int argc, char** argv) {
                                                            : pt::compile_glsl(bytes, name);
     pt::validate(spirv);
     if (optimize) spirv = pt::optimize(spirv);
+    const pt::KernelSignature declared = pt::reflect(spirv);
+    for (const SpecArgument& argument : spec_arguments) {
+      const pt::SpecConstant* constant = nullptr;
+      for (const pt::SpecConstant& c : declared.spec_constants)
+        if (c.id == argument.id) constant = &c;
+      if (!constant) {
+        std::fprintf(stderr, "porta-translate: %s has no spec constant with constant_id %u\n", input.c_str(),
+                     argument.id);
+        return 1;
+      }
+      pt::SpecValue value;
+      value.id = argument.id;
+      if (!spec_bits(constant->type, argument.value, value.bits)) {
+        std::fprintf(stderr, "porta-translate: --spec %u=%s: not a %s value (spec constant %s)\n",
+                     argument.id, argument.value.c_str(), scalar_name(constant->type),
+                     constant->name.c_str());
+        return 1;
+      }
+      options.specs.push_back(value);
+    }
     std::string text;
     if (signature)
       text = pt::describe(pt::reflect(spirv, options.specs));

@@ -57,7 +57,7 @@ struct KernelSignature {
   uint32_t push_constant_size = 0;     // bytes (std430, from Offset decorations)
   std::vector<PushConstantMember> push_constants;
   std::vector<SpecConstant> spec_constants;
-  uint32_t local_size[3] = {1, 1, 1};      // literal or spec-constant default
+  uint32_t local_size[3] = {1, 1, 1};            // literal or spec-constant default
   int32_t local_size_spec_id[3] = {-1, -1, -1};  // spec id driving each dimension, -1 if literal
   uint32_t shared_memory_bytes = 0;
   bool uses_barrier = false;

@@ -19,5 +19,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/portaConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/portaConfig.cmake ${PROJECT_BINARY_DIR}/portaConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)
 
+file(RELATIVE_PATH PORTA_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" PORTA_PC_TO_PREFIX "${PORTA_PC_TO_PREFIX}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/porta.pc.in ${PROJECT_BINARY_DIR}/porta.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/porta.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -77,8 +77,9 @@ const porta_device_info* pick(const Plugin& p, const std::string& device, const 
 Selection select_from_list(const std::string& list, const std::string& env_device, const char* source) {
   std::vector<std::string> reasons;
   auto entries = split(list, ',');
-  for (const auto& entry : entries) {
+  for (const auto& entry : entries)
     if (entry.empty()) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s' has an empty entry", source, list.c_str());
+  for (const auto& entry : entries) {
     size_t colon = entry.find(':');
     std::string backend = lower(trim(entry.substr(0, colon)));
     std::string device = colon == std::string::npos ? env_device : trim(entry.substr(colon + 1));

@@ -120,7 +120,13 @@ const std::unordered_set<std::string>& CppCompiler::reserved_words() const {
                                                         "args",
                                                         "local_id",
                                                         "local_index",
-                                                        "group"};
+                                                        "group",
+                                                        "swizzle",
+                                                        "components",
+                                                        "detail",
+                                                        "bit_cast",
+                                                        "float_to_half",
+                                                        "half_to_float"};
   return words;
 }
 

@@ -578,7 +578,7 @@ std::string TargetCompiler::builtin_to_glsl(spv::BuiltIn builtin, spv::StorageCl
 std::string TargetCompiler::to_name(uint32_t id, bool allow_alias) const {
   std::string name = CompilerGLSL::to_name(id, allow_alias);
   if (std::find(shared_variables_.begin(), shared_variables_.end(), id) != shared_variables_.end())
-    return "shared." + name;
+    return shared_variable_prefix() + name;
   return name;
 }
 

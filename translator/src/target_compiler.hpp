@@ -58,6 +58,9 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // Words kept out of user names (the target language's keywords and the
   // names its runtime defines).
   virtual const std::unordered_set<std::string>& reserved_words() const = 0;
+  // How the body names a shared variable: "shared." when they live in the
+  // per-group struct (cpp), "" when the target declares them itself.
+  virtual std::string shared_variable_prefix() const { return "shared."; }
 
   // ---- shared pieces ----
   // Spec constants (with their values), gl_WorkGroupSize, spec-constant

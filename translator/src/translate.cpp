@@ -1,7 +1,9 @@
 // translate(): picks the target compiler and turns its failures into Error.
+#include <memory>
 #include <spirv_cross_error_handling.hpp>
 
 #include "cpp_compiler.hpp"
+#include "cuda_compiler.hpp"
 #include "porta_translator/translator.hpp"
 #include "spirv_words.hpp"
 
@@ -9,14 +11,18 @@ namespace porta::translator {
 
 Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions& options) {
   if (spirv.empty() || spirv[0] != kSpirvMagic) (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  if (options.target != Target::Cpp)
+  if (options.target != Target::Cpp && options.target != Target::Cuda)
     throw Error(Error::Kind::UnsupportedFeature,
                 std::string("target ") + target_name(options.target) + " is not implemented");
   Translation translation;
   try {
-    detail::CppCompiler compiler(spirv, options);
+    std::unique_ptr<detail::TargetCompiler> compiler;
+    if (options.target == Target::Cuda)
+      compiler = std::make_unique<detail::CudaCompiler>(spirv, options);
+    else
+      compiler = std::make_unique<detail::CppCompiler>(spirv, options);
     // The emitter indents blank lines; drop trailing blanks so the text diffs cleanly.
-    std::string text = compiler.compile(), clean;
+    std::string text = compiler->compile(), clean;
     clean.reserve(text.size());
     size_t line_start = 0;
     for (size_t i = 0; i <= text.size(); ++i) {
@@ -29,7 +35,7 @@ Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions
       }
     }
     translation.source = std::move(clean);
-    translation.entry_point = "porta_cpu_kernel";
+    translation.entry_point = options.target == Target::Cuda ? "porta_cuda_kernel" : "porta_cpu_kernel";
   } catch (const spirv_cross::CompilerError& e) {
     throw Error(Error::Kind::UnsupportedFeature,
                 std::string("translation to ") + target_name(options.target) + " failed: " + e.what());

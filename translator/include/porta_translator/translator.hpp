@@ -79,6 +79,10 @@ std::vector<uint32_t> optimize(const std::vector<uint32_t>& spirv);
 // Validate then optimise: what every kernel goes through.
 std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv);
 
+// The interface of a kernel. prepare() keeps unused buffers (their bindings)
+// and unused spec constants, but spirv-opt drops a push-constant block the
+// kernel never reads: reflect the validated module before optimize() when the
+// declared push-constant size must hold even then.
 KernelSignature reflect(const std::vector<uint32_t>& spirv);
 // The same with spec-constant values applied: local_size and shared_memory_bytes
 // (whose array lengths may depend on spec constants) are those of the

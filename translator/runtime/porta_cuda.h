@@ -1,0 +1,37 @@
+/* The contract between CUDA C++ emitted by porta's translator (target cuda)
+ * and the CUDA backend, which compiles it with NVRTC.
+ *
+ * Translated source includes this header, then porta_glsl.hpp; the backend
+ * hands both to NVRTC in memory, and compiles with -default-device so that
+ * functions without an execution-space annotation are device functions.
+ *
+ * The kernel: extern "C" __global__ void porta_cuda_kernel(void* b0, ...,
+ * <push-constant struct> pc) — one pointer per storage buffer in binding
+ * order, then the push constants by value (omitted when the kernel has none).
+ * Shared memory is static; the block size is the work-group size.
+ *
+ * NVRTC (13.0) has no standard headers and lacks a few GCC builtins that
+ * porta_glsl.hpp uses on the host; the CUDA equivalents stand in for them.
+ */
+#ifndef PORTA_CUDA_H
+#define PORTA_CUDA_H
+
+#if defined(__CUDACC_RTC__)
+/* A null-based offsetof that NVRTC evaluates at compile time (__INTADDR__),
+ * so that the std430 static_asserts of translated structs hold on the device
+ * compiler too. */
+#ifndef offsetof
+#define offsetof(type, member) ((unsigned long)__INTADDR__(&(((type*)0)->member)))
+#endif
+#ifndef __builtin_popcount
+#define __builtin_popcount(x) __popc(x)
+#endif
+#ifndef __builtin_ctz
+#define __builtin_ctz(x) (__ffs(x) - 1)
+#endif
+#ifndef __builtin_clz
+#define __builtin_clz(x) __clz(x)
+#endif
+#endif
+
+#endif /* PORTA_CUDA_H */

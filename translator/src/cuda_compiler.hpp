@@ -1,0 +1,22 @@
+// Target cuda: CUDA C++ for NVRTC, following translator/runtime/porta_cuda.h.
+#pragma once
+
+#include "target_compiler.hpp"
+
+namespace porta::translator::detail {
+
+class CudaCompiler final : public TargetCompiler {
+ public:
+  using TargetCompiler::TargetCompiler;
+
+ private:
+  Target target() const override { return Target::Cuda; }
+  void emit_translation_unit() override;
+  std::string buffer_pointer_type(const std::string& element, Access access) const override;
+  const std::unordered_set<std::string>& reserved_words() const override;
+
+  void emit_work_item();
+  void emit_kernel_entry();
+};
+
+}  // namespace porta::translator::detail

@@ -526,6 +526,48 @@ void main() {
   }
 }
 
+TEST(CppTarget, FunctionsWithOutParametersStructsArraysAndPrivateGlobals) {
+  const char* source = R"(#version 450
+layout(local_size_x = 4) in;
+layout(binding = 0) buffer B { vec4 v[]; };
+struct Pair { float a; int b; };
+void split(in vec4 x, out vec2 lo, inout vec2 hi) { lo = x.xy; hi += x.zw; }
+Pair make(float s) { Pair p; p.a = s; p.b = int(s); return p; }
+float sum(float arr[3]) { return arr[0] + arr[1] + arr[2]; }
+uint g_counter = 3u;
+void bump() { g_counter += 1u; }
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  vec2 lo, hi = vec2(1.0);
+  split(v[i], lo, hi);
+  Pair p = make(lo.x);
+  float arr[3] = float[](lo.y, hi.x, hi.y);
+  bump();
+  vec4 r = vec4(sum(arr), float(p.b), p.a, float(g_counter));
+  r.yx = r.xy;
+  bvec2 c = lessThan(lo, hi);
+  r.zw = mix(r.zw, vec2(0.0), c);
+  if (!all(c) && any(not(c))) r.x = -r.x;
+  v[i] = r;
+}
+)";
+  for (bool optimize : {true, false}) {
+    CompiledKernel kernel(spirv_of(source, optimize));
+    ASSERT_BUILT(kernel);
+    std::vector<float> v(8 * 4);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = float(int(i * 5 % 11) - 4) * 0.75f;
+    const std::vector<float> in = v;
+    kernel.dispatch(2, 1, 1, {v.data()});
+    for (int i = 0; i < 8; ++i) {
+      const float x = in[i * 4], y = in[i * 4 + 1], z = in[i * 4 + 2], w = in[i * 4 + 3];
+      const bool cx = x < 1.0f + z, cy = y < 1.0f + w;
+      float r[4] = {float(int(x)), y + (1.0f + z) + (1.0f + w), cx ? 0.0f : x, cy ? 0.0f : 4.0f};
+      if (!(cx && cy)) r[0] = -r[0];
+      for (int c = 0; c < 4; ++c) EXPECT_EQ(v[i * 4 + c], r[c]) << "item " << i << " component " << c;
+    }
+  }
+}
+
 TEST(CppTarget, NamesThatAreCppKeywordsAreRenamed) {
   const char* source = R"(#version 450
 layout(local_size_x = 1) in;

@@ -31,6 +31,8 @@ struct Failure : std::runtime_error {
 
 void set_last_error(porta_status status, const std::string& message);
 void clear_last_error();
+// The message of the last error without its status name.
+const std::string& last_error_cause();
 
 // Runs `body` at the C boundary: exceptions become the returned status.
 porta_status guard(const std::function<void()>& body) noexcept;

@@ -9,7 +9,8 @@
 namespace porta::core {
 namespace {
 
-thread_local std::string last_error_message;
+thread_local std::string last_error_message;  // "STATUS_NAME: cause"
+thread_local std::string last_error_cause_text;
 
 std::string vformat(const char* fmt, va_list args) {
   va_list copy;
@@ -40,11 +41,17 @@ void fail(porta_status status, const char* fmt, ...) {
 }
 
 void set_last_error(porta_status status, const std::string& message) {
+  last_error_cause_text = message;
   last_error_message = std::string(porta_status_name(status)) + ": " + message;
   log(PORTA_LOG_DEBUG, last_error_message);
 }
 
-void clear_last_error() { last_error_message.clear(); }
+void clear_last_error() {
+  last_error_message.clear();
+  last_error_cause_text.clear();
+}
+
+const std::string& last_error_cause() { return last_error_cause_text; }
 
 porta_status guard(const std::function<void()>& body) noexcept {
   try {
@@ -101,10 +108,8 @@ void check_handle(const void* handle, const char* kind, const char* call) {
 
 void check_plugin(porta_status status, const DeviceState& device, const char* call) {
   if (status == PORTA_SUCCESS) return;
-  std::string cause = porta_last_error();
-  // The plugin's message was recorded through host->set_error; prefix context.
-  const std::string prefix = std::string(porta_status_name(status)) + ": ";
-  if (cause.rfind(prefix, 0) == 0) cause = cause.substr(prefix.size());
+  // The plugin's message was recorded through host->set_error; add context.
+  std::string cause = last_error_cause();
   if (cause.empty()) cause = "the backend gave no reason";
   fail(status, "%s: %s: %s", device.label.c_str(), call, cause.c_str());
 }

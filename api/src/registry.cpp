@@ -197,7 +197,7 @@ void Registry::load_plugin(const std::string& path, const std::string& name) {
   clear_last_error();
   porta_status status = api->init(&host_api);
   if (status != PORTA_SUCCESS) {
-    std::string cause = porta_last_error();
+    std::string cause = last_error_cause();
     p.reason = cause.empty() ? format("initialisation failed (%s)", porta_status_name(status)) : cause;
     clear_last_error();
     log(PORTA_LOG_INFO, "backend " + name + " unavailable: " + p.reason);
@@ -207,7 +207,7 @@ void Registry::load_plugin(const std::string& path, const std::string& name) {
   for (uint32_t i = 0; i < count; ++i) {
     porta_device_info info{};
     if (api->device_info(i, &info) != PORTA_SUCCESS) {
-      log(PORTA_LOG_WARN, format("backend %s: device %u: %s", name.c_str(), i, porta_last_error()));
+      log(PORTA_LOG_WARN, format("backend %s: device %u: %s", name.c_str(), i, last_error_cause().c_str()));
       clear_last_error();
       continue;
     }

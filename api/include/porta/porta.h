@@ -201,6 +201,69 @@ PORTA_API porta_status porta_event_record(porta_stream stream, porta_event* even
 PORTA_API porta_status porta_event_elapsed_ms(porta_event start, porta_event end, double* ms);
 PORTA_API void porta_event_destroy(porta_event event);
 
+/* ==== ops: built-in kernels over typed tensor views ====================== */
+/* Each op checks its operands (dtypes, shapes, strides, buffer ranges,
+ * aliasing), picks work-group sizes and tile sizes for the stream's device and
+ * queues its kernels on the stream through porta_stream_dispatch, so ops are
+ * asynchronous like any dispatch and are recorded into sequences too. The
+ * kernels are written once in GLSL (kernels/ in the source tree) and built
+ * for a device the first time an op needs them. A failure queues nothing. */
+
+typedef enum porta_dtype {
+  PORTA_DTYPE_FLOAT32 = 0, /* the only type the ops compute in today */
+  PORTA_DTYPE_FLOAT16 = 1,
+  PORTA_DTYPE_INT32 = 2
+} porta_dtype;
+
+#define PORTA_TENSOR_MAX_RANK 4
+
+/* A view of a buffer as an array: element (i0, i1, ...) lives at element
+ * offset + i0*strides[0] + i1*strides[1] + ... of the buffer. Offsets and
+ * strides count elements, not bytes. All strides 0 means contiguous row-major
+ * (the last index moves fastest). Views address at most 2^31 - 1 elements. */
+typedef struct porta_tensor {
+  porta_buffer buffer;
+  porta_dtype dtype;
+  uint32_t rank; /* 1 .. PORTA_TENSOR_MAX_RANK */
+  uint64_t shape[PORTA_TENSOR_MAX_RANK];
+  int64_t strides[PORTA_TENSOR_MAX_RANK];
+  uint64_t offset;
+} porta_tensor;
+
+/* out[...] = value. */
+PORTA_API porta_status porta_ops_fill(porta_stream stream, const porta_tensor* out, float value);
+/* out = alpha * x, elementwise; out may be x itself. */
+PORTA_API porta_status porta_ops_scale(porta_stream stream, const porta_tensor* x, float alpha,
+                                       const porta_tensor* out);
+/* out = a * b, elementwise, same shapes, contiguous; out may be a or b itself
+ * but must not partly overlap either. Correctly rounded (one multiply). */
+PORTA_API porta_status porta_ops_mul(porta_stream stream, const porta_tensor* a, const porta_tensor* b,
+                                     const porta_tensor* out);
+/* out = 1 / (1 + exp(-x)), finite for every input: -inf -> 0, +inf -> 1, NaN -> NaN. */
+PORTA_API porta_status porta_ops_sigmoid(porta_stream stream, const porta_tensor* x, const porta_tensor* out);
+/* C = alpha * op(A) * op(B) + beta * C with op(X) = X, or X transposed when
+ * trans_x is non-zero. Rank-2 views with unit column stride (row stride >= the
+ * row length); C must not overlap A or B. beta == 0 does not read C. */
+PORTA_API porta_status porta_ops_matmul(porta_stream stream, const porta_tensor* a, const porta_tensor* b,
+                                        const porta_tensor* c, float alpha, float beta, int trans_a, int trans_b);
+/* Bytes of workspace porta_ops_logreg_step needs for an m x d problem on
+ * `device` (per-work-group partial sums). */
+PORTA_API porta_status porta_ops_logreg_workspace_size(porta_device device, uint64_t m, uint64_t d,
+                                                       uint64_t* bytes);
+/* One gradient step of logistic regression on X (m x d, unit column stride), y (m), w (d), b (1):
+ *   z = X w + b, yhat = sigmoid(z), dw = X^T (yhat - y) / m, db = mean(yhat - y),
+ *   loss = mean binary cross-entropy of yhat (log-sigmoid form, finite),
+ *   w -= lr * dw, b -= lr * db.
+ * `loss` (1 element) receives the loss of the weights before the step. lr must
+ * be finite; m and d at least 1. `workspace` (rank 1, at least
+ * porta_ops_logreg_workspace_size bytes) may be NULL, then the step allocates
+ * its own. w, b, loss and workspace must not overlap X, y or each other. Two
+ * kernels, no host round trip: record a loop of steps and replay it. */
+PORTA_API porta_status porta_ops_logreg_step(porta_stream stream, const porta_tensor* x, const porta_tensor* y,
+                                             const porta_tensor* w, const porta_tensor* b, float lr,
+                                             const porta_tensor* loss, const porta_tensor* workspace);
+/* ==== end of ops ========================================================= */
+
 #ifdef __cplusplus
 }
 #endif

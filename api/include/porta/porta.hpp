@@ -325,4 +325,90 @@ inline Device open(const std::string& selector = "") {
   return Device(d);
 }
 
+// ==== ops: built-in kernels over typed tensor views ==========================
+//
+//   porta::Tensor A(a_buf, {m, k}), B(b_buf, {k, n}), C(c_buf, {m, n});
+//   porta::ops::matmul(stream, A, B, C);          // C = A * B
+//   porta::ops::logreg_step(stream, X, y, w, b, 0.5f, loss);
+//
+// Ops are queued on the stream like dispatches (and recorded into sequences);
+// porta.h documents each op's rules.
+
+// A typed view of a buffer (porta_tensor); keeps its buffer alive.
+class Tensor {
+ public:
+  Tensor() = default;
+  // Contiguous row-major view of `shape`, `offset` elements into `buffer`.
+  Tensor(Buffer buffer, std::initializer_list<uint64_t> shape, uint64_t offset = 0,
+         porta_dtype dtype = PORTA_DTYPE_FLOAT32)
+      : Tensor(std::move(buffer), std::span<const uint64_t>(shape.begin(), shape.size()), {}, offset, dtype) {}
+  // Any strides (in elements); empty `strides` means contiguous row-major.
+  Tensor(Buffer buffer, std::span<const uint64_t> shape, std::span<const int64_t> strides, uint64_t offset = 0,
+         porta_dtype dtype = PORTA_DTYPE_FLOAT32)
+      : buffer_(std::move(buffer)) {
+    if (shape.size() == 0 || shape.size() > PORTA_TENSOR_MAX_RANK)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, "porta::Tensor: rank " + std::to_string(shape.size()) +
+                                                    " is outside 1.." + std::to_string(PORTA_TENSOR_MAX_RANK));
+    if (!strides.empty() && strides.size() != shape.size())
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, "porta::Tensor: " + std::to_string(strides.size()) +
+                                                    " strides for a rank-" + std::to_string(shape.size()) + " shape");
+    view_.buffer = buffer_.handle();
+    view_.dtype = dtype;
+    view_.rank = static_cast<uint32_t>(shape.size());
+    view_.offset = offset;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      view_.shape[i] = shape[i];
+      view_.strides[i] = strides.empty() ? 0 : strides[i];
+    }
+  }
+  const porta_tensor* get() const { return &view_; }
+  const Buffer& buffer() const { return buffer_; }
+  uint32_t rank() const { return view_.rank; }
+  uint64_t dim(uint32_t i) const { return view_.shape[i]; }
+  uint64_t elements() const {
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < view_.rank; ++i) n *= view_.shape[i];
+    return n;
+  }
+
+ private:
+  Buffer buffer_;
+  porta_tensor view_{};
+};
+
+namespace ops {
+
+inline void fill(Stream& stream, const Tensor& out, float value) {
+  detail::check(porta_ops_fill(stream.handle(), out.get(), value));
+}
+inline void scale(Stream& stream, const Tensor& x, float alpha, const Tensor& out) {
+  detail::check(porta_ops_scale(stream.handle(), x.get(), alpha, out.get()));
+}
+inline void mul(Stream& stream, const Tensor& a, const Tensor& b, const Tensor& out) {
+  detail::check(porta_ops_mul(stream.handle(), a.get(), b.get(), out.get()));
+}
+inline void sigmoid(Stream& stream, const Tensor& x, const Tensor& out) {
+  detail::check(porta_ops_sigmoid(stream.handle(), x.get(), out.get()));
+}
+// C = alpha * op(A) * op(B) + beta * C.
+inline void matmul(Stream& stream, const Tensor& a, const Tensor& b, const Tensor& c, float alpha = 1.0f,
+                   float beta = 0.0f, bool trans_a = false, bool trans_b = false) {
+  detail::check(porta_ops_matmul(stream.handle(), a.get(), b.get(), c.get(), alpha, beta, trans_a ? 1 : 0,
+                                 trans_b ? 1 : 0));
+}
+inline uint64_t logreg_workspace_bytes(const Device& device, uint64_t m, uint64_t d) {
+  uint64_t bytes = 0;
+  detail::check(porta_ops_logreg_workspace_size(device.handle(), m, d, &bytes));
+  return bytes;
+}
+// One training step; `workspace` may be null (the step allocates its own).
+inline void logreg_step(Stream& stream, const Tensor& x, const Tensor& y, const Tensor& w, const Tensor& b, float lr,
+                        const Tensor& loss, const Tensor* workspace = nullptr) {
+  detail::check(porta_ops_logreg_step(stream.handle(), x.get(), y.get(), w.get(), b.get(), lr, loss.get(),
+                                      workspace ? workspace->get() : nullptr));
+}
+
+}  // namespace ops
+// ==== end of ops ==============================================================
+
 }  // namespace porta

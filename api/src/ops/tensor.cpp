@@ -1,0 +1,199 @@
+// Tensor views: everything an op checks about its operands before it queues
+// anything.
+#include <cstdarg>
+#include <cstring>
+
+#include "ops.hpp"
+
+namespace porta::ops {
+
+using core::fail;
+using core::format;
+
+void Call::fail(porta_status status, const char* fmt, ...) const {
+  va_list args;
+  va_start(args, fmt);
+  char buffer[1024];
+  std::vsnprintf(buffer, sizeof buffer, fmt, args);
+  va_end(args);
+  throw core::Failure(status, format("%s on %s: %s", op, device ? device->label.c_str() : "?", buffer));
+}
+
+Call begin_call(porta_stream stream, const char* op) {
+  core::check_handle(stream, "stream", op);
+  Call call;
+  call.stream = stream;
+  call.device = stream->device;
+  call.op = op;
+  return call;
+}
+
+std::string View::shape_text() const {
+  std::string s = "[";
+  for (uint32_t i = 0; i < rank; ++i) s += format("%s%llu", i ? ", " : "", static_cast<unsigned long long>(shape[i]));
+  return s + "]";
+}
+
+namespace {
+
+const char* dtype_name(porta_dtype dtype) {
+  switch (dtype) {
+    case PORTA_DTYPE_FLOAT32: return "float32";
+    case PORTA_DTYPE_FLOAT16: return "float16";
+    case PORTA_DTYPE_INT32: return "int32";
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void require_float32(const Call& call, std::initializer_list<const porta_tensor*> tensors,
+                     std::initializer_list<const char*> names) {
+  const porta_tensor* first = nullptr;
+  const char* first_name = nullptr;
+  auto name = names.begin();
+  for (const porta_tensor* t : tensors) {
+    const char* n = *name++;
+    if (!t) continue;  // view() reports a missing operand
+    if (!dtype_name(t->dtype))
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' has dtype %d, which is not a porta_dtype", n,
+                static_cast<int>(t->dtype));
+    if (!first) {
+      first = t;
+      first_name = n;
+    } else if (t->dtype != first->dtype) {
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' is %s but '%s' is %s; the operands' dtypes must match", n,
+                dtype_name(t->dtype), first_name, dtype_name(first->dtype));
+    }
+  }
+  if (first && first->dtype != PORTA_DTYPE_FLOAT32)
+    call.fail(PORTA_ERROR_UNSUPPORTED, "operands are %s; this op computes in float32 only", dtype_name(first->dtype));
+}
+
+View view(const Call& call, const porta_tensor* t, const char* name) {
+  if (!t) call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' is null", name);
+  View v;
+  v.name = name;
+  core::check_handle(t->buffer, "buffer", format("%s: operand '%s'", call.op, name).c_str());
+  v.buffer = t->buffer;
+  v.state = t->buffer->state.get();
+  if (v.state->device != call.device)
+    call.fail(PORTA_ERROR_INVALID_HANDLE, "operand '%s' is a buffer of %s, not of the stream's device", name,
+              v.state->device->label.c_str());
+  if (t->dtype != PORTA_DTYPE_FLOAT32)
+    call.fail(dtype_name(t->dtype) ? PORTA_ERROR_UNSUPPORTED : PORTA_ERROR_INVALID_ARGUMENT,
+              "operand '%s' is %s; this op computes in float32 only", name,
+              dtype_name(t->dtype) ? dtype_name(t->dtype) : "of an unknown dtype");
+  if (t->rank == 0 || t->rank > PORTA_TENSOR_MAX_RANK)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' has rank %u; ranks 1..%d are allowed", name, t->rank,
+              PORTA_TENSOR_MAX_RANK);
+  v.rank = t->rank;
+  v.offset = t->offset;
+  bool all_zero = true;
+  for (uint32_t i = 0; i < v.rank; ++i) all_zero = all_zero && t->strides[i] == 0;
+  uint64_t elements = 1;
+  for (uint32_t i = v.rank; i-- > 0;) {
+    v.shape[i] = t->shape[i];
+    if (t->strides[i] < 0)
+      call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' has a negative stride (%lld in dimension %u)", name,
+                static_cast<long long>(t->strides[i]), i);
+    v.strides[i] = all_zero ? static_cast<int64_t>(elements) : t->strides[i];
+    if (v.shape[i] > kMaxElements)
+      call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' %s has more than 2^31 - 1 elements in dimension %u", name,
+                v.shape_text().c_str(), i);
+    elements *= v.shape[i];
+    if (elements > kMaxElements)
+      call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' has more than 2^31 - 1 elements", name);
+  }
+  v.elements = elements;
+  // Row-major without gaps: each stride is the product of the later sizes
+  // (sizes of 1 may have any stride).
+  v.contiguous = true;
+  uint64_t expect = 1;
+  for (uint32_t i = v.rank; i-- > 0;) {
+    if (v.shape[i] != 1 && static_cast<uint64_t>(v.strides[i]) != expect) v.contiguous = false;
+    expect *= v.shape[i];
+  }
+  // Last element touched; strides fit in 2^31 after the checks below.
+  uint64_t last = v.offset;
+  if (elements > 0)
+    for (uint32_t i = 0; i < v.rank; ++i) {
+      if (static_cast<uint64_t>(v.strides[i]) > kMaxElements)
+        call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' has a stride above 2^31 - 1 elements", name);
+      last += (v.shape[i] - 1) * static_cast<uint64_t>(v.strides[i]);
+    }
+  v.begin = v.offset;
+  v.end = elements > 0 ? last + 1 : v.offset;
+  const uint64_t buffer_elements = v.state->size / sizeof(float);
+  if (elements > 0 && (v.offset > kMaxElements || last >= buffer_elements || last > kMaxElements))
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+              "operand '%s' %s at element offset %llu reaches element %llu, past the end of its buffer "
+              "(%llu bytes = %llu float32 elements)",
+              name, v.shape_text().c_str(), static_cast<unsigned long long>(v.offset),
+              static_cast<unsigned long long>(last), static_cast<unsigned long long>(v.state->size),
+              static_cast<unsigned long long>(buffer_elements));
+  return v;
+}
+
+void require_rank(const Call& call, const View& v, uint32_t rank) {
+  if (v.rank != rank)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' has rank %u (shape %s); this op needs rank %u",
+              v.name.c_str(), v.rank, v.shape_text().c_str(), rank);
+}
+
+void require_contiguous(const Call& call, const View& v) {
+  if (!v.contiguous)
+    call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' %s is not contiguous row-major; this op needs contiguous views",
+              v.name.c_str(), v.shape_text().c_str());
+}
+
+void require_same_shape(const Call& call, const View& a, const View& b) {
+  bool same = a.rank == b.rank;
+  for (uint32_t i = 0; same && i < a.rank; ++i) same = a.shape[i] == b.shape[i];
+  if (!same)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "shapes differ: '%s' is %s but '%s' is %s", a.name.c_str(),
+              a.shape_text().c_str(), b.name.c_str(), b.shape_text().c_str());
+}
+
+uint32_t row_stride(const Call& call, const View& v) {
+  if (v.shape[1] > 1 && v.strides[1] != 1)
+    call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' %s has column stride %lld; this op needs unit column stride",
+              v.name.c_str(), v.shape_text().c_str(), static_cast<long long>(v.strides[1]));
+  if (v.shape[0] <= 1) return static_cast<uint32_t>(v.shape[1]);
+  if (static_cast<uint64_t>(v.strides[0]) < v.shape[1])
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' %s has row stride %lld, shorter than its rows",
+              v.name.c_str(), v.shape_text().c_str(), static_cast<long long>(v.strides[0]));
+  return static_cast<uint32_t>(v.strides[0]);
+}
+
+bool overlaps(const View& a, const View& b) {
+  if (a.state != b.state || a.elements == 0 || b.elements == 0) return false;
+  return a.begin < b.end && b.begin < a.end;
+}
+
+bool same_view(const View& a, const View& b) {
+  if (a.state != b.state || a.offset != b.offset || a.rank != b.rank) return false;
+  for (uint32_t i = 0; i < a.rank; ++i)
+    if (a.shape[i] != b.shape[i] || (a.shape[i] != 1 && a.strides[i] != b.strides[i])) return false;
+  return true;
+}
+
+namespace {
+[[noreturn]] void overlap_failure(const Call& call, const View& out, const View& in, const char* rule) {
+  call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+            "'%s' (buffer elements [%llu, %llu)) overlaps '%s' (elements [%llu, %llu)) in the same buffer; %s",
+            out.name.c_str(), static_cast<unsigned long long>(out.begin), static_cast<unsigned long long>(out.end),
+            in.name.c_str(), static_cast<unsigned long long>(in.begin), static_cast<unsigned long long>(in.end), rule);
+}
+}  // namespace
+
+void require_disjoint(const Call& call, const View& out, const View& in) {
+  if (overlaps(out, in)) overlap_failure(call, out, in, "they must not share memory");
+}
+
+void require_disjoint_or_same(const Call& call, const View& out, const View& in) {
+  if (overlaps(out, in) && !same_view(out, in))
+    overlap_failure(call, out, in, "an output may be exactly its input (in place) but must not partly overlap it");
+}
+
+}  // namespace porta::ops

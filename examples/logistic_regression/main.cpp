@@ -1,0 +1,412 @@
+// porta-logreg: logistic regression trained on the device with
+// porta::ops::logreg_step. A whole block of steps is one recorded sequence:
+// the host reads the losses once per block, never once per step.
+//
+//   porta-logreg                              the classic 5-sample example
+//   porta-logreg --samples N --features D --iterations K --lr R [--seed S]
+//   porta-logreg --csv FILE                   rows of features, label last
+//   porta-logreg --backend NAME|all           (or PORTA_BACKEND)
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "porta/porta.hpp"
+#include "tolerance.hpp"
+
+namespace {
+
+struct Options {
+  std::string backend;
+  std::string csv;
+  uint64_t samples = 0;  // 0: the classic example (or the CSV file)
+  uint64_t features = 8;
+  uint64_t iterations = 0;  // 0: the default for the data
+  double lr = 0.5;
+  uint64_t seed = 1;
+  uint64_t report_every = 0;  // 0: about ten reports
+  bool generated = false;
+};
+
+struct Data {
+  uint64_t m = 0, d = 0;
+  std::vector<float> x;  // m x d, row-major
+  std::vector<float> y;  // m
+  std::string name;
+};
+
+struct Result {
+  std::string device;
+  std::vector<float> w;
+  float b = 0;
+  float loss = 0;
+  std::vector<std::pair<uint64_t, float>> losses;  // (iteration, loss)
+  double ms_per_iteration = 0;
+  bool ok = false;
+  std::string error;
+};
+
+[[noreturn]] void usage(const char* argv0, const std::string& why) {
+  if (!why.empty()) std::fprintf(stderr, "porta-logreg: %s\n", why.c_str());
+  std::fprintf(stderr,
+               "usage: %s [--samples N --features D] [--csv FILE] [--iterations K] [--lr R] [--seed S]\n"
+               "          [--report-every N] [--backend NAME|all]\n",
+               argv0);
+  std::exit(2);
+}
+
+uint64_t parse_count(const char* argv0, const char* flag, const char* text) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(text, &end, 10);
+  if (!*text || *end || errno || text[0] == '-') usage(argv0, std::string(flag) + " wants a whole number, not '" + text + "'");
+  return v;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) usage(argv[0], a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--backend") {
+      o.backend = value();
+    } else if (a == "--csv") {
+      o.csv = value();
+    } else if (a == "--samples") {
+      o.samples = parse_count(argv[0], "--samples", value());
+      o.generated = true;
+    } else if (a == "--features") {
+      o.features = parse_count(argv[0], "--features", value());
+      o.generated = true;
+    } else if (a == "--iterations") {
+      o.iterations = parse_count(argv[0], "--iterations", value());
+    } else if (a == "--seed") {
+      o.seed = parse_count(argv[0], "--seed", value());
+    } else if (a == "--report-every") {
+      o.report_every = parse_count(argv[0], "--report-every", value());
+    } else if (a == "--lr") {
+      const char* text = value();
+      char* end = nullptr;
+      o.lr = std::strtod(text, &end);
+      if (!*text || *end) usage(argv[0], std::string("--lr wants a number, not '") + text + "'");
+    } else {
+      usage(argv[0], "unknown argument '" + a + "'");
+    }
+  }
+  return o;
+}
+
+Data classic() {
+  // xi, xj -> y: y is xj, so the data are separable.
+  Data d;
+  d.name = "classic example (5 samples, 2 features)";
+  d.m = 5;
+  d.d = 2;
+  const float xi[] = {0, 1, 1, 1, 1}, xj[] = {0, 0, 0, 1, 1}, y[] = {0, 0, 0, 1, 1};
+  for (int i = 0; i < 5; ++i) {
+    d.x.push_back(xi[i]);
+    d.x.push_back(xj[i]);
+    d.y.push_back(y[i]);
+  }
+  return d;
+}
+
+// Separable data: features ~ N(0, 1), label = [x . w* + b* > 0] for a random
+// hyperplane (w*, b*).
+Data generated(uint64_t m, uint64_t dim, uint64_t seed) {
+  Data d;
+  d.m = m;
+  d.d = dim;
+  d.name = "generated separable data (seed " + std::to_string(seed) + ")";
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<float> truth(dim);
+  for (auto& v : truth) v = normal(rng);
+  const float bias = 0.25f * normal(rng);
+  d.x.resize(m * dim);
+  d.y.resize(m);
+  for (uint64_t i = 0; i < m; ++i) {
+    double z = bias;
+    for (uint64_t j = 0; j < dim; ++j) {
+      float v = normal(rng);
+      d.x[i * dim + j] = v;
+      z += static_cast<double>(v) * truth[j];
+    }
+    d.y[i] = z > 0 ? 1.0f : 0.0f;
+  }
+  return d;
+}
+
+// Rows of numbers separated by commas or blanks; the last one is the label.
+Data load_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open '" + path + "'");
+  Data d;
+  d.name = path;
+  std::string line;
+  uint64_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    for (char& c : line)
+      if (c == ',' || c == ';' || c == '\t') c = ' ';
+    std::istringstream fields(line);
+    std::vector<float> row;
+    std::string field;
+    while (fields >> field) {
+      char* end = nullptr;
+      float v = std::strtof(field.c_str(), &end);  // accepts nan and inf: checked below, with the place
+      if (*end)
+        throw std::runtime_error(path + ":" + std::to_string(line_no) + ": '" + field + "' is not a number");
+      row.push_back(v);
+    }
+    if (row.empty() || line[line.find_first_not_of(' ') == std::string::npos ? 0 : line.find_first_not_of(' ')] == '#')
+      continue;
+    if (row.size() < 2)
+      throw std::runtime_error(path + ":" + std::to_string(line_no) + ": a row needs at least one feature and a label");
+    if (d.d == 0) d.d = row.size() - 1;
+    if (row.size() - 1 != d.d)
+      throw std::runtime_error(path + ":" + std::to_string(line_no) + ": " + std::to_string(row.size() - 1) +
+                               " features, but earlier rows have " + std::to_string(d.d));
+    d.y.push_back(row.back());
+    row.pop_back();
+    d.x.insert(d.x.end(), row.begin(), row.end());
+    ++d.m;
+  }
+  return d;
+}
+
+// Bad data are refused before anything is trained.
+void check_data(const Data& d) {
+  if (d.m == 0) throw std::runtime_error(d.name + ": m = 0, there are no samples");
+  if (d.d == 0) throw std::runtime_error(d.name + ": d = 0, there are no features");
+  for (uint64_t i = 0; i < d.m; ++i) {
+    for (uint64_t j = 0; j < d.d; ++j)
+      if (!std::isfinite(d.x[i * d.d + j]))
+        throw std::runtime_error(d.name + ": X[" + std::to_string(i) + "][" + std::to_string(j) + "] is " +
+                                 std::to_string(d.x[i * d.d + j]) + "; every feature must be finite");
+    if (!std::isfinite(d.y[i]))
+      throw std::runtime_error(d.name + ": y[" + std::to_string(i) + "] is " + std::to_string(d.y[i]) +
+                               "; every label must be finite");
+    if (d.y[i] < 0 || d.y[i] > 1)
+      throw std::runtime_error(d.name + ": y[" + std::to_string(i) + "] is " + std::to_string(d.y[i]) +
+                               "; labels must lie in [0, 1]");
+  }
+}
+
+Result train(const std::string& selector, const Data& data, uint64_t iterations, float lr, uint64_t report_every,
+             bool verbose) {
+  Result r;
+  porta::Device device = porta::open(selector);
+  const porta::DeviceInfo info = device.info();
+  r.device = std::string(info.backend) + ":" + std::to_string(info.index) + " (" + info.name + ")";
+  if (verbose) std::printf("device: %s\n", r.device.c_str());
+
+  const uint64_t m = data.m, d = data.d;
+  porta::Buffer xb = device.upload(data.x), yb = device.upload(data.y);
+  porta::Buffer wb = device.buffer(d * sizeof(float)), bb = device.buffer(sizeof(float));
+  const uint64_t block = std::min(report_every, iterations);
+  porta::Buffer lossb = device.buffer(block * sizeof(float));
+  porta::Buffer work = device.buffer(porta::ops::logreg_workspace_bytes(device, m, d));
+  porta::Tensor x(xb, {m, d}), y(yb, {m}), w(wb, {d}), b(bb, {1}), ws(work, {work.size() / sizeof(float)});
+
+  porta::Stream stream = device.stream();
+  porta::ops::fill(stream, w, 0.0f);
+  porta::ops::fill(stream, b, 0.0f);
+  stream.sync();
+
+  // One block of steps, recorded once: step k writes its loss to loss[k].
+  auto record = [&](uint64_t steps) {
+    stream.begin_record();
+    for (uint64_t k = 0; k < steps; ++k)
+      porta::ops::logreg_step(stream, x, y, w, b, lr, porta::Tensor(lossb, {1}, k), &ws);
+    return stream.end_record();
+  };
+  porta::Sequence full = record(block);
+  porta::Sequence tail;
+  if (iterations % block) tail = record(iterations % block);
+
+  std::vector<float> losses(block);
+  double ms = 0;
+  for (uint64_t done = 0; done < iterations;) {
+    const uint64_t steps = std::min(block, iterations - done);
+    porta::Event start = stream.record_event();
+    stream.replay(steps == block ? full : tail);
+    porta::Event end = stream.record_event();
+    stream.read(lossb, std::span<float>(losses.data(), steps));
+    stream.sync();
+    ms += start.elapsed_ms(end);
+    for (uint64_t k = 0; k < steps; ++k)
+      if (!std::isfinite(losses[k])) {
+        r.error = "the loss became " + std::to_string(losses[k]) + " at iteration " + std::to_string(done + k + 1) +
+                  " (learning rate " + std::to_string(lr) + " too large for these data?); no model to report";
+        return r;
+      }
+    done += steps;
+    r.losses.push_back({done, losses[steps - 1]});
+    if (verbose)
+      std::printf("  iteration %8llu  loss %.7f\n", static_cast<unsigned long long>(done), losses[steps - 1]);
+  }
+  r.ms_per_iteration = ms / static_cast<double>(iterations);
+  r.w = device.download<float>(wb);
+  r.b = device.download<float>(bb)[0];
+  r.loss = r.losses.back().second;
+  for (float v : r.w)
+    if (!std::isfinite(v)) {
+      r.error = "the weights became non-finite; no model to report";
+      return r;
+    }
+  if (!std::isfinite(r.b)) {
+    r.error = "the bias became non-finite; no model to report";
+    return r;
+  }
+  r.ok = true;
+  return r;
+}
+
+double sigmoid(double z) { return z >= 0 ? 1 / (1 + std::exp(-z)) : std::exp(z) / (1 + std::exp(z)); }
+
+double predict(const Data& data, const Result& r, uint64_t i) {
+  double z = r.b;
+  for (uint64_t j = 0; j < data.d; ++j) z += static_cast<double>(data.x[i * data.d + j]) * r.w[j];
+  return sigmoid(z);
+}
+
+uint64_t correct_count(const Data& data, const Result& r) {
+  uint64_t correct = 0;
+  for (uint64_t i = 0; i < data.m; ++i) correct += (predict(data, r, i) >= 0.5) == (data.y[i] >= 0.5);
+  return correct;
+}
+
+void print_weights(const Result& r, uint64_t limit) {
+  std::printf("w = {");
+  for (size_t j = 0; j < r.w.size() && j < limit; ++j) std::printf("%s%.6f", j ? ", " : "", r.w[j]);
+  if (r.w.size() > limit) std::printf(", ... (%zu weights)", r.w.size());
+  std::printf("}\nb = %.6f\n", r.b);
+}
+
+int run_all(const Data& data, uint64_t iterations, float lr, uint64_t report_every) {
+  std::vector<std::string> names;
+  for (const auto& be : porta::backends())
+    if (be.available)
+      names.push_back(be.name);
+    else
+      std::printf("%-8s unavailable: %s\n", be.name.c_str(), be.reason.c_str());
+  if (names.empty()) throw std::runtime_error("no backend is available");
+  std::vector<Result> results;
+  for (const auto& n : names) {
+    try {
+      results.push_back(train(n, data, iterations, lr, report_every, false));
+    } catch (const porta::Error& e) {
+      Result r;
+      r.device = n;
+      r.error = e.what();
+      results.push_back(r);
+    }
+  }
+  // The reference is porta's CPU backend when it ran, else the first that did.
+  const Result* ref = nullptr;
+  for (size_t i = 0; i < results.size(); ++i)
+    if (results[i].ok && (!ref || names[i] == "cpu")) ref = &results[i];
+  if (!ref) {
+    for (const auto& r : results) std::fprintf(stderr, "%s: %s\n", r.device.c_str(), r.error.c_str());
+    return 1;
+  }
+  const porta::logreg::Tolerance tol =
+      porta::logreg::agreement_tolerance(data.x, data.m, data.d, ref->w, ref->b, ref->loss, iterations, lr);
+  std::printf("%s, %llu iterations, lr %g; reference: %s\n", data.name.c_str(),
+              static_cast<unsigned long long>(iterations), lr, ref->device.c_str());
+  std::printf("tolerance (worst case, examples/logistic_regression/tolerance.hpp): |dw| <= %.3g, |db| <= %.3g, "
+              "|dloss| <= %.3g\n",
+              tol.w, tol.b, tol.loss);
+  std::printf("%-44s %12s %12s %12s %10s %10s %10s %10s  %s\n", "device", "w[0]", "b", "loss", "max|dw|", "|db|",
+              "|dloss|", "ms/iter", "agrees");
+  bool all = true;
+  for (const auto& r : results) {
+    if (!r.ok) {
+      std::printf("%-44s failed: %s\n", r.device.c_str(), r.error.c_str());
+      all = false;
+      continue;
+    }
+    double dw = 0;
+    for (size_t j = 0; j < r.w.size(); ++j) dw = std::max(dw, std::fabs(static_cast<double>(r.w[j]) - ref->w[j]));
+    const double db = std::fabs(static_cast<double>(r.b) - ref->b);
+    const double dl = std::fabs(static_cast<double>(r.loss) - ref->loss);
+    const bool agrees = dw <= tol.w && db <= tol.b && dl <= tol.loss;
+    all = all && agrees;
+    std::printf("%-44s %12.6f %12.6f %12.7f %10.2e %10.2e %10.2e %10.4f  %s\n", r.device.substr(0, 44).c_str(),
+                r.w[0], r.b, r.loss, dw, db, dl, r.ms_per_iteration, agrees ? "yes" : "NO");
+  }
+  if (!all) std::fprintf(stderr, "porta-logreg: the backends do not agree within the tolerance\n");
+  return all ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o = parse(argc, argv);
+  try {
+    if (!std::isfinite(o.lr)) throw std::runtime_error("the learning rate --lr " + std::to_string(o.lr) + " is not finite");
+    if (o.lr <= 0) throw std::runtime_error("the learning rate --lr must be positive, not " + std::to_string(o.lr));
+    Data data;
+    if (!o.csv.empty())
+      data = load_csv(o.csv);
+    else if (o.generated)
+      data = generated(o.samples, o.features, o.seed);
+    else
+      data = classic();
+    check_data(data);
+    const uint64_t iterations = o.iterations ? o.iterations : (o.generated ? 100 : 1000);
+    const uint64_t report_every = o.report_every ? o.report_every : std::max<uint64_t>(1, iterations / 10);
+    const float lr = static_cast<float>(o.lr);
+
+    if (o.backend == "all") return run_all(data, iterations, lr, report_every);
+
+    std::printf("%s: m = %llu samples, d = %llu features; %llu iterations, lr %g\n", data.name.c_str(),
+                static_cast<unsigned long long>(data.m), static_cast<unsigned long long>(data.d),
+                static_cast<unsigned long long>(iterations), o.lr);
+    Result r = train(o.backend, data, iterations, lr, report_every, true);
+    if (!r.ok) {
+      std::fprintf(stderr, "porta-logreg: %s\n", r.error.c_str());
+      return 1;
+    }
+    std::printf("trained: ");
+    print_weights(r, 8);
+    const uint64_t correct = correct_count(data, r);
+    const double seconds = r.ms_per_iteration / 1e3;
+    const double bytes = static_cast<double>(data.m) * static_cast<double>(data.d) * sizeof(float);
+    std::printf("final loss %.7f, accuracy %.2f%% (%llu of %llu)\n", r.loss, 100.0 * correct / data.m,
+                static_cast<unsigned long long>(correct), static_cast<unsigned long long>(data.m));
+    std::printf("time per iteration %.4f ms, X read at %.2f GB/s (m*d*4 bytes per iteration)\n", r.ms_per_iteration,
+                seconds > 0 ? bytes / seconds / 1e9 : 0.0);
+    if (data.m <= 16) {
+      std::printf("predictions:\n");
+      for (uint64_t i = 0; i < data.m; ++i) {
+        std::printf("  x = (");
+        for (uint64_t j = 0; j < data.d; ++j) std::printf("%s%g", j ? ", " : "", data.x[i * data.d + j]);
+        const double p = predict(data, r, i);
+        std::printf(")  p = %.4f  class %d  label %g  %s\n", p, p >= 0.5, data.y[i],
+                    (p >= 0.5) == (data.y[i] >= 0.5) ? "ok" : "WRONG");
+      }
+    }
+    if (!o.generated && o.csv.empty() && correct != data.m) {
+      std::fprintf(stderr, "porta-logreg: the classic example was not classified correctly\n");
+      return 1;
+    }
+    return 0;
+  } catch (const porta::Error& e) {
+    std::fprintf(stderr, "porta-logreg: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "porta-logreg: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,178 @@
+#version 450
+// One step of logistic regression, first half: for the rows of X this
+// work-group owns, z = X w + b, yhat = sigmoid(z), r = yhat - y, and the sums
+// of X^T r (d values), of r and of the binary cross-entropy loss, written to
+// this group's slot of the partials buffer P (d + 2 floats per group).
+// logreg_update.comp adds the slots in group order and applies the step.
+//
+// X is read from memory once: a tile of whole rows (up to TILE floats) is
+// loaded into shared memory, z is computed from it, then X^T r for the same
+// tile is taken from it. Rows longer than TILE floats (d > 2048) take a slower
+// path that reads each row twice, the second time from cache.
+//
+// The loss uses the log-sigmoid form, -log(sigmoid(z)) = softplus(-z) and
+// -log(1 - sigmoid(z)) = softplus(z), which is finite for every finite z: no
+// log of 0, no clamp needed.
+//
+// Sums are taken in a fixed order (rows in order inside a tile, tiles in
+// order, fixed trees), so a replay gives bit-identical results.
+layout(local_size_x = 64, local_size_x_id = 0) in;  // a power of two, <= WG_MAX
+
+const uint TILE = 2048;     // floats of X per tile (8 KiB)
+const uint ROWS_MAX = 1024; // rows per tile
+const uint WG_MAX = 256;
+
+layout(set = 0, binding = 0) readonly buffer MatX { float x[]; };
+layout(set = 0, binding = 1) readonly buffer VecY { float y[]; };
+layout(set = 0, binding = 2) readonly buffer VecW { float w[]; };
+layout(set = 0, binding = 3) readonly buffer Bias { float bias[]; };
+layout(set = 0, binding = 4) buffer Partials { float partials[]; };
+
+layout(push_constant) uniform Params {
+  uint m;
+  uint d;
+  uint x_offset;
+  uint ldx;  // row stride of X in elements
+  uint y_offset;
+  uint w_offset;
+  uint b_offset;
+  uint rows_per_tile;    // R: rows of a tile; 1 when d > TILE
+  uint lanes;            // T: items per row for z when R < work-group size (R * T == work-group size), else 1
+  uint tiles_per_group;
+  uint partials_offset;
+} p;
+
+shared float tile_x[TILE];     // [row][col] of the current tile
+shared float residual[ROWS_MAX];
+shared float scratch[WG_MAX];  // tree reductions
+
+float softplus(float v) { return max(v, 0.0) + log(1.0 + exp(-abs(v))); }
+
+float sigmoid(float v) {
+  if (v >= 0.0) return 1.0 / (1.0 + exp(-v));
+  float e = exp(v);
+  return e / (1.0 + e);
+}
+
+// Residual and loss of one row; rows past m contribute nothing.
+float finish_row(uint row, float dot_xw, inout float db_sum, inout float loss_sum) {
+  if (row >= p.m) return 0.0;
+  float z = dot_xw + bias[p.b_offset];
+  float target = y[p.y_offset + row];
+  float r = sigmoid(z) - target;
+  db_sum += r;
+  loss_sum += target * softplus(-z) + (1.0 - target) * softplus(z);
+  return r;
+}
+
+void add_partial(uint index, float value, bool first) {
+  partials[index] = first ? value : partials[index] + value;
+}
+
+void main() {
+  const uint WG = gl_WorkGroupSize.x;
+  const uint t = gl_LocalInvocationID.x;
+  const uint d = p.d;
+  const uint R = p.rows_per_tile;
+  const uint T = p.lanes;
+  const uint base = p.partials_offset + gl_WorkGroupID.x * (d + 2u);
+  const uint first_row = gl_WorkGroupID.x * p.tiles_per_group * R;
+  float db_sum = 0.0;    // this item's share of the sum of r
+  float loss_sum = 0.0;  // and of the loss
+
+  if (d <= TILE) {
+    for (uint tile = 0u; tile < p.tiles_per_group; ++tile) {
+      const uint row0 = first_row + tile * R;
+      const bool first = tile == 0u;
+      for (uint e = t; e < R * d; e += WG) {
+        uint row = row0 + e / d;
+        tile_x[e] = row < p.m ? x[p.x_offset + row * p.ldx + e % d] : 0.0;
+      }
+      barrier();
+
+      if (T == 1u) {
+        for (uint r = t; r < R; r += WG) {
+          float s = 0.0;
+          for (uint j = 0u; j < d; ++j) s += tile_x[r * d + j] * w[p.w_offset + j];
+          residual[r] = finish_row(row0 + r, s, db_sum, loss_sum);
+        }
+      } else {
+        const uint r = t / T;
+        const uint lane = t % T;
+        float s = 0.0;
+        for (uint j = lane; j < d; j += T) s += tile_x[r * d + j] * w[p.w_offset + j];
+        scratch[t] = s;
+        barrier();
+        for (uint half_ = T / 2u; half_ > 0u; half_ /= 2u) {
+          if (lane < half_) scratch[t] += scratch[t + half_];
+          barrier();
+        }
+        if (lane == 0u) residual[r] = finish_row(row0 + r, scratch[t], db_sum, loss_sum);
+      }
+      barrier();
+
+      if (d >= WG) {
+        for (uint j = t; j < d; j += WG) {
+          float s = 0.0;
+          for (uint r = 0u; r < R; ++r) s += tile_x[r * d + j] * residual[r];
+          add_partial(base + j, s, first);
+        }
+      } else {
+        // Q items per column, each over every Q-th row, then added in order.
+        const uint Q = WG / d;
+        const uint j = t % d;
+        const uint q = t / d;
+        float s = 0.0;
+        if (q < Q)
+          for (uint r = q; r < R; r += Q) s += tile_x[r * d + j] * residual[r];
+        scratch[t] = s;
+        barrier();
+        if (t < d) {
+          float sum = 0.0;
+          for (uint k = 0u; k < Q; ++k) sum += scratch[k * d + t];
+          add_partial(base + t, sum, first);
+        }
+      }
+      barrier();
+    }
+  } else {
+    // Rows longer than a tile: one row at a time, the dot product spread over
+    // the group and added by a tree, then X^T r from the same row again.
+    for (uint tile = 0u; tile < p.tiles_per_group; ++tile) {
+      const uint row = first_row + tile;
+      const bool valid = row < p.m;
+      float s = 0.0;
+      if (valid)
+        for (uint j = t; j < d; j += WG) s += x[p.x_offset + row * p.ldx + j] * w[p.w_offset + j];
+      scratch[t] = s;
+      barrier();
+      for (uint half_ = WG / 2u; half_ > 0u; half_ /= 2u) {
+        if (t < half_) scratch[t] += scratch[t + half_];
+        barrier();
+      }
+      if (t == 0u) residual[0] = finish_row(row, scratch[0], db_sum, loss_sum);
+      barrier();
+      const float r = residual[0];
+      for (uint j = t; j < d; j += WG)
+        add_partial(base + j, valid ? x[p.x_offset + row * p.ldx + j] * r : 0.0, tile == 0u);
+      barrier();
+    }
+  }
+
+  // The group's sums of r and of the loss, added in item order.
+  scratch[t] = db_sum;
+  barrier();
+  if (t == 0u) {
+    float s = 0.0;
+    for (uint i = 0u; i < WG; ++i) s += scratch[i];
+    partials[base + d] = s;
+  }
+  barrier();
+  scratch[t] = loss_sum;
+  barrier();
+  if (t == 0u) {
+    float s = 0.0;
+    for (uint i = 0u; i < WG; ++i) s += scratch[i];
+    partials[base + d + 1u] = s;
+  }
+}

@@ -1,0 +1,138 @@
+// Host launcher of one logistic-regression step: logreg_partial.comp (X read
+// once, per-group partial sums) then logreg_update.comp (partials added in
+// group order, the step applied, the loss written). Both are queued on the
+// stream, so a loop of steps records into one sequence.
+#include <algorithm>
+
+#include "ops/ops.hpp"
+
+namespace porta::ops {
+
+namespace {
+
+constexpr uint64_t kTileFloats = 2048;  // logreg_partial.comp: TILE
+constexpr uint64_t kRowsMax = 1024;     // ROWS_MAX
+constexpr uint32_t kWorkgroupMax = 256; // WG_MAX
+
+uint64_t floor_pow2(uint64_t v) {
+  uint64_t p = 1;
+  while (p * 2 <= v) p *= 2;
+  return p;
+}
+
+}  // namespace
+
+LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d) {
+  if (m == 0 || d == 0)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "X is %llu x %llu: %s", static_cast<unsigned long long>(m),
+              static_cast<unsigned long long>(d), m == 0 ? "m = 0, there are no samples" : "d = 0, there are no features");
+  if (m > kMaxElements || d > kMaxElements || m * d > kMaxElements)
+    call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than 2^31 - 1 elements",
+              static_cast<unsigned long long>(m), static_cast<unsigned long long>(d));
+  const DeviceState& device = *call.device;
+  LogregPlan plan;
+  // CPU-type devices run work-items as loop iterations or fibers: fewer per
+  // group means less switching at each barrier. GPUs want full groups.
+  plan.workgroup = workgroup_size(device, cpu_like(device) ? 64 : kWorkgroupMax);
+  if (d <= kTileFloats) {
+    uint64_t rows = std::min<uint64_t>(kRowsMax, kTileFloats / d);
+    if (rows < plan.workgroup) rows = floor_pow2(rows);  // so lanes = workgroup / rows is exact
+    plan.rows_per_tile = static_cast<uint32_t>(rows);
+    plan.lanes = rows < plan.workgroup ? plan.workgroup / static_cast<uint32_t>(rows) : 1;
+  } else {
+    plan.rows_per_tile = 1;
+    plan.lanes = 1;
+  }
+  // Enough groups to fill the device; each takes consecutive tiles.
+  const uint64_t target_groups = cpu_like(device) ? 32 : 1024;
+  const uint64_t tiles = (m + plan.rows_per_tile - 1) / plan.rows_per_tile;
+  const uint64_t per_group = (tiles + target_groups - 1) / target_groups;
+  plan.tiles_per_group = static_cast<uint32_t>(per_group);
+  plan.groups = static_cast<uint32_t>((tiles + per_group - 1) / per_group);
+  plan.workspace_floats = static_cast<uint64_t>(plan.groups) * (d + 2);
+  return plan;
+}
+
+void launch_logreg_step(const Call& call, const View& x, const View& y, const View& w, const View& b, float lr,
+                        const View& loss, const View* workspace) {
+  require_rank(call, x, 2);
+  const uint64_t m = x.shape[0], d = x.shape[1];
+  const LogregPlan plan = plan_logreg(call, m, d);
+  const uint32_t ldx = row_stride(call, x);
+  auto require_elements = [&](const View& v, uint64_t n, const char* what) {
+    require_contiguous(call, v);
+    if (v.elements != n)
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT, "'%s' is %s (%llu elements) but X is %llu x %llu, so it needs %s",
+                v.name.c_str(), v.shape_text().c_str(), static_cast<unsigned long long>(v.elements),
+                static_cast<unsigned long long>(m), static_cast<unsigned long long>(d), what);
+  };
+  require_elements(y, m, "m elements (one label per row)");
+  require_elements(w, d, "d elements (one weight per column)");
+  require_elements(b, 1, "1 element");
+  require_elements(loss, 1, "1 element");
+  if (workspace) {
+    require_contiguous(call, *workspace);
+    if (workspace->elements < plan.workspace_floats)
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT, "'workspace' has %llu elements; this step needs %llu "
+                "(porta_ops_logreg_workspace_size)",
+                static_cast<unsigned long long>(workspace->elements),
+                static_cast<unsigned long long>(plan.workspace_floats));
+  }
+  // Outputs never share memory with inputs or with each other.
+  std::vector<const View*> outputs = {&w, &b, &loss};
+  if (workspace) outputs.push_back(workspace);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    require_disjoint(call, *outputs[i], x);
+    require_disjoint(call, *outputs[i], y);
+    for (size_t j = 0; j < i; ++j) require_disjoint(call, *outputs[i], *outputs[j]);
+  }
+
+  std::unique_ptr<ScratchBuffer> own;
+  porta_buffer partials = nullptr;
+  uint32_t partials_offset = 0;
+  if (workspace) {
+    partials = workspace->buffer;
+    partials_offset = static_cast<uint32_t>(workspace->offset);
+  } else {
+    own = std::make_unique<ScratchBuffer>(call, plan.workspace_floats * sizeof(float));
+    partials = own->buffer;
+  }
+  struct {
+    uint32_t m, d, x_offset, ldx, y_offset, w_offset, b_offset, rows_per_tile, lanes, tiles_per_group,
+        partials_offset;
+  } partial_push{static_cast<uint32_t>(m),
+                 static_cast<uint32_t>(d),
+                 static_cast<uint32_t>(x.offset),
+                 ldx,
+                 static_cast<uint32_t>(y.offset),
+                 static_cast<uint32_t>(w.offset),
+                 static_cast<uint32_t>(b.offset),
+                 plan.rows_per_tile,
+                 plan.lanes,
+                 plan.tiles_per_group,
+                 partials_offset};
+  auto partial = builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}});
+  dispatch(call, partial, plan.groups, 1, {x.buffer, y.buffer, w.buffer, b.buffer, partials}, partial_push);
+
+  const uint32_t update_wg = workgroup_size(*call.device, 64);
+  const uint64_t update_groups = (d + 2 + update_wg - 1) / update_wg;
+  if (update_groups > call.device->info.limits.max_workgroup_count[0])
+    call.fail(PORTA_ERROR_UNSUPPORTED, "d = %llu features need more work-groups than the device allows",
+              static_cast<unsigned long long>(d));
+  struct {
+    uint32_t d, groups, w_offset, b_offset, loss_offset, partials_offset;
+    float m, lr;
+  } update_push{static_cast<uint32_t>(d),
+                plan.groups,
+                static_cast<uint32_t>(w.offset),
+                static_cast<uint32_t>(b.offset),
+                static_cast<uint32_t>(loss.offset),
+                partials_offset,
+                static_cast<float>(m),
+                lr};
+  auto update = builtin_kernel(call, "logreg_update", {{0, update_wg}});
+  dispatch(call, update, static_cast<uint32_t>(update_groups), 1, {partials, w.buffer, b.buffer, loss.buffer},
+           update_push);
+}
+
+}  // namespace porta::ops

@@ -1,0 +1,73 @@
+// Host launcher of matmul.comp: checks the shapes of op(A), op(B) and C and
+// picks the tile for the device.
+#include "ops/ops.hpp"
+
+namespace porta::ops {
+
+namespace {
+
+struct Tile {
+  uint32_t lx, ly, bk;  // work-group LX x LY, block 4*LY x 4*LX, depth BK
+};
+
+Tile pick_tile(const DeviceState& device, uint64_t m, uint64_t n) {
+  // The kernel's defaults (and porta's CPU backend's built-in variant): 64
+  // items, 32 x 32 blocks. GPUs get 256 items and 64 x 64 blocks when C has
+  // enough of them to keep the device busy.
+  Tile tile{8, 8, 16};
+  const auto& lim = device.info.limits;
+  if (!cpu_like(device) && lim.max_workgroup_invocations >= 256 && lim.max_workgroup_size[0] >= 16 &&
+      lim.max_workgroup_size[1] >= 16 && m >= 256 && n >= 256)
+    tile = {16, 16, 16};
+  while (tile.lx * tile.ly > lim.max_workgroup_invocations && tile.lx > 1) {
+    tile.lx /= 2;
+    tile.ly /= 2;
+  }
+  return tile;
+}
+
+}  // namespace
+
+void launch_matmul(const Call& call, const View& a, const View& b, const View& c, float alpha, float beta,
+                   bool trans_a, bool trans_b) {
+  require_rank(call, a, 2);
+  require_rank(call, b, 2);
+  require_rank(call, c, 2);
+  const uint64_t m = trans_a ? a.shape[1] : a.shape[0];
+  const uint64_t k = trans_a ? a.shape[0] : a.shape[1];
+  const uint64_t k_b = trans_b ? b.shape[1] : b.shape[0];
+  const uint64_t n = trans_b ? b.shape[0] : b.shape[1];
+  if (k != k_b || c.shape[0] != m || c.shape[1] != n)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+              "shapes do not match: op(A) is %llu x %llu (A %s%s), op(B) is %llu x %llu (B %s%s), C is %s; "
+              "need op(A) M x K, op(B) K x N, C M x N",
+              static_cast<unsigned long long>(m), static_cast<unsigned long long>(k), a.shape_text().c_str(),
+              trans_a ? " transposed" : "", static_cast<unsigned long long>(k_b),
+              static_cast<unsigned long long>(n), b.shape_text().c_str(), trans_b ? " transposed" : "",
+              c.shape_text().c_str());
+  const uint32_t lda = row_stride(call, a), ldb = row_stride(call, b), ldc = row_stride(call, c);
+  require_disjoint(call, c, a);
+  require_disjoint(call, c, b);
+  if (m == 0 || n == 0) return;
+
+  const DeviceState& device = *call.device;
+  const Tile tile = pick_tile(device, m, n);
+  const uint64_t bm = 4 * tile.ly, bn = 4 * tile.lx;
+  const uint64_t groups_x = (n + bn - 1) / bn, groups_y = (m + bm - 1) / bm;
+  if (groups_x > device.info.limits.max_workgroup_count[0] || groups_y > device.info.limits.max_workgroup_count[1])
+    call.fail(PORTA_ERROR_UNSUPPORTED, "C is %s: %llu x %llu work-groups of %llu x %llu exceed the device's limit",
+              c.shape_text().c_str(), static_cast<unsigned long long>(groups_y),
+              static_cast<unsigned long long>(groups_x), static_cast<unsigned long long>(bm),
+              static_cast<unsigned long long>(bn));
+  struct {
+    uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
+    float alpha, beta;
+  } push{static_cast<uint32_t>(m), static_cast<uint32_t>(n), static_cast<uint32_t>(k), lda, ldb, ldc,
+         static_cast<uint32_t>(a.offset), static_cast<uint32_t>(b.offset), static_cast<uint32_t>(c.offset),
+         trans_a ? 1u : 0u, trans_b ? 1u : 0u, alpha, beta};
+  auto kernel = builtin_kernel(call, "matmul", {{0, tile.lx}, {1, tile.ly}, {2, tile.bk}});
+  dispatch(call, kernel, static_cast<uint32_t>(groups_x), static_cast<uint32_t>(groups_y),
+           {a.buffer, b.buffer, c.buffer}, push);
+}
+
+}  // namespace porta::ops

@@ -1,0 +1,20 @@
+#version 450
+// out[i] = a[i] * b[i], one float at a time: the path for views whose element
+// offsets are not multiples of 4, and the tail after mul_vec4.
+layout(local_size_x = 256, local_size_x_id = 0) in;
+
+layout(set = 0, binding = 0) readonly buffer InA { float a[]; };
+layout(set = 0, binding = 1) readonly buffer InB { float b[]; };
+layout(set = 0, binding = 2) writeonly buffer Out { float o[]; };
+
+layout(push_constant) uniform Params {
+  uint n;
+  uint a_offset;
+  uint b_offset;
+  uint o_offset;
+  uint stride;
+} p;
+
+void main() {
+  for (uint i = gl_GlobalInvocationID.x; i < p.n; i += p.stride) o[p.o_offset + i] = a[p.a_offset + i] * b[p.b_offset + i];
+}

@@ -1,0 +1,23 @@
+#version 450
+// out[i] = a[i] * b[i], four floats per load and store. The buffers are seen
+// as vec4 arrays, so every offset is in vec4s: the host uses this kernel only
+// when all three element offsets are multiples of 4, and only for the first
+// 4*(n/4) elements; mul.comp does the rest.
+layout(local_size_x = 256, local_size_x_id = 0) in;
+
+layout(set = 0, binding = 0) readonly buffer InA { vec4 a[]; };
+layout(set = 0, binding = 1) readonly buffer InB { vec4 b[]; };
+layout(set = 0, binding = 2) writeonly buffer Out { vec4 o[]; };
+
+layout(push_constant) uniform Params {
+  uint n4;  // vec4s
+  uint a_offset4;
+  uint b_offset4;
+  uint o_offset4;
+  uint stride;
+} p;
+
+void main() {
+  for (uint i = gl_GlobalInvocationID.x; i < p.n4; i += p.stride)
+    o[p.o_offset4 + i] = a[p.a_offset4 + i] * b[p.b_offset4 + i];
+}

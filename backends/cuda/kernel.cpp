@@ -123,6 +123,15 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
           std::string(desc->source, desc->source_size ? desc->source_size : std::strlen(desc->source)),
           k.name, dev.arch);
     } catch (const plugin::Failure& f) {
+      // Translated kernels declare shared memory statically, which CUDA
+      // limits to 48 KiB per block (ptxas fails above it).
+      if (f.status == PORTA_ERROR_COMPILE && desc->shared_memory_bytes > kDefaultSharedBytes) {
+        dev.fail(
+            PORTA_ERROR_UNSUPPORTED,
+            "kernel '%s' declares %u bytes of shared memory; CUDA allows at most %u bytes of static shared "
+            "memory per block: %s",
+            name, desc->shared_memory_bytes, kDefaultSharedBytes, f.what());
+      }
       dev.fail(f.status, "kernel '%s': %s", name, f.what());
     }
     if (!compiled.log.empty()) {

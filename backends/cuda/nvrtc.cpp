@@ -116,14 +116,24 @@ CompiledModule Nvrtc::compile(const std::string& source, const std::string& name
 
   Program program{api};
   std::string file = name.empty() ? std::string("kernel.cu") : name + ".cu";
-  nvrtcResult r = api.nvrtcCreateProgram(&program.handle, source.c_str(), file.c_str(), 0, nullptr, nullptr);
+  std::vector<const char*> header_texts, header_names;
+  for (const SourceHeader& h : runtime_headers()) {
+    header_names.push_back(h.name);
+    header_texts.push_back(h.text);
+  }
+  nvrtcResult r =
+      api.nvrtcCreateProgram(&program.handle, source.c_str(), file.c_str(),
+                             static_cast<int>(header_texts.size()), header_texts.data(), header_names.data());
   if (r != NVRTC_SUCCESS) {
     fail(PORTA_ERROR_INTERNAL, "nvrtcCreateProgram failed: %s", api.nvrtcGetErrorString(r));
   }
   // No fast-math: results must match the other backends within each op's
   // documented error bound, which assumes IEEE division and square root.
   std::string arch_option = "--gpu-architecture=" + out.target;
-  const char* options[] = {arch_option.c_str(), "-std=c++17"};
+  // -default-device: code without an execution-space annotation is device
+  // code, so translated kernels and porta_glsl.hpp need no __device__ on every
+  // function.
+  const char* options[] = {arch_option.c_str(), "-std=c++17", "-default-device"};
   r = api.nvrtcCompileProgram(program.handle, static_cast<int>(std::size(options)), options);
 
   size_t log_size = 0;

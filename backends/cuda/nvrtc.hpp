@@ -15,6 +15,17 @@ struct CompiledModule {
   std::string log;     // NVRTC's log; non-empty means warnings
 };
 
+// A header translated code includes by name (#include "porta_glsl.hpp"),
+// handed to NVRTC in memory: a machine with only the driver and NVRTC has no
+// include directory to find it in.
+struct SourceHeader {
+  const char* name;
+  const char* text;
+};
+
+// The translator's runtime headers, embedded at build time (runtime_headers.cpp).
+const std::vector<SourceHeader>& runtime_headers();
+
 class Nvrtc {
  public:
   // Loads NVRTC once per process; throws Failure(UNAVAILABLE) naming every
@@ -31,7 +42,8 @@ class Nvrtc {
   // a cubin for sm_<arch> when NVRTC knows that architecture, else PTX for the
   // newest compute_<XY> below it, which the driver compiles on load.
   // Throws Failure(COMPILE) with NVRTC's log, or Failure(UNSUPPORTED) when
-  // the architecture is older than any NVRTC supports.
+  // the architecture is older than any NVRTC supports. runtime_headers() are
+  // available to #include.
   CompiledModule compile(const std::string& source, const std::string& name, int arch) const;
 
   struct Api;

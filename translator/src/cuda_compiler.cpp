@@ -127,7 +127,13 @@ const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
                                                         "porta_shared_storage",
                                                         "porta_no_shared",
                                                         "group_shared",
-                                                        "pc"};
+                                                        "pc",
+                                                        "swizzle",
+                                                        "components",
+                                                        "detail",
+                                                        "bit_cast",
+                                                        "float_to_half",
+                                                        "half_to_float"};
   return words;
 }
 

@@ -12,7 +12,7 @@
 //
 // The loss uses the log-sigmoid form, -log(sigmoid(z)) = softplus(-z) and
 // -log(1 - sigmoid(z)) = softplus(z), which is finite for every finite z: no
-// log of 0, no clamp needed.
+// log of 0, no clamp needed (finish_row).
 //
 // Sums are taken in a fixed order (rows in order inside a tile, tiles in
 // order, fixed trees), so a replay gives bit-identical results.
@@ -46,22 +46,20 @@ shared float tile_x[TILE];     // [row][col] of the current tile
 shared float residual[ROWS_MAX];
 shared float scratch[WG_MAX];  // tree reductions
 
-float softplus(float v) { return max(v, 0.0) + log(1.0 + exp(-abs(v))); }
-
-float sigmoid(float v) {
-  if (v >= 0.0) return 1.0 / (1.0 + exp(-v));
-  float e = exp(v);
-  return e / (1.0 + e);
-}
-
-// Residual and loss of one row; rows past m contribute nothing.
+// Residual and loss of one row; rows past m contribute nothing. One exp and
+// one log per row: with e = exp(-|z|) (never overflows),
+//   sigmoid(z) = 1 / (1 + e) for z >= 0, e / (1 + e) for z < 0,
+//   softplus(z) = max(z, 0) + log(1 + e),
+//   loss = y softplus(-z) + (1 - y) softplus(z) = softplus(z) - y z.
 float finish_row(uint row, float dot_xw, inout float db_sum, inout float loss_sum) {
   if (row >= p.m) return 0.0;
   float z = dot_xw + bias[p.b_offset];
   float target = y[p.y_offset + row];
-  float r = sigmoid(z) - target;
+  float e = exp(-abs(z));
+  float yhat = z >= 0.0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+  float r = yhat - target;
   db_sum += r;
-  loss_sum += target * softplus(-z) + (1.0 - target) * softplus(z);
+  loss_sum += max(z, 0.0) + log(1.0 + e) - target * z;
   return r;
 }
 

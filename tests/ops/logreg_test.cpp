@@ -1,0 +1,161 @@
+// logreg_step: one step against a float64 oracle (CPU backend) or the CPU
+// backend (others); training: the loss falls, the classic example is
+// classified, a recorded loop equals the same steps queued one by one, and
+// the backends agree within examples/logistic_regression/tolerance.hpp.
+#include <cmath>
+
+#include "bounds.hpp"
+#include "support.hpp"
+#include "tolerance.hpp"
+
+namespace porta::test {
+namespace {
+
+struct Problem {
+  uint64_t m, d;
+  std::vector<float> x, y;
+};
+
+Problem classic() {
+  return {5, 2, {0, 0, 1, 0, 1, 0, 1, 1, 1, 1}, {0, 0, 0, 1, 1}};
+}
+
+Problem generated(uint64_t m, uint64_t d, uint64_t seed) {
+  Problem p{m, d, random_floats(m * d, seed, -1, 1), {}};
+  std::vector<float> truth = random_floats(d, seed + 1, -1, 1);
+  for (uint64_t i = 0; i < m; ++i) {
+    double z = 0.1;
+    for (uint64_t j = 0; j < d; ++j) z += static_cast<double>(p.x[i * d + j]) * truth[j];
+    p.y.push_back(z > 0 ? 1.0f : 0.0f);
+  }
+  return p;
+}
+
+struct Trained {
+  std::vector<float> w;
+  float b = 0;
+  std::vector<float> losses;  // one per step
+};
+
+// `steps` steps from w = w0, b = b0; recorded as one sequence when `record`.
+Trained train(const std::string& backend, const Problem& p, uint64_t steps, float lr, bool record,
+              std::vector<float> w0 = {}, float b0 = 0) {
+  porta::Device dev = porta::open(backend);
+  if (w0.empty()) w0.assign(p.d, 0.0f);
+  porta::Buffer bx = dev.upload(p.x), by = dev.upload(p.y), bw = dev.upload(w0),
+                bb = dev.upload(std::vector<float>{b0}), bl = dev.buffer(steps * 4);
+  porta::Tensor x(bx, {p.m, p.d}), y(by, {p.m}), w(bw, {p.d}), b(bb, {1});
+  porta::Stream s = dev.stream();
+  if (record) s.begin_record();
+  for (uint64_t k = 0; k < steps; ++k) porta::ops::logreg_step(s, x, y, w, b, lr, porta::Tensor(bl, {1}, k));
+  if (record) {
+    porta::Sequence seq = s.end_record();
+    s.replay(seq);
+  }
+  s.sync();
+  return {bw.to_vector<float>(), bb.to_vector<float>()[0], bl.to_vector<float>()};
+}
+
+// One step in float64.
+Trained oracle_step(const Problem& p, const std::vector<float>& w, float b, float lr) {
+  std::vector<double> dw(p.d, 0.0);
+  double db = 0, loss = 0;
+  for (uint64_t i = 0; i < p.m; ++i) {
+    double z = b;
+    for (uint64_t j = 0; j < p.d; ++j) z += static_cast<double>(p.x[i * p.d + j]) * w[j];
+    const double yhat = 1 / (1 + std::exp(-z));
+    const double r = yhat - p.y[i];
+    for (uint64_t j = 0; j < p.d; ++j) dw[j] += p.x[i * p.d + j] * r;
+    db += r;
+    loss += std::max(z, 0.0) + std::log1p(std::exp(-std::fabs(z))) - p.y[i] * z;
+  }
+  Trained t;
+  for (uint64_t j = 0; j < p.d; ++j) t.w.push_back(static_cast<float>(w[j] - lr * dw[j] / p.m));
+  t.b = static_cast<float>(b - lr * db / p.m);
+  t.losses.push_back(static_cast<float>(loss / p.m));
+  return t;
+}
+
+void check_one_step(const Problem& p, uint64_t seed) {
+  SCOPED_TRACE("m=" + std::to_string(p.m) + " d=" + std::to_string(p.d));
+  const float lr = 0.3f;
+  std::vector<float> w0 = random_floats(p.d, seed, -0.5f, 0.5f);
+  const float b0 = 0.125f;
+  Trained got = train(backend_under_test(), p, 1, lr, false, w0, b0);
+  Trained want;
+  if (testing_cpu()) {
+    want = oracle_step(p, w0, b0, lr);
+  } else {
+    if (!backend_available("cpu")) GTEST_SKIP() << "the CPU backend (the reference) is unavailable";
+    want = train("cpu", p, 1, lr, false, w0, b0);
+  }
+  // tolerance.hpp's one-step agreement bound is 2E (two backends); against
+  // the exact step the bound is E, plus the rounding of w - lr dw.
+  const double scale = testing_cpu() ? 0.5 : 1.0;
+  porta::logreg::Tolerance tol =
+      porta::logreg::agreement_tolerance(p.x, p.m, p.d, want.w, want.b, want.losses[0], 1, lr);
+  for (uint64_t j = 0; j < p.d; ++j)
+    ASSERT_LE(std::fabs(static_cast<double>(got.w[j]) - want.w[j]),
+              scale * tol.w + 2 * kUnitRoundoff * std::fabs(want.w[j]))
+        << "w[" << j << "] = " << got.w[j] << " vs " << want.w[j];
+  EXPECT_LE(std::fabs(static_cast<double>(got.b) - want.b), scale * tol.b + 2 * kUnitRoundoff * std::fabs(want.b));
+  EXPECT_LE(std::fabs(static_cast<double>(got.losses[0]) - want.losses[0]), scale * tol.loss)
+      << "loss " << got.losses[0] << " vs " << want.losses[0];
+}
+
+TEST(LogregStep, OneStepSmallAndPrimeShapes) {
+  uint64_t seed = 1;
+  for (uint64_t m : {1ull, 2ull, 7ull, 61ull, 1021ull})
+    for (uint64_t d : {1ull, 2ull, 3ull, 17ull, 63ull}) check_one_step(generated(m, d, seed++), seed);
+}
+
+TEST(LogregStep, OneStepEveryTilingPath) {
+  // d = 1000 (rows shared by several items), d = 2048 (one row per tile),
+  // d = 2500 (rows longer than a tile), many rows (many groups and tiles).
+  check_one_step(generated(37, 1000, 5), 5);
+  check_one_step(generated(9, 2048, 6), 6);
+  check_one_step(generated(11, 2500, 7), 7);
+  check_one_step(generated(100003, 5, 8), 8);
+  check_one_step(generated(20011, 33, 9), 9);
+}
+
+TEST(LogregTraining, LossFallsAndClassicIsClassified) {
+  Problem p = classic();
+  Trained t = train(backend_under_test(), p, 1000, 0.5f, true);
+  for (size_t k = 1; k < t.losses.size(); ++k)
+    ASSERT_LE(t.losses[k], t.losses[k - 1]) << "loss rose at step " << k;
+  EXPECT_LT(t.losses.back(), 0.05f);
+  for (uint64_t i = 0; i < p.m; ++i) {
+    double z = t.b;
+    for (uint64_t j = 0; j < p.d; ++j) z += p.x[i * p.d + j] * static_cast<double>(t.w[j]);
+    EXPECT_EQ(z > 0, p.y[i] > 0.5f) << "sample " << i << " misclassified (z = " << z << ")";
+  }
+}
+
+TEST(LogregTraining, RecordedLoopEqualsSingleSteps) {
+  Problem p = generated(3001, 7, 42);
+  Trained recorded = train(backend_under_test(), p, 25, 0.5f, true);
+  Trained direct = train(backend_under_test(), p, 25, 0.5f, false);
+  for (uint64_t j = 0; j < p.d; ++j) EXPECT_EQ(recorded.w[j], direct.w[j]) << j;
+  EXPECT_EQ(recorded.b, direct.b);
+  EXPECT_EQ(recorded.losses, direct.losses);
+}
+
+TEST(LogregTraining, BackendsAgree) {
+  if (testing_cpu()) GTEST_SKIP() << "the CPU backend is the reference";
+  if (!backend_available("cpu")) GTEST_SKIP() << "the CPU backend (the reference) is unavailable";
+  for (const Problem& p : {classic(), generated(5000, 12, 7)}) {
+    const uint64_t steps = 200;
+    const float lr = 0.5f;
+    Trained got = train(backend_under_test(), p, steps, lr, true);
+    Trained ref = train("cpu", p, steps, lr, true);
+    porta::logreg::Tolerance tol =
+        porta::logreg::agreement_tolerance(p.x, p.m, p.d, ref.w, ref.b, ref.losses.back(), steps, lr);
+    for (uint64_t j = 0; j < p.d; ++j) EXPECT_LE(std::fabs(got.w[j] - ref.w[j]), tol.w) << j;
+    EXPECT_LE(std::fabs(got.b - ref.b), tol.b);
+    EXPECT_LE(std::fabs(got.losses.back() - ref.losses.back()), tol.loss);
+  }
+}
+
+}  // namespace
+}  // namespace porta::test

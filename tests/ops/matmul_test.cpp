@@ -1,0 +1,147 @@
+// matmul: the CPU backend against a float64 oracle, every other backend
+// against the CPU backend, within gamma_{K+2} (|alpha| |A||B| + |beta| |C|)
+// (bounds.hpp), over sizes 1, primes, non-multiples of every tile (4, 32, 64,
+// 16-deep slices) and larger, all four transposes, alpha/beta, strides.
+#include <cmath>
+
+#include "bounds.hpp"
+#include "support.hpp"
+
+namespace porta::test {
+namespace {
+
+struct Case {
+  uint64_t m, n, k;
+  bool ta = false, tb = false;
+  float alpha = 1.0f, beta = 0.0f;
+  uint64_t pad = 0;  // extra elements per row of every operand (row stride > row length)
+  uint64_t offset = 0;
+};
+
+struct Operands {
+  std::vector<float> a, b, c;  // stored layouts, rows padded
+  uint64_t lda, ldb, ldc;
+  uint64_t a_rows, a_cols, b_rows, b_cols;
+};
+
+Operands make(const Case& t, uint64_t seed) {
+  Operands o;
+  o.a_rows = t.ta ? t.k : t.m;
+  o.a_cols = t.ta ? t.m : t.k;
+  o.b_rows = t.tb ? t.n : t.k;
+  o.b_cols = t.tb ? t.k : t.n;
+  o.lda = o.a_cols + t.pad;
+  o.ldb = o.b_cols + t.pad;
+  o.ldc = t.n + t.pad;
+  o.a = random_floats(t.offset + o.a_rows * o.lda, seed, -1, 1);
+  o.b = random_floats(t.offset + o.b_rows * o.ldb, seed + 1, -1, 1);
+  o.c = random_floats(t.offset + t.m * o.ldc, seed + 2, -1, 1);
+  return o;
+}
+
+porta::Tensor view(const porta::Buffer& b, uint64_t rows, uint64_t cols, uint64_t ld, uint64_t offset) {
+  const uint64_t shape[2] = {rows, cols};
+  const int64_t strides[2] = {static_cast<int64_t>(ld), 1};
+  return porta::Tensor(b, shape, strides, offset);
+}
+
+std::vector<float> run(porta::Device& dev, const Case& t, const Operands& o) {
+  porta::Buffer a = dev.upload(o.a), b = dev.upload(o.b), c = dev.upload(o.c);
+  porta::Stream s = dev.stream();
+  porta::ops::matmul(s, view(a, o.a_rows, o.a_cols, o.lda, t.offset), view(b, o.b_rows, o.b_cols, o.ldb, t.offset),
+                     view(c, t.m, t.n, o.ldc, t.offset), t.alpha, t.beta, t.ta, t.tb);
+  s.sync();
+  return c.to_vector<float>();
+}
+
+void check(const Case& t, uint64_t seed) {
+  SCOPED_TRACE("M=" + std::to_string(t.m) + " N=" + std::to_string(t.n) + " K=" + std::to_string(t.k) +
+               " ta=" + std::to_string(t.ta) + " tb=" + std::to_string(t.tb) + " alpha=" + std::to_string(t.alpha) +
+               " beta=" + std::to_string(t.beta) + " pad=" + std::to_string(t.pad));
+  Operands o = make(t, seed);
+  porta::Device dut = porta::open(backend_under_test());
+  std::vector<float> got = run(dut, t, o);
+  std::vector<float> ref;
+  if (!testing_cpu()) {
+    if (!backend_available("cpu")) GTEST_SKIP() << "the CPU backend (the reference) is unavailable";
+    porta::Device cpu = porta::open("cpu");
+    ref = run(cpu, t, o);
+  }
+  int bad = 0;
+  for (uint64_t i = 0; i < t.m; ++i)
+    for (uint64_t j = 0; j < t.n; ++j) {
+      double exact = 0, abs_ab = 0;
+      for (uint64_t p = 0; p < t.k; ++p) {
+        double av = t.ta ? o.a[t.offset + p * o.lda + i] : o.a[t.offset + i * o.lda + p];
+        double bv = t.tb ? o.b[t.offset + j * o.ldb + p] : o.b[t.offset + p * o.ldb + j];
+        exact += av * bv;
+        abs_ab += std::fabs(av * bv);
+      }
+      const uint64_t at = t.offset + i * o.ldc + j;
+      const double c_old = o.c[at];
+      exact = t.alpha * exact + (t.beta == 0 ? 0.0 : t.beta * c_old);
+      const double bound = matmul_bound(t.k, abs_ab, t.alpha, t.beta, c_old);
+      const double err = testing_cpu() ? std::fabs(got[at] - exact) : std::fabs(static_cast<double>(got[at]) - ref[at]);
+      const double limit = testing_cpu() ? bound : 2 * bound;
+      if (!(err <= limit) && bad++ < 5)
+        ADD_FAILURE() << "C[" << i << "][" << j << "] = " << got[at] << ", exact " << exact << ", error " << err
+                      << " > bound " << limit;
+    }
+  // Padding between rows and before the offset is left alone.
+  for (uint64_t at = 0; at < got.size(); ++at) {
+    const bool inside = at >= t.offset && (at - t.offset) % o.ldc < t.n && (at - t.offset) / o.ldc < t.m;
+    if (!inside) {
+      ASSERT_EQ(got[at], o.c[at]) << "matmul wrote outside C at element " << at;
+    }
+  }
+}
+
+TEST(Matmul, SmallAndPrimeSizes) {
+  const uint64_t sizes[] = {1, 2, 3, 5, 7, 13, 17, 31, 33};
+  uint64_t seed = 1;
+  for (uint64_t m : sizes)
+    for (uint64_t n : {1ull, 7ull, 33ull})
+      for (uint64_t k : {1ull, 5ull, 17ull}) check({m, n, k, false, false, 1.0f, 0.0f}, seed++);
+}
+
+TEST(Matmul, NonMultiplesOfEveryTile) {
+  uint64_t seed = 100;
+  for (const Case& t : {Case{63, 65, 15}, Case{65, 63, 17}, Case{97, 101, 103}, Case{129, 31, 47}, Case{64, 64, 16},
+                        Case{257, 259, 33}, Case{300, 280, 129}})
+    check(t, seed++);
+}
+
+TEST(Matmul, Transposes) {
+  uint64_t seed = 200;
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      check({37, 29, 41, ta, tb, 1.0f, 0.0f}, seed++);
+      check({1, 67, 3, ta, tb, 1.0f, 0.0f}, seed++);
+      check({258, 260, 19, ta, tb, 1.0f, 0.0f}, seed++);
+    }
+}
+
+TEST(Matmul, AlphaBetaStridesOffsets) {
+  check({45, 38, 23, false, false, 0.5f, 2.0f}, 300);
+  check({45, 38, 23, true, true, -1.5f, 0.25f, 3, 5}, 301);
+  check({70, 9, 130, false, true, 2.0f, 1.0f, 1, 2}, 302);
+  check({5, 5, 0, false, false, 1.0f, 0.5f, 0, 1}, 303);  // K = 0: C = beta C
+}
+
+TEST(Matmul, Large) {
+  check({513, 511, 257, false, false, 1.0f, 0.0f}, 400);
+}
+
+TEST(Matmul, BetaZeroDoesNotReadC) {
+  porta::Device dev = porta::open(backend_under_test());
+  const uint64_t m = 35, n = 37, k = 9;
+  std::vector<float> a = random_floats(m * k, 1), b = random_floats(k * n, 2);
+  porta::Buffer ba = dev.upload(a), bb = dev.upload(b), bc = dev.upload(std::vector<float>(m * n, NAN));
+  porta::Stream s = dev.stream();
+  porta::ops::matmul(s, porta::Tensor(ba, {m, k}), porta::Tensor(bb, {k, n}), porta::Tensor(bc, {m, n}), 1.0f, 0.0f);
+  s.sync();
+  for (float v : bc.to_vector<float>()) ASSERT_TRUE(std::isfinite(v)) << "NaN from C's old content reached C";
+}
+
+}  // namespace
+}  // namespace porta::test

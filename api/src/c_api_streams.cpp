@@ -199,8 +199,9 @@ porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel, con
       handles[i] = buffers[i]->state->handle;
       objects.push_back(buffers[i]->state);
     }
+    const uint32_t device_push = k.interface.device_push_constant_size;
     std::vector<uint8_t> push_bytes(static_cast<const uint8_t*>(push),
-                                    static_cast<const uint8_t*>(push) + (push ? push_size : 0));
+                                    static_cast<const uint8_t*>(push) + (push ? device_push : 0));
     std::array<uint32_t, 3> g{groups[0], groups[1], groups[2]};
     auto api = s.device->api;
     auto ps = s.handle;

@@ -1,5 +1,6 @@
 // From GLSL or SPIR-V to a plugin kernel: compile, validate, optimise,
 // reflect, check against the device, translate for the plugin's language.
+#include <algorithm>
 #include <cstring>
 
 #include "core.hpp"
@@ -93,6 +94,10 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     std::vector<uint32_t> words = glsl ? tr::compile_glsl(*glsl, name) : *spirv;
     std::vector<uint32_t> prepared = tr::prepare(words);
     tr::KernelSignature sig = tr::reflect(prepared);
+    // The optimiser drops a push-constant block the code never reads; callers
+    // still pass the block they declared, and the backend gets what is left.
+    uint32_t declared_push_size = sig.push_constant_size;
+    if (words != prepared) declared_push_size = std::max(declared_push_size, tr::reflect(words).push_constant_size);
 
     // Spec constants: every given id must exist; every constant gets a value.
     std::vector<tr::SpecValue> values;
@@ -161,7 +166,8 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     kernel->interface.name = name;
     kernel->interface.buffer_count = desc.buffer_count;
     for (const auto& b : sig.buffers) kernel->interface.bindings.push_back(b.binding);
-    kernel->interface.push_constant_size = sig.push_constant_size;
+    kernel->interface.push_constant_size = declared_push_size;
+    kernel->interface.device_push_constant_size = sig.push_constant_size;
     std::memcpy(kernel->interface.workgroup_size, size, sizeof size);
     clear_last_error();
     check_plugin(device->api->kernel_create(device->handle, &desc, &kernel->handle), *device,

@@ -44,7 +44,7 @@ function(porta_cpu_builtin_kernels target)
     # Kernels run at -O2 even in Debug builds: tests dispatch real work.
     set_source_files_properties(${cpp} PROPERTIES
       COMPILE_DEFINITIONS PORTA_CPU_KERNEL_NAME=porta_cpu_kernel_${id}
-      COMPILE_OPTIONS "-O2;-Wno-unused")
+      COMPILE_OPTIONS "-O2;-fwrapv;-Wno-unused")
     target_sources(${target} PRIVATE ${cpp} ${text})
     string(APPEND decls "extern \"C\" const porta_cpu_kernel_entry porta_cpu_kernel_${id};\n"
            "namespace porta::cpu { extern const char kSource_${id}[]; extern const size_t kSource_${id}_size; }\n")

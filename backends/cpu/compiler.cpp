@@ -32,8 +32,9 @@ using plugin::fail;
 
 namespace {
 
-const std::vector<std::string> kFlags = {"-std=c++17", "-O2",           "-fPIC",
-                                         "-shared",    "-march=native", "-fvisibility=hidden"};
+// -fwrapv: GLSL's signed integer arithmetic wraps; C++'s would be undefined.
+const std::vector<std::string> kFlags = {"-std=c++17",    "-O2",    "-fwrapv", "-fPIC", "-shared",
+                                         "-march=native", "-fvisibility=hidden"};
 
 struct ProcessResult {
   int spawn_error = 0;  // errno of a failed start, else 0

@@ -328,3 +328,24 @@ TEST_F(Kernels, SpirvWordsRunLikeGlsl) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Kernels, DeclaredButUnusedPushConstantsAreStillTheInterface) {
+  const char* src = R"(#version 450
+layout(local_size_x = 4) in;
+layout(binding = 0) buffer D { uint v[]; };
+layout(push_constant) uniform P { uint unused; float also_unused; };
+void main() { v[gl_GlobalInvocationID.x] = 5u; })";
+  auto k = dev.kernel(porta::glsl(src, "unused-push"));
+  EXPECT_EQ(k.push_constant_size(), 8u);
+  auto b = dev.buffer(16);
+  struct {
+    uint32_t a;
+    float b;
+  } push{1, 2};
+  stream.dispatch(k, {1}, {b}, push);
+  EXPECT_EQ(read<uint32_t>(b, 4), (std::vector<uint32_t>{5, 5, 5, 5}));
+}
+
+}  // namespace

@@ -218,12 +218,13 @@ std::string glsl_type_name(const spirv_cross::Compiler& compiler, const SPIRType
     name = scalar_glsl(type);
   }
   for (size_t i = type.array.size(); i-- > 0;) {
+    // Appended piecewise: "[" + std::string trips GCC 12's -Wrestrict false positive.
+    name += '[';
     if (!type.array_size_literal[i])
-      name += "[" + compiler.get_name(type.array[i]) + "]";
-    else if (type.array[i] == 0)
-      name += "[]";
-    else
-      name += "[" + std::to_string(type.array[i]) + "]";
+      name += compiler.get_name(type.array[i]);
+    else if (type.array[i] != 0)
+      name += std::to_string(type.array[i]);
+    name += ']';
   }
   return name;
 }

@@ -38,7 +38,7 @@ TEST(KernelErrors, InvalidSpirv) {
   // A real module with one word corrupted in the middle.
   std::vector<uint32_t> words;
   {
-    std::ifstream in(PORTA_TEST_SPIRV_DIR "/scale.spv", std::ios::binary);
+    std::ifstream in(porta::test::spirv_path("scale.spv"), std::ios::binary);
     uint32_t w;
     while (in.read(reinterpret_cast<char*>(&w), 4)) words.push_back(w);
   }

@@ -314,7 +314,7 @@ TEST_F(Kernels, SpirvWordsRunLikeGlsl) {
   // The same kernel given as SPIR-V words (compiled by glslc at build time).
   std::vector<uint32_t> words;
   {
-    FILE* f = std::fopen(PORTA_TEST_SPIRV_DIR "/scale.spv", "rb");
+    FILE* f = std::fopen(porta::test::spirv_path("scale.spv").c_str(), "rb");
     ASSERT_NE(f, nullptr);
     uint32_t w;
     while (std::fread(&w, 4, 1, f) == 1) words.push_back(w);

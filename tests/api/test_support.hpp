@@ -20,6 +20,13 @@ inline std::string backend_under_test() {
 
 inline porta::Device open_under_test() { return porta::open(backend_under_test()); }
 
+// SPIR-V made by glslc at build time; PORTA_TEST_SPIRV_DIR overrides the
+// build-tree folder when the tests run from a copied bundle.
+inline std::string spirv_path(const std::string& file) {
+  const char* dir = std::getenv("PORTA_TEST_SPIRV_DIR");
+  return std::string(dir && *dir ? dir : PORTA_TEST_SPIRV_DIR) + "/" + file;
+}
+
 // Exits 77 with the reason when the backend under test is unavailable.
 inline void skip_process_if_unavailable() {
   const std::string want = backend_under_test();

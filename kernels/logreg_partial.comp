@@ -46,6 +46,22 @@ shared float tile_x[TILE];     // [row][col] of the current tile
 shared float residual[ROWS_MAX];
 shared float scratch[WG_MAX];  // tree reductions
 
+// (As in sigmoid.comp.) exp(v) for v <= 0 with an error that does not grow with |v|: Vulkan allows
+// exp 3 + 2|x| ulp (163 ulp at x = -80), so the argument is reduced first,
+// exp(v) = exp(r) * 2^k with |r| <= ln2/2. LN2_HI has 13 significant bits, so
+// k * LN2_HI is exact for the |k| <= 159 that occur. Below -110 the result
+// underflows to 0 anyway.
+const float LOG2E = 1.44269504;
+const float LN2_HI = 0.693115234375;
+const float LN2_LO = 3.19461833e-05;
+
+float exp_nonpositive(float v) {
+  v = max(v, -110.0);
+  float k = floor(v * LOG2E + 0.5);
+  precise float r = (v - k * LN2_HI) - k * LN2_LO;  // precise: no reassociation into v - k * ln2
+  return ldexp(exp(r), int(k));
+}
+
 // Residual and loss of one row; rows past m contribute nothing. One exp and
 // one log per row: with e = exp(-|z|) (never overflows),
 //   sigmoid(z) = 1 / (1 + e) for z >= 0, e / (1 + e) for z < 0,
@@ -55,7 +71,7 @@ float finish_row(uint row, float dot_xw, inout float db_sum, inout float loss_su
   if (row >= p.m) return 0.0;
   float z = dot_xw + bias[p.b_offset];
   float target = y[p.y_offset + row];
-  float e = exp(-abs(z));
+  float e = exp_nonpositive(-abs(z));
   float yhat = z >= 0.0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
   float r = yhat - target;
   db_sum += r;

@@ -156,6 +156,8 @@ Data load_csv(const std::string& path) {
   uint64_t line_no = 0;
   while (std::getline(in, line)) {
     ++line_no;
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;  // blank line or comment
     for (char& c : line)
       if (c == ',' || c == ';' || c == '\t') c = ' ';
     std::istringstream fields(line);
@@ -168,8 +170,6 @@ Data load_csv(const std::string& path) {
         throw std::runtime_error(path + ":" + std::to_string(line_no) + ": '" + field + "' is not a number");
       row.push_back(v);
     }
-    if (row.empty() || line[line.find_first_not_of(' ') == std::string::npos ? 0 : line.find_first_not_of(' ')] == '#')
-      continue;
     if (row.size() < 2)
       throw std::runtime_error(path + ":" + std::to_string(line_no) + ": a row needs at least one feature and a label");
     if (d.d == 0) d.d = row.size() - 1;
@@ -246,8 +246,13 @@ Result train(const std::string& selector, const Data& data, uint64_t iterations,
     ms += start.elapsed_ms(end);
     for (uint64_t k = 0; k < steps; ++k)
       if (!std::isfinite(losses[k])) {
-        r.error = "the loss became " + std::to_string(losses[k]) + " at iteration " + std::to_string(done + k + 1) +
-                  " (learning rate " + std::to_string(lr) + " too large for these data?); no model to report";
+        char why[256];
+        std::snprintf(why, sizeof why,
+                      "the loss became %g at iteration %llu (learning rate %g too large for these data?); "
+                      "no model to report",
+                      static_cast<double>(losses[k]), static_cast<unsigned long long>(done + k + 1),
+                      static_cast<double>(lr));
+        r.error = why;
         return r;
       }
     done += steps;

@@ -95,12 +95,24 @@ void main() {
   float loss_sum = 0.0;  // and of the loss
 
   if (d <= TILE) {
+    const uint step_rows = WG / d;
+    const uint step_cols = WG % d;
     for (uint tile = 0u; tile < p.tiles_per_group; ++tile) {
       const uint row0 = first_row + tile * R;
       const bool first = tile == 0u;
+      // Element e = t + k WG of the tile is (row, col); both advance by a
+      // fixed step, which spares an integer division per element.
+      uint r = t / d;
+      uint col = t % d;
       for (uint e = t; e < R * d; e += WG) {
-        uint row = row0 + e / d;
-        tile_x[e] = row < p.m ? x[p.x_offset + row * p.ldx + e % d] : 0.0;
+        uint row = row0 + r;
+        tile_x[e] = row < p.m ? x[p.x_offset + row * p.ldx + col] : 0.0;
+        r += step_rows;
+        col += step_cols;
+        if (col >= d) {
+          col -= d;
+          ++r;
+        }
       }
       barrier();
 

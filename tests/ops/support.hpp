@@ -13,32 +13,9 @@
 #include <vector>
 
 #include "porta/porta.hpp"
+#include "support/backend_under_test.hpp"
 
 namespace porta::test {
-
-inline std::string backend_under_test() {
-  const char* b = std::getenv("PORTA_TEST_BACKEND");
-  return b && *b ? b : "cpu";
-}
-
-inline bool backend_available(const std::string& name, std::string* reason = nullptr) {
-  for (const auto& b : porta::backends())
-    if (b.name == name) {
-      if (reason) *reason = b.reason;
-      return b.available;
-    }
-  if (reason) *reason = "its plugin was not built or not found";
-  return false;
-}
-
-inline void skip_process_if_unavailable() {
-  std::string reason;
-  if (backend_available(backend_under_test(), &reason)) return;
-  std::printf("SKIP: backend %s is unavailable here: %s\n", backend_under_test().c_str(), reason.c_str());
-  std::exit(77);
-}
-
-inline bool testing_cpu() { return backend_under_test() == "cpu"; }
 
 // Uniform floats in [lo, hi], seeded.
 inline std::vector<float> random_floats(size_t n, uint64_t seed, float lo = -2.0f, float hi = 2.0f) {

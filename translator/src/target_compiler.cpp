@@ -263,27 +263,27 @@ std::string TargetCompiler::spec_constant_comment(uint32_t id) {
   return "  // constant_id = " + std::to_string(get_decoration(id, spv::DecorationSpecId));
 }
 
-void TargetCompiler::emit_scalar_spec_constant(const SPIRConstant& constant) {
+std::string TargetCompiler::spec_constant_value(const SPIRConstant& constant) {
   const SPIRType& type = get<SPIRType>(constant.constant_type);
   const uint32_t bits = constant.m.c[0].r[0].u32;
-  std::string value;
   switch (type.basetype) {
     case SPIRType::Boolean:
-      value = bits ? "true" : "false";
-      break;
+      return bits ? "true" : "false";
     case SPIRType::Float:
-      value = float_literal(bits);
-      break;
+      return float_literal(bits);
     case SPIRType::Int:
-      value = static_cast<int32_t>(bits) == INT32_MIN ? "(-2147483647 - 1)"
-                                                      : std::to_string(static_cast<int32_t>(bits));
-      break;
+      return static_cast<int32_t>(bits) == INT32_MIN ? "(-2147483647 - 1)"
+                                                     : std::to_string(static_cast<int32_t>(bits));
     case SPIRType::UInt:
-      value = std::to_string(bits) + "u";
-      break;
+      return std::to_string(bits) + "u";
     default:
       unsupported("spec constant '" + to_name(constant.self) + "' of type " + type_to_glsl(type));
   }
+}
+
+void TargetCompiler::emit_scalar_spec_constant(const SPIRConstant& constant) {
+  const SPIRType& type = get<SPIRType>(constant.constant_type);
+  const std::string value = spec_constant_value(constant);
   statement("constexpr ", type_to_glsl(type), " ", to_name(constant.self), " = ", value, ";",
             spec_constant_comment(constant.self));
 }
@@ -717,7 +717,10 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
       const char* function = opcode == spv::OpUDiv || opcode == spv::OpSDiv ? "checked_div"
                              : opcode == spv::OpSMod                        ? "checked_mod"
                                                                             : "checked_rem";
-      emit_binary_func_op_cast(result_type, id, a, b, function, base, !is_signed);
+      SPIRType operand_type = type;
+      operand_type.basetype = base;
+      const std::string name = checked_division_function(function, operand_type);
+      emit_binary_func_op_cast(result_type, id, a, b, name.c_str(), base, !is_signed);
       return;
     }
     default:

@@ -78,6 +78,22 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   void emit_private_variables();
 
   const std::vector<BufferView>& buffer_views() const { return buffers_; }
+  const std::vector<uint32_t>& private_variables() const { return private_variables_; }
+  // Whether any instruction reads the result `id` (an atomic's old value, say).
+  bool result_is_read(uint32_t id) const { return read_ids_.count(id) != 0; }
+  // The value of a scalar spec constant as a literal of its type ("2.5f", "-4", "16u").
+  std::string spec_constant_value(const spirv_cross::SPIRConstant& constant);
+  std::string spec_constant_comment(uint32_t id);
+  bool is_workgroup_size_constant(uint32_t id) const;
+  // The ArrayStride of arrays of the struct type, 0 when it is not an array element.
+  uint32_t array_stride_for(uint32_t struct_type) const;
+  // The function checked integer division calls: `name` is checked_div,
+  // checked_rem or checked_mod; `type` the operands' type after the cast to
+  // the signedness the opcode wants. Targets without overloading name one per type.
+  virtual std::string checked_division_function(const std::string& name, const spirv_cross::SPIRType& type) {
+    (void)type;
+    return name;
+  }
   uint32_t push_constant_variable() const { return push_constant_variable_; }
   std::string push_constant_type_name();
   const std::vector<uint32_t>& shared_variables() const { return shared_variables_; }
@@ -109,10 +125,7 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   void apply_spec_values();
   void emit_struct_declaration(const spirv_cross::SPIRType& type, bool explicit_padding);
   void emit_scalar_spec_constant(const spirv_cross::SPIRConstant& constant);
-  std::string spec_constant_comment(uint32_t id);
   std::string member_declaration(const spirv_cross::SPIRType& member_type, const std::string& name);
-  uint32_t array_stride_for(uint32_t struct_type) const;
-  bool is_workgroup_size_constant(uint32_t id) const;
 
   TranslateOptions options_;
   std::vector<BufferView> buffers_;

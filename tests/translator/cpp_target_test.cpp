@@ -582,15 +582,3 @@ void main() { float auto = friend.new[0]; friend.new[0] = char(auto) + operator.
   kernel.dispatch(1, 1, 1, {&value}, &push, sizeof(push));
   EXPECT_EQ(value, 5.0f);
 }
-
-TEST(CppTarget, OtherTargetsAreNotImplementedYet) {
-  pt::TranslateOptions options;
-  options.target = pt::Target::OpenCL;
-  try {
-    pt::translate(spirv_of(kSaxpy), options);
-    FAIL();
-  } catch (const pt::Error& e) {
-    EXPECT_EQ(e.kind, pt::Error::Kind::UnsupportedFeature);
-    EXPECT_STREQ(e.what(), "target opencl is not implemented");
-  }
-}

@@ -4,6 +4,7 @@
 
 #include "cpp_compiler.hpp"
 #include "cuda_compiler.hpp"
+#include "opencl_compiler.hpp"
 #include "porta_translator/translator.hpp"
 #include "spirv_words.hpp"
 
@@ -11,14 +12,13 @@ namespace porta::translator {
 
 Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions& options) {
   if (spirv.empty() || spirv[0] != kSpirvMagic) (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  if (options.target != Target::Cpp && options.target != Target::Cuda)
-    throw Error(Error::Kind::UnsupportedFeature,
-                std::string("target ") + target_name(options.target) + " is not implemented");
   Translation translation;
   try {
     std::unique_ptr<detail::TargetCompiler> compiler;
     if (options.target == Target::Cuda)
       compiler = std::make_unique<detail::CudaCompiler>(spirv, options);
+    else if (options.target == Target::OpenCL)
+      compiler = std::make_unique<detail::OpenclCompiler>(spirv, options);
     else
       compiler = std::make_unique<detail::CppCompiler>(spirv, options);
     // The emitter indents blank lines; drop trailing blanks so the text diffs cleanly.
@@ -35,7 +35,9 @@ Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions
       }
     }
     translation.source = std::move(clean);
-    translation.entry_point = options.target == Target::Cuda ? "porta_cuda_kernel" : "porta_cpu_kernel";
+    translation.entry_point = options.target == Target::Cuda     ? "porta_cuda_kernel"
+                              : options.target == Target::OpenCL ? detail::OpenclCompiler::kEntryPoint
+                                                                 : "porta_cpu_kernel";
   } catch (const spirv_cross::CompilerError& e) {
     throw Error(Error::Kind::UnsupportedFeature,
                 std::string("translation to ") + target_name(options.target) + " failed: " + e.what());

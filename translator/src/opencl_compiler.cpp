@@ -1,0 +1,1336 @@
+// Target opencl. The translation unit, in order:
+//   FP_CONTRACT OFF; GLSL-style vector constructors; checked integer division
+//   helpers (only those the kernel calls); spec constants as macros with the
+//   translated values, gl_WorkGroupSize, constant tables; structs with their
+//   std430 offsets checked; helper functions; the __kernel, whose body
+//   declares the __local variables and the built-ins it reads.
+// OpenCL C 1.2 is C99 with no overloading, no static_assert, no references
+// and no program-scope variables outside __constant; each of those shapes a
+// decision below.
+#define SPV_ENABLE_UTILITY_CODE
+#include "opencl_compiler.hpp"
+
+#include <GLSL.std.450.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cstdint>
+
+namespace porta::translator::detail {
+
+using spirv_cross::Bitset;
+using spirv_cross::SPIRConstant;
+using spirv_cross::SPIRConstantOp;
+using spirv_cross::SPIRFunction;
+using spirv_cross::SPIRType;
+using spirv_cross::SPIRVariable;
+
+namespace {
+
+uint32_t align_up(uint32_t value, uint32_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+const char* const kComponents[] = {"x", "y", "z", "w"};
+
+bool is_signed(SPIRType::BaseType base) {
+  return base == SPIRType::SByte || base == SPIRType::Short || base == SPIRType::Int ||
+         base == SPIRType::Int64;
+}
+
+SPIRType::BaseType unsigned_of(SPIRType::BaseType base) {
+  switch (base) {
+    case SPIRType::SByte:
+      return SPIRType::UByte;
+    case SPIRType::Short:
+      return SPIRType::UShort;
+    case SPIRType::Int:
+      return SPIRType::UInt;
+    case SPIRType::Int64:
+      return SPIRType::UInt64;
+    default:
+      return base;
+  }
+}
+
+const char* scalar_name(SPIRType::BaseType base) {
+  switch (base) {
+    case SPIRType::Boolean:
+      return "bool";
+    case SPIRType::SByte:
+      return "char";
+    case SPIRType::UByte:
+      return "uchar";
+    case SPIRType::Short:
+      return "short";
+    case SPIRType::UShort:
+      return "ushort";
+    case SPIRType::Int:
+      return "int";
+    case SPIRType::UInt:
+      return "uint";
+    case SPIRType::Int64:
+      return "long";
+    case SPIRType::UInt64:
+      return "ulong";
+    case SPIRType::Float:
+      return "float";
+    case SPIRType::Double:
+      return "double";
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Target decisions
+
+void OpenclCompiler::configure_backend() {
+  backend.swizzle_is_function = false;
+  // C initialisers: `Foo x = { a, b };`, `float t[4] = { ... };` (structs and
+  // arrays are built into a declared temporary, never inline).
+  backend.use_typed_initializer_list = false;
+  backend.long_long_literal_suffix = false;  // OpenCL's long is 64-bit: 1l, 1ul
+  backend.basic_int8_type = "char";
+  backend.basic_uint8_type = "uchar";
+  backend.basic_int16_type = "short";
+  backend.basic_uint16_type = "ushort";
+  backend.boolean_mix_function = "";
+}
+
+std::string OpenclCompiler::buffer_pointer_type(const std::string& element, Access access) const {
+  // readonly and writeonly buffers are restrict: a kernel that reads and
+  // writes one buffer may be handed the same buffer twice (in place).
+  switch (access) {
+    case Access::Read:
+      return "__global const " + element + "* restrict";
+    case Access::Write:
+      return "__global " + element + "* restrict";
+    default:
+      return "__global " + element + "*";
+  }
+}
+
+const std::unordered_set<std::string>& OpenclCompiler::reserved_words() const {
+  // C99 and OpenCL C keywords that are not GLSL keywords, OpenCL's type and
+  // built-in function names the translated code calls, and the generated names.
+  static const std::unordered_set<std::string> words = {"auto",
+                                                        "char",
+                                                        "enum",
+                                                        "extern",
+                                                        "goto",
+                                                        "inline",
+                                                        "long",
+                                                        "register",
+                                                        "restrict",
+                                                        "short",
+                                                        "signed",
+                                                        "sizeof",
+                                                        "static",
+                                                        "typedef",
+                                                        "union",
+                                                        "unsigned",
+                                                        "volatile",
+                                                        "_Bool",
+                                                        "_Complex",
+                                                        "_Imaginary",
+                                                        "__global",
+                                                        "global",
+                                                        "__local",
+                                                        "local",
+                                                        "__constant",
+                                                        "constant",
+                                                        "__private",
+                                                        "private",
+                                                        "__kernel",
+                                                        "kernel",
+                                                        "__read_only",
+                                                        "read_only",
+                                                        "__write_only",
+                                                        "write_only",
+                                                        "__read_write",
+                                                        "read_write",
+                                                        "uchar",
+                                                        "ushort",
+                                                        "ulong",
+                                                        "half",
+                                                        "size_t",
+                                                        "ptrdiff_t",
+                                                        "intptr_t",
+                                                        "uintptr_t",
+                                                        "event_t",
+                                                        "sampler_t",
+                                                        "image1d_t",
+                                                        "image2d_t",
+                                                        "image3d_t",
+                                                        "complex",
+                                                        "imaginary",
+                                                        "quad",
+                                                        "NULL",
+                                                        "main",
+                                                        "get_global_id",
+                                                        "get_local_id",
+                                                        "get_group_id",
+                                                        "get_num_groups",
+                                                        "get_local_size",
+                                                        "get_global_size",
+                                                        "barrier",
+                                                        "mem_fence",
+                                                        "read_mem_fence",
+                                                        "write_mem_fence",
+                                                        "atomic_add",
+                                                        "atomic_sub",
+                                                        "atomic_inc",
+                                                        "atomic_dec",
+                                                        "atomic_min",
+                                                        "atomic_max",
+                                                        "atomic_and",
+                                                        "atomic_or",
+                                                        "atomic_xor",
+                                                        "atomic_xchg",
+                                                        "atomic_cmpxchg",
+                                                        "fabs",
+                                                        "fmin",
+                                                        "fmax",
+                                                        "rsqrt",
+                                                        "rint",
+                                                        "atan2",
+                                                        "popcount",
+                                                        "clz",
+                                                        "select",
+                                                        "mad",
+                                                        "fmod",
+                                                        "as_int",
+                                                        "as_uint",
+                                                        "as_float",
+                                                        "offsetof",
+                                                        "porta_i",
+                                                        "porta_opencl_kernel",
+                                                        "CLK_LOCAL_MEM_FENCE",
+                                                        "CLK_GLOBAL_MEM_FENCE",
+                                                        "INFINITY",
+                                                        "NAN",
+                                                        "MAXFLOAT",
+                                                        "HUGE_VALF"};
+  return words;
+}
+
+std::string OpenclCompiler::vector_type_name(SPIRType::BaseType base, uint32_t vecsize) {
+  const char* scalar = scalar_name(base);
+  if (!scalar) unsupported("a vector or scalar of an unknown type");
+  return vecsize > 1 ? scalar + std::to_string(vecsize) : std::string(scalar);
+}
+
+std::string OpenclCompiler::type_to_glsl(const SPIRType& type, uint32_t id) {
+  if (type.basetype == SPIRType::Half) unsupported("16-bit floating point (float16_t)");
+  if (type.columns > 1 && type.basetype != SPIRType::Struct) unsupported("matrix types");
+  switch (type.basetype) {
+    case SPIRType::Struct:
+      return CompilerGLSL::type_to_glsl(type, id);
+    case SPIRType::Void:
+      return "void";
+    case SPIRType::Boolean:
+      if (type.vecsize > 1) unsupported("boolean vectors (bvec" + std::to_string(type.vecsize) + ")");
+      return "bool";
+    default:
+      break;
+  }
+  if (!scalar_name(type.basetype))
+    unsupported("the type " + CompilerGLSL::type_to_glsl(type, id) + " (images, samplers and the like)");
+  if (type.vecsize > 4) unsupported("vectors of more than 4 components");
+  return vector_type_name(type.basetype, type.vecsize);
+}
+
+std::string OpenclCompiler::bitcast_glsl_op(const SPIRType& result_type, const SPIRType& argument_type) {
+  if (result_type.basetype == argument_type.basetype && result_type.vecsize == argument_type.vecsize)
+    return "";
+  if (result_type.basetype == SPIRType::Boolean || argument_type.basetype == SPIRType::Boolean)
+    return spirv_cross::join("(", type_to_glsl(result_type), ")");
+  std::string op = "as_";
+  op += type_to_glsl(result_type);
+  return op;
+}
+
+void OpenclCompiler::require_helper(int rank, const std::string& name) {
+  division_helpers_.insert({rank, name});
+  if (!division_helpers_emitted_.count({rank, name})) force_recompile();
+}
+
+std::string OpenclCompiler::checked_division_function(const std::string& name, const SPIRType& type) {
+  // OpenCL C has no overloading: one helper per operation and type.
+  const int kind = name == "checked_div" ? 0 : name == "checked_rem" ? 1 : 2;
+  const std::string short_name = kind == 0 ? "div" : kind == 1 ? "rem" : "mod";
+  const std::string scalar = vector_type_name(type.basetype, 1);
+  auto request = [&](int rank, const std::string& helper) { require_helper(rank, helper); };
+  if (type.vecsize > 1) {
+    request(3 + kind, "porta_" + short_name + "_" + vector_type_name(type.basetype, type.vecsize));
+  }
+  request(kind, "porta_" + short_name + "_" + scalar);
+  if (kind == 2) request(1, "porta_rem_" + scalar);
+  return "porta_" + short_name + "_" + vector_type_name(type.basetype, type.vecsize);
+}
+
+// ---------------------------------------------------------------------------
+// The translation unit
+
+void OpenclCompiler::prepare_names() {
+  if (names_prepared_) return;
+  names_prepared_ = true;
+  // A block that is one runtime array is passed as a pointer to its elements,
+  // named as the GLSL names it: the member for an anonymous block
+  // (`buffer A { float a[]; };` → `a[i]`), else the instance (`} xs;` →
+  // `xs[i]` for `xs.x[i]`).
+  for (const BufferView& view : buffer_views()) {
+    const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
+    if (block_is_array(block) && get_name(view.variable) == [&] {
+          std::string name = view.type_name;
+          if (!name.empty()) name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
+          return name + "_buffer";
+        }())
+      set_name(view.variable, to_member_name(block, 0));
+  }
+  if (uint32_t push = push_constant_variable(); push && get_name(push).empty()) {
+    std::string name = push_constant_type_name();
+    if (!name.empty()) name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
+    set_name(push, name.empty() || name == push_constant_type_name() ? "push_constants" : name);
+  }
+  // Kernel-scope names, so that locals do not shadow them.
+  for (const BufferView& view : buffer_views()) add_resource_name(view.variable);
+  if (push_constant_variable()) add_resource_name(push_constant_variable());
+  for (uint32_t id : shared_variables()) add_resource_name(id);
+  for (uint32_t id : private_variables()) add_resource_name(id);
+}
+
+void OpenclCompiler::emit_translation_unit() {
+  struct_plans_.clear();
+  division_helpers_emitted_ = division_helpers_;
+  prepare_names();
+  ir.for_each_typed_id<SPIRFunction>([&](uint32_t id, SPIRFunction& func) {
+    if (id != ir.default_entry_point) check_helper_function(func);
+  });
+
+  statement("// Translated by porta-translate (target opencl) from SPIR-V: OpenCL C 1.2. The OpenCL");
+  statement("// backend builds it with -cl-std=CL1.2 and launches ", kEntryPoint, ".");
+  emit_prelude();
+  emit_division_helpers();
+  emit_constants_and_structs();
+  emit_function(get<SPIRFunction>(ir.default_entry_point), Bitset());
+}
+
+void OpenclCompiler::emit_prelude() {
+  bool uses_double = false;
+  std::set<std::string> vectors;
+  ir.for_each_typed_id<SPIRType>([&](uint32_t, const SPIRType& type) {
+    if (type.basetype == SPIRType::Double) uses_double = true;
+    if (type.vecsize > 1 && type.columns == 1 && !type.pointer && type.basetype != SPIRType::Boolean &&
+        scalar_name(type.basetype) && type.vecsize <= 4)
+      vectors.insert(vector_type_name(type.basetype, type.vecsize));
+  });
+  if (uses_double) statement("#pragma OPENCL EXTENSION cl_khr_fp64 : enable");
+  statement("// GLSL rounds a * b + c twice unless the source asks for fma(); OpenCL C would fuse it.");
+  statement("#pragma OPENCL FP_CONTRACT OFF");
+  statement("");
+  if (!vectors.empty()) {
+    statement(
+        "// GLSL's vector constructors: float4(a, b.xy, c) is the vector literal (float4)(a, b.xy, c).");
+    for (const std::string& v : vectors) statement("#define ", v, "(...) ((", v, ")(__VA_ARGS__))");
+    statement("");
+  }
+}
+
+void OpenclCompiler::emit_division_helpers() {
+  if (division_helpers_.empty()) return;
+  if (division_helpers_.count({-1, "porta_bitfield_reverse"})) {
+    statement("// GLSL's bitfieldReverse (OpenCL C 1.2 has no bit reversal).");
+    statement("uint porta_bitfield_reverse(uint x)");
+    begin_scope();
+    statement("x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);");
+    statement("x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);");
+    statement("x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);");
+    statement("x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);");
+    statement("return (x >> 16) | (x << 16);");
+    end_scope();
+    statement("");
+  }
+  bool division_comment = false;
+  for (const auto& [rank, name] : division_helpers_) {
+    if (rank < 0) continue;
+    if (!division_comment) {
+      statement("// Integer division as on every porta target: x / 0 and x % 0 are 0, INT_MIN / -1 wraps");
+      statement("// (OpenCL C leaves both undefined, and CPU devices trap).");
+      division_comment = true;
+    }
+    // porta_<op>_<type>
+    const std::string op = name.substr(6, 3);
+    const std::string type = name.substr(10);
+    const bool vector = rank >= 3;
+    if (vector) {
+      const uint32_t n = static_cast<uint32_t>(type.back() - '0');
+      const std::string scalar = type.substr(0, type.size() - 1);
+      std::string components;
+      for (uint32_t i = 0; i < n; ++i)
+        components += std::string(i ? ", " : "") + "porta_" + op + "_" + scalar + "(a." + kComponents[i] +
+                      ", b." + kComponents[i] + ")";
+      statement(type, " ", name, "(", type, " a, ", type, " b) { return (", type, ")(", components, "); }");
+      continue;
+    }
+    const bool is_unsigned = type[0] == 'u';
+    if (is_unsigned) {
+      statement(type, " ", name, "(", type, " a, ", type, " b) { return b == 0 ? 0 : a ",
+                op == "div" ? "/" : "%", " b; }");
+    } else if (op == "div") {
+      statement(type, " ", name, "(", type, " a, ", type, " b) { return b == 0 ? 0 : b == -1 ? (", type,
+                ")(0 - (u", type, ")a) : a / b; }");
+    } else if (op == "rem") {
+      statement(type, " ", name, "(", type, " a, ", type, " b) { return b == 0 || b == -1 ? 0 : a % b; }");
+    } else {
+      statement("// The result takes the sign of the divisor (GLSL's mod, SPIR-V's OpSMod).");
+      statement(type, " ", name, "(", type, " a, ", type, " b)");
+      begin_scope();
+      statement(type, " r = porta_rem_", type, "(a, b);");
+      statement("return r != 0 && (r < 0) != (b < 0) ? r + b : r;");
+      end_scope();
+    }
+  }
+  statement("");
+}
+
+void OpenclCompiler::emit_constants_and_structs() {
+  bool emitted_workgroup_size = false;
+  auto workgroup_size = [&] {
+    statement("#define gl_WorkGroupSize ((uint3)(", workgroup_size_expression(0), ", ",
+              workgroup_size_expression(1), ", ", workgroup_size_expression(2), "))");
+    emitted_workgroup_size = true;
+  };
+  bool any = false;
+  for (uint32_t id : ir.ids_for_constant_undef_or_type) {
+    auto& holder = ir.ids[id];
+    if (holder.get_type() == spirv_cross::TypeConstant) {
+      SPIRConstant& constant = holder.get<SPIRConstant>();
+      const SPIRType& type = get<SPIRType>(constant.constant_type);
+      if (is_workgroup_size_constant(id)) {
+        workgroup_size();
+        any = true;
+      } else if (constant.specialization) {
+        // Macros: OpenCL C 1.2 has no other compile-time constants, and array
+        // sizes and reqd_work_group_size need them.
+        if (type.vecsize == 1 && type.columns == 1 && type.array.empty() && type.basetype != SPIRType::Struct)
+          statement("#define ", to_name(id), " ", spec_constant_value(constant), spec_constant_comment(id));
+        else
+          statement("#define ", to_name(id), " (", constant_expression(constant), ")",
+                    spec_constant_comment(id));
+        any = true;
+      } else if (constant.is_used_as_lut) {
+        statement("__constant ", variable_decl(type, to_name(id)), " = ", constant_expression(constant), ";");
+        any = true;
+      }
+    } else if (holder.get_type() == spirv_cross::TypeConstantOp) {
+      const SPIRConstantOp& op = holder.get<SPIRConstantOp>();
+      const SPIRType& type = get<SPIRType>(op.basetype);
+      std::string value;
+      if (type.vecsize == 1 && type.array.empty() &&
+          (type.basetype == SPIRType::UInt || type.basetype == SPIRType::Int)) {
+        // Folded, so that array sizes stay integer constant expressions.
+        uint32_t bits = 0;
+        if (fold_constant(id, bits))
+          value = (type.basetype == SPIRType::UInt ? std::to_string(bits) + "u"
+                                                   : "(" + std::to_string(static_cast<int32_t>(bits)) + ")") +
+                  "  // " + constant_op_expression(op);
+      }
+      if (value.empty()) value = "(" + constant_op_expression(op) + ")";
+      statement("#define ", to_name(id), " ", value);
+      any = true;
+    } else if (holder.get_type() == spirv_cross::TypeUndef) {
+      const auto& undef = holder.get<spirv_cross::SPIRUndef>();
+      const SPIRType& type = get<SPIRType>(undef.basetype);
+      if (type.basetype == SPIRType::Void || type.pointer) continue;
+      statement("__constant ", variable_decl(type, to_name(id)), " = ",
+                to_zero_initialized_expression(undef.basetype), ";");
+      any = true;
+    } else if (holder.get_type() == spirv_cross::TypeType) {
+      const SPIRType& type = holder.get<SPIRType>();
+      if (type.basetype != SPIRType::Struct || !type.array.empty() || type.pointer || type.self != id)
+        continue;
+      if (type.type_alias != spirv_cross::TypeID(0)) continue;
+      if (is_buffer_block(type.self) && block_is_array(type)) continue;  // passed as an element pointer
+      const bool block =
+          has_decoration(id, spv::DecorationBlock) || has_decoration(id, spv::DecorationBufferBlock);
+      if (block && !is_buffer_block(type.self) && !is_push_block(type.self)) continue;
+      if (any) statement("");
+      emit_struct(type);
+      statement("");
+      any = false;
+    }
+  }
+  if (!emitted_workgroup_size) {
+    workgroup_size();
+    any = true;
+  }
+  if (any) statement("");
+}
+
+bool OpenclCompiler::fold_constant(uint32_t id, uint32_t& value) const {
+  if (const auto* constant = maybe_get<SPIRConstant>(id)) {
+    const SPIRType& type = get<SPIRType>(constant->constant_type);
+    if (type.vecsize != 1 || type.columns != 1 || (type.width != 32 && type.basetype != SPIRType::Boolean))
+      return false;
+    value = constant->scalar();
+    return true;
+  }
+  const auto* op = maybe_get<SPIRConstantOp>(id);
+  if (!op) return false;
+  if (op->opcode == spv::OpCompositeExtract) {
+    const auto* composite = maybe_get<SPIRConstant>(op->arguments[0]);
+    if (!composite || op->arguments.size() != 2 || op->arguments[1] >= 4) return false;
+    const uint32_t index = op->arguments[1];
+    if (composite->m.c[0].id[index] != 0) return fold_constant(composite->m.c[0].id[index], value);
+    value = composite->m.c[0].r[index].u32;
+    return true;
+  }
+  uint32_t a = 0, b = 0, c = 0;
+  const size_t count = op->arguments.size();
+  if (count < 1 || !fold_constant(op->arguments[0], a)) return false;
+  if (count > 1 && !fold_constant(op->arguments[1], b)) return false;
+  if (count > 2 && !fold_constant(op->arguments[2], c)) return false;
+  const auto sa = static_cast<int32_t>(a), sb = static_cast<int32_t>(b);
+  switch (op->opcode) {
+    case spv::OpIAdd:
+      value = a + b;
+      return true;
+    case spv::OpISub:
+      value = a - b;
+      return true;
+    case spv::OpIMul:
+      value = a * b;
+      return true;
+    case spv::OpUDiv:
+      if (!b) return false;
+      value = a / b;
+      return true;
+    case spv::OpUMod:
+      if (!b) return false;
+      value = a % b;
+      return true;
+    case spv::OpSDiv:
+      if (!b || (sa == INT32_MIN && sb == -1)) return false;
+      value = static_cast<uint32_t>(sa / sb);
+      return true;
+    case spv::OpSRem:
+      if (!b || (sa == INT32_MIN && sb == -1)) return false;
+      value = static_cast<uint32_t>(sa % sb);
+      return true;
+    case spv::OpShiftLeftLogical:
+      value = b < 32 ? a << b : 0;
+      return true;
+    case spv::OpShiftRightLogical:
+      value = b < 32 ? a >> b : 0;
+      return true;
+    case spv::OpBitwiseAnd:
+      value = a & b;
+      return true;
+    case spv::OpBitwiseOr:
+      value = a | b;
+      return true;
+    case spv::OpBitwiseXor:
+      value = a ^ b;
+      return true;
+    case spv::OpNot:
+      value = ~a;
+      return true;
+    case spv::OpSNegate:
+      value = 0u - a;
+      return true;
+    case spv::OpSConvert:
+    case spv::OpUConvert:
+    case spv::OpBitcast:
+      value = a;
+      return true;
+    case spv::OpSelect:
+      value = a ? b : c;
+      return true;
+    case spv::OpIEqual:
+      value = a == b;
+      return true;
+    case spv::OpINotEqual:
+      value = a != b;
+      return true;
+    case spv::OpULessThan:
+      value = a < b;
+      return true;
+    case spv::OpUGreaterThan:
+      value = a > b;
+      return true;
+    case spv::OpSLessThan:
+      value = sa < sb;
+      return true;
+    case spv::OpSGreaterThan:
+      value = sa > sb;
+      return true;
+    default:
+      return false;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Structs: OpenCL C lays members out by their alignment like C, with one
+// difference from std430: a 3-component vector takes 16 bytes, not 12.
+// Padding members put each member at its SPIR-V Offset; typedefs with a
+// negative array size check the result (OpenCL C 1.2 has no static_assert).
+
+void OpenclCompiler::cl_layout(const SPIRType& type, uint32_t& size, uint32_t& align) {
+  if (!type.array.empty()) {
+    uint32_t element_size = 0, element_align = 1;
+    cl_layout(get<SPIRType>(type.parent_type), element_size, element_align);
+    uint64_t count = 1;
+    for (size_t i = 0; i < type.array.size(); ++i)
+      count *= type.array_size_literal[i] ? type.array[i] : evaluate_constant_u32(type.array[i]);
+    size = static_cast<uint32_t>(element_size * count);
+    align = element_align;
+    return;
+  }
+  if (type.basetype == SPIRType::Struct) {
+    const StructPlan& plan = plan_struct(type);
+    size = plan.size;
+    align = plan.align;
+    return;
+  }
+  if (type.columns > 1) unsupported("matrix types");
+  if (type.basetype == SPIRType::Boolean) unsupported("bool in a buffer or push-constant struct");
+  const uint32_t component = type.width / 8;
+  size = component * (type.vecsize == 3 ? 4 : type.vecsize);
+  align = size;
+}
+
+bool OpenclCompiler::block_is_array(const SPIRType& block) const {
+  if (block.member_types.size() != 1) return false;
+  const SPIRType& member = get<SPIRType>(block.member_types[0]);
+  return member.array.size() == 1 && member.array_size_literal[0] && member.array[0] == 0 &&
+         type_struct_member_offset(block, 0) == 0;
+}
+
+bool OpenclCompiler::is_buffer_block(uint32_t type_self) const {
+  for (const BufferView& view : buffer_views())
+    if (get_variable_data_type(get<SPIRVariable>(view.variable)).self == type_self) return true;
+  return false;
+}
+
+bool OpenclCompiler::is_push_block(uint32_t type_self) {
+  return push_constant_variable() &&
+         get_variable_data_type(get<SPIRVariable>(push_constant_variable())).self == type_self;
+}
+
+const OpenclCompiler::StructPlan& OpenclCompiler::plan_struct(const SPIRType& type) {
+  auto known = struct_plans_.find(type.self);
+  if (known != struct_plans_.end()) return known->second;
+  const std::string name = to_name(type.self);
+  StructPlan plan = layout_struct(type, false);
+  if (is_push_block(type.self)) {
+    // The push constants arrive as exactly this many bytes (clSetKernelArg's size).
+    const uint32_t declared = static_cast<uint32_t>(get_declared_struct_size(type));
+    if (plan.size != declared) plan = layout_struct(type, true);
+    if (plan.size > declared)
+      unsupported(
+          "push-constant block " + name + ": its last member takes " + std::to_string(plan.size - declared) +
+          " more bytes in OpenCL C than in std430 (a vec3 at the end: add a float after it or use vec4)");
+    plan.tail_padding = declared - plan.size;
+    plan.size = declared;
+    plan.end = declared;
+    plan.required_size = declared;
+  } else if (const uint32_t stride = array_stride_for(type.self)) {
+    if (plan.size > stride)
+      unsupported("struct " + name + " takes " + std::to_string(plan.size) +
+                  " bytes in OpenCL C but its array stride is " + std::to_string(stride) +
+                  " (a vec3 followed by a member in its fourth slot?)");
+    if (plan.size < stride) {
+      // Tail padding; the struct's alignment divides the stride (std430 rounds to it).
+      plan.tail_padding = stride - plan.end;
+      plan.size = stride;
+    }
+    plan.required_size = stride;
+  }
+  return struct_plans_[type.self] = plan;
+}
+
+OpenclCompiler::StructPlan OpenclCompiler::layout_struct(const SPIRType& type, bool packed) {
+  const std::string name = to_name(type.self);
+  StructPlan plan;
+  plan.packed = packed;
+  uint32_t offset = 0;
+  for (uint32_t i = 0; i < type.member_types.size(); ++i) {
+    const SPIRType& member_type = get<SPIRType>(type.member_types[i]);
+    const std::string member_name = to_member_name(type, i);
+    const bool runtime_array =
+        !member_type.array.empty() && member_type.array_size_literal.back() && member_type.array.back() == 0;
+    uint32_t size = 0, align = 1;
+    if (runtime_array) {
+      if (i + 1 != type.member_types.size() || member_type.array.size() > 1)
+        unsupported("runtime array " + name + "::" + member_name +
+                    " must be the last member, one-dimensional");
+      cl_layout(get<SPIRType>(member_type.parent_type), size, align);
+      const uint32_t stride = get_decoration(type.member_types[i], spv::DecorationArrayStride);
+      if (stride != size)
+        unsupported(name + "::" + member_name + "[] has array stride " + std::to_string(stride) + " but " +
+                    type_to_glsl(get<SPIRType>(member_type.parent_type)) + " takes " + std::to_string(size) +
+                    " bytes in OpenCL C (std140 arrays are padded: use std430)");
+      size = 0;
+    } else {
+      cl_layout(member_type, size, align);
+      if (!member_type.array.empty() && has_decoration(type.member_types[i], spv::DecorationArrayStride)) {
+        uint32_t element_size = 0, element_align = 1;
+        cl_layout(get<SPIRType>(member_type.parent_type), element_size, element_align);
+        if (get_decoration(type.member_types[i], spv::DecorationArrayStride) != element_size)
+          unsupported(name + "::" + member_name + " has array stride " +
+                      std::to_string(get_decoration(type.member_types[i], spv::DecorationArrayStride)) +
+                      " but " + std::to_string(element_size) +
+                      "-byte elements in OpenCL C (std140 arrays are padded)");
+      }
+    }
+    if (packed) align = 1;
+    MemberPlan member;
+    uint32_t at = align_up(offset, align);
+    if (has_member_decoration(type.self, i, spv::DecorationOffset)) {
+      const uint32_t wanted = type_struct_member_offset(type, i);
+      if (wanted < offset || wanted % align != 0)
+        unsupported(
+            "member " + name + "::" + member_name + " at offset " + std::to_string(wanted) +
+            " cannot be placed in OpenCL C (a vec3 takes 16 bytes there: its fourth slot is not free)");
+      if (wanted != at) member.padding_before = wanted - offset;
+      at = wanted;
+      member.has_offset = true;
+    }
+    member.offset = at;
+    plan.members.push_back(member);
+    offset = at + size;
+    plan.align = std::max(plan.align, align);
+  }
+  plan.end = offset;
+  plan.size = align_up(offset, plan.align);
+  return plan;
+}
+
+void OpenclCompiler::emit_struct(const SPIRType& type) {
+  const std::string name = to_name(type.self);
+  const StructPlan& plan = plan_struct(type);
+  const bool push = is_push_block(type.self);
+  if (push) statement("// Push constants: one struct by value, std430 offsets from the SPIR-V.");
+  if (plan.packed)
+    statement("// Packed: std430 ends the block before the alignment of its widest member would.");
+  statement("typedef struct ", plan.packed ? "__attribute__((packed)) " : "", name);
+  begin_scope();
+  uint32_t padding = 0;
+  for (uint32_t i = 0; i < type.member_types.size(); ++i) {
+    const SPIRType& member_type = get<SPIRType>(type.member_types[i]);
+    const std::string member_name = to_member_name(type, i);
+    if (plan.members[i].padding_before)
+      statement("uchar porta_padding", padding++, "[", plan.members[i].padding_before, "];");
+    const bool runtime_array =
+        !member_type.array.empty() && member_type.array_size_literal.back() && member_type.array.back() == 0;
+    if (runtime_array)
+      statement(type_to_glsl(get<SPIRType>(member_type.parent_type)), " ", member_name, "[];");
+    else
+      statement(variable_decl(member_type, member_name), ";");
+  }
+  if (plan.tail_padding) statement("uchar porta_padding", padding++, "[", plan.tail_padding, "];");
+  end_scope_decl(name);
+  for (uint32_t i = 0; i < type.member_types.size(); ++i) {
+    if (!plan.members[i].has_offset) continue;
+    const std::string member_name = to_member_name(type, i);
+    statement("typedef char porta_check_", name, "_", member_name, "[__builtin_offsetof(", name, ", ",
+              member_name, ") == ", plan.members[i].offset, " ? 1 : -1];");
+  }
+  if (plan.required_size)
+    statement("typedef char porta_check_", name, "_size[sizeof(", name, ") == ", plan.required_size,
+              " ? 1 : -1];");
+}
+
+// ---------------------------------------------------------------------------
+// Functions
+
+std::string OpenclCompiler::kernel_parameters() {
+  std::string parameters;
+  for (const BufferView& view : buffer_views()) {
+    const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
+    std::string element;
+    if (block_is_array(block)) {
+      const SPIRType& array = get<SPIRType>(block.member_types[0]);
+      element = type_to_glsl(get<SPIRType>(array.parent_type));
+    } else {
+      element = to_name(block.self);
+    }
+    if (!parameters.empty()) parameters += ", ";
+    parameters += buffer_pointer_type(element, view.access) + " " + to_name(view.variable);
+  }
+  if (push_constant_variable()) {
+    if (!parameters.empty()) parameters += ", ";
+    parameters += "const " + push_constant_type_name() + " " + to_name(push_constant_variable());
+  }
+  return parameters;
+}
+
+// Helper functions cannot see the kernel's resources: OpenCL C 1.2 has no
+// program-scope variables but __constant ones, and __local ones live in the
+// kernel. spirv-opt inlines everything porta prepares; other modules must too.
+void OpenclCompiler::check_helper_function(const SPIRFunction& func) {
+  const std::string name = CompilerGLSL::to_name(func.self);
+  for (uint32_t block_id : func.blocks) {
+    const auto& block = get<spirv_cross::SPIRBlock>(block_id);
+    for (const auto& instruction : block.ops) {
+      const uint32_t* ops = stream(instruction);
+      for (uint32_t i = 0; i < instruction.length; ++i) {
+        const auto* var = maybe_get<SPIRVariable>(ops[i]);
+        if (var && var->storage != spv::StorageClassFunction)
+          unsupported("function " + name + " uses the kernel's resource '" + CompilerGLSL::to_name(ops[i]) +
+                      "'; OpenCL C 1.2 needs it inlined into the kernel (run spirv-opt "
+                      "--inline-entry-points-exhaustive)");
+      }
+    }
+  }
+  for (const auto& arg : func.arguments) {
+    const SPIRType& type = get<SPIRType>(arg.type);
+    if (type.pointer || !type.array.empty())
+      unsupported("function " + name +
+                  " takes an out/inout or array parameter; OpenCL C 1.2 needs it inlined into the kernel");
+  }
+}
+
+void OpenclCompiler::emit_function_prototype(SPIRFunction& func, const Bitset&) {
+  if (func.self != ir.default_entry_point) add_function_overload(func);
+  local_variable_names = resource_names;
+  const SPIRType& return_type = get<SPIRType>(func.return_type);
+  if (!return_type.array.empty()) unsupported("functions returning arrays");
+  if (func.self == ir.default_entry_point) {
+    processing_entry_point = true;
+    const std::string size = "reqd_work_group_size(" + workgroup_size_expression(0) + ", " +
+                             workgroup_size_expression(1) + ", " + workgroup_size_expression(2) + ")";
+    statement("// Buffers in binding order, then the push constants by value; one work-item per invocation.");
+    statement("__kernel __attribute__((", size, "))");
+    statement("void ", kEntryPoint, "(", kernel_parameters(), ")");
+    return;
+  }
+  std::string decl = type_to_glsl(return_type) + " " + to_name(func.self) + "(";
+  bool first = true;
+  for (auto& arg : func.arguments) {
+    if (skip_argument(arg.id)) continue;
+    add_local_variable_name(arg.id);
+    decl += (first ? "" : ", ") + type_to_glsl(expression_type(arg.id)) + " " + to_name(arg.id);
+    first = false;
+    if (auto* var = maybe_get<SPIRVariable>(arg.id)) var->parameter = &arg;
+  }
+  for (auto& arg : func.shadow_arguments)
+    if (auto* var = maybe_get<SPIRVariable>(arg.id)) var->parameter = &arg;
+  if (first) decl += "void";
+  statement(decl, ")");
+}
+
+void OpenclCompiler::emit_entry_point_declarations() {
+  bool any = false;
+  for (uint32_t id : shared_variables()) {
+    const SPIRVariable& var = get<SPIRVariable>(id);
+    statement("__local ", variable_decl(get_variable_data_type(var), to_name(id)), ";");
+    any = true;
+  }
+  auto vec3 = [&](const char* name, const char* function) {
+    statement("const uint3 ", name, " = (uint3)((uint)", function, "(0), (uint)", function, "(1), (uint)",
+              function, "(2));");
+    any = true;
+  };
+  if (active_input_builtins.get(spv::BuiltInNumWorkgroups)) vec3("gl_NumWorkGroups", "get_num_groups");
+  if (active_input_builtins.get(spv::BuiltInWorkgroupId)) vec3("gl_WorkGroupID", "get_group_id");
+  if (active_input_builtins.get(spv::BuiltInLocalInvocationId)) vec3("gl_LocalInvocationID", "get_local_id");
+  if (active_input_builtins.get(spv::BuiltInGlobalInvocationId))
+    vec3("gl_GlobalInvocationID", "get_global_id");
+  if (active_input_builtins.get(spv::BuiltInLocalInvocationIndex)) {
+    statement(
+        "const uint gl_LocalInvocationIndex = (uint)(get_local_id(0) + get_local_size(0) * (get_local_id(1) "
+        "+ "
+        "get_local_size(1) * get_local_id(2)));");
+    any = true;
+  }
+  for (uint32_t id : private_variables()) {
+    statement(variable_decl(get<SPIRVariable>(id)), ";");
+    any = true;
+  }
+  if (any) statement("");
+}
+
+std::string OpenclCompiler::to_member_reference(uint32_t base, const SPIRType& type, uint32_t index,
+                                                bool ptr_chain_is_resolved) {
+  if (is_buffer_block(type.self)) {
+    if (block_is_array(type)) return "";  // the parameter is the array
+    return "->" + to_member_name(type, index);
+  }
+  return CompilerGLSL::to_member_reference(base, type, index, ptr_chain_is_resolved);
+}
+
+void OpenclCompiler::emit_array_copy(const std::string& lhs, uint32_t, uint32_t rhs_id, spv::StorageClass,
+                                     spv::StorageClass) {
+  // C arrays are not values: copy element by element.
+  const SPIRType& type = expression_type(rhs_id);
+  const std::string rhs = to_enclosed_expression(rhs_id);
+  std::string index;
+  for (size_t d = type.array.size(); d-- > 0;) {
+    const std::string i = "porta_i" + std::to_string(type.array.size() - 1 - d);
+    const std::string count =
+        type.array_size_literal[d] ? std::to_string(type.array[d]) + "u" : to_expression(type.array[d]);
+    statement("for (uint ", i, " = 0u; ", i, " < ", count, "; ++", i, ")");
+    index += "[" + i + "]";
+  }
+  statement("    ", lhs, index, " = ", rhs, index, ";");
+}
+
+// ---------------------------------------------------------------------------
+// Instructions
+
+std::string OpenclCompiler::as_unsigned(const std::string& expr, const SPIRType& from) {
+  if (!is_signed(from.basetype)) return expr;
+  return "as_" + vector_type_name(unsigned_of(from.basetype), from.vecsize) + "(" + expr + ")";
+}
+
+void OpenclCompiler::emit_instruction(const spirv_cross::Instruction& instruction) {
+  const uint32_t* ops = stream(instruction);
+  switch (static_cast<spv::Op>(instruction.op)) {
+    case spv::OpAtomicIAdd:
+    case spv::OpAtomicISub:
+    case spv::OpAtomicSMin:
+    case spv::OpAtomicUMin:
+    case spv::OpAtomicSMax:
+    case spv::OpAtomicUMax:
+    case spv::OpAtomicAnd:
+    case spv::OpAtomicOr:
+    case spv::OpAtomicXor:
+    case spv::OpAtomicExchange:
+    case spv::OpAtomicIIncrement:
+    case spv::OpAtomicIDecrement:
+    case spv::OpAtomicCompareExchange:
+      emit_atomic(instruction);
+      return;
+    case spv::OpAtomicLoad:
+    case spv::OpAtomicStore:
+    case spv::OpAtomicCompareExchangeWeak:
+    case spv::OpAtomicFlagTestAndSet:
+    case spv::OpAtomicFlagClear:
+      unsupported("atomic loads, stores and flags (OpenCL C 1.2 has read-modify-write atomics only)");
+    case spv::OpAtomicFAddEXT:
+      unsupported("float atomics");
+    case spv::OpControlBarrier:
+    case spv::OpMemoryBarrier:
+      emit_barrier(instruction);
+      return;
+    case spv::OpConvertSToF:
+    case spv::OpConvertUToF:
+    case spv::OpConvertFToS:
+    case spv::OpConvertFToU:
+    case spv::OpSConvert:
+    case spv::OpUConvert:
+    case spv::OpFConvert:
+      emit_conversion(instruction);
+      return;
+    case spv::OpFMod: {
+      // GLSL's mod: x - y * floor(x / y), the sign of y.
+      const std::string x = to_enclosed_expression(ops[2]), y = to_enclosed_expression(ops[3]);
+      emit_op(ops[0], ops[1], x + " - " + y + " * floor(" + x + " / " + y + ")",
+              should_forward(ops[2]) && should_forward(ops[3]));
+      inherit_expression_dependencies(ops[1], ops[2]);
+      inherit_expression_dependencies(ops[1], ops[3]);
+      return;
+    }
+    case spv::OpBitCount: {
+      // popcount keeps its argument's type; GLSL's bitCount returns int.
+      const SPIRType& result = get<SPIRType>(ops[0]);
+      std::string expr = "popcount(" + to_unpacked_expression(ops[2]) + ")";
+      const SPIRType& argument = expression_type(ops[2]);
+      const std::string cast = bitcast_glsl_op(result, argument);
+      if (!cast.empty()) expr = cast + "(" + expr + ")";
+      emit_op(ops[0], ops[1], expr, should_forward(ops[2]));
+      inherit_expression_dependencies(ops[1], ops[2]);
+      return;
+    }
+    case spv::OpBitFieldUExtract:
+    case spv::OpBitFieldSExtract:
+    case spv::OpBitFieldInsert:
+      emit_bitfield(instruction);
+      return;
+    case spv::OpBitReverse: {
+      const SPIRType& result = get<SPIRType>(ops[0]);
+      if (result.vecsize > 1 || result.width != 32)
+        unsupported("bitfieldReverse of vectors or non-32-bit integers");
+      require_helper(-1, "porta_bitfield_reverse");
+      std::string expr = "porta_bitfield_reverse(" +
+                         as_unsigned(to_unpacked_expression(ops[2]), expression_type(ops[2])) + ")";
+      if (is_signed(result.basetype)) expr = "as_int(" + expr + ")";
+      emit_op(ops[0], ops[1], expr, should_forward(ops[2]));
+      inherit_expression_dependencies(ops[1], ops[2]);
+      return;
+    }
+    case spv::OpSelect: {
+      // A scalar condition: C's ?: (the emitter would write float(b) for b ? 1.0 : 0.0).
+      const SPIRType& condition = expression_type(ops[2]);
+      if (condition.vecsize > 1) break;
+      const std::string expr = to_enclosed_expression(ops[2]) + " ? " + to_enclosed_expression(ops[3]) +
+                               " : " + to_enclosed_expression(ops[4]);
+      emit_op(ops[0], ops[1], expr,
+              should_forward(ops[2]) && should_forward(ops[3]) && should_forward(ops[4]));
+      for (uint32_t i = 2; i < 5; ++i) inherit_expression_dependencies(ops[1], ops[i]);
+      return;
+    }
+    case spv::OpIAddCarry:
+    case spv::OpISubBorrow:
+    case spv::OpUMulExtended:
+    case spv::OpSMulExtended:
+      unsupported("uaddCarry, usubBorrow, umulExtended and imulExtended");
+    case spv::OpAny:
+    case spv::OpAll:
+      unsupported("boolean vectors (any() and all())");
+    case spv::OpOuterProduct:
+    case spv::OpTranspose:
+    case spv::OpMatrixTimesScalar:
+    case spv::OpMatrixTimesVector:
+    case spv::OpVectorTimesMatrix:
+    case spv::OpMatrixTimesMatrix:
+      unsupported("matrix types");
+    case spv::OpDPdx:
+    case spv::OpDPdy:
+    case spv::OpFwidth:
+      unsupported("derivatives");
+    default:
+      break;
+  }
+  TargetCompiler::emit_instruction(instruction);
+}
+
+void OpenclCompiler::emit_atomic(const spirv_cross::Instruction& instruction) {
+  const uint32_t* ops = stream(instruction);
+  const auto opcode = static_cast<spv::Op>(instruction.op);
+  const SPIRType& type = get<SPIRType>(ops[0]);
+  if (type.basetype != SPIRType::Int && type.basetype != SPIRType::UInt)
+    unsupported(type.basetype == SPIRType::Float
+                    ? "float atomics"
+                    : "atomics on " + type_to_glsl(type) + " (32-bit integers only)");
+  const std::string pointer = "&" + to_enclosed_expression(ops[2]);
+  std::string call;
+  auto value = [&](uint32_t id) { return to_unpacked_expression(id); };
+  switch (opcode) {
+    case spv::OpAtomicIAdd:
+      call = "atomic_add(" + pointer + ", " + value(ops[5]) + ")";
+      break;
+    case spv::OpAtomicISub:
+      call = "atomic_sub(" + pointer + ", " + value(ops[5]) + ")";
+      break;
+    case spv::OpAtomicSMin:
+    case spv::OpAtomicUMin:
+      call = "atomic_min(" + pointer + ", " + value(ops[5]) + ")";
+      break;
+    case spv::OpAtomicSMax:
+    case spv::OpAtomicUMax:
+      call = "atomic_max(" + pointer + ", " + value(ops[5]) + ")";
+      break;
+    case spv::OpAtomicAnd:
+      call = "atomic_and(" + pointer + ", " + value(ops[5]) + ")";
+      break;
+    case spv::OpAtomicOr:
+      call = "atomic_or(" + pointer + ", " + value(ops[5]) + ")";
+      break;
+    case spv::OpAtomicXor:
+      call = "atomic_xor(" + pointer + ", " + value(ops[5]) + ")";
+      break;
+    case spv::OpAtomicExchange:
+      call = "atomic_xchg(" + pointer + ", " + value(ops[5]) + ")";
+      break;
+    case spv::OpAtomicIIncrement:
+      call = "atomic_inc(" + pointer + ")";
+      break;
+    case spv::OpAtomicIDecrement:
+      call = "atomic_dec(" + pointer + ")";
+      break;
+    default:  // OpAtomicCompareExchange: pointer, scope, equal, unequal, value, comparator
+      call = "atomic_cmpxchg(" + pointer + ", " + value(ops[7]) + ", " + value(ops[6]) + ")";
+      break;
+  }
+  // No load may be forwarded across an atomic.
+  flush_all_atomic_capable_variables();
+  if (result_is_read(ops[1])) {
+    forced_temporaries.insert(ops[1]);
+    emit_op(ops[0], ops[1], call, false);
+  } else {
+    statement(call, ";");
+  }
+  register_write(ops[2]);
+}
+
+void OpenclCompiler::emit_barrier(const spirv_cross::Instruction& instruction) {
+  const uint32_t* ops = stream(instruction);
+  const bool control = instruction.op == spv::OpControlBarrier;
+  const uint32_t execution = control ? evaluate_constant_u32(ops[0]) : 0;
+  const uint32_t memory = evaluate_constant_u32(ops[control ? 1 : 0]);
+  const uint32_t semantics = evaluate_constant_u32(ops[control ? 2 : 1]);
+  if (execution == spv::ScopeSubgroup || memory == spv::ScopeSubgroup) unsupported("subgroup barriers");
+  if (!control) {
+    // barrier() already fences both memories: a memoryBarrierShared() before it adds nothing.
+    const spirv_cross::Instruction* next = get_next_instruction_in_block(instruction);
+    if (next && next->op == spv::OpControlBarrier) return;
+  }
+  flush_control_dependent_expressions(current_emitting_block->self);
+  flush_all_active_variables();
+  if (control) {
+    // GLSL's barrier() also orders buffer writes within the group.
+    statement("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
+    return;
+  }
+  const bool local = semantics & spv::MemorySemanticsWorkgroupMemoryMask;
+  const bool global =
+      semantics & (spv::MemorySemanticsUniformMemoryMask | spv::MemorySemanticsImageMemoryMask |
+                   spv::MemorySemanticsCrossWorkgroupMemoryMask);
+  if (local && !global)
+    statement("mem_fence(CLK_LOCAL_MEM_FENCE);");
+  else if (global && !local)
+    statement("mem_fence(CLK_GLOBAL_MEM_FENCE);");
+  else
+    statement("mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
+}
+
+void OpenclCompiler::emit_conversion(const spirv_cross::Instruction& instruction) {
+  // Scalars convert with a C cast; vectors need convert_T (casts between
+  // vector types are not allowed in OpenCL C).
+  const uint32_t* ops = stream(instruction);
+  const auto opcode = static_cast<spv::Op>(instruction.op);
+  const SPIRType& result = get<SPIRType>(ops[0]);
+  const SPIRType& argument = expression_type(ops[2]);
+  SPIRType expected = result;
+  SPIRType::BaseType input = argument.basetype;
+  switch (opcode) {
+    case spv::OpConvertSToF:
+    case spv::OpSConvert:
+      input = argument.width == 64   ? SPIRType::Int64
+              : argument.width == 16 ? SPIRType::Short
+              : argument.width == 8  ? SPIRType::SByte
+                                     : SPIRType::Int;
+      if (opcode == spv::OpSConvert)
+        expected.basetype = result.width == 64   ? SPIRType::Int64
+                            : result.width == 16 ? SPIRType::Short
+                            : result.width == 8  ? SPIRType::SByte
+                                                 : SPIRType::Int;
+      break;
+    case spv::OpConvertUToF:
+    case spv::OpUConvert:
+      input = unsigned_of(argument.width == 64   ? SPIRType::Int64
+                          : argument.width == 16 ? SPIRType::Short
+                          : argument.width == 8  ? SPIRType::SByte
+                                                 : SPIRType::Int);
+      if (opcode == spv::OpUConvert)
+        expected.basetype = unsigned_of(result.width == 64   ? SPIRType::Int64
+                                        : result.width == 16 ? SPIRType::Short
+                                        : result.width == 8  ? SPIRType::SByte
+                                                             : SPIRType::Int);
+      break;
+    case spv::OpConvertFToS:
+      expected.basetype = result.width == 64 ? SPIRType::Int64 : SPIRType::Int;
+      break;
+    case spv::OpConvertFToU:
+      expected.basetype = result.width == 64 ? SPIRType::UInt64 : SPIRType::UInt;
+      break;
+    default:
+      break;
+  }
+  const std::string function =
+      result.vecsize > 1 ? "convert_" + type_to_glsl(expected) : "(" + type_to_glsl(expected) + ")";
+  emit_unary_func_op_cast(ops[0], ops[1], ops[2], function.c_str(), input, expected.basetype);
+}
+
+void OpenclCompiler::emit_bitfield(const spirv_cross::Instruction& instruction) {
+  const uint32_t* ops = stream(instruction);
+  const auto opcode = static_cast<spv::Op>(instruction.op);
+  const SPIRType& result = get<SPIRType>(ops[0]);
+  if (result.vecsize > 1 || result.width != 32)
+    unsupported("bitfieldExtract/bitfieldInsert on vectors or non-32-bit integers");
+  const std::string x = to_enclosed_unpacked_expression(ops[2]);
+  const std::string ux = as_unsigned(x, expression_type(ops[2]));
+  std::string expr;
+  auto operand = [&](uint32_t id) { return "(uint)" + to_enclosed_unpacked_expression(id); };
+  if (opcode == spv::OpBitFieldInsert) {
+    const std::string insert = as_unsigned(to_enclosed_unpacked_expression(ops[3]), expression_type(ops[3]));
+    const std::string offset = operand(ops[4]), bits = operand(ops[5]);
+    const std::string mask =
+        "((" + bits + " == 32u ? 0xffffffffu : (1u << " + bits + ") - 1u) << " + offset + ")";
+    expr = "(" + ux + " & ~" + mask + ") | ((" + insert + " << " + offset + ") & " + mask + ")";
+  } else {
+    const std::string offset = operand(ops[3]), bits = operand(ops[4]);
+    if (opcode == spv::OpBitFieldUExtract) {
+      expr =
+          "(" + bits + " == 32u ? " + ux + " : (" + ux + " >> " + offset + ") & ((1u << " + bits + ") - 1u))";
+    } else {
+      // Shift the field to the top, then arithmetic-shift it back down.
+      expr = "(" + bits + " == 0u ? 0 : as_int(" + ux + " << (32u - " + offset + " - " + bits +
+             ")) >> (32u - " + bits + "))";
+      if (!is_signed(result.basetype)) expr = "as_uint" + expr;
+    }
+  }
+  if (opcode != spv::OpBitFieldSExtract && is_signed(result.basetype)) expr = "as_int(" + expr + ")";
+  bool forward = true;
+  for (uint32_t i = 2; i < instruction.length; ++i) forward = forward && should_forward(ops[i]);
+  emit_op(ops[0], ops[1], expr, forward);
+  for (uint32_t i = 2; i < instruction.length; ++i) inherit_expression_dependencies(ops[1], ops[i]);
+}
+
+void OpenclCompiler::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op, const uint32_t* args,
+                                  uint32_t count) {
+  const SPIRType& result = get<SPIRType>(result_type);
+  auto emit_expression = [&](const std::string& expr, std::initializer_list<uint32_t> operands) {
+    bool forward = true;
+    for (uint32_t operand : operands) forward = forward && should_forward(operand);
+    emit_op(result_type, id, expr, forward);
+    for (uint32_t operand : operands) inherit_expression_dependencies(id, operand);
+  };
+  // The result type from an unsigned expression of the same width.
+  auto from_unsigned = [&](const std::string& expr) {
+    return is_signed(result.basetype) ? "as_" + type_to_glsl(result) + "(" + expr + ")" : expr;
+  };
+  switch (static_cast<GLSLstd450>(op)) {
+    case GLSLstd450RoundEven:
+      emit_unary_func_op(result_type, id, args[0], "rint");
+      return;
+    case GLSLstd450FAbs:
+      emit_unary_func_op(result_type, id, args[0], "fabs");
+      return;
+    case GLSLstd450InverseSqrt:
+      emit_unary_func_op(result_type, id, args[0], "rsqrt");
+      return;
+    case GLSLstd450Atan2:
+      emit_binary_func_op(result_type, id, args[0], args[1], "atan2");
+      return;
+    case GLSLstd450NMin:
+      emit_binary_func_op(result_type, id, args[0], args[1], "fmin");
+      return;
+    case GLSLstd450NMax:
+      emit_binary_func_op(result_type, id, args[0], args[1], "fmax");
+      return;
+    case GLSLstd450NClamp:
+      emit_trinary_func_op(result_type, id, args[0], args[1], args[2], "clamp");
+      return;
+    case GLSLstd450Fract: {
+      // OpenCL's fract() wants a pointer for the floor and clamps below 1.
+      const std::string x = to_enclosed_expression(args[0]);
+      emit_expression(x + " - floor(" + x + ")", {args[0]});
+      return;
+    }
+    case GLSLstd450SAbs: {
+      // OpenCL's abs() of an int returns uint; abs(INT_MIN) stays INT_MIN as in GLSL.
+      const SPIRType& argument = expression_type(args[0]);
+      std::string x = to_unpacked_expression(args[0]);
+      if (!is_signed(argument.basetype)) {
+        SPIRType signed_type = argument;
+        signed_type.basetype = SPIRType::Int;
+        x = bitcast_glsl(signed_type, args[0]);
+      }
+      emit_expression(from_unsigned("abs(" + x + ")"), {args[0]});
+      return;
+    }
+    case GLSLstd450SSign: {
+      const std::string x = to_enclosed_expression(args[0]);
+      // Vector comparisons give -1 for true, scalar ones 1.
+      emit_expression(
+          result.vecsize > 1 ? "(" + x + " < 0) - (" + x + " > 0)" : "(" + x + " > 0) - (" + x + " < 0)",
+          {args[0]});
+      return;
+    }
+    case GLSLstd450FindILsb: {
+      // The lowest set bit alone, then its index; 31 - 32 = -1 for 0, as GLSL wants.
+      const std::string u = as_unsigned(to_enclosed_unpacked_expression(args[0]), expression_type(args[0]));
+      emit_expression(from_unsigned("31u - clz(" + u + " & (0u - " + u + "))"), {args[0]});
+      return;
+    }
+    case GLSLstd450FindUMsb: {
+      const std::string u = as_unsigned(to_enclosed_unpacked_expression(args[0]), expression_type(args[0]));
+      emit_expression(from_unsigned("31u - clz(" + u + ")"), {args[0]});
+      return;
+    }
+    case GLSLstd450FindSMsb: {
+      // For a negative value the highest clear bit: x ^ (x >> 31) flips those.
+      const SPIRType& argument = expression_type(args[0]);
+      std::string x = to_enclosed_unpacked_expression(args[0]);
+      if (!is_signed(argument.basetype)) {
+        SPIRType signed_type = argument;
+        signed_type.basetype = SPIRType::Int;
+        x = bitcast_glsl(signed_type, args[0]);
+      }
+      SPIRType signed_type = argument;
+      signed_type.basetype = SPIRType::Int;
+      const std::string flipped = as_unsigned("(" + x + " ^ (" + x + " >> 31))", signed_type);
+      emit_expression(from_unsigned("31u - clz(" + flipped + ")"), {args[0]});
+      return;
+    }
+    case GLSLstd450Modf:
+    case GLSLstd450ModfStruct:
+    case GLSLstd450Frexp:
+    case GLSLstd450FrexpStruct:
+      unsupported("modf and frexp");
+    case GLSLstd450PackSnorm4x8:
+    case GLSLstd450PackUnorm4x8:
+    case GLSLstd450PackSnorm2x16:
+    case GLSLstd450PackUnorm2x16:
+    case GLSLstd450PackHalf2x16:
+    case GLSLstd450PackDouble2x32:
+    case GLSLstd450UnpackSnorm2x16:
+    case GLSLstd450UnpackUnorm2x16:
+    case GLSLstd450UnpackHalf2x16:
+    case GLSLstd450UnpackSnorm4x8:
+    case GLSLstd450UnpackUnorm4x8:
+    case GLSLstd450UnpackDouble2x32:
+      unsupported("the pack/unpack functions");
+    case GLSLstd450FaceForward:
+    case GLSLstd450Reflect:
+    case GLSLstd450Refract:
+      unsupported("faceforward, reflect and refract");
+    case GLSLstd450Determinant:
+    case GLSLstd450MatrixInverse:
+      unsupported("matrix types");
+    case GLSLstd450InterpolateAtCentroid:
+    case GLSLstd450InterpolateAtSample:
+    case GLSLstd450InterpolateAtOffset:
+      unsupported("interpolation functions");
+    default:
+      break;
+  }
+  TargetCompiler::emit_glsl_op(result_type, id, op, args, count);
+}
+
+std::string OpenclCompiler::type_to_array_glsl(const SPIRType& type) {
+  // Sizes from spec constants are folded to numbers: __local arrays need a
+  // constant size, and the reader sees it.
+  std::string out;
+  for (size_t i = type.array.size(); i-- > 0;) {
+    uint32_t size = 0;
+    out += '[';
+    if (type.array_size_literal[i]) {
+      if (type.array[i]) out += std::to_string(type.array[i]);
+    } else if (fold_constant(type.array[i], size)) {
+      out += std::to_string(size);
+    } else {
+      out += to_array_size(type, static_cast<uint32_t>(i));
+    }
+    out += ']';
+  }
+  return out;
+}
+
+std::string OpenclCompiler::constant_op_expression(const SPIRConstantOp& op) {
+  switch (op.opcode) {
+    case spv::OpSConvert:
+    case spv::OpUConvert:
+    case spv::OpFConvert:
+    case spv::OpConvertSToF:
+    case spv::OpConvertUToF:
+    case spv::OpConvertFToS:
+    case spv::OpConvertFToU: {
+      const SPIRType& type = get<SPIRType>(op.basetype);
+      if (type.vecsize > 1) unsupported("vector conversions in spec-constant expressions");
+      return spirv_cross::join("(", type_to_glsl(type), ")", to_enclosed_expression(op.arguments[0]));
+    }
+    default:
+      return CompilerGLSL::constant_op_expression(op);
+  }
+}
+
+}  // namespace porta::translator::detail

@@ -1,0 +1,103 @@
+// Target opencl: OpenCL C 1.2 for porta's OpenCL backend (clBuildProgram
+// "-cl-std=CL1.2", then the kernel porta_opencl_kernel with one __global
+// pointer per storage buffer in binding order and the push constants as one
+// struct by value).
+#pragma once
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "target_compiler.hpp"
+
+namespace porta::translator::detail {
+
+class OpenclCompiler final : public TargetCompiler {
+ public:
+  using TargetCompiler::TargetCompiler;
+
+  static constexpr const char* kEntryPoint = "porta_opencl_kernel";
+
+ private:
+  // One member of an emitted struct, after the padding that puts it at its
+  // SPIR-V Offset.
+  struct MemberPlan {
+    uint32_t padding_before = 0;
+    uint32_t offset = 0;
+    bool has_offset = false;
+  };
+  struct StructPlan {
+    std::vector<MemberPlan> members;
+    bool packed = false;
+    uint32_t tail_padding = 0;
+    uint32_t end = 0;            // where the last member ends
+    uint32_t size = 0;           // sizeof in OpenCL C
+    uint32_t align = 1;          // alignment in OpenCL C
+    uint32_t required_size = 0;  // checked sizeof: array stride or push-constant size; 0 = none
+  };
+
+  Target target() const override { return Target::OpenCL; }
+  void configure_backend() override;
+  void emit_translation_unit() override;
+  std::string buffer_pointer_type(const std::string& element, Access access) const override;
+  const std::unordered_set<std::string>& reserved_words() const override;
+  std::string shared_variable_prefix() const override { return ""; }
+  std::string checked_division_function(const std::string& name, const spirv_cross::SPIRType& type) override;
+
+  std::string type_to_glsl(const spirv_cross::SPIRType& type, uint32_t id = 0) override;
+  std::string bitcast_glsl_op(const spirv_cross::SPIRType& result_type,
+                              const spirv_cross::SPIRType& argument_type) override;
+  std::string to_member_reference(uint32_t base, const spirv_cross::SPIRType& type, uint32_t index,
+                                  bool ptr_chain_is_resolved) override;
+  void emit_function_prototype(spirv_cross::SPIRFunction& func,
+                               const spirv_cross::Bitset& return_flags) override;
+  void emit_entry_point_declarations() override;
+  void emit_instruction(const spirv_cross::Instruction& instruction) override;
+  void emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op, const uint32_t* args,
+                    uint32_t count) override;
+  std::string constant_op_expression(const spirv_cross::SPIRConstantOp& op) override;
+  std::string type_to_array_glsl(const spirv_cross::SPIRType& type) override;
+  void emit_array_copy(const std::string& lhs, uint32_t lhs_id, uint32_t rhs_id,
+                       spv::StorageClass lhs_storage, spv::StorageClass rhs_storage) override;
+
+  // ---- pieces of the translation unit ----
+  void prepare_names();
+  void emit_prelude();
+  void emit_division_helpers();
+  void emit_constants_and_structs();
+  void emit_struct(const spirv_cross::SPIRType& type);
+  std::string kernel_parameters();
+
+  // ---- layout ----
+  void cl_layout(const spirv_cross::SPIRType& type, uint32_t& size, uint32_t& align);
+  const StructPlan& plan_struct(const spirv_cross::SPIRType& type);
+  StructPlan layout_struct(const spirv_cross::SPIRType& type, bool packed);
+  // A storage block that is a single runtime array at offset 0 is passed as a
+  // pointer to its elements; any other block as a pointer to its struct.
+  bool block_is_array(const spirv_cross::SPIRType& block) const;
+  bool is_buffer_block(uint32_t type_self) const;
+  bool is_push_block(uint32_t type_self);
+
+  // ---- instructions ----
+  void emit_atomic(const spirv_cross::Instruction& instruction);
+  void emit_barrier(const spirv_cross::Instruction& instruction);
+  void emit_conversion(const spirv_cross::Instruction& instruction);
+  void emit_bitfield(const spirv_cross::Instruction& instruction);
+  void check_helper_function(const spirv_cross::SPIRFunction& func);
+  // `expr` of the integer type `from` seen as the same-width unsigned type.
+  std::string as_unsigned(const std::string& expr, const spirv_cross::SPIRType& from);
+  std::string vector_type_name(spirv_cross::SPIRType::BaseType base, uint32_t vecsize);
+  // The value of a 32-bit scalar (spec) constant expression, folded here so
+  // that array sizes stay integer constant expressions; false if it cannot be.
+  bool fold_constant(uint32_t id, uint32_t& value) const;
+  // Requests a helper function for the prelude (a recompile emits it).
+  void require_helper(int rank, const std::string& name);
+
+  std::map<uint32_t, StructPlan> struct_plans_;
+  // Checked-division helpers the kernel calls, ordered so each follows what it calls.
+  std::set<std::pair<int, std::string>> division_helpers_;
+  std::set<std::pair<int, std::string>> division_helpers_emitted_;
+  bool names_prepared_ = false;
+};
+
+}  // namespace porta::translator::detail

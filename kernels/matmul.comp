@@ -3,23 +3,32 @@
 // op(A) is M x K, op(B) is K x N, C is M x N; lda/ldb/ldc are row strides in
 // elements and the *_offset values are element offsets into the buffers.
 //
-// A work-group of LX x LY items computes a BM x BN block of C (BM = 4*LY,
-// BN = 4*LX); each item owns a 4x4 register block whose rows are ty + r*LY and
-// columns tx + c*LX, so neighbouring items read neighbouring shared words and
-// store neighbouring words of C. A and B pass through shared memory in BK-deep
-// slices. LX, LY and BK are specialization constants the host picks per
-// device; the shared arrays have the largest size the host may ask for
-// (BM, BN <= 64, BK <= 16: 8 KiB in all).
+// A work-group of LX x LY items computes a BM x BN block of C (BM = TM*LY,
+// BN = TN*LX); each item owns a TM x TN register block made of 4 x 4 pieces:
+// rows 4*(ty + r*LY) + 0..3 and columns 4*(tx + q*LX) + 0..3 for r < TM/4,
+// q < TN/4. A and B pass through shared memory in BK-deep slices, stored as
+// vec4s of four rows of op(A) or four columns of op(B), so an item reads its
+// operands with one 16-byte load per four values: on GPUs the multiply-adds,
+// not the shared-memory reads, then set the pace. LX, LY, BK, TM and TN
+// (multiples of 4) are specialization constants the host picks per device;
+// the shared arrays have the largest size the host may ask for (BM, BN <= 128,
+// BK <= 16, TM, TN <= 8: 16.5 KiB). tile_a's k-rows are padded by one vec4:
+// items that store one k-row each would otherwise all hit one bank.
 //
 // Every element of C sums its K products in order k = 0, 1, ..., K-1 whatever
 // the tile sizes, so the result does not depend on the device's choice.
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint BK = 16;
+layout(constant_id = 3) const uint TM = 4;
+layout(constant_id = 4) const uint TN = 4;
 
-const uint BM_MAX = 64;
-const uint BN_MAX = 64;
+const uint BM_MAX = 128;
+const uint BN_MAX = 128;
 const uint BK_MAX = 16;
+const uint T4_MAX = 2;                   // TM/4, TN/4 <= 2
+const uint A_STRIDE = BM_MAX / 4u + 1u;  // vec4s between k-rows of tile_a
+const uint B_STRIDE = BN_MAX / 4u;
 
 layout(set = 0, binding = 0) readonly buffer MatA { float a[]; };
 layout(set = 0, binding = 1) readonly buffer MatB { float b[]; };
@@ -41,87 +50,112 @@ layout(push_constant) uniform Params {
   float beta;
 } p;
 
-shared float tile_a[BK_MAX * BM_MAX];  // [k][row]
-shared float tile_b[BK_MAX * BN_MAX];  // [k][col]
+shared vec4 tile_a[BK_MAX * A_STRIDE];  // [k][rows / 4]
+shared vec4 tile_b[BK_MAX * B_STRIDE];  // [k][cols / 4]
+
+// op(A)[i][k], 0 outside op(A).
+float load_a(uint i, uint k) {
+  if (i >= p.M || k >= p.K) return 0.0;
+  return p.trans_a != 0u ? a[p.a_offset + k * p.lda + i] : a[p.a_offset + i * p.lda + k];
+}
+
+// op(B)[k][j], 0 outside op(B).
+float load_b(uint k, uint j) {
+  if (j >= p.N || k >= p.K) return 0.0;
+  return p.trans_b != 0u ? b[p.b_offset + j * p.ldb + k] : b[p.b_offset + k * p.ldb + j];
+}
+
+// acc += (the item's rows of op(A) at slice row kk) x (its columns of op(B)).
+void multiply_slice_row(uint kk, uint tx, uint ty, inout vec4 acc[T4_MAX * 4u][T4_MAX]) {
+  vec4 va[T4_MAX];
+  vec4 vb[T4_MAX];
+  for (uint r = 0u; r < TM / 4u; ++r) va[r] = tile_a[kk * A_STRIDE + ty + r * gl_WorkGroupSize.y];
+  for (uint q = 0u; q < TN / 4u; ++q) vb[q] = tile_b[kk * B_STRIDE + tx + q * gl_WorkGroupSize.x];
+  for (uint r = 0u; r < TM / 4u; ++r)
+    for (uint q = 0u; q < TN / 4u; ++q) {
+      acc[4u * r + 0u][q] += va[r].x * vb[q];
+      acc[4u * r + 1u][q] += va[r].y * vb[q];
+      acc[4u * r + 2u][q] += va[r].z * vb[q];
+      acc[4u * r + 3u][q] += va[r].w * vb[q];
+    }
+}
+
+// C[i][j] = alpha * sum + beta * C[i][j] inside C. beta == 0 overwrites C
+// without reading it: NaN or garbage in its old content must not reach the
+// result.
+void store_c(uint i, uint j, float sum) {
+  if (i >= p.M || j >= p.N) return;
+  const uint at = p.c_offset + i * p.ldc + j;
+  if (p.beta == 0.0)
+    c[at] = p.alpha * sum;
+  else
+    c[at] = p.alpha * sum + p.beta * c[at];
+}
 
 void main() {
   const uint LX = gl_WorkGroupSize.x;
   const uint LY = gl_WorkGroupSize.y;
-  const uint BM = 4u * LY;
-  const uint BN = 4u * LX;
+  const uint TM4 = TM / 4u;
+  const uint TN4 = TN / 4u;
+  const uint BM4 = TM4 * LY;  // vec4s of rows in a block
+  const uint BN4 = TN4 * LX;
   const uint tx = gl_LocalInvocationID.x;
   const uint ty = gl_LocalInvocationID.y;
   const uint tid = ty * LX + tx;
   const uint threads = LX * LY;
-  const uint row0 = gl_WorkGroupID.y * BM;
-  const uint col0 = gl_WorkGroupID.x * BN;
+  const uint row0 = gl_WorkGroupID.y * BM4 * 4u;
+  const uint col0 = gl_WorkGroupID.x * BN4 * 4u;
 
-  float acc[4][4];
-  for (uint r = 0u; r < 4u; ++r)
-    for (uint q = 0u; q < 4u; ++q) acc[r][q] = 0.0;
+  vec4 acc[T4_MAX * 4u][T4_MAX];  // [row of the item's block][vec4 of columns]
+  for (uint r = 0u; r < TM; ++r)
+    for (uint q = 0u; q < TN4; ++q) acc[r][q] = vec4(0.0);
 
   for (uint k0 = 0u; k0 < p.K; k0 += BK) {
-    // Load op(A)[row0 .. row0+BM) x [k0 .. k0+BK), walking memory in order.
-    for (uint e = tid; e < BM * BK; e += threads) {
-      uint i, kk;
-      if (p.trans_a != 0u) {  // A is K x M: consecutive items take consecutive rows of op(A)
-        kk = e / BM;
-        i = e % BM;
+    // Four rows of op(A) at one k per item and step. Consecutive items take
+    // consecutive addresses: k when A is row-major, rows when it is transposed.
+    for (uint e = tid; e < BM4 * BK; e += threads) {
+      uint i4, kk;
+      if (p.trans_a != 0u) {
+        i4 = e % BM4;
+        kk = e / BM4;
       } else {
-        i = e / BK;
         kk = e % BK;
+        i4 = e / BK;
       }
-      uint gi = row0 + i;
-      uint gk = k0 + kk;
-      float v = 0.0;
-      if (gi < p.M && gk < p.K)
-        v = p.trans_a != 0u ? a[p.a_offset + gk * p.lda + gi] : a[p.a_offset + gi * p.lda + gk];
-      tile_a[kk * BM + i] = v;
+      const uint gi = row0 + 4u * i4, gk = k0 + kk;
+      tile_a[kk * A_STRIDE + i4] = vec4(load_a(gi, gk), load_a(gi + 1u, gk), load_a(gi + 2u, gk), load_a(gi + 3u, gk));
     }
-    // Load op(B)[k0 .. k0+BK) x [col0 .. col0+BN).
-    for (uint e = tid; e < BK * BN; e += threads) {
-      uint j, kk;
-      if (p.trans_b != 0u) {  // B is N x K
-        j = e / BK;
+    // Four columns of op(B) at one k.
+    for (uint e = tid; e < BN4 * BK; e += threads) {
+      uint j4, kk;
+      if (p.trans_b != 0u) {
         kk = e % BK;
+        j4 = e / BK;
       } else {
-        kk = e / BN;
-        j = e % BN;
+        j4 = e % BN4;
+        kk = e / BN4;
       }
-      uint gj = col0 + j;
-      uint gk = k0 + kk;
-      float v = 0.0;
-      if (gj < p.N && gk < p.K)
-        v = p.trans_b != 0u ? b[p.b_offset + gj * p.ldb + gk] : b[p.b_offset + gk * p.ldb + gj];
-      tile_b[kk * BN + j] = v;
+      const uint gj = col0 + 4u * j4, gk = k0 + kk;
+      tile_b[kk * B_STRIDE + j4] = vec4(load_b(gk, gj), load_b(gk, gj + 1u), load_b(gk, gj + 2u), load_b(gk, gj + 3u));
     }
     barrier();
-    // The last slice may be shallower than BK: no work on its zero padding.
-    uint depth = min(BK, p.K - k0);
-    for (uint kk = 0u; kk < depth; ++kk) {
-      float va[4];
-      float vb[4];
-      for (uint r = 0u; r < 4u; ++r) va[r] = tile_a[kk * BM + ty + r * LY];
-      for (uint q = 0u; q < 4u; ++q) vb[q] = tile_b[kk * BN + tx + q * LX];
-      for (uint r = 0u; r < 4u; ++r)
-        for (uint q = 0u; q < 4u; ++q) acc[r][q] += va[r] * vb[q];
-    }
+    // A full slice runs a loop of constant length the compiler can unroll;
+    // the last slice may be shallower: no work on its zero padding.
+    if (k0 + BK <= p.K)
+      for (uint kk = 0u; kk < BK; ++kk) multiply_slice_row(kk, tx, ty, acc);
+    else
+      for (uint kk = 0u; kk < p.K - k0; ++kk) multiply_slice_row(kk, tx, ty, acc);
     barrier();
   }
 
-  for (uint r = 0u; r < 4u; ++r) {
-    uint gi = row0 + ty + r * LY;
-    if (gi >= p.M) continue;
-    for (uint q = 0u; q < 4u; ++q) {
-      uint gj = col0 + tx + q * LX;
-      if (gj >= p.N) continue;
-      uint at = p.c_offset + gi * p.ldc + gj;
-      // beta == 0 overwrites C without reading it: NaN or garbage in its old
-      // content must not reach the result.
-      if (p.beta == 0.0)
-        c[at] = p.alpha * acc[r][q];
-      else
-        c[at] = p.alpha * acc[r][q] + p.beta * c[at];
+  for (uint r = 0u; r < TM; ++r) {
+    const uint gi = row0 + 4u * (ty + (r / 4u) * LY) + r % 4u;
+    for (uint q = 0u; q < TN4; ++q) {
+      const uint gj = col0 + 4u * (tx + q * LX);
+      store_c(gi, gj, acc[r][q].x);
+      store_c(gi, gj + 1u, acc[r][q].y);
+      store_c(gi, gj + 2u, acc[r][q].z);
+      store_c(gi, gj + 3u, acc[r][q].w);
     }
   }
 }

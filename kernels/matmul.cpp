@@ -1,5 +1,7 @@
 // Host launcher of matmul.comp: checks the shapes of op(A), op(B) and C and
 // picks the tile for the device.
+#include <cstring>
+
 #include "ops/ops.hpp"
 
 namespace porta::ops {
@@ -7,22 +9,33 @@ namespace porta::ops {
 namespace {
 
 struct Tile {
-  uint32_t lx, ly, bk;  // work-group LX x LY, block 4*LY x 4*LX, depth BK
+  uint32_t lx, ly, bk, tm, tn;  // work-group LX x LY, block TM*LY x TN*LX, depth BK
 };
+
+// matmul.comp's shared arrays hold BM, BN <= 128 and BK <= 16; TM, TN <= 8.
+constexpr uint32_t kBlockMax = 128, kDepthMax = 16, kItemTileMax = 8;
 
 Tile pick_tile(const DeviceState& device, uint64_t m, uint64_t n) {
   // The kernel's defaults (and porta's CPU backend's built-in variant): 64
-  // items, 32 x 32 blocks. GPUs get 256 items and 64 x 64 blocks when C has
-  // enough of them to keep the device busy.
-  Tile tile{8, 8, 16};
+  // items with 4 x 4 elements each, 32 x 32 blocks. GPUs get 256 items; with
+  // C large enough to fill the device with 128 x 128 blocks each item keeps
+  // an 8 x 8 block (64 accumulators, 16 multiply-adds per 16-byte shared
+  // read), else 64 x 64 blocks. TM and TN are multiples of 4.
+  Tile tile{8, 8, 16, 4, 4};
   const auto& lim = device.info.limits;
-  if (!cpu_like(device) && lim.max_workgroup_invocations >= 256 && lim.max_workgroup_size[0] >= 16 &&
-      lim.max_workgroup_size[1] >= 16 && m >= 256 && n >= 256)
-    tile = {16, 16, 16};
+  const bool wide = lim.max_workgroup_invocations >= 256 && lim.max_workgroup_size[0] >= 16 &&
+                    lim.max_workgroup_size[1] >= 16;
+  if (!cpu_like(device) && wide && m >= 256 && n >= 256) tile = {16, 16, 16, 4, 4};
+  // Measured on an H100 at 4096^2 (bench/README.md): CUDA (NVRTC) keeps
+  // 8 x 8 accumulators in registers; NVIDIA's Vulkan compiler spills them to
+  // memory (25x slower), so other backends take 4 x 8.
+  if (!cpu_like(device) && wide && m >= 1024 && n >= 1024)
+    tile = std::strcmp(device.info.backend, "cuda") == 0 ? Tile{16, 16, 16, 8, 8} : Tile{16, 16, 16, 4, 8};
   while (tile.lx * tile.ly > lim.max_workgroup_invocations && tile.lx > 1) {
     tile.lx /= 2;
     tile.ly /= 2;
   }
+  static_assert(kBlockMax == 128 && kDepthMax == 16 && kItemTileMax == 8, "keep in step with matmul.comp");
   return tile;
 }
 
@@ -52,20 +65,33 @@ void launch_matmul(const Call& call, const View& a, const View& b, const View& c
 
   const DeviceState& device = *call.device;
   const Tile tile = pick_tile(device, m, n);
-  const uint64_t bm = 4 * tile.ly, bn = 4 * tile.lx;
+  const uint64_t bm = uint64_t(tile.tm) * tile.ly, bn = uint64_t(tile.tn) * tile.lx;
   const uint64_t groups_x = (n + bn - 1) / bn, groups_y = (m + bm - 1) / bm;
-  if (groups_x > device.info.limits.max_workgroup_count[0] || groups_y > device.info.limits.max_workgroup_count[1])
-    call.fail(PORTA_ERROR_UNSUPPORTED, "C is %s: %llu x %llu work-groups of %llu x %llu exceed the device's limit",
+  if (groups_x > device.info.limits.max_workgroup_count[0] ||
+      groups_y > device.info.limits.max_workgroup_count[1])
+    call.fail(PORTA_ERROR_UNSUPPORTED,
+              "C is %s: %llu x %llu work-groups of %llu x %llu exceed the device's limit",
               c.shape_text().c_str(), static_cast<unsigned long long>(groups_y),
               static_cast<unsigned long long>(groups_x), static_cast<unsigned long long>(bm),
               static_cast<unsigned long long>(bn));
   struct {
     uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
     float alpha, beta;
-  } push{static_cast<uint32_t>(m), static_cast<uint32_t>(n), static_cast<uint32_t>(k), lda, ldb, ldc,
-         static_cast<uint32_t>(a.offset), static_cast<uint32_t>(b.offset), static_cast<uint32_t>(c.offset),
-         trans_a ? 1u : 0u, trans_b ? 1u : 0u, alpha, beta};
-  auto kernel = builtin_kernel(call, "matmul", {{0, tile.lx}, {1, tile.ly}, {2, tile.bk}});
+  } push{static_cast<uint32_t>(m),
+         static_cast<uint32_t>(n),
+         static_cast<uint32_t>(k),
+         lda,
+         ldb,
+         ldc,
+         static_cast<uint32_t>(a.offset),
+         static_cast<uint32_t>(b.offset),
+         static_cast<uint32_t>(c.offset),
+         trans_a ? 1u : 0u,
+         trans_b ? 1u : 0u,
+         alpha,
+         beta};
+  auto kernel =
+      builtin_kernel(call, "matmul", {{0, tile.lx}, {1, tile.ly}, {2, tile.bk}, {3, tile.tm}, {4, tile.tn}});
   dispatch(call, kernel, static_cast<uint32_t>(groups_x), static_cast<uint32_t>(groups_y),
            {a.buffer, b.buffer, c.buffer}, push);
 }

@@ -23,11 +23,19 @@ const float LOG2E = 1.44269504;
 const float LN2_HI = 0.693115234375;
 const float LN2_LO = 3.19461833e-05;
 
+// 2^e for -126 <= e <= 127, built from its exponent bits.
+float exp2_int(int e) { return uintBitsToFloat(uint(e + 127) << 23); }
+
 float exp_nonpositive(float v) {
   v = max(v, -110.0);
   float k = floor(v * LOG2E + 0.5);
   precise float r = (v - k * LN2_HI) - k * LN2_LO;  // precise: no reassociation into v - k * ln2
-  return ldexp(exp(r), int(k));
+  // ldexp(exp(r), k) without a library call: k >= -159, so 2^k is two
+  // normal factors; exp(r) * 2^(k/2) is exact (a normal result), and the
+  // second product rounds once, as ldexp does.
+  const int half_k = int(k) / 2;
+  precise float scaled = exp(r) * exp2_int(half_k);
+  return scaled * exp2_int(int(k) - half_k);
 }
 
 float sigmoid(float v) {

@@ -1,5 +1,5 @@
 // Host launcher of sigmoid.comp.
-#include "ops/ops.hpp"
+#include "grid.hpp"
 
 namespace porta::ops {
 
@@ -10,11 +10,11 @@ void launch_sigmoid(const Call& call, const View& x, const View& out) {
   require_disjoint_or_same(call, out, x);
   if (out.elements == 0) return;
   const uint32_t wg = workgroup_size(*call.device, 256);
-  const uint32_t groups = grid_groups(*call.device, out.elements, wg);
+  const uint32_t groups = elementwise_groups(*call.device, out.elements, wg);
   struct {
     uint32_t n, x_offset, o_offset, stride;
-  } push{static_cast<uint32_t>(out.elements), static_cast<uint32_t>(x.offset), static_cast<uint32_t>(out.offset),
-         groups * wg};
+  } push{static_cast<uint32_t>(out.elements), static_cast<uint32_t>(x.offset),
+         static_cast<uint32_t>(out.offset), groups * wg};
   dispatch(call, builtin_kernel(call, "sigmoid", {{0, wg}}), groups, 1, {x.buffer, out.buffer}, push);
 }
 

@@ -1,0 +1,516 @@
+// porta-conformance: every built-in op (or a user's kernel) on every available
+// backend and device, against porta's CPU backend, itself checked against a
+// float64 oracle in the same run.
+//
+// Each (backend, device) runs in a child process (this program again, with
+// --backend B --device I --json-fragment FILE) that writes one JSON line per
+// case as it goes: a crash or hang of one device loses only that device's
+// remaining cases, and the case it died in is named.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "json.hpp"
+#include "kernel_io.hpp"
+#include "report.hpp"
+#include "suite.hpp"
+#include "tolerances.hpp"
+#include "user_kernel.hpp"
+
+namespace porta::conformance {
+namespace {
+
+const char kUsage[] =
+    "usage: porta-conformance [--quick | --full] [--backend LIST] [--device SEL] [--op LIST]\n"
+    "                         [--case NAME] [--seed N] [--json FILE] [--junit FILE] [--html FILE]\n"
+    "                         [--timeout SECONDS] [--list]\n"
+    "       porta-conformance --kernel FILE.comp|FILE.spv --groups X,Y,Z --buffer SPEC... [--push SPEC]...\n"
+    "                         [--tolerance ULP] [--backend LIST] [--device SEL] [reports as above]\n"
+    "\n"
+    "Runs every built-in op on every available backend and device (or those named) and compares each\n"
+    "result with porta's CPU backend, which is itself checked against a float64 oracle. Tolerances come\n"
+    "from each op's error bound (porta-conformance --tolerances lists them).\n"
+    "  --quick             the CI table (default)      --full   adds >= 2^24-element cases\n"
+    "  --backend LIST      comma list (cpu,vulkan,opencl,cuda or any plugin name); default: all found\n"
+    "  --device SEL        device index or name substring within each backend\n"
+    "  --op LIST           comma list of ops: fill,scale,mul,sigmoid,matmul,logreg_step\n"
+    "  --case NAME         only this case (see --list); with --seed, replays a reported failure\n"
+    "  --seed N            the run's seed (default 1); every case's data derive from it and its name\n"
+    "  --json/--junit/--html FILE   reports; the HTML page is self-contained\n"
+    "  --timeout SECONDS   per device process (default 1200); a device past it is reported as hung\n"
+    "User kernels: each --buffer, in binding order, is BYTES (filled with the NaN pattern 0x7f80dead),\n"
+    "zeros:BYTES, random:SEED:BYTES, pattern:HEX32:BYTES or file:PATH; --push is hex:BYTES, 0xBYTES,\n"
+    "f32:1,2, u32:1,2, i32:-1 or a float list, appended in order. Buffers are compared bit for bit,\n"
+    "or as float32 within --tolerance ULP ulps.\n"
+    "Exit status: 0 all passed (skips and named deviations allowed), 1 a failure or crash, 2 bad\n"
+    "arguments, 77 nothing selected was available.\n";
+
+struct Options {
+  bool full = false;
+  std::vector<std::string> backends, ops;
+  std::string device, case_name;
+  uint64_t seed = 1;
+  std::string json, junit, html, fragment;
+  int timeout = 1200;
+  bool list = false, tolerances = false;
+  std::string program = "porta-conformance";  // as the user called it, for replay commands
+  UserKernel kernel;
+  bool kernel_mode = false;
+  std::string command;
+};
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t end = s.find(',', start);
+    if (end == std::string::npos) end = s.size();
+    if (end > start) out.push_back(s.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:,=+@%") ==
+                        std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  if (argc > 0) o.program = argv[0];
+  for (int i = 0; i < argc; ++i) o.command += (i ? " " : "") + shell_quote(argv[i]);
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw UsageError(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--quick") {
+      o.full = false;
+    } else if (a == "--full") {
+      o.full = true;
+    } else if (a == "--backend") {
+      for (auto& b : split_list(value())) o.backends.push_back(b);
+    } else if (a == "--device") {
+      o.device = value();
+    } else if (a == "--op") {
+      for (auto& op : split_list(value())) o.ops.push_back(op);
+    } else if (a == "--case") {
+      o.case_name = value();
+    } else if (a == "--seed") {
+      o.seed = parse_size(value(), "--seed");
+    } else if (a == "--json") {
+      o.json = value();
+    } else if (a == "--junit") {
+      o.junit = value();
+    } else if (a == "--html") {
+      o.html = value();
+    } else if (a == "--json-fragment") {
+      o.fragment = value();
+    } else if (a == "--program") {
+      o.program = value();
+    } else if (a == "--timeout") {
+      o.timeout = static_cast<int>(parse_size(value(), "--timeout"));
+    } else if (a == "--list") {
+      o.list = true;
+    } else if (a == "--tolerances") {
+      o.tolerances = true;
+    } else if (a == "--kernel") {
+      o.kernel.path = value();
+      o.kernel_mode = true;
+    } else if (a == "--groups") {
+      o.kernel.groups = value();
+    } else if (a == "--buffer") {
+      o.kernel.buffers.push_back(value());
+    } else if (a == "--push") {
+      o.kernel.push.push_back(value());
+    } else if (a == "--tolerance") {
+      const std::string v = value();
+      char* end = nullptr;
+      o.kernel.tolerance_ulp = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end || o.kernel.tolerance_ulp < 0)
+        throw UsageError("--tolerance '" + v + "' is not a number of ulps >= 0");
+    } else if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else {
+      throw UsageError("unknown argument '" + a + "' (--help lists the options)");
+    }
+  }
+  if (o.ops.empty() && !o.kernel_mode) o.ops = builtin_ops();
+  for (const auto& op : o.ops)
+    if (std::find(builtin_ops().begin(), builtin_ops().end(), op) == builtin_ops().end())
+      throw UsageError("unknown op '" + op + "'; the built-in ops are fill, scale, mul, sigmoid, matmul, logreg_step");
+  if (!o.case_name.empty()) {
+    bool found = false;
+    for (const auto& op : o.ops)
+      for (const auto& c : cases_of(op, true)) found = found || c.name == o.case_name;
+    if (!found) throw UsageError("no case named '" + o.case_name + "' in op(s) given (--list shows them)");
+  }
+  if (o.kernel_mode) validate(o.kernel);
+  if (!o.fragment.empty() && (o.backends.size() != 1 || o.device.empty()))
+    throw UsageError("--json-fragment runs one device: it needs --backend NAME and --device INDEX");
+  return o;
+}
+
+// ---- child: one device ------------------------------------------------------------
+
+void emit(FILE* f, const Json& j) {
+  std::fputs((j.dump() + "\n").c_str(), f);
+  std::fflush(f);
+}
+
+std::string replay_command(const Options& o, const CaseResult& r) {
+  std::string cmd;
+  if (const char* p = std::getenv("PORTA_PLUGIN_PATH"); p && *p) cmd += "PORTA_PLUGIN_PATH=" + shell_quote(p) + " ";
+  cmd += shell_quote(o.program) + " --backend " + r.backend + " --device " + std::to_string(r.device_index);
+  if (o.kernel_mode) {
+    cmd += " --kernel " + shell_quote(o.kernel.path) + " --groups " + o.kernel.groups;
+    for (const auto& b : o.kernel.buffers) cmd += " --buffer " + shell_quote(b);
+    for (const auto& p : o.kernel.push) cmd += " --push " + shell_quote(p);
+    if (o.kernel.tolerance_ulp >= 0) {
+      char t[32];
+      std::snprintf(t, sizeof t, " --tolerance %g", o.kernel.tolerance_ulp);
+      cmd += t;
+    }
+    return cmd;
+  }
+  return cmd + " --op " + r.op + " --case " + shell_quote(r.name) + " --seed " + std::to_string(r.seed);
+}
+
+int child_main(const Options& o) {
+  FILE* f = std::fopen(o.fragment.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "porta-conformance: cannot write %s: %s\n", o.fragment.c_str(), std::strerror(errno));
+    return 2;
+  }
+  const std::string backend = o.backends[0];
+  Devices d;
+  try {
+    d.dut = porta::open(backend + ":" + o.device);
+  } catch (const porta::Error& e) {
+    Json j = Json::object();
+    j["type"] = "error";
+    j["reason"] = std::string("cannot open the device: ") + e.what();
+    emit(f, j);
+    std::fclose(f);
+    return 0;
+  }
+  const porta::DeviceInfo info = d.dut.info();
+  Json dj = Json::object();
+  dj["type"] = "device";
+  dj["device"] = info.name;
+  dj["index"] = static_cast<int>(info.index);
+  dj["driver"] = info.driver;
+  dj["api"] = info.api_version;
+  emit(f, dj);
+  if (backend != "cpu") {
+    try {
+      d.ref = porta::open("cpu");
+    } catch (const porta::Error& e) {
+      d.ref_unavailable = e.what();
+    }
+  }
+  const std::string label = backend + ":" + std::to_string(info.index);
+  auto finish = [&](CaseResult& r) {
+    r.replay = replay_command(o, r);
+    emit(f, r.to_json());
+    if (r.outcome == Outcome::kFail)
+      std::printf("[%s] FAIL %s %s: %s\n", label.c_str(), r.op.c_str(), r.name.c_str(),
+                  r.detail.substr(0, r.detail.find('\n', r.detail.find('\n') + 1)).c_str());
+  };
+  if (o.kernel_mode) {
+    Json b = Json::object();
+    b["type"] = "begin";
+    b["op"] = "kernel";
+    b["case"] = o.kernel.path;
+    emit(f, b);
+    CaseResult r = run_user_kernel(d, o.kernel);
+    finish(r);
+  } else {
+    for (const auto& op : o.ops) {
+      const auto start = std::chrono::steady_clock::now();
+      int n = 0, bad = 0;
+      for (const Case& c : cases_of(op, o.full || !o.case_name.empty())) {
+        if (!o.case_name.empty() && c.name != o.case_name) continue;
+        Json b = Json::object();
+        b["type"] = "begin";
+        b["op"] = op;
+        b["case"] = c.name;
+        emit(f, b);
+        CaseResult r = run_case(d, c, o.seed);
+        finish(r);
+        ++n;
+        bad += r.outcome == Outcome::kFail;
+      }
+      std::printf("[%s] %-12s %4d cases, %d failed, %.1f s\n", label.c_str(), op.c_str(), n, bad,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      std::fflush(stdout);
+    }
+  }
+  Json e = Json::object();
+  e["type"] = "end";
+  emit(f, e);
+  std::fclose(f);
+  return 0;
+}
+
+// ---- parent: every device in its own process ---------------------------------------------
+
+std::string signal_text(int sig) {
+  const char* s = sigabbrev_np(sig);
+  return "signal " + std::to_string(sig) + " (SIG" + (s ? s : "?") + ", " + strsignal(sig) + ")";
+}
+
+void run_device(const Options& o, DeviceReport& dev) {
+  char tmpl[] = "/tmp/porta-conformance-XXXXXX";
+  int fd = mkstemp(tmpl);
+  if (fd < 0) {
+    dev.status = "failed to start";
+    dev.reason = std::string("cannot create a temporary file: ") + std::strerror(errno);
+    return;
+  }
+  close(fd);
+  const std::string fragment = tmpl;
+  std::vector<std::string> args = {"/proc/self/exe", "--program", o.program, "--backend", dev.backend,
+                                   "--device", std::to_string(dev.index), "--json-fragment", fragment,
+                                   "--seed", std::to_string(o.seed)};
+  if (o.full) args.push_back("--full");
+  if (o.kernel_mode) {
+    args.insert(args.end(), {"--kernel", o.kernel.path, "--groups", o.kernel.groups});
+    for (const auto& b : o.kernel.buffers) args.insert(args.end(), {"--buffer", b});
+    for (const auto& p : o.kernel.push) args.insert(args.end(), {"--push", p});
+    if (o.kernel.tolerance_ulp >= 0) args.insert(args.end(), {"--tolerance", std::to_string(o.kernel.tolerance_ulp)});
+  } else {
+    std::string ops;
+    for (const auto& op : o.ops) ops += (ops.empty() ? "" : ",") + op;
+    args.insert(args.end(), {"--op", ops});
+    if (!o.case_name.empty()) args.insert(args.end(), {"--case", o.case_name});
+  }
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    dev.status = "failed to start";
+    dev.reason = std::string("fork: ") + std::strerror(errno);
+    return;
+  }
+  if (pid == 0) {
+    execv(argv[0], argv.data());
+    std::fprintf(stderr, "porta-conformance: cannot run itself (%s): %s\n", argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  int status = 0;
+  bool timed_out = false;
+  for (;;) {
+    const pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) break;
+    if (std::chrono::steady_clock::now() - start > std::chrono::seconds(o.timeout)) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+
+  std::ifstream in(fragment);
+  std::string line, begun_op, begun_case;
+  bool ended = false;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    Json j;
+    try {
+      j = Json::parse(line);
+    } catch (const std::exception&) {
+      continue;  // a line cut short by a crash
+    }
+    const std::string type = j.at("type").str();
+    if (type == "device") {
+      dev.device = j.at("device").str();
+    } else if (type == "begin") {
+      begun_op = j.at("op").str();
+      begun_case = j.at("case").str();
+    } else if (type == "case") {
+      dev.cases.push_back(CaseResult::from_json(j));
+      begun_op.clear();
+      begun_case.clear();
+    } else if (type == "error") {
+      dev.status = "failed to open";
+      dev.reason = j.at("reason").str();
+    } else if (type == "end") {
+      ended = true;
+    }
+  }
+  std::remove(fragment.c_str());
+  if (dev.status == "failed to open") return;
+  std::string how;
+  if (timed_out)
+    how = "timed out after " + std::to_string(o.timeout) + " s";
+  else if (WIFSIGNALED(status))
+    how = "crashed with " + signal_text(WTERMSIG(status));
+  else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+    how = "exited with status " + std::to_string(WEXITSTATUS(status));
+  else if (!ended)
+    how = "stopped before finishing";
+  if (how.empty()) {
+    dev.status = "ran";
+    return;
+  }
+  dev.status = timed_out ? "timed out" : "crashed";
+  dev.reason = how + (begun_case.empty() ? "" : " during " + begun_op + " case " + begun_case) + "; " +
+               std::to_string(dev.cases.size()) + " case(s) finished before are kept";
+  if (!begun_case.empty()) {
+    CaseResult r;
+    r.backend = dev.backend;
+    r.device = dev.device;
+    r.device_index = dev.index;
+    r.op = begun_op;
+    r.name = o.kernel_mode ? o.kernel.path.substr(o.kernel.path.find_last_of('/') + 1) : begun_case;
+    r.seed = o.seed;
+    r.outcome = Outcome::kCrash;
+    r.detail = "the device's process " + how + " during this case";
+    Options single = o;
+    r.replay = replay_command(single, r);
+    dev.cases.push_back(r);
+  }
+}
+
+bool device_selected(const std::string& sel, const porta::DeviceInfo& info) {
+  if (sel.empty()) return true;
+  if (sel.find_first_not_of("0123456789") == std::string::npos) return std::to_string(info.index) == sel;
+  return std::string(info.name).find(sel) != std::string::npos;
+}
+
+int parent_main(const Options& o) {
+  const auto start = std::chrono::steady_clock::now();
+  RunReport report;
+  report.mode = o.kernel_mode ? "kernel " + o.kernel.path : o.full ? "--full" : "--quick";
+  report.seed = o.seed;
+  report.command = o.command;
+  report.ops = o.kernel_mode ? std::vector<std::string>{"kernel"} : o.ops;
+
+  const std::vector<porta::BackendInfo> found = porta::backends();
+  const std::vector<porta::DeviceInfo> devices = porta::devices();
+  std::vector<std::string> names = o.backends;
+  if (names.empty()) {
+    // The reference first, then every other plugin found.
+    for (const auto& b : found)
+      if (b.name == "cpu") names.push_back(b.name);
+    for (const auto& b : found)
+      if (b.name != "cpu") names.push_back(b.name);
+  }
+  for (const auto& name : names) {
+    auto it = std::find_if(found.begin(), found.end(), [&](const porta::BackendInfo& b) { return b.name == name; });
+    if (it == found.end() || !it->available) {
+      DeviceReport d;
+      d.backend = name;
+      d.status = "unavailable";
+      d.reason = it == found.end() ? "no plugin libporta-" + name + ".so was found (PORTA_PLUGIN_PATH, next to "
+                                         "libporta, the install's plugin folder)"
+                                   : it->reason;
+      std::printf("[%s] unavailable: %s\n", name.c_str(), d.reason.c_str());
+      report.devices.push_back(d);
+      continue;
+    }
+    bool any = false;
+    for (const auto& info : devices) {
+      if (name != info.backend || !device_selected(o.device, info)) continue;
+      any = true;
+      DeviceReport d;
+      d.backend = name;
+      d.index = static_cast<int>(info.index);
+      d.device = info.name;
+      d.reference = name == "cpu";
+      std::printf("[%s:%u] %s\n", name.c_str(), info.index, info.name);
+      std::fflush(stdout);
+      run_device(o, d);
+      report.devices.push_back(d);
+    }
+    if (!any) {
+      DeviceReport d;
+      d.backend = name;
+      d.status = "unavailable";
+      d.reason = o.device.empty() ? "the backend has no device" : "no device matches --device " + o.device;
+      report.devices.push_back(d);
+    }
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  print_text(report, stdout);
+  try {
+    if (!o.json.empty()) write_json(report, o.json);
+    if (!o.junit.empty()) write_junit(report, o.junit);
+    if (!o.html.empty()) write_html(report, o.html);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "porta-conformance: %s\n", e.what());
+    return 1;
+  }
+  return exit_status(report);
+}
+
+void list_cases(const Options& o) {
+  for (const auto& op : o.ops) {
+    const Tolerance& t = tolerance_of(op);
+    std::printf("%s  (bound: %s)\n", op.c_str(), t.source);
+    for (const auto& c : cases_of(op, true))
+      std::printf("  %-32s %s%llu elements\n", c.name.c_str(), c.full_only ? "[--full] " : "",
+                  static_cast<unsigned long long>(c.elements()));
+  }
+}
+
+void list_tolerances() {
+  std::printf("%-12s %-8s %-18s %-10s %s\n", "op", "dtype", "measured in", "vs CPU", "bound");
+  for (const auto& t : kTolerances) {
+    char ref[32];
+    if (t.reference_factor == 0)
+      std::snprintf(ref, sizeof ref, "same bits");
+    else
+      std::snprintf(ref, sizeof ref, "%g x bound", t.reference_factor);
+    std::printf("%-12s %-8s %-18s %-10s %s\n", t.op, "float32", t.unit, ref, t.source);
+  }
+}
+
+}  // namespace
+}  // namespace porta::conformance
+
+int main(int argc, char** argv) {
+  using namespace porta::conformance;
+  Options o;
+  try {
+    o = parse(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "porta-conformance: error: %s\n", e.what());
+    return 2;
+  }
+  if (o.tolerances) {
+    list_tolerances();
+    return 0;
+  }
+  if (o.list) {
+    list_cases(o);
+    return 0;
+  }
+  if (!o.fragment.empty()) return child_main(o);
+  return parent_main(o);
+}

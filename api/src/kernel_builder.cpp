@@ -18,9 +18,12 @@ namespace tr = porta::translator;
 porta_status status_of(tr::Error::Kind kind) {
   switch (kind) {
     case tr::Error::Kind::InvalidGlsl:
-    case tr::Error::Kind::InvalidSpirv: return PORTA_ERROR_INVALID_KERNEL;
-    case tr::Error::Kind::UnsupportedFeature: return PORTA_ERROR_UNSUPPORTED;
-    case tr::Error::Kind::Internal: return PORTA_ERROR_INTERNAL;
+    case tr::Error::Kind::InvalidSpirv:
+      return PORTA_ERROR_INVALID_KERNEL;
+    case tr::Error::Kind::UnsupportedFeature:
+      return PORTA_ERROR_UNSUPPORTED;
+    case tr::Error::Kind::Internal:
+      return PORTA_ERROR_INTERNAL;
   }
   return PORTA_ERROR_INTERNAL;
 }
@@ -48,9 +51,12 @@ constexpr FeatureName feature_names[] = {
 
 tr::Target target_of(porta_kernel_language language) {
   switch (language) {
-    case PORTA_LANGUAGE_OPENCL_C: return tr::Target::OpenCL;
-    case PORTA_LANGUAGE_CUDA: return tr::Target::Cuda;
-    default: return tr::Target::Cpp;
+    case PORTA_LANGUAGE_OPENCL_C:
+      return tr::Target::OpenCL;
+    case PORTA_LANGUAGE_CUDA:
+      return tr::Target::Cuda;
+    default:
+      return tr::Target::Cpp;
   }
 }
 
@@ -63,19 +69,20 @@ void check_limits(const DeviceState& device, const tr::KernelSignature& sig, con
     if (size[i] == 0)
       fail(PORTA_ERROR_INVALID_KERNEL, "kernel '%s': work-group size %c is 0", name.c_str(), axis[i]);
     if (size[i] > lim.max_workgroup_size[i])
-      fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs work-group size %c = %u; %s allows at most %u", name.c_str(),
-           axis[i], size[i], device.label.c_str(), lim.max_workgroup_size[i]);
+      fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs work-group size %c = %u; %s allows at most %u",
+           name.c_str(), axis[i], size[i], device.label.c_str(), lim.max_workgroup_size[i]);
     invocations *= size[i];
   }
   if (invocations > lim.max_workgroup_invocations)
-    fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %llu work-items per group; %s allows at most %u", name.c_str(),
-         static_cast<unsigned long long>(invocations), device.label.c_str(), lim.max_workgroup_invocations);
+    fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %llu work-items per group; %s allows at most %u",
+         name.c_str(), static_cast<unsigned long long>(invocations), device.label.c_str(),
+         lim.max_workgroup_invocations);
   if (sig.shared_memory_bytes > lim.max_shared_memory_bytes)
-    fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %u bytes of shared memory; %s allows at most %u", name.c_str(),
-         sig.shared_memory_bytes, device.label.c_str(), lim.max_shared_memory_bytes);
+    fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %u bytes of shared memory; %s allows at most %u",
+         name.c_str(), sig.shared_memory_bytes, device.label.c_str(), lim.max_shared_memory_bytes);
   if (sig.push_constant_size > lim.max_push_constant_bytes)
-    fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %u bytes of push constants; %s allows at most %u", name.c_str(),
-         sig.push_constant_size, device.label.c_str(), lim.max_push_constant_bytes);
+    fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %u bytes of push constants; %s allows at most %u",
+         name.c_str(), sig.push_constant_size, device.label.c_str(), lim.max_push_constant_bytes);
   uint64_t missing = sig.required_features & ~device.info.features;
   for (const auto& f : feature_names)
     if (missing & f.bit)
@@ -85,11 +92,12 @@ void check_limits(const DeviceState& device, const tr::KernelSignature& sig, con
 
 }  // namespace
 
-std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::vector<uint32_t>* spirv, const std::string* glsl,
-                             const std::string& name, const porta_spec_constant* specs, uint32_t spec_count) {
+std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::vector<uint32_t>* spirv,
+                                          const std::string* glsl, const std::string& name,
+                                          const porta_spec_constant* specs, uint32_t spec_count) {
   if (spec_count > 0 && !specs)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s': %u specialization constants but a null array", name.c_str(),
-         spec_count);
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s': %u specialization constants but a null array",
+         name.c_str(), spec_count);
   try {
     std::vector<uint32_t> words = glsl ? tr::compile_glsl(*glsl, name) : *spirv;
     std::vector<uint32_t> prepared = tr::prepare(words);
@@ -97,7 +105,8 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     // The optimiser drops a push-constant block the code never reads; callers
     // still pass the block they declared, and the backend gets what is left.
     uint32_t declared_push_size = sig.push_constant_size;
-    if (words != prepared) declared_push_size = std::max(declared_push_size, tr::reflect(words).push_constant_size);
+    if (words != prepared)
+      declared_push_size = std::max(declared_push_size, tr::reflect(words).push_constant_size);
 
     // Spec constants: every given id must exist; every constant gets a value.
     std::vector<tr::SpecValue> values;
@@ -106,14 +115,16 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
       for (const auto& sc : sig.spec_constants) known = known || sc.id == specs[i].id;
       if (!known) {
         std::string ids;
-        for (const auto& sc : sig.spec_constants) ids += format("%s%u (%s)", ids.empty() ? "" : ", ", sc.id, sc.name.c_str());
-        fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s' has no specialization constant with id %u; it has: %s",
-             name.c_str(), specs[i].id, ids.empty() ? "none" : ids.c_str());
+        for (const auto& sc : sig.spec_constants)
+          ids += format("%s%u (%s)", ids.empty() ? "" : ", ", sc.id, sc.name.c_str());
+        fail(PORTA_ERROR_INVALID_ARGUMENT,
+             "kernel '%s' has no specialization constant with id %u; it has: %s", name.c_str(), specs[i].id,
+             ids.empty() ? "none" : ids.c_str());
       }
       for (uint32_t j = 0; j < i; ++j)
         if (specs[j].id == specs[i].id)
-          fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s': specialization constant %u given twice", name.c_str(),
-               specs[i].id);
+          fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s': specialization constant %u given twice",
+               name.c_str(), specs[i].id);
       values.push_back({specs[i].id, specs[i].bits});
     }
     std::vector<porta_kernel_spec_value> all_specs;
@@ -142,6 +153,9 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
 
     std::string salt = format("porta %s|language %d|", PORTA_VERSION_STRING, static_cast<int>(language));
     for (const auto& s : all_specs) salt += format("%u=%u;", s.id, s.bits);
+    // The translated source too: a translator change within one porta version
+    // must not hand a plugin a binary built from the old translation.
+    if (!source.empty()) salt += "source " + hash_hex(source.data(), source.size(), "") + ";";
     std::string key = hash_hex(prepared.data(), prepared.size() * sizeof(uint32_t), salt);
 
     porta_kernel_desc desc{};

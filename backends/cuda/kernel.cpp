@@ -24,7 +24,7 @@ uint64_t fnv1a(const std::string& text, uint64_t hash) {
   return hash;
 }
 
-// The core's key covers the SPIR-V, language, spec constants and porta's
+// The core's key covers the SPIR-V, the translated source, spec constants and porta's
 // version; the module also depends on the architecture, the driver (which
 // compiles PTX) and the NVRTC that built it.
 std::string module_cache_key(const Device& device, const porta_kernel_desc& desc, const Nvrtc& nvrtc) {

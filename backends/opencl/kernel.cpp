@@ -29,7 +29,7 @@ uint64_t fnv1a64(const void* data, size_t size, uint64_t h = 1469598103934665603
   return h;
 }
 
-// The core's key covers the SPIR-V, language, spec constants and porta version; a
+// The core's key covers the SPIR-V, translation, spec constants and porta version; a
 // program binary is also only good for one device, driver and set of build options.
 std::string cache_key(const porta_kernel_desc& desc, const DeviceEntry& entry) {
   std::string identity = std::string(desc.cache_key ? desc.cache_key : "") + '\n' + entry.info.name + '\n' +

@@ -17,123 +17,14 @@ std::string CudaCompiler::buffer_pointer_type(const std::string& element, Access
 }
 
 const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
-  // C++ keywords that are not GLSL keywords, CUDA's built-in variables and
-  // keywords, names from porta_glsl.hpp and porta_cuda.h, and the names the
-  // generated code itself uses.
-  static const std::unordered_set<std::string> words = {"alignas",
-                                                        "alignof",
-                                                        "and",
-                                                        "and_eq",
-                                                        "asm",
-                                                        "auto",
-                                                        "bitand",
-                                                        "bitor",
-                                                        "catch",
-                                                        "char",
-                                                        "char8_t",
-                                                        "char16_t",
-                                                        "char32_t",
-                                                        "class",
-                                                        "compl",
-                                                        "concept",
-                                                        "consteval",
-                                                        "constexpr",
-                                                        "constinit",
-                                                        "const_cast",
-                                                        "co_await",
-                                                        "co_return",
-                                                        "co_yield",
-                                                        "decltype",
-                                                        "delete",
-                                                        "dynamic_cast",
-                                                        "enum",
-                                                        "explicit",
-                                                        "export",
-                                                        "extern",
-                                                        "friend",
-                                                        "goto",
-                                                        "inline",
-                                                        "long",
-                                                        "mutable",
-                                                        "namespace",
-                                                        "new",
-                                                        "noexcept",
-                                                        "not",
-                                                        "not_eq",
-                                                        "nullptr",
-                                                        "operator",
-                                                        "or",
-                                                        "or_eq",
-                                                        "private",
-                                                        "protected",
-                                                        "public",
-                                                        "register",
-                                                        "reinterpret_cast",
-                                                        "requires",
-                                                        "short",
-                                                        "signed",
-                                                        "sizeof",
-                                                        "static",
-                                                        "static_assert",
-                                                        "static_cast",
-                                                        "template",
-                                                        "this",
-                                                        "thread_local",
-                                                        "throw",
-                                                        "try",
-                                                        "typedef",
-                                                        "typeid",
-                                                        "typename",
-                                                        "union",
-                                                        "unsigned",
-                                                        "using",
-                                                        "virtual",
-                                                        "volatile",
-                                                        "wchar_t",
-                                                        "xor",
-                                                        "xor_eq",
-                                                        "NULL",
-                                                        "offsetof",
-                                                        "main",
-                                                        "std",
-                                                        "porta_glsl",
-                                                        "kernel",
-                                                        "buffer_at",
-                                                        "array_copy",
-                                                        "checked_div",
-                                                        "checked_rem",
-                                                        "checked_mod",
-                                                        "vec",
-                                                        "int8_t",
-                                                        "int16_t",
-                                                        "int32_t",
-                                                        "int64_t",
-                                                        "uint8_t",
-                                                        "uint16_t",
-                                                        "uint32_t",
-                                                        "uint64_t",
-                                                        "size_t",
-                                                        "shared",
-                                                        "threadIdx",
-                                                        "blockIdx",
-                                                        "blockDim",
-                                                        "gridDim",
-                                                        "warpSize",
-                                                        "dim3",
-                                                        "half",
-                                                        "porta_work_item",
-                                                        "porta_group_shared",
-                                                        "porta_cuda_kernel",
-                                                        "porta_shared_storage",
-                                                        "porta_no_shared",
-                                                        "group_shared",
-                                                        "pc",
-                                                        "swizzle",
-                                                        "components",
-                                                        "detail",
-                                                        "bit_cast",
-                                                        "float_to_half",
-                                                        "half_to_float"};
+  // The C++ words, CUDA's built-in variables and types, and the names the
+  // generated code uses.
+  static const std::unordered_set<std::string> words = [] {
+    std::unordered_set<std::string> all = cxx_reserved_words();
+    all.insert({"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "half",
+                "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared", "group_shared", "pc"});
+    return all;
+  }();
   return words;
 }
 
@@ -211,14 +102,18 @@ void CudaCompiler::emit_kernel_entry() {
   const std::string ns = "porta_glsl::kernel::";
   std::string parameters;
   std::string arguments;
+  auto add_parameter = [&](const std::string& declaration) {
+    if (!parameters.empty()) parameters += ", ";
+    parameters += declaration;
+  };
   for (const BufferView& view : buffer_views()) {
-    const std::string b = "b" + std::to_string(view.parameter);
-    parameters += (parameters.empty() ? "" : ", ") + std::string("void* __restrict__ ") + b;
+    std::string b = "b";
+    b += std::to_string(view.parameter);
+    add_parameter("void* __restrict__ " + b);
     arguments += b + ", ";
   }
   if (push_constant_variable()) {
-    parameters +=
-        (parameters.empty() ? "" : ", ") + std::string("const ") + ns + push_constant_type_name() + " pc";
+    add_parameter("const " + ns + push_constant_type_name() + " pc");
     arguments += "pc, ";
   }
   statement("// Buffers in binding order, then the push constants by value; one thread per work-item.");

@@ -1,5 +1,5 @@
 // Target opencl. The translation unit, in order:
-//   FP_CONTRACT OFF; GLSL-style vector constructors; checked integer division
+//   FP_CONTRACT OFF; vector literals (GLSL constructors rewritten in finish()); checked integer division
 //   helpers (only those the kernel calls); spec constants as macros with the
 //   translated values, gl_WorkGroupSize, constant tables; structs with their
 //   std430 offsets checked; helper functions; the __kernel, whose body
@@ -333,12 +333,62 @@ void OpenclCompiler::emit_prelude() {
   statement("// GLSL rounds a * b + c twice unless the source asks for fma(); OpenCL C would fuse it.");
   statement("#pragma OPENCL FP_CONTRACT OFF");
   statement("");
-  if (!vectors.empty()) {
-    statement(
-        "// GLSL's vector constructors: float4(a, b.xy, c) is the vector literal (float4)(a, b.xy, c).");
-    for (const std::string& v : vectors) statement("#define ", v, "(...) ((", v, ")(__VA_ARGS__))");
-    statement("");
+  vector_literal_types_ = std::move(vectors);
+}
+
+std::string OpenclCompiler::finish(std::string text) {
+  // The emitter spells vector constructors as GLSL does, float4(a, b.xy, c);
+  // OpenCL C's vector literal is (float4)(a, b.xy, c). The rewrite is done on
+  // the text (a function-like macro would do it too, but NVIDIA's compiler
+  // refuses variadic macros). The literal is parenthesised whole, since a
+  // postfix operator would otherwise bind to its argument list.
+  if (vector_literal_types_.empty()) return text;
+  auto identifier_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  // Each open literal: the depth of its argument list's parenthesis.
+  std::vector<int> literal_depths;
+  int depth = 0;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {  // comment to end of line
+      const size_t end = text.find('\n', i);
+      const size_t stop = end == std::string::npos ? text.size() : end;
+      out.append(text, i, stop - i);
+      i = stop;
+      continue;
+    }
+    if (identifier_char(c)) {
+      size_t end = i;
+      while (end < text.size() && identifier_char(text[end])) ++end;
+      const std::string word = text.substr(i, end - i);
+      if (end < text.size() && text[end] == '(' && vector_literal_types_.count(word)) {
+        out += "((" + word + ")(";
+        literal_depths.push_back(++depth);
+        i = end + 1;
+      } else {
+        out += word;
+        i = end;
+      }
+      continue;
+    }
+    out += c;
+    if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      if (!literal_depths.empty() && literal_depths.back() == depth) {
+        out += ')';
+        literal_depths.pop_back();
+      }
+      --depth;
+    }
+    ++i;
   }
+  if (!literal_depths.empty() || depth != 0)
+    unsupported("unbalanced parentheses in the emitted source (vector literal rewrite)");
+  return out;
 }
 
 void OpenclCompiler::emit_division_helpers() {

@@ -42,6 +42,7 @@ class OpenclCompiler final : public TargetCompiler {
   std::string buffer_pointer_type(const std::string& element, Access access) const override;
   const std::unordered_set<std::string>& reserved_words() const override;
   std::string shared_variable_prefix() const override { return ""; }
+  std::string finish(std::string text) override;
   std::string checked_division_function(const std::string& name, const spirv_cross::SPIRType& type) override;
 
   std::string type_to_glsl(const spirv_cross::SPIRType& type, uint32_t id = 0) override;
@@ -63,6 +64,7 @@ class OpenclCompiler final : public TargetCompiler {
   // ---- pieces of the translation unit ----
   void prepare_names();
   void emit_prelude();
+  std::set<std::string> vector_literal_types_;  // the vector types emit_prelude saw
   void emit_division_helpers();
   void emit_constants_and_structs();
   void emit_struct(const spirv_cross::SPIRType& type);

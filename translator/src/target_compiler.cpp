@@ -69,6 +69,113 @@ TargetCompiler::TargetCompiler(std::vector<uint32_t> spirv, const TranslateOptio
   });
 }
 
+const std::unordered_set<std::string>& TargetCompiler::cxx_reserved_words() {
+  // C++ keywords that are not GLSL keywords, and the names porta_glsl.hpp
+  // defines, which the C++ and CUDA translations both include.
+  static const std::unordered_set<std::string> words = {"alignas",
+                                                        "alignof",
+                                                        "and",
+                                                        "and_eq",
+                                                        "asm",
+                                                        "auto",
+                                                        "bitand",
+                                                        "bitor",
+                                                        "catch",
+                                                        "char",
+                                                        "char8_t",
+                                                        "char16_t",
+                                                        "char32_t",
+                                                        "class",
+                                                        "compl",
+                                                        "concept",
+                                                        "consteval",
+                                                        "constexpr",
+                                                        "constinit",
+                                                        "const_cast",
+                                                        "co_await",
+                                                        "co_return",
+                                                        "co_yield",
+                                                        "decltype",
+                                                        "delete",
+                                                        "dynamic_cast",
+                                                        "enum",
+                                                        "explicit",
+                                                        "export",
+                                                        "extern",
+                                                        "friend",
+                                                        "goto",
+                                                        "inline",
+                                                        "long",
+                                                        "mutable",
+                                                        "namespace",
+                                                        "new",
+                                                        "noexcept",
+                                                        "not",
+                                                        "not_eq",
+                                                        "nullptr",
+                                                        "operator",
+                                                        "or",
+                                                        "or_eq",
+                                                        "private",
+                                                        "protected",
+                                                        "public",
+                                                        "register",
+                                                        "reinterpret_cast",
+                                                        "requires",
+                                                        "short",
+                                                        "signed",
+                                                        "sizeof",
+                                                        "static",
+                                                        "static_assert",
+                                                        "static_cast",
+                                                        "template",
+                                                        "this",
+                                                        "thread_local",
+                                                        "throw",
+                                                        "try",
+                                                        "typedef",
+                                                        "typeid",
+                                                        "typename",
+                                                        "union",
+                                                        "unsigned",
+                                                        "using",
+                                                        "virtual",
+                                                        "volatile",
+                                                        "wchar_t",
+                                                        "xor",
+                                                        "xor_eq",
+                                                        "NULL",
+                                                        "offsetof",
+                                                        "main",
+                                                        "std",
+                                                        "porta_glsl",
+                                                        "buffer_at",
+                                                        "array_copy",
+                                                        "checked_div",
+                                                        "checked_rem",
+                                                        "checked_mod",
+                                                        "vec",
+                                                        "int8_t",
+                                                        "int16_t",
+                                                        "int32_t",
+                                                        "int64_t",
+                                                        "uint8_t",
+                                                        "uint16_t",
+                                                        "uint32_t",
+                                                        "uint64_t",
+                                                        "size_t",
+                                                        "shared",
+                                                        "porta_work_item",
+                                                        "porta_group_shared",
+                                                        "swizzle",
+                                                        "components",
+                                                        "detail",
+                                                        "bit_cast",
+                                                        "float_to_half",
+                                                        "half_to_float"};
+  return words;
+}
+
 void TargetCompiler::unsupported(const std::string& what) const {
   throw Error(
       Error::Kind::UnsupportedFeature,
@@ -133,7 +240,7 @@ std::string TargetCompiler::compile() {
     emit_translation_unit();
     pass_count++;
   } while (is_forcing_recompilation());
-  return buffer.str();
+  return finish(buffer.str());
 }
 
 void TargetCompiler::apply_spec_values() {
@@ -538,7 +645,14 @@ void TargetCompiler::emit_shared_struct() {
   begin_scope();
   for (uint32_t id : shared_variables_) {
     const SPIRVariable& var = get<SPIRVariable>(id);
-    statement(variable_decl(get_variable_data_type(var), CompilerGLSL::to_name(id)), ";");
+    const SPIRType& type = get_variable_data_type(var);
+    // Vectors (and arrays of them) of 8 or 16 bytes get their size as
+    // alignment, so that a vec4 read from shared memory can be one 16-byte load.
+    const uint32_t bytes = type.columns == 1 ? type.vecsize * type.width / 8 : 0;
+    const std::string align = (type.vecsize == 2 || type.vecsize == 4) && (bytes == 8 || bytes == 16)
+                                  ? "alignas(" + std::to_string(bytes) + ") "
+                                  : "";
+    statement(align, variable_decl(type, CompilerGLSL::to_name(id)), ";");
   }
   end_scope_decl();
   statement("");
@@ -769,6 +883,22 @@ void TargetCompiler::replace_illegal_names() {
     for (auto& member : entry.second.members)
       if (reserved.count(member.alias)) member.alias += "_";
   }
+  // Constant tables are declared at namespace scope: two functions' local
+  // `const float t[4]` must not both become `t` there.
+  std::unordered_set<std::string> taken;
+  ir.for_each_typed_id<SPIRConstant>([&](uint32_t id, SPIRConstant& constant) {
+    if (!constant.is_used_as_lut && !constant.specialization) return;
+    std::string name = CompilerGLSL::to_name(id);
+    if (taken.insert(name).second) return;
+    for (uint32_t n = 1;; ++n) {
+      const std::string candidate = name + "_" + std::to_string(n);
+      if (!taken.count(candidate)) {
+        set_name(id, candidate);
+        taken.insert(candidate);
+        break;
+      }
+    }
+  });
 }
 
 }  // namespace porta::translator::detail

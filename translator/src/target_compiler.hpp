@@ -58,9 +58,14 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // Words kept out of user names (the target language's keywords and the
   // names its runtime defines).
   virtual const std::unordered_set<std::string>& reserved_words() const = 0;
+  // The words both C++-based targets (cpp, cuda) keep out.
+  static const std::unordered_set<std::string>& cxx_reserved_words();
   // How the body names a shared variable: "shared." when they live in the
   // per-group struct (cpp), "" when the target declares them itself.
   virtual std::string shared_variable_prefix() const { return "shared."; }
+  // The emitted text after the last pass; targets rewrite spellings the
+  // emitter cannot be told about here.
+  virtual std::string finish(std::string text) { return text; }
 
   // ---- shared pieces ----
   // Spec constants (with their values), gl_WorkGroupSize, spec-constant

@@ -100,8 +100,8 @@ typedef struct porta_kernel_desc {
   uint32_t workgroup_size[3];   /* resolved with the spec constants */
   uint32_t shared_memory_bytes; /* workgroup-shared memory the kernel declares */
   uint64_t required_features;   /* porta_feature flags */
-  const char* cache_key;        /* hex hash of SPIR-V, language, specs, porta version;
-                                   the plugin adds driver/device identity */
+  const char* cache_key;        /* hex hash of SPIR-V, translated source, language,
+                                   specs, porta version; the plugin adds driver/device identity */
 } porta_kernel_desc;
 
 typedef struct porta_plugin_api {

@@ -127,14 +127,15 @@ bool has_extension(const std::vector<VkExtensionProperties>& list, const char* n
                      [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
-bool has_layer(Instance& in, const char* name) {
+// The Vulkan header version a layer was built against; 0 when it is not installed.
+uint32_t layer_version(Instance& in, const char* name) {
   uint32_t n = 0;
-  if (in.global.vkEnumerateInstanceLayerProperties(&n, nullptr) != VK_SUCCESS) return false;
+  if (in.global.vkEnumerateInstanceLayerProperties(&n, nullptr) != VK_SUCCESS) return 0;
   std::vector<VkLayerProperties> layers(n);
-  if (in.global.vkEnumerateInstanceLayerProperties(&n, layers.data()) != VK_SUCCESS) return false;
+  if (in.global.vkEnumerateInstanceLayerProperties(&n, layers.data()) != VK_SUCCESS) return 0;
   for (uint32_t i = 0; i < n; ++i)
-    if (std::strcmp(layers[i].layerName, name) == 0) return true;
-  return false;
+    if (std::strcmp(layers[i].layerName, name) == 0) return layers[i].specVersion;
+  return 0;
 }
 
 void create_instance(Instance& in) {
@@ -167,7 +168,8 @@ void create_instance(Instance& in) {
   if (env_flag("PORTA_VULKAN_VALIDATION")) {
     const char* layer = "VK_LAYER_KHRONOS_validation";
     const auto layer_extensions = instance_extensions(in, layer);
-    if (!has_layer(in, layer)) {
+    const uint32_t version = layer_version(in, layer);
+    if (version == 0) {
       plugin::log(PORTA_LOG_WARN,
                   "vulkan: PORTA_VULKAN_VALIDATION is set but VK_LAYER_KHRONOS_validation is not installed "
                   "(Debian: vulkan-validationlayers); continuing without validation");
@@ -180,6 +182,7 @@ void create_instance(Instance& in) {
       layers.push_back(layer);
       enabled_extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
       validation = true;
+      in.validation_layer_version = version;
     }
   }
 
@@ -247,6 +250,20 @@ void describe(Instance& in, PhysicalDevice& d) {
   std::vector<VkExtensionProperties> exts(n);
   in.fn.vkEnumerateDeviceExtensionProperties(d.handle, nullptr, &n, exts.data());
   for (uint32_t i = 0; i < n; ++i) d.extensions.insert(exts[i].extensionName);
+  // A validation layer older than an extension cannot check it and reports
+  // its structures as errors: with validation on, such extensions stay off.
+  static const struct {
+    const char* name;
+    uint32_t header;
+  } kNewerExtensions[] = {{kCooperativeMatrixExtension, VK_MAKE_API_VERSION(0, 1, 3, 255)},
+                          {kBfloat16Extension, VK_MAKE_API_VERSION(0, 1, 4, 311)}};
+  for (const auto& e : kNewerExtensions)
+    if (in.validation_layer_version && in.validation_layer_version < e.header && d.extensions.erase(e.name))
+      plugin::log(PORTA_LOG_INFO, plugin::format("vulkan: %s left off: the validation layer (header %u.%u.%u) "
+                                                 "predates it",
+                                                 e.name, VK_API_VERSION_MAJOR(in.validation_layer_version),
+                                                 VK_API_VERSION_MINOR(in.validation_layer_version),
+                                                 VK_API_VERSION_PATCH(in.validation_layer_version)));
 
   const bool v12 = d.api_version >= VK_API_VERSION_1_2;
   const bool v13 = d.api_version >= VK_API_VERSION_1_3;

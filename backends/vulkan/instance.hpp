@@ -82,6 +82,7 @@ struct Instance {
   // "timeline"), so tests exercise the paths other drivers take.
   std::set<std::string> disabled;
   uint64_t timeout_ns = 60ull * 1000 * 1000 * 1000;  // PORTA_VULKAN_TIMEOUT_MS
+  uint32_t validation_layer_version = 0;             // its header version; 0: validation off
 
   bool is_disabled(const char* capability) const { return disabled.count(capability) != 0; }
 };

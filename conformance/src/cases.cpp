@@ -56,7 +56,18 @@ const uint64_t kHugeLength = (1u << 24) + 7;       // --full: >= 2^24 elements
 const Values kElementwiseValues[] = {Values::kNegative, Values::kTiny, Values::kHuge, Values::kZeros,
                                      Values::kDenormal, Values::kInf,  Values::kNan,  Values::kMixed};
 
-std::string n_name(uint64_t n) { return "n" + std::to_string(n); }
+// "m" and 12 → "m12" (appended: GCC 12 warns falsely on "m" + std::string).
+std::string tagged(const char* tag, uint64_t value) {
+  std::string s = tag;
+  s += std::to_string(value);
+  return s;
+}
+
+std::string n_name(uint64_t n) {
+  std::string name = "n";
+  name += std::to_string(n);
+  return name;
+}
 
 Case elementwise(const std::string& op, uint64_t n, std::string name) {
   Case c;
@@ -85,7 +96,7 @@ void elementwise_rows(const std::string& op, std::vector<Case>& out) {
   for (const auto& o : offsets)
     for (uint64_t n : {uint64_t(1), uint64_t(7), uint64_t(257), uint64_t(4099)}) {
       Case c = elementwise(op, n,
-                           n_name(n) + "-off" + std::to_string(o[0]) + "." + std::to_string(o[1]) + "." +
+                           n_name(n) + tagged("-off", o[0]) + tagged(".", o[1]) + "." +
                                std::to_string(o[2]));
       for (int i = 0; i < 3; ++i) c.off[i] = o[i];
       out.push_back(c);
@@ -130,7 +141,8 @@ std::vector<Case> fill_cases() {
     uint64_t n = 1;
     for (uint64_t d : s) {
       n *= d;
-      c.name += "-" + std::to_string(d);
+      c.name += '-';
+      c.name += std::to_string(d);
     }
     c.n = n;
     c.shape = s;
@@ -187,8 +199,8 @@ std::vector<Case> matmul_cases() {
       std::snprintf(buf, sizeof buf, "-a%gb%g", alpha, beta);
       c.name += buf;
     }
-    if (pad) c.name += "-pad" + std::to_string(pad);
-    if (offset) c.name += "-off" + std::to_string(offset);
+    if (pad) c.name += tagged("-pad", pad);
+    if (offset) c.name += tagged("-off", offset);
     if (v != Values::kNormal) c.name += std::string("-") + values_name(v);
     out.push_back(c);
   };
@@ -245,9 +257,9 @@ std::vector<Case> logreg_cases() {
     c.values = v;
     c.full_only = full_only;
     c.off[0] = pad ? 3 : 0;
-    c.name = "m" + std::to_string(m) + "d" + std::to_string(d);
+    c.name = tagged("m", m) + tagged("d", d);
     if (workspace) c.name += "-workspace";
-    if (pad) c.name += "-pad" + std::to_string(pad);
+    if (pad) c.name += tagged("-pad", pad);
     if (v != Values::kNormal) c.name += std::string("-") + values_name(v);
     out.push_back(c);
   };

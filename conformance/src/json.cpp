@@ -59,13 +59,20 @@ std::string Json::dump() const {
     case Type::String: return json_quote(string_);
     case Type::Array: {
       std::string out = "[";
-      for (size_t i = 0; i < array_.size(); ++i) out += (i ? "," : "") + array_[i].dump();
+      for (size_t i = 0; i < array_.size(); ++i) {
+        if (i) out += ',';
+        out += array_[i].dump();
+      }
       return out + "]";
     }
     case Type::Object: {
       std::string out = "{";
-      for (size_t i = 0; i < ordered_.size(); ++i)
-        out += (i ? "," : "") + json_quote(ordered_[i].first) + ":" + ordered_[i].second.dump();
+      for (size_t i = 0; i < ordered_.size(); ++i) {
+        if (i) out += ',';
+        out += json_quote(ordered_[i].first);
+        out += ':';
+        out += ordered_[i].second.dump();
+      }
       return out + "}";
     }
   }

@@ -3,6 +3,7 @@
 // test and on the CPU backend, the float64 oracle, then judge().
 #include <algorithm>
 #include <chrono>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <new>
@@ -218,20 +219,30 @@ std::vector<Output> run_matmul(Devices& d, const Case& c, uint64_t seed) {
   o.inside.assign(c0.size(), 0);
   o.exact.assign(c0.size(), 0);
   o.bound.assign(c0.size(), 0);
+  o.flush_allowance.assign(c0.size(), 0);
+  // A device that flushes denormals to zero moves each of the 2K + 3 roundings
+  // of an element that lands below FLT_MIN by less than FLT_MIN (scaled by
+  // alpha after the sum), and drops products and beta * C terms with a
+  // denormal operand entirely.
+  auto denormal = [](double v) { return v != 0 && std::fabs(v) < FLT_MIN; };
+  const double alpha_abs = std::fabs(static_cast<double>(c.alpha));
   for (uint64_t i = 0; i < m; ++i)
     for (uint64_t j = 0; j < n; ++j) {
-      double exact = 0, abs_ab = 0;
+      double exact = 0, abs_ab = 0, dropped = 0;
       for (uint64_t p = 0; p < k; ++p) {
         const double av = c.trans_a ? a[off + p * lda + i] : a[off + i * lda + p];
         const double bv = c.trans_b ? b[off + j * ldb + p] : b[off + p * ldb + j];
         exact += av * bv;
         abs_ab += std::fabs(av * bv);
+        if (denormal(av) || denormal(bv)) dropped += std::fabs(av * bv);
       }
       const uint64_t at = off + i * ldc + j;
       const double c_old = c.beta == 0 ? 0.0 : c0[at];
       o.inside[at] = 1;
       o.exact[at] = static_cast<double>(c.alpha) * exact + (c.beta == 0 ? 0.0 : static_cast<double>(c.beta) * c_old);
       o.bound[at] = test::matmul_bound(k, abs_ab, c.alpha, c.beta, c_old);
+      o.flush_allowance[at] = (2.0 * k + 3) * FLT_MIN * std::max(1.0, alpha_abs) + alpha_abs * dropped +
+                              (denormal(c_old) ? std::fabs(static_cast<double>(c.beta) * c_old) : 0.0);
     }
   o.where = [off, ldc](uint64_t at) {
     return "C[" + std::to_string((at - off) / ldc) + "][" + std::to_string((at - off) % ldc) + "]";

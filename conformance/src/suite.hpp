@@ -82,6 +82,9 @@ struct Output {
   std::vector<double> exact;    // oracle (inside elements)
   std::vector<double> bound;    // kAbsolute bounds against the exact value (inside elements)
   std::vector<float> flushed;   // the result a device that flushes denormals gives (optional)
+  // Optional, kAbsolute ops: how far flushing denormal operands and
+  // intermediates to zero can move an element beyond its bound.
+  std::vector<double> flush_allowance;
   std::vector<float> qualitative_max;  // optional; not NaN: judged as finite and in [0, value] instead
   std::function<std::string(uint64_t)> where;  // "C[3][4]" for buffer element i
 };

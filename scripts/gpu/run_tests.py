@@ -30,6 +30,7 @@ def main():
     ap.add_argument("--env", action="append", default=[], help="extra K=V for every test")
     ap.add_argument("--prefix", default="", help="command prefix, e.g. 'compute-sanitizer --tool memcheck'")
     ap.add_argument("--log", help="folder for each test's output")
+    ap.add_argument("--max-seconds", type=float, help="cap on each test's TIMEOUT")
     args = ap.parse_args()
 
     tests = json.load(open(args.tests))["tests"]
@@ -58,7 +59,7 @@ def main():
         start = time.time()
         try:
             r = subprocess.run(cmd, cwd=props.get("WORKING_DIRECTORY"), env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, timeout=props.get("TIMEOUT", 1500))
+                               stderr=subprocess.STDOUT, timeout=min(props.get("TIMEOUT", 1500), args.max_seconds or 1e9))
             out, rc = r.stdout.decode(errors="replace"), r.returncode
         except subprocess.TimeoutExpired as e:
             out, rc = (e.stdout or b"").decode(errors="replace") + "\n*** timeout", None
@@ -82,7 +83,8 @@ def main():
         {"Passed": passed, "Failed": failed, "Skipped": skipped}[verdict].append(t["name"])
         print(f"{i:3}/{len(selected)} {t['name']:<60} {verdict:<8} {seconds:7.2f} s", flush=True)
         if args.log:
-            with open(os.path.join(args.log, t["name"] + ".log"), "w") as f:
+            name = re.sub(r"[^A-Za-z0-9_.-]", "_", t["name"])
+            with open(os.path.join(args.log, name + ".log"), "w") as f:
                 f.write(out)
         if verdict == "Failed":
             print("\n".join(out.splitlines()[-40:]))

@@ -1,5 +1,6 @@
 // Platforms and devices: enumeration at init(), porta_device_info, contexts.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -140,6 +141,29 @@ const std::vector<DeviceEntry>& devices() { return g_devices; }
 
 std::string describe(const DeviceEntry& entry) { return std::string("device '") + entry.info.name + "'"; }
 
+namespace {
+
+// PoCL 5 and later (built on LLVM 16 or newer) abort in their default
+// work-group compiler on kernels where a branch after a barrier skips a loop
+// and rejoins before the next barrier, a shape structured SPIR-V often has;
+// their continuation-based method compiles those kernels. porta picks it
+// unless the user chose a method; the choice is part of the binary cache key.
+void choose_pocl_work_group_method() {
+  if (std::getenv("POCL_WORK_GROUP_METHOD")) return;
+  for (const DeviceEntry& e : g_devices) {
+    const size_t at = e.platform_version.find("PoCL ");
+    if (at == std::string::npos) continue;
+    const int major = std::atoi(e.platform_version.c_str() + at + 5);
+    if (major < 5) continue;
+    setenv("POCL_WORK_GROUP_METHOD", "cbs", 0);
+    plugin::log(PORTA_LOG_INFO, "opencl: POCL_WORK_GROUP_METHOD=cbs for " + e.platform_version +
+                                    " (its default method aborts on some kernels with barriers)");
+    return;
+  }
+}
+
+}  // namespace
+
 void enumerate_devices() {
   g_devices.clear();
   cl_uint platform_count = 0;
@@ -174,6 +198,7 @@ void enumerate_devices() {
     }
   }
   if (!skipped.empty()) plugin::log(PORTA_LOG_WARN, "opencl: " + skipped.substr(2));
+  choose_pocl_work_group_method();
   if (g_devices.empty())
     plugin::fail(PORTA_ERROR_UNAVAILABLE, "opencl: %u OpenCL platform(s) but no usable device%s",
                  platform_count, skipped.c_str());

@@ -32,9 +32,11 @@ uint64_t fnv1a64(const void* data, size_t size, uint64_t h = 1469598103934665603
 // The core's key covers the SPIR-V, translation, spec constants and porta version; a
 // program binary is also only good for one device, driver and set of build options.
 std::string cache_key(const porta_kernel_desc& desc, const DeviceEntry& entry) {
-  std::string identity = std::string(desc.cache_key ? desc.cache_key : "") + '\n' + entry.info.name + '\n' +
-                         entry.driver_version + '\n' + entry.platform_version + '\n' + kBuildOptions + '\n' +
-                         desc.entry_point;
+  std::string identity =
+      std::string(desc.cache_key ? desc.cache_key : "") + '\n' + entry.info.name + '\n' +
+      entry.driver_version + '\n' + entry.platform_version + '\n' + kBuildOptions + '\n' +
+      (std::getenv("POCL_WORK_GROUP_METHOD") ? std::getenv("POCL_WORK_GROUP_METHOD") : "") + '\n' +
+      desc.entry_point;
   uint64_t a = fnv1a64(identity.data(), identity.size());
   uint64_t b = fnv1a64(identity.data(), identity.size(), 0x9e3779b97f4a7c15ull);
   return plugin::format("opencl-%016llx%016llx", static_cast<unsigned long long>(a),

@@ -52,12 +52,12 @@ class VulkanPlugin : public ::testing::Test {
     ASSERT_EQ(api->stream_create(device_, &stream_), PORTA_SUCCESS) << TestHost::last_error;
   }
   void TearDown() override {
+    // The plugin contract: nothing is destroyed while queued work uses it (the
+    // core keeps such objects alive); so the stream finishes first.
+    if (stream_) api->stream_sync(stream_);
     for (auto k : kernels_) api->kernel_destroy(k);
     for (auto b : buffers_) api->buffer_destroy(b);
-    if (stream_) {
-      api->stream_sync(stream_);
-      api->stream_destroy(stream_);
-    }
+    if (stream_) api->stream_destroy(stream_);
     if (device_) api->device_close(device_);
     EXPECT_EQ(TestHost::validation_messages.load(), validation_before_) << "validation messages were logged";
   }
@@ -420,13 +420,20 @@ TEST_F(VulkanPlugin, WaitThatTimesOutLosesTheDeviceCleanly) {
   const char* timeout = std::getenv("PORTA_VULKAN_TIMEOUT_MS");
   if (!timeout || std::atoi(timeout) > 1000) GTEST_SKIP() << "needs PORTA_VULKAN_TIMEOUT_MS <= 1000";
   porta_plugin_kernel k = make_kernel(increment_desc());
-  // About 0.8 s on lavapipe (which caps a loop at 65535 iterations).
-  const uint32_t n = 16384;
-  porta_plugin_buffer b = buffer(n * 4);
-  ASSERT_EQ(api->stream_fill(stream_, b, 0, n * 4, 0), PORTA_SUCCESS);
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < 2; ++i) increment(stream_, k, b, n, 1, 60000);
-  EXPECT_EQ(api->stream_sync(stream_), PORTA_ERROR_DEVICE_LOST);
+  // About 0.8 s on lavapipe (which caps a loop at 65535 iterations) at the
+  // first size; a fast GPU finishes that in time, so the work grows 16-fold
+  // until a wait outlasts the timeout (about 0.25 s of work on an H100).
+  const uint32_t kMaxItems = 16u << 20;
+  porta_plugin_buffer b = buffer(uint64_t{kMaxItems} * 4);
+  porta_status waited = PORTA_SUCCESS;
+  auto t0 = std::chrono::steady_clock::now();
+  for (uint32_t n = 16384; n <= kMaxItems && waited == PORTA_SUCCESS; n *= 16) {
+    ASSERT_EQ(api->stream_fill(stream_, b, 0, uint64_t{n} * 4, 0), PORTA_SUCCESS);
+    t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < 2; ++i) increment(stream_, k, b, n, 1, 60000);
+    waited = api->stream_sync(stream_);
+  }
+  EXPECT_EQ(waited, PORTA_ERROR_DEVICE_LOST);
   EXPECT_NE(TestHost::last_error.find("PORTA_VULKAN_TIMEOUT_MS"), std::string::npos) << TestHost::last_error;
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(30));
   porta_plugin_buffer other = nullptr;

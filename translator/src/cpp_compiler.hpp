@@ -11,6 +11,8 @@ class CppCompiler final : public TargetCompiler {
 
  private:
   Target target() const override { return Target::Cpp; }
+  // Translated C++ is compiled with -fwrapv (the CPU backend and its build).
+  bool signed_overflow_wraps() const override { return true; }
   void emit_translation_unit() override;
   std::string buffer_pointer_type(const std::string& element, Access access) const override;
   const std::unordered_set<std::string>& reserved_words() const override;

@@ -803,6 +803,25 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
       register_write(ops[2]);
       return;
     }
+    case spv::OpIAdd:
+    case spv::OpISub:
+    case spv::OpIMul:
+    case spv::OpSNegate: {
+      // SPIR-V integer arithmetic wraps; signed overflow in C and C++ is
+      // undefined, and NVRTC's and OpenCL's optimisers rely on that. Signed
+      // results are computed in the unsigned type and converted back.
+      const SPIRType& type = get<SPIRType>(ops[0]);
+      const bool is_signed = type.basetype == SPIRType::Int || type.basetype == SPIRType::Int64;
+      if (signed_overflow_wraps() || !is_signed || type.columns != 1) break;
+      const SPIRType::BaseType as_unsigned = type.basetype == SPIRType::Int ? SPIRType::UInt : SPIRType::UInt64;
+      if (opcode == spv::OpSNegate) {
+        emit_unary_func_op_cast(ops[0], ops[1], ops[2], "-", as_unsigned, type.basetype);
+        return;
+      }
+      const char* op = opcode == spv::OpIAdd ? "+" : opcode == spv::OpISub ? "-" : "*";
+      emit_binary_op_cast(ops[0], ops[1], ops[2], ops[3], op, as_unsigned, false, false);
+      return;
+    }
     case spv::OpUDiv:
     case spv::OpSDiv:
     case spv::OpUMod:

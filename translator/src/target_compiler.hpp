@@ -66,6 +66,9 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // The emitted text after the last pass; targets rewrite spellings the
   // emitter cannot be told about here.
   virtual std::string finish(std::string text) { return text; }
+  // Whether the target's compiler wraps signed overflow (the CPU backend
+  // compiles with -fwrapv); if not, signed arithmetic goes through unsigned.
+  virtual bool signed_overflow_wraps() const { return false; }
 
   // ---- shared pieces ----
   // Spec constants (with their values), gl_WorkGroupSize, spec-constant

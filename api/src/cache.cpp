@@ -1,7 +1,8 @@
 // The kernel cache: $PORTA_CACHE_DIR, else $XDG_CACHE_HOME/porta, else
 // ~/.cache/porta. Writes are atomic (temporary file, then rename), so a reader
-// sees a whole entry or none; a corrupt entry is for its user to detect and
-// rebuild. PORTA_CACHE=0 turns it off.
+// sees a whole entry or none. Each entry starts with a header holding a magic
+// and a checksum of what follows, so that a damaged file is found here and
+// rebuilt, and never reaches a driver. PORTA_CACHE=0 turns it off.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -47,6 +48,16 @@ std::string resolve_cache_dir() {
   return dir;
 }
 
+// Entry header: "PORTAKC1", then the payload's 64-bit FNV-1a in native byte order.
+constexpr char kMagic[8] = {'P', 'O', 'R', 'T', 'A', 'K', 'C', '1'};
+constexpr size_t kHeaderSize = 16;
+
+uint64_t checksum(const uint8_t* data, size_t size) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 1099511628211ull;
+  return h;
+}
+
 bool valid_key(const std::string& key) {
   if (key.empty() || key.size() > 200) return false;
   for (char c : key)
@@ -65,8 +76,18 @@ bool cache_load(const std::string& key, std::vector<uint8_t>& data) {
   if (cache_dir().empty() || !valid_key(key)) return false;
   std::ifstream in(cache_dir() + "/" + key, std::ios::binary);
   if (!in) return false;
-  data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return !in.bad();
+  std::vector<uint8_t> file{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) return false;
+  uint64_t stored = 0;
+  if (file.size() >= kHeaderSize) std::memcpy(&stored, file.data() + sizeof kMagic, sizeof stored);
+  if (file.size() < kHeaderSize || std::memcmp(file.data(), kMagic, sizeof kMagic) != 0 ||
+      stored != checksum(file.data() + kHeaderSize, file.size() - kHeaderSize)) {
+    log(PORTA_LOG_WARN, "kernel cache: " + cache_dir() + "/" + key + " is damaged; it will be rebuilt");
+    std::remove((cache_dir() + "/" + key).c_str());
+    return false;
+  }
+  data.assign(file.begin() + kHeaderSize, file.end());
+  return true;
 }
 
 bool cache_store(const std::string& key, const void* data, size_t size) {
@@ -76,8 +97,14 @@ bool cache_store(const std::string& key, const void* data, size_t size) {
   std::string tmp = format("%s.tmp.%d.%u", final_path.c_str(), static_cast<int>(getpid()), counter++);
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return false;
-  const char* p = static_cast<const char*>(data);
-  size_t left = size;
+  uint8_t header[kHeaderSize];
+  std::memcpy(header, kMagic, sizeof kMagic);
+  const uint64_t sum = checksum(static_cast<const uint8_t*>(data), size);
+  std::memcpy(header + sizeof kMagic, &sum, sizeof sum);
+  std::vector<uint8_t> file(header, header + kHeaderSize);
+  file.insert(file.end(), static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
+  const char* p = reinterpret_cast<const char*>(file.data());
+  size_t left = file.size();
   bool ok = true;
   while (left > 0) {
     ssize_t n = ::write(fd, p, left);

@@ -45,6 +45,16 @@ float sigmoid(float v) {
   return e / (1.0 + e);
 }
 
+// Each item takes four elements a stride apart per step, all four loads issued
+// before any result is needed: a GPU then has four times the bytes in flight
+// per thread (one load per thread leaves an H100 at ~70% of its bandwidth).
 void main() {
-  for (uint i = gl_GlobalInvocationID.x; i < p.n; i += p.stride) o[p.o_offset + i] = sigmoid(x[p.x_offset + i]);
+  const uint step = p.stride;
+  for (uint i = gl_GlobalInvocationID.x; i < p.n; i += min(4u * step, p.n - i)) {
+    const uint left = p.n - i;  // > 0; the other three may lie past the end
+    float v[4];
+    for (uint k = 0u; k < 4u; ++k) v[k] = k * step < left ? x[p.x_offset + i + k * step] : 0.0;
+    for (uint k = 0u; k < 4u; ++k)
+      if (k * step < left) o[p.o_offset + i + k * step] = sigmoid(v[k]);
+  }
 }

@@ -106,7 +106,10 @@ void check_one_step(const Problem& p, uint64_t seed) {
 TEST(LogregStep, OneStepSmallAndPrimeShapes) {
   uint64_t seed = 1;
   for (uint64_t m : {1ull, 2ull, 7ull, 61ull, 1021ull})
-    for (uint64_t d : {1ull, 2ull, 3ull, 17ull, 63ull}) check_one_step(generated(m, d, seed++), seed);
+    for (uint64_t d : {1ull, 2ull, 3ull, 17ull, 63ull}) {
+      check_one_step(generated(m, d, seed), seed);
+      ++seed;
+    }
 }
 
 TEST(LogregStep, OneStepEveryTilingPath) {

@@ -101,18 +101,27 @@ void main() {
       const uint row0 = first_row + tile * R;
       const bool first = tile == 0u;
       // Element e = t + k WG of the tile is (row, col); both advance by a
-      // fixed step, which spares an integer division per element.
+      // fixed step, which spares an integer division per element. Four
+      // elements per pass, their loads issued before any is stored, so that a
+      // GPU has four loads in flight per item rather than one.
       uint r = t / d;
       uint col = t % d;
-      for (uint e = t; e < R * d; e += WG) {
-        uint row = row0 + r;
-        tile_x[e] = row < p.m ? x[p.x_offset + row * p.ldx + col] : 0.0;
-        r += step_rows;
-        col += step_cols;
-        if (col >= d) {
-          col -= d;
-          ++r;
+      const uint count = R * d;
+      for (uint e = t; e < count; e += 4u * WG) {
+        float v[4];
+        for (uint k = 0u; k < 4u; ++k) {
+          const uint row = row0 + r;
+          v[k] = 0.0;
+          if (k * WG < count - e && row < p.m) v[k] = x[p.x_offset + row * p.ldx + col];
+          r += step_rows;
+          col += step_cols;
+          if (col >= d) {
+            col -= d;
+            ++r;
+          }
         }
+        for (uint k = 0u; k < 4u; ++k)
+          if (k * WG < count - e) tile_x[e + k * WG] = v[k];
       }
       barrier();
 

@@ -92,6 +92,29 @@ void main() {
   EXPECT_EQ(defaults.entry().workgroup_size[0], 1u);
 }
 
+TEST(CppTarget, ConstantsFromSpecConstantsInTwoFunctionsKeepApart) {
+  // Both `group` constants are computed from a spec constant, so they are
+  // declared at namespace scope in the translation: they must get two names.
+  const char* source = R"(#version 450
+layout(local_size_x = 8, local_size_x_id = 0) in;
+layout(constant_id = 1) const uint SCALE = 3;
+layout(binding = 0) buffer Data { uint v[]; };
+uint first() { const uint group = gl_WorkGroupSize.x * 2u; return group; }
+uint second() { const uint group = gl_WorkGroupSize.x * SCALE; return group; }
+void main() {
+  const uint group = gl_WorkGroupSize.x + SCALE;
+  v[gl_GlobalInvocationID.x] = first() + second() * 100u + group * 10000u;
+}
+)";
+  for (bool optimize : {true, false}) {
+    CompiledKernel kernel(spirv_of(source, optimize), {{0, 4}, {1, 5}});
+    ASSERT_BUILT(kernel);
+    std::vector<uint32_t> v(8);
+    kernel.dispatch(2, 1, 1, {v.data()});
+    for (uint32_t x : v) ASSERT_EQ(x, 8u + 20u * 100u + 9u * 10000u) << kernel.source();
+  }
+}
+
 TEST(CppTarget, TreeReductionWithSharedMemoryAndBarrierInLoop) {
   const char* source = R"(#version 450
 layout(local_size_x_id = 0) in;

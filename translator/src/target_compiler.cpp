@@ -813,7 +813,8 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
       const SPIRType& type = get<SPIRType>(ops[0]);
       const bool is_signed = type.basetype == SPIRType::Int || type.basetype == SPIRType::Int64;
       if (signed_overflow_wraps() || !is_signed || type.columns != 1) break;
-      const SPIRType::BaseType as_unsigned = type.basetype == SPIRType::Int ? SPIRType::UInt : SPIRType::UInt64;
+      const SPIRType::BaseType as_unsigned =
+          type.basetype == SPIRType::Int ? SPIRType::UInt : SPIRType::UInt64;
       if (opcode == spv::OpSNegate) {
         emit_unary_func_op_cast(ops[0], ops[1], ops[2], "-", as_unsigned, type.basetype);
         return;
@@ -902,11 +903,11 @@ void TargetCompiler::replace_illegal_names() {
     for (auto& member : entry.second.members)
       if (reserved.count(member.alias)) member.alias += "_";
   }
-  // Constant tables are declared at namespace scope: two functions' local
-  // `const float t[4]` must not both become `t` there.
+  // Constant tables and constants computed from spec constants are declared
+  // at namespace scope: two functions' local `const float t[4]`, or their
+  // `const uint n = gl_WorkGroupSize.x`, must not both become one name there.
   std::unordered_set<std::string> taken;
-  ir.for_each_typed_id<SPIRConstant>([&](uint32_t id, SPIRConstant& constant) {
-    if (!constant.is_used_as_lut && !constant.specialization) return;
+  auto claim_unique_name = [&](uint32_t id) {
     std::string name = CompilerGLSL::to_name(id);
     if (taken.insert(name).second) return;
     for (uint32_t n = 1;; ++n) {
@@ -917,7 +918,11 @@ void TargetCompiler::replace_illegal_names() {
         break;
       }
     }
+  };
+  ir.for_each_typed_id<SPIRConstant>([&](uint32_t id, SPIRConstant& constant) {
+    if (constant.is_used_as_lut || constant.specialization) claim_unique_name(id);
   });
+  ir.for_each_typed_id<SPIRConstantOp>([&](uint32_t id, SPIRConstantOp&) { claim_unique_name(id); });
 }
 
 }  // namespace porta::translator::detail

@@ -5,10 +5,20 @@
 // this group's slot of the partials buffer P (d + 2 floats per group).
 // logreg_update.comp adds the slots in group order and applies the step.
 //
-// X is read from memory once: a tile of whole rows (up to TILE floats) is
-// loaded into shared memory, z is computed from it, then X^T r for the same
-// tile is taken from it. Rows longer than TILE floats (d > 2048) take a slower
-// path that reads each row twice, the second time from cache.
+// X is read from memory once, in one of two ways (the host picks, MODE):
+//
+// MODE 0, tiles (any d; CPU-type devices): a tile of whole rows (up to TILE
+// floats) is loaded into shared memory, z is computed from it, then X^T r for
+// the same tile is taken from it. Rows longer than TILE floats (d > 2048) take
+// a slower path that reads each row twice, the second time from cache.
+//
+// MODE 1, columns in registers (GPUs, WG / 2 <= d <= C * WG): item t owns
+// columns t, t + WG, ... (C of them) and keeps their weights and X^T r sums in
+// registers for all of its group's rows, so X goes from memory straight to
+// registers and never through shared memory. Rows go R at a time; the next R
+// rows are loaded before the current ones are reduced, so loads stay in
+// flight across the barriers. Only the R dot products pass through shared
+// memory: three barriers per R rows.
 //
 // The loss uses the log-sigmoid form, -log(sigmoid(z)) = softplus(-z) and
 // -log(1 - sigmoid(z)) = softplus(z), which is finite for every finite z: no
@@ -18,9 +28,14 @@
 // order, fixed trees), so a replay gives bit-identical results.
 layout(local_size_x = 64, local_size_x_id = 0) in;  // a power of two, <= WG_MAX
 
+layout(constant_id = 1) const uint MODE = 0;  // 0: tiles, 1: columns in registers
+layout(constant_id = 2) const uint R = 8;     // MODE 1: rows per step, a power of two, R * WG <= TILE
+layout(constant_id = 3) const uint C = 1;     // MODE 1: columns per item, R * C <= RC_MAX
+
 const uint TILE = 2048;     // floats of X per tile (8 KiB)
 const uint ROWS_MAX = 1024; // rows per tile
 const uint WG_MAX = 256;
+const uint RC_MAX = 16;
 
 layout(set = 0, binding = 0) readonly buffer MatX { float x[]; };
 layout(set = 0, binding = 1) readonly buffer VecY { float y[]; };
@@ -83,6 +98,72 @@ void add_partial(uint index, float value, bool first) {
   partials[index] = first ? value : partials[index] + value;
 }
 
+// MODE 1: R rows of this item's columns, 0 outside X.
+void load_rows(uint row0, out float v[RC_MAX]) {
+  const uint WG = gl_WorkGroupSize.x;
+  for (uint k = 0u; k < R; ++k)
+    for (uint c = 0u; c < C; ++c) {
+      const uint row = row0 + k;
+      const uint col = gl_LocalInvocationID.x + c * WG;
+      v[k * C + c] = row < p.m && col < p.d ? x[p.x_offset + row * p.ldx + col] : 0.0;
+    }
+}
+
+void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
+  const uint WG = gl_WorkGroupSize.x;
+  const uint t = gl_LocalInvocationID.x;
+  const uint P = WG / R;  // items that add up one row's shares at the first level
+  const uint steps = p.tiles_per_group;
+  const uint first_row = gl_WorkGroupID.x * steps * R;
+  float w_own[RC_MAX];
+  float grad[RC_MAX];
+  for (uint c = 0u; c < C; ++c) {
+    const uint col = t + c * WG;
+    w_own[c] = col < p.d ? w[p.w_offset + col] : 0.0;
+    grad[c] = 0.0;
+  }
+  float next[RC_MAX];
+  load_rows(first_row, next);
+  for (uint step = 0u; step < steps; ++step) {
+    const uint row0 = first_row + step * R;
+    float cur[RC_MAX];
+    for (uint i = 0u; i < R * C; ++i) cur[i] = next[i];
+    if (step + 1u < steps) load_rows(row0 + R, next);
+    // This item's share of each row's dot product: tile_x[row][item].
+    for (uint k = 0u; k < R; ++k) {
+      float s = 0.0;
+      for (uint c = 0u; c < C; ++c) s += cur[k * C + c] * w_own[c];
+      tile_x[k * WG + t] = s;
+    }
+    barrier();
+    // First level: P items per row, each adding R shares P apart (so
+    // consecutive items read consecutive words), into residual[RC_MAX + ...]
+    // with rows P + 1 apart (no bank conflicts at the second level).
+    {
+      const uint k = t / P;
+      const uint s0 = t % P;
+      float s = 0.0;
+      for (uint i = 0u; i < R; ++i) s += tile_x[k * WG + s0 + i * P];
+      residual[RC_MAX + k * (P + 1u) + s0] = s;
+    }
+    barrier();
+    if (t < R) {
+      float s = 0.0;
+      for (uint i = 0u; i < P; ++i) s += residual[RC_MAX + t * (P + 1u) + i];
+      residual[t] = finish_row(row0 + t, s, db_sum, loss_sum);
+    }
+    barrier();
+    for (uint k = 0u; k < R; ++k) {
+      const float r = residual[k];
+      for (uint c = 0u; c < C; ++c) grad[c] += cur[k * C + c] * r;
+    }
+  }
+  for (uint c = 0u; c < C; ++c) {
+    const uint col = t + c * WG;
+    if (col < p.d) partials[base + col] = grad[c];
+  }
+}
+
 void main() {
   const uint WG = gl_WorkGroupSize.x;
   const uint t = gl_LocalInvocationID.x;
@@ -94,7 +175,9 @@ void main() {
   float db_sum = 0.0;    // this item's share of the sum of r
   float loss_sum = 0.0;  // and of the loss
 
-  if (d <= TILE) {
+  if (MODE == 1u) {
+    columns_in_registers(base, db_sum, loss_sum);
+  } else if (d <= TILE) {
     const uint step_rows = WG / d;
     const uint step_cols = WG % d;
     for (uint tile = 0u; tile < p.tiles_per_group; ++tile) {

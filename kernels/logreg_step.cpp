@@ -10,9 +10,13 @@ namespace porta::ops {
 
 namespace {
 
-constexpr uint64_t kTileFloats = 2048;  // logreg_partial.comp: TILE
-constexpr uint64_t kRowsMax = 1024;     // ROWS_MAX
-constexpr uint32_t kWorkgroupMax = 256; // WG_MAX
+constexpr uint64_t kTileFloats = 2048;    // logreg_partial.comp: TILE
+constexpr uint64_t kRowsMax = 1024;       // ROWS_MAX
+constexpr uint32_t kWorkgroupMax = 256;   // WG_MAX
+constexpr uint32_t kRegisterFloats = 16;  // RC_MAX
+// MODE 1 keeps R x C elements of X per item in flight: 8 (8 KiB per group of
+// 256) measured best on an H100 (bench/README.md).
+constexpr uint32_t kRowsTimesColumns = 8;
 
 uint64_t floor_pow2(uint64_t v) {
   uint64_t p = 1;
@@ -25,7 +29,8 @@ uint64_t floor_pow2(uint64_t v) {
 LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d) {
   if (m == 0 || d == 0)
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "X is %llu x %llu: %s", static_cast<unsigned long long>(m),
-              static_cast<unsigned long long>(d), m == 0 ? "m = 0, there are no samples" : "d = 0, there are no features");
+              static_cast<unsigned long long>(d),
+              m == 0 ? "m = 0, there are no samples" : "d = 0, there are no features");
   if (m > kMaxElements || d > kMaxElements || m * d > kMaxElements)
     call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than 2^31 - 1 elements",
               static_cast<unsigned long long>(m), static_cast<unsigned long long>(d));
@@ -34,7 +39,16 @@ LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d) {
   // CPU-type devices run work-items as loop iterations or fibers: fewer per
   // group means less switching at each barrier. GPUs want full groups.
   plan.workgroup = workgroup_size(device, cpu_like(device) ? 64 : kWorkgroupMax);
-  if (d <= kTileFloats) {
+  const uint64_t columns = (d + plan.workgroup - 1) / plan.workgroup;
+  if (!cpu_like(device) && plan.workgroup >= 32 && d * 2 >= plan.workgroup && columns <= kRowsTimesColumns) {
+    // GPUs: columns in registers, while at least half the items own a column.
+    plan.mode = 1;
+    plan.columns = static_cast<uint32_t>(columns);
+    plan.rows_per_tile = static_cast<uint32_t>(floor_pow2(kRowsTimesColumns / columns));
+    plan.lanes = 1;
+    static_assert(kRowsTimesColumns <= kRegisterFloats && kRowsTimesColumns * kWorkgroupMax <= kTileFloats,
+                  "MODE 1 needs R * C <= RC_MAX and R * WG <= TILE");
+  } else if (d <= kTileFloats) {
     uint64_t rows = std::min<uint64_t>(kRowsMax, kTileFloats / d);
     if (rows < plan.workgroup) rows = floor_pow2(rows);  // so lanes = workgroup / rows is exact
     plan.rows_per_tile = static_cast<uint32_t>(rows);
@@ -53,8 +67,8 @@ LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d) {
   return plan;
 }
 
-void launch_logreg_step(const Call& call, const View& x, const View& y, const View& w, const View& b, float lr,
-                        const View& loss, const View* workspace) {
+void launch_logreg_step(const Call& call, const View& x, const View& y, const View& w, const View& b,
+                        float lr, const View& loss, const View* workspace) {
   require_rank(call, x, 2);
   const uint64_t m = x.shape[0], d = x.shape[1];
   const LogregPlan plan = plan_logreg(call, m, d);
@@ -62,8 +76,9 @@ void launch_logreg_step(const Call& call, const View& x, const View& y, const Vi
   auto require_elements = [&](const View& v, uint64_t n, const char* what) {
     require_contiguous(call, v);
     if (v.elements != n)
-      call.fail(PORTA_ERROR_INVALID_ARGUMENT, "'%s' is %s (%llu elements) but X is %llu x %llu, so it needs %s",
-                v.name.c_str(), v.shape_text().c_str(), static_cast<unsigned long long>(v.elements),
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+                "'%s' is %s (%llu elements) but X is %llu x %llu, so it needs %s", v.name.c_str(),
+                v.shape_text().c_str(), static_cast<unsigned long long>(v.elements),
                 static_cast<unsigned long long>(m), static_cast<unsigned long long>(d), what);
   };
   require_elements(y, m, "m elements (one label per row)");
@@ -73,7 +88,8 @@ void launch_logreg_step(const Call& call, const View& x, const View& y, const Vi
   if (workspace) {
     require_contiguous(call, *workspace);
     if (workspace->elements < plan.workspace_floats)
-      call.fail(PORTA_ERROR_INVALID_ARGUMENT, "'workspace' has %llu elements; this step needs %llu "
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+                "'workspace' has %llu elements; this step needs %llu "
                 "(porta_ops_logreg_workspace_size)",
                 static_cast<unsigned long long>(workspace->elements),
                 static_cast<unsigned long long>(plan.workspace_floats));
@@ -111,10 +127,20 @@ void launch_logreg_step(const Call& call, const View& x, const View& y, const Vi
                  plan.lanes,
                  plan.tiles_per_group,
                  partials_offset};
-  auto partial = builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}});
+  // MODE 0 keeps the kernel's defaults for R and C: one variant per group size.
+  auto partial =
+      plan.mode == 1
+          ? builtin_kernel(call, "logreg_partial",
+                           {{0, plan.workgroup}, {1, 1}, {2, plan.rows_per_tile}, {3, plan.columns}})
+          : builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}});
   dispatch(call, partial, plan.groups, 1, {x.buffer, y.buffer, w.buffer, b.buffer, partials}, partial_push);
 
-  const uint32_t update_wg = workgroup_size(*call.device, 64);
+  // GPUs: 16 columns x 16 slices per group (a column's partials spread over
+  // 16 items); CPU-type devices: 64 columns, one slice.
+  const bool spread = !cpu_like(*call.device) && call.device->info.limits.max_workgroup_invocations >= 256 &&
+                      call.device->info.limits.max_workgroup_size[1] >= 16;
+  const uint32_t update_wg = spread ? 16 : workgroup_size(*call.device, 64);
+  const uint32_t update_slices = spread ? 16 : 1;
   const uint64_t update_groups = (d + 2 + update_wg - 1) / update_wg;
   if (update_groups > call.device->info.limits.max_workgroup_count[0])
     call.fail(PORTA_ERROR_UNSUPPORTED, "d = %llu features need more work-groups than the device allows",
@@ -130,7 +156,7 @@ void launch_logreg_step(const Call& call, const View& x, const View& y, const Vi
                 partials_offset,
                 static_cast<float>(m),
                 lr};
-  auto update = builtin_kernel(call, "logreg_update", {{0, update_wg}});
+  auto update = builtin_kernel(call, "logreg_update", {{0, update_wg}, {1, update_slices}});
   dispatch(call, update, static_cast<uint32_t>(update_groups), 1, {partials, w.buffer, b.buffer, loss.buffer},
            update_push);
 }

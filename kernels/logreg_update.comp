@@ -1,9 +1,18 @@
 #version 450
 // One step of logistic regression, second half: adds the per-group partials
-// of logreg_partial.comp in group order (the same order on every run), divides
-// by m and applies the step: w -= lr * dw, b -= lr * db, loss = mean loss of
-// the weights before this step.
-layout(local_size_x = 64, local_size_x_id = 0) in;
+// of logreg_partial.comp, divides by m and applies the step: w -= lr * dw,
+// b -= lr * db, loss = mean loss of the weights before this step.
+//
+// A work-group takes LX columns (of the d + 2: dw, db, loss) with S slices of
+// items per column: slice s adds the partials of groups s, s + S, ..., and
+// slice 0 then adds the S slice sums. On a GPU this spreads the thousand or so
+// partials of a column over S items; on CPU-type devices S = 1 (in group
+// order). Either way the order is fixed, so a replay gives bit-identical
+// results.
+layout(local_size_x = 64, local_size_y = 1) in;
+layout(local_size_x_id = 0, local_size_y_id = 1) in;
+
+const uint ITEMS_MAX = 256;  // LX * S
 
 layout(set = 0, binding = 0) readonly buffer Partials { float partials[]; };
 layout(set = 0, binding = 1) buffer VecW { float w[]; };
@@ -21,12 +30,25 @@ layout(push_constant) uniform Params {
   float lr;
 } p;
 
+shared float slice_sums[ITEMS_MAX];  // [slice][column]
+
 void main() {
-  const uint j = gl_GlobalInvocationID.x;
+  const uint LX = gl_WorkGroupSize.x;
+  const uint S = gl_WorkGroupSize.y;
+  const uint column = gl_LocalInvocationID.x;
+  const uint slice = gl_LocalInvocationID.y;
+  const uint j = gl_WorkGroupID.x * LX + column;
   const uint width = p.d + 2u;
-  if (j >= width) return;
   float s = 0.0;
-  for (uint g = 0u; g < p.groups; ++g) s += partials[p.partials_offset + g * width + j];
+  if (j < width)
+    for (uint g = slice; g < p.groups; g += S) s += partials[p.partials_offset + g * width + j];
+  if (S > 1u) {
+    slice_sums[slice * LX + column] = s;
+    barrier();
+    s = 0.0;
+    for (uint k = 0u; k < S; ++k) s += slice_sums[k * LX + column];
+  }
+  if (slice != 0u || j >= width) return;
   const float mean = s / p.m;
   if (j < p.d)
     w[p.w_offset + j] -= p.lr * mean;

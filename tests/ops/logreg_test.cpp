@@ -3,6 +3,8 @@
 // classified, a recorded loop equals the same steps queued one by one, and
 // the backends agree within examples/logistic_regression/tolerance.hpp.
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 #include "bounds.hpp"
 #include "support.hpp"
@@ -16,9 +18,7 @@ struct Problem {
   std::vector<float> x, y;
 };
 
-Problem classic() {
-  return {5, 2, {0, 0, 1, 0, 1, 0, 1, 1, 1, 1}, {0, 0, 0, 1, 1}};
-}
+Problem classic() { return {5, 2, {0, 0, 1, 0, 1, 0, 1, 1, 1, 1}, {0, 0, 0, 1, 1}}; }
 
 Problem generated(uint64_t m, uint64_t d, uint64_t seed) {
   Problem p{m, d, random_floats(m * d, seed, -1, 1), {}};
@@ -76,12 +76,20 @@ Trained oracle_step(const Problem& p, const std::vector<float>& w, float b, floa
   return t;
 }
 
-void check_one_step(const Problem& p, uint64_t seed) {
+using Stepper = Trained (*)(const Problem& p, const std::vector<float>& w0, float b0, float lr);
+
+Trained ops_step(const Problem& p, const std::vector<float>& w0, float b0, float lr) {
+  return train(backend_under_test(), p, 1, lr, false, w0, b0);
+}
+
+// One step on the backend under test (`step`), against the float64 step on
+// the CPU backend and against porta::ops on the CPU backend elsewhere.
+void check_one_step(const Problem& p, uint64_t seed, Stepper step = ops_step) {
   SCOPED_TRACE("m=" + std::to_string(p.m) + " d=" + std::to_string(p.d));
   const float lr = 0.3f;
   std::vector<float> w0 = random_floats(p.d, seed, -0.5f, 0.5f);
   const float b0 = 0.125f;
-  Trained got = train(backend_under_test(), p, 1, lr, false, w0, b0);
+  Trained got = step(p, w0, b0, lr);
   Trained want;
   if (testing_cpu()) {
     want = oracle_step(p, w0, b0, lr);
@@ -98,7 +106,8 @@ void check_one_step(const Problem& p, uint64_t seed) {
     ASSERT_LE(std::fabs(static_cast<double>(got.w[j]) - want.w[j]),
               scale * tol.w + 2 * kUnitRoundoff * std::fabs(want.w[j]))
         << "w[" << j << "] = " << got.w[j] << " vs " << want.w[j];
-  EXPECT_LE(std::fabs(static_cast<double>(got.b) - want.b), scale * tol.b + 2 * kUnitRoundoff * std::fabs(want.b));
+  EXPECT_LE(std::fabs(static_cast<double>(got.b) - want.b),
+            scale * tol.b + 2 * kUnitRoundoff * std::fabs(want.b));
   EXPECT_LE(std::fabs(static_cast<double>(got.losses[0]) - want.losses[0]), scale * tol.loss)
       << "loss " << got.losses[0] << " vs " << want.losses[0];
 }
@@ -120,6 +129,74 @@ TEST(LogregStep, OneStepEveryTilingPath) {
   check_one_step(generated(11, 2500, 7), 7);
   check_one_step(generated(100003, 5, 8), 8);
   check_one_step(generated(20011, 33, 9), 9);
+}
+
+// logreg_partial.comp's MODE 1 (columns in registers) is what GPUs run; the
+// launcher never picks it on the CPU-type devices of CI, so these tests build
+// the kernels from their source with the choices a GPU gets (and others) and
+// check the step on whatever backend is under test.
+struct ColumnsChoice {
+  uint32_t workgroup, rows, columns, update_columns, update_slices;
+};
+ColumnsChoice g_columns_choice;
+
+std::string kernel_source(const char* file) {
+  std::ifstream in(std::string(PORTA_KERNELS_DIR) + "/" + file);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) ADD_FAILURE() << "cannot read " << PORTA_KERNELS_DIR << "/" << file;
+  return text.str();
+}
+
+Trained columns_in_registers_step(const Problem& p, const std::vector<float>& w0, float b0, float lr) {
+  const ColumnsChoice ch = g_columns_choice;
+  porta::Device dev = porta::open(backend_under_test());
+  porta::Kernel partial = dev.kernel(porta::glsl(kernel_source("logreg_partial.comp"), "logreg_partial"),
+                                     {{0u, ch.workgroup}, {1u, 1u}, {2u, ch.rows}, {3u, ch.columns}});
+  porta::Kernel update = dev.kernel(porta::glsl(kernel_source("logreg_update.comp"), "logreg_update"),
+                                    {{0u, ch.update_columns}, {1u, ch.update_slices}});
+  // A few steps per group, so groups both start and end inside X.
+  const uint64_t steps_total = (p.m + ch.rows - 1) / ch.rows;
+  const uint32_t per_group = static_cast<uint32_t>(std::min<uint64_t>(3, steps_total));
+  const uint32_t groups = static_cast<uint32_t>((steps_total + per_group - 1) / per_group);
+  porta::Buffer bx = dev.upload(p.x), by = dev.upload(p.y), bw = dev.upload(w0),
+                bb = dev.upload(std::vector<float>{b0}), bl = dev.buffer(4),
+                partials = dev.buffer(uint64_t(groups) * (p.d + 2) * 4);
+  struct {
+    uint32_t m, d, x_offset, ldx, y_offset, w_offset, b_offset, rows_per_tile, lanes, tiles_per_group,
+        partials_offset;
+  } partial_push{uint32_t(p.m), uint32_t(p.d), 0, uint32_t(p.d), 0, 0, 0, ch.rows, 1, per_group, 0};
+  struct {
+    uint32_t d, groups, w_offset, b_offset, loss_offset, partials_offset;
+    float m, lr;
+  } update_push{uint32_t(p.d), groups, 0, 0, 0, 0, float(p.m), lr};
+  porta::Stream s = dev.stream();
+  s.fill(partials, std::nanf(""));  // every slot must be written
+  s.dispatch(partial, {groups, 1, 1}, {bx, by, bw, bb, partials}, partial_push);
+  s.dispatch(update, {uint32_t((p.d + 2 + ch.update_columns - 1) / ch.update_columns), 1, 1},
+             {partials, bw, bb, bl}, update_push);
+  s.sync();
+  return {bw.to_vector<float>(), bb.to_vector<float>()[0], bl.to_vector<float>()};
+}
+
+TEST(LogregStep, ColumnsInRegistersKernel) {
+  // (work-group, R, C, update columns x slices): the H100's choices at
+  // d = 256 and d = 2048, and shapes with idle columns and one row per step.
+  const ColumnsChoice choices[] = {
+      {256, 8, 1, 16, 16}, {256, 1, 8, 16, 16}, {64, 4, 2, 64, 1}, {32, 2, 3, 8, 4}, {128, 16, 1, 16, 8}};
+  const std::pair<uint64_t, uint64_t> shapes[] = {{1, 40}, {37, 100}, {61, 63}, {1021, 200}, {300, 2048}};
+  uint64_t seed = 100;
+  for (const ColumnsChoice& ch : choices) {
+    g_columns_choice = ch;
+    for (auto [m, d] : shapes) {
+      if (d > uint64_t(ch.workgroup) * ch.columns) continue;  // the launcher's precondition
+      SCOPED_TRACE("work-group " + std::to_string(ch.workgroup) + ", R " + std::to_string(ch.rows) + ", C " +
+                   std::to_string(ch.columns) + ", update " + std::to_string(ch.update_columns) + "x" +
+                   std::to_string(ch.update_slices));
+      check_one_step(generated(m, d, seed), seed, columns_in_registers_step);
+      ++seed;
+    }
+  }
 }
 
 TEST(LogregTraining, LossFallsAndClassicIsClassified) {

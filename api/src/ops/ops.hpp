@@ -45,9 +45,9 @@ struct View {
   uint64_t shape[PORTA_TENSOR_MAX_RANK] = {};
   int64_t strides[PORTA_TENSOR_MAX_RANK] = {};  // explicit, never all-zero
   uint64_t offset = 0;
-  uint64_t elements = 0;         // product of the shape
-  uint64_t begin = 0, end = 0;   // elements of the buffer it may touch: [begin, end)
-  bool contiguous = false;       // row-major without gaps
+  uint64_t elements = 0;           // product of the shape
+  uint64_t begin = 0, end = 0;     // elements of the buffer it may touch: [begin, end)
+  bool contiguous = false;         // row-major without gaps
   std::string shape_text() const;  // "[5, 2]"
 };
 
@@ -77,11 +77,12 @@ std::shared_ptr<KernelState> builtin_kernel(const Call& call, const char* name,
                                             std::initializer_list<porta_spec_constant> specs);
 // Queues the kernel through porta_stream_dispatch (its checks, recording,
 // keep-alive); a failure becomes a Failure naming the op.
-void dispatch(const Call& call, const std::shared_ptr<KernelState>& kernel, uint32_t groups_x, uint32_t groups_y,
-              std::initializer_list<porta_buffer> buffers, const void* push, uint32_t push_size);
+void dispatch(const Call& call, const std::shared_ptr<KernelState>& kernel, uint32_t groups_x,
+              uint32_t groups_y, std::initializer_list<porta_buffer> buffers, const void* push,
+              uint32_t push_size);
 template <class Push>
-void dispatch(const Call& call, const std::shared_ptr<KernelState>& kernel, uint32_t groups_x, uint32_t groups_y,
-              std::initializer_list<porta_buffer> buffers, const Push& push) {
+void dispatch(const Call& call, const std::shared_ptr<KernelState>& kernel, uint32_t groups_x,
+              uint32_t groups_y, std::initializer_list<porta_buffer> buffers, const Push& push) {
   dispatch(call, kernel, groups_x, groups_y, buffers, &push, sizeof(Push));
 }
 
@@ -116,15 +117,17 @@ void launch_matmul(const Call& call, const View& a, const View& b, const View& c
                    bool trans_a, bool trans_b);
 
 struct LogregPlan {
-  uint32_t workgroup = 0;      // items per group of logreg_partial
-  uint32_t rows_per_tile = 0;  // R
-  uint32_t lanes = 0;          // items per row for z (1, or workgroup / R)
-  uint32_t tiles_per_group = 0;
+  uint32_t workgroup = 0;        // items per group of logreg_partial
+  uint32_t mode = 0;             // logreg_partial's MODE: 0 tiles, 1 columns in registers
+  uint32_t rows_per_tile = 0;    // rows per tile (MODE 0) or per step (MODE 1: spec constant R)
+  uint32_t columns = 1;          // MODE 1: columns per item (spec constant C)
+  uint32_t lanes = 0;            // MODE 0: items per row for z (1, or workgroup / rows)
+  uint32_t tiles_per_group = 0;  // tiles (MODE 0) or steps (MODE 1) per group
   uint32_t groups = 0;
   uint64_t workspace_floats = 0;  // groups * (d + 2)
 };
 LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d);
-void launch_logreg_step(const Call& call, const View& x, const View& y, const View& w, const View& b, float lr,
-                        const View& loss, const View* workspace);
+void launch_logreg_step(const Call& call, const View& x, const View& y, const View& w, const View& b,
+                        float lr, const View& loss, const View* workspace);
 
 }  // namespace porta::ops

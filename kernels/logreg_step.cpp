@@ -18,6 +18,12 @@ constexpr uint32_t kRegisterFloats = 16;  // RC_MAX
 // 256) measured best on an H100 (bench/README.md).
 constexpr uint32_t kRowsTimesColumns = 8;
 
+uint64_t ceil_pow2(uint64_t v) {
+  uint64_t p = 1;
+  while (p < v) p *= 2;
+  return p;
+}
+
 uint64_t floor_pow2(uint64_t v) {
   uint64_t p = 1;
   while (p * 2 <= v) p *= 2;
@@ -39,10 +45,14 @@ LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d) {
   // CPU-type devices run work-items as loop iterations or fibers: fewer per
   // group means less switching at each barrier. GPUs want full groups.
   plan.workgroup = workgroup_size(device, cpu_like(device) ? 64 : kWorkgroupMax);
-  const uint64_t columns = (d + plan.workgroup - 1) / plan.workgroup;
-  if (!cpu_like(device) && plan.workgroup >= 32 && d * 2 >= plan.workgroup && columns <= kRowsTimesColumns) {
-    // GPUs: columns in registers, while at least half the items own a column.
+  // GPUs, d >= 32: columns in registers, with a group no wider than the row
+  // (every item owns a column) up to 256 items, then C columns per item.
+  const uint32_t row_group =
+      workgroup_size(device, static_cast<uint32_t>(std::min<uint64_t>(ceil_pow2(d), kWorkgroupMax)));
+  const uint64_t columns = (d + row_group - 1) / row_group;
+  if (!cpu_like(device) && d >= 32 && row_group >= 32 && columns <= kRowsTimesColumns) {
     plan.mode = 1;
+    plan.workgroup = row_group;
     plan.columns = static_cast<uint32_t>(columns);
     plan.rows_per_tile = static_cast<uint32_t>(floor_pow2(kRowsTimesColumns / columns));
     plan.lanes = 1;
@@ -57,8 +67,9 @@ LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d) {
     plan.rows_per_tile = 1;
     plan.lanes = 1;
   }
-  // Enough groups to fill the device; each takes consecutive tiles.
-  const uint64_t target_groups = cpu_like(device) ? 32 : 1024;
+  // Enough groups to fill the device (on GPUs, 1024 groups of 256 items or as
+  // many items in narrower groups); each takes consecutive tiles.
+  const uint64_t target_groups = cpu_like(device) ? 32 : 1024 * (kWorkgroupMax / plan.workgroup);
   const uint64_t tiles = (m + plan.rows_per_tile - 1) / plan.rows_per_tile;
   const uint64_t per_group = (tiles + target_groups - 1) / target_groups;
   plan.tiles_per_group = static_cast<uint32_t>(per_group);

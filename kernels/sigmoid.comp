@@ -38,11 +38,15 @@ float exp_nonpositive(float v) {
   return scaled * exp2_int(int(k) - half_k);
 }
 
+// With e = exp(-|v|), which never overflows: 1 / (1 + e) for v >= 0 and
+// e / (1 + e) for v < 0, NaN stays NaN. One exp and one division whatever the
+// sign, chosen by selects: with a branch per sign, a GPU runs both paths for
+// a group that holds inputs of both signs.
 float sigmoid(float v) {
-  if (v >= 0.0) return 1.0 / (1.0 + exp_nonpositive(-v));
-  if (!(v < 0.0)) return v;  // NaN stays NaN
-  float e = exp_nonpositive(v);
-  return e / (1.0 + e);
+  const bool is_nan = !(v >= 0.0) && !(v < 0.0);
+  const float e = exp_nonpositive(is_nan ? 0.0 : -abs(v));  // no NaN into float-to-int conversions
+  const float s = (v >= 0.0 ? 1.0 : e) / (1.0 + e);
+  return is_nan ? v : s;
 }
 
 // Each item takes four elements a stride apart per step, all four loads issued

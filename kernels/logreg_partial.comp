@@ -5,7 +5,7 @@
 // this group's slot of the partials buffer P (d + 2 floats per group).
 // logreg_update.comp adds the slots in group order and applies the step.
 //
-// X is read from memory once, in one of two ways (the host picks, MODE):
+// X is read from memory once, in one of three ways (the host picks, MODE):
 //
 // MODE 0, tiles (any d; CPU-type devices): a tile of whole rows (up to TILE
 // floats) is loaded into shared memory, z is computed from it, then X^T r for
@@ -20,6 +20,11 @@
 // flight across the barriers. Only the R dot products pass through shared
 // memory: three barriers per R rows.
 //
+// MODE 2, rows in sequence (porta's CPU backend, groups of one item): the
+// item walks its rows one after another, z from four running sums (so a CPU
+// overlaps the adds), then adds x r into its group's slot of P. No barriers,
+// no shared memory; the second pass over a row reads it from cache.
+//
 // The loss uses the log-sigmoid form, -log(sigmoid(z)) = softplus(-z) and
 // -log(1 - sigmoid(z)) = softplus(z), which is finite for every finite z: no
 // log of 0, no clamp needed (finish_row).
@@ -28,7 +33,7 @@
 // order, fixed trees), so a replay gives bit-identical results.
 layout(local_size_x = 64, local_size_x_id = 0) in;  // a power of two, <= WG_MAX
 
-layout(constant_id = 1) const uint MODE = 0;  // 0: tiles, 1: columns in registers
+layout(constant_id = 1) const uint MODE = 0;  // 0: tiles, 1: columns in registers, 2: rows in sequence
 layout(constant_id = 2) const uint R = 8;     // MODE 1: rows per step, a power of two, R * WG <= TILE
 layout(constant_id = 3) const uint C = 1;     // MODE 1: columns per item, R * C <= RC_MAX
 
@@ -164,6 +169,28 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
   }
 }
 
+// MODE 2: every row of the group in turn, by its one item.
+void rows_in_sequence(uint base, inout float db_sum, inout float loss_sum) {
+  const uint d = p.d;
+  const uint first_row = gl_WorkGroupID.x * p.tiles_per_group;
+  const uint end_row = min(first_row + p.tiles_per_group, p.m);
+  for (uint j = 0u; j < d; ++j) partials[base + j] = 0.0;
+  for (uint row = first_row; row < end_row; ++row) {
+    const uint at = p.x_offset + row * p.ldx;
+    float s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    uint j = 0u;
+    for (; j + 4u <= d; j += 4u) {
+      s0 += x[at + j] * w[p.w_offset + j];
+      s1 += x[at + j + 1u] * w[p.w_offset + j + 1u];
+      s2 += x[at + j + 2u] * w[p.w_offset + j + 2u];
+      s3 += x[at + j + 3u] * w[p.w_offset + j + 3u];
+    }
+    for (; j < d; ++j) s0 += x[at + j] * w[p.w_offset + j];
+    const float r = finish_row(row, (s0 + s1) + (s2 + s3), db_sum, loss_sum);
+    for (uint k = 0u; k < d; ++k) partials[base + k] += x[at + k] * r;
+  }
+}
+
 void main() {
   const uint WG = gl_WorkGroupSize.x;
   const uint t = gl_LocalInvocationID.x;
@@ -177,6 +204,8 @@ void main() {
 
   if (MODE == 1u) {
     columns_in_registers(base, db_sum, loss_sum);
+  } else if (MODE == 2u) {
+    rows_in_sequence(base, db_sum, loss_sum);
   } else if (d <= TILE) {
     const uint step_rows = WG / d;
     const uint step_cols = WG % d;

@@ -131,14 +131,14 @@ TEST(LogregStep, OneStepEveryTilingPath) {
   check_one_step(generated(20011, 33, 9), 9);
 }
 
-// logreg_partial.comp's MODE 1 (columns in registers) is what GPUs run; the
-// launcher never picks it on the CPU-type devices of CI, so these tests build
-// the kernels from their source with the choices a GPU gets (and others) and
-// check the step on whatever backend is under test.
-struct ColumnsChoice {
-  uint32_t workgroup, rows, columns, update_columns, update_slices;
+// logreg_partial.comp has three ways through X (MODE): the launcher picks one
+// per device, so on any one machine it runs only some of them. These tests
+// build the kernels from their source with each mode and the choices a
+// device may get, and check the step on whatever backend is under test.
+struct KernelChoice {
+  uint32_t mode, workgroup, rows, columns, update_columns, update_slices;
 };
-ColumnsChoice g_columns_choice;
+KernelChoice g_kernel_choice;
 
 std::string kernel_source(const char* file) {
   std::ifstream in(std::string(PORTA_KERNELS_DIR) + "/" + file);
@@ -148,14 +148,15 @@ std::string kernel_source(const char* file) {
   return text.str();
 }
 
-Trained columns_in_registers_step(const Problem& p, const std::vector<float>& w0, float b0, float lr) {
-  const ColumnsChoice ch = g_columns_choice;
+Trained step_with_kernel_choice(const Problem& p, const std::vector<float>& w0, float b0, float lr) {
+  const KernelChoice ch = g_kernel_choice;
   porta::Device dev = porta::open(backend_under_test());
   porta::Kernel partial = dev.kernel(porta::glsl(kernel_source("logreg_partial.comp"), "logreg_partial"),
-                                     {{0u, ch.workgroup}, {1u, 1u}, {2u, ch.rows}, {3u, ch.columns}});
+                                     {{0u, ch.workgroup}, {1u, ch.mode}, {2u, ch.rows}, {3u, ch.columns}});
   porta::Kernel update = dev.kernel(porta::glsl(kernel_source("logreg_update.comp"), "logreg_update"),
                                     {{0u, ch.update_columns}, {1u, ch.update_slices}});
-  // A few steps per group, so groups both start and end inside X.
+  // A few steps (MODE 1: of R rows; MODE 2: rows) per group, so groups both
+  // start and end inside X.
   const uint64_t steps_total = (p.m + ch.rows - 1) / ch.rows;
   const uint32_t per_group = static_cast<uint32_t>(std::min<uint64_t>(3, steps_total));
   const uint32_t groups = static_cast<uint32_t>((steps_total + per_group - 1) / per_group);
@@ -179,24 +180,37 @@ Trained columns_in_registers_step(const Problem& p, const std::vector<float>& w0
   return {bw.to_vector<float>(), bb.to_vector<float>()[0], bl.to_vector<float>()};
 }
 
-TEST(LogregStep, ColumnsInRegistersKernel) {
-  // (work-group, R, C, update columns x slices): what a GPU gets at d = 64,
-  // 256 and 2048, and shapes with idle columns and one row per step.
-  const ColumnsChoice choices[] = {{64, 8, 1, 16, 16}, {256, 8, 1, 16, 16}, {256, 1, 8, 16, 16},
-                                   {64, 4, 2, 64, 1},  {32, 2, 3, 8, 4},    {128, 16, 1, 16, 8}};
+void check_kernel_choices(std::initializer_list<KernelChoice> choices) {
   const std::pair<uint64_t, uint64_t> shapes[] = {{1, 40}, {37, 100}, {61, 63}, {1021, 200}, {300, 2048}};
   uint64_t seed = 100;
-  for (const ColumnsChoice& ch : choices) {
-    g_columns_choice = ch;
+  for (const KernelChoice& ch : choices) {
+    g_kernel_choice = ch;
     for (auto [m, d] : shapes) {
-      if (d > uint64_t(ch.workgroup) * ch.columns) continue;  // the launcher's precondition
-      SCOPED_TRACE("work-group " + std::to_string(ch.workgroup) + ", R " + std::to_string(ch.rows) + ", C " +
-                   std::to_string(ch.columns) + ", update " + std::to_string(ch.update_columns) + "x" +
-                   std::to_string(ch.update_slices));
-      check_one_step(generated(m, d, seed), seed, columns_in_registers_step);
+      // MODE 1's precondition: C items' columns cover the row.
+      if (ch.mode == 1 && d > uint64_t(ch.workgroup) * ch.columns) continue;
+      SCOPED_TRACE("MODE " + std::to_string(ch.mode) + ", work-group " + std::to_string(ch.workgroup) +
+                   ", R " + std::to_string(ch.rows) + ", C " + std::to_string(ch.columns) + ", update " +
+                   std::to_string(ch.update_columns) + "x" + std::to_string(ch.update_slices));
+      check_one_step(generated(m, d, seed), seed, step_with_kernel_choice);
       ++seed;
     }
   }
+}
+
+TEST(LogregStep, ColumnsInRegistersKernel) {
+  // (MODE, work-group, R, C, update columns x slices): what a GPU gets at
+  // d = 64, 256 and 2048, and shapes with idle columns and one row per step.
+  check_kernel_choices({{1, 64, 8, 1, 16, 16},
+                        {1, 256, 8, 1, 16, 16},
+                        {1, 256, 1, 8, 16, 16},
+                        {1, 64, 4, 2, 64, 1},
+                        {1, 32, 2, 3, 8, 4},
+                        {1, 128, 16, 1, 16, 8}});
+}
+
+TEST(LogregStep, RowsInSequenceKernel) {
+  // MODE 2: groups of one item, a row per step (R = 1).
+  check_kernel_choices({{2, 1, 1, 1, 64, 1}, {2, 1, 1, 1, 16, 16}});
 }
 
 TEST(LogregTraining, LossFallsAndClassicIsClassified) {

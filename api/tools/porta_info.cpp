@@ -172,10 +172,13 @@ int main(int argc, char** argv) {
     if (selected)
       std::printf("  %s:%u  %s\n", chosen.backend, chosen.index, chosen.name);
     else
-      std::printf("  error: %s\n", selection_error.c_str());
+      std::printf("  (none: the selection failed; the reason is on stderr)\n");
   }
+  // The reason goes to stderr: stdout is the listing (or the JSON) that
+  // scripts read. Flushed first, so a terminal shows the listing, then the error.
   if (!selected) {
-    if (json) std::fprintf(stderr, "porta-info: %s\n", selection_error.c_str());
+    std::fflush(stdout);
+    std::fprintf(stderr, "porta-info: %s\n", selection_error.c_str());
     return 1;
   }
   porta_device_close(selected);

@@ -32,6 +32,12 @@ void append_value(std::vector<uint8_t>& out, T v) {
 
 }  // namespace
 
+std::string error_text(const porta::Error& e) {
+  const std::string name = porta_status_name(e.status());
+  const std::string what = e.what();
+  return what.rfind(name, 0) == 0 ? what : name + ": " + what;
+}
+
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError("cannot read '" + path + "': " + std::strerror(errno));
@@ -108,7 +114,14 @@ BufferSpec parse_buffer(const std::string& text) {
     b.bytes = parse_size(parts[2], "buffer size");
   } else if (parts[0] == "pattern" && parts.size() == 3) {
     b.kind = BufferSpec::Kind::kPattern;
-    b.pattern = static_cast<uint32_t>(std::strtoul(parts[1].c_str(), nullptr, 16));
+    // strtoul alone would read "zz" as 0 and cut a longer number silently.
+    std::string digits = parts[1];
+    if (starts_with(digits, "0x") || starts_with(digits, "0X")) digits = digits.substr(2);
+    if (digits.empty() || digits.size() > 8 ||
+        digits.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+      throw UsageError("buffer '" + text + "': the pattern '" + parts[1] +
+                       "' is not a 32-bit hex number (1 to 8 hex digits)");
+    b.pattern = static_cast<uint32_t>(std::strtoul(digits.c_str(), nullptr, 16));
     b.bytes = parse_size(parts[2], "buffer size");
   } else {
     throw UsageError("buffer '" + text + "' is not understood" + help);

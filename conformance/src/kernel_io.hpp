@@ -1,7 +1,7 @@
 // What porta-run and porta-conformance --kernel share: reading a kernel (GLSL
-// or SPIR-V) from a file, and the command-line spelling of buffers, push
-// constants and groups. Bad input throws UsageError with a message that says
-// what was expected.
+// or SPIR-V) from a file, the command-line spelling of buffers, push
+// constants and groups, and how a porta::Error is shown. Bad input throws
+// UsageError with a message that says what was expected.
 #pragma once
 
 #include <cstdint>
@@ -50,6 +50,10 @@ porta::Groups parse_groups(const std::string& text);
 
 // An unsigned integer with optional k/M/G suffix; `what` names it in errors.
 uint64_t parse_size(const std::string& text, const std::string& what);
+
+// "STATUS_NAME: cause", the status named once: errors that came through the
+// C API already start with it, those porta.hpp makes itself do not.
+std::string error_text(const porta::Error& e);
 
 std::vector<uint8_t> read_file(const std::string& path);
 void write_file(const std::string& path, const std::vector<uint8_t>& bytes);

@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
     }
     for (const auto& p : prints) print_buffer(p, bufs[p.index].to_vector<uint8_t>());
   } catch (const porta::Error& e) {
-    std::fprintf(stderr, "porta-run: %s: %s\n", porta_status_name(e.status()), e.what());
+    std::fprintf(stderr, "porta-run: %s\n", error_text(e).c_str());
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "porta-run: error: %s\n", e.what());

@@ -179,6 +179,25 @@ void print_text(const RunReport& report, FILE* out) {
       }
       if (!c.replay.empty()) std::fprintf(out, "    replay: %s\n", c.replay.c_str());
     }
+  // Skips with their reasons: a skip is not a pass, and the reader needs to
+  // know what the device lacked. A device without a reference skips every
+  // case for one reason, hence the limit per device.
+  heading = false;
+  for (const auto& d : report.devices) {
+    constexpr int kShown = 10;
+    int skipped = 0;
+    for (const auto& c : d.cases) {
+      if (c.outcome != Outcome::kSkip) continue;
+      if (!heading) std::fprintf(out, "\nSkipped:\n");
+      heading = true;
+      if (skipped++ < kShown)
+        std::fprintf(out, "SKIP %s op %s case %s: %s\n", d.label().c_str(), c.op.c_str(), c.name.c_str(),
+                     c.detail.substr(0, c.detail.find('\n')).c_str());
+    }
+    if (skipped > kShown)
+      std::fprintf(out, "SKIP %s: %d more (the --json and --junit reports list every one)\n",
+                   d.label().c_str(), skipped - kShown);
+  }
   // The matrix.
   std::fprintf(out, "\nSummary (backends x ops):\n%s", pad("", 14).c_str());
   for (const auto& op : report.ops) std::fprintf(out, " %s", pad(op, 14).c_str());

@@ -2,13 +2,14 @@
 // outputs filled with the unwritten-NaN pattern, the op on the device under
 // test and on the CPU backend, the float64 oracle, then judge().
 #include <algorithm>
-#include <chrono>
 #include <cfloat>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <new>
 #include <random>
 
+#include "kernel_io.hpp"
 #include "suite.hpp"
 #include "tolerances.hpp"
 
@@ -363,8 +364,7 @@ CaseResult run_case(Devices& d, const Case& c, uint64_t run_seed) {
     // A feature or limit the device lacks, or memory it does not have, is a skip; anything else fails.
     const bool skip = e.status() == PORTA_ERROR_UNSUPPORTED || e.status() == PORTA_ERROR_OUT_OF_MEMORY;
     r.outcome = skip ? Outcome::kSkip : Outcome::kFail;
-    const std::string name = porta_status_name(e.status());
-    r.detail = std::string(e.what()).rfind(name, 0) == 0 ? e.what() : name + ": " + e.what();
+    r.detail = error_text(e);
   } catch (const std::bad_alloc&) {
     r.outcome = Outcome::kSkip;
     r.detail = "out of host memory for this case's data";

@@ -132,8 +132,7 @@ CaseResult run_user_kernel(Devices& d, const UserKernel& k) {
   } catch (const porta::Error& e) {
     const bool skip = e.status() == PORTA_ERROR_UNSUPPORTED || e.status() == PORTA_ERROR_OUT_OF_MEMORY;
     r.outcome = skip ? Outcome::kSkip : Outcome::kFail;
-    const std::string name = porta_status_name(e.status());
-    r.detail = std::string(e.what()).rfind(name, 0) == 0 ? e.what() : name + ": " + e.what();
+    r.detail = error_text(e);
   } catch (const std::exception& e) {
     r.outcome = Outcome::kFail;
     r.detail = e.what();

@@ -1,7 +1,9 @@
 /* The C API end to end, in C: devices, buffers, a kernel with push constants,
  * streams, events, a recorded sequence, and the handle errors a binding from
- * another language must get instead of a crash. Exits non-zero on failure. */
+ * another language must get instead of a crash, and porta_last_error() kept
+ * per thread. Exits non-zero on failure. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,86 @@ static const char* kSaxpy =
     "layout(binding = 1) buffer Y { float y[]; };\n"
     "layout(push_constant) uniform P { float a; uint n; };\n"
     "void main() { uint i = gl_GlobalInvocationID.x; if (i < n) y[i] += a * x[i]; }\n";
+
+/* porta_last_error() is per thread. Two threads fail in different ways and
+ * succeed in turn, in lock step (a barrier between phases), so that each
+ * check happens after the other thread's last call: with one message shared
+ * between threads, every iteration would show the other thread's message or
+ * lose its own. A binding that calls porta from a thread pool depends on this. */
+enum { kErrorThreadIterations = 3000 };
+
+typedef struct error_thread {
+  int role; /* 0: null device to porta_buffer_create; 1: null stream to porta_stream_sync */
+  porta_device dev;
+  porta_stream stream; /* a stream belongs to one thread at a time: each has its own */
+  pthread_barrier_t* step;
+  int wrong; /* checks that found a message not this thread's own */
+  char first_wrong[512];
+} error_thread;
+
+static void note_wrong(error_thread* t, const char* what, int iteration) {
+  if (t->wrong++ == 0)
+    snprintf(t->first_wrong, sizeof t->first_wrong, "%s in iteration %d; porta_last_error() is \"%s\"", what,
+             iteration, porta_last_error());
+}
+
+static void* error_thread_main(void* arg) {
+  error_thread* t = (error_thread*)arg;
+  const char* own = t->role == 0 ? "porta_buffer_create: the device handle is null"
+                                 : "porta_stream_sync: the stream handle is null";
+  for (int i = 0; i < kErrorThreadIterations; ++i) {
+    porta_buffer unused = NULL;
+    const porta_status got = t->role == 0 ? porta_buffer_create(NULL, 16, &unused) : porta_stream_sync(NULL);
+    if (got != PORTA_ERROR_INVALID_HANDLE) note_wrong(t, "the failing call did not fail", i);
+    pthread_barrier_wait(t->step); /* both have failed */
+    if (!strstr(porta_last_error(), own))
+      note_wrong(t, "after both threads failed, not this thread's message", i);
+    pthread_barrier_wait(t->step);
+    /* One thread succeeds while the other's message stands; they take turns,
+     * with a call the core answers alone and one that goes through the plugin. */
+    const int succeeds = i % 2 == t->role;
+    if (succeeds) {
+      porta_device_info info;
+      const porta_status ok = i % 4 < 2 ? porta_device_info_get(t->dev, &info) : porta_stream_sync(t->stream);
+      if (ok != PORTA_SUCCESS) note_wrong(t, "the successful call failed", i);
+    }
+    pthread_barrier_wait(t->step); /* one has succeeded */
+    if (succeeds && porta_last_error()[0] != '\0') note_wrong(t, "after this thread's success, a message", i);
+    if (!succeeds && !strstr(porta_last_error(), own))
+      note_wrong(t, "after the other thread's success, not this thread's message", i);
+    pthread_barrier_wait(t->step);
+  }
+  return NULL;
+}
+
+static void check_last_error_is_per_thread(porta_device dev) {
+  pthread_barrier_t step;
+  pthread_barrier_init(&step, NULL, 2);
+  error_thread threads[2];
+  pthread_t ids[2];
+  for (int i = 0; i < 2; ++i) {
+    memset(&threads[i], 0, sizeof threads[i]);
+    threads[i].role = i;
+    threads[i].dev = dev;
+    threads[i].step = &step;
+    OK(porta_stream_create(dev, &threads[i].stream));
+  }
+  for (int i = 0; i < 2; ++i)
+    if (pthread_create(&ids[i], NULL, error_thread_main, &threads[i]) != 0) {
+      fprintf(stderr, "pthread_create failed\n");
+      exit(1);
+    }
+  for (int i = 0; i < 2; ++i) {
+    pthread_join(ids[i], NULL);
+    porta_stream_destroy(threads[i].stream);
+    if (threads[i].wrong) {
+      fprintf(stderr, "thread %d: %d wrong results in %d iterations; the first: %s\n", i, threads[i].wrong,
+              kErrorThreadIterations, threads[i].first_wrong);
+      ++failures;
+    }
+  }
+  pthread_barrier_destroy(&step);
+}
 
 int main(void) {
   const char* backend = getenv("PORTA_TEST_BACKEND");
@@ -144,6 +226,8 @@ int main(void) {
   /* A successful call clears the last error. */
   OK(porta_buffer_write(bx, 0, x, 4));
   CHECK(porta_last_error()[0] == '\0');
+
+  check_last_error_is_per_thread(dev);
 
   /* Destruction order is free: the device handle goes first. */
   porta_device_close(dev);

@@ -6,7 +6,13 @@
 //   swap       two written elements with different values exchanged
 //   segfault   the process dies on the third dispatch
 //   none       forwards untouched
-// porta-conformance must catch each one and say where.
+// porta-conformance must catch each one and say where. Two more modes are
+// not wrong but limited, as real devices are; the suite must name them
+// rather than fail or silently pass:
+//   oom        a buffer larger than kOomBytes cannot be allocated
+//              (PORTA_ERROR_OUT_OF_MEMORY), though the limits claim more
+//   ftz        every denormal element a dispatch writes is flushed to zero
+//              (keeping its sign), as a device without denormal support does
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
@@ -59,7 +65,17 @@ porta_status device_info(uint32_t index, porta_device_info* info) {
 porta_status device_open(uint32_t i, porta_plugin_device* d) { return g_real->device_open(i, d); }
 void device_close(porta_plugin_device d) { g_real->device_close(d); }
 
+// Small enough that the quick table's larger cases do not fit, large enough
+// that its small ones do.
+constexpr uint64_t kOomBytes = 64 * 1024;
+
 porta_status buffer_create(porta_plugin_device d, uint64_t size, porta_plugin_buffer* b) {
+  if (mode() == "oom" && size > kOomBytes)
+    return porta::plugin::guard([&] {
+      porta::plugin::fail(PORTA_ERROR_OUT_OF_MEMORY,
+                          "wrongcpu: out of device memory for %llu bytes (oom mode: %llu at most)",
+                          static_cast<unsigned long long>(size), static_cast<unsigned long long>(kOomBytes));
+    });
   porta_status s = g_real->buffer_create(d, size, b);
   if (s == PORTA_SUCCESS) {
     std::lock_guard<std::mutex> lock(g_mutex);
@@ -111,6 +127,7 @@ porta_status snapshot(porta_plugin_stream s, porta_plugin_buffer b, Words& out) 
 }
 
 bool finite_bits(uint32_t w) { return (w & 0x7f800000u) != 0x7f800000u; }
+bool denormal_bits(uint32_t w) { return (w & 0x7f800000u) == 0 && (w & 0x007fffffu) != 0; }
 
 // Corrupts one buffer's written elements; false if it has none to corrupt this way.
 bool corrupt(const std::string& how, const Words& before, Words& after) {
@@ -131,6 +148,15 @@ bool corrupt(const std::string& how, const Words& before, Words& after) {
       }
     }
     return false;
+  }
+  if (how == "ftz") {
+    bool flushed = false;
+    for (size_t i : changed)
+      if (denormal_bits(after[i])) {
+        after[i] &= 0x80000000u;
+        flushed = true;
+      }
+    return flushed;
   }
   if (how == "swap") {
     const size_t i = changed[changed.size() / 2];
@@ -160,7 +186,7 @@ porta_status stream_dispatch(porta_plugin_stream s, porta_plugin_kernel k, const
                              const porta_plugin_buffer* buffers, uint32_t count, const void* push, uint32_t push_size) {
   const std::string how = mode();
   if (how == "segfault" && ++g_dispatches == 3) crash();
-  if (how != "ulp" && how != "unwritten" && how != "swap")
+  if (how != "ulp" && how != "unwritten" && how != "swap" && how != "ftz")
     return g_real->stream_dispatch(s, k, groups, buffers, count, push, push_size);
   std::vector<Words> before(count);
   for (uint32_t i = 0; i < count; ++i)
@@ -172,7 +198,10 @@ porta_status stream_dispatch(porta_plugin_stream s, porta_plugin_kernel k, const
     if ((st = snapshot(s, buffers[i], after)) != PORTA_SUCCESS) return st;
     if (!corrupt(how, before[i], after)) continue;
     st = g_real->stream_write(s, buffers[i], 0, after.data(), after.size() * 4);
-    return st != PORTA_SUCCESS ? st : g_real->stream_sync(s);
+    if (st == PORTA_SUCCESS) st = g_real->stream_sync(s);
+    // One corruption per dispatch is enough to be caught; flushing is a
+    // property of the device and applies to every buffer written.
+    if (st != PORTA_SUCCESS || how != "ftz") return st;
   }
   return PORTA_SUCCESS;
 }

@@ -1,14 +1,20 @@
 # Runs COMMAND (arguments separated by @@) and checks how it ended:
-#   EXPECT_RC   the exit status it must give (a number), or "nonzero"
-#   REGEX       regular expressions (separated by @@) its output must all match
-#   REPLAY      when set, the first "replay: ..." line of the output is run
-#               too and must also exit non-zero and match REPLAY
-#   FILES       FILE=REGEX pairs (separated by @@): FILE must exist and match
-#   HEXFILE     FILE=HEX: FILE's bytes, in hex, must equal HEX
-# COMMAND, REGEX and FILES separate their items with @@ (a ;-list would not survive add_test).
+#   EXPECT_RC         the exit status it must give (a number), or "nonzero"
+#   REGEX             regular expressions its output (stdout and stderr) must all match
+#   NOT_REGEX         regular expressions its output must not match
+#   STDERR_REGEX      regular expressions its stderr alone must match
+#   STDOUT_NOT_REGEX  regular expressions its stdout must not match
+#   REPLAY            when set, the first "replay: ..." line of the output is run
+#                     too and must also exit non-zero and match REPLAY
+#   FILES             FILE=REGEX pairs: FILE must exist and match
+#   HEXFILE           FILE=HEX: FILE's bytes, in hex, must equal HEX
+# Lists separate their items with @@ (a ;-list would not survive add_test).
 string(REPLACE "@@" ";" COMMAND "${COMMAND}")
 string(REPLACE "@@" ";" REGEX "${REGEX}")
 string(REPLACE "@@" ";" FILES "${FILES}")
+string(REPLACE "@@" ";" NOT_REGEX "${NOT_REGEX}")
+string(REPLACE "@@" ";" STDERR_REGEX "${STDERR_REGEX}")
+string(REPLACE "@@" ";" STDOUT_NOT_REGEX "${STDOUT_NOT_REGEX}")
 execute_process(COMMAND ${COMMAND} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(all "${out}${err}")
 message("${all}")
@@ -22,6 +28,21 @@ endif()
 foreach(re IN LISTS REGEX)
   if(NOT all MATCHES "${re}")
     message(FATAL_ERROR "the output does not match '${re}'")
+  endif()
+endforeach()
+foreach(re IN LISTS NOT_REGEX)
+  if(all MATCHES "${re}")
+    message(FATAL_ERROR "the output matches '${re}': '${CMAKE_MATCH_0}'")
+  endif()
+endforeach()
+foreach(re IN LISTS STDERR_REGEX)
+  if(NOT err MATCHES "${re}")
+    message(FATAL_ERROR "stderr does not match '${re}'")
+  endif()
+endforeach()
+foreach(re IN LISTS STDOUT_NOT_REGEX)
+  if(out MATCHES "${re}")
+    message(FATAL_ERROR "stdout matches '${re}': '${CMAKE_MATCH_0}'")
   endif()
 endforeach()
 if(DEFINED REPLAY)

@@ -1,6 +1,7 @@
 // The Vulkan plugin driven through its ABI table, on whatever Vulkan device is
 // present (lavapipe on machines without a GPU). ctest runs this with
-// PORTA_VULKAN_VALIDATION=1: every validation message fails the test.
+// PORTA_VULKAN_VALIDATION=require: every validation message fails the test, and
+// so does a machine where the layer cannot be enabled.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -440,6 +441,24 @@ TEST_F(VulkanPlugin, WaitThatTimesOutLosesTheDeviceCleanly) {
   EXPECT_EQ(api->buffer_create(device_, 64, &other), PORTA_ERROR_DEVICE_LOST);
   EXPECT_NE(TestHost::last_error.find("lost earlier"), std::string::npos) << TestHost::last_error;
   EXPECT_EQ(api->stream_sync(stream_), PORTA_ERROR_DEVICE_LOST);
+}
+
+// The check itself is checked (ctest runs this case alone, with
+// PORTA_TEST_VULKAN_VALIDATION_SELF_CHECK=1, and expects the layer's report in
+// the output): a kernel whose pipeline layout leaves out the push constants its
+// shader reads is invalid Vulkan. The plugin trusts the core's reflection here
+// and checks nothing, so only the validation layer can see it, and its report
+// must come back through the plugin's log.
+TEST_F(VulkanPlugin, ValidationLayerReportsAMisuse) {
+  if (!std::getenv("PORTA_TEST_VULKAN_VALIDATION_SELF_CHECK"))
+    GTEST_SKIP() << "needs PORTA_TEST_VULKAN_VALIDATION_SELF_CHECK (a deliberate misuse)";
+  porta_kernel_desc desc = increment_desc();
+  desc.push_constant_size = 0;  // the shader reads 12 bytes of push constants
+  desc.cache_key = "self-check-no-push-constant-range";
+  porta_plugin_kernel k = nullptr;
+  if (api->kernel_create(device_, &desc, &k) == PORTA_SUCCESS) api->kernel_destroy(k);
+  EXPECT_GT(TestHost::validation_messages.load(), validation_before_) << "the layer reported nothing";
+  TestHost::validation_messages = validation_before_;  // the reports were expected
 }
 
 }  // namespace

@@ -17,9 +17,16 @@ Instance*& instance_slot() {
   return slot;
 }
 
-bool env_flag(const char* name) {
-  const char* v = std::getenv(name);
-  return v && *v && std::strcmp(v, "0") != 0;
+// PORTA_VULKAN_VALIDATION: unset or "0" leaves the layer off; "require" makes
+// init fail where the layer cannot be enabled, so a run that is meant to be
+// checked cannot go on unchecked; any other value enables it where it is
+// installed and only warns where it is not.
+enum class Validation { kOff, kWanted, kRequired };
+
+Validation validation_mode() {
+  const char* v = std::getenv("PORTA_VULKAN_VALIDATION");
+  if (!v || !*v || std::strcmp(v, "0") == 0) return Validation::kOff;
+  return std::strcmp(v, "require") == 0 ? Validation::kRequired : Validation::kWanted;
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL on_validation_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
@@ -165,24 +172,27 @@ void create_instance(Instance& in) {
                                VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   messenger_info.pfnUserCallback = on_validation_message;
   bool validation = false;
-  if (env_flag("PORTA_VULKAN_VALIDATION")) {
+  if (const Validation mode = validation_mode(); mode != Validation::kOff) {
     const char* layer = "VK_LAYER_KHRONOS_validation";
     const auto layer_extensions = instance_extensions(in, layer);
     const uint32_t version = layer_version(in, layer);
-    if (version == 0) {
-      plugin::log(PORTA_LOG_WARN,
-                  "vulkan: PORTA_VULKAN_VALIDATION is set but VK_LAYER_KHRONOS_validation is not installed "
-                  "(Debian: vulkan-validationlayers); continuing without validation");
-    } else if (!has_extension(extensions, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) &&
-               !has_extension(layer_extensions, VK_EXT_DEBUG_UTILS_EXTENSION_NAME)) {
-      plugin::log(PORTA_LOG_WARN,
-                  "vulkan: PORTA_VULKAN_VALIDATION is set but VK_EXT_debug_utils is missing; "
-                  "continuing without validation");
-    } else {
+    const char* missing = nullptr;
+    if (version == 0)
+      missing = "VK_LAYER_KHRONOS_validation is not installed (Debian: vulkan-validationlayers)";
+    else if (!has_extension(extensions, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) &&
+             !has_extension(layer_extensions, VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
+      missing = "VK_EXT_debug_utils is missing";
+    if (!missing) {
       layers.push_back(layer);
       enabled_extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
       validation = true;
       in.validation_layer_version = version;
+    } else if (mode == Validation::kRequired) {
+      fail(PORTA_ERROR_UNAVAILABLE, "vulkan: PORTA_VULKAN_VALIDATION=require but %s", missing);
+    } else {
+      plugin::log(
+          PORTA_LOG_WARN,
+          format("vulkan: PORTA_VULKAN_VALIDATION is set but %s; continuing without validation", missing));
     }
   }
 
@@ -259,11 +269,12 @@ void describe(Instance& in, PhysicalDevice& d) {
                           {kBfloat16Extension, VK_MAKE_API_VERSION(0, 1, 4, 311)}};
   for (const auto& e : kNewerExtensions)
     if (in.validation_layer_version && in.validation_layer_version < e.header && d.extensions.erase(e.name))
-      plugin::log(PORTA_LOG_INFO, plugin::format("vulkan: %s left off: the validation layer (header %u.%u.%u) "
-                                                 "predates it",
-                                                 e.name, VK_API_VERSION_MAJOR(in.validation_layer_version),
-                                                 VK_API_VERSION_MINOR(in.validation_layer_version),
-                                                 VK_API_VERSION_PATCH(in.validation_layer_version)));
+      plugin::log(PORTA_LOG_INFO,
+                  plugin::format("vulkan: %s left off: the validation layer (header %u.%u.%u) "
+                                 "predates it",
+                                 e.name, VK_API_VERSION_MAJOR(in.validation_layer_version),
+                                 VK_API_VERSION_MINOR(in.validation_layer_version),
+                                 VK_API_VERSION_PATCH(in.validation_layer_version)));
 
   const bool v12 = d.api_version >= VK_API_VERSION_1_2;
   const bool v13 = d.api_version >= VK_API_VERSION_1_3;

@@ -1,5 +1,5 @@
 // The plugin's global state: the dlopen'ed loader, the VkInstance (with the
-// validation layer and its messenger when PORTA_VULKAN_VALIDATION=1) and what
+// validation layer and its messenger when PORTA_VULKAN_VALIDATION is set) and what
 // every physical device offers, gathered once at init().
 #pragma once
 

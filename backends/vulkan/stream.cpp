@@ -327,6 +327,7 @@ void Stream::retire(std::unique_ptr<Batch> b, bool copy_back) {
 
 void Stream::write(Buffer* dst, uint64_t offset, const void* src, uint64_t size) {
   device_.ensure_alive("stream_write");
+  if (size == 0) return;  // nothing to order: a 0-byte VkBuffer or VkBufferCopy is invalid Vulkan
   const uint8_t* from = static_cast<const uint8_t*>(src);
   if (recording_) {
     Buffer* staging = create_buffer(device_, size, MemoryKind::kStaging);
@@ -357,6 +358,7 @@ void Stream::write(Buffer* dst, uint64_t offset, const void* src, uint64_t size)
 
 void Stream::read(Buffer* src, uint64_t offset, void* dst, uint64_t size) {
   device_.ensure_alive("stream_read");
+  if (size == 0) return;  // as in write()
   uint8_t* to = static_cast<uint8_t*>(dst);
   if (recording_) {
     Buffer* staging = create_buffer(device_, size, MemoryKind::kStaging);
@@ -386,12 +388,14 @@ void Stream::read(Buffer* src, uint64_t offset, void* dst, uint64_t size) {
 
 void Stream::copy(Buffer* src, uint64_t src_offset, Buffer* dst, uint64_t dst_offset, uint64_t size) {
   device_.ensure_alive("stream_copy");
+  if (size == 0) return;  // VkBufferCopy::size must be > 0
   VkBufferCopy region{src_offset, dst_offset, size};
   device_.fn.vkCmdCopyBuffer(begin_op(), src->handle, dst->handle, 1, &region);
 }
 
 void Stream::fill(Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern) {
   device_.ensure_alive("stream_fill");
+  if (size == 0) return;  // vkCmdFillBuffer's size must be > 0 (0 is not VK_WHOLE_SIZE)
   device_.fn.vkCmdFillBuffer(begin_op(), dst->handle, offset, size, pattern);
 }
 

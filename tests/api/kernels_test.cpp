@@ -83,7 +83,8 @@ void main() {
     auto b = dev.upload(v);
     stream.dispatch(k, {256 / wg}, {b});
     auto o = read<float>(b, 256);
-    for (uint32_t i = 0; i < 256; ++i) ASSERT_EQ(o[i], v[i] * 3.0f - 7.0f + float(wg)) << "wg " << wg << " i " << i;
+    for (uint32_t i = 0; i < 256; ++i)
+      ASSERT_EQ(o[i], v[i] * 3.0f - 7.0f + float(wg)) << "wg " << wg << " i " << i;
   }
   // Defaults apply when nothing is given: local_size_x_id without a default literal is 1.
   auto k = dev.kernel(porta::glsl(src, "spec-defaults"));
@@ -156,6 +157,9 @@ void main() {
 }
 
 TEST_F(Kernels, VectorMath) {
+  if (porta::test::on_oclgrind(dev) && porta::test::oclgrind_checks_uninitialized())
+    GTEST_SKIP() << "oclgrind 21.10 crashes (SIGSEGV) on this kernel's vector code when "
+                    "OCLGRIND_UNINITIALIZED=1; api.opencl.oclgrind_races_bounds runs it with that check off";
   const char* src = R"(#version 450
 layout(local_size_x = 32) in;
 layout(binding = 0) readonly buffer In { vec4 x[]; };
@@ -348,6 +352,29 @@ void main() { v[gl_GlobalInvocationID.x] = 5u; })";
   } push{1, 2};
   stream.dispatch(k, {1}, {b}, push);
   EXPECT_EQ(read<uint32_t>(b, 4), (std::vector<uint32_t>{5, 5, 5, 5}));
+}
+
+// Not a test of porta: run only by the oclgrind self-check entries
+// (PORTA_TEST_OCLGRIND_SELF_CHECK=1), which expect oclgrind to report this
+// kernel's out-of-bounds read and its write-write race on y[0], proving that
+// the oclgrind entries' fail regex catches real reports. Its input comes from
+// a host write, so the uninitialised-value checker has nothing to say.
+TEST_F(Kernels, OclgrindSeesOutOfBoundsReadAndRace) {
+  if (!std::getenv("PORTA_TEST_OCLGRIND_SELF_CHECK")) GTEST_SKIP() << "only for the oclgrind self-check";
+  if (!porta::test::on_oclgrind(dev)) GTEST_SKIP() << "needs the Oclgrind device, not " << dev.name();
+  const char* src = R"(#version 450
+layout(local_size_x = 16) in;
+layout(binding = 0) readonly buffer In { uint x[]; };
+layout(binding = 1) writeonly buffer Out { uint y[]; };
+layout(push_constant) uniform P { uint shift; };
+void main() { y[0] = x[gl_GlobalInvocationID.x + shift]; })";
+  auto k = dev.kernel(porta::glsl(src, "overrun_and_race"));
+  std::vector<uint32_t> values(16);
+  std::iota(values.begin(), values.end(), 1u);  // different values: oclgrind ignores races of equal writes
+  auto x = dev.upload(values);
+  auto y = dev.upload(std::vector<uint32_t>(16, 0));
+  stream.dispatch(k, {1}, {x, y}, 4u);
+  stream.sync();
 }
 
 }  // namespace

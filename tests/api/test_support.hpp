@@ -18,4 +18,17 @@ inline std::string spirv_path(const std::string& file) {
   return std::string(dir && *dir ? dir : PORTA_TEST_SPIRV_DIR) + "/" + file;
 }
 
+// Oclgrind, the OpenCL simulator some ctest entries run these tests under
+// (tests/translator_opencl/CMakeLists.txt). A test that its simulator cannot
+// run skips there and says why.
+inline bool on_oclgrind(const porta::Device& device) {
+  return device.name().find("Oclgrind") != std::string::npos;
+}
+
+// Whether oclgrind's uninitialised-value checker is on (OCLGRIND_UNINITIALIZED=1).
+inline bool oclgrind_checks_uninitialized() {
+  const char* v = std::getenv("OCLGRIND_UNINITIALIZED");
+  return v && std::string(v) == "1";
+}
+
 }  // namespace porta::test

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 
 #include "test_host.hpp"
 
@@ -43,9 +44,15 @@ TEST(VulkanEnvironment, NoDriverMakesInitFailWithTheReason) {
   EXPECT_EQ(api->device_info(0, &info), PORTA_ERROR_UNAVAILABLE);
 }
 
+bool validation_mode_is(const char* mode) {
+  const char* v = std::getenv("PORTA_VULKAN_VALIDATION");
+  return v && std::strcmp(v, mode) == 0;
+}
+
 // Validation asked for, but the layer cannot be found: a warning, and everything works.
 TEST(VulkanEnvironment, MissingValidationLayerOnlyWarns) {
   if (!std::getenv("PORTA_TEST_EXPECT_NO_LAYER")) GTEST_SKIP() << "needs PORTA_TEST_EXPECT_NO_LAYER";
+  if (!validation_mode_is("1")) GTEST_SKIP() << "needs PORTA_VULKAN_VALIDATION=1";
   const porta_plugin_api* api = load();
   ASSERT_NE(api, nullptr);
   porta_host_api host = *TestHost::table();
@@ -55,6 +62,23 @@ TEST(VulkanEnvironment, MissingValidationLayerOnlyWarns) {
       << LogCapture::text;
   EXPECT_GE(api->device_count(), 1u);
   api->shutdown();
+}
+
+// Validation required, but the layer cannot be found: init fails and says why,
+// so a run that relies on the layer cannot pass unchecked.
+TEST(VulkanEnvironment, MissingRequiredValidationLayerFailsInit) {
+  if (!std::getenv("PORTA_TEST_EXPECT_NO_LAYER")) GTEST_SKIP() << "needs PORTA_TEST_EXPECT_NO_LAYER";
+  if (!validation_mode_is("require")) GTEST_SKIP() << "needs PORTA_VULKAN_VALIDATION=require";
+  const porta_plugin_api* api = load();
+  ASSERT_NE(api, nullptr);
+  EXPECT_EQ(api->init(TestHost::table()), PORTA_ERROR_UNAVAILABLE);
+  EXPECT_NE(
+      TestHost::last_error.find("PORTA_VULKAN_VALIDATION=require but VK_LAYER_KHRONOS_validation is not "
+                                "installed"),
+      std::string::npos)
+      << TestHost::last_error;
+  std::printf("init failed as expected: %s\n", TestHost::last_error.c_str());
+  EXPECT_EQ(api->device_count(), 0u);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 // The Vulkan plugin driven through its ABI table, on whatever Vulkan device is
 // present (lavapipe on machines without a GPU). ctest runs this with
-// PORTA_VULKAN_VALIDATION=1: every validation message fails the test.
+// PORTA_VULKAN_VALIDATION=require: every validation message fails the test, and
+// so does a machine where the layer cannot be enabled.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -127,7 +129,7 @@ class VulkanPlugin : public ::testing::Test {
   }
 
   void round_trip(uint64_t size, uint64_t offset) {
-    porta_plugin_buffer b = buffer(size + offset);
+    porta_plugin_buffer b = buffer(std::max<uint64_t>(size + offset, 1));  // buffers are never empty
     std::vector<uint8_t> in(size), out(size, 0);
     for (uint64_t i = 0; i < size; ++i) in[i] = static_cast<uint8_t>(i * 131 + (i >> 16) + 7);
     ASSERT_EQ(api->stream_write(stream_, b, offset, in.data(), size), PORTA_SUCCESS) << TestHost::last_error;
@@ -181,9 +183,46 @@ TEST_F(VulkanPlugin, EnumeratesDevicesWithInfo) {
 }
 
 TEST_F(VulkanPlugin, RoundTripsSmallSizes) {
-  for (uint64_t size : {1u, 4u, 4097u}) {
+  for (uint64_t size : {0u, 1u, 4u, 4097u}) {
     round_trip(size, 0);
     round_trip(size, 3);
+  }
+}
+
+// The plugin's own answer to 0 bytes, though libporta never passes it: nothing
+// happens, queued or recorded, because a 0-byte staging buffer, VkBufferCopy or
+// fill is invalid Vulkan. The bytes around each range keep their values.
+TEST_F(VulkanPlugin, ZeroByteOperationsAreNoOps) {
+  const uint32_t n = 16;
+  porta_plugin_buffer a = buffer(n * 4), b = buffer(n * 4);
+  ASSERT_EQ(api->stream_fill(stream_, a, 0, n * 4, 7), PORTA_SUCCESS) << TestHost::last_error;
+  ASSERT_EQ(api->stream_fill(stream_, b, 0, n * 4, 9), PORTA_SUCCESS) << TestHost::last_error;
+  uint32_t host = 0xdeadbeefu;
+  auto zero_byte_operations = [&] {
+    EXPECT_EQ(api->stream_write(stream_, a, 8, &host, 0), PORTA_SUCCESS) << TestHost::last_error;
+    EXPECT_EQ(api->stream_write(stream_, a, 4, nullptr, 0), PORTA_SUCCESS) << TestHost::last_error;
+    EXPECT_EQ(api->stream_read(stream_, b, n * 4, &host, 0), PORTA_SUCCESS) << TestHost::last_error;
+    EXPECT_EQ(api->stream_read(stream_, b, 0, nullptr, 0), PORTA_SUCCESS) << TestHost::last_error;
+    EXPECT_EQ(api->stream_copy(stream_, a, 0, b, 4, 0), PORTA_SUCCESS) << TestHost::last_error;
+    EXPECT_EQ(api->stream_fill(stream_, a, 4, 0, 1), PORTA_SUCCESS) << TestHost::last_error;
+  };
+  zero_byte_operations();
+  ASSERT_EQ(api->stream_sync(stream_), PORTA_SUCCESS) << TestHost::last_error;
+  ASSERT_EQ(api->stream_begin_record(stream_), PORTA_SUCCESS) << TestHost::last_error;
+  zero_byte_operations();
+  porta_plugin_sequence seq = nullptr;
+  ASSERT_EQ(api->stream_end_record(stream_, &seq), PORTA_SUCCESS) << TestHost::last_error;
+  for (int i = 0; i < 2; ++i)
+    ASSERT_EQ(api->stream_replay(stream_, seq), PORTA_SUCCESS) << TestHost::last_error;
+  std::vector<uint32_t> got_a(n), got_b(n);
+  ASSERT_EQ(api->stream_read(stream_, a, 0, got_a.data(), n * 4), PORTA_SUCCESS);
+  ASSERT_EQ(api->stream_read(stream_, b, 0, got_b.data(), n * 4), PORTA_SUCCESS);
+  ASSERT_EQ(api->stream_sync(stream_), PORTA_SUCCESS) << TestHost::last_error;
+  api->sequence_destroy(seq);
+  EXPECT_EQ(host, 0xdeadbeefu);
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(got_a[i], 7u) << i;
+    ASSERT_EQ(got_b[i], 9u) << i;
   }
 }
 
@@ -440,6 +479,24 @@ TEST_F(VulkanPlugin, WaitThatTimesOutLosesTheDeviceCleanly) {
   EXPECT_EQ(api->buffer_create(device_, 64, &other), PORTA_ERROR_DEVICE_LOST);
   EXPECT_NE(TestHost::last_error.find("lost earlier"), std::string::npos) << TestHost::last_error;
   EXPECT_EQ(api->stream_sync(stream_), PORTA_ERROR_DEVICE_LOST);
+}
+
+// The check itself is checked (ctest runs this case alone, with
+// PORTA_TEST_VULKAN_VALIDATION_SELF_CHECK=1, and expects the layer's report in
+// the output): a kernel whose pipeline layout leaves out the push constants its
+// shader reads is invalid Vulkan. The plugin trusts the core's reflection here
+// and checks nothing, so only the validation layer can see it, and its report
+// must come back through the plugin's log.
+TEST_F(VulkanPlugin, ValidationLayerReportsAMisuse) {
+  if (!std::getenv("PORTA_TEST_VULKAN_VALIDATION_SELF_CHECK"))
+    GTEST_SKIP() << "needs PORTA_TEST_VULKAN_VALIDATION_SELF_CHECK (a deliberate misuse)";
+  porta_kernel_desc desc = increment_desc();
+  desc.push_constant_size = 0;  // the shader reads 12 bytes of push constants
+  desc.cache_key = "self-check-no-push-constant-range";
+  porta_plugin_kernel k = nullptr;
+  if (api->kernel_create(device_, &desc, &k) == PORTA_SUCCESS) api->kernel_destroy(k);
+  EXPECT_GT(TestHost::validation_messages.load(), validation_before_) << "the layer reported nothing";
+  TestHost::validation_messages = validation_before_;  // the reports were expected
 }
 
 }  // namespace

@@ -14,11 +14,16 @@ namespace {
 
 const char* type_name(porta_device_type t) {
   switch (t) {
-    case PORTA_DEVICE_DISCRETE_GPU: return "discrete GPU";
-    case PORTA_DEVICE_INTEGRATED_GPU: return "integrated GPU";
-    case PORTA_DEVICE_VIRTUAL_GPU: return "virtual GPU";
-    case PORTA_DEVICE_CPU: return "CPU";
-    case PORTA_DEVICE_OTHER: return "other";
+    case PORTA_DEVICE_DISCRETE_GPU:
+      return "discrete GPU";
+    case PORTA_DEVICE_INTEGRATED_GPU:
+      return "integrated GPU";
+    case PORTA_DEVICE_VIRTUAL_GPU:
+      return "virtual GPU";
+    case PORTA_DEVICE_CPU:
+      return "CPU";
+    case PORTA_DEVICE_OTHER:
+      return "other";
   }
   return "unknown";
 }
@@ -28,13 +33,20 @@ struct Feature {
   const char* name;
 };
 constexpr Feature kFeatures[] = {
-    {PORTA_FEATURE_FP16, "fp16"},           {PORTA_FEATURE_FP64, "fp64"},
-    {PORTA_FEATURE_INT8, "int8"},           {PORTA_FEATURE_INT16, "int16"},
-    {PORTA_FEATURE_INT64, "int64"},         {PORTA_FEATURE_STORAGE_16BIT, "storage16"},
-    {PORTA_FEATURE_STORAGE_8BIT, "storage8"}, {PORTA_FEATURE_BF16, "bf16"},
-    {PORTA_FEATURE_SUBGROUPS, "subgroups"}, {PORTA_FEATURE_ATOMIC_INT32, "atomic-int32"},
-    {PORTA_FEATURE_ATOMIC_INT64, "atomic-int64"}, {PORTA_FEATURE_ATOMIC_FLOAT32, "atomic-float32"},
-    {PORTA_FEATURE_COOPERATIVE_MATRIX, "cooperative-matrix"}, {PORTA_FEATURE_TIMELINE_SEMAPHORE, "timeline-semaphore"},
+    {PORTA_FEATURE_FP16, "fp16"},
+    {PORTA_FEATURE_FP64, "fp64"},
+    {PORTA_FEATURE_INT8, "int8"},
+    {PORTA_FEATURE_INT16, "int16"},
+    {PORTA_FEATURE_INT64, "int64"},
+    {PORTA_FEATURE_STORAGE_16BIT, "storage16"},
+    {PORTA_FEATURE_STORAGE_8BIT, "storage8"},
+    {PORTA_FEATURE_BF16, "bf16"},
+    {PORTA_FEATURE_SUBGROUPS, "subgroups"},
+    {PORTA_FEATURE_ATOMIC_INT32, "atomic-int32"},
+    {PORTA_FEATURE_ATOMIC_INT64, "atomic-int64"},
+    {PORTA_FEATURE_ATOMIC_FLOAT32, "atomic-float32"},
+    {PORTA_FEATURE_COOPERATIVE_MATRIX, "cooperative-matrix"},
+    {PORTA_FEATURE_TIMELINE_SEMAPHORE, "timeline-semaphore"},
 };
 
 std::vector<std::string> feature_list(uint64_t bits) {
@@ -72,13 +84,23 @@ void print_device_text(const porta_device_info& d, const char* indent) {
   std::printf("%s%s:%u  %s\n", indent, d.backend, d.index, d.name);
   std::printf("%s  vendor %s, %s, %s\n", indent, d.vendor, type_name(d.type), d.api_version);
   std::printf("%s  driver %s\n", indent, d.driver);
-  std::printf("%s  memory %s, largest buffer %s, largest allocation %s\n", indent, mib(d.memory_bytes).c_str(),
-              mib(l.max_buffer_bytes).c_str(), mib(l.max_allocation_bytes).c_str());
-  std::printf("%s  work-group size ≤ %u×%u×%u (%u items), groups ≤ %u×%u×%u, shared %u B, push constants %u B, "
-              "subgroup %u\n",
-              indent, l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2],
-              l.max_workgroup_invocations, l.max_workgroup_count[0], l.max_workgroup_count[1],
-              l.max_workgroup_count[2], l.max_shared_memory_bytes, l.max_push_constant_bytes, l.subgroup_size);
+  std::printf("%s  memory %s, largest buffer %s, largest allocation %s\n", indent,
+              mib(d.memory_bytes).c_str(), mib(l.max_buffer_bytes).c_str(),
+              mib(l.max_allocation_bytes).c_str());
+  std::string heaps;
+  for (uint32_t h = 0; h < d.memory_heap_count && h < PORTA_MAX_MEMORY_HEAPS; ++h) {
+    const porta_memory_heap& heap = d.memory_heaps[h];
+    heaps += (h ? "; " : "") + mib(heap.bytes);
+    if (heap.flags & PORTA_MEMORY_HEAP_DEVICE_LOCAL) heaps += " device-local";
+    if (heap.flags & PORTA_MEMORY_HEAP_HOST_VISIBLE) heaps += " host-visible";
+  }
+  std::printf("%s  memory heaps: %s\n", indent, heaps.empty() ? "(not reported)" : heaps.c_str());
+  std::printf(
+      "%s  work-group size ≤ %u×%u×%u (%u items), groups ≤ %u×%u×%u, shared %u B, push constants %u B, "
+      "subgroup %u\n",
+      indent, l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2],
+      l.max_workgroup_invocations, l.max_workgroup_count[0], l.max_workgroup_count[1],
+      l.max_workgroup_count[2], l.max_shared_memory_bytes, l.max_push_constant_bytes, l.subgroup_size);
   std::string feats;
   for (const auto& f : feature_list(d.features)) feats += (feats.empty() ? "" : " ") + f;
   std::printf("%s  features %s\n", indent, feats.empty() ? "(none)" : feats.c_str());
@@ -90,18 +112,27 @@ std::string device_json(const porta_device_info& d) {
   for (const auto& f : feature_list(d.features)) feats += (feats.empty() ? "" : ", ") + json_string(f);
   char buf[1024];
   std::snprintf(buf, sizeof buf,
-                "\"memory_bytes\": %" PRIu64 ", \"limits\": {\"max_workgroup_size\": [%u, %u, %u], "
+                "\"memory_bytes\": %" PRIu64
+                ", \"limits\": {\"max_workgroup_size\": [%u, %u, %u], "
                 "\"max_workgroup_invocations\": %u, \"max_workgroup_count\": [%u, %u, %u], "
                 "\"max_shared_memory_bytes\": %u, \"max_push_constant_bytes\": %u, \"subgroup_size\": %u, "
                 "\"max_buffer_bytes\": %" PRIu64 ", \"max_allocation_bytes\": %" PRIu64 "}",
                 d.memory_bytes, l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2],
                 l.max_workgroup_invocations, l.max_workgroup_count[0], l.max_workgroup_count[1],
-                l.max_workgroup_count[2], l.max_shared_memory_bytes, l.max_push_constant_bytes, l.subgroup_size,
-                l.max_buffer_bytes, l.max_allocation_bytes);
+                l.max_workgroup_count[2], l.max_shared_memory_bytes, l.max_push_constant_bytes,
+                l.subgroup_size, l.max_buffer_bytes, l.max_allocation_bytes);
+  std::string heaps;
+  for (uint32_t h = 0; h < d.memory_heap_count && h < PORTA_MAX_MEMORY_HEAPS; ++h)
+    heaps += std::string(h ? ", " : "") + "{\"bytes\": " + std::to_string(d.memory_heaps[h].bytes) +
+             ", \"device_local\": " +
+             ((d.memory_heaps[h].flags & PORTA_MEMORY_HEAP_DEVICE_LOCAL) ? "true" : "false") +
+             ", \"host_visible\": " +
+             ((d.memory_heaps[h].flags & PORTA_MEMORY_HEAP_HOST_VISIBLE) ? "true" : "false") + "}";
   return "{\"backend\": " + json_string(d.backend) + ", \"index\": " + std::to_string(d.index) +
          ", \"name\": " + json_string(d.name) + ", \"vendor\": " + json_string(d.vendor) +
          ", \"type\": " + json_string(type_name(d.type)) + ", \"driver\": " + json_string(d.driver) +
-         ", \"api_version\": " + json_string(d.api_version) + ", " + buf + ", \"features\": [" + feats + "]}";
+         ", \"api_version\": " + json_string(d.api_version) + ", " + buf + ", \"memory_heaps\": [" + heaps +
+         "], \"features\": [" + feats + "]}";
 }
 
 }  // namespace
@@ -112,8 +143,9 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--json")) {
       json = true;
     } else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::printf("usage: porta-info [--json]\n\nLists porta's backends, their devices, and the device that "
-                  "PORTA_BACKEND / PORTA_DEVICE select.\n");
+      std::printf(
+          "usage: porta-info [--json]\n\nLists porta's backends, their devices, and the device that "
+          "PORTA_BACKEND / PORTA_DEVICE select.\n");
       return 0;
     } else {
       std::fprintf(stderr, "porta-info: unknown argument '%s' (try --help)\n", argv[i]);
@@ -136,8 +168,8 @@ int main(int argc, char** argv) {
       const char *name, *reason;
       int available;
       porta_backend_get(i, &name, &available, &reason);
-      std::printf("%s\n    {\"name\": %s, \"available\": %s, \"reason\": %s}", i ? "," : "", json_string(name).c_str(),
-                  available ? "true" : "false", json_string(reason).c_str());
+      std::printf("%s\n    {\"name\": %s, \"available\": %s, \"reason\": %s}", i ? "," : "",
+                  json_string(name).c_str(), available ? "true" : "false", json_string(reason).c_str());
     }
     std::printf("\n  ],\n  \"devices\": [");
     for (uint32_t i = 0; i < porta_device_count(); ++i) {

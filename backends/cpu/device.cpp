@@ -87,6 +87,8 @@ void device_init() {
     long pages = sysconf(_SC_PHYS_PAGES);
     long page = sysconf(_SC_PAGESIZE);
     i.memory_bytes = pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : 0;
+    i.memory_heap_count = 1;
+    i.memory_heaps[0] = {i.memory_bytes, PORTA_MEMORY_HEAP_DEVICE_LOCAL | PORTA_MEMORY_HEAP_HOST_VISIBLE, 0};
     porta_device_limits& l = i.limits;
     l.max_workgroup_size[0] = 1024;
     l.max_workgroup_size[1] = 1024;

@@ -66,6 +66,8 @@ Found describe(int ordinal) {
   size_t total = 0;
   cu.cuDeviceTotalMem(&total, f.cu);
   info.memory_bytes = total;
+  info.memory_heap_count = 1;
+  info.memory_heaps[0] = {total, PORTA_MEMORY_HEAP_DEVICE_LOCAL, 0};
 
   porta_device_limits& l = info.limits;
   l.max_workgroup_size[0] = PORTA_CUDA_ATTRIBUTE(f.cu, MAX_BLOCK_DIM_X);

@@ -99,6 +99,12 @@ DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32
   info.type = type_of(device);
   info.index = index;
   info.memory_bytes = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
+  // OpenCL names one global memory; the host maps it where it is the host's.
+  info.memory_heap_count = 1;
+  const bool unified = device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY);
+  info.memory_heaps[0] = {
+      info.memory_bytes,
+      PORTA_MEMORY_HEAP_DEVICE_LOCAL | (unified ? uint32_t(PORTA_MEMORY_HEAP_HOST_VISIBLE) : 0u), 0};
 
   porta_device_limits& limits = info.limits;
   size_t item_sizes[3] = {1, 1, 1};

@@ -333,6 +333,19 @@ void describe(Instance& in, PhysicalDevice& d) {
     largest_local = std::max<uint64_t>(largest_local, h.size);
   }
   info.memory_bytes = local_total;
+  // Every heap, with whether a memory type on it is host-visible (UMA and
+  // resizable-BAR heaps are both).
+  info.memory_heap_count = std::min<uint32_t>(d.memory.memoryHeapCount, PORTA_MAX_MEMORY_HEAPS);
+  for (uint32_t i = 0; i < info.memory_heap_count; ++i) {
+    const VkMemoryHeap& h = d.memory.memoryHeaps[i];
+    uint32_t flags =
+        (h.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) ? uint32_t(PORTA_MEMORY_HEAP_DEVICE_LOCAL) : 0u;
+    for (uint32_t t = 0; t < d.memory.memoryTypeCount; ++t)
+      if (d.memory.memoryTypes[t].heapIndex == i &&
+          (d.memory.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+        flags |= PORTA_MEMORY_HEAP_HOST_VISIBLE;
+    info.memory_heaps[i] = {h.size, flags, 0};
+  }
 
   porta_device_limits& l = info.limits;
   for (int i = 0; i < 3; ++i) {

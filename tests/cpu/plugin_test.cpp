@@ -167,6 +167,10 @@ TEST(CpuPlugin, TableAndDeviceInfo) {
   EXPECT_EQ(std::string(info.name).rfind("porta CPU (", 0), 0u) << info.name;
   EXPECT_EQ(info.type, PORTA_DEVICE_CPU);
   EXPECT_GT(info.memory_bytes, 0u);
+  // One heap, the device's memory.
+  ASSERT_EQ(info.memory_heap_count, 1u);
+  EXPECT_EQ(info.memory_heaps[0].bytes, info.memory_bytes);
+  EXPECT_TRUE(info.memory_heaps[0].flags & PORTA_MEMORY_HEAP_DEVICE_LOCAL);
   EXPECT_EQ(info.limits.max_workgroup_invocations, 1024u);
   EXPECT_EQ(info.limits.max_buffer_bytes, info.memory_bytes);
   EXPECT_TRUE(info.features & PORTA_FEATURE_FP64);

@@ -76,6 +76,10 @@ TEST_F(CudaDevice, DescribesTheDevice) {
   EXPECT_EQ(std::string(info.api_version).rfind("CUDA ", 0), 0u) << info.api_version;
   EXPECT_NE(std::string(info.api_version).find(", sm_"), std::string::npos) << info.api_version;
   EXPECT_GT(info.memory_bytes, 0u);
+  // One heap, the device's memory.
+  ASSERT_EQ(info.memory_heap_count, 1u);
+  EXPECT_EQ(info.memory_heaps[0].bytes, info.memory_bytes);
+  EXPECT_TRUE(info.memory_heaps[0].flags & PORTA_MEMORY_HEAP_DEVICE_LOCAL);
   EXPECT_EQ(info.limits.subgroup_size, 32u);
   EXPECT_GE(info.limits.max_workgroup_invocations, 1024u);
   EXPECT_GE(info.limits.max_shared_memory_bytes, 48u * 1024u);

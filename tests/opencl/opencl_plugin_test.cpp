@@ -193,6 +193,10 @@ TEST_F(Opencl, EnumeratesPocl) {
     EXPECT_EQ(info.index, i);
     EXPECT_EQ(std::strncmp(info.api_version, "OpenCL ", 7), 0) << info.api_version;
     EXPECT_GT(info.memory_bytes, 0u);
+    // One heap, the device's memory.
+    ASSERT_EQ(info.memory_heap_count, 1u);
+    EXPECT_EQ(info.memory_heaps[0].bytes, info.memory_bytes);
+    EXPECT_TRUE(info.memory_heaps[0].flags & PORTA_MEMORY_HEAP_DEVICE_LOCAL);
     EXPECT_GE(info.limits.max_workgroup_invocations, 64u);
     EXPECT_GT(info.limits.max_shared_memory_bytes, 0u);
     EXPECT_GE(info.limits.max_push_constant_bytes, 128u);

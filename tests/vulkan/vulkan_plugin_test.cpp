@@ -157,6 +157,15 @@ TEST_F(VulkanPlugin, EnumeratesDevicesWithInfo) {
   EXPECT_EQ(std::string(i.api_version).rfind("Vulkan 1.", 0), 0u) << i.api_version;
   EXPECT_EQ(i.index, 0u);
   EXPECT_GT(i.memory_bytes, 0u);
+  // Every heap is listed; the device-local ones add up to memory_bytes.
+  ASSERT_GE(i.memory_heap_count, 1u);
+  ASSERT_LE(i.memory_heap_count, uint32_t(PORTA_MAX_MEMORY_HEAPS));
+  uint64_t device_local = 0;
+  for (uint32_t h = 0; h < i.memory_heap_count; ++h) {
+    EXPECT_GT(i.memory_heaps[h].bytes, 0u) << "heap " << h;
+    if (i.memory_heaps[h].flags & PORTA_MEMORY_HEAP_DEVICE_LOCAL) device_local += i.memory_heaps[h].bytes;
+  }
+  EXPECT_EQ(device_local, i.memory_bytes);
   EXPECT_GE(i.limits.max_workgroup_invocations, 128u);
   EXPECT_GE(i.limits.max_workgroup_size[0], 128u);
   EXPECT_GT(i.limits.max_workgroup_count[0], 0u);

@@ -58,21 +58,25 @@ typedef enum porta_device_type {
 } porta_device_type;
 
 /* Access of a kernel's storage buffer. */
-typedef enum porta_access { PORTA_ACCESS_READ = 1, PORTA_ACCESS_WRITE = 2, PORTA_ACCESS_READ_WRITE = 3 } porta_access;
+typedef enum porta_access {
+  PORTA_ACCESS_READ = 1,
+  PORTA_ACCESS_WRITE = 2,
+  PORTA_ACCESS_READ_WRITE = 3
+} porta_access;
 
 /* Device features (bit flags). */
 typedef enum porta_feature {
-  PORTA_FEATURE_FP16 = 1u << 0,           /* 16-bit float arithmetic */
-  PORTA_FEATURE_FP64 = 1u << 1,           /* 64-bit float arithmetic */
-  PORTA_FEATURE_INT8 = 1u << 2,           /* 8-bit integer arithmetic */
-  PORTA_FEATURE_INT16 = 1u << 3,          /* 16-bit integer arithmetic */
-  PORTA_FEATURE_INT64 = 1u << 4,          /* 64-bit integer arithmetic */
-  PORTA_FEATURE_STORAGE_16BIT = 1u << 5,  /* 16-bit types in storage buffers */
-  PORTA_FEATURE_STORAGE_8BIT = 1u << 6,   /* 8-bit types in storage buffers */
-  PORTA_FEATURE_BF16 = 1u << 7,           /* bfloat16 */
-  PORTA_FEATURE_SUBGROUPS = 1u << 8,      /* subgroup (warp) operations */
-  PORTA_FEATURE_ATOMIC_INT32 = 1u << 9,   /* 32-bit integer atomics on buffers/shared */
-  PORTA_FEATURE_ATOMIC_INT64 = 1u << 10,  /* 64-bit integer atomics */
+  PORTA_FEATURE_FP16 = 1u << 0,            /* 16-bit float arithmetic */
+  PORTA_FEATURE_FP64 = 1u << 1,            /* 64-bit float arithmetic */
+  PORTA_FEATURE_INT8 = 1u << 2,            /* 8-bit integer arithmetic */
+  PORTA_FEATURE_INT16 = 1u << 3,           /* 16-bit integer arithmetic */
+  PORTA_FEATURE_INT64 = 1u << 4,           /* 64-bit integer arithmetic */
+  PORTA_FEATURE_STORAGE_16BIT = 1u << 5,   /* 16-bit types in storage buffers */
+  PORTA_FEATURE_STORAGE_8BIT = 1u << 6,    /* 8-bit types in storage buffers */
+  PORTA_FEATURE_BF16 = 1u << 7,            /* bfloat16 */
+  PORTA_FEATURE_SUBGROUPS = 1u << 8,       /* subgroup (warp) operations */
+  PORTA_FEATURE_ATOMIC_INT32 = 1u << 9,    /* 32-bit integer atomics on buffers/shared */
+  PORTA_FEATURE_ATOMIC_INT64 = 1u << 10,   /* 64-bit integer atomics */
   PORTA_FEATURE_ATOMIC_FLOAT32 = 1u << 11, /* float atomic add */
   PORTA_FEATURE_COOPERATIVE_MATRIX = 1u << 12,
   PORTA_FEATURE_TIMELINE_SEMAPHORE = 1u << 13
@@ -86,10 +90,23 @@ typedef struct porta_device_limits {
   uint32_t max_workgroup_count[3];
   uint32_t max_shared_memory_bytes;
   uint32_t max_push_constant_bytes;
-  uint32_t subgroup_size; /* 0 if unknown */
+  uint32_t subgroup_size;        /* 0 if unknown */
   uint64_t max_buffer_bytes;     /* largest single buffer */
   uint64_t max_allocation_bytes; /* largest single allocation */
 } porta_device_limits;
+
+/* A memory heap of the device (Vulkan reports its own; other backends one). */
+#define PORTA_MAX_MEMORY_HEAPS 16
+typedef enum porta_memory_heap_flag {
+  PORTA_MEMORY_HEAP_DEVICE_LOCAL = 1u << 0, /* the device's own memory (or the host's, for CPU devices) */
+  PORTA_MEMORY_HEAP_HOST_VISIBLE = 1u << 1  /* the host can map it */
+} porta_memory_heap_flag;
+
+typedef struct porta_memory_heap {
+  uint64_t bytes;
+  uint32_t flags; /* porta_memory_heap_flag bits */
+  uint32_t reserved;
+} porta_memory_heap;
 
 typedef struct porta_device_info {
   char backend[32];
@@ -102,6 +119,8 @@ typedef struct porta_device_info {
   uint64_t memory_bytes; /* device memory (host memory for CPU devices) */
   porta_device_limits limits;
   uint64_t features; /* porta_feature flags */
+  uint32_t memory_heap_count;
+  porta_memory_heap memory_heaps[PORTA_MAX_MEMORY_HEAPS];
 } porta_device_info;
 
 typedef struct porta_device_t* porta_device;
@@ -143,7 +162,8 @@ PORTA_API void porta_buffer_destroy(porta_buffer buffer);
 PORTA_API uint64_t porta_buffer_size(porta_buffer buffer);
 /* Synchronous upload / download through the device's own stream: returns when
  * the bytes have arrived. */
-PORTA_API porta_status porta_buffer_write(porta_buffer buffer, uint64_t offset, const void* src, uint64_t size);
+PORTA_API porta_status porta_buffer_write(porta_buffer buffer, uint64_t offset, const void* src,
+                                          uint64_t size);
 PORTA_API porta_status porta_buffer_read(porta_buffer buffer, uint64_t offset, void* dst, uint64_t size);
 
 /* ---- kernels ---- */
@@ -182,9 +202,9 @@ PORTA_API porta_status porta_stream_fill(porta_stream stream, porta_buffer dst, 
                                          uint64_t size, uint32_t pattern);
 /* buffers in the kernel's parameter order (ascending binding); push_size must
  * equal porta_kernel_push_constant_size. */
-PORTA_API porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel, const uint32_t groups[3],
-                                             const porta_buffer* buffers, uint32_t buffer_count,
-                                             const void* push, uint32_t push_size);
+PORTA_API porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel,
+                                             const uint32_t groups[3], const porta_buffer* buffers,
+                                             uint32_t buffer_count, const void* push, uint32_t push_size);
 PORTA_API porta_status porta_stream_sync(porta_stream stream);
 
 /* Recorded sequences: between begin and end the stream's operations are
@@ -245,7 +265,8 @@ PORTA_API porta_status porta_ops_sigmoid(porta_stream stream, const porta_tensor
  * trans_x is non-zero. Rank-2 views with unit column stride (row stride >= the
  * row length); C must not overlap A or B. beta == 0 does not read C. */
 PORTA_API porta_status porta_ops_matmul(porta_stream stream, const porta_tensor* a, const porta_tensor* b,
-                                        const porta_tensor* c, float alpha, float beta, int trans_a, int trans_b);
+                                        const porta_tensor* c, float alpha, float beta, int trans_a,
+                                        int trans_b);
 /* Bytes of workspace porta_ops_logreg_step needs for an m x d problem on
  * `device` (per-work-group partial sums). */
 PORTA_API porta_status porta_ops_logreg_workspace_size(porta_device device, uint64_t m, uint64_t d,
@@ -259,9 +280,10 @@ PORTA_API porta_status porta_ops_logreg_workspace_size(porta_device device, uint
  * porta_ops_logreg_workspace_size bytes) may be NULL, then the step allocates
  * its own. w, b, loss and workspace must not overlap X, y or each other. Two
  * kernels, no host round trip: record a loop of steps and replay it. */
-PORTA_API porta_status porta_ops_logreg_step(porta_stream stream, const porta_tensor* x, const porta_tensor* y,
-                                             const porta_tensor* w, const porta_tensor* b, float lr,
-                                             const porta_tensor* loss, const porta_tensor* workspace);
+PORTA_API porta_status porta_ops_logreg_step(porta_stream stream, const porta_tensor* x,
+                                             const porta_tensor* y, const porta_tensor* w,
+                                             const porta_tensor* b, float lr, const porta_tensor* loss,
+                                             const porta_tensor* workspace);
 /* ==== end of ops ========================================================= */
 
 #ifdef __cplusplus

@@ -70,6 +70,30 @@ TEST_P(CudaTranslation, CompilesCleanlyWithNvrtc) {
 INSTANTIATE_TEST_SUITE_P(Kernels, CudaTranslation, ::testing::ValuesIn(all_test_kernels(PORTA_SOURCE_DIR)),
                          [](const ::testing::TestParamInfo<TestKernel>& info) { return info.param.name; });
 
+TEST(CudaTranslationSource, ReadonlyBuffersAloneAreConstRestrict) {
+  // mul(a, b, a) runs in place: the written buffer may be an input too, so
+  // only the readonly ones may promise that nothing else reaches them.
+  const std::string source = cuda_source(R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) readonly buffer In { float x[]; };
+layout(binding = 1) writeonly buffer Out { float o[]; };
+layout(binding = 2) buffer Acc { float acc[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  o[i] = x[i];
+  acc[i] += x[i];
+}
+)");
+  EXPECT_NE(source.find("porta_cuda_kernel(const void* __restrict__ b0, void* b1, void* b2)"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(source.find("explicit In(const void* base)"), std::string::npos) << source;
+  std::string reason;
+  const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
+  if (!nvrtc) GTEST_SKIP() << reason;
+  EXPECT_EQ(nvrtc_complaints(*nvrtc, source, "restrict"), "") << source;
+}
+
 TEST(CudaTranslationSource, UnreadSpecConstantCompilesWithoutAWarning) {
   // The kernel's interface keeps every spec constant it declares; NVRTC must
   // not warn (#177-D) of the one main() never reads.

@@ -638,7 +638,8 @@ void TargetCompiler::emit_buffer_views() {
     }
     std::string init;
     for (size_t i = 0; i < initialisers.size(); ++i) init += (i ? ", " : "") + initialisers[i];
-    statement("explicit ", view.type_name, "(void* base) : ", init, " {}");
+    statement("explicit ", view.type_name, "(", view.access == Access::Read ? "const " : "",
+              "void* base) : ", init, " {}");
     end_scope_decl();
     statement("");
   }

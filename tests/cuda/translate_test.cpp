@@ -1,64 +1,116 @@
-// The CUDA translator target: every built-in kernel and the GLSL in glsl/
-// translates to CUDA C++ that NVRTC compiles for sm_90 and sm_80 without a
-// warning (no GPU needed), and a translated kernel runs through the plugin on
-// a device where one exists.
+// The CUDA translator target: every built-in and test kernel
+// (tests/support/test_kernels.hpp) translates to CUDA C++ that NVRTC compiles
+// for sm_90 and sm_80 without an error or a warning (no GPU needed), and a
+// translated kernel runs through the plugin on a device where one exists.
 #include <cstring>
-#include <filesystem>
+#include <string>
 
 #include "../common/plugin_support.hpp"
 #include "nvrtc.hpp"
 #include "plugin_fixture.hpp"
 #include "porta_translator/translator.hpp"
+#include "support/translate_test_kernel.hpp"
 
 namespace porta::test {
 namespace {
 
 namespace tr = porta::translator;
 
-std::vector<std::string> glsl_files() {
-  std::vector<std::string> files;
-  for (const char* dir : {PORTA_KERNELS_DIR, PORTA_CUDA_TEST_GLSL}) {
-    if (!std::filesystem::is_directory(dir)) continue;
-    for (const auto& entry : std::filesystem::directory_iterator(dir))
-      if (entry.path().extension() == ".comp") files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-TEST(CudaTranslation, KernelsCompileCleanlyWithNvrtc) {
-  const cuda::Nvrtc* nvrtc = nullptr;
+// NVRTC, or nullptr with the reason where the toolkit's library is missing.
+const cuda::Nvrtc* nvrtc_or_null(std::string& reason) {
   try {
-    nvrtc = &cuda::Nvrtc::get();
+    return &cuda::Nvrtc::get();
   } catch (const plugin::Failure& f) {
-    GTEST_SKIP() << f.what();
-  }
-  std::vector<std::string> files = glsl_files();
-  ASSERT_GE(files.size(), 2u);
-  for (const std::string& file : files) {
-    SCOPED_TRACE(file);
-    std::string name = std::filesystem::path(file).stem().string();
-    tr::Translation t;
-    try {
-      std::vector<uint32_t> spirv = tr::prepare(tr::compile_glsl(read_text(file), name));
-      t = tr::translate(spirv, {tr::Target::Cuda, {{0, 128}}});
-    } catch (const tr::Error& e) {
-      ADD_FAILURE() << e.what();
-      continue;
-    }
-    EXPECT_EQ(t.entry_point, "porta_cuda_kernel");
-    for (int arch : {90, 80}) {
-      try {
-        cuda::CompiledModule m = nvrtc->compile(t.source, name, arch);
-        EXPECT_EQ(m.log, "") << "sm_" << arch << ": NVRTC warnings count as failures\n" << t.source;
-      } catch (const plugin::Failure& f) {
-        ADD_FAILURE() << "sm_" << arch << ": " << f.what() << "\n" << t.source;
-      }
-    }
+    reason = f.what();
+    return nullptr;
   }
 }
 
-TEST(CudaTranslation, TranslatedKernelRunsOnTheDevice) {
+// What NVRTC says of `source` for sm_90 and sm_80: every error and warning,
+// "" when both compile cleanly.
+std::string nvrtc_complaints(const cuda::Nvrtc& nvrtc, const std::string& source, const std::string& name) {
+  std::string complaints;
+  for (int arch : {90, 80}) {
+    try {
+      const cuda::CompiledModule m = nvrtc.compile(source, name, arch);
+      if (!m.log.empty()) complaints += "sm_" + std::to_string(arch) + ", warnings: " + m.log + "\n";
+    } catch (const plugin::Failure& f) {
+      complaints += "sm_" + std::to_string(arch) + ": " + f.what() + "\n";
+    }
+  }
+  return complaints;
+}
+
+std::string cuda_source(const std::string& glsl) {
+  return tr::translate(tr::prepare(tr::compile_glsl(glsl, "kernel.comp")), {tr::Target::Cuda, {}}).source;
+}
+
+class CudaTranslation : public ::testing::TestWithParam<TestKernel> {};
+
+TEST_P(CudaTranslation, CompilesCleanlyWithNvrtc) {
+  const TestKernel& kernel = GetParam();
+  const FrontEndResult front = front_end(kernel);
+  if (!front.failure.empty()) FAIL() << front.failure;
+  if (!front.skip.empty()) GTEST_SKIP() << front.skip;
+  tr::Translation t;
+  try {
+    t = tr::translate(front.spirv, {tr::Target::Cuda, {}});
+  } catch (const tr::Error& e) {
+    const std::string unexplained = unexplained_refusal(front.spirv, e, {});
+    if (!unexplained.empty()) FAIL() << "target cuda " << unexplained;
+    GTEST_SKIP() << "refused by target cuda: " << e.what();
+  }
+  EXPECT_EQ(t.entry_point, "porta_cuda_kernel");
+  std::string reason;
+  const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
+  if (!nvrtc) GTEST_SKIP() << reason;
+  EXPECT_EQ(nvrtc_complaints(*nvrtc, t.source, kernel.name), "") << t.source;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, CudaTranslation, ::testing::ValuesIn(all_test_kernels(PORTA_SOURCE_DIR)),
+                         [](const ::testing::TestParamInfo<TestKernel>& info) { return info.param.name; });
+
+TEST(CudaTranslationSource, ReadonlyBuffersAloneAreConstRestrict) {
+  // mul(a, b, a) runs in place: the written buffer may be an input too, so
+  // only the readonly ones may promise that nothing else reaches them.
+  const std::string source = cuda_source(R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) readonly buffer In { float x[]; };
+layout(binding = 1) writeonly buffer Out { float o[]; };
+layout(binding = 2) buffer Acc { float acc[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  o[i] = x[i];
+  acc[i] += x[i];
+}
+)");
+  EXPECT_NE(source.find("porta_cuda_kernel(const void* __restrict__ b0, void* b1, void* b2)"),
+            std::string::npos)
+      << source;
+  EXPECT_NE(source.find("explicit In(const void* base)"), std::string::npos) << source;
+  std::string reason;
+  const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
+  if (!nvrtc) GTEST_SKIP() << reason;
+  EXPECT_EQ(nvrtc_complaints(*nvrtc, source, "restrict"), "") << source;
+}
+
+TEST(CudaTranslationSource, UnreadSpecConstantCompilesWithoutAWarning) {
+  // The kernel's interface keeps every spec constant it declares; NVRTC must
+  // not warn (#177-D) of the one main() never reads.
+  const std::string source = cuda_source(R"(#version 450
+layout(local_size_x = 32) in;
+layout(constant_id = 1) const uint UNREAD = 7;
+layout(constant_id = 2) const float GAIN = 3.0;
+layout(binding = 0) buffer Data { float v[]; };
+void main() { v[gl_GlobalInvocationID.x] *= GAIN; }
+)");
+  std::string reason;
+  const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
+  if (!nvrtc) GTEST_SKIP() << reason;
+  EXPECT_EQ(nvrtc_complaints(*nvrtc, source, "unread_spec_constant"), "") << source;
+}
+
+TEST(CudaTranslationRun, TranslatedKernelRunsOnTheDevice) {
   CudaPlugin& p = CudaPlugin::get();
   if (p.init_status != PORTA_SUCCESS) GTEST_SKIP() << "no CUDA device: " << p.init_reason;
   const porta_plugin_api* api = p.api;

@@ -52,9 +52,16 @@ class OpenclRun : public ::testing::Test {
   }
 
   // Translates `glsl` with `specs` and runs it; fails the test on any error.
+  // `optimize` false: the validated module as glslang wrote it, without
+  // spirv-opt's inlining.
   void run(const std::string& glsl, const std::vector<pt::SpecValue>& specs, std::array<uint32_t, 3> groups,
-           std::vector<std::vector<uint8_t>*> buffers, const std::vector<uint8_t>& push = {}) {
-    const std::vector<uint32_t> spirv = pt::prepare(pt::compile_glsl(glsl, "kernel.comp"));
+           std::vector<std::vector<uint8_t>*> buffers, const std::vector<uint8_t>& push = {},
+           bool optimize = true) {
+    std::vector<uint32_t> spirv = pt::compile_glsl(glsl, "kernel.comp");
+    if (optimize)
+      spirv = pt::prepare(spirv);
+    else
+      pt::validate(spirv);
     const pt::KernelSignature signature = pt::reflect(spirv, specs);
     const pt::Translation translation = pt::translate(spirv, {pt::Target::OpenCL, specs});
     source = translation.source;
@@ -127,6 +134,29 @@ void main() {
     float expected = 0;
     for (uint32_t i = g * wg; i < (g + 1) * wg; ++i) expected += i < n ? 2.0f * in[i] : 0.0f;
     EXPECT_EQ(sums[g], expected) << g;
+  }
+}
+
+TEST_F(OpenclRun, ConstantsFromSpecConstantsInTwoFunctionsKeepApart) {
+  // Each function's `group` is computed from a spec constant; the translation
+  // must keep three values apart, not reuse one name for all of them.
+  const char* glsl = R"(#version 450
+layout(local_size_x = 8, local_size_x_id = 0) in;
+layout(constant_id = 1) const uint SCALE = 3;
+layout(binding = 0) buffer Data { uint v[]; };
+uint first() { const uint group = gl_WorkGroupSize.x * 2u; return group; }
+uint second() { const uint group = gl_WorkGroupSize.x * SCALE; return group; }
+void main() {
+  const uint group = gl_WorkGroupSize.x + SCALE;
+  v[gl_GlobalInvocationID.x] = first() + second() * 100u + group * 10000u;
+}
+)";
+  for (bool optimize : {true, false}) {
+    SCOPED_TRACE(optimize ? "optimised" : "as glslang wrote it");
+    auto bytes = bytes_of(std::vector<uint32_t>(8, 0));
+    run(glsl, {{0, 4}, {1, 5}}, {2, 1, 1}, {&bytes}, {}, optimize);
+    if (HasFatalFailure()) return;
+    for (uint32_t x : values_of<uint32_t>(bytes)) ASSERT_EQ(x, 8u + 20u * 100u + 9u * 10000u) << source;
   }
 }
 

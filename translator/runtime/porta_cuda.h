@@ -5,9 +5,11 @@
  * hands both to NVRTC in memory, and compiles with -default-device so that
  * functions without an execution-space annotation are device functions.
  *
- * The kernel: extern "C" __global__ void porta_cuda_kernel(void* b0, ...,
- * <push-constant struct> pc) — one pointer per storage buffer in binding
- * order, then the push constants by value (omitted when the kernel has none).
+ * The kernel: extern "C" __global__ void porta_cuda_kernel(
+ * const void* __restrict__ b0, void* b1, ..., <push-constant struct> pc) — one
+ * pointer per storage buffer in binding order (const __restrict__ where the
+ * buffer is readonly; a written buffer may alias another parameter), then the
+ * push constants by value (omitted when the kernel has none).
  * Shared memory is static; the block size is the work-group size.
  *
  * NVRTC (13.0) has no standard headers and lacks a few GCC builtins that

@@ -16,6 +16,20 @@ std::string CudaCompiler::buffer_pointer_type(const std::string& element, Access
   return (access == Access::Read ? "const " : "") + element + "*";
 }
 
+std::string CudaCompiler::buffer_parameter(const BufferView& view, bool entry) const {
+  std::string name = "b";
+  name += std::to_string(view.parameter);
+  if (view.access != Access::Read) return "void* " + name;
+  // Only a readonly buffer is __restrict__ (NVCC may then load it through the
+  // read-only data cache). A buffer the kernel writes may be the very buffer
+  // another parameter points to: an elementwise op run in place (mul(a, b, a))
+  // passes one buffer as an input and as the output. Its readonly side may keep
+  // restrict because the only overlap porta's ops allow is exactly the same
+  // view (require_disjoint_or_same), where each element is read only by the
+  // work-item that writes it, before it writes it.
+  return std::string("const void*") + (entry ? " __restrict__ " : " ") + name;
+}
+
 const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
   // The C++ words, CUDA's built-in variables and types, and the names the
   // generated code uses.
@@ -67,8 +81,7 @@ void CudaCompiler::emit_work_item() {
   statement("");
 
   std::string parameters;
-  for (const BufferView& view : buffer_views())
-    parameters += "void* b" + std::to_string(view.parameter) + ", ";
+  for (const BufferView& view : buffer_views()) parameters += buffer_parameter(view, false) + ", ";
   if (push_constant_variable()) parameters += "const " + push_constant_type_name() + "& pc, ";
   statement("porta_work_item(", parameters, "porta_group_shared& group_shared)");
   statement("    : gl_NumWorkGroups(gridDim.x, gridDim.y, gridDim.z),");
@@ -107,10 +120,9 @@ void CudaCompiler::emit_kernel_entry() {
     parameters += declaration;
   };
   for (const BufferView& view : buffer_views()) {
-    std::string b = "b";
-    b += std::to_string(view.parameter);
-    add_parameter("void* __restrict__ " + b);
-    arguments += b + ", ";
+    add_parameter(buffer_parameter(view, true));
+    arguments += "b";
+    arguments += std::to_string(view.parameter) + ", ";
   }
   if (push_constant_variable()) {
     add_parameter("const " + ns + push_constant_type_name() + " pc");

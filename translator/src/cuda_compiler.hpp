@@ -15,6 +15,9 @@ class CudaCompiler final : public TargetCompiler {
   std::string buffer_pointer_type(const std::string& element, Access access) const override;
   const std::unordered_set<std::string>& reserved_words() const override;
 
+  // "const void* __restrict__ b0" (the kernel's own parameter, `entry`) or
+  // "void* b1": how buffer parameters are declared.
+  std::string buffer_parameter(const BufferView& view, bool entry) const;
   void emit_work_item();
   void emit_kernel_entry();
 };

@@ -21,6 +21,11 @@ using spirv_cross::SPIRVariable;
 
 namespace {
 
+// A kernel need not read every spec constant it declares (prepare() keeps the
+// unread ones, so that the interface stays the declared one), and NVRTC warns
+// (#177-D) of a namespace-scope variable that nothing references.
+constexpr const char* kSpecConstantDeclaration = "[[maybe_unused]] constexpr ";
+
 uint32_t align_up(uint32_t value, uint32_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
@@ -391,7 +396,7 @@ std::string TargetCompiler::spec_constant_value(const SPIRConstant& constant) {
 void TargetCompiler::emit_scalar_spec_constant(const SPIRConstant& constant) {
   const SPIRType& type = get<SPIRType>(constant.constant_type);
   const std::string value = spec_constant_value(constant);
-  statement("constexpr ", type_to_glsl(type), " ", to_name(constant.self), " = ", value, ";",
+  statement(kSpecConstantDeclaration, type_to_glsl(type), " ", to_name(constant.self), " = ", value, ";",
             spec_constant_comment(constant.self));
 }
 
@@ -413,8 +418,8 @@ void TargetCompiler::emit_constants_and_types() {
         if (type.vecsize == 1 && type.columns == 1 && type.array.empty() && type.basetype != SPIRType::Struct)
           emit_scalar_spec_constant(constant);
         else
-          statement("constexpr ", variable_decl(type, to_name(id)), " = ", constant_expression(constant),
-                    ";");
+          statement(kSpecConstantDeclaration, variable_decl(type, to_name(id)), " = ",
+                    constant_expression(constant), ";");
         any = true;
       } else if (constant.is_used_as_lut) {
         const SPIRType& type = get<SPIRType>(constant.constant_type);
@@ -633,7 +638,8 @@ void TargetCompiler::emit_buffer_views() {
     }
     std::string init;
     for (size_t i = 0; i < initialisers.size(); ++i) init += (i ? ", " : "") + initialisers[i];
-    statement("explicit ", view.type_name, "(void* base) : ", init, " {}");
+    statement("explicit ", view.type_name, "(", view.access == Access::Read ? "const " : "",
+              "void* base) : ", init, " {}");
     end_scope_decl();
     statement("");
   }

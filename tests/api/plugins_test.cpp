@@ -2,6 +2,7 @@
 // real plugins (found next to libporta) still load.
 #include <map>
 
+#include "porta/plugin.h"
 #include "test_support.hpp"
 
 namespace {
@@ -19,9 +20,15 @@ void expect_reason(const std::string& name, const std::string& needle) {
   EXPECT_NE(all[name].reason.find(needle), std::string::npos) << name << ": " << all[name].reason;
 }
 
-TEST(Plugins, MissingEntrySymbolIsReported) { expect_reason("fake_nosym", "exports no porta_plugin_entry symbol"); }
+TEST(Plugins, MissingEntrySymbolIsReported) {
+  expect_reason("fake_nosym", "exports no porta_plugin_entry symbol");
+}
 
-TEST(Plugins, OtherAbiVersionIsReported) { expect_reason("fake_abi", "plugin ABI version 42; this libporta needs version 1"); }
+TEST(Plugins, OtherAbiVersionIsReported) {
+  // fake_abi speaks PORTA_PLUGIN_ABI_VERSION + 41.
+  expect_reason("fake_abi", "plugin ABI version " + std::to_string(PORTA_PLUGIN_ABI_VERSION + 41) +
+                                "; this libporta needs version " + std::to_string(PORTA_PLUGIN_ABI_VERSION));
+}
 
 TEST(Plugins, FailedInitIsReportedWithThePluginsReason) {
   expect_reason("fake_init", "libfakeruntime.so.1 not found");

@@ -655,7 +655,8 @@ class Bench {
   }
 
   // Times matmul.comp from a file with several tile choices (specialization
-  // constants LX, LY, BK, TM, TN), dispatched the way kernels/matmul.cpp does.
+  // constants LX, LY, BK, TM, TN and PREFETCH), dispatched the way
+  // kernels/matmul.cpp does.
   void sweep_matmul(const DeviceInfo& info, Device& device, Stream& stream, bool host) {
     std::ifstream in(o_.sweep_source);
     std::stringstream text;
@@ -663,18 +664,19 @@ class Bench {
     if (!in)
       throw Error(PORTA_ERROR_INVALID_ARGUMENT, "--sweep-matmul: cannot read '" + o_.sweep_source + "'");
     struct Choice {
-      uint32_t lx, ly, bk, tm, tn;
+      uint32_t lx, ly, bk, tm, tn, prefetch;
     };
+    // GPUs: the tilings without prefetch (as before PREFETCH existed), then
+    // the candidates with register prefetch (1) and with two shared stages (2).
     const std::vector<Choice> choices =
-        host ? std::vector<Choice>{{8, 8, 16, 4, 4},
-                                   {1, 1, 16, 8, 8},
-                                   {2, 2, 16, 8, 8},
-                                   {4, 4, 16, 8, 8},
-                                   {1, 1, 8, 8, 8}}
-             : std::vector<Choice>{{16, 16, 8, 8, 8}, {16, 16, 16, 8, 8}, {16, 16, 16, 4, 4},
-                                   {8, 8, 16, 4, 4},  {16, 8, 8, 8, 8},   {8, 16, 8, 8, 8},
-                                   {16, 16, 8, 8, 4}, {16, 16, 8, 4, 8},  {8, 8, 8, 8, 8},
-                                   {16, 16, 16, 4, 8}};
+        host ? std::vector<Choice>{{8, 8, 16, 4, 4, 0}, {1, 1, 16, 8, 8, 0}, {2, 2, 16, 8, 8, 0},
+                                   {4, 4, 16, 8, 8, 0}, {1, 1, 8, 8, 8, 0},  {8, 8, 16, 4, 4, 2}}
+             : std::vector<Choice>{
+                   {16, 16, 8, 8, 8, 0}, {16, 16, 16, 8, 8, 0}, {16, 16, 16, 4, 4, 0}, {8, 8, 16, 4, 4, 0},
+                   {16, 8, 8, 8, 8, 0},  {8, 16, 8, 8, 8, 0},   {16, 16, 8, 8, 4, 0},  {16, 16, 8, 4, 8, 0},
+                   {8, 8, 8, 8, 8, 0},   {16, 16, 16, 4, 8, 0}, {16, 16, 16, 8, 8, 1}, {16, 16, 16, 8, 8, 2},
+                   {16, 16, 8, 8, 8, 1}, {16, 16, 8, 8, 8, 2},  {16, 16, 16, 4, 8, 1}, {16, 16, 16, 4, 8, 2},
+                   {16, 16, 8, 4, 8, 2}, {16, 16, 16, 4, 4, 2}, {16, 8, 16, 8, 8, 2}};
     std::vector<uint64_t> sizes = !o_.matmul.empty() ? o_.matmul : std::vector<uint64_t>{host ? 512u : 4096u};
     for (uint64_t n : sizes) {
       Buffer a = device.buffer(n * n * 4), b = device.buffer(n * n * 4), c = device.buffer(n * n * 4);
@@ -687,15 +689,18 @@ class Bench {
         row.op = "matmul";
         row.dims = {n, n, n};
         char label[96];
-        std::snprintf(label, sizeof label, "%llu^2 %ux%u,%u,%ux%u", static_cast<unsigned long long>(n), ch.lx,
-                      ch.ly, ch.bk, ch.tm, ch.tn);
+        std::snprintf(label, sizeof label, "%llu^2 %ux%u,%u,%ux%u,p%u", static_cast<unsigned long long>(n),
+                      ch.lx, ch.ly, ch.bk, ch.tm, ch.tn, ch.prefetch);
         row.size = label;
         row.timer = "device (events)";
         row.flops = true;
         row.work = 2.0 * n * n * n;
         try {
-          Kernel k = device.kernel(glsl(text.str(), "matmul"),
-                                   {{0u, ch.lx}, {1u, ch.ly}, {2u, ch.bk}, {3u, ch.tm}, {4u, ch.tn}});
+          // PREFETCH 0 is the kernel's default and is left out, so sources
+          // from before the constant existed can still be swept.
+          std::vector<SpecConstant> specs = {{0u, ch.lx}, {1u, ch.ly}, {2u, ch.bk}, {3u, ch.tm}, {4u, ch.tn}};
+          if (ch.prefetch != 0) specs.push_back({5u, ch.prefetch});
+          Kernel k = device.kernel(glsl(text.str(), "matmul"), specs);
           struct {
             uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
             float alpha, beta;

@@ -1,7 +1,7 @@
 // The CUDA translator target: every built-in kernel and the GLSL in glsl/
 // translates to CUDA C++ that NVRTC compiles for sm_90 and sm_80 without a
-// warning (no GPU needed), and a translated kernel runs through the plugin on
-// a device where one exists.
+// warning (no GPU needed), matmul.comp with the tilings GPUs get as well, and
+// a translated kernel runs through the plugin on a device where one exists.
 #include <cstring>
 #include <filesystem>
 
@@ -56,6 +56,42 @@ TEST(CudaTranslation, KernelsCompileCleanlyWithNvrtc) {
       }
     }
   }
+}
+
+// kernels/matmul.cpp specializes matmul.comp for GPUs with constants the test
+// above leaves at their defaults: 16 x 16 items of 4 x 4, 4 x 8 and 8 x 8, each
+// with every PREFETCH. Each must compile as cleanly.
+TEST(CudaTranslation, MatmulGpuTilingsCompileCleanlyWithNvrtc) {
+  const cuda::Nvrtc* nvrtc = nullptr;
+  try {
+    nvrtc = &cuda::Nvrtc::get();
+  } catch (const plugin::Failure& f) {
+    GTEST_SKIP() << f.what();
+  }
+  const std::vector<uint32_t> spirv =
+      tr::prepare(tr::compile_glsl(read_text(std::string(PORTA_KERNELS_DIR) + "/matmul.comp"), "matmul"));
+  const uint32_t items[][2] = {{4, 4}, {4, 8}, {8, 8}};  // TM x TN
+  for (const auto& [tm, tn] : items)
+    for (uint32_t prefetch : {0u, 1u, 2u}) {
+      SCOPED_TRACE("TM " + std::to_string(tm) + " TN " + std::to_string(tn) + " PREFETCH " +
+                   std::to_string(prefetch));
+      tr::Translation t;
+      try {
+        t = tr::translate(spirv,
+                          {tr::Target::Cuda, {{0, 16}, {1, 16}, {2, 16}, {3, tm}, {4, tn}, {5, prefetch}}});
+      } catch (const tr::Error& e) {
+        ADD_FAILURE() << e.what();
+        continue;
+      }
+      for (int arch : {90, 80}) {
+        try {
+          cuda::CompiledModule m = nvrtc->compile(t.source, "matmul", arch);
+          EXPECT_EQ(m.log, "") << "sm_" << arch << ": NVRTC warnings count as failures\n" << t.source;
+        } catch (const plugin::Failure& f) {
+          ADD_FAILURE() << "sm_" << arch << ": " << f.what() << "\n" << t.source;
+        }
+      }
+    }
 }
 
 TEST(CudaTranslation, TranslatedKernelRunsOnTheDevice) {

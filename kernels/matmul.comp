@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_control_flow_attributes : require
 // C = alpha * op(A) * op(B) + beta * C, row-major, op(X) = X or its transpose.
 // op(A) is M x K, op(B) is K x N, C is M x N; lda/ldb/ldc are row strides in
 // elements and the *_offset values are element offsets into the buffers.
@@ -23,10 +24,16 @@
 // that needs more (fewer than BM*BK/16 items, e.g. CPU-type tilings) runs as 0.
 //
 // The shared arrays have the largest size the host may ask for (BM, BN <= 128,
-// BK <= 16, TM, TN <= 8, two stages: 32 KiB, lavapipe's limit). Each k-row of
-// a tile holds 32 vec4s; the vec4 at column x of k-row kk sits at x ^ kk:
-// items that store one k-row each (A row-major, B transposed) would otherwise
-// all hit one bank, and the XOR keeps the 32 slots of a row without padding.
+// BK <= 16, TM, TN <= 8, two stages: 32 KiB, lavapipe's limit). With one
+// stage, tile_a's k-rows are padded by one vec4: items that store one k-row
+// each (A row-major) would otherwise all hit one bank. Two padded stages would
+// not fit, so PREFETCH = 2 keeps 32 vec4s per k-row and puts the vec4 at column
+// x of k-row kk at x ^ kk instead, in both tiles (which also spreads the
+// transposed-B stores over the banks); an XOR per shared read is its cost.
+//
+// Loops over the item's block, its operand vec4s and its prefetch slots are
+// [[unroll]]: only constant indices keep those arrays in registers (NVRTC,
+// left to itself, kept a 4 x 8 block in local memory).
 //
 // Every element of C sums its K products in order k = 0, 1, ..., K-1 whatever
 // the tile sizes and PREFETCH, so the result does not depend on the device's
@@ -39,10 +46,10 @@ layout(constant_id = 4) const uint TN = 4;
 layout(constant_id = 5) const uint PREFETCH = 0;
 
 const uint BK_MAX = 16;
-const uint ROW4 = 32;     // vec4s per k-row of a tile: BM, BN <= 128
-const uint STAGES = 2;    // shared stages PREFETCH = 2 alternates between
-const uint T4_MAX = 2;    // TM/4, TN/4 <= 2
-const uint SLOTS_MAX = 4; // vec4s per operand an item may keep in registers
+const uint ROW4 = 32;      // vec4s per k-row of a tile: BM, BN <= 128
+const uint STAGES = 2;     // shared stages PREFETCH = 2 alternates between
+const uint T4_MAX = 2;     // TM/4, TN/4 <= 2
+const uint SLOTS_MAX = 4;  // vec4s per operand an item may keep in registers
 
 layout(set = 0, binding = 0) readonly buffer MatA { float a[]; };
 layout(set = 0, binding = 1) readonly buffer MatB { float b[]; };
@@ -64,10 +71,17 @@ layout(push_constant) uniform Params {
   float beta;
 } p;
 
-shared vec4 tile_a[STAGES * BK_MAX * ROW4];  // [stage][k][rows / 4], swizzled
-shared vec4 tile_b[STAGES * BK_MAX * ROW4];  // [stage][k][cols / 4], swizzled
+shared vec4 tile_a[STAGES * BK_MAX * ROW4];  // [stage][k][rows / 4]
+shared vec4 tile_b[STAGES * BK_MAX * ROW4];  // [stage][k][cols / 4]
 
-uint tile_at(uint stage, uint kk, uint x4) { return (stage * BK_MAX + kk) * ROW4 + (x4 ^ kk); }
+// Where the vec4 of rows 4*i4.. (columns 4*j4..) at slice depth kk lies.
+uint a_at(uint stage, uint kk, uint i4) {
+  return PREFETCH == 2u ? (stage * BK_MAX + kk) * ROW4 + (i4 ^ kk) : kk * (ROW4 + 1u) + i4;
+}
+
+uint b_at(uint stage, uint kk, uint j4) {
+  return PREFETCH == 2u ? (stage * BK_MAX + kk) * ROW4 + (j4 ^ kk) : kk * ROW4 + j4;
+}
 
 // op(A)[i..i+3][k]. Inside (the rows and k known to lie in op(A)) the four
 // loads go without tests; else elements outside op(A) read as 0.
@@ -78,7 +92,7 @@ vec4 fetch_a(uint i, uint k, bool inside) {
   if (inside) return vec4(a[at], a[at + step_i], a[at + 2u * step_i], a[at + 3u * step_i]);
   vec4 v = vec4(0.0);
   if (k < p.K)
-    for (uint r = 0u; r < 4u; ++r)
+    [[unroll]] for (uint r = 0u; r < 4u; ++r)
       if (i + r < p.M) v[r] = a[at + r * step_i];
   return v;
 }
@@ -91,7 +105,7 @@ vec4 fetch_b(uint k, uint j, bool inside) {
   if (inside) return vec4(b[at], b[at + step_j], b[at + 2u * step_j], b[at + 3u * step_j]);
   vec4 v = vec4(0.0);
   if (k < p.K)
-    for (uint q = 0u; q < 4u; ++q)
+    [[unroll]] for (uint q = 0u; q < 4u; ++q)
       if (j + q < p.N) v[q] = b[at + q * step_j];
   return v;
 }
@@ -138,22 +152,27 @@ vec4 fetch_slot_b(uint e, uint col0, uint k0, bool inside) {
 
 void store_slot_a(uint stage, uint e, vec4 v) {
   uint i4, kk;
-  if (place_a(e, i4, kk)) tile_a[tile_at(stage, kk, i4)] = v;
+  if (place_a(e, i4, kk)) tile_a[a_at(stage, kk, i4)] = v;
 }
 
 void store_slot_b(uint stage, uint e, vec4 v) {
   uint j4, kk;
-  if (place_b(e, j4, kk)) tile_b[tile_at(stage, kk, j4)] = v;
+  if (place_b(e, j4, kk)) tile_b[b_at(stage, kk, j4)] = v;
 }
 
+// The item's TM x TN block of sums: [row of the block][vec4 of columns]. A
+// global rather than a parameter: arrays pass to functions by copy, and the
+// copies kept the block out of registers in the CUDA and OpenCL translations.
+vec4 acc[T4_MAX * 4u][T4_MAX];
+
 // acc += (the item's rows of op(A) at slice row kk) x (its columns of op(B)).
-void multiply_slice_row(uint stage, uint kk, uint tx, uint ty, inout vec4 acc[T4_MAX * 4u][T4_MAX]) {
+void multiply_slice_row(uint stage, uint kk, uint tx, uint ty) {
   vec4 va[T4_MAX];
   vec4 vb[T4_MAX];
-  for (uint r = 0u; r < TM / 4u; ++r) va[r] = tile_a[tile_at(stage, kk, ty + r * gl_WorkGroupSize.y)];
-  for (uint q = 0u; q < TN / 4u; ++q) vb[q] = tile_b[tile_at(stage, kk, tx + q * gl_WorkGroupSize.x)];
-  for (uint r = 0u; r < TM / 4u; ++r)
-    for (uint q = 0u; q < TN / 4u; ++q) {
+  [[unroll]] for (uint r = 0u; r < TM / 4u; ++r) va[r] = tile_a[a_at(stage, kk, ty + r * gl_WorkGroupSize.y)];
+  [[unroll]] for (uint q = 0u; q < TN / 4u; ++q) vb[q] = tile_b[b_at(stage, kk, tx + q * gl_WorkGroupSize.x)];
+  [[unroll]] for (uint r = 0u; r < TM / 4u; ++r)
+    [[unroll]] for (uint q = 0u; q < TN / 4u; ++q) {
       acc[4u * r + 0u][q] += va[r].x * vb[q];
       acc[4u * r + 1u][q] += va[r].y * vb[q];
       acc[4u * r + 2u][q] += va[r].z * vb[q];
@@ -191,9 +210,8 @@ void main() {
   const bool rows_inside = row0 + BM4 * 4u <= p.M;
   const bool cols_inside = col0 + BN4 * 4u <= p.N;
 
-  vec4 acc[T4_MAX * 4u][T4_MAX];  // [row of the item's block][vec4 of columns]
-  for (uint r = 0u; r < TM; ++r)
-    for (uint q = 0u; q < TN4; ++q) acc[r][q] = vec4(0.0);
+  [[unroll]] for (uint r = 0u; r < TM; ++r)
+    [[unroll]] for (uint q = 0u; q < TN4; ++q) acc[r][q] = vec4(0.0);
 
   // With PREFETCH the item's share of a slice is vec4 number tid + s*threads
   // for s < slots_a (slots_b), held in next_a (next_b) between the loads and
@@ -205,17 +223,17 @@ void main() {
   vec4 next_b[SLOTS_MAX];
   if (prefetching) {
     const bool full = BK <= p.K;
-    for (uint s = 0u; s < slots_a; ++s)
+    [[unroll]] for (uint s = 0u; s < slots_a; ++s)
       next_a[s] = fetch_slot_a(tid + s * threads, row0, 0u, rows_inside && full);
-    for (uint s = 0u; s < slots_b; ++s)
+    [[unroll]] for (uint s = 0u; s < slots_b; ++s)
       next_b[s] = fetch_slot_b(tid + s * threads, col0, 0u, cols_inside && full);
   }
 
   uint stage = 0u;
   for (uint k0 = 0u; k0 < p.K; k0 += BK) {
     if (prefetching) {
-      for (uint s = 0u; s < slots_a; ++s) store_slot_a(stage, tid + s * threads, next_a[s]);
-      for (uint s = 0u; s < slots_b; ++s) store_slot_b(stage, tid + s * threads, next_b[s]);
+      [[unroll]] for (uint s = 0u; s < slots_a; ++s) store_slot_a(stage, tid + s * threads, next_a[s]);
+      [[unroll]] for (uint s = 0u; s < slots_b; ++s) store_slot_b(stage, tid + s * threads, next_b[s]);
     } else {
       const bool full = k0 + BK <= p.K;
       for (uint e = tid; e < BM4 * BK; e += threads)
@@ -228,17 +246,17 @@ void main() {
     const uint k1 = k0 + BK;
     if (prefetching && k1 < p.K) {
       const bool full = k1 + BK <= p.K;
-      for (uint s = 0u; s < slots_a; ++s)
+      [[unroll]] for (uint s = 0u; s < slots_a; ++s)
         next_a[s] = fetch_slot_a(tid + s * threads, row0, k1, rows_inside && full);
-      for (uint s = 0u; s < slots_b; ++s)
+      [[unroll]] for (uint s = 0u; s < slots_b; ++s)
         next_b[s] = fetch_slot_b(tid + s * threads, col0, k1, cols_inside && full);
     }
     // A full slice runs a loop of constant length the compiler can unroll;
     // the last slice may be shallower: no work on its zero padding.
     if (k1 <= p.K)
-      for (uint kk = 0u; kk < BK; ++kk) multiply_slice_row(stage, kk, tx, ty, acc);
+      for (uint kk = 0u; kk < BK; ++kk) multiply_slice_row(stage, kk, tx, ty);
     else
-      for (uint kk = 0u; kk < p.K - k0; ++kk) multiply_slice_row(stage, kk, tx, ty, acc);
+      for (uint kk = 0u; kk < p.K - k0; ++kk) multiply_slice_row(stage, kk, tx, ty);
     // One stage: every item must be done reading it before it is refilled.
     // Two: the next slice goes to the other stage; this stage is refilled
     // only after the next step's barrier, which every item reaches after it
@@ -249,9 +267,9 @@ void main() {
       barrier();
   }
 
-  for (uint r = 0u; r < TM; ++r) {
+  [[unroll]] for (uint r = 0u; r < TM; ++r) {
     const uint gi = row0 + 4u * (ty + (r / 4u) * LY) + r % 4u;
-    for (uint q = 0u; q < TN4; ++q) {
+    [[unroll]] for (uint q = 0u; q < TN4; ++q) {
       const uint gj = col0 + 4u * (tx + q * LX);
       store_c(gi, gj, acc[r][q].x);
       store_c(gi, gj + 1u, acc[r][q].y);

@@ -23,6 +23,12 @@
 // Prefetch keeps at most SLOTS_MAX vec4s per operand in registers; a choice
 // that needs more (fewer than BM*BK/16 items, e.g. CPU-type tilings) runs as 0.
 //
+// FMA (constant 6) = 1 adds each product with fma(), one rounding. NVRTC
+// fuses a * b + c anyway (as Vulkan drivers may); the OpenCL translation
+// turns contraction off (GLSL rounds twice), which there doubles the
+// instructions per multiply-add. CPU-type devices keep 0: built without FMA
+// instructions, fma() is a library call.
+//
 // The shared arrays have the largest size the host may ask for (BM, BN <= 128,
 // BK <= 16, TM, TN <= 8, two stages: 32 KiB, lavapipe's limit). With one
 // stage, tile_a's k-rows are padded by one vec4: items that store one k-row
@@ -44,6 +50,7 @@ layout(constant_id = 2) const uint BK = 16;
 layout(constant_id = 3) const uint TM = 4;
 layout(constant_id = 4) const uint TN = 4;
 layout(constant_id = 5) const uint PREFETCH = 0;
+layout(constant_id = 6) const uint FMA = 0;
 
 const uint BK_MAX = 16;
 const uint ROW4 = 32;      // vec4s per k-row of a tile: BM, BN <= 128
@@ -165,6 +172,9 @@ void store_slot_b(uint stage, uint e, vec4 v) {
 // copies kept the block out of registers in the CUDA and OpenCL translations.
 vec4 acc[T4_MAX * 4u][T4_MAX];
 
+// sum + a * b, rounded once with FMA.
+vec4 add_product(vec4 sum, float a, vec4 b) { return FMA != 0u ? fma(vec4(a), b, sum) : sum + a * b; }
+
 // acc += (the item's rows of op(A) at slice row kk) x (its columns of op(B)).
 void multiply_slice_row(uint stage, uint kk, uint tx, uint ty) {
   vec4 va[T4_MAX];
@@ -173,10 +183,10 @@ void multiply_slice_row(uint stage, uint kk, uint tx, uint ty) {
   [[unroll]] for (uint q = 0u; q < TN / 4u; ++q) vb[q] = tile_b[b_at(stage, kk, tx + q * gl_WorkGroupSize.x)];
   [[unroll]] for (uint r = 0u; r < TM / 4u; ++r)
     [[unroll]] for (uint q = 0u; q < TN / 4u; ++q) {
-      acc[4u * r + 0u][q] += va[r].x * vb[q];
-      acc[4u * r + 1u][q] += va[r].y * vb[q];
-      acc[4u * r + 2u][q] += va[r].z * vb[q];
-      acc[4u * r + 3u][q] += va[r].w * vb[q];
+      acc[4u * r + 0u][q] = add_product(acc[4u * r + 0u][q], va[r].x, vb[q]);
+      acc[4u * r + 1u][q] = add_product(acc[4u * r + 1u][q], va[r].y, vb[q]);
+      acc[4u * r + 2u][q] = add_product(acc[4u * r + 2u][q], va[r].z, vb[q]);
+      acc[4u * r + 3u][q] = add_product(acc[4u * r + 3u][q], va[r].w, vb[q]);
     }
 }
 

@@ -60,7 +60,7 @@ TEST(CudaTranslation, KernelsCompileCleanlyWithNvrtc) {
 
 // kernels/matmul.cpp specializes matmul.comp for GPUs with constants the test
 // above leaves at their defaults: 16 x 16 items of 4 x 4, 4 x 8 and 8 x 8, each
-// with every PREFETCH. Each must compile as cleanly.
+// with every PREFETCH, with and without FMA. Each must compile as cleanly.
 TEST(CudaTranslation, MatmulGpuTilingsCompileCleanlyWithNvrtc) {
   const cuda::Nvrtc* nvrtc = nullptr;
   try {
@@ -71,14 +71,15 @@ TEST(CudaTranslation, MatmulGpuTilingsCompileCleanlyWithNvrtc) {
   const std::vector<uint32_t> spirv =
       tr::prepare(tr::compile_glsl(read_text(std::string(PORTA_KERNELS_DIR) + "/matmul.comp"), "matmul"));
   const uint32_t items[][2] = {{4, 4}, {4, 8}, {8, 8}};  // TM x TN
+  const uint32_t schedules[][2] = {{0, 0}, {1, 1}, {2, 0}, {2, 1}};  // PREFETCH, FMA
   for (const auto& [tm, tn] : items)
-    for (uint32_t prefetch : {0u, 1u, 2u}) {
+    for (const auto& [prefetch, fma] : schedules) {
       SCOPED_TRACE("TM " + std::to_string(tm) + " TN " + std::to_string(tn) + " PREFETCH " +
-                   std::to_string(prefetch));
+                   std::to_string(prefetch) + " FMA " + std::to_string(fma));
       tr::Translation t;
       try {
-        t = tr::translate(spirv,
-                          {tr::Target::Cuda, {{0, 16}, {1, 16}, {2, 16}, {3, tm}, {4, tn}, {5, prefetch}}});
+        t = tr::translate(spirv, {tr::Target::Cuda,
+                                  {{0, 16}, {1, 16}, {2, 16}, {3, tm}, {4, tn}, {5, prefetch}, {6, fma}}});
       } catch (const tr::Error& e) {
         ADD_FAILURE() << e.what();
         continue;

@@ -111,9 +111,9 @@ void check(const Case& t, uint64_t seed) {
   expect_close(t, o, got, &ref);
 }
 
-// matmul.comp's specialization constants (LX, LY, BK, TM, TN, PREFETCH).
+// matmul.comp's specialization constants (LX, LY, BK, TM, TN, PREFETCH, FMA).
 struct Tiling {
-  uint32_t lx, ly, bk, tm, tn, prefetch;
+  uint32_t lx, ly, bk, tm, tn, prefetch, fma;
 };
 
 // Runs kernels/matmul.comp from its source with `tiling`, dispatched the way
@@ -181,11 +181,12 @@ TEST(Matmul, Large) {
 }
 
 // The GPU tilings (16 x 16 items of 4 x 4, 4 x 8 and 8 x 8, BK 16 and 8; 8 x 8
-// and 16 x 8 items) with every PREFETCH, over sizes that leave partial blocks
-// and slices (1, primes, non-multiples of 128), exact multiples (the unchecked
-// loads), all four transposes, alpha/beta, strides and offsets. Each C element
-// sums its products in the same order whatever the tiling, so the float64
-// bound applies as it does to the CPU backend.
+// and 16 x 8 items) with every PREFETCH, with and without FMA, over sizes
+// that leave partial blocks and slices (1, primes, non-multiples of 128),
+// exact multiples (the unchecked loads), all four transposes, alpha/beta,
+// strides and offsets. Each C element sums its products in the same order
+// whatever the tiling, so the float64 bound applies as it does to the CPU
+// backend.
 TEST(Matmul, GpuTilingsFromSource) {
   std::ifstream in(PORTA_MATMUL_SOURCE);
   std::stringstream text;
@@ -193,11 +194,12 @@ TEST(Matmul, GpuTilingsFromSource) {
   ASSERT_TRUE(in) << "cannot read " << PORTA_MATMUL_SOURCE;
   porta::Device dev = porta::open(backend_under_test());
   std::vector<Tiling> tilings;
-  const std::pair<uint32_t, uint32_t> items[] = {{4, 8}, {8, 8}, {4, 4}};  // TM x TN
-  for (uint32_t prefetch : {0u, 1u, 2u})
-    for (const auto& [tm, tn] : items) tilings.push_back({16, 16, 16, tm, tn, prefetch});
-  for (const Tiling& t : {Tiling{16, 16, 8, 8, 8, 2}, Tiling{8, 8, 16, 4, 4, 2}, Tiling{16, 8, 8, 8, 8, 1},
-                          Tiling{8, 8, 16, 8, 8, 2}})
+  const std::pair<uint32_t, uint32_t> items[] = {{4, 8}, {8, 8}, {4, 4}};              // TM x TN
+  const std::pair<uint32_t, uint32_t> schedules[] = {{0, 0}, {1, 1}, {2, 0}, {2, 1}};  // PREFETCH, FMA
+  for (const auto& [prefetch, fma] : schedules)
+    for (const auto& [tm, tn] : items) tilings.push_back({16, 16, 16, tm, tn, prefetch, fma});
+  for (const Tiling& t : {Tiling{16, 16, 8, 8, 8, 2, 1}, Tiling{8, 8, 16, 4, 4, 2, 1},
+                          Tiling{16, 8, 8, 8, 8, 1, 0}, Tiling{8, 8, 16, 8, 8, 2, 1}})
     tilings.push_back(t);
   std::vector<Case> cases = {Case{1, 1, 1},
                              Case{7, 13, 5},
@@ -218,13 +220,15 @@ TEST(Matmul, GpuTilingsFromSource) {
   for (const Tiling& tiling : tilings) {
     SCOPED_TRACE("tiling " + std::to_string(tiling.lx) + "x" + std::to_string(tiling.ly) + "," +
                  std::to_string(tiling.bk) + "," + std::to_string(tiling.tm) + "x" +
-                 std::to_string(tiling.tn) + ",prefetch " + std::to_string(tiling.prefetch));
+                 std::to_string(tiling.tn) + ",prefetch " + std::to_string(tiling.prefetch) + ",fma " +
+                 std::to_string(tiling.fma));
     porta::Kernel kernel = dev.kernel(porta::glsl(text.str(), "matmul"), {{0u, tiling.lx},
                                                                           {1u, tiling.ly},
                                                                           {2u, tiling.bk},
                                                                           {3u, tiling.tm},
                                                                           {4u, tiling.tn},
-                                                                          {5u, tiling.prefetch}});
+                                                                          {5u, tiling.prefetch},
+                                                                          {6u, tiling.fma}});
     for (const Case& t : cases) {
       SCOPED_TRACE(describe(t));
       Operands o = make(t, seed++);

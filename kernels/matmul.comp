@@ -21,7 +21,8 @@
 //   2: as 1, with two shared stages: the next slice goes to the stage not
 //      being read, and one barrier per slice suffices.
 // Prefetch keeps at most SLOTS_MAX vec4s per operand in registers; a choice
-// that needs more (fewer than BM*BK/16 items, e.g. CPU-type tilings) runs as 0.
+// that needs more (fewer items than BM*BK/16 or BN*BK/16, e.g. CPU-type
+// tilings) runs as 0.
 //
 // FMA (constant 6) = 1 adds each product with fma(), one rounding. NVRTC
 // fuses a * b + c anyway (as Vulkan drivers may); the OpenCL translation
@@ -43,7 +44,7 @@
 //
 // Every element of C sums its K products in order k = 0, 1, ..., K-1 whatever
 // the tile sizes and PREFETCH, so the result does not depend on the device's
-// choice.
+// choice of those; FMA changes the rounding of each step, not the order.
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint BK = 16;

@@ -666,13 +666,14 @@ class Bench {
     struct Choice {
       uint32_t lx, ly, bk, tm, tn, prefetch, fma;
     };
-    // GPUs: the tilings without prefetch or fma() (as before those constants
-    // existed), then the candidates with register prefetch (1) and two shared
-    // stages (2), with and without fma().
+    // GPUs: the tilings with the old schedule (p0,f0; the kernel from before
+    // those constants sweeps the same rows from its own source), then the
+    // candidates with register prefetch (1) and two shared stages (2), with
+    // and without fma().
     const std::vector<Choice> choices =
         host ? std::vector<Choice>{{8, 8, 16, 4, 4, 0, 0}, {1, 1, 16, 8, 8, 0, 0}, {2, 2, 16, 8, 8, 0, 0},
                                    {4, 4, 16, 8, 8, 0, 0}, {1, 1, 8, 8, 8, 0, 0},  {8, 8, 16, 4, 4, 2, 0}}
-             : std::vector<Choice>{// before PREFETCH and FMA
+             : std::vector<Choice>{// the old schedule
                                    {16, 16, 8, 8, 8, 0, 0},
                                    {16, 16, 16, 8, 8, 0, 0},
                                    {16, 16, 16, 4, 4, 0, 0},

@@ -655,7 +655,8 @@ class Bench {
   }
 
   // Times matmul.comp from a file with several tile choices (specialization
-  // constants LX, LY, BK, TM, TN), dispatched the way kernels/matmul.cpp does.
+  // constants LX, LY, BK, TM, TN, PREFETCH and FMA), dispatched the way
+  // kernels/matmul.cpp does.
   void sweep_matmul(const DeviceInfo& info, Device& device, Stream& stream, bool host) {
     std::ifstream in(o_.sweep_source);
     std::stringstream text;
@@ -663,18 +664,41 @@ class Bench {
     if (!in)
       throw Error(PORTA_ERROR_INVALID_ARGUMENT, "--sweep-matmul: cannot read '" + o_.sweep_source + "'");
     struct Choice {
-      uint32_t lx, ly, bk, tm, tn;
+      uint32_t lx, ly, bk, tm, tn, prefetch, fma;
     };
+    // GPUs: the tilings with the old schedule (p0,f0; the kernel from before
+    // those constants sweeps the same rows from its own source), then the
+    // candidates with register prefetch (1) and two shared stages (2), with
+    // and without fma().
     const std::vector<Choice> choices =
-        host ? std::vector<Choice>{{8, 8, 16, 4, 4},
-                                   {1, 1, 16, 8, 8},
-                                   {2, 2, 16, 8, 8},
-                                   {4, 4, 16, 8, 8},
-                                   {1, 1, 8, 8, 8}}
-             : std::vector<Choice>{{16, 16, 8, 8, 8}, {16, 16, 16, 8, 8}, {16, 16, 16, 4, 4},
-                                   {8, 8, 16, 4, 4},  {16, 8, 8, 8, 8},   {8, 16, 8, 8, 8},
-                                   {16, 16, 8, 8, 4}, {16, 16, 8, 4, 8},  {8, 8, 8, 8, 8},
-                                   {16, 16, 16, 4, 8}};
+        host ? std::vector<Choice>{{8, 8, 16, 4, 4, 0, 0}, {1, 1, 16, 8, 8, 0, 0}, {2, 2, 16, 8, 8, 0, 0},
+                                   {4, 4, 16, 8, 8, 0, 0}, {1, 1, 8, 8, 8, 0, 0},  {8, 8, 16, 4, 4, 2, 0}}
+             : std::vector<Choice>{// the old schedule
+                                   {16, 16, 8, 8, 8, 0, 0},
+                                   {16, 16, 16, 8, 8, 0, 0},
+                                   {16, 16, 16, 4, 4, 0, 0},
+                                   {8, 8, 16, 4, 4, 0, 0},
+                                   {16, 8, 8, 8, 8, 0, 0},
+                                   {8, 16, 8, 8, 8, 0, 0},
+                                   {16, 16, 8, 8, 4, 0, 0},
+                                   {16, 16, 8, 4, 8, 0, 0},
+                                   {8, 8, 8, 8, 8, 0, 0},
+                                   {16, 16, 16, 4, 8, 0, 0},
+                                   // 8x8 items (CUDA's tiling)
+                                   {16, 16, 16, 8, 8, 0, 1},
+                                   {16, 16, 16, 8, 8, 1, 1},
+                                   {16, 16, 16, 8, 8, 2, 0},
+                                   {16, 16, 16, 8, 8, 2, 1},
+                                   {16, 16, 8, 8, 8, 2, 1},
+                                   {16, 8, 16, 8, 8, 2, 1},
+                                   // 4x8 items (Vulkan's and OpenCL's)
+                                   {16, 16, 16, 4, 8, 0, 1},
+                                   {16, 16, 16, 4, 8, 1, 1},
+                                   {16, 16, 16, 4, 8, 2, 0},
+                                   {16, 16, 16, 4, 8, 2, 1},
+                                   {16, 16, 8, 4, 8, 2, 1},
+                                   // 4x4 items (C from 256 to 1023 rows or columns)
+                                   {16, 16, 16, 4, 4, 2, 1}};
     std::vector<uint64_t> sizes = !o_.matmul.empty() ? o_.matmul : std::vector<uint64_t>{host ? 512u : 4096u};
     for (uint64_t n : sizes) {
       Buffer a = device.buffer(n * n * 4), b = device.buffer(n * n * 4), c = device.buffer(n * n * 4);
@@ -687,15 +711,20 @@ class Bench {
         row.op = "matmul";
         row.dims = {n, n, n};
         char label[96];
-        std::snprintf(label, sizeof label, "%llu^2 %ux%u,%u,%ux%u", static_cast<unsigned long long>(n), ch.lx,
-                      ch.ly, ch.bk, ch.tm, ch.tn);
+        std::snprintf(label, sizeof label, "%llu^2 %ux%u,%u,%ux%u,p%u,f%u",
+                      static_cast<unsigned long long>(n), ch.lx, ch.ly, ch.bk, ch.tm, ch.tn, ch.prefetch,
+                      ch.fma);
         row.size = label;
         row.timer = "device (events)";
         row.flops = true;
         row.work = 2.0 * n * n * n;
         try {
-          Kernel k = device.kernel(glsl(text.str(), "matmul"),
-                                   {{0u, ch.lx}, {1u, ch.ly}, {2u, ch.bk}, {3u, ch.tm}, {4u, ch.tn}});
+          // PREFETCH and FMA at 0 are the kernel's defaults and are left out,
+          // so sources from before those constants can still be swept.
+          std::vector<SpecConstant> specs = {{0u, ch.lx}, {1u, ch.ly}, {2u, ch.bk}, {3u, ch.tm}, {4u, ch.tn}};
+          if (ch.prefetch != 0) specs.push_back({5u, ch.prefetch});
+          if (ch.fma != 0) specs.push_back({6u, ch.fma});
+          Kernel k = device.kernel(glsl(text.str(), "matmul"), specs);
           struct {
             uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
             float alpha, beta;

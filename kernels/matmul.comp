@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_control_flow_attributes : require
 // C = alpha * op(A) * op(B) + beta * C, row-major, op(X) = X or its transpose.
 // op(A) is M x K, op(B) is K x N, C is M x N; lda/ldb/ldc are row strides in
 // elements and the *_offset values are element offsets into the buffers.
@@ -10,25 +11,53 @@
 // vec4s of four rows of op(A) or four columns of op(B), so an item reads its
 // operands with one 16-byte load per four values: on GPUs the multiply-adds,
 // not the shared-memory reads, then set the pace. LX, LY, BK, TM and TN
-// (multiples of 4) are specialization constants the host picks per device;
-// the shared arrays have the largest size the host may ask for (BM, BN <= 128,
-// BK <= 16, TM, TN <= 8: 16.5 KiB). tile_a's k-rows are padded by one vec4:
-// items that store one k-row each would otherwise all hit one bank.
+// (multiples of 4) are specialization constants the host picks per device.
+//
+// PREFETCH (constant 5) picks how a slice reaches shared memory:
+//   0: load it, barrier, multiply, barrier. Nothing overlaps the global loads.
+//   1: the item's share of the next slice is loaded into registers before the
+//      current one is multiplied and stored to shared memory after it, so the
+//      loads' latency hides behind the multiply-adds; two barriers per slice.
+//   2: as 1, with two shared stages: the next slice goes to the stage not
+//      being read, and one barrier per slice suffices.
+// Prefetch keeps at most SLOTS_MAX vec4s per operand in registers; a choice
+// that needs more (fewer items than BM*BK/16 or BN*BK/16, e.g. CPU-type
+// tilings) runs as 0.
+//
+// FMA (constant 6) = 1 adds each product with fma(), one rounding. NVRTC
+// fuses a * b + c anyway (as Vulkan drivers may); the OpenCL translation
+// turns contraction off (GLSL rounds twice), which there doubles the
+// instructions per multiply-add. CPU-type devices keep 0: built without FMA
+// instructions, fma() is a library call.
+//
+// The shared arrays have the largest size the host may ask for (BM, BN <= 128,
+// BK <= 16, TM, TN <= 8, two stages: 32 KiB, lavapipe's limit). With one
+// stage, tile_a's k-rows are padded by one vec4: items that store one k-row
+// each (A row-major) would otherwise all hit one bank. Two padded stages would
+// not fit, so PREFETCH = 2 keeps 32 vec4s per k-row and puts the vec4 at column
+// x of k-row kk at x ^ kk instead, in both tiles (which also spreads the
+// transposed-B stores over the banks); an XOR per shared read is its cost.
+//
+// Loops over the item's block, its operand vec4s and its prefetch slots are
+// [[unroll]]: only constant indices keep those arrays in registers (NVRTC,
+// left to itself, kept a 4 x 8 block in local memory).
 //
 // Every element of C sums its K products in order k = 0, 1, ..., K-1 whatever
-// the tile sizes, so the result does not depend on the device's choice.
+// the tile sizes and PREFETCH, so the result does not depend on the device's
+// choice of those; FMA changes the rounding of each step, not the order.
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint BK = 16;
 layout(constant_id = 3) const uint TM = 4;
 layout(constant_id = 4) const uint TN = 4;
+layout(constant_id = 5) const uint PREFETCH = 0;
+layout(constant_id = 6) const uint FMA = 0;
 
-const uint BM_MAX = 128;
-const uint BN_MAX = 128;
 const uint BK_MAX = 16;
-const uint T4_MAX = 2;                   // TM/4, TN/4 <= 2
-const uint A_STRIDE = BM_MAX / 4u + 1u;  // vec4s between k-rows of tile_a
-const uint B_STRIDE = BN_MAX / 4u;
+const uint ROW4 = 32;      // vec4s per k-row of a tile: BM, BN <= 128
+const uint STAGES = 2;     // shared stages PREFETCH = 2 alternates between
+const uint T4_MAX = 2;     // TM/4, TN/4 <= 2
+const uint SLOTS_MAX = 4;  // vec4s per operand an item may keep in registers
 
 layout(set = 0, binding = 0) readonly buffer MatA { float a[]; };
 layout(set = 0, binding = 1) readonly buffer MatB { float b[]; };
@@ -50,33 +79,115 @@ layout(push_constant) uniform Params {
   float beta;
 } p;
 
-shared vec4 tile_a[BK_MAX * A_STRIDE];  // [k][rows / 4]
-shared vec4 tile_b[BK_MAX * B_STRIDE];  // [k][cols / 4]
+shared vec4 tile_a[STAGES * BK_MAX * ROW4];  // [stage][k][rows / 4]
+shared vec4 tile_b[STAGES * BK_MAX * ROW4];  // [stage][k][cols / 4]
 
-// op(A)[i][k], 0 outside op(A).
-float load_a(uint i, uint k) {
-  if (i >= p.M || k >= p.K) return 0.0;
-  return p.trans_a != 0u ? a[p.a_offset + k * p.lda + i] : a[p.a_offset + i * p.lda + k];
+// Where the vec4 of rows 4*i4.. (columns 4*j4..) at slice depth kk lies.
+uint a_at(uint stage, uint kk, uint i4) {
+  return PREFETCH == 2u ? (stage * BK_MAX + kk) * ROW4 + (i4 ^ kk) : kk * (ROW4 + 1u) + i4;
 }
 
-// op(B)[k][j], 0 outside op(B).
-float load_b(uint k, uint j) {
-  if (j >= p.N || k >= p.K) return 0.0;
-  return p.trans_b != 0u ? b[p.b_offset + j * p.ldb + k] : b[p.b_offset + k * p.ldb + j];
+uint b_at(uint stage, uint kk, uint j4) {
+  return PREFETCH == 2u ? (stage * BK_MAX + kk) * ROW4 + (j4 ^ kk) : kk * ROW4 + j4;
 }
+
+// op(A)[i..i+3][k]. Inside (the rows and k known to lie in op(A)) the four
+// loads go without tests; else elements outside op(A) read as 0.
+vec4 fetch_a(uint i, uint k, bool inside) {
+  const uint step_i = p.trans_a != 0u ? 1u : p.lda;
+  const uint step_k = p.trans_a != 0u ? p.lda : 1u;
+  const uint at = p.a_offset + i * step_i + k * step_k;
+  if (inside) return vec4(a[at], a[at + step_i], a[at + 2u * step_i], a[at + 3u * step_i]);
+  vec4 v = vec4(0.0);
+  if (k < p.K)
+    [[unroll]] for (uint r = 0u; r < 4u; ++r)
+      if (i + r < p.M) v[r] = a[at + r * step_i];
+  return v;
+}
+
+// op(B)[k][j..j+3], the same way.
+vec4 fetch_b(uint k, uint j, bool inside) {
+  const uint step_j = p.trans_b != 0u ? p.ldb : 1u;
+  const uint step_k = p.trans_b != 0u ? 1u : p.ldb;
+  const uint at = p.b_offset + j * step_j + k * step_k;
+  if (inside) return vec4(b[at], b[at + step_j], b[at + 2u * step_j], b[at + 3u * step_j]);
+  vec4 v = vec4(0.0);
+  if (k < p.K)
+    [[unroll]] for (uint q = 0u; q < 4u; ++q)
+      if (j + q < p.N) v[q] = b[at + q * step_j];
+  return v;
+}
+
+// vec4 number e of the slice of op(A) at k0 holds four rows from 4*i4 at depth
+// kk. Consecutive e take consecutive addresses in A: k when A is row-major,
+// rows when it is transposed. e past the slice's end: nothing to load or store.
+bool place_a(uint e, out uint i4, out uint kk) {
+  const uint bm4 = TM / 4u * gl_WorkGroupSize.y;
+  if (p.trans_a != 0u) {
+    i4 = e % bm4;
+    kk = e / bm4;
+  } else {
+    kk = e % BK;
+    i4 = e / BK;
+  }
+  return e < bm4 * BK;
+}
+
+// The same for op(B): four columns from 4*j4 at depth kk.
+bool place_b(uint e, out uint j4, out uint kk) {
+  const uint bn4 = TN / 4u * gl_WorkGroupSize.x;
+  if (p.trans_b != 0u) {
+    kk = e % BK;
+    j4 = e / BK;
+  } else {
+    j4 = e % bn4;
+    kk = e / bn4;
+  }
+  return e < bn4 * BK;
+}
+
+// Loads vec4 number e of the slice at k0 of the block from row0 (col0);
+// `inside`: the block's rows (columns) and the whole slice lie in the operand.
+vec4 fetch_slot_a(uint e, uint row0, uint k0, bool inside) {
+  uint i4, kk;
+  return place_a(e, i4, kk) ? fetch_a(row0 + 4u * i4, k0 + kk, inside) : vec4(0.0);
+}
+
+vec4 fetch_slot_b(uint e, uint col0, uint k0, bool inside) {
+  uint j4, kk;
+  return place_b(e, j4, kk) ? fetch_b(k0 + kk, col0 + 4u * j4, inside) : vec4(0.0);
+}
+
+void store_slot_a(uint stage, uint e, vec4 v) {
+  uint i4, kk;
+  if (place_a(e, i4, kk)) tile_a[a_at(stage, kk, i4)] = v;
+}
+
+void store_slot_b(uint stage, uint e, vec4 v) {
+  uint j4, kk;
+  if (place_b(e, j4, kk)) tile_b[b_at(stage, kk, j4)] = v;
+}
+
+// The item's TM x TN block of sums: [row of the block][vec4 of columns]. A
+// global rather than a parameter: arrays pass to functions by copy, and the
+// copies kept the block out of registers in the CUDA and OpenCL translations.
+vec4 acc[T4_MAX * 4u][T4_MAX];
+
+// sum + a * b, rounded once with FMA.
+vec4 add_product(vec4 sum, float a, vec4 b) { return FMA != 0u ? fma(vec4(a), b, sum) : sum + a * b; }
 
 // acc += (the item's rows of op(A) at slice row kk) x (its columns of op(B)).
-void multiply_slice_row(uint kk, uint tx, uint ty, inout vec4 acc[T4_MAX * 4u][T4_MAX]) {
+void multiply_slice_row(uint stage, uint kk, uint tx, uint ty) {
   vec4 va[T4_MAX];
   vec4 vb[T4_MAX];
-  for (uint r = 0u; r < TM / 4u; ++r) va[r] = tile_a[kk * A_STRIDE + ty + r * gl_WorkGroupSize.y];
-  for (uint q = 0u; q < TN / 4u; ++q) vb[q] = tile_b[kk * B_STRIDE + tx + q * gl_WorkGroupSize.x];
-  for (uint r = 0u; r < TM / 4u; ++r)
-    for (uint q = 0u; q < TN / 4u; ++q) {
-      acc[4u * r + 0u][q] += va[r].x * vb[q];
-      acc[4u * r + 1u][q] += va[r].y * vb[q];
-      acc[4u * r + 2u][q] += va[r].z * vb[q];
-      acc[4u * r + 3u][q] += va[r].w * vb[q];
+  [[unroll]] for (uint r = 0u; r < TM / 4u; ++r) va[r] = tile_a[a_at(stage, kk, ty + r * gl_WorkGroupSize.y)];
+  [[unroll]] for (uint q = 0u; q < TN / 4u; ++q) vb[q] = tile_b[b_at(stage, kk, tx + q * gl_WorkGroupSize.x)];
+  [[unroll]] for (uint r = 0u; r < TM / 4u; ++r)
+    [[unroll]] for (uint q = 0u; q < TN / 4u; ++q) {
+      acc[4u * r + 0u][q] = add_product(acc[4u * r + 0u][q], va[r].x, vb[q]);
+      acc[4u * r + 1u][q] = add_product(acc[4u * r + 1u][q], va[r].y, vb[q]);
+      acc[4u * r + 2u][q] = add_product(acc[4u * r + 2u][q], va[r].z, vb[q]);
+      acc[4u * r + 3u][q] = add_product(acc[4u * r + 3u][q], va[r].w, vb[q]);
     }
 }
 
@@ -105,52 +216,71 @@ void main() {
   const uint threads = LX * LY;
   const uint row0 = gl_WorkGroupID.y * BM4 * 4u;
   const uint col0 = gl_WorkGroupID.x * BN4 * 4u;
+  // Blocks wholly inside op(A)'s rows (op(B)'s columns) load full slices
+  // without per-element tests.
+  const bool rows_inside = row0 + BM4 * 4u <= p.M;
+  const bool cols_inside = col0 + BN4 * 4u <= p.N;
 
-  vec4 acc[T4_MAX * 4u][T4_MAX];  // [row of the item's block][vec4 of columns]
-  for (uint r = 0u; r < TM; ++r)
-    for (uint q = 0u; q < TN4; ++q) acc[r][q] = vec4(0.0);
+  [[unroll]] for (uint r = 0u; r < TM; ++r)
+    [[unroll]] for (uint q = 0u; q < TN4; ++q) acc[r][q] = vec4(0.0);
 
-  for (uint k0 = 0u; k0 < p.K; k0 += BK) {
-    // Four rows of op(A) at one k per item and step. Consecutive items take
-    // consecutive addresses: k when A is row-major, rows when it is transposed.
-    for (uint e = tid; e < BM4 * BK; e += threads) {
-      uint i4, kk;
-      if (p.trans_a != 0u) {
-        i4 = e % BM4;
-        kk = e / BM4;
-      } else {
-        kk = e % BK;
-        i4 = e / BK;
-      }
-      const uint gi = row0 + 4u * i4, gk = k0 + kk;
-      tile_a[kk * A_STRIDE + i4] = vec4(load_a(gi, gk), load_a(gi + 1u, gk), load_a(gi + 2u, gk), load_a(gi + 3u, gk));
-    }
-    // Four columns of op(B) at one k.
-    for (uint e = tid; e < BN4 * BK; e += threads) {
-      uint j4, kk;
-      if (p.trans_b != 0u) {
-        kk = e % BK;
-        j4 = e / BK;
-      } else {
-        j4 = e % BN4;
-        kk = e / BN4;
-      }
-      const uint gj = col0 + 4u * j4, gk = k0 + kk;
-      tile_b[kk * B_STRIDE + j4] = vec4(load_b(gk, gj), load_b(gk, gj + 1u), load_b(gk, gj + 2u), load_b(gk, gj + 3u));
-    }
-    barrier();
-    // A full slice runs a loop of constant length the compiler can unroll;
-    // the last slice may be shallower: no work on its zero padding.
-    if (k0 + BK <= p.K)
-      for (uint kk = 0u; kk < BK; ++kk) multiply_slice_row(kk, tx, ty, acc);
-    else
-      for (uint kk = 0u; kk < p.K - k0; ++kk) multiply_slice_row(kk, tx, ty, acc);
-    barrier();
+  // With PREFETCH the item's share of a slice is vec4 number tid + s*threads
+  // for s < slots_a (slots_b), held in next_a (next_b) between the loads and
+  // the stores to shared memory.
+  const uint slots_a = (BM4 * BK + threads - 1u) / threads;
+  const uint slots_b = (BN4 * BK + threads - 1u) / threads;
+  const bool prefetching = PREFETCH != 0u && slots_a <= SLOTS_MAX && slots_b <= SLOTS_MAX;
+  vec4 next_a[SLOTS_MAX];
+  vec4 next_b[SLOTS_MAX];
+  if (prefetching) {
+    const bool full = BK <= p.K;
+    [[unroll]] for (uint s = 0u; s < slots_a; ++s)
+      next_a[s] = fetch_slot_a(tid + s * threads, row0, 0u, rows_inside && full);
+    [[unroll]] for (uint s = 0u; s < slots_b; ++s)
+      next_b[s] = fetch_slot_b(tid + s * threads, col0, 0u, cols_inside && full);
   }
 
-  for (uint r = 0u; r < TM; ++r) {
+  uint stage = 0u;
+  for (uint k0 = 0u; k0 < p.K; k0 += BK) {
+    if (prefetching) {
+      [[unroll]] for (uint s = 0u; s < slots_a; ++s) store_slot_a(stage, tid + s * threads, next_a[s]);
+      [[unroll]] for (uint s = 0u; s < slots_b; ++s) store_slot_b(stage, tid + s * threads, next_b[s]);
+    } else {
+      const bool full = k0 + BK <= p.K;
+      for (uint e = tid; e < BM4 * BK; e += threads)
+        store_slot_a(0u, e, fetch_slot_a(e, row0, k0, rows_inside && full));
+      for (uint e = tid; e < BN4 * BK; e += threads)
+        store_slot_b(0u, e, fetch_slot_b(e, col0, k0, cols_inside && full));
+    }
+    barrier();
+    // The next slice's loads are in flight while this one is multiplied.
+    const uint k1 = k0 + BK;
+    if (prefetching && k1 < p.K) {
+      const bool full = k1 + BK <= p.K;
+      [[unroll]] for (uint s = 0u; s < slots_a; ++s)
+        next_a[s] = fetch_slot_a(tid + s * threads, row0, k1, rows_inside && full);
+      [[unroll]] for (uint s = 0u; s < slots_b; ++s)
+        next_b[s] = fetch_slot_b(tid + s * threads, col0, k1, cols_inside && full);
+    }
+    // A full slice runs a loop of constant length the compiler can unroll;
+    // the last slice may be shallower: no work on its zero padding.
+    if (k1 <= p.K)
+      for (uint kk = 0u; kk < BK; ++kk) multiply_slice_row(stage, kk, tx, ty);
+    else
+      for (uint kk = 0u; kk < p.K - k0; ++kk) multiply_slice_row(stage, kk, tx, ty);
+    // One stage: every item must be done reading it before it is refilled.
+    // Two: the next slice goes to the other stage; this stage is refilled
+    // only after the next step's barrier, which every item reaches after it
+    // has finished reading it here.
+    if (prefetching && PREFETCH == 2u)
+      stage ^= 1u;
+    else
+      barrier();
+  }
+
+  [[unroll]] for (uint r = 0u; r < TM; ++r) {
     const uint gi = row0 + 4u * (ty + (r / 4u) * LY) + r % 4u;
-    for (uint q = 0u; q < TN4; ++q) {
+    [[unroll]] for (uint q = 0u; q < TN4; ++q) {
       const uint gj = col0 + 4u * (tx + q * LX);
       store_c(gi, gj, acc[r][q].x);
       store_c(gi, gj + 1u, acc[r][q].y);

@@ -10,10 +10,21 @@ namespace {
 
 struct Tile {
   uint32_t lx, ly, bk, tm, tn;  // work-group LX x LY, block TM*LY x TN*LX, depth BK
+  uint32_t prefetch;            // matmul.comp's PREFETCH: 0 none, 1 registers, 2 registers + two stages
+  uint32_t fma;                 // matmul.comp's FMA: 1 adds each product with fma()
 };
 
-// matmul.comp's shared arrays hold BM, BN <= 128 and BK <= 16; TM, TN <= 8.
+// matmul.comp's shared arrays hold BM, BN <= 128 and BK <= 16 in two stages;
+// TM, TN <= 8.
 constexpr uint32_t kBlockMax = 128, kDepthMax = 16, kItemTileMax = 8;
+
+// PREFETCH and FMA on GPUs: the next slice's global loads are issued before
+// the current slice is multiplied, and each product is added with one fma()
+// (the OpenCL translation would not fuse them). CPU-type devices run items
+// one after another, so there is no latency to hide, and fma() may be a
+// library call there: they keep 0 and 0 (the CPU backend's built-in variant
+// is compiled with the kernel's defaults).
+constexpr uint32_t kGpuPrefetch = 2, kGpuFma = 1;
 
 Tile pick_tile(const DeviceState& device, uint64_t m, uint64_t n) {
   // The kernel's defaults (and porta's CPU backend's built-in variant): 64
@@ -21,16 +32,17 @@ Tile pick_tile(const DeviceState& device, uint64_t m, uint64_t n) {
   // C large enough to fill the device with 128 x 128 blocks each item keeps
   // an 8 x 8 block (64 accumulators, 16 multiply-adds per 16-byte shared
   // read), else 64 x 64 blocks. TM and TN are multiples of 4.
-  Tile tile{8, 8, 16, 4, 4};
+  Tile tile{8, 8, 16, 4, 4, 0, 0};
   const auto& lim = device.info.limits;
   const bool wide = lim.max_workgroup_invocations >= 256 && lim.max_workgroup_size[0] >= 16 &&
                     lim.max_workgroup_size[1] >= 16;
-  if (!cpu_like(device) && wide && m >= 256 && n >= 256) tile = {16, 16, 16, 4, 4};
+  if (!cpu_like(device) && wide && m >= 256 && n >= 256) tile = {16, 16, 16, 4, 4, kGpuPrefetch, kGpuFma};
   // Measured on an H100 at 4096^2 (bench/README.md): CUDA (NVRTC) keeps
   // 8 x 8 accumulators in registers; NVIDIA's Vulkan compiler spills them to
   // memory (25x slower), so other backends take 4 x 8.
   if (!cpu_like(device) && wide && m >= 1024 && n >= 1024)
-    tile = std::strcmp(device.info.backend, "cuda") == 0 ? Tile{16, 16, 16, 8, 8} : Tile{16, 16, 16, 4, 8};
+    tile = std::strcmp(device.info.backend, "cuda") == 0 ? Tile{16, 16, 16, 8, 8, kGpuPrefetch, kGpuFma}
+                                                         : Tile{16, 16, 16, 4, 8, kGpuPrefetch, kGpuFma};
   while (tile.lx * tile.ly > lim.max_workgroup_invocations && tile.lx > 1) {
     tile.lx /= 2;
     tile.ly /= 2;
@@ -90,8 +102,14 @@ void launch_matmul(const Call& call, const View& a, const View& b, const View& c
          trans_b ? 1u : 0u,
          alpha,
          beta};
-  auto kernel =
-      builtin_kernel(call, "matmul", {{0, tile.lx}, {1, tile.ly}, {2, tile.bk}, {3, tile.tm}, {4, tile.tn}});
+  auto kernel = builtin_kernel(call, "matmul",
+                               {{0, tile.lx},
+                                {1, tile.ly},
+                                {2, tile.bk},
+                                {3, tile.tm},
+                                {4, tile.tn},
+                                {5, tile.prefetch},
+                                {6, tile.fma}});
   dispatch(call, kernel, static_cast<uint32_t>(groups_x), static_cast<uint32_t>(groups_y),
            {a.buffer, b.buffer, c.buffer}, push);
 }

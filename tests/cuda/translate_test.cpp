@@ -1,7 +1,8 @@
 // The CUDA translator target: every built-in and test kernel
 // (tests/support/test_kernels.hpp) translates to CUDA C++ that NVRTC compiles
-// for sm_90 and sm_80 without an error or a warning (no GPU needed), and a
-// translated kernel runs through the plugin on a device where one exists.
+// for sm_90 and sm_80 without an error or a warning (no GPU needed), matmul.comp
+// with the tilings GPUs get as well, and a translated kernel runs through the
+// plugin on a device where one exists.
 #include <cstring>
 #include <string>
 
@@ -108,6 +109,27 @@ void main() { v[gl_GlobalInvocationID.x] *= GAIN; }
   const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
   if (!nvrtc) GTEST_SKIP() << reason;
   EXPECT_EQ(nvrtc_complaints(*nvrtc, source, "unread_spec_constant"), "") << source;
+}
+
+// kernels/matmul.cpp specializes matmul.comp for GPUs with constants the test
+// above leaves at their defaults: 16 x 16 items of 4 x 4, 4 x 8 and 8 x 8, each
+// with every PREFETCH, with and without FMA. Each must compile as cleanly.
+TEST(CudaTranslationSource, MatmulGpuTilingsCompileCleanlyWithNvrtc) {
+  std::string reason;
+  const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
+  if (!nvrtc) GTEST_SKIP() << reason;
+  const std::vector<uint32_t> spirv = tr::prepare(
+      tr::compile_glsl(read_text(std::string(PORTA_SOURCE_DIR) + "/kernels/matmul.comp"), "matmul"));
+  const uint32_t items[][2] = {{4, 4}, {4, 8}, {8, 8}};              // TM x TN
+  const uint32_t schedules[][2] = {{0, 0}, {1, 1}, {2, 0}, {2, 1}};  // PREFETCH, FMA
+  for (const auto& [tm, tn] : items)
+    for (const auto& [prefetch, fma] : schedules) {
+      SCOPED_TRACE("TM " + std::to_string(tm) + " TN " + std::to_string(tn) + " PREFETCH " +
+                   std::to_string(prefetch) + " FMA " + std::to_string(fma));
+      const tr::Translation t = tr::translate(
+          spirv, {tr::Target::Cuda, {{0, 16}, {1, 16}, {2, 16}, {3, tm}, {4, tn}, {5, prefetch}, {6, fma}}});
+      EXPECT_EQ(nvrtc_complaints(*nvrtc, t.source, "matmul"), "") << t.source;
+    }
 }
 
 TEST(CudaTranslationRun, TranslatedKernelRunsOnTheDevice) {

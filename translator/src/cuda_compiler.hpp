@@ -14,6 +14,7 @@ class CudaCompiler final : public TargetCompiler {
   void emit_translation_unit() override;
   std::string buffer_pointer_type(const std::string& element, Access access) const override;
   const std::unordered_set<std::string>& reserved_words() const override;
+  std::string loop_hint(bool unroll) const override { return unroll ? "#pragma unroll" : "#pragma unroll 1"; }
 
   // "const void* __restrict__ b0" (the kernel's own parameter, `entry`) or
   // "void* b1": how buffer parameters are declared.

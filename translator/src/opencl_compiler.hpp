@@ -41,6 +41,9 @@ class OpenclCompiler final : public TargetCompiler {
   void emit_translation_unit() override;
   std::string buffer_pointer_type(const std::string& element, Access access) const override;
   const std::unordered_set<std::string>& reserved_words() const override;
+  // Not in OpenCL C 1.2, but the clang-based compilers (PoCL, Intel, AMD) and
+  // NVIDIA's accept it, where __attribute__((opencl_unroll_hint)) needs 2.0.
+  std::string loop_hint(bool unroll) const override { return unroll ? "#pragma unroll" : "#pragma unroll 1"; }
   std::string shared_variable_prefix() const override { return ""; }
   std::string finish(std::string text) override;
   std::string checked_division_function(const std::string& name, const spirv_cross::SPIRType& type) override;

@@ -880,6 +880,20 @@ void TargetCompiler::emit_array_copy(const std::string& lhs, uint32_t, uint32_t 
   statement("array_copy(", lhs, ", ", to_expression(rhs_id), ");");
 }
 
+// GLSL's control-flow attributes (GL_EXT_control_flow_attributes) reach
+// SPIR-V as loop and selection controls. CompilerGLSL writes them as
+// SPIRV_CROSS_* macros that only its own GLSL output defines; here the loop
+// hints take the target's spelling and [[flatten]] / [[dont_flatten]], which
+// no target can say, are dropped: all of them are hints.
+void TargetCompiler::emit_block_hints(const spirv_cross::SPIRBlock& block) {
+  std::string hint;
+  if (block.hint == spirv_cross::SPIRBlock::HintUnroll)
+    hint = loop_hint(true);
+  else if (block.hint == spirv_cross::SPIRBlock::HintDontUnroll)
+    hint = loop_hint(false);
+  if (!hint.empty()) statement(hint);
+}
+
 // C-family arrays are not values: a store of a whole array becomes a copy, and
 // a variable first written with a constant array is declared with it.
 void TargetCompiler::emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) {

@@ -69,6 +69,13 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // Whether the target's compiler wraps signed overflow (the CPU backend
   // compiles with -fwrapv); if not, signed arithmetic goes through unsigned.
   virtual bool signed_overflow_wraps() const { return false; }
+  // The line put before a loop the source marks [[unroll]] (unroll true) or
+  // [[dont_unroll]]; "" where the target has no spelling every one of its
+  // compilers accepts.
+  virtual std::string loop_hint(bool unroll) const {
+    (void)unroll;
+    return "";
+  }
 
   // ---- shared pieces ----
   // Spec constants (with their values), gl_WorkGroupSize, spec-constant
@@ -123,6 +130,7 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   void emit_array_copy(const std::string& lhs, uint32_t lhs_id, uint32_t rhs_id,
                        spv::StorageClass lhs_storage, spv::StorageClass rhs_storage) override;
   void emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) override;
+  void emit_block_hints(const spirv_cross::SPIRBlock& block) override;
 
   // Size and alignment of a type as the target's structs lay it out (vectors
   // aligned like their scalar, structs as emitted here).

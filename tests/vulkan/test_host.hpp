@@ -4,6 +4,7 @@
 #pragma once
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <atomic>
 #include <cstdio>
@@ -74,6 +75,29 @@ inline const porta_plugin_api* load_plugin(const char* path, std::string* error)
     return nullptr;
   }
   return entry();
+}
+
+// The Vulkan loader unloads the driver and layers at vkDestroyInstance. A
+// driver's once-per-process state stays referenced from its own globals until
+// then; once they are unmapped, LeakSanitizer at exit finds that state
+// unreferenced and reports it as leaked, with a stack it cannot name
+// (lavapipe: 128 bytes from a pthread_once under vkEnumeratePhysicalDevices).
+// Called before the plugin's shutdown, this keeps every library loaded at that
+// point except porta's own until exit, as a process that keeps its instance
+// would: a driver's real leaks are still reported, now naming its module, and
+// so are the plugin's.
+inline void keep_driver_libraries_loaded() {
+  std::vector<std::string> loaded;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* names) {
+        if (info->dlpi_name && *info->dlpi_name)
+          static_cast<std::vector<std::string>*>(names)->push_back(info->dlpi_name);
+        return 0;
+      },
+      &loaded);
+  for (const std::string& name : loaded)
+    if (name.find("libporta") == std::string::npos)
+      dlopen(name.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
 }
 
 // A path compiled in, unless the environment variable `name` overrides it (a

@@ -61,6 +61,7 @@ TEST(VulkanEnvironment, MissingValidationLayerOnlyWarns) {
   EXPECT_NE(LogCapture::text.find("VK_LAYER_KHRONOS_validation is not installed"), std::string::npos)
       << LogCapture::text;
   EXPECT_GE(api->device_count(), 1u);
+  keep_driver_libraries_loaded();
   api->shutdown();
 }
 

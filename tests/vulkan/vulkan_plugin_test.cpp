@@ -31,7 +31,10 @@ class VulkanEnvironment : public ::testing::Environment {
     ASSERT_EQ(api->init(TestHost::table()), PORTA_SUCCESS) << TestHost::last_error;
   }
   void TearDown() override {
-    if (api) api->shutdown();
+    if (api) {
+      keep_driver_libraries_loaded();
+      api->shutdown();
+    }
     EXPECT_EQ(TestHost::validation_messages.load(), 0) << "validation messages were logged";
   }
 };

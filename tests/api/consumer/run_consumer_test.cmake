@@ -1,6 +1,7 @@
 # Installs porta from BUILD_DIR into a scratch prefix, then builds and runs a
 # consumer through find_package(porta CONFIG) and one through pkg-config.
-# Arguments: -DBUILD_DIR= -DSOURCE_DIR= -DWORK_DIR=
+# Arguments: -DBUILD_DIR= -DSOURCE_DIR= -DWORK_DIR= and, for a sanitizer build,
+# -DSANITIZER_FLAGS= (the -fsanitize options both consumers compile and link with).
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 function(run)
@@ -27,7 +28,8 @@ endif()
 set(ENV{PORTA_PLUGIN_PATH} "")
 set(ENV{PORTA_CACHE_DIR} ${WORK_DIR}/cache)
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G Ninja -DCMAKE_PREFIX_PATH=${prefix}
-    -DCMAKE_BUILD_RPATH=${prefix}/lib)
+    -DCMAKE_BUILD_RPATH=${prefix}/lib "-DCMAKE_C_FLAGS=${SANITIZER_FLAGS}" "-DCMAKE_CXX_FLAGS=${SANITIZER_FLAGS}"
+    "-DCMAKE_EXE_LINKER_FLAGS=${SANITIZER_FLAGS}")
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
 
@@ -38,6 +40,7 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "pkg-config does not know porta")
 endif()
 separate_arguments(flags UNIX_COMMAND "${flags}")
-run(cc ${SOURCE_DIR}/consumer.c ${flags} -Wl,-rpath,${prefix}/lib -o ${WORK_DIR}/consumer_c)
+separate_arguments(sanitizer_flags UNIX_COMMAND "${SANITIZER_FLAGS}")
+run(cc ${sanitizer_flags} ${SOURCE_DIR}/consumer.c ${flags} -Wl,-rpath,${prefix}/lib -o ${WORK_DIR}/consumer_c)
 run(${WORK_DIR}/consumer_c)
 run(${prefix}/bin/porta-info)

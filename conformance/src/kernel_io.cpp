@@ -55,12 +55,14 @@ porta::KernelSource load_kernel(const std::string& path) {
   std::vector<uint8_t> bytes = read_file(path);
   const std::string name = path.substr(path.find_last_of('/') + 1);
   const bool spv_name = path.size() > 4 && path.compare(path.size() - 4, 4, ".spv") == 0;
-  const bool magic = bytes.size() >= 4 && bytes[0] == 0x03 && bytes[1] == 0x02 && bytes[2] == 0x23 && bytes[3] == 0x07;
+  const bool magic =
+      bytes.size() >= 4 && bytes[0] == 0x03 && bytes[1] == 0x02 && bytes[2] == 0x23 && bytes[3] == 0x07;
   if (spv_name || magic) {
     if (bytes.size() % 4 != 0 || bytes.size() < 20)
       throw UsageError("'" + path + "' is not SPIR-V: " + std::to_string(bytes.size()) +
                        " bytes is not a whole number of 4-byte words with a 5-word header");
-    if (!magic) throw UsageError("'" + path + "' is not SPIR-V: it does not start with the magic number 0x07230203");
+    if (!magic)
+      throw UsageError("'" + path + "' is not SPIR-V: it does not start with the magic number 0x07230203");
     std::vector<uint32_t> words(bytes.size() / 4);
     std::memcpy(words.data(), bytes.data(), bytes.size());
     return porta::spirv(std::move(words), name);
@@ -100,7 +102,8 @@ BufferSpec parse_buffer(const std::string& text) {
     b.kind = BufferSpec::Kind::kFile;
     b.path = text.substr(5);
     b.bytes = read_file(b.path).size();
-    if (b.bytes == 0) throw UsageError("buffer file '" + b.path + "' is empty; a buffer needs at least 1 byte");
+    if (b.bytes == 0)
+      throw UsageError("buffer file '" + b.path + "' is empty; a buffer needs at least 1 byte");
     return b;
   }
   if (parts.size() == 1) {
@@ -136,9 +139,14 @@ std::vector<uint8_t> BufferSpec::contents() const {
     for (uint64_t i = 0; i < bytes; ++i) out[i] = static_cast<uint8_t>(word >> (8 * (i % 4)));
   };
   switch (kind) {
-    case Kind::kMarker: repeat(0x7f80deadu); break;
-    case Kind::kZeros: break;
-    case Kind::kPattern: repeat(pattern); break;
+    case Kind::kMarker:
+      repeat(0x7f80deadu);
+      break;
+    case Kind::kZeros:
+      break;
+    case Kind::kPattern:
+      repeat(pattern);
+      break;
     case Kind::kRandom: {
       std::mt19937_64 rng(seed);
       for (uint64_t i = 0; i < bytes; i += 8) {
@@ -147,7 +155,9 @@ std::vector<uint8_t> BufferSpec::contents() const {
       }
       break;
     }
-    case Kind::kFile: out = read_file(path); break;
+    case Kind::kFile:
+      out = read_file(path);
+      break;
   }
   return out;
 }
@@ -182,7 +192,8 @@ void append_push(const std::string& text, std::vector<uint8_t>& push) {
     errno = 0;
     if (type == "f32") {
       float v = std::strtof(item.c_str(), &end);
-      if (item.empty() || *end) throw UsageError("push constants '" + text + "': '" + item + "' is not a number");
+      if (item.empty() || *end)
+        throw UsageError("push constants '" + text + "': '" + item + "' is not a number");
       append_value(push, v);
     } else if (type == "u32") {
       unsigned long long v = std::strtoull(item.c_str(), &end, 0);

@@ -124,8 +124,8 @@ int main(int argc, char** argv) {
                          std::to_string(buffers.size()) + " --buffer options");
     for (const auto& p : prints)
       if (p.index >= buffers.size())
-        throw UsageError("--print " + std::to_string(p.index) + ": there are only " + std::to_string(buffers.size()) +
-                         " --buffer options");
+        throw UsageError("--print " + std::to_string(p.index) + ": there are only " +
+                         std::to_string(buffers.size()) + " --buffer options");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "porta-run: error: %s\n", e.what());
     return 2;
@@ -149,12 +149,15 @@ int main(int argc, char** argv) {
     std::printf("kernel: %s, %u storage buffer(s), %u push-constant bytes, work-group %u x %u x %u\n",
                 source.name.c_str(), kernel.buffer_count(), kernel.push_constant_size(), wg[0], wg[1], wg[2]);
     if (kernel.buffer_count() != buffers.size()) {
-      std::fprintf(stderr, "porta-run: error: the kernel has %u storage buffer(s) but %zu --buffer option(s) were "
-                   "given (one per binding, in binding order)\n", kernel.buffer_count(), buffers.size());
+      std::fprintf(stderr,
+                   "porta-run: error: the kernel has %u storage buffer(s) but %zu --buffer option(s) were "
+                   "given (one per binding, in binding order)\n",
+                   kernel.buffer_count(), buffers.size());
       return 2;
     }
     if (kernel.push_constant_size() != push.size()) {
-      std::fprintf(stderr, "porta-run: error: the kernel's push-constant block is %u bytes but --push gives %zu\n",
+      std::fprintf(stderr,
+                   "porta-run: error: the kernel's push-constant block is %u bytes but --push gives %zu\n",
                    kernel.push_constant_size(), push.size());
       return 2;
     }
@@ -166,11 +169,12 @@ int main(int argc, char** argv) {
     }
     porta::Stream s = dev.stream();
     porta::Event begin = s.record_event();
-    s.dispatch_bytes(kernel, groups, std::span<const porta::Buffer>(bufs), push.empty() ? nullptr : push.data(),
-                     static_cast<uint32_t>(push.size()));
+    s.dispatch_bytes(kernel, groups, std::span<const porta::Buffer>(bufs),
+                     push.empty() ? nullptr : push.data(), static_cast<uint32_t>(push.size()));
     porta::Event end = s.record_event();
     s.sync();
-    std::printf("dispatched %u x %u x %u groups in %.3f ms\n", groups.x, groups.y, groups.z, begin.elapsed_ms(end));
+    std::printf("dispatched %u x %u x %u groups in %.3f ms\n", groups.x, groups.y, groups.z,
+                begin.elapsed_ms(end));
     for (const auto& [index, file] : outs) {
       write_file(file, bufs[index].to_vector<uint8_t>());
       std::printf("buffer %u -> %s (%llu bytes)\n", index, file.c_str(),

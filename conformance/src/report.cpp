@@ -11,7 +11,9 @@
 
 namespace porta::conformance {
 
-std::string DeviceReport::label() const { return index < 0 ? backend : backend + ":" + std::to_string(index); }
+std::string DeviceReport::label() const {
+  return index < 0 ? backend : backend + ":" + std::to_string(index);
+}
 
 std::vector<std::string> DeviceReport::deviations() const {
   std::set<std::string> names;
@@ -33,17 +35,26 @@ struct Summary {
   void add(const CaseResult& r) {
     ++cases;
     switch (r.outcome) {
-      case Outcome::kPass: ++pass; break;
-      case Outcome::kFail: ++fail; break;
+      case Outcome::kPass:
+        ++pass;
+        break;
+      case Outcome::kFail:
+        ++fail;
+        break;
       case Outcome::kSkip:
         ++skip;
         if (skip_reason.empty()) skip_reason = r.detail;
         break;
-      case Outcome::kDeviation: ++deviation; break;
-      case Outcome::kCrash: ++crash; break;
+      case Outcome::kDeviation:
+        ++deviation;
+        break;
+      case Outcome::kCrash:
+        ++crash;
+        break;
     }
     if (r.outcome == Outcome::kSkip || r.outcome == Outcome::kCrash) return;
-    const double ratio = r.worst_bound > 0 ? r.worst_error / r.worst_bound : (r.worst_error > 0 ? INFINITY : 0);
+    const double ratio =
+        r.worst_bound > 0 ? r.worst_error / r.worst_bound : (r.worst_error > 0 ? INFINITY : 0);
     if (ratio > worst_ratio) {
       worst_ratio = ratio;
       worst_error = r.worst_error;
@@ -101,11 +112,20 @@ std::string html_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -116,12 +136,23 @@ std::string xml_escape(const std::string& s) {
   for (unsigned char c : s) {
     if (c < 0x20 && c != '\n' && c != '\t') continue;
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += static_cast<char>(c);
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += static_cast<char>(c);
     }
   }
   return out;
@@ -148,16 +179,16 @@ void print_text(const RunReport& report, FILE* out) {
       std::fprintf(out, "   %s\n", d.reason.c_str());
     if (d.cases.empty()) continue;
     for (const auto& dev : d.deviations()) std::fprintf(out, "   deviation: %s\n", dev.c_str());
-    std::fprintf(out, "   %s %6s %6s %6s %6s %6s  %s\n", pad("op", 14).c_str(), "cases", "pass", "fail", "skip", "dev",
-                 "worst error / bound");
+    std::fprintf(out, "   %s %6s %6s %6s %6s %6s  %s\n", pad("op", 14).c_str(), "cases", "pass", "fail",
+                 "skip", "dev", "worst error / bound");
     std::vector<std::string> ops = report.ops;
     for (const auto& c : d.cases)
       if (std::find(ops.begin(), ops.end(), c.op) == ops.end()) ops.push_back(c.op);
     for (const auto& op : ops) {
       Summary s = summarize(d, op);
       if (s.cases == 0) continue;
-      std::fprintf(out, "   %s %6d %6d %6d %6d %6d  %s\n", pad(op, 14).c_str(), s.cases, s.pass, s.fail + s.crash,
-                   s.skip, s.deviation, s.worst().c_str());
+      std::fprintf(out, "   %s %6d %6d %6d %6d %6d  %s\n", pad(op, 14).c_str(), s.cases, s.pass,
+                   s.fail + s.crash, s.skip, s.deviation, s.worst().c_str());
     }
   }
   // Failures, each with where and how to replay it.
@@ -167,8 +198,8 @@ void print_text(const RunReport& report, FILE* out) {
       if (c.outcome != Outcome::kFail && c.outcome != Outcome::kCrash) continue;
       if (!heading) std::fprintf(out, "\nFailures:\n");
       heading = true;
-      std::fprintf(out, "%s %s op %s case %s seed %llu\n", outcome_name(c.outcome), d.label().c_str(), c.op.c_str(),
-                   c.name.c_str(), static_cast<unsigned long long>(c.seed));
+      std::fprintf(out, "%s %s op %s case %s seed %llu\n", outcome_name(c.outcome), d.label().c_str(),
+                   c.op.c_str(), c.name.c_str(), static_cast<unsigned long long>(c.seed));
       std::string detail = c.detail;
       size_t start = 0;
       while (start < detail.size()) {
@@ -225,8 +256,8 @@ void print_text(const RunReport& report, FILE* out) {
     passes += s.pass;
     devs += s.deviation;
   }
-  std::fprintf(out, "\n%d passed, %d failed, %d skipped, %d deviations (counted apart from passes)\n", passes, fails,
-               skips, devs);
+  std::fprintf(out, "\n%d passed, %d failed, %d skipped, %d deviations (counted apart from passes)\n", passes,
+               fails, skips, devs);
 }
 
 void write_json(const RunReport& report, const std::string& path) {
@@ -295,8 +326,8 @@ void write_junit(const RunReport& report, const std::string& path) {
     for (const auto& c : d.cases) {
       char t[32];
       std::snprintf(t, sizeof t, "%.3f", c.seconds);
-      x += "    <testcase classname=\"" + xml_escape(d.label() + "." + c.op) + "\" name=\"" + xml_escape(c.name) +
-           "\" time=\"" + t + "\">\n";
+      x += "    <testcase classname=\"" + xml_escape(d.label() + "." + c.op) + "\" name=\"" +
+           xml_escape(c.name) + "\" time=\"" + t + "\">\n";
       const std::string body = c.detail + "\nseed " + std::to_string(c.seed) + "\nreplay: " + c.replay;
       if (c.outcome == Outcome::kFail)
         x += "      <failure message=\"" + xml_escape(c.detail.substr(0, c.detail.find('\n'))) + "\">" +
@@ -307,7 +338,8 @@ void write_junit(const RunReport& report, const std::string& path) {
       else if (c.outcome == Outcome::kSkip)
         x += "      <skipped message=\"" + xml_escape(c.detail) + "\"/>\n";
       else if (c.outcome == Outcome::kDeviation)
-        x += "      <system-out>" + xml_escape("deviation: " + c.deviation + ": " + c.detail) + "</system-out>\n";
+        x += "      <system-out>" + xml_escape("deviation: " + c.deviation + ": " + c.detail) +
+             "</system-out>\n";
       x += "    </testcase>\n";
     }
     x += "  </testsuite>\n";
@@ -318,8 +350,10 @@ void write_junit(const RunReport& report, const std::string& path) {
 
 void write_html(const RunReport& report, const std::string& path) {
   std::string h;
-  h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>porta conformance</title>\n<style>\n";
-  h += "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#222;background:#fff}\n"
+  h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>porta "
+       "conformance</title>\n<style>\n";
+  h += "body{font-family:system-ui,-apple-system,'Segoe "
+       "UI',sans-serif;margin:24px;color:#222;background:#fff}\n"
        "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 6px}\n"
        ".meta{color:#555;font-size:13px;margin-bottom:14px}\n"
        "table{border-collapse:collapse;font-size:13px;margin:6px 0}\n"
@@ -329,15 +363,18 @@ void write_html(const RunReport& report, const std::string& path) {
        "td.dev{background:#f6e7a8}td.none{background:#fafafa;color:#999}\n"
        ".v{font-weight:700}.small{font-size:11px;color:#333;display:block;margin-top:2px}\n"
        "pre{background:#f6f6f6;border:1px solid #ddd;padding:8px;font-size:12px;white-space:pre-wrap}\n"
-       ".legend span{display:inline-block;padding:2px 8px;margin-right:6px;border:1px solid #bbb;font-size:12px}\n"
+       ".legend span{display:inline-block;padding:2px 8px;margin-right:6px;border:1px solid "
+       "#bbb;font-size:12px}\n"
        "</style></head><body>\n";
   char meta[256];
   std::snprintf(meta, sizeof meta, "%s &middot; seed %llu &middot; %.1f s", html_escape(report.mode).c_str(),
                 static_cast<unsigned long long>(report.seed), report.seconds);
   h += "<h1>porta conformance</h1>\n<div class=\"meta\">" + std::string(meta) + "<br><code>" +
        html_escape(report.command) + "</code></div>\n";
-  h += "<div class=\"legend\"><span style=\"background:#c8f0c8\">pass</span><span style=\"background:#f4b4b4\">fail"
-       "</span><span style=\"background:#dcdcdc\">skip</span><span style=\"background:#f6e7a8\">pass with a named "
+  h += "<div class=\"legend\"><span style=\"background:#c8f0c8\">pass</span><span "
+       "style=\"background:#f4b4b4\">fail"
+       "</span><span style=\"background:#dcdcdc\">skip</span><span style=\"background:#f6e7a8\">pass with a "
+       "named "
        "deviation</span></div>\n";
   auto css = [](const std::string& verdict) {
     if (verdict == "PASS") return "pass";
@@ -357,9 +394,9 @@ void write_html(const RunReport& report, const std::string& path) {
     h += "</th>";
     if (d.cases.empty()) {
       const bool skip = d.status == "unavailable";
-      h += "<td class=\"" + std::string(skip ? "skip" : "fail") + "\" colspan=\"" + std::to_string(report.ops.size()) +
-           "\"><span class=\"v\">" + (skip ? "SKIP" : "CRASH") + "</span><span class=\"small\">" +
-           html_escape(d.reason) + "</span></td></tr>\n";
+      h += "<td class=\"" + std::string(skip ? "skip" : "fail") + "\" colspan=\"" +
+           std::to_string(report.ops.size()) + "\"><span class=\"v\">" + (skip ? "SKIP" : "CRASH") +
+           "</span><span class=\"small\">" + html_escape(d.reason) + "</span></td></tr>\n";
       continue;
     }
     for (const auto& op : report.ops) {
@@ -369,7 +406,8 @@ void write_html(const RunReport& report, const std::string& path) {
       if (s.worst_ratio >= 0)
         h += "<span class=\"small\">worst " + html_escape(s.worst()) + "</span><span class=\"small\">case " +
              html_escape(s.worst_case) + ", seed " + std::to_string(s.worst_seed) + "</span>";
-      if (s.skip && s.skip == s.cases) h += "<span class=\"small\">" + html_escape(s.skip_reason.substr(0, 160)) + "</span>";
+      if (s.skip && s.skip == s.cases)
+        h += "<span class=\"small\">" + html_escape(s.skip_reason.substr(0, 160)) + "</span>";
       h += "</td>";
     }
     h += "</tr>\n";
@@ -378,7 +416,8 @@ void write_html(const RunReport& report, const std::string& path) {
   // Per device.
   for (const auto& d : report.devices) {
     if (d.cases.empty()) continue;
-    h += "<h2>" + html_escape(device_heading(d)) + "</h2>\n<table><tr><th>op</th><th>cases</th><th>pass</th>"
+    h += "<h2>" + html_escape(device_heading(d)) +
+         "</h2>\n<table><tr><th>op</th><th>cases</th><th>pass</th>"
          "<th>fail</th><th>skip</th><th>deviation</th><th>worst error / bound</th></tr>\n";
     for (const auto& op : report.ops) {
       Summary s = summarize(d, op);
@@ -391,9 +430,10 @@ void write_html(const RunReport& report, const std::string& path) {
     h += "</table>\n";
     for (const auto& c : d.cases) {
       if (c.outcome != Outcome::kFail && c.outcome != Outcome::kCrash) continue;
-      h += "<pre>" + html_escape(std::string(outcome_name(c.outcome)) + " " + d.label() + " op " + c.op + " case " +
-                                 c.name + " seed " + std::to_string(c.seed) + "\n" + c.detail + "\nreplay: " +
-                                 c.replay) +
+      h += "<pre>" +
+           html_escape(std::string(outcome_name(c.outcome)) + " " + d.label() + " op " + c.op + " case " +
+                       c.name + " seed " + std::to_string(c.seed) + "\n" + c.detail +
+                       "\nreplay: " + c.replay) +
            "</pre>\n";
     }
   }

@@ -27,11 +27,16 @@ class Draw {
 
   float operator()(int role = 0) {
     switch (values_) {
-      case Values::kNormal: return uniform(-1e3f, 1e3f);
-      case Values::kNegative: return -std::exp2(uniform(-20, 20)) * uniform(1, 2);
-      case Values::kTiny: return sign() * std::ldexp(uniform(1, 2), pick(-126, -100));
-      case Values::kHuge: return sign() * std::ldexp(uniform(1, 2), pick(100, 127));
-      case Values::kZeros: return pick(0, 2) == 0 ? uniform(-1e3f, 1e3f) : sign() * 0.0f;
+      case Values::kNormal:
+        return uniform(-1e3f, 1e3f);
+      case Values::kNegative:
+        return -std::exp2(uniform(-20, 20)) * uniform(1, 2);
+      case Values::kTiny:
+        return sign() * std::ldexp(uniform(1, 2), pick(-126, -100));
+      case Values::kHuge:
+        return sign() * std::ldexp(uniform(1, 2), pick(100, 127));
+      case Values::kZeros:
+        return pick(0, 2) == 0 ? uniform(-1e3f, 1e3f) : sign() * 0.0f;
       case Values::kDenormal: {
         const int c = pick(0, 3);
         if (c == 0) return uniform(-1e3f, 1e3f);
@@ -53,7 +58,8 @@ class Draw {
         return inner(role);
       }
       case Values::kInfNan:
-      case Values::kSaturated: return uniform(-1, 1);  // the op's runner places the special values
+      case Values::kSaturated:
+        return uniform(-1, 1);  // the op's runner places the special values
     }
     return 0;
   }
@@ -79,7 +85,8 @@ Output contiguous_output(std::string name, Floats before, uint64_t offset, uint6
   Output o;
   o.name = std::move(name);
   o.inside.assign(before.size(), 0);
-  std::fill(o.inside.begin() + static_cast<long>(offset), o.inside.begin() + static_cast<long>(offset + n), 1);
+  std::fill(o.inside.begin() + static_cast<long>(offset), o.inside.begin() + static_cast<long>(offset + n),
+            1);
   o.exact.assign(before.size(), 0);
   o.before = std::move(before);
   const std::string label = o.name;
@@ -110,13 +117,16 @@ std::vector<Output> run_fill(Devices& d, const Case& c, uint64_t) {
   if (c.values == Values::kDenormal) o.flushed.assign(o.before.size(), ftz(c.scalar));
   std::vector<Output> outputs{o};
   const std::vector<uint64_t> shape = c.shape.empty() ? std::vector<uint64_t>{c.n} : c.shape;
-  run_on_both(d, [&](porta::Device& dev) {
-    porta::Buffer b = upload(dev, outputs[0].before);
-    porta::Stream s = dev.stream();
-    porta::ops::fill(s, porta::Tensor(b, shape, {}, off), c.scalar);
-    s.sync();
-    return std::vector<Floats>{b.to_vector<float>()};
-  }, outputs);
+  run_on_both(
+      d,
+      [&](porta::Device& dev) {
+        porta::Buffer b = upload(dev, outputs[0].before);
+        porta::Stream s = dev.stream();
+        porta::ops::fill(s, porta::Tensor(b, shape, {}, off), c.scalar);
+        s.sync();
+        return std::vector<Floats>{b.to_vector<float>()};
+      },
+      outputs);
   return outputs;
 }
 
@@ -139,31 +149,36 @@ std::vector<Output> run_unary_binary(Devices& d, const Case& c, uint64_t seed) {
     const double x = a[i];
     if (c.op == "mul") {
       o.exact[at] = x * static_cast<double>(b[i]);  // exact in double
-      if (!o.flushed.empty()) o.flushed[at] = ftz(static_cast<float>(static_cast<double>(ftz(a[i])) * ftz(b[i])));
+      if (!o.flushed.empty())
+        o.flushed[at] = ftz(static_cast<float>(static_cast<double>(ftz(a[i])) * ftz(b[i])));
     } else if (c.op == "scale") {
       o.exact[at] = x * static_cast<double>(c.scalar);
-      if (!o.flushed.empty()) o.flushed[at] = ftz(static_cast<float>(static_cast<double>(ftz(a[i])) * ftz(c.scalar)));
+      if (!o.flushed.empty())
+        o.flushed[at] = ftz(static_cast<float>(static_cast<double>(ftz(a[i])) * ftz(c.scalar)));
     } else {  // sigmoid
       o.exact[at] = x >= 0 ? 1 / (1 + std::exp(-x)) : std::exp(x) / (1 + std::exp(x));
       if (x < -80) o.qualitative_max[at] = std::isinf(a[i]) ? 0.0f : smallest;
     }
   }
   std::vector<Output> outputs{o};
-  run_on_both(d, [&](porta::Device& dev) {
-    porta::Buffer ba = upload(dev, a_host);
-    porta::Buffer bb = binary ? upload(dev, b_host) : porta::Buffer();
-    porta::Buffer bo = c.in_place ? ba : upload(dev, outputs[0].before);
-    porta::Stream s = dev.stream();
-    porta::Tensor ta(ba, {c.n}, c.off[0]), to(bo, {c.n}, out_off);
-    if (c.op == "mul")
-      porta::ops::mul(s, ta, porta::Tensor(bb, {c.n}, c.off[1]), to);
-    else if (c.op == "scale")
-      porta::ops::scale(s, ta, c.scalar, to);
-    else
-      porta::ops::sigmoid(s, ta, to);
-    s.sync();
-    return std::vector<Floats>{bo.to_vector<float>()};
-  }, outputs);
+  run_on_both(
+      d,
+      [&](porta::Device& dev) {
+        porta::Buffer ba = upload(dev, a_host);
+        porta::Buffer bb = binary ? upload(dev, b_host) : porta::Buffer();
+        porta::Buffer bo = c.in_place ? ba : upload(dev, outputs[0].before);
+        porta::Stream s = dev.stream();
+        porta::Tensor ta(ba, {c.n}, c.off[0]), to(bo, {c.n}, out_off);
+        if (c.op == "mul")
+          porta::ops::mul(s, ta, porta::Tensor(bb, {c.n}, c.off[1]), to);
+        else if (c.op == "scale")
+          porta::ops::scale(s, ta, c.scalar, to);
+        else
+          porta::ops::sigmoid(s, ta, to);
+        s.sync();
+        return std::vector<Floats>{bo.to_vector<float>()};
+      },
+      outputs);
   return outputs;
 }
 
@@ -185,11 +200,16 @@ std::vector<Output> run_matmul(Devices& d, const Case& c, uint64_t seed) {
   Draw draw(seed, c.values);
   auto element = [&](Draw& dr) -> float {
     switch (c.values) {
-      case Values::kNegative: return -dr.uniform(0, 2);
-      case Values::kTiny: return dr.sign() * std::ldexp(dr.uniform(1, 2), -61);
-      case Values::kHuge: return dr.sign() * std::ldexp(dr.uniform(1, 2), 55);
-      case Values::kZeros: return dr.pick(0, 2) == 0 ? dr.uniform(-1, 1) : dr.sign() * 0.0f;
-      default: return dr.uniform(-1, 1);
+      case Values::kNegative:
+        return -dr.uniform(0, 2);
+      case Values::kTiny:
+        return dr.sign() * std::ldexp(dr.uniform(1, 2), -61);
+      case Values::kHuge:
+        return dr.sign() * std::ldexp(dr.uniform(1, 2), 55);
+      case Values::kZeros:
+        return dr.pick(0, 2) == 0 ? dr.uniform(-1, 1) : dr.sign() * 0.0f;
+      default:
+        return dr.uniform(-1, 1);
     }
   };
   auto matrix_host = [&](uint64_t rows, uint64_t cols, uint64_t ld, bool fill_inside) {
@@ -203,8 +223,12 @@ std::vector<Output> run_matmul(Devices& d, const Case& c, uint64_t seed) {
   Floats c0 = matrix_host(m, n, ldc, c.beta != 0);
   if (c.values == Values::kInfNan) {
     // A few specials: a row of A with +inf, a column of B with -inf, one NaN, an inf times a zero.
-    auto at_a = [&](uint64_t i, uint64_t p) -> float& { return a[off + (c.trans_a ? p * lda + i : i * lda + p)]; };
-    auto at_b = [&](uint64_t p, uint64_t j) -> float& { return b[off + (c.trans_b ? j * ldb + p : p * ldb + j)]; };
+    auto at_a = [&](uint64_t i, uint64_t p) -> float& {
+      return a[off + (c.trans_a ? p * lda + i : i * lda + p)];
+    };
+    auto at_b = [&](uint64_t p, uint64_t j) -> float& {
+      return b[off + (c.trans_b ? j * ldb + p : p * ldb + j)];
+    };
     if (m > 3 && n > 3 && k > 3) {
       at_a(1, 2) = INFINITY;
       at_b(0, 3) = -INFINITY;
@@ -240,7 +264,8 @@ std::vector<Output> run_matmul(Devices& d, const Case& c, uint64_t seed) {
       const uint64_t at = off + i * ldc + j;
       const double c_old = c.beta == 0 ? 0.0 : c0[at];
       o.inside[at] = 1;
-      o.exact[at] = static_cast<double>(c.alpha) * exact + (c.beta == 0 ? 0.0 : static_cast<double>(c.beta) * c_old);
+      o.exact[at] =
+          static_cast<double>(c.alpha) * exact + (c.beta == 0 ? 0.0 : static_cast<double>(c.beta) * c_old);
       o.bound[at] = test::matmul_bound(k, abs_ab, c.alpha, c.beta, c_old);
       o.flush_allowance[at] = (2.0 * k + 3) * FLT_MIN * std::max(1.0, alpha_abs) + alpha_abs * dropped +
                               (denormal(c_old) ? std::fabs(static_cast<double>(c.beta) * c_old) : 0.0);
@@ -249,14 +274,17 @@ std::vector<Output> run_matmul(Devices& d, const Case& c, uint64_t seed) {
     return "C[" + std::to_string((at - off) / ldc) + "][" + std::to_string((at - off) % ldc) + "]";
   };
   std::vector<Output> outputs{o};
-  run_on_both(d, [&](porta::Device& dev) {
-    porta::Buffer ba = upload(dev, a), bb = upload(dev, b), bc = upload(dev, c0);
-    porta::Stream s = dev.stream();
-    porta::ops::matmul(s, matrix(ba, a_rows, a_cols, lda, off), matrix(bb, b_rows, b_cols, ldb, off),
-                       matrix(bc, m, n, ldc, off), c.alpha, c.beta, c.trans_a, c.trans_b);
-    s.sync();
-    return std::vector<Floats>{bc.to_vector<float>()};
-  }, outputs);
+  run_on_both(
+      d,
+      [&](porta::Device& dev) {
+        porta::Buffer ba = upload(dev, a), bb = upload(dev, b), bc = upload(dev, c0);
+        porta::Stream s = dev.stream();
+        porta::ops::matmul(s, matrix(ba, a_rows, a_cols, lda, off), matrix(bb, b_rows, b_cols, ldb, off),
+                           matrix(bc, m, n, ldc, off), c.alpha, c.beta, c.trans_a, c.trans_b);
+        s.sync();
+        return std::vector<Floats>{bc.to_vector<float>()};
+      },
+      outputs);
   return outputs;
 }
 
@@ -311,22 +339,26 @@ std::vector<Output> run_logreg(Devices& d, const Case& c, uint64_t seed) {
   ol.exact[1] = loss_exact;
   ol.bound[1] = tol.loss / 2;
   std::vector<Output> outputs{ow, ob, ol};
-  run_on_both(d, [&](porta::Device& dev) {
-    porta::Buffer bx = upload(dev, x_host), by = upload(dev, y), bw = upload(dev, outputs[0].before),
-                  bb = upload(dev, outputs[1].before), bl = upload(dev, outputs[2].before);
-    porta::Stream s = dev.stream();
-    porta::Tensor w(bw, {dim}, 1), b(bb, {1}, 1), l(bl, {1}, 1);
-    if (c.workspace) {
-      const uint64_t bytes = porta::ops::logreg_workspace_bytes(dev, m, dim);
-      porta::Buffer ws = upload(dev, Floats(bytes / 4 + 1, unwritten()));
-      porta::Tensor wt(ws, {bytes / 4});
-      porta::ops::logreg_step(s, matrix(bx, m, dim, ldx, off), porta::Tensor(by, {m}), w, b, c.lr, l, &wt);
-    } else {
-      porta::ops::logreg_step(s, matrix(bx, m, dim, ldx, off), porta::Tensor(by, {m}), w, b, c.lr, l);
-    }
-    s.sync();
-    return std::vector<Floats>{bw.to_vector<float>(), bb.to_vector<float>(), bl.to_vector<float>()};
-  }, outputs);
+  run_on_both(
+      d,
+      [&](porta::Device& dev) {
+        porta::Buffer bx = upload(dev, x_host), by = upload(dev, y), bw = upload(dev, outputs[0].before),
+                      bb = upload(dev, outputs[1].before), bl = upload(dev, outputs[2].before);
+        porta::Stream s = dev.stream();
+        porta::Tensor w(bw, {dim}, 1), b(bb, {1}, 1), l(bl, {1}, 1);
+        if (c.workspace) {
+          const uint64_t bytes = porta::ops::logreg_workspace_bytes(dev, m, dim);
+          porta::Buffer ws = upload(dev, Floats(bytes / 4 + 1, unwritten()));
+          porta::Tensor wt(ws, {bytes / 4});
+          porta::ops::logreg_step(s, matrix(bx, m, dim, ldx, off), porta::Tensor(by, {m}), w, b, c.lr, l,
+                                  &wt);
+        } else {
+          porta::ops::logreg_step(s, matrix(bx, m, dim, ldx, off), porta::Tensor(by, {m}), w, b, c.lr, l);
+        }
+        s.sync();
+        return std::vector<Floats>{bw.to_vector<float>(), bb.to_vector<float>(), bl.to_vector<float>()};
+      },
+      outputs);
   return outputs;
 }
 

@@ -12,7 +12,8 @@ namespace porta::conformance {
 void validate(const UserKernel& k) {
   load_kernel(k.path);
   parse_groups(k.groups);
-  if (k.buffers.empty()) throw UsageError("--kernel needs a --buffer for each of the kernel's storage buffers");
+  if (k.buffers.empty())
+    throw UsageError("--kernel needs a --buffer for each of the kernel's storage buffers");
   std::vector<uint8_t> push;
   for (const auto& b : k.buffers) parse_buffer(b);
   for (const auto& p : k.push) append_push(p, push);
@@ -30,7 +31,8 @@ std::vector<Bytes> run_on(porta::Device& dev, const UserKernel& k, const porta::
   porta::Kernel kernel = dev.kernel(source);
   if (kernel.buffer_count() != inputs.size())
     throw UsageError("the kernel has " + std::to_string(kernel.buffer_count()) + " storage buffer(s) but " +
-                     std::to_string(inputs.size()) + " --buffer option(s) were given (one per binding, in order)");
+                     std::to_string(inputs.size()) +
+                     " --buffer option(s) were given (one per binding, in order)");
   if (kernel.push_constant_size() != push.size())
     throw UsageError("the kernel's push-constant block is " + std::to_string(kernel.push_constant_size()) +
                      " bytes but --push gives " + std::to_string(push.size()));
@@ -107,8 +109,9 @@ CaseResult run_user_kernel(Devices& d, const UserKernel& k) {
               float g, w;
               std::memcpy(&g, &got[b][i], 4);
               std::memcpy(&w, &want[b][i], 4);
-              std::snprintf(line, sizeof line, "buffer %zu element %zu (byte %zu): %.9g, the CPU backend %.9g, %.3g ulp > %g",
-                            b, i / 4, i, static_cast<double>(g), static_cast<double>(w), err, k.tolerance_ulp);
+              std::snprintf(line, sizeof line,
+                            "buffer %zu element %zu (byte %zu): %.9g, the CPU backend %.9g, %.3g ulp > %g", b,
+                            i / 4, i, static_cast<double>(g), static_cast<double>(w), err, k.tolerance_ulp);
             } else {
               // Show the aligned 32-bit word around the byte for context.
               const size_t w0 = i & ~size_t(3);
@@ -116,8 +119,8 @@ CaseResult run_user_kernel(Devices& d, const UserKernel& k) {
               std::memcpy(&g, &got[b][w0], std::min<size_t>(4, got[b].size() - w0));
               std::memcpy(&w, &want[b][w0], std::min<size_t>(4, want[b].size() - w0));
               std::snprintf(line, sizeof line,
-                            "buffer %zu byte %zu (word %zu): 0x%08x, the CPU backend 0x%08x (bitwise)", b, i, w0 / 4,
-                            g, w);
+                            "buffer %zu byte %zu (word %zu): 0x%08x, the CPU backend 0x%08x (bitwise)", b, i,
+                            w0 / 4, g, w);
             }
             lines += std::string("\n") + line;
           }

@@ -88,7 +88,8 @@ uint64_t parse_count(const char* argv0, const char* flag, const char* text) {
   char* end = nullptr;
   errno = 0;
   unsigned long long v = std::strtoull(text, &end, 10);
-  if (!*text || *end || errno || text[0] == '-') usage(argv0, std::string(flag) + " wants a whole number, not '" + text + "'");
+  if (!*text || *end || errno || text[0] == '-')
+    usage(argv0, std::string(flag) + " wants a whole number, not '" + text + "'");
   return v;
 }
 
@@ -196,7 +197,8 @@ Data load_csv(const std::string& path) {
       row.push_back(v);
     }
     if (row.size() < 2)
-      throw std::runtime_error(path + ":" + std::to_string(line_no) + ": a row needs at least one feature and a label");
+      throw std::runtime_error(path + ":" + std::to_string(line_no) +
+                               ": a row needs at least one feature and a label");
     if (d.d == 0) d.d = row.size() - 1;
     if (row.size() - 1 != d.d)
       throw std::runtime_error(path + ":" + std::to_string(line_no) + ": " + std::to_string(row.size() - 1) +
@@ -227,8 +229,8 @@ void check_data(const Data& d) {
   }
 }
 
-Result train(const std::string& selector, const Data& data, uint64_t iterations, float lr, uint64_t report_every,
-             bool verbose) {
+Result train(const std::string& selector, const Data& data, uint64_t iterations, float lr,
+             uint64_t report_every, bool verbose) {
   Result r;
   porta::Device device = porta::open(selector);
   const porta::DeviceInfo info = device.info();
@@ -354,11 +356,12 @@ int run_all(const Data& data, uint64_t iterations, float lr, uint64_t report_eve
       porta::logreg::agreement_tolerance(data.x, data.m, data.d, ref->w, ref->b, ref->loss, iterations, lr);
   std::printf("%s, %llu iterations, lr %g; reference: %s\n", data.name.c_str(),
               static_cast<unsigned long long>(iterations), lr, ref->device.c_str());
-  std::printf("tolerance (worst case, examples/logistic_regression/tolerance.hpp): |dw| <= %.3g, |db| <= %.3g, "
-              "|dloss| <= %.3g\n",
-              tol.w, tol.b, tol.loss);
-  std::printf("%-44s %12s %12s %12s %10s %10s %10s %10s  %s\n", "device", "w[0]", "b", "loss", "max|dw|", "|db|",
-              "|dloss|", "ms/iter", "agrees");
+  std::printf(
+      "tolerance (worst case, examples/logistic_regression/tolerance.hpp): |dw| <= %.3g, |db| <= %.3g, "
+      "|dloss| <= %.3g\n",
+      tol.w, tol.b, tol.loss);
+  std::printf("%-44s %12s %12s %12s %10s %10s %10s %10s  %s\n", "device", "w[0]", "b", "loss", "max|dw|",
+              "|db|", "|dloss|", "ms/iter", "agrees");
   bool all = true;
   for (const auto& r : results) {
     if (!r.ok) {
@@ -367,13 +370,15 @@ int run_all(const Data& data, uint64_t iterations, float lr, uint64_t report_eve
       continue;
     }
     double dw = 0;
-    for (size_t j = 0; j < r.w.size(); ++j) dw = std::max(dw, std::fabs(static_cast<double>(r.w[j]) - ref->w[j]));
+    for (size_t j = 0; j < r.w.size(); ++j)
+      dw = std::max(dw, std::fabs(static_cast<double>(r.w[j]) - ref->w[j]));
     const double db = std::fabs(static_cast<double>(r.b) - ref->b);
     const double dl = std::fabs(static_cast<double>(r.loss) - ref->loss);
     const bool agrees = dw <= tol.w && db <= tol.b && dl <= tol.loss;
     all = all && agrees;
-    std::printf("%-44s %12.6f %12.6f %12.7f %10.2e %10.2e %10.2e %10.4f  %s\n", r.device.substr(0, 44).c_str(),
-                r.w[0], r.b, r.loss, dw, db, dl, r.ms_per_iteration, agrees ? "yes" : "NO");
+    std::printf("%-44s %12.6f %12.6f %12.7f %10.2e %10.2e %10.2e %10.4f  %s\n",
+                r.device.substr(0, 44).c_str(), r.w[0], r.b, r.loss, dw, db, dl, r.ms_per_iteration,
+                agrees ? "yes" : "NO");
   }
   if (!all) std::fprintf(stderr, "porta-logreg: the backends do not agree within the tolerance\n");
   return all ? 0 : 1;
@@ -384,8 +389,10 @@ int run_all(const Data& data, uint64_t iterations, float lr, uint64_t report_eve
 int main(int argc, char** argv) {
   Options o = parse(argc, argv);
   try {
-    if (!std::isfinite(o.lr)) throw std::runtime_error("the learning rate --lr " + std::to_string(o.lr) + " is not finite");
-    if (o.lr <= 0) throw std::runtime_error("the learning rate --lr must be positive, not " + std::to_string(o.lr));
+    if (!std::isfinite(o.lr))
+      throw std::runtime_error("the learning rate --lr " + std::to_string(o.lr) + " is not finite");
+    if (o.lr <= 0)
+      throw std::runtime_error("the learning rate --lr must be positive, not " + std::to_string(o.lr));
     Data data;
     if (!o.csv.empty())
       data = load_csv(o.csv);
@@ -415,8 +422,8 @@ int main(int argc, char** argv) {
     const double bytes = static_cast<double>(data.m) * static_cast<double>(data.d) * sizeof(float);
     std::printf("final loss %.7f, accuracy %.2f%% (%llu of %llu)\n", r.loss, 100.0 * correct / data.m,
                 static_cast<unsigned long long>(correct), static_cast<unsigned long long>(data.m));
-    std::printf("time per iteration %.4f ms, X read at %.2f GB/s (m*d*4 bytes per iteration)\n", r.ms_per_iteration,
-                seconds > 0 ? bytes / seconds / 1e9 : 0.0);
+    std::printf("time per iteration %.4f ms, X read at %.2f GB/s (m*d*4 bytes per iteration)\n",
+                r.ms_per_iteration, seconds > 0 ? bytes / seconds / 1e9 : 0.0);
     if (data.m <= 16) {
       std::printf("predictions:\n");
       for (uint64_t i = 0; i < data.m; ++i) {

@@ -12,21 +12,21 @@
 
 static int failures = 0;
 
-#define CHECK(cond)                                                              \
-  do {                                                                           \
-    if (!(cond)) {                                                               \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);   \
-      ++failures;                                                                \
-    }                                                                            \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                              \
+    }                                                                          \
   } while (0)
 
-#define OK(call)                                                                                   \
-  do {                                                                                             \
-    porta_status s_ = (call);                                                                      \
-    if (s_ != PORTA_SUCCESS) {                                                                     \
+#define OK(call)                                                                                \
+  do {                                                                                          \
+    porta_status s_ = (call);                                                                   \
+    if (s_ != PORTA_SUCCESS) {                                                                  \
       fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, porta_last_error()); \
-      exit(1);                                                                                     \
-    }                                                                                              \
+      exit(1);                                                                                  \
+    }                                                                                           \
   } while (0)
 
 static void expect_status(porta_status got, porta_status want, const char* needle, int line) {
@@ -213,8 +213,8 @@ int main(void) {
   porta_buffer_destroy(gone);
   EXPECT_STATUS(porta_buffer_write(gone, 0, x, 4), PORTA_ERROR_INVALID_HANDLE, "not live");
   porta_buffer with_gone[2] = {bx, gone};
-  EXPECT_STATUS(porta_stream_dispatch(s, k, groups, with_gone, 2, &push, sizeof push), PORTA_ERROR_INVALID_HANDLE,
-                "not live");
+  EXPECT_STATUS(porta_stream_dispatch(s, k, groups, with_gone, 2, &push, sizeof push),
+                PORTA_ERROR_INVALID_HANDLE, "not live");
   EXPECT_STATUS(porta_stream_sync((porta_stream)bx), PORTA_ERROR_INVALID_HANDLE, "expected a stream handle");
   porta_device none = (porta_device)1;
   EXPECT_STATUS(porta_device_open("nonesuch", &none), PORTA_ERROR_NOT_FOUND, "nonesuch");

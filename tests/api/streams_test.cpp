@@ -149,28 +149,49 @@ TEST_F(Streams, TwoThreadsWithTheirOwnStreams) {
 TEST_F(Streams, WrongNumberOfBuffers) {
   auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
   auto b = dev.buffer(256);
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {b, b}, 64u); },
-               "2 buffers given; the kernel has 1");
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {}, 64u); }, "0 buffers given");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT,
+      [&] {
+        stream.dispatch(k, {1}, {b, b}, 64u);
+      },
+      "2 buffers given; the kernel has 1");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {}, 64u); }, "0 buffers given");
 }
 
 TEST_F(Streams, PushConstantsOfTheWrongSize) {
   auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
   auto b = dev.buffer(256);
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {b}, uint64_t{64}); },
-               "8 bytes of push constants given; the kernel's block is 4 bytes");
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {b}); }, "0 bytes of push constants");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {b}, uint64_t{64}); },
+      "8 bytes of push constants given; the kernel's block is 4 bytes");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {b}); }, "0 bytes of push constants");
 }
 
 TEST_F(Streams, ZeroAndOverLimitGroupCounts) {
   auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
   auto b = dev.buffer(256);
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {0, 1, 1}, {b}, 64u); }, "group count x is 0");
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1, 1, 0}, {b}, 64u); }, "group count z is 0");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT,
+      [&] {
+        stream.dispatch(k, {0, 1, 1}, {b}, 64u);
+      },
+      "group count x is 0");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT,
+      [&] {
+        stream.dispatch(k, {1, 1, 0}, {b}, 64u);
+      },
+      "group count z is 0");
   uint32_t max_y = dev.info().limits.max_workgroup_count[1];
   if (max_y < UINT32_MAX)
-    expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1, max_y + 1, 1}, {b}, 64u); },
-                 "exceeds");
+    expect_error(
+        PORTA_ERROR_INVALID_ARGUMENT,
+        [&] {
+          stream.dispatch(k, {1, max_y + 1, 1}, {b}, 64u);
+        },
+        "exceeds");
   // The stream still works after refusals.
   stream.fill(b, 0.0f);
   stream.dispatch(k, {1}, {b}, 64u);
@@ -183,32 +204,43 @@ TEST_F(Streams, ZeroAndOverLimitGroupCounts) {
 TEST_F(Streams, ReadingOrWritingPastTheEnd) {
   auto b = dev.buffer(100);
   std::vector<uint8_t> big(101);
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.write(b, big); }, "past the end of the buffer (100 bytes)");
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.read(b, big); }, "past the end");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.write(b, big); }, "past the end of the buffer (100 bytes)");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.read(b, big); }, "past the end");
   std::vector<uint8_t> small(8);
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.write(b, small, 96); }, "[96, 104)");
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.read(b, small, UINT64_MAX - 2); }, "past the end");
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.fill(b, 0u, 2, 4); }, "multiples of 4");
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { b.write(std::span<const uint8_t>(big)); }, "past the end");
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, [&] { dev.buffer(0); }, "size is 0");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.write(b, small, 96); }, "[96, 104)");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.read(b, small, UINT64_MAX - 2); }, "past the end");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.fill(b, 0u, 2, 4); }, "multiples of 4");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT, [&] { b.write(std::span<const uint8_t>(big)); }, "past the end");
+  expect_error(
+      PORTA_ERROR_INVALID_ARGUMENT, [&] { dev.buffer(0); }, "size is 0");
 }
 
 TEST_F(Streams, BufferOfAnotherDevice) {
   porta::Device other = open_under_test();  // a second device object, even on the same hardware
   auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
   auto foreign = other.buffer(256);
-  expect_error(PORTA_ERROR_INVALID_HANDLE, [&] { stream.dispatch(k, {1}, {foreign}, 64u); }, "belongs to");
+  expect_error(
+      PORTA_ERROR_INVALID_HANDLE, [&] { stream.dispatch(k, {1}, {foreign}, 64u); }, "belongs to");
   std::vector<uint8_t> data(4);
-  expect_error(PORTA_ERROR_INVALID_HANDLE, [&] { stream.write(foreign, data); }, "belongs to");
+  expect_error(
+      PORTA_ERROR_INVALID_HANDLE, [&] { stream.write(foreign, data); }, "belongs to");
   auto other_kernel = other.kernel(porta::glsl(kAddOne, "add_one"));
   auto mine = dev.buffer(256);
-  expect_error(PORTA_ERROR_INVALID_HANDLE, [&] { stream.dispatch(other_kernel, {1}, {mine}, 64u); }, "belongs to");
+  expect_error(
+      PORTA_ERROR_INVALID_HANDLE, [&] { stream.dispatch(other_kernel, {1}, {mine}, 64u); }, "belongs to");
 }
 
 TEST_F(Streams, AllocationLargerThanTheDeviceAllows) {
   uint64_t too_big = dev.info().limits.max_buffer_bytes;
   ASSERT_GT(too_big, 0u);
-  expect_error(PORTA_ERROR_OUT_OF_MEMORY, [&] { dev.buffer(too_big + 1); }, "exceeds");
+  expect_error(
+      PORTA_ERROR_OUT_OF_MEMORY, [&] { dev.buffer(too_big + 1); }, "exceeds");
   // And something the limit allows but no machine has.
   try {
     dev.buffer(uint64_t{1} << 62);

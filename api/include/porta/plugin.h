@@ -90,9 +90,9 @@ typedef struct porta_kernel_desc {
   const char* source; /* translated source for the plugin's language (NUL-terminated),
                          spec constants already fixed; NULL for PORTA_LANGUAGE_SPIRV */
   size_t source_size;
-  const char* entry_point;      /* name of the entry point in `spirv` and `source` */
-  const char* name;             /* the kernel's name for messages */
-  uint32_t buffer_count;        /* storage buffers, in parameter order */
+  const char* entry_point; /* name of the entry point in `spirv` and `source` */
+  const char* name;        /* the kernel's name for messages */
+  uint32_t buffer_count;   /* storage buffers, in parameter order */
   const porta_kernel_buffer_desc* buffers;
   uint32_t push_constant_size; /* bytes, 0 if none */
   uint32_t spec_count;         /* values for every spec constant (defaults filled in) */
@@ -134,8 +134,8 @@ typedef struct porta_plugin_api {
   /* Stream operations: queued in order; all sizes > 0 and in range. */
   porta_status (*stream_write)(porta_plugin_stream stream, porta_plugin_buffer dst, uint64_t offset,
                                const void* src, uint64_t size);
-  porta_status (*stream_read)(porta_plugin_stream stream, porta_plugin_buffer src, uint64_t offset,
-                              void* dst, uint64_t size);
+  porta_status (*stream_read)(porta_plugin_stream stream, porta_plugin_buffer src, uint64_t offset, void* dst,
+                              uint64_t size);
   porta_status (*stream_copy)(porta_plugin_stream stream, porta_plugin_buffer src, uint64_t src_offset,
                               porta_plugin_buffer dst, uint64_t dst_offset, uint64_t size);
   /* Fill with a repeated 32-bit pattern; offset and size are multiples of 4. */

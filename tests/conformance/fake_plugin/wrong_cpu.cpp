@@ -44,9 +44,13 @@ porta_status init(const porta_host_api* host) {
   porta::plugin::host() = host;
   return porta::plugin::guard([&] {
     void* handle = dlopen(PORTA_REAL_CPU_PLUGIN, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) porta::plugin::fail(PORTA_ERROR_UNAVAILABLE, "wrongcpu: cannot load %s: %s", PORTA_REAL_CPU_PLUGIN, dlerror());
+    if (!handle)
+      porta::plugin::fail(PORTA_ERROR_UNAVAILABLE, "wrongcpu: cannot load %s: %s", PORTA_REAL_CPU_PLUGIN,
+                          dlerror());
     auto entry = reinterpret_cast<porta_plugin_entry_fn>(dlsym(handle, PORTA_PLUGIN_ENTRY_SYMBOL));
-    if (!entry) porta::plugin::fail(PORTA_ERROR_UNAVAILABLE, "wrongcpu: %s is not a porta plugin", PORTA_REAL_CPU_PLUGIN);
+    if (!entry)
+      porta::plugin::fail(PORTA_ERROR_UNAVAILABLE, "wrongcpu: %s is not a porta plugin",
+                          PORTA_REAL_CPU_PLUGIN);
     g_real = entry();
     porta_status s = g_real->init(host);
     if (s != PORTA_SUCCESS) porta::plugin::fail(s, "wrongcpu: the real CPU plugin did not start");
@@ -96,16 +100,19 @@ porta_status kernel_create(porta_plugin_device d, const porta_kernel_desc* desc,
   return g_real->kernel_create(d, desc, k);
 }
 void kernel_destroy(porta_plugin_kernel k) { g_real->kernel_destroy(k); }
-porta_status stream_create(porta_plugin_device d, porta_plugin_stream* s) { return g_real->stream_create(d, s); }
+porta_status stream_create(porta_plugin_device d, porta_plugin_stream* s) {
+  return g_real->stream_create(d, s);
+}
 void stream_destroy(porta_plugin_stream s) { g_real->stream_destroy(s); }
-porta_status stream_write(porta_plugin_stream s, porta_plugin_buffer b, uint64_t o, const void* p, uint64_t n) {
+porta_status stream_write(porta_plugin_stream s, porta_plugin_buffer b, uint64_t o, const void* p,
+                          uint64_t n) {
   return g_real->stream_write(s, b, o, p, n);
 }
 porta_status stream_read(porta_plugin_stream s, porta_plugin_buffer b, uint64_t o, void* p, uint64_t n) {
   return g_real->stream_read(s, b, o, p, n);
 }
-porta_status stream_copy(porta_plugin_stream s, porta_plugin_buffer a, uint64_t ao, porta_plugin_buffer b, uint64_t bo,
-                         uint64_t n) {
+porta_status stream_copy(porta_plugin_stream s, porta_plugin_buffer a, uint64_t ao, porta_plugin_buffer b,
+                         uint64_t bo, uint64_t n) {
   return g_real->stream_copy(s, a, ao, b, bo, n);
 }
 porta_status stream_fill(porta_plugin_stream s, porta_plugin_buffer b, uint64_t o, uint64_t n, uint32_t p) {
@@ -186,7 +193,8 @@ bool corrupt(const std::string& how, const Words& before, Words& after) {
 }
 
 porta_status stream_dispatch(porta_plugin_stream s, porta_plugin_kernel k, const uint32_t groups[3],
-                             const porta_plugin_buffer* buffers, uint32_t count, const void* push, uint32_t push_size) {
+                             const porta_plugin_buffer* buffers, uint32_t count, const void* push,
+                             uint32_t push_size) {
   const std::string how = mode();
   if (how == "segfault" && ++g_dispatches == 3) crash();
   if (how != "ulp" && how != "unwritten" && how != "swap" && how != "ftz")
@@ -218,11 +226,34 @@ void event_destroy(porta_plugin_event e) { g_real->event_destroy(e); }
 
 // Sequences are left to the core (null entries), so every replayed dispatch
 // comes through stream_dispatch above.
-const porta_plugin_api kApi = {
-    PORTA_PLUGIN_ABI_VERSION, "wrongcpu", PORTA_LANGUAGE_CPP, init, shutdown, device_count, device_info,
-    device_open, device_close, buffer_create, buffer_destroy, kernel_create, kernel_destroy, stream_create,
-    stream_destroy, stream_write, stream_read, stream_copy, stream_fill, stream_dispatch, stream_sync,
-    event_record, event_elapsed_ms, event_destroy, nullptr, nullptr, nullptr, nullptr};
+const porta_plugin_api kApi = {PORTA_PLUGIN_ABI_VERSION,
+                               "wrongcpu",
+                               PORTA_LANGUAGE_CPP,
+                               init,
+                               shutdown,
+                               device_count,
+                               device_info,
+                               device_open,
+                               device_close,
+                               buffer_create,
+                               buffer_destroy,
+                               kernel_create,
+                               kernel_destroy,
+                               stream_create,
+                               stream_destroy,
+                               stream_write,
+                               stream_read,
+                               stream_copy,
+                               stream_fill,
+                               stream_dispatch,
+                               stream_sync,
+                               event_record,
+                               event_elapsed_ms,
+                               event_destroy,
+                               nullptr,
+                               nullptr,
+                               nullptr,
+                               nullptr};
 
 }  // namespace
 

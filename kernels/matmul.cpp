@@ -26,23 +26,33 @@ constexpr uint32_t kBlockMax = 128, kDepthMax = 16, kItemTileMax = 8;
 // is compiled with the kernel's defaults).
 constexpr uint32_t kGpuPrefetch = 2, kGpuFma = 1;
 
+// C of at least 2048 x 2048 on a GPU, per backend: the best of
+// `porta-bench --gpu-only --sweep-matmul kernels/matmul.comp` at 4096^2 on
+// an H100 (bench/README.md). Each keeps 8 x 8 accumulators per item; they
+// differ in how each compiler schedules the loads. From 1024 to 2047 rows or
+// columns these blocks would leave SMs idle (64 of them at 1024^2 on 132
+// SMs) except on CUDA, where 8 x 8 items still were the fastest; Vulkan and
+// OpenCL keep 4 x 8 items there (128 x 64 blocks).
+Tile large_tile(const char* backend, bool fills_device) {
+  if (std::strcmp(backend, "cuda") == 0) return {16, 16, 16, 8, 8, 1, kGpuFma};  // NVRTC: registers only
+  if (!fills_device) return {16, 16, 16, 4, 8, kGpuPrefetch, kGpuFma};
+  if (std::strcmp(backend, "vulkan") == 0)
+    return {16, 8, 16, 8, 8, 2, kGpuFma};  // 128 items, 64 x 128 blocks
+  return {16, 16, 8, 8, 8, 1, kGpuFma};    // OpenCL: slices 8 deep
+}
+
 Tile pick_tile(const DeviceState& device, uint64_t m, uint64_t n) {
   // The kernel's defaults (and porta's CPU backend's built-in variant): 64
-  // items with 4 x 4 elements each, 32 x 32 blocks. GPUs get 256 items; with
-  // C large enough to fill the device with 128 x 128 blocks each item keeps
-  // an 8 x 8 block (64 accumulators, 16 multiply-adds per 16-byte shared
-  // read), else 64 x 64 blocks. TM and TN are multiples of 4.
+  // items with 4 x 4 elements each, 32 x 32 blocks. GPUs get 256 items of
+  // 4 x 4 (64 x 64 blocks), and with C large enough to fill the device with
+  // larger blocks, the backend's large tile. TM and TN are multiples of 4.
   Tile tile{8, 8, 16, 4, 4, 0, 0};
   const auto& lim = device.info.limits;
   const bool wide = lim.max_workgroup_invocations >= 256 && lim.max_workgroup_size[0] >= 16 &&
                     lim.max_workgroup_size[1] >= 16;
   if (!cpu_like(device) && wide && m >= 256 && n >= 256) tile = {16, 16, 16, 4, 4, kGpuPrefetch, kGpuFma};
-  // Measured on an H100 at 4096^2 (bench/README.md): CUDA (NVRTC) keeps
-  // 8 x 8 accumulators in registers; NVIDIA's Vulkan compiler spills them to
-  // memory (25x slower), so other backends take 4 x 8.
   if (!cpu_like(device) && wide && m >= 1024 && n >= 1024)
-    tile = std::strcmp(device.info.backend, "cuda") == 0 ? Tile{16, 16, 16, 8, 8, kGpuPrefetch, kGpuFma}
-                                                         : Tile{16, 16, 16, 4, 8, kGpuPrefetch, kGpuFma};
+    tile = large_tile(device.info.backend, m >= 2048 && n >= 2048);
   while (tile.lx * tile.ly > lim.max_workgroup_invocations && tile.lx > 1) {
     tile.lx /= 2;
     tile.ly /= 2;

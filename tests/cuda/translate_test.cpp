@@ -113,7 +113,8 @@ void main() { v[gl_GlobalInvocationID.x] *= GAIN; }
 
 // kernels/matmul.cpp specializes matmul.comp for GPUs with constants the test
 // above leaves at their defaults: 16 x 16 items of 4 x 4, 4 x 8 and 8 x 8, each
-// with every PREFETCH, with and without FMA. Each must compile as cleanly.
+// with every PREFETCH, with and without FMA, and the 8 x 8 tiles other
+// backends take. Each must compile as cleanly.
 TEST(CudaTranslationSource, MatmulGpuTilingsCompileCleanlyWithNvrtc) {
   std::string reason;
   const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
@@ -130,6 +131,13 @@ TEST(CudaTranslationSource, MatmulGpuTilingsCompileCleanlyWithNvrtc) {
           spirv, {tr::Target::Cuda, {{0, 16}, {1, 16}, {2, 16}, {3, tm}, {4, tn}, {5, prefetch}, {6, fma}}});
       EXPECT_EQ(nvrtc_complaints(*nvrtc, t.source, "matmul"), "") << t.source;
     }
+  // The large tiles of the other backends: 16 x 8 items, and slices 8 deep.
+  for (const auto& [ly, bk] : {std::pair<uint32_t, uint32_t>{8, 16}, {16, 8}}) {
+    SCOPED_TRACE("LY " + std::to_string(ly) + " BK " + std::to_string(bk));
+    const tr::Translation t =
+        tr::translate(spirv, {tr::Target::Cuda, {{0, 16}, {1, ly}, {2, bk}, {3, 8}, {4, 8}, {5, 2}, {6, 1}}});
+    EXPECT_EQ(nvrtc_complaints(*nvrtc, t.source, "matmul"), "") << t.source;
+  }
 }
 
 TEST(CudaTranslationRun, TranslatedKernelRunsOnTheDevice) {

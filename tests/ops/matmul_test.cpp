@@ -197,8 +197,9 @@ TEST(Matmul, GpuTilingsFromSource) {
   const std::pair<uint32_t, uint32_t> schedules[] = {{0, 0}, {1, 1}, {2, 0}, {2, 1}};  // PREFETCH, FMA
   for (const auto& [prefetch, fma] : schedules)
     for (const auto& [tm, tn] : items) tilings.push_back({16, 16, 16, tm, tn, prefetch, fma});
-  for (const Tiling& t : {Tiling{16, 16, 8, 8, 8, 2, 1}, Tiling{8, 8, 16, 4, 4, 2, 1},
-                          Tiling{16, 8, 8, 8, 8, 1, 0}, Tiling{8, 8, 16, 8, 8, 2, 1}})
+  for (const Tiling& t :
+       {Tiling{16, 16, 8, 8, 8, 2, 1}, Tiling{8, 8, 16, 4, 4, 2, 1}, Tiling{16, 8, 8, 8, 8, 1, 0},
+        Tiling{8, 8, 16, 8, 8, 2, 1}, Tiling{16, 8, 16, 8, 8, 2, 1}, Tiling{16, 16, 8, 8, 8, 1, 1}})
     tilings.push_back(t);
   std::vector<Case> cases = {Case{1, 1, 1},
                              Case{7, 13, 5},

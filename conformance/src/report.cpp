@@ -131,29 +131,18 @@ std::string html_escape(const std::string& s) {
   return out;
 }
 
+// XML attribute and text: HTML's entities plus &apos;, and without the control
+// characters XML 1.0 may not carry.
 std::string xml_escape(const std::string& s) {
+  std::string kept;
+  for (unsigned char c : s)
+    if (c >= 0x20 || c == '\n' || c == '\t') kept += static_cast<char>(c);
   std::string out;
-  for (unsigned char c : s) {
-    if (c < 0x20 && c != '\n' && c != '\t') continue;
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += static_cast<char>(c);
-    }
+  for (char c : html_escape(kept)) {
+    if (c == '\'')
+      out += "&apos;";
+    else
+      out += c;
   }
   return out;
 }

@@ -48,8 +48,8 @@
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint BK = 16;
-layout(constant_id = 3) const uint TM = 4;
-layout(constant_id = 4) const uint TN = 4;
+layout(constant_id = 3) const uint TM = 8;
+layout(constant_id = 4) const uint TN = 8;
 layout(constant_id = 5) const uint PREFETCH = 0;
 layout(constant_id = 6) const uint FMA = 0;
 

@@ -5,17 +5,32 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "porta_cpu.h"
 
 namespace porta::cpu {
 
+// Instruction-set levels a built-in kernel is compiled for (x86-64 only; other
+// processors have the baseline alone).
+enum class IsaLevel { Baseline = 0, X86_64_V3 = 1, X86_64_V4 = 2 };
+constexpr int kIsaLevelCount = 3;
+
 struct BuiltinKernel {
   const char* name;
   const char* source;  // translated C++, as porta-translate wrote it
   size_t source_size;
-  const porta_cpu_kernel_entry* entry;
+  // Indexed by IsaLevel; nullptr where the build had no such variant.
+  const porta_cpu_kernel_entry* entries[kIsaLevelCount];
 };
+
+const char* isa_level_name(IsaLevel level);
+// The widest level this processor runs, capped by PORTA_CPU_ISA (baseline,
+// x86-64-v3 or x86-64-v4). Throws (through plugin::fail) on another value.
+IsaLevel isa_level();
+// The kernel's entry for the widest variant it has up to isa_level(); that
+// variant's level goes to *chosen.
+const porta_cpu_kernel_entry* builtin_entry(const BuiltinKernel& kernel, IsaLevel* chosen);
 
 // Defined by the generated registry.
 extern const BuiltinKernel kBuiltinKernels[];

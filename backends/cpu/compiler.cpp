@@ -33,8 +33,11 @@ using plugin::fail;
 namespace {
 
 // -fwrapv: GLSL's signed integer arithmetic wraps; C++'s would be undefined.
-const std::vector<std::string> kFlags = {"-std=c++17",    "-O2",    "-fwrapv", "-fPIC", "-shared",
-                                         "-march=native", "-fvisibility=hidden"};
+// -ffp-contract=off: a * b + c stays two roundings, as in the built-in
+// kernels, so the reference results do not depend on the processor.
+const std::vector<std::string> kFlags = {"-std=c++17",          "-O2",           "-fwrapv",
+                                         "-ffp-contract=off",   "-fPIC",         "-shared",
+                                         "-march=native",       "-fvisibility=hidden"};
 
 struct ProcessResult {
   int spawn_error = 0;  // errno of a failed start, else 0
@@ -263,7 +266,14 @@ const porta_cpu_kernel_entry* compile_kernel(const porta_kernel_desc& desc, std:
   // -march=native ties the object to this processor.
   key_text += "\n" + cpu_identity() + "\nkernel abi " + std::to_string(PORTA_CPU_KERNEL_ABI_VERSION);
   // The text too: a translator that changes its output without a version
-  // bump must not meet objects built from the old output.
+  // bump must not meet objects built from the old output. Likewise the
+  // runtime headers the text includes, which may change under the same text.
+  for (size_t i = 0; i < kRuntimeHeaderCount; ++i) {
+    key_text += "\n";
+    key_text += kRuntimeHeaders[i].name;
+    key_text += ' ';
+    key_text += hash_hex(std::string(kRuntimeHeaders[i].data, kRuntimeHeaders[i].size));
+  }
   key_text += "\n";
   key_text += source;
   std::string key = "cpu-" + hash_hex(key_text);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <mutex>
 
+#include "builtin.hpp"
 #include "porta_cpu.h"
 
 namespace porta::cpu {
@@ -79,7 +80,14 @@ void device_init() {
     plugin::copy_string(i.name, "porta CPU (" + cpu.model + ")");
     plugin::copy_string(i.vendor, cpu.vendor);
     const char* cxx = std::getenv("PORTA_CXX");
-    plugin::copy_string(i.driver, compiler_name() + "; run-time kernels: " + (cxx && *cxx ? cxx : "c++"));
+    std::string isa;
+    try {
+      isa = isa_level_name(isa_level());
+    } catch (const std::exception& e) {
+      isa = "none: PORTA_CPU_ISA is invalid";  // kernel_create reports it
+    }
+    plugin::copy_string(i.driver, compiler_name() + " (built-in kernels: " + isa + "); run-time kernels: " +
+                                      (cxx && *cxx ? cxx : "c++"));
     plugin::copy_string(i.api_version, std::string("porta-cpu ") +
                                            (plugin::host() ? plugin::host()->porta_version : "unknown"));
     i.type = PORTA_DEVICE_CPU;

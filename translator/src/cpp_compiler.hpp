@@ -13,6 +13,11 @@ class CppCompiler final : public TargetCompiler {
   Target target() const override { return Target::Cpp; }
   // Translated C++ is compiled with -fwrapv (the CPU backend and its build).
   bool signed_overflow_wraps() const override { return true; }
+  // GCC's spelling, which clang accepts too. Unrolled loops with constant
+  // trip counts let the compiler keep small private arrays in registers.
+  std::string loop_hint(bool unroll) const override {
+    return unroll ? "#pragma GCC unroll 64" : "#pragma GCC unroll 1";
+  }
   void emit_translation_unit() override;
   std::string buffer_pointer_type(const std::string& element, Access access) const override;
   const std::unordered_set<std::string>& reserved_words() const override;

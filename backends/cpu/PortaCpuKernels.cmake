@@ -104,4 +104,5 @@ const size_t kBuiltinKernelCount = @count@;
 " @ONLY)
   target_sources(${target} PRIVATE ${registry})
   set_property(TARGET ${target} PROPERTY PORTA_CPU_BUILTIN_KERNELS "${seen}")
+  set_property(TARGET ${target} PROPERTY PORTA_CPU_ISA_LEVELS "${PORTA_CPU_ISA_LEVELS}")
 endfunction()

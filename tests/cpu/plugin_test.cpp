@@ -467,5 +467,102 @@ TEST_F(Cpu, BuiltinKernelIsFoundByText) {
   api().kernel_destroy(k);
 }
 
+// matmul.comp built in (64 items of 8 x 8, 64 x 64 blocks), C = A * B with
+// M, N, K not multiples of the block, run through each instruction-set
+// variant PORTA_CPU_ISA allows: each is the level asked for where the build
+// has it and this processor runs it, and all agree bit for bit (the kernels
+// are built with -ffp-contract=off) and with a float64 sum.
+TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
+  std::string names = PORTA_CPU_BUILTIN_NAMES;
+  if (names.find("matmul") == std::string::npos) GTEST_SKIP() << "matmul is not built in";
+  const uint32_t m = 37, n = 70, k = 53;
+  std::vector<float> a(m * k), b(k * n);
+  for (uint32_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>((i * 7919u) % 101u) / 37.0f - 1.3f;
+  for (uint32_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>((i * 104729u) % 89u) / 23.0f - 1.9f;
+  porta_plugin_buffer ba = buffer(a.size() * 4), bb = buffer(b.size() * 4), bc = buffer(m * n * 4);
+  ASSERT_EQ(api().stream_write(stream, ba, 0, a.data(), a.size() * 4), PORTA_SUCCESS);
+  ASSERT_EQ(api().stream_write(stream, bb, 0, b.data(), b.size() * 4), PORTA_SUCCESS);
+  struct {
+    uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
+    float alpha, beta;
+  } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f};
+  static const porta_kernel_buffer_desc matmul_buffers[3] = {
+      {0, PORTA_ACCESS_READ}, {1, PORTA_ACCESS_READ}, {2, PORTA_ACCESS_READ_WRITE}};
+
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  const bool host_v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                       __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("f16c");
+  const bool host_v4 = host_v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                       __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+                       __builtin_cpu_supports("avx512vl");
+#else
+  const bool host_v3 = false, host_v4 = false;
+#endif
+  const std::string built = PORTA_CPU_ISA_LEVELS;  // "v3,v4" where the compiler had them
+  struct Level {
+    const char* name;
+    bool expected;  // the build has it and this processor runs it
+  } levels[] = {{"baseline", true},
+                {"x86-64-v3", host_v3 && built.find("v3") != std::string::npos},
+                {"x86-64-v4", host_v4 && built.find("v4") != std::string::npos}};
+
+  std::vector<float> first;
+  for (const Level& level : levels) {
+    SCOPED_TRACE(level.name);
+    setenv("PORTA_CPU_ISA", level.name, 1);
+    Desc desc(builtin_text("matmul"), "matmul", "isa-variants", 8, 3, sizeof push);
+    desc.d.workgroup_size[1] = 8;
+    desc.d.buffers = matmul_buffers;
+    desc.d.shared_memory_bytes = 32768;
+    TestHost::clear_logs();
+    porta_plugin_kernel kern = kernel(desc);
+    unsetenv("PORTA_CPU_ISA");
+    ASSERT_TRUE(kern) << TestHost::last_error();
+    if (level.expected)
+      EXPECT_TRUE(TestHost::logged(std::string("(matmul, ") + level.name + " variant)"));
+    else
+      EXPECT_FALSE(TestHost::logged(std::string("(matmul, ") + level.name + " variant)"));
+    std::vector<float> c(m * n, -7.0f);
+    ASSERT_EQ(api().stream_write(stream, bc, 0, c.data(), c.size() * 4), PORTA_SUCCESS);
+    uint32_t groups[3] = {(n + 63) / 64, (m + 63) / 64, 1};
+    porta_plugin_buffer args[3] = {ba, bb, bc};
+    ASSERT_EQ(api().stream_dispatch(stream, kern, groups, args, 3, &push, sizeof push), PORTA_SUCCESS)
+        << TestHost::last_error();
+    ASSERT_EQ(api().stream_read(stream, bc, 0, c.data(), c.size() * 4), PORTA_SUCCESS);
+    api().kernel_destroy(kern);
+    for (uint32_t i = 0; i < m; ++i)
+      for (uint32_t j = 0; j < n; ++j) {
+        double sum = 0, magnitude = 0;
+        for (uint32_t q = 0; q < k; ++q) {
+          sum += double(a[i * k + q]) * b[q * n + j];
+          magnitude += std::fabs(double(a[i * k + q]) * b[q * n + j]);
+        }
+        ASSERT_NEAR(c[i * n + j], sum, 1e-6 * k * magnitude + 1e-30) << i << ", " << j;
+      }
+    if (first.empty())
+      first = c;
+    else
+      ASSERT_EQ(0, std::memcmp(first.data(), c.data(), c.size() * 4)) << "differs from the baseline variant";
+  }
+}
+
+// PORTA_CPU_ISA with a value that names no level fails kernel creation and
+// says what it expected.
+TEST_F(Cpu, UnknownIsaLevelIsRefused) {
+  std::string names = PORTA_CPU_BUILTIN_NAMES;
+  if (names.find("cpu_selftest_scale") == std::string::npos) GTEST_SKIP() << "no built-in self-test kernels";
+  setenv("PORTA_CPU_ISA", "avx9000", 1);
+  Desc desc(builtin_text("cpu_selftest_scale"), "cpu_selftest_scale", "builtin", 64, 2, 8);
+  porta_plugin_kernel k = nullptr;
+  const porta_status status = api().kernel_create(device, &desc.d, &k);
+  unsetenv("PORTA_CPU_ISA");
+  EXPECT_EQ(status, PORTA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(k, nullptr);
+  EXPECT_NE(TestHost::last_error().find("PORTA_CPU_ISA is 'avx9000'; expected baseline, x86-64-v3 or x86-64-v4"),
+            std::string::npos)
+      << TestHost::last_error();
+}
+
 }  // namespace
 }  // namespace porta::cpu::test

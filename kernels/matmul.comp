@@ -27,8 +27,9 @@
 // FMA (constant 6) = 1 adds each product with fma(), one rounding. NVRTC
 // fuses a * b + c anyway (as Vulkan drivers may); the OpenCL translation
 // turns contraction off (GLSL rounds twice), which there doubles the
-// instructions per multiply-add. CPU-type devices keep 0: built without FMA
-// instructions, fma() is a library call.
+// instructions per multiply-add. CPU-type devices keep 0: porta's CPU backend
+// is the reference, the same on every processor, and its baseline x86-64
+// build has no FMA instruction (fma() would be a library call).
 //
 // The shared arrays have the largest size the host may ask for (BM, BN <= 128,
 // BK <= 16, TM, TN <= 8, two stages: 32 KiB, lavapipe's limit). With one

@@ -22,7 +22,7 @@ constexpr uint32_t kBlockMax = 128, kDepthMax = 16, kItemTileMax = 8;
 // the current slice is multiplied, and each product is added with one fma()
 // (the OpenCL translation would not fuse them). CPU-type devices run items
 // one after another, so there is no latency to hide, and fma() may be a
-// library call there: they keep 0 and 0 (the CPU backend's built-in variant
+// library call there: they keep 0 and 0 (the CPU backend's built-in kernel
 // is compiled with the kernel's defaults).
 constexpr uint32_t kGpuPrefetch = 2, kGpuFma = 1;
 

@@ -5,7 +5,10 @@
 #
 # On x86-64 each kernel is also compiled for x86-64-v3 (AVX2, FMA) and
 # x86-64-v4 (AVX-512), where the compiler knows those levels; the plugin picks
-# the widest its processor runs (builtin.cpp). -ffp-contract=off in every
+# the widest its processor runs (builtin.cpp). -mprefer-vector-width=128: the
+# kernels' vec4 arithmetic is 128-bit, and wider preferred vectors made GCC
+# pack four vec4 results into one 512-bit store through shuffles (matmul's
+# accumulators; 1.1-1.3x slower single-threaded). -ffp-contract=off in every
 # variant: no a * b + c becomes an fma, so the variants round alike and the
 # reference backend's results do not depend on the machine.
 #
@@ -76,7 +79,7 @@ function(porta_cpu_builtin_kernels target)
         set_source_files_properties(${variant} PROPERTIES
           OBJECT_DEPENDS ${cpp}
           COMPILE_DEFINITIONS PORTA_CPU_KERNEL_NAME=porta_cpu_kernel_${id}_${level}
-          COMPILE_OPTIONS "${kernel_options};-march=x86-64-${level}")
+          COMPILE_OPTIONS "${kernel_options};-march=x86-64-${level};-mprefer-vector-width=128")
         target_sources(${target} PRIVATE ${variant})
         string(APPEND decls "extern \"C\" const porta_cpu_kernel_entry porta_cpu_kernel_${id}_${level};\n")
         string(APPEND entries ", &porta_cpu_kernel_${id}_${level}")

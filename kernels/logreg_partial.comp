@@ -31,10 +31,12 @@
 //
 // Sums are taken in a fixed order (rows in order inside a tile, tiles in
 // order, fixed trees), so a replay gives bit-identical results.
-layout(local_size_x = 64, local_size_x_id = 0) in;  // a power of two, <= WG_MAX
+// The defaults are porta's CPU backend's choice (its built-in variant): one
+// item per group, MODE 2. Other devices set both.
+layout(local_size_x = 1, local_size_x_id = 0) in;  // a power of two, <= WG_MAX
 
-layout(constant_id = 1) const uint MODE = 0;  // 0: tiles, 1: columns in registers, 2: rows in sequence
-layout(constant_id = 2) const uint R = 8;     // MODE 1: rows per step, a power of two, R * WG <= TILE
+layout(constant_id = 1) const uint MODE = 2;  // 0: tiles, 1: columns in registers, 2: rows in sequence
+layout(constant_id = 2) const uint R = 1;     // MODE 1: rows per step, a power of two, R * WG <= TILE, R <= WG
 layout(constant_id = 3) const uint C = 1;     // MODE 1: columns per item, R * C <= RC_MAX
 
 const uint TILE = 2048;     // floats of X per tile (8 KiB)
@@ -174,20 +176,32 @@ void rows_in_sequence(uint base, inout float db_sum, inout float loss_sum) {
   const uint d = p.d;
   const uint first_row = gl_WorkGroupID.x * p.tiles_per_group;
   const uint end_row = min(first_row + p.tiles_per_group, p.m);
+  const uint w0 = p.w_offset;
   for (uint j = 0u; j < d; ++j) partials[base + j] = 0.0;
   for (uint row = first_row; row < end_row; ++row) {
     const uint at = p.x_offset + row * p.ldx;
-    float s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    // s.x, s.y, s.z, s.w sum the columns 0, 1, 2, 3 mod 4: four running
+    // sums, as one vec4 so that a CPU adds them in one instruction. Every
+    // vec4 is loaded whole before anything is stored, so the compiler may
+    // make it one load even where the buffers could overlap.
+    vec4 s = vec4(0.0);
     uint j = 0u;
-    for (; j + 4u <= d; j += 4u) {
-      s0 += x[at + j] * w[p.w_offset + j];
-      s1 += x[at + j + 1u] * w[p.w_offset + j + 1u];
-      s2 += x[at + j + 2u] * w[p.w_offset + j + 2u];
-      s3 += x[at + j + 3u] * w[p.w_offset + j + 3u];
+    for (; j + 4u <= d; j += 4u)
+      s += vec4(x[at + j], x[at + j + 1u], x[at + j + 2u], x[at + j + 3u]) *
+           vec4(w[w0 + j], w[w0 + j + 1u], w[w0 + j + 2u], w[w0 + j + 3u]);
+    for (; j < d; ++j) s.x += x[at + j] * w[w0 + j];
+    const float r = finish_row(row, (s.x + s.y) + (s.z + s.w), db_sum, loss_sum);
+    uint k = 0u;
+    for (; k + 4u <= d; k += 4u) {
+      const vec4 sum = vec4(partials[base + k], partials[base + k + 1u], partials[base + k + 2u],
+                            partials[base + k + 3u]) +
+                       vec4(x[at + k], x[at + k + 1u], x[at + k + 2u], x[at + k + 3u]) * r;
+      partials[base + k] = sum.x;
+      partials[base + k + 1u] = sum.y;
+      partials[base + k + 2u] = sum.z;
+      partials[base + k + 3u] = sum.w;
     }
-    for (; j < d; ++j) s0 += x[at + j] * w[p.w_offset + j];
-    const float r = finish_row(row, (s0 + s1) + (s2 + s3), db_sum, loss_sum);
-    for (uint k = 0u; k < d; ++k) partials[base + k] += x[at + k] * r;
+    for (; k < d; ++k) partials[base + k] += x[at + k] * r;
   }
 }
 

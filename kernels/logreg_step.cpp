@@ -154,12 +154,13 @@ void launch_logreg_step(const Call& call, const View& x, const View& y, const Vi
                  plan.lanes,
                  plan.tiles_per_group,
                  partials_offset};
-  // MODE 0 keeps the kernel's defaults for R and C: one variant per group size.
+  // MODE 0 and 2 keep the kernel's defaults for R and C: one variant per
+  // group size and mode.
   auto partial =
       plan.mode == 1
           ? builtin_kernel(call, "logreg_partial",
                            {{0, plan.workgroup}, {1, 1}, {2, plan.rows_per_tile}, {3, plan.columns}})
-          : builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}});
+          : builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}});
   dispatch(call, partial, plan.groups, 1, {x.buffer, y.buffer, w.buffer, b.buffer, partials}, partial_push);
 
   // GPUs: 16 columns x 16 slices per group (a column's partials spread over

@@ -467,28 +467,14 @@ TEST_F(Cpu, BuiltinKernelIsFoundByText) {
   api().kernel_destroy(k);
 }
 
-// matmul.comp built in (64 items of 8 x 8, 64 x 64 blocks), C = A * B with
-// M, N, K not multiples of the block, run through each instruction-set
-// variant PORTA_CPU_ISA allows: each is the level asked for where the build
-// has it and this processor runs it, and all agree bit for bit (the kernels
-// are built with -ffp-contract=off) and with a float64 sum.
-TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
-  std::string names = PORTA_CPU_BUILTIN_NAMES;
-  if (names.find("matmul") == std::string::npos) GTEST_SKIP() << "matmul is not built in";
-  const uint32_t m = 37, n = 70, k = 53;
-  std::vector<float> a(m * k), b(k * n);
-  for (uint32_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>((i * 7919u) % 101u) / 37.0f - 1.3f;
-  for (uint32_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>((i * 104729u) % 89u) / 23.0f - 1.9f;
-  porta_plugin_buffer ba = buffer(a.size() * 4), bb = buffer(b.size() * 4), bc = buffer(m * n * 4);
-  ASSERT_EQ(api().stream_write(stream, ba, 0, a.data(), a.size() * 4), PORTA_SUCCESS);
-  ASSERT_EQ(api().stream_write(stream, bb, 0, b.data(), b.size() * 4), PORTA_SUCCESS);
-  struct {
-    uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
-    float alpha, beta;
-  } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f};
-  static const porta_kernel_buffer_desc matmul_buffers[3] = {
-      {0, PORTA_ACCESS_READ}, {1, PORTA_ACCESS_READ}, {2, PORTA_ACCESS_READ_WRITE}};
-
+// The instruction-set levels PORTA_CPU_ISA may ask for, and whether the
+// built-in variant of each is the one a kernel gets: the build has it and
+// this processor runs it.
+struct IsaLevel {
+  const char* name;
+  bool expected;
+};
+std::vector<IsaLevel> isa_levels() {
 #if defined(__x86_64__) && defined(__GNUC__)
   __builtin_cpu_init();
   const bool host_v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
@@ -500,37 +486,85 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
   const bool host_v3 = false, host_v4 = false;
 #endif
   const std::string built = PORTA_CPU_ISA_LEVELS;  // "v3,v4" where the compiler had them
-  struct Level {
-    const char* name;
-    bool expected;  // the build has it and this processor runs it
-  } levels[] = {{"baseline", true},
-                {"x86-64-v3", host_v3 && built.find("v3") != std::string::npos},
-                {"x86-64-v4", host_v4 && built.find("v4") != std::string::npos}};
+  return {{"baseline", true},
+          {"x86-64-v3", host_v3 && built.find("v3") != std::string::npos},
+          {"x86-64-v4", host_v4 && built.find("v4") != std::string::npos}};
+}
 
-  std::vector<float> first;
-  for (const Level& level : levels) {
+// Runs the built-in kernel `name` once per level with PORTA_CPU_ISA set,
+// checks the variant it got, and returns what `check` read back each time.
+template <class Run>
+std::vector<std::vector<float>> run_each_isa_level(porta_plugin_device device, Desc& desc, const std::string& name,
+                                                   Run run) {
+  std::vector<std::vector<float>> results;
+  for (const IsaLevel& level : isa_levels()) {
     SCOPED_TRACE(level.name);
     setenv("PORTA_CPU_ISA", level.name, 1);
+    TestHost::clear_logs();
+    porta_plugin_kernel kern = nullptr;
+    const porta_status status = api().kernel_create(device, &desc.d, &kern);
+    unsetenv("PORTA_CPU_ISA");
+    EXPECT_EQ(status, PORTA_SUCCESS) << TestHost::last_error();
+    if (!kern) return {};
+    const std::string variant = "(" + name + ", " + level.name + " variant)";
+    EXPECT_EQ(TestHost::logged(variant), level.expected) << variant;
+    results.push_back(run(kern));
+    api().kernel_destroy(kern);
+  }
+  return results;
+}
+
+// Built-in kernels give the same bits whichever instruction-set variant runs
+// them (-ffp-contract=off, and fma() rounded once everywhere): matmul.comp
+// (64 items of 8 x 8) with M, N, K not multiples of its 64 x 64 block, also
+// checked against a float64 sum; logreg_partial.comp in MODE 2, whose sums
+// spirv-opt fuses into fma().
+TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
+  std::string names = PORTA_CPU_BUILTIN_NAMES;
+  if (names.find("matmul") == std::string::npos || names.find("logreg_partial") == std::string::npos)
+    GTEST_SKIP() << "matmul or logreg_partial is not built in";
+  auto values = [](uint32_t count, uint32_t prime, uint32_t mod, float scale, float shift) {
+    std::vector<float> v(count);
+    for (uint32_t i = 0; i < count; ++i) v[i] = static_cast<float>((i * prime) % mod) / scale - shift;
+    return v;
+  };
+  auto upload = [&](const std::vector<float>& v) {
+    porta_plugin_buffer b = buffer(v.size() * 4);
+    EXPECT_EQ(api().stream_write(stream, b, 0, v.data(), v.size() * 4), PORTA_SUCCESS);
+    return b;
+  };
+  auto dispatch_and_read = [&](porta_plugin_kernel kern, const uint32_t* groups, porta_plugin_buffer* args,
+                               uint32_t count, const void* push, uint32_t push_size, porta_plugin_buffer out,
+                               uint32_t out_floats) {
+    std::vector<float> result(out_floats, -7.0f);
+    EXPECT_EQ(api().stream_write(stream, out, 0, result.data(), out_floats * 4), PORTA_SUCCESS);
+    EXPECT_EQ(api().stream_dispatch(stream, kern, groups, args, count, push, push_size), PORTA_SUCCESS)
+        << TestHost::last_error();
+    EXPECT_EQ(api().stream_read(stream, out, 0, result.data(), out_floats * 4), PORTA_SUCCESS);
+    return result;
+  };
+
+  {
+    SCOPED_TRACE("matmul");
+    const uint32_t m = 37, n = 70, k = 53;
+    const std::vector<float> a = values(m * k, 7919, 101, 37.0f, 1.3f), b = values(k * n, 104729, 89, 23.0f, 1.9f);
+    porta_plugin_buffer ba = upload(a), bb = upload(b), bc = buffer(m * n * 4);
+    struct {
+      uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
+      float alpha, beta;
+    } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f};
+    static const porta_kernel_buffer_desc access[3] = {
+        {0, PORTA_ACCESS_READ}, {1, PORTA_ACCESS_READ}, {2, PORTA_ACCESS_READ_WRITE}};
     Desc desc(builtin_text("matmul"), "matmul", "isa-variants", 8, 3, sizeof push);
     desc.d.workgroup_size[1] = 8;
-    desc.d.buffers = matmul_buffers;
+    desc.d.buffers = access;
     desc.d.shared_memory_bytes = 32768;
-    TestHost::clear_logs();
-    porta_plugin_kernel kern = kernel(desc);
-    unsetenv("PORTA_CPU_ISA");
-    ASSERT_TRUE(kern) << TestHost::last_error();
-    if (level.expected)
-      EXPECT_TRUE(TestHost::logged(std::string("(matmul, ") + level.name + " variant)"));
-    else
-      EXPECT_FALSE(TestHost::logged(std::string("(matmul, ") + level.name + " variant)"));
-    std::vector<float> c(m * n, -7.0f);
-    ASSERT_EQ(api().stream_write(stream, bc, 0, c.data(), c.size() * 4), PORTA_SUCCESS);
-    uint32_t groups[3] = {(n + 63) / 64, (m + 63) / 64, 1};
+    const uint32_t groups[3] = {(n + 63) / 64, (m + 63) / 64, 1};
     porta_plugin_buffer args[3] = {ba, bb, bc};
-    ASSERT_EQ(api().stream_dispatch(stream, kern, groups, args, 3, &push, sizeof push), PORTA_SUCCESS)
-        << TestHost::last_error();
-    ASSERT_EQ(api().stream_read(stream, bc, 0, c.data(), c.size() * 4), PORTA_SUCCESS);
-    api().kernel_destroy(kern);
+    auto results = run_each_isa_level(device, desc, "matmul", [&](porta_plugin_kernel kern) {
+      return dispatch_and_read(kern, groups, args, 3, &push, sizeof push, bc, m * n);
+    });
+    ASSERT_EQ(results.size(), 3u);
     for (uint32_t i = 0; i < m; ++i)
       for (uint32_t j = 0; j < n; ++j) {
         double sum = 0, magnitude = 0;
@@ -538,12 +572,38 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
           sum += double(a[i * k + q]) * b[q * n + j];
           magnitude += std::fabs(double(a[i * k + q]) * b[q * n + j]);
         }
-        ASSERT_NEAR(c[i * n + j], sum, 1e-6 * k * magnitude + 1e-30) << i << ", " << j;
+        ASSERT_NEAR(results[0][i * n + j], sum, 1e-6 * k * magnitude + 1e-30) << i << ", " << j;
       }
-    if (first.empty())
-      first = c;
-    else
-      ASSERT_EQ(0, std::memcmp(first.data(), c.data(), c.size() * 4)) << "differs from the baseline variant";
+    for (size_t v = 1; v < results.size(); ++v)
+      EXPECT_EQ(0, std::memcmp(results[0].data(), results[v].data(), m * n * 4)) << "variant " << v;
+  }
+  {
+    SCOPED_TRACE("logreg_partial");
+    const uint32_t m = 301, d = 37, rows_per_group = 16, groups_x = (m + rows_per_group - 1) / rows_per_group;
+    porta_plugin_buffer bx = upload(values(m * d, 7919, 97, 29.0f, 1.6f)), by = upload(values(m, 3, 2, 1.0f, 0.0f)),
+                        bw = upload(values(d, 31, 13, 11.0f, 0.5f)), bb = upload({0.25f}),
+                        bp = buffer(groups_x * (d + 2) * 4);
+    struct {
+      uint32_t m, d, x_offset, ldx, y_offset, w_offset, b_offset, rows_per_tile, lanes, tiles_per_group,
+          partials_offset;
+    } push{m, d, 0, d, 0, 0, 0, 1, 1, rows_per_group, 0};
+    static const porta_kernel_buffer_desc access[5] = {{0, PORTA_ACCESS_READ},
+                                                       {1, PORTA_ACCESS_READ},
+                                                       {2, PORTA_ACCESS_READ},
+                                                       {3, PORTA_ACCESS_READ},
+                                                       {4, PORTA_ACCESS_READ_WRITE}};
+    Desc desc(builtin_text("logreg_partial"), "logreg_partial", "isa-variants", 1, 5, sizeof push);
+    desc.d.buffers = access;
+    desc.d.shared_memory_bytes = 13 * 1024;
+    const uint32_t groups[3] = {groups_x, 1, 1};
+    porta_plugin_buffer args[5] = {bx, by, bw, bb, bp};
+    auto results = run_each_isa_level(device, desc, "logreg_partial", [&](porta_plugin_kernel kern) {
+      return dispatch_and_read(kern, groups, args, 5, &push, sizeof push, bp, groups_x * (d + 2));
+    });
+    ASSERT_EQ(results.size(), 3u);
+    for (float v : results[0]) ASSERT_TRUE(std::isfinite(v));
+    for (size_t v = 1; v < results.size(); ++v)
+      EXPECT_EQ(0, std::memcmp(results[0].data(), results[v].data(), results[0].size() * 4)) << "variant " << v;
   }
 }
 

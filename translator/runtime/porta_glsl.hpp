@@ -1011,17 +1011,23 @@ PORTA_GLSL_FN vec<T, N> pow(const vec<T, N>& x, const vec<T, N>& y) {
   for (int i = 0; i < N; ++i) r[i] = pow(x[i], y[i]);
   return r;
 }
-// GLSL lets fma() outside `precise` round twice; spirv-opt also fuses a * b + c
-// into fma. Without a hardware FMA the C library's exact fma is a slow call,
-// so the host uses it only when the target has the instruction.
-#if PORTA_GLSL_CUDA || defined(__FMA__)
+// GLSL lets fma() outside `precise` round twice, and spirv-opt fuses a * b + c
+// into fma. It is rounded once everywhere, so a kernel gives the same bits
+// whatever instructions the host compiler may use: one FMA instruction where
+// the target has it (x86-64-v3 and up), the C library's exact fma otherwise.
 PORTA_GLSL_FN float fma(float a, float b, float c) { return PORTA_GLSL_MATH(fmaf)(a, b, c); }
 PORTA_GLSL_FN double fma(double a, double b, double c) { return PORTA_GLSL_MATH(fma)(a, b, c); }
-#else
-PORTA_GLSL_FN float fma(float a, float b, float c) { return a * b + c; }
-PORTA_GLSL_FN double fma(double a, double b, double c) { return a * b + c; }
-#endif
 PORTA_GLSL_VECTORIZE3(fma)
+#if !PORTA_GLSL_CUDA && (defined(__GNUC__) || defined(__clang__))
+// float vec4 lane by lane on the vector type: one vector FMA where the target
+// has the instruction.
+inline vec<float, 4> fma(const vec<float, 4>& a, const vec<float, 4>& b, const vec<float, 4>& c) {
+  const detail::float4_native x = detail::native(a), y = detail::native(b), z = detail::native(c);
+  const detail::float4_native r = {__builtin_fmaf(x[0], y[0], z[0]), __builtin_fmaf(x[1], y[1], z[1]),
+                                   __builtin_fmaf(x[2], y[2], z[2]), __builtin_fmaf(x[3], y[3], z[3])};
+  return detail::from_native(r);
+}
+#endif
 
 PORTA_GLSL_FN float inversesqrt(float x) { return 1.0f / sqrt(x); }
 PORTA_GLSL_FN double inversesqrt(double x) { return 1.0 / sqrt(x); }

@@ -37,6 +37,12 @@ typedef unsigned long size_t;
 #define offsetof(type, member) __builtin_offsetof(type, member)
 #endif
 
+#if !PORTA_GLSL_CUDA && defined(__x86_64__) && defined(__FMA__) && (defined(__GNUC__) || defined(__clang__))
+#define PORTA_GLSL_X86_FMA 1
+#else
+#define PORTA_GLSL_X86_FMA 0
+#endif
+
 // C math: the compiler's builtins on the host (no <cmath> in the global
 // namespace, so GLSL's names never collide with the C library's), the CUDA
 // math library on the device.
@@ -1018,14 +1024,12 @@ PORTA_GLSL_FN vec<T, N> pow(const vec<T, N>& x, const vec<T, N>& y) {
 PORTA_GLSL_FN float fma(float a, float b, float c) { return PORTA_GLSL_MATH(fmaf)(a, b, c); }
 PORTA_GLSL_FN double fma(double a, double b, double c) { return PORTA_GLSL_MATH(fma)(a, b, c); }
 PORTA_GLSL_VECTORIZE3(fma)
-#if !PORTA_GLSL_CUDA && (defined(__GNUC__) || defined(__clang__))
-// float vec4 lane by lane on the vector type: one vector FMA where the target
-// has the instruction.
+#if PORTA_GLSL_X86_FMA
+// float vec4 on an x86 host with FMA: one vfmadd instruction (the compiler
+// does not combine four scalar fmaf into it). The builtin behind
+// _mm_fmadd_ps; <immintrin.h> would bring the C library's names along.
 inline vec<float, 4> fma(const vec<float, 4>& a, const vec<float, 4>& b, const vec<float, 4>& c) {
-  const detail::float4_native x = detail::native(a), y = detail::native(b), z = detail::native(c);
-  const detail::float4_native r = {__builtin_fmaf(x[0], y[0], z[0]), __builtin_fmaf(x[1], y[1], z[1]),
-                                   __builtin_fmaf(x[2], y[2], z[2]), __builtin_fmaf(x[3], y[3], z[3])};
-  return detail::from_native(r);
+  return detail::from_native(__builtin_ia32_vfmaddps(detail::native(a), detail::native(b), detail::native(c)));
 }
 #endif
 

@@ -86,8 +86,8 @@ LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d) {
   // Enough groups to fill the device (on GPUs, 1024 groups of 256 items or as
   // many items in narrower groups); each takes consecutive tiles.
   const uint64_t target_groups = one_item_groups(device) ? 64
-                                 : cpu_like(device) ? 32
-                                                    : 1024 * (kWorkgroupMax / plan.workgroup);
+                                 : cpu_like(device)      ? 32
+                                                         : 1024 * (kWorkgroupMax / plan.workgroup);
   const uint64_t tiles = (m + plan.rows_per_tile - 1) / plan.rows_per_tile;
   const uint64_t per_group = (tiles + target_groups - 1) / target_groups;
   plan.tiles_per_group = static_cast<uint32_t>(per_group);

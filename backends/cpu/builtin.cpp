@@ -48,10 +48,11 @@ IsaLevel isa_level() {
     const auto level = static_cast<IsaLevel>(i);
     if (std::strcmp(env, isa_level_name(level)) == 0) return level < host ? level : host;
   }
-  plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
-               "cpu: PORTA_CPU_ISA is '%s'; expected baseline, x86-64-v3 or x86-64-v4 (this processor runs up "
-               "to %s)",
-               env, isa_level_name(host));
+  plugin::fail(
+      PORTA_ERROR_INVALID_ARGUMENT,
+      "cpu: PORTA_CPU_ISA is '%s'; expected baseline, x86-64-v3 or x86-64-v4 (this processor runs up "
+      "to %s)",
+      env, isa_level_name(host));
 }
 
 const porta_cpu_kernel_entry* builtin_entry(const BuiltinKernel& kernel, IsaLevel* chosen) {

@@ -35,9 +35,8 @@ namespace {
 // -fwrapv: GLSL's signed integer arithmetic wraps; C++'s would be undefined.
 // -ffp-contract=off: a * b + c stays two roundings, as in the built-in
 // kernels, so the reference results do not depend on the processor.
-const std::vector<std::string> kFlags = {"-std=c++17",          "-O2",           "-fwrapv",
-                                         "-ffp-contract=off",   "-fPIC",         "-shared",
-                                         "-march=native",       "-fvisibility=hidden"};
+const std::vector<std::string> kFlags = {"-std=c++17", "-O2",     "-fwrapv",       "-ffp-contract=off",
+                                         "-fPIC",      "-shared", "-march=native", "-fvisibility=hidden"};
 
 struct ProcessResult {
   int spawn_error = 0;  // errno of a failed start, else 0

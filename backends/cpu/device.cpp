@@ -86,8 +86,8 @@ void device_init() {
     } catch (const std::exception& e) {
       isa = "none: PORTA_CPU_ISA is invalid";  // kernel_create reports it
     }
-    plugin::copy_string(i.driver, compiler_name() + " (built-in kernels: " + isa + "); run-time kernels: " +
-                                      (cxx && *cxx ? cxx : "c++"));
+    plugin::copy_string(i.driver, compiler_name() + " (built-in kernels: " + isa +
+                                      "); run-time kernels: " + (cxx && *cxx ? cxx : "c++"));
     plugin::copy_string(i.api_version, std::string("porta-cpu ") +
                                            (plugin::host() ? plugin::host()->porta_version : "unknown"));
     i.type = PORTA_DEVICE_CPU;

@@ -74,8 +74,8 @@ porta_plugin_kernel kernel_create(const porta_kernel_desc& desc) {
   if (const BuiltinKernel* builtin = find_builtin(source.data(), source.size())) {
     IsaLevel level;
     entry = builtin_entry(*builtin, &level);
-    plugin::log(PORTA_LOG_DEBUG, std::string("cpu: kernel '") + name + "' is built in (" + builtin->name + ", " +
-                                     isa_level_name(level) + " variant)");
+    plugin::log(PORTA_LOG_DEBUG, std::string("cpu: kernel '") + name + "' is built in (" + builtin->name +
+                                     ", " + isa_level_name(level) + " variant)");
   } else {
     entry = compile_kernel(desc, source);
   }

@@ -494,8 +494,8 @@ std::vector<IsaLevel> isa_levels() {
 // Runs the built-in kernel `name` once per level with PORTA_CPU_ISA set,
 // checks the variant it got, and returns what `check` read back each time.
 template <class Run>
-std::vector<std::vector<float>> run_each_isa_level(porta_plugin_device device, Desc& desc, const std::string& name,
-                                                   Run run) {
+std::vector<std::vector<float>> run_each_isa_level(porta_plugin_device device, Desc& desc,
+                                                   const std::string& name, Run run) {
   std::vector<std::vector<float>> results;
   for (const IsaLevel& level : isa_levels()) {
     SCOPED_TRACE(level.name);
@@ -547,7 +547,8 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
   {
     SCOPED_TRACE("matmul");
     const uint32_t m = 37, n = 70, k = 53;
-    const std::vector<float> a = values(m * k, 7919, 101, 37.0f, 1.3f), b = values(k * n, 104729, 89, 23.0f, 1.9f);
+    const std::vector<float> a = values(m * k, 7919, 101, 37.0f, 1.3f),
+                             b = values(k * n, 104729, 89, 23.0f, 1.9f);
     porta_plugin_buffer ba = upload(a), bb = upload(b), bc = buffer(m * n * 4);
     struct {
       uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
@@ -580,9 +581,9 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
   {
     SCOPED_TRACE("logreg_partial");
     const uint32_t m = 301, d = 37, rows_per_group = 16, groups_x = (m + rows_per_group - 1) / rows_per_group;
-    porta_plugin_buffer bx = upload(values(m * d, 7919, 97, 29.0f, 1.6f)), by = upload(values(m, 3, 2, 1.0f, 0.0f)),
-                        bw = upload(values(d, 31, 13, 11.0f, 0.5f)), bb = upload({0.25f}),
-                        bp = buffer(groups_x * (d + 2) * 4);
+    porta_plugin_buffer bx = upload(values(m * d, 7919, 97, 29.0f, 1.6f)),
+                        by = upload(values(m, 3, 2, 1.0f, 0.0f)), bw = upload(values(d, 31, 13, 11.0f, 0.5f)),
+                        bb = upload({0.25f}), bp = buffer(groups_x * (d + 2) * 4);
     struct {
       uint32_t m, d, x_offset, ldx, y_offset, w_offset, b_offset, rows_per_tile, lanes, tiles_per_group,
           partials_offset;
@@ -603,7 +604,8 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
     ASSERT_EQ(results.size(), 3u);
     for (float v : results[0]) ASSERT_TRUE(std::isfinite(v));
     for (size_t v = 1; v < results.size(); ++v)
-      EXPECT_EQ(0, std::memcmp(results[0].data(), results[v].data(), results[0].size() * 4)) << "variant " << v;
+      EXPECT_EQ(0, std::memcmp(results[0].data(), results[v].data(), results[0].size() * 4))
+          << "variant " << v;
   }
 }
 
@@ -619,8 +621,9 @@ TEST_F(Cpu, UnknownIsaLevelIsRefused) {
   unsetenv("PORTA_CPU_ISA");
   EXPECT_EQ(status, PORTA_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(k, nullptr);
-  EXPECT_NE(TestHost::last_error().find("PORTA_CPU_ISA is 'avx9000'; expected baseline, x86-64-v3 or x86-64-v4"),
-            std::string::npos)
+  EXPECT_NE(
+      TestHost::last_error().find("PORTA_CPU_ISA is 'avx9000'; expected baseline, x86-64-v3 or x86-64-v4"),
+      std::string::npos)
       << TestHost::last_error();
 }
 

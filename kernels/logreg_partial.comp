@@ -181,9 +181,9 @@ void rows_in_sequence(uint base, inout float db_sum, inout float loss_sum) {
   for (uint row = first_row; row < end_row; ++row) {
     const uint at = p.x_offset + row * p.ldx;
     // s.x, s.y, s.z, s.w sum the columns 0, 1, 2, 3 mod 4: four running
-    // sums, as one vec4 so that a CPU adds them in one instruction. Every
-    // vec4 is loaded whole before anything is stored, so the compiler may
-    // make it one load even where the buffers could overlap.
+    // sums, as one vec4 so that a CPU adds them in one instruction. (The
+    // loads stay four: with 32-bit unsigned indices, which may wrap, the
+    // compiler cannot tell that x[at + j + 1] follows x[at + j].)
     vec4 s = vec4(0.0);
     uint j = 0u;
     for (; j + 4u <= d; j += 4u)

@@ -9,8 +9,9 @@
 # kernels' vec4 arithmetic is 128-bit, and wider preferred vectors made GCC
 # pack four vec4 results into one 512-bit store through shuffles (matmul's
 # accumulators; 1.1-1.3x slower single-threaded). -ffp-contract=off in every
-# variant: no a * b + c becomes an fma, so the variants round alike and the
-# reference backend's results do not depend on the machine.
+# variant: no a * b + c becomes an fma (and porta_glsl.hpp rounds fma() once
+# on every host), so the variants round alike and the reference backend's
+# results do not depend on the machine.
 #
 # porta_cpu_builtin_kernels(<target> <file.comp>...)
 include(CheckCXXCompilerFlag)
@@ -34,6 +35,8 @@ function(porta_cpu_builtin_kernels target)
     set(comps "")
   endif()
   get_property(runtime_dir GLOBAL PROPERTY PORTA_CPU_RUNTIME_DIR)
+  # Kernels run at -O2 even in Debug builds: tests dispatch real work.
+  set(kernel_options -O2 -fwrapv -ffp-contract=off -Wno-unused)
 
   set(decls "")
   set(rows "")
@@ -62,8 +65,6 @@ function(porta_cpu_builtin_kernels target)
       COMMAND ${CMAKE_COMMAND} -DMODE=source -DINPUT=${cpp} -DSYMBOL=kSource_${id} -DOUTPUT=${text}
               -P ${PORTA_CPU_EMBED_SCRIPT}
       DEPENDS ${cpp} ${PORTA_CPU_EMBED_SCRIPT} VERBATIM)
-    # Kernels run at -O2 even in Debug builds: tests dispatch real work.
-    set(kernel_options -O2 -fwrapv -ffp-contract=off -Wno-unused)
     set_source_files_properties(${cpp} PROPERTIES
       COMPILE_DEFINITIONS PORTA_CPU_KERNEL_NAME=porta_cpu_kernel_${id}
       COMPILE_OPTIONS "${kernel_options}")

@@ -83,7 +83,7 @@ void device_init() {
     std::string isa;
     try {
       isa = isa_level_name(isa_level());
-    } catch (const std::exception& e) {
+    } catch (const std::exception&) {
       isa = "none: PORTA_CPU_ISA is invalid";  // kernel_create reports it
     }
     plugin::copy_string(i.driver, compiler_name() + " (built-in kernels: " + isa +

@@ -477,8 +477,10 @@ struct IsaLevel {
 std::vector<IsaLevel> isa_levels() {
 #if defined(__x86_64__) && defined(__GNUC__)
   __builtin_cpu_init();
+  // The same features builtin.cpp asks for, found here on their own.
   const bool host_v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                       __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("f16c");
+                       __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+                       __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
   const bool host_v4 = host_v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                        __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
                        __builtin_cpu_supports("avx512vl");
@@ -492,7 +494,7 @@ std::vector<IsaLevel> isa_levels() {
 }
 
 // Runs the built-in kernel `name` once per level with PORTA_CPU_ISA set,
-// checks the variant it got, and returns what `check` read back each time.
+// checks the variant it got, and returns what `run` read back each time.
 template <class Run>
 std::vector<std::vector<float>> run_each_isa_level(porta_plugin_device device, Desc& desc,
                                                    const std::string& name, Run run) {

@@ -13,8 +13,8 @@ class CppCompiler final : public TargetCompiler {
   Target target() const override { return Target::Cpp; }
   // Translated C++ is compiled with -fwrapv (the CPU backend and its build).
   bool signed_overflow_wraps() const override { return true; }
-  // GCC's spelling, which clang accepts too. Unrolled loops with constant
-  // trip counts let the compiler keep small private arrays in registers.
+  // GCC's spelling, which clang accepts too. Without it GCC at -O2 left the
+  // [[unroll]] loops of matmul's item code rolled (1.3-1.7x slower there).
   std::string loop_hint(bool unroll) const override {
     return unroll ? "#pragma GCC unroll 64" : "#pragma GCC unroll 1";
   }

@@ -46,7 +46,7 @@
 // Every element of C sums its K products in order k = 0, 1, ..., K-1 whatever
 // the tile sizes and PREFETCH, so the result does not depend on the device's
 // choice of those; FMA changes the rounding of each step, not the order.
-layout(local_size_x = 8, local_size_y = 8) in;
+layout(local_size_x = 16, local_size_y = 8) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint BK = 16;
 layout(constant_id = 3) const uint TM = 8;

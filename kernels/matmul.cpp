@@ -42,14 +42,16 @@ Tile large_tile(const char* backend, bool fills_device) {
 }
 
 Tile pick_tile(const DeviceState& device, uint64_t m, uint64_t n) {
-  // CPU-type devices: the kernel's defaults (porta's CPU backend's built-in
-  // variant), 64 items with 8 x 8 elements each, 64 x 64 blocks: the fastest
-  // of `porta-bench --sweep-matmul` on porta's CPU backend and on PoCL at 512^2
-  // and 1024^2 (bench/README.md). GPUs: 64 items of 4 x 4 for small C, 256
-  // items of 4 x 4 (64 x 64 blocks) from 256 rows and columns, and with C
-  // large enough to fill the device with larger blocks, the backend's large
-  // tile. TM and TN are multiples of 4.
-  Tile tile = cpu_like(device) ? Tile{8, 8, 16, 8, 8, 0, 0} : Tile{8, 8, 16, 4, 4, 0, 0};
+  // CPU-type devices, items of 8 x 8 elements, the fastest of
+  // `porta-bench --sweep-matmul` at 1024^2 (bench/README.md): porta's CPU
+  // backend runs the kernel's defaults (its built-in variant), 128 items in
+  // 64 x 128 blocks; PoCL and lavapipe 64 items in 64 x 64 blocks. GPUs: 64
+  // items of 4 x 4 for small C, 256 items of 4 x 4 (64 x 64 blocks) from 256
+  // rows and columns, and with C large enough to fill the device with larger
+  // blocks, the backend's large tile. TM and TN are multiples of 4.
+  Tile tile = !cpu_like(device)                          ? Tile{8, 8, 16, 4, 4, 0, 0}
+              : std::strcmp(device.info.backend, "cpu") == 0 ? Tile{16, 8, 16, 8, 8, 0, 0}
+                                                             : Tile{8, 8, 16, 8, 8, 0, 0};
   const auto& lim = device.info.limits;
   const bool wide = lim.max_workgroup_invocations >= 256 && lim.max_workgroup_size[0] >= 16 &&
                     lim.max_workgroup_size[1] >= 16;

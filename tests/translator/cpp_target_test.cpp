@@ -605,3 +605,76 @@ void main() { float auto = friend.new[0]; friend.new[0] = char(auto) + operator.
   kernel.dispatch(1, 1, 1, {&value}, &push, sizeof(push));
   EXPECT_EQ(value, 5.0f);
 }
+
+// Private vec4s that are only loaded and stored whole, or read by component,
+// are declared as vec4_register (held in vector registers); one whose
+// component is written, or that goes whole to a function, stays a vec4. Both
+// must compute the same values.
+TEST(CppTarget, PrivateVec4AccumulatorsAreHeldAsRegisters) {
+  const char* source = R"(#version 450
+#extension GL_EXT_control_flow_attributes : require
+layout(local_size_x = 4) in;
+layout(binding = 0) readonly buffer In { vec4 x[]; };
+layout(binding = 1) writeonly buffer Out { float o[]; };
+vec4 acc[2][3];
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  vec4 single = vec4(0.5);
+  vec4 written = vec4(0.0);
+  [[unroll]] for (uint r = 0u; r < 2u; ++r)
+    [[unroll]] for (uint q = 0u; q < 3u; ++q) acc[r][q] = vec4(float(r), float(q), 0.0, 1.0);
+  for (uint k = 0u; k < 5u; ++k) {
+    vec4 v = x[i * 5u + k];
+    [[unroll]] for (uint r = 0u; r < 2u; ++r)
+      [[unroll]] for (uint q = 0u; q < 3u; ++q) acc[r][q] = fma(v, vec4(float(r + q + 1u)), acc[r][q]);
+    single = single * v + acc[1][2];
+    written[k % 4u] += v.w;
+  }
+  float s = single.x + single.y * 2.0 + single.z * 3.0 + single[i % 4u];
+  [[unroll]] for (uint r = 0u; r < 2u; ++r)
+    [[unroll]] for (uint q = 0u; q < 3u; ++q) s += acc[r][q].x - acc[r][q].w + acc[r][q][i % 4u];
+  o[i] = s + written.x + written.w;
+}
+)";
+  // The same computation on the host, vec4 by vec4 as the kernel rounds it.
+  auto expected = [](const std::vector<float>& x, uint32_t i) {
+    float acc[2][3][4], single[4] = {0.5f, 0.5f, 0.5f, 0.5f}, written[4] = {0, 0, 0, 0};
+    for (int r = 0; r < 2; ++r)
+      for (int q = 0; q < 3; ++q) {
+        const float init[4] = {float(r), float(q), 0.0f, 1.0f};
+        for (int c = 0; c < 4; ++c) acc[r][q][c] = init[c];
+      }
+    for (uint32_t k = 0; k < 5; ++k) {
+      const float* v = &x[(i * 5 + k) * 4];
+      for (int r = 0; r < 2; ++r)
+        for (int q = 0; q < 3; ++q)
+          for (int c = 0; c < 4; ++c) acc[r][q][c] = std::fma(v[c], float(r + q + 1), acc[r][q][c]);
+      for (int c = 0; c < 4; ++c) {
+        const float product = single[c] * v[c];
+        single[c] = product + acc[1][2][c];
+      }
+      written[k % 4] += v[3];
+    }
+    float s = single[0] + single[1] * 2.0f + single[2] * 3.0f + single[i % 4];
+    for (int r = 0; r < 2; ++r)
+      for (int q = 0; q < 3; ++q) {
+        s += acc[r][q][0] - acc[r][q][3] + acc[r][q][i % 4];
+      }
+    return s + written[0] + written[3];
+  };
+  std::vector<float> x(8 * 5 * 4);
+  for (size_t n = 0; n < x.size(); ++n) x[n] = float(int(n * 7 % 13) - 6) * 0.375f;
+  for (bool optimize : {true, false}) {
+    CompiledKernel kernel(spirv_of(source, optimize));
+    ASSERT_BUILT(kernel);
+    // Unoptimized, acc stays a private global (a work-item member, not a
+    // local); optimized, it becomes locals, one per element.
+    const std::string& text = kernel.source();
+    if (optimize) EXPECT_NE(text.find("porta_glsl::vec4_register _"), std::string::npos) << text;
+    EXPECT_NE(text.find("porta_glsl::vec4_register single"), std::string::npos) << text;
+    EXPECT_EQ(text.find("porta_glsl::vec4_register written"), std::string::npos) << text;
+    std::vector<float> o(8, -1.0f);
+    kernel.dispatch(2, 1, 1, {x.data(), o.data()});
+    for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(o[i], expected(x, i)) << "item " << i << (optimize ? " (optimized)" : "");
+  }
+}

@@ -848,6 +848,29 @@ PORTA_GLSL_FLOAT4_OPERATOR(-)
 PORTA_GLSL_FLOAT4_OPERATOR(*)
 PORTA_GLSL_FLOAT4_OPERATOR(/)
 #undef PORTA_GLSL_FLOAT4_OPERATOR
+
+// A private float vec4 (or array of them) that target cpp declares with this
+// type because the kernel only ever loads or stores it whole or reads single
+// components: held as the compiler's vector type, the optimiser keeps it in
+// registers. As a vec4 it would live in memory, since every operator above
+// reads its operands through memcpy (GCC 12: matmul's 8x8 accumulators cost a
+// load and a store per multiply-add). The translation reads it with
+// load_register() and components with [i]; stores assign a vec4.
+struct vec4_register {
+  detail::float4_native v;
+  vec4_register() = default;
+  vec4_register(const vec<float, 4>& a) : v(detail::native(a)) {}
+  vec4_register& operator=(const vec<float, 4>& a) {
+    v = detail::native(a);
+    return *this;
+  }
+  operator vec<float, 4>() const { return detail::from_native(v); }
+  float operator[](uint i) const { return v[i & 3u]; }
+};
+inline vec<float, 4> load_register(const vec4_register& r) { return detail::from_native(r.v); }
+#else
+typedef vec<float, 4> vec4_register;
+PORTA_GLSL_FN vec<float, 4> load_register(const vec<float, 4>& r) { return r; }
 #endif
 
 // Shifts may mix signedness (SPIR-V allows it); the result has the base's type.
@@ -1456,13 +1479,14 @@ template <class T>
 PORTA_GLSL_FN T* buffer_at(const void* base, size_t offset) {
   return reinterpret_cast<T*>(static_cast<const char*>(base) + offset);
 }
-// Array assignment (C++ arrays are not values).
-template <class T, size_t N>
-PORTA_GLSL_FN void array_copy(T (&dst)[N], const T (&src)[N]) {
+// Array assignment (C++ arrays are not values). The element types may differ
+// where one side is an array of vec4_register.
+template <class T, class U, size_t N>
+PORTA_GLSL_FN void array_copy(T (&dst)[N], const U (&src)[N]) {
   for (size_t i = 0; i < N; ++i) dst[i] = src[i];
 }
-template <class T, size_t N, size_t M>
-PORTA_GLSL_FN void array_copy(T (&dst)[N][M], const T (&src)[N][M]) {
+template <class T, class U, size_t N, size_t M>
+PORTA_GLSL_FN void array_copy(T (&dst)[N][M], const U (&src)[N][M]) {
   for (size_t i = 0; i < N; ++i) array_copy(dst[i], src[i]);
 }
 

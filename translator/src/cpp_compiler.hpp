@@ -7,9 +7,24 @@ namespace porta::translator::detail {
 
 class CppCompiler final : public TargetCompiler {
  public:
-  using TargetCompiler::TargetCompiler;
+  CppCompiler(std::vector<uint32_t> spirv, const TranslateOptions& options);
 
  private:
+  // Private float vec4 variables (and arrays of them, any depth) that are
+  // only loaded and stored whole, or read by component, through access
+  // chains to one vec4 or one component: they are declared as
+  // porta_glsl::vec4_register, which the optimiser keeps in registers.
+  struct RegisterChain {
+    uint32_t variable = 0;
+    bool component = false;  // the chain ends at one float of the vec4
+  };
+  void find_register_variables(const std::vector<uint32_t>& spirv);
+  void drop_register_variable(uint32_t variable);
+  std::string variable_decl(const spirv_cross::SPIRType& type, const std::string& name, uint32_t id) override;
+  void emit_instruction(const spirv_cross::Instruction& instruction) override;
+  std::unordered_set<uint32_t> register_variables_;
+  std::unordered_map<uint32_t, RegisterChain> register_chains_;
+
   Target target() const override { return Target::Cpp; }
   // Translated C++ is compiled with -fwrapv (the CPU backend and its build).
   bool signed_overflow_wraps() const override { return true; }

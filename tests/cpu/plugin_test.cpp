@@ -518,7 +518,7 @@ std::vector<std::vector<float>> run_each_isa_level(porta_plugin_device device, D
 
 // Built-in kernels give the same bits whichever instruction-set variant runs
 // them (-ffp-contract=off, and fma() rounded once everywhere): matmul.comp
-// (64 items of 8 x 8) with M, N, K not multiples of its 64 x 64 block, also
+// (128 items of 8 x 8) with M, N, K not multiples of its 64 x 128 block, also
 // checked against a float64 sum; logreg_partial.comp in MODE 2, whose sums
 // spirv-opt fuses into fma().
 TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
@@ -558,11 +558,12 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
     } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f};
     static const porta_kernel_buffer_desc access[3] = {
         {0, PORTA_ACCESS_READ}, {1, PORTA_ACCESS_READ}, {2, PORTA_ACCESS_READ_WRITE}};
-    Desc desc(builtin_text("matmul"), "matmul", "isa-variants", 8, 3, sizeof push);
+    // matmul.comp's defaults: 16 x 8 items of 8 x 8 elements, 64 x 128 blocks.
+    Desc desc(builtin_text("matmul"), "matmul", "isa-variants", 16, 3, sizeof push);
     desc.d.workgroup_size[1] = 8;
     desc.d.buffers = access;
     desc.d.shared_memory_bytes = 32768;
-    const uint32_t groups[3] = {(n + 63) / 64, (m + 63) / 64, 1};
+    const uint32_t groups[3] = {(n + 127) / 128, (m + 63) / 64, 1};
     porta_plugin_buffer args[3] = {ba, bb, bc};
     auto results = run_each_isa_level(device, desc, "matmul", [&](porta_plugin_kernel kern) {
       return dispatch_and_read(kern, groups, args, 3, &push, sizeof push, bc, m * n);

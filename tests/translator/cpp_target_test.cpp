@@ -675,6 +675,7 @@ void main() {
     EXPECT_EQ(text.find("porta_glsl::vec4_register written"), std::string::npos) << text;
     std::vector<float> o(8, -1.0f);
     kernel.dispatch(2, 1, 1, {x.data(), o.data()});
-    for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(o[i], expected(x, i)) << "item " << i << (optimize ? " (optimized)" : "");
+    for (uint32_t i = 0; i < 8; ++i)
+      EXPECT_EQ(o[i], expected(x, i)) << "item " << i << (optimize ? " (optimized)" : "");
   }
 }

@@ -55,7 +55,8 @@ void CppCompiler::find_register_variables(const std::vector<uint32_t>& spirv) {
       }
       if (it->second.opcode != spv::OpTypeVector || it->second.b != 4) return -1;
       auto component = types.find(it->second.a);
-      if (component == types.end() || component->second.opcode != spv::OpTypeFloat || component->second.a != 32)
+      if (component == types.end() || component->second.opcode != spv::OpTypeFloat ||
+          component->second.a != 32)
         return -1;
       return arrays;
     }
@@ -102,7 +103,8 @@ void CppCompiler::find_register_variables(const std::vector<uint32_t>& spirv) {
       if (d >= 0) depth[w[1]] = uint32_t(d);
       return;
     }
-    if ((opcode == spv::OpAccessChain || opcode == spv::OpInBoundsAccessChain) && count >= 3 && depth.count(w[2])) {
+    if ((opcode == spv::OpAccessChain || opcode == spv::OpInBoundsAccessChain) && count >= 3 &&
+        depth.count(w[2])) {
       const uint32_t indices = count - 3;
       if (indices == depth[w[2]] || indices == depth[w[2]] + 1)
         register_chains_[w[1]] = {w[2], indices == depth[w[2]] + 1};
@@ -150,8 +152,9 @@ std::string CppCompiler::variable_decl(const SPIRType& type, const std::string& 
 void CppCompiler::emit_instruction(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   const auto opcode = static_cast<spv::Op>(instruction.op);
-  if ((opcode == spv::OpAccessChain || opcode == spv::OpInBoundsAccessChain) && register_chains_.count(ops[1]) &&
-      register_variables_.count(ops[2]) && register_chains_[ops[1]].component) {
+  if ((opcode == spv::OpAccessChain || opcode == spv::OpInBoundsAccessChain) &&
+      register_chains_.count(ops[1]) && register_variables_.count(ops[2]) &&
+      register_chains_[ops[1]].component) {
     TargetCompiler::emit_instruction(instruction);
     // The emitter names a constant component .x .y .z .w; vec4_register
     // reads it with [i] (a dynamic index is already [i]).

@@ -142,7 +142,24 @@ void FiberScheduler::barrier() {
   Fiber& f = fibers_[current_];
   if (f.next == current_) return;  // the only item still running
   current_ = f.next;
+  prefetch_stack(fibers_[current_].next);
   switch_to(&f.context, &fibers_[current_].context, current_, false);
+}
+
+// A group's fibers resume one after another, and a large group's stack tops
+// (the registers the item spilled around barrier(), the switch's saved
+// registers) do not all stay in L1: each resume began with a miss (matmul,
+// 128 items: 13% of the items' time on the first reload after a barrier).
+// Switching to fiber n, the top of fiber n + 1's stack is requested, so it
+// arrives while fiber n runs.
+void FiberScheduler::prefetch_stack(uint32_t fiber) const {
+#ifndef PORTA_CPU_CONTEXT_UCONTEXT
+  const char* top = static_cast<const char*>(fibers_[fiber].context.sp);
+  if (top == nullptr) return;
+  for (int line = 0; line < 16; ++line) __builtin_prefetch(top + 64 * line);
+#else
+  (void)fiber;
+#endif
 }
 
 void FiberScheduler::fiber_main(void* arg) {
@@ -169,6 +186,7 @@ void FiberScheduler::finish(Fiber& f) {
     switch_to(&f.context, &main_, UINT32_MAX, true);
   } else {
     current_ = f.next;
+    prefetch_stack(fibers_[current_].next);
     switch_to(&f.context, &fibers_[current_].context, current_, true);
   }
   die("a finished work-item was resumed");

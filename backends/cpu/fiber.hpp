@@ -74,6 +74,8 @@ class FiberScheduler {
   static void fiber_main(void* fiber);
   void finish(Fiber& fiber);
   void switch_to(Context* from, Context* to, uint32_t to_fiber, bool from_finished);
+  // Starts loading the top of a suspended fiber's stack into the cache.
+  void prefetch_stack(uint32_t fiber) const;
 
   porta_cpu_scheduler abi_;
   StackPool stacks_;

@@ -70,7 +70,7 @@ LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d) {
     static_assert(kRowsTimesColumns <= kRegisterFloats && kRowsTimesColumns * kWorkgroupMax <= kTileFloats,
                   "MODE 1 needs R * C <= RC_MAX and R * WG <= TILE");
   } else if (one_item_groups(device)) {
-    plan.mode = std::strcmp(device.info.backend, "cpu") == 0 ? 2 : 0;
+    plan.mode = porta_cpu_backend(device) ? 2 : 0;
     plan.workgroup = 1;
     plan.rows_per_tile = 1;
     plan.lanes = 1;

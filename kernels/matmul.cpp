@@ -49,9 +49,9 @@ Tile pick_tile(const DeviceState& device, uint64_t m, uint64_t n) {
   // items of 4 x 4 for small C, 256 items of 4 x 4 (64 x 64 blocks) from 256
   // rows and columns, and with C large enough to fill the device with larger
   // blocks, the backend's large tile. TM and TN are multiples of 4.
-  Tile tile = !cpu_like(device)                              ? Tile{8, 8, 16, 4, 4, 0, 0}
-              : std::strcmp(device.info.backend, "cpu") == 0 ? Tile{16, 8, 16, 8, 8, 0, 0}
-                                                             : Tile{8, 8, 16, 8, 8, 0, 0};
+  Tile tile = !cpu_like(device)           ? Tile{8, 8, 16, 4, 4, 0, 0}
+              : porta_cpu_backend(device) ? Tile{16, 8, 16, 8, 8, 0, 0}
+                                          : Tile{8, 8, 16, 8, 8, 0, 0};
   const auto& lim = device.info.limits;
   const bool wide = lim.max_workgroup_invocations >= 256 && lim.max_workgroup_size[0] >= 16 &&
                     lim.max_workgroup_size[1] >= 16;

@@ -74,8 +74,10 @@ ScratchBuffer::ScratchBuffer(const Call& call, uint64_t bytes) {
 ScratchBuffer::~ScratchBuffer() { porta_buffer_destroy(buffer); }
 
 bool cpu_like(const DeviceState& device) {
-  return device.info.type == PORTA_DEVICE_CPU || !std::strcmp(device.info.backend, "cpu");
+  return device.info.type == PORTA_DEVICE_CPU || porta_cpu_backend(device);
 }
+
+bool porta_cpu_backend(const DeviceState& device) { return std::strcmp(device.info.backend, "cpu") == 0; }
 
 uint32_t workgroup_size(const DeviceState& device, uint32_t preferred) {
   const uint32_t limit = std::min(device.info.limits.max_workgroup_invocations, device.info.limits.max_workgroup_size[0]);

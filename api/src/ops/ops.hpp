@@ -101,6 +101,9 @@ struct ScratchBuffer {
 // CPU-type devices (porta's CPU backend, lavapipe, PoCL): work-items are
 // loop iterations or fibers, so smaller groups cost less at barriers.
 bool cpu_like(const DeviceState& device);
+// porta's own CPU backend, whose built-in kernels are compiled with each
+// kernel's defaults: launchers that pick those defaults there need no compiler.
+bool porta_cpu_backend(const DeviceState& device);
 // A power-of-two work-group size <= `preferred` the device allows.
 uint32_t workgroup_size(const DeviceState& device, uint32_t preferred);
 // Groups for a grid-stride loop over n items: enough to fill the device,

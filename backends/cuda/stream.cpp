@@ -148,8 +148,9 @@ void stream_fill(Stream* s, Buffer* dst, uint64_t offset, uint64_t size, uint32_
             "cuMemsetD32Async (%llu bytes at offset %llu)", static_cast<ull>(size), static_cast<ull>(offset));
 }
 
-void stream_dispatch(Stream* s, Kernel* k, const uint32_t groups[3], const porta_plugin_buffer* buffers,
-                     uint32_t buffer_count, const void* push, uint32_t push_size) {
+void stream_dispatch(Stream* s, Kernel* k, const uint32_t groups[3], plugin::BufferList<Buffer> buffers,
+                     const void* push, uint32_t push_size) {
+  const uint32_t buffer_count = buffers.size();
   Device& dev = device_of(s);
   ContextScope scope(dev);
   if (buffer_count != k->buffer_count || push_size != k->push_size) {
@@ -164,7 +165,7 @@ void stream_dispatch(Stream* s, Kernel* k, const uint32_t groups[3], const porta
   CUdeviceptr ptrs[kMaxBuffers];
   void* args[kMaxBuffers + 1];
   for (uint32_t i = 0; i < buffer_count; ++i) {
-    ptrs[i] = reinterpret_cast<Buffer*>(buffers[i])->ptr;
+    ptrs[i] = buffers[i].ptr;
     args[i] = &ptrs[i];
   }
   alignas(16) unsigned char push_bytes[4096];

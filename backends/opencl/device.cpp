@@ -219,25 +219,22 @@ void enumerate_devices() {
 
 void clear_devices() { g_devices.clear(); }
 
-porta_status device_open(uint32_t index, porta_plugin_device* out) {
-  return plugin::guard([&] {
-    if (index >= devices().size())
-      plugin::fail(PORTA_ERROR_NOT_FOUND, "opencl: no device %u (%zu devices)", index, devices().size());
-    const DeviceEntry& entry = devices()[index];
-    auto device = std::make_unique<porta_plugin_device_t>();
-    device->entry = &entry;
-    device->where = describe(entry);
-    cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
-                                     reinterpret_cast<cl_context_properties>(entry.platform), 0};
-    cl_int status = CL_SUCCESS;
-    device->context = cl().clCreateContext(props, 1, &entry.device, context_notify, nullptr, &status);
-    check(status, device->where, "clCreateContext");
-    *out = device.release();
-  });
+porta_plugin_device_t* device_open(uint32_t index) {
+  if (index >= devices().size())
+    plugin::fail(PORTA_ERROR_NOT_FOUND, "opencl: no device %u (%zu devices)", index, devices().size());
+  const DeviceEntry& entry = devices()[index];
+  auto device = std::make_unique<porta_plugin_device_t>();
+  device->entry = &entry;
+  device->where = describe(entry);
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                   reinterpret_cast<cl_context_properties>(entry.platform), 0};
+  cl_int status = CL_SUCCESS;
+  device->context = cl().clCreateContext(props, 1, &entry.device, context_notify, nullptr, &status);
+  check(status, device->where, "clCreateContext");
+  return device.release();
 }
 
-void device_close(porta_plugin_device device) {
-  if (!device) return;
+void device_close(porta_plugin_device_t* device) {
   cl().clReleaseContext(device->context);
   delete device;
 }

@@ -223,56 +223,52 @@ void check_compiled_limits(const porta_plugin_kernel_t& k) {
 
 }  // namespace
 
-porta_status kernel_create(porta_plugin_device device, const porta_kernel_desc* desc,
-                           porta_plugin_kernel* out) {
-  return plugin::guard([&] {
-    porta_kernel_desc d = *desc;
-    if (!d.name) d.name = d.entry_point ? d.entry_point : "(unnamed)";
-    if (!d.source || !d.entry_point)
-      plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
-                   "opencl: %s: kernel '%s' has no OpenCL C source or entry point", device->where.c_str(),
-                   d.name);
-    check_requirements(d, *device);
+porta_plugin_kernel_t* kernel_create(porta_plugin_device_t& device, const porta_kernel_desc& desc) {
+  porta_kernel_desc d = desc;
+  if (!d.name) d.name = d.entry_point ? d.entry_point : "(unnamed)";
+  if (!d.source || !d.entry_point)
+    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
+                 "opencl: %s: kernel '%s' has no OpenCL C source or entry point", device.where.c_str(),
+                 d.name);
+  check_requirements(d, device);
 
-    const std::string key = cache_key(d, *device->entry);
-    cl_kernel kernel = nullptr;
-    Program program = load_cached(key, d, *device);
-    if (program) {
-      cl_int status = CL_SUCCESS;
-      kernel = cl().clCreateKernel(program.get(), d.entry_point, &status);
-      if (status != CL_SUCCESS) {
-        plugin::log(PORTA_LOG_WARN, "opencl: cached program for kernel '" + std::string(d.name) +
-                                        "' lacks its entry point; rebuilding");
-        program.reset();
-      }
+  const std::string key = cache_key(d, *device.entry);
+  cl_kernel kernel = nullptr;
+  Program program = load_cached(key, d, device);
+  if (program) {
+    cl_int status = CL_SUCCESS;
+    kernel = cl().clCreateKernel(program.get(), d.entry_point, &status);
+    if (status != CL_SUCCESS) {
+      plugin::log(PORTA_LOG_WARN, "opencl: cached program for kernel '" + std::string(d.name) +
+                                      "' lacks its entry point; rebuilding");
+      program.reset();
     }
-    if (!program) {
-      program = build_from_source(d, *device);
-      kernel = create_kernel(program.get(), d, *device);
-      store_cached(key, program.get(), d);
-    }
+  }
+  if (!program) {
+    program = build_from_source(d, device);
+    kernel = create_kernel(program.get(), d, device);
+    store_cached(key, program.get(), d);
+  }
 
-    auto k = std::make_unique<porta_plugin_kernel_t>();
-    k->device = device;
-    k->kernel = kernel;
-    k->program = program.release();
-    k->name = d.name;
-    k->buffer_count = d.buffer_count;
-    k->push_size = d.push_constant_size;
-    for (int i = 0; i < 3; ++i) k->local_size[i] = d.workgroup_size[i];
+  auto k = std::make_unique<porta_plugin_kernel_t>();
+  k->device = &device;
+  k->kernel = kernel;
+  k->program = program.release();
+  k->name = d.name;
+  k->buffer_count = d.buffer_count;
+  k->push_size = d.push_constant_size;
+  for (int i = 0; i < 3; ++i) k->local_size[i] = d.workgroup_size[i];
 
-    try {
-      check_compiled_limits(*k);
-    } catch (...) {
-      kernel_destroy(k.release());
-      throw;
-    }
-    *out = k.release();
-  });
+  try {
+    check_compiled_limits(*k);
+  } catch (...) {
+    kernel_destroy(k.release());
+    throw;
+  }
+  return k.release();
 }
 
-void kernel_destroy(porta_plugin_kernel kernel) {
-  if (!kernel) return;
+void kernel_destroy(porta_plugin_kernel_t* kernel) {
   if (kernel->kernel) cl().clReleaseKernel(kernel->kernel);
   if (kernel->program) cl().clReleaseProgram(kernel->program);
   delete kernel;

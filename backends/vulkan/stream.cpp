@@ -399,9 +399,10 @@ void Stream::fill(Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern)
   device_.fn.vkCmdFillBuffer(begin_op(), dst->handle, offset, size, pattern);
 }
 
-void Stream::dispatch(Kernel* k, const uint32_t groups[3], const porta_plugin_buffer* buffers, uint32_t count,
+void Stream::dispatch(Kernel* k, const uint32_t groups[3], plugin::BufferList<Buffer> buffers,
                       const void* push, uint32_t push_size) {
   device_.ensure_alive("stream_dispatch");
+  const uint32_t count = buffers.size();
   const char* dev = device_.label().c_str();
   if (count != k->bindings.size())
     fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: dispatch of '%s': %u buffers given, the kernel has %zu",
@@ -420,7 +421,7 @@ void Stream::dispatch(Kernel* k, const uint32_t groups[3], const porta_plugin_bu
   std::vector<VkDescriptorBufferInfo> infos(count);
   std::vector<VkWriteDescriptorSet> writes(count);
   for (uint32_t i = 0; i < count; ++i) {
-    const Buffer* b = reinterpret_cast<const Buffer*>(buffers[i]);
+    const Buffer* b = &buffers[i];
     if (b->size > lim.maxStorageBufferRange)
       fail(PORTA_ERROR_UNSUPPORTED,
            "vulkan: %s: dispatch of '%s': buffer %u is %llu bytes, more than a kernel may bind "

@@ -12,16 +12,6 @@ namespace porta::cpu {
 
 porta_plugin_kernel kernel_create(const porta_kernel_desc& desc) {
   const char* name = desc.name ? desc.name : "(unnamed)";
-  if (!desc.source) {
-    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: kernel '%s': no translated C++ source",
-                 where("kernel_create").c_str(), name);
-  }
-  const porta_device_info& info = device_info();
-  if (desc.shared_memory_bytes > info.limits.max_shared_memory_bytes) {
-    plugin::fail(
-        PORTA_ERROR_UNSUPPORTED, "%s: kernel '%s' declares %u bytes of shared memory; the limit is %u",
-        where("kernel_create").c_str(), name, desc.shared_memory_bytes, info.limits.max_shared_memory_bytes);
-  }
   std::string_view source(desc.source, desc.source_size);
   if (!source.empty() && source.back() == '\0') source.remove_suffix(1);
 

@@ -122,17 +122,9 @@ void forget_devices() { g_found.clear(); }
 
 uint32_t device_count() { return static_cast<uint32_t>(g_found.size()); }
 
-const porta_device_info& device_info(uint32_t index) {
-  if (index >= g_found.size()) {
-    plugin::fail(PORTA_ERROR_NOT_FOUND, "cuda: no device %u (%zu devices)", index, g_found.size());
-  }
-  return g_found[index].info;
-}
+const porta_device_info& device_info(uint32_t index) { return g_found[index].info; }
 
 Device* device_open(uint32_t index) {
-  if (index >= g_found.size()) {
-    plugin::fail(PORTA_ERROR_NOT_FOUND, "cuda: no device %u (%zu devices)", index, g_found.size());
-  }
   const Found& f = g_found[index];
   auto device = std::make_unique<Device>();
   device->index = index;

@@ -43,42 +43,17 @@ std::string cache_key(const porta_kernel_desc& desc, const DeviceEntry& entry) {
                         static_cast<unsigned long long>(b));
 }
 
-// Everything the device can refuse is refused here, before compiling.
-void check_requirements(const porta_kernel_desc& desc, const porta_plugin_device_t& device) {
+// The core checks the limits porta_device_info reports; the parameter space
+// it does not know, so that is refused here, before compiling.
+void check_parameter_size(const porta_kernel_desc& desc, const porta_plugin_device_t& device) {
   const DeviceEntry& entry = *device.entry;
-  const porta_device_limits& limits = entry.info.limits;
-  const char* where = device.where.c_str();
-  const uint32_t* wg = desc.workgroup_size;
-  uint64_t invocations = uint64_t{wg[0]} * wg[1] * wg[2];
-  if (invocations == 0)
-    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
-                 "opencl: %s: kernel '%s' has an empty work-group size %ux%ux%u", where, desc.name, wg[0],
-                 wg[1], wg[2]);
-  for (int d = 0; d < 3; ++d) {
-    if (wg[d] > limits.max_workgroup_size[d])
-      plugin::fail(PORTA_ERROR_UNSUPPORTED,
-                   "opencl: %s: kernel '%s' work-group size %ux%ux%u exceeds the device's limit of %u in "
-                   "dimension %d (CL_DEVICE_MAX_WORK_ITEM_SIZES)",
-                   where, desc.name, wg[0], wg[1], wg[2], limits.max_workgroup_size[d], d);
-  }
-  if (invocations > limits.max_workgroup_invocations)
-    plugin::fail(PORTA_ERROR_UNSUPPORTED,
-                 "opencl: %s: kernel '%s' work-group of %llu invocations exceeds the device's limit of %u "
-                 "(CL_DEVICE_MAX_WORK_GROUP_SIZE)",
-                 where, desc.name, static_cast<unsigned long long>(invocations),
-                 limits.max_workgroup_invocations);
-  if (desc.shared_memory_bytes > limits.max_shared_memory_bytes)
-    plugin::fail(PORTA_ERROR_UNSUPPORTED,
-                 "opencl: %s: kernel '%s' needs %u bytes of shared memory, the device has %u "
-                 "(CL_DEVICE_LOCAL_MEM_SIZE)",
-                 where, desc.name, desc.shared_memory_bytes, limits.max_shared_memory_bytes);
   uint64_t parameter_bytes = uint64_t{desc.buffer_count} * entry.pointer_bytes + desc.push_constant_size;
   if (parameter_bytes > entry.max_parameter_bytes)
     plugin::fail(
         PORTA_ERROR_UNSUPPORTED,
         "opencl: %s: kernel '%s' passes %u buffers and %u push-constant bytes (%llu parameter bytes), more "
         "than the device's CL_DEVICE_MAX_PARAMETER_SIZE of %u",
-        where, desc.name, desc.buffer_count, desc.push_constant_size,
+        device.where.c_str(), desc.name, desc.buffer_count, desc.push_constant_size,
         static_cast<unsigned long long>(parameter_bytes), entry.max_parameter_bytes);
 }
 
@@ -225,12 +200,8 @@ void check_compiled_limits(const porta_plugin_kernel_t& k) {
 
 porta_plugin_kernel_t* kernel_create(porta_plugin_device_t& device, const porta_kernel_desc& desc) {
   porta_kernel_desc d = desc;
-  if (!d.name) d.name = d.entry_point ? d.entry_point : "(unnamed)";
-  if (!d.source || !d.entry_point)
-    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
-                 "opencl: %s: kernel '%s' has no OpenCL C source or entry point", device.where.c_str(),
-                 d.name);
-  check_requirements(d, device);
+  if (!d.name) d.name = d.entry_point;
+  check_parameter_size(d, device);
 
   const std::string key = cache_key(d, *device.entry);
   cl_kernel kernel = nullptr;
@@ -255,8 +226,6 @@ porta_plugin_kernel_t* kernel_create(porta_plugin_device_t& device, const porta_
   k->kernel = kernel;
   k->program = program.release();
   k->name = d.name;
-  k->buffer_count = d.buffer_count;
-  k->push_size = d.push_constant_size;
   for (int i = 0; i < 3; ++i) k->local_size[i] = d.workgroup_size[i];
 
   try {

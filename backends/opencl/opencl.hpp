@@ -49,8 +49,6 @@ struct porta_plugin_kernel_t {
   cl_program program;
   cl_kernel kernel;
   std::string name;
-  uint32_t buffer_count;
-  uint32_t push_size;
   size_t local_size[3];
   // Kernel arguments are state of the cl_kernel: setting them and enqueueing must
   // not interleave between threads dispatching the same kernel.

@@ -21,11 +21,7 @@ struct Backend {
   }
   static void shutdown() { clear_devices(); }
   static uint32_t device_count() { return static_cast<uint32_t>(devices().size()); }
-  static const porta_device_info& device_info(uint32_t index) {
-    if (index >= devices().size())
-      plugin::fail(PORTA_ERROR_NOT_FOUND, "opencl: no device %u (%zu devices)", index, devices().size());
-    return devices()[index].info;
-  }
+  static const porta_device_info& device_info(uint32_t index) { return devices()[index].info; }
   static Device* device_open(uint32_t index) { return opencl::device_open(index); }
   static void device_close(Device* device) { opencl::device_close(device); }
 

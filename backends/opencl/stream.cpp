@@ -106,11 +106,6 @@ void stream_fill(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint
 void stream_dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const uint32_t groups[3],
                      plugin::BufferList<porta_plugin_buffer_t> buffers, const void* push,
                      uint32_t push_size) {
-  if (buffers.size() != kernel.buffer_count || push_size != kernel.push_size)
-    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
-                 "opencl: %s: kernel '%s' takes %u buffers and %u push-constant bytes, given %u and %u",
-                 stream.device->where.c_str(), kernel.name.c_str(), kernel.buffer_count, kernel.push_size,
-                 buffers.size(), push_size);
   std::vector<cl_mem> mems;
   for (uint32_t i = 0; i < buffers.size(); ++i) mems.push_back(buffers[i].mem);
   std::vector<unsigned char> bytes;
@@ -127,9 +122,6 @@ void stream_sync(porta_plugin_stream_t& stream) {
 }
 
 porta_plugin_event_t* event_record(porta_plugin_stream_t& stream) {
-  if (stream.recording)
-    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "opencl: %s: events cannot be recorded inside a sequence",
-                 stream.device->where.c_str());
   // On an in-order queue a marker completes when everything before it has.
   cl_event event = nullptr;
   check(cl().clEnqueueMarkerWithWaitList(stream.queue, 0, nullptr, &event), stream.device->where,
@@ -152,17 +144,11 @@ void event_destroy(porta_plugin_event_t* event) {
 }
 
 void stream_begin_record(porta_plugin_stream_t& stream) {
-  if (stream.recording)
-    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "opencl: %s: the stream is already recording",
-                 stream.device->where.c_str());
   stream.recording = true;
   stream.recorded.clear();
 }
 
 porta_plugin_sequence_t* stream_end_record(porta_plugin_stream_t& stream) {
-  if (!stream.recording)
-    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "opencl: %s: the stream is not recording",
-                 stream.device->where.c_str());
   auto sequence = std::make_unique<porta_plugin_sequence_t>();
   sequence->ops = std::move(stream.recorded);
   stream.recorded.clear();
@@ -171,9 +157,6 @@ porta_plugin_sequence_t* stream_end_record(porta_plugin_stream_t& stream) {
 }
 
 void stream_replay(porta_plugin_stream_t& stream, porta_plugin_sequence_t& sequence) {
-  if (stream.recording)
-    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "opencl: %s: cannot replay a sequence while recording",
-                 stream.device->where.c_str());
   for (const StreamOp& op : sequence.ops) op(stream);
 }
 

@@ -15,21 +15,13 @@ struct Backend {
   using Event = vk::Event;
   using Sequence = vk::Sequence;
 
-  static const PhysicalDevice& physical(uint32_t index) {
-    if (!has_instance()) plugin::fail(PORTA_ERROR_UNAVAILABLE, "vulkan: the backend is not initialised");
-    const auto& devices = instance().devices;
-    if (index >= devices.size())
-      plugin::fail(PORTA_ERROR_NOT_FOUND, "vulkan: no device %u (there are %zu)", index, devices.size());
-    return devices[index];
-  }
-
   static void init() { init_instance(); }
   static void shutdown() { shutdown_instance(); }
   static uint32_t device_count() {
     return has_instance() ? static_cast<uint32_t>(instance().devices.size()) : 0;
   }
-  static const porta_device_info& device_info(uint32_t index) { return physical(index).info; }
-  static Device* device_open(uint32_t index) { return new Device(physical(index)); }
+  static const porta_device_info& device_info(uint32_t index) { return instance().devices[index].info; }
+  static Device* device_open(uint32_t index) { return new Device(instance().devices[index]); }
   static void device_close(Device* device) { delete device; }
 
   static Buffer* buffer_create(Device& device, uint64_t size) {

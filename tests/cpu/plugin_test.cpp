@@ -400,15 +400,6 @@ TEST_F(Cpu, SequenceReplayedManyTimes) {
   api().kernel_destroy(k);
 }
 
-TEST_F(Cpu, RecordingTwiceIsAnError) {
-  ASSERT_EQ(api().stream_begin_record(stream), PORTA_SUCCESS);
-  EXPECT_EQ(api().stream_begin_record(stream), PORTA_ERROR_INVALID_ARGUMENT);
-  porta_plugin_sequence seq = nullptr;
-  ASSERT_EQ(api().stream_end_record(stream, &seq), PORTA_SUCCESS);
-  api().sequence_destroy(seq);
-  EXPECT_EQ(api().stream_end_record(stream, &seq), PORTA_ERROR_INVALID_ARGUMENT);
-}
-
 std::string builtin_text(const std::string& name) {
   std::ifstream in(std::string(PORTA_CPU_BUILTIN_DIR) + "/" + name + ".cpp", std::ios::binary);
   std::stringstream text;

@@ -10,12 +10,6 @@ namespace porta::cpu {
 porta_plugin_buffer buffer_create(uint64_t size) {
   // aligned_alloc wants a multiple of the alignment; the tail is never read.
   uint64_t rounded = (size + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
-  // More than the machine has cannot work; saying so beats asking the allocator.
-  if (size > device_info().limits.max_buffer_bytes) {
-    plugin::fail(PORTA_ERROR_OUT_OF_MEMORY, "%s: cannot allocate %llu bytes: the machine has %llu bytes of memory",
-                 where("buffer_create").c_str(), static_cast<unsigned long long>(size),
-                 static_cast<unsigned long long>(device_info().limits.max_buffer_bytes));
-  }
   auto buffer = std::make_unique<porta_plugin_buffer_t>(porta_plugin_buffer_t{nullptr, size});
   if (rounded >= size && rounded <= SIZE_MAX) buffer->data = std::aligned_alloc(kBufferAlignment, rounded);
   if (!buffer->data) {

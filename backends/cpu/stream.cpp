@@ -84,26 +84,25 @@ void stream_fill(porta_plugin_stream s, porta_plugin_buffer dst, uint64_t offset
   });
 }
 
-void stream_dispatch(porta_plugin_stream s, porta_plugin_kernel kernel, const uint32_t groups[3],
-                     const porta_plugin_buffer* buffers, uint32_t buffer_count, const void* push,
+void stream_dispatch(porta_plugin_stream_t& s, const porta_plugin_kernel_t& kernel, const uint32_t groups[3],
+                     plugin::BufferList<porta_plugin_buffer_t> buffers, const void* push,
                      uint32_t push_size) {
   // Group ids are computed in 64 bits; past 2^62 groups that would wrap.
   unsigned __int128 total = (unsigned __int128)groups[0] * groups[1] * groups[2];
   if (total > (unsigned __int128)1 << 62) {
     plugin::fail(PORTA_ERROR_UNSUPPORTED, "%s: kernel '%s': %u x %u x %u work-groups are more than 2^62",
-                 where("stream_dispatch").c_str(), kernel->name.c_str(), groups[0], groups[1], groups[2]);
+                 where("stream_dispatch").c_str(), kernel.name.c_str(), groups[0], groups[1], groups[2]);
   }
-  if (total == 0) return;
-  Dispatch d{kernel->entry, kernel->invocations, {groups[0], groups[1], groups[2]}, {}, {}};
-  d.buffers.reserve(buffer_count);
-  for (uint32_t i = 0; i < buffer_count; ++i) d.buffers.push_back(buffers[i]->data);
+  Dispatch d{kernel.entry, kernel.invocations, {groups[0], groups[1], groups[2]}, {}, {}};
+  d.buffers.reserve(buffers.size());
+  for (uint32_t i = 0; i < buffers.size(); ++i) d.buffers.push_back(buffers[i].data);
   if (push && push_size)
     d.push.assign(static_cast<const unsigned char*>(push),
                   static_cast<const unsigned char*>(push) + push_size);
-  if (s->recording) {
-    s->recording->tasks.emplace_back([pool = s->pool, d = std::move(d)] { run_dispatch(*pool, d); });
+  if (s.recording) {
+    s.recording->tasks.emplace_back([pool = s.pool, d = std::move(d)] { run_dispatch(*pool, d); });
   } else {
-    run_dispatch(*s->pool, d);
+    run_dispatch(*s.pool, d);
   }
 }
 
@@ -127,26 +126,12 @@ double event_elapsed_ms(porta_plugin_event start, porta_plugin_event end) {
 }
 
 void stream_begin_record(porta_plugin_stream s) {
-  if (s->recording) {
-    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: the stream is already recording",
-                 where("stream_begin_record").c_str());
-  }
   s->recording = std::make_unique<porta_plugin_sequence_t>();
 }
 
-porta_plugin_sequence stream_end_record(porta_plugin_stream s) {
-  if (!s->recording) {
-    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: the stream is not recording",
-                 where("stream_end_record").c_str());
-  }
-  return s->recording.release();
-}
+porta_plugin_sequence stream_end_record(porta_plugin_stream s) { return s->recording.release(); }
 
-void stream_replay(porta_plugin_stream s, porta_plugin_sequence sequence) {
-  if (s->recording) {
-    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: cannot replay a sequence while the stream is recording",
-                 where("stream_replay").c_str());
-  }
+void stream_replay(porta_plugin_stream, porta_plugin_sequence sequence) {
   for (const auto& task : sequence->tasks) task();
 }
 

@@ -12,7 +12,9 @@
 #include <memory>
 #include <vector>
 
-#include "porta/plugin.h"
+#include "../common/plugin_adapter.hpp"
+#include "kernel.hpp"
+#include "memory.hpp"
 #include "thread_pool.hpp"
 
 struct porta_plugin_sequence_t {
@@ -44,9 +46,8 @@ void stream_copy(porta_plugin_stream s, porta_plugin_buffer src, uint64_t src_of
                  uint64_t dst_offset, uint64_t size);
 void stream_fill(porta_plugin_stream s, porta_plugin_buffer dst, uint64_t offset, uint64_t size,
                  uint32_t pattern);
-void stream_dispatch(porta_plugin_stream s, porta_plugin_kernel kernel, const uint32_t groups[3],
-                     const porta_plugin_buffer* buffers, uint32_t buffer_count, const void* push,
-                     uint32_t push_size);
+void stream_dispatch(porta_plugin_stream_t& s, const porta_plugin_kernel_t& kernel, const uint32_t groups[3],
+                     plugin::BufferList<porta_plugin_buffer_t> buffers, const void* push, uint32_t push_size);
 
 porta_plugin_event event_record(porta_plugin_stream s);
 double event_elapsed_ms(porta_plugin_event start, porta_plugin_event end);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/plugin_adapter.hpp"
 #include "driver.hpp"
 
 namespace porta::cuda {
@@ -142,7 +143,7 @@ struct Sequence {
 void enumerate_devices();  // throws UNAVAILABLE with the reason
 void forget_devices();
 uint32_t device_count();
-void device_info(uint32_t index, porta_device_info* info);
+const porta_device_info& device_info(uint32_t index);
 Device* device_open(uint32_t index);
 void device_close(Device* device);
 
@@ -164,8 +165,7 @@ void stream_copy(Stream* stream, Buffer* src, uint64_t src_offset, Buffer* dst, 
                  uint64_t size);
 void stream_fill(Stream* stream, Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern);
 void stream_dispatch(Stream* stream, Kernel* kernel, const uint32_t groups[3],
-                     const porta_plugin_buffer* buffers, uint32_t buffer_count, const void* push,
-                     uint32_t push_size);
+                     plugin::BufferList<Buffer> buffers, const void* push, uint32_t push_size);
 void stream_sync(Stream* stream);
 Event* event_record(Stream* stream);
 double event_elapsed_ms(Event* start, Event* end);

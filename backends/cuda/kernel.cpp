@@ -74,9 +74,6 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
   for (int i = 0; i < 3; ++i) k.block[i] = desc->workgroup_size[i];
   const char* name = k.name.c_str();
 
-  if (!desc->source || !desc->entry_point) {
-    dev.fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s' has no CUDA source or entry point", name);
-  }
   uint32_t parameter_bytes =
       desc->buffer_count * static_cast<uint32_t>(sizeof(CUdeviceptr)) + k.push_param_size;
   if (parameter_bytes > kParameterBytes) {
@@ -84,11 +81,6 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
              "kernel '%s' needs %u bytes of kernel parameters (%u buffers and %u bytes of push constants); "
              "CUDA allows %u",
              name, parameter_bytes, desc->buffer_count, desc->push_constant_size, kParameterBytes);
-  }
-  if (desc->shared_memory_bytes > dev.max_dynamic_shared) {
-    dev.fail(PORTA_ERROR_UNSUPPORTED,
-             "kernel '%s' declares %u bytes of shared memory; the device allows at most %u per block", name,
-             desc->shared_memory_bytes, dev.max_dynamic_shared);
   }
 
   const Nvrtc* nvrtc = nullptr;

@@ -148,15 +148,11 @@ void stream_fill(Stream* s, Buffer* dst, uint64_t offset, uint64_t size, uint32_
             "cuMemsetD32Async (%llu bytes at offset %llu)", static_cast<ull>(size), static_cast<ull>(offset));
 }
 
-void stream_dispatch(Stream* s, Kernel* k, const uint32_t groups[3], const porta_plugin_buffer* buffers,
-                     uint32_t buffer_count, const void* push, uint32_t push_size) {
+void stream_dispatch(Stream* s, Kernel* k, const uint32_t groups[3], plugin::BufferList<Buffer> buffers,
+                     const void* push, uint32_t push_size) {
+  const uint32_t buffer_count = buffers.size();
   Device& dev = device_of(s);
   ContextScope scope(dev);
-  if (buffer_count != k->buffer_count || push_size != k->push_size) {
-    dev.fail(PORTA_ERROR_INVALID_ARGUMENT,
-             "dispatch of kernel '%s' with %u buffers and %u push-constant bytes; it takes %u and %u",
-             k->name.c_str(), buffer_count, push_size, k->buffer_count, k->push_size);
-  }
   // kernelParams: a pointer to each argument's value — each buffer's device
   // address, then the push-constant struct. The driver copies them at launch
   // (and at capture), so locals suffice. The push bytes are padded with zeros
@@ -164,7 +160,7 @@ void stream_dispatch(Stream* s, Kernel* k, const uint32_t groups[3], const porta
   CUdeviceptr ptrs[kMaxBuffers];
   void* args[kMaxBuffers + 1];
   for (uint32_t i = 0; i < buffer_count; ++i) {
-    ptrs[i] = reinterpret_cast<Buffer*>(buffers[i])->ptr;
+    ptrs[i] = buffers[i].ptr;
     args[i] = &ptrs[i];
   }
   alignas(16) unsigned char push_bytes[4096];
@@ -182,22 +178,12 @@ void stream_dispatch(Stream* s, Kernel* k, const uint32_t groups[3], const porta
 void stream_sync(Stream* s) {
   Device& dev = device_of(s);
   ContextScope scope(dev);
-  if (s->recording) {
-    dev.fail(PORTA_ERROR_INVALID_ARGUMENT,
-             "cannot sync a stream while it records a sequence; end the recording");
-  }
   dev.check(driver().cuStreamSynchronize(s->cu), "cuStreamSynchronize");
 }
 
 Event* event_record(Stream* s) {
   Device& dev = device_of(s);
   ContextScope scope(dev);
-  if (s->recording) {
-    // A captured event record only orders work; it does not time the replay.
-    dev.fail(PORTA_ERROR_UNSUPPORTED,
-             "events cannot be recorded inside a recorded sequence on CUDA; "
-             "record them around the replay instead");
-  }
   auto event = std::make_unique<Event>();
   event->device = &dev;
   dev.check(driver().cuEventCreate(&event->cu, CU_EVENT_DEFAULT), "cuEventCreate");
@@ -234,7 +220,6 @@ void event_destroy(Event* event) {
 void stream_begin_record(Stream* s) {
   Device& dev = device_of(s);
   ContextScope scope(dev);
-  if (s->recording) dev.fail(PORTA_ERROR_INVALID_ARGUMENT, "the stream is already recording a sequence");
   // Relaxed: other threads using the device while this one records must not
   // see their calls refused; the plugin itself makes no unsafe call on the
   // capturing stream.
@@ -246,7 +231,6 @@ void stream_begin_record(Stream* s) {
 Sequence* stream_end_record(Stream* s) {
   Device& dev = device_of(s);
   ContextScope scope(dev);
-  if (!s->recording) dev.fail(PORTA_ERROR_INVALID_ARGUMENT, "the stream is not recording a sequence");
   auto sequence = std::make_unique<Sequence>();
   sequence->device = &dev;
   sequence->storage = std::move(s->recorded);

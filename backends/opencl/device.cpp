@@ -134,6 +134,13 @@ DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32
   limits.max_allocation_bytes = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   limits.max_buffer_bytes = limits.max_allocation_bytes;
   info.features = features_of(extensions);
+  if (info.type == PORTA_DEVICE_CPU) info.flags = PORTA_DEVICE_FLAG_UNIFIED_MEMORY;  // PoCL: host memory
+  info.timer = PORTA_TIMER_DEVICE;
+  info.priority = 20;  // after CUDA and Vulkan on a device they also drive
+  // C of at least 2048 x 2048: the best of `porta-bench --gpu-only
+  // --sweep-matmul kernels/matmul.comp` at 4096^2 on an H100 (bench/README.md):
+  // 8 x 8 items, slices 8 deep.
+  info.tuning.tile_huge = {16, 16, 8, 8, 8, 1};
   return e;
 }
 
@@ -212,25 +219,20 @@ void enumerate_devices() {
 
 void clear_devices() { g_devices.clear(); }
 
-porta_status device_open(uint32_t index, porta_plugin_device* out) {
-  return plugin::guard([&] {
-    if (index >= devices().size())
-      plugin::fail(PORTA_ERROR_NOT_FOUND, "opencl: no device %u (%zu devices)", index, devices().size());
-    const DeviceEntry& entry = devices()[index];
-    auto device = std::make_unique<porta_plugin_device_t>();
-    device->entry = &entry;
-    device->where = describe(entry);
-    cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
-                                     reinterpret_cast<cl_context_properties>(entry.platform), 0};
-    cl_int status = CL_SUCCESS;
-    device->context = cl().clCreateContext(props, 1, &entry.device, context_notify, nullptr, &status);
-    check(status, device->where, "clCreateContext");
-    *out = device.release();
-  });
+porta_plugin_device_t* device_open(uint32_t index) {
+  const DeviceEntry& entry = devices()[index];
+  auto device = std::make_unique<porta_plugin_device_t>();
+  device->entry = &entry;
+  device->where = describe(entry);
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                   reinterpret_cast<cl_context_properties>(entry.platform), 0};
+  cl_int status = CL_SUCCESS;
+  device->context = cl().clCreateContext(props, 1, &entry.device, context_notify, nullptr, &status);
+  check(status, device->where, "clCreateContext");
+  return device.release();
 }
 
-void device_close(porta_plugin_device device) {
-  if (!device) return;
+void device_close(porta_plugin_device_t* device) {
   cl().clReleaseContext(device->context);
   delete device;
 }

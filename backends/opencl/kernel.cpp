@@ -43,76 +43,17 @@ std::string cache_key(const porta_kernel_desc& desc, const DeviceEntry& entry) {
                         static_cast<unsigned long long>(b));
 }
 
-std::string feature_names(uint64_t features) {
-  static const struct {
-    uint64_t bit;
-    const char* name;
-  } kNames[] = {
-      {PORTA_FEATURE_FP16, "fp16 (cl_khr_fp16)"},
-      {PORTA_FEATURE_FP64, "fp64 (cl_khr_fp64)"},
-      {PORTA_FEATURE_INT8, "int8"},
-      {PORTA_FEATURE_INT16, "int16"},
-      {PORTA_FEATURE_INT64, "int64"},
-      {PORTA_FEATURE_STORAGE_16BIT, "16-bit storage"},
-      {PORTA_FEATURE_STORAGE_8BIT, "8-bit storage"},
-      {PORTA_FEATURE_BF16, "bf16"},
-      {PORTA_FEATURE_SUBGROUPS, "subgroups (cl_khr_subgroups or cl_intel_subgroups)"},
-      {PORTA_FEATURE_ATOMIC_INT32, "32-bit integer atomics"},
-      {PORTA_FEATURE_ATOMIC_INT64, "64-bit integer atomics (cl_khr_int64_base_atomics)"},
-      {PORTA_FEATURE_ATOMIC_FLOAT32, "float atomics (cl_ext_float_atomics)"},
-      {PORTA_FEATURE_COOPERATIVE_MATRIX, "cooperative matrices"},
-      {PORTA_FEATURE_TIMELINE_SEMAPHORE, "timeline semaphores"},
-  };
-  std::string out;
-  for (const auto& n : kNames) {
-    if (!(features & n.bit)) continue;
-    if (!out.empty()) out += ", ";
-    out += n.name;
-  }
-  if (features & ~uint64_t{(1u << 14) - 1}) out += out.empty() ? "unknown features" : ", unknown features";
-  return out;
-}
-
-// Everything the device can refuse is refused here, before compiling.
-void check_requirements(const porta_kernel_desc& desc, const porta_plugin_device_t& device) {
+// The core checks the limits porta_device_info reports; the parameter space
+// it does not know, so that is refused here, before compiling.
+void check_parameter_size(const porta_kernel_desc& desc, const porta_plugin_device_t& device) {
   const DeviceEntry& entry = *device.entry;
-  const porta_device_limits& limits = entry.info.limits;
-  const char* where = device.where.c_str();
-  if (uint64_t missing = desc.required_features & ~entry.info.features)
-    plugin::fail(PORTA_ERROR_UNSUPPORTED,
-                 "opencl: %s: kernel '%s' needs %s, which the device does not support", where, desc.name,
-                 feature_names(missing).c_str());
-  const uint32_t* wg = desc.workgroup_size;
-  uint64_t invocations = uint64_t{wg[0]} * wg[1] * wg[2];
-  if (invocations == 0)
-    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
-                 "opencl: %s: kernel '%s' has an empty work-group size %ux%ux%u", where, desc.name, wg[0],
-                 wg[1], wg[2]);
-  for (int d = 0; d < 3; ++d) {
-    if (wg[d] > limits.max_workgroup_size[d])
-      plugin::fail(PORTA_ERROR_UNSUPPORTED,
-                   "opencl: %s: kernel '%s' work-group size %ux%ux%u exceeds the device's limit of %u in "
-                   "dimension %d (CL_DEVICE_MAX_WORK_ITEM_SIZES)",
-                   where, desc.name, wg[0], wg[1], wg[2], limits.max_workgroup_size[d], d);
-  }
-  if (invocations > limits.max_workgroup_invocations)
-    plugin::fail(PORTA_ERROR_UNSUPPORTED,
-                 "opencl: %s: kernel '%s' work-group of %llu invocations exceeds the device's limit of %u "
-                 "(CL_DEVICE_MAX_WORK_GROUP_SIZE)",
-                 where, desc.name, static_cast<unsigned long long>(invocations),
-                 limits.max_workgroup_invocations);
-  if (desc.shared_memory_bytes > limits.max_shared_memory_bytes)
-    plugin::fail(PORTA_ERROR_UNSUPPORTED,
-                 "opencl: %s: kernel '%s' needs %u bytes of shared memory, the device has %u "
-                 "(CL_DEVICE_LOCAL_MEM_SIZE)",
-                 where, desc.name, desc.shared_memory_bytes, limits.max_shared_memory_bytes);
   uint64_t parameter_bytes = uint64_t{desc.buffer_count} * entry.pointer_bytes + desc.push_constant_size;
   if (parameter_bytes > entry.max_parameter_bytes)
     plugin::fail(
         PORTA_ERROR_UNSUPPORTED,
         "opencl: %s: kernel '%s' passes %u buffers and %u push-constant bytes (%llu parameter bytes), more "
         "than the device's CL_DEVICE_MAX_PARAMETER_SIZE of %u",
-        where, desc.name, desc.buffer_count, desc.push_constant_size,
+        device.where.c_str(), desc.name, desc.buffer_count, desc.push_constant_size,
         static_cast<unsigned long long>(parameter_bytes), entry.max_parameter_bytes);
 }
 
@@ -257,56 +198,46 @@ void check_compiled_limits(const porta_plugin_kernel_t& k) {
 
 }  // namespace
 
-porta_status kernel_create(porta_plugin_device device, const porta_kernel_desc* desc,
-                           porta_plugin_kernel* out) {
-  return plugin::guard([&] {
-    porta_kernel_desc d = *desc;
-    if (!d.name) d.name = d.entry_point ? d.entry_point : "(unnamed)";
-    if (!d.source || !d.entry_point)
-      plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
-                   "opencl: %s: kernel '%s' has no OpenCL C source or entry point", device->where.c_str(),
-                   d.name);
-    check_requirements(d, *device);
+porta_plugin_kernel_t* kernel_create(porta_plugin_device_t& device, const porta_kernel_desc& desc) {
+  porta_kernel_desc d = desc;
+  if (!d.name) d.name = d.entry_point;
+  check_parameter_size(d, device);
 
-    const std::string key = cache_key(d, *device->entry);
-    cl_kernel kernel = nullptr;
-    Program program = load_cached(key, d, *device);
-    if (program) {
-      cl_int status = CL_SUCCESS;
-      kernel = cl().clCreateKernel(program.get(), d.entry_point, &status);
-      if (status != CL_SUCCESS) {
-        plugin::log(PORTA_LOG_WARN, "opencl: cached program for kernel '" + std::string(d.name) +
-                                        "' lacks its entry point; rebuilding");
-        program.reset();
-      }
+  const std::string key = cache_key(d, *device.entry);
+  cl_kernel kernel = nullptr;
+  Program program = load_cached(key, d, device);
+  if (program) {
+    cl_int status = CL_SUCCESS;
+    kernel = cl().clCreateKernel(program.get(), d.entry_point, &status);
+    if (status != CL_SUCCESS) {
+      plugin::log(PORTA_LOG_WARN, "opencl: cached program for kernel '" + std::string(d.name) +
+                                      "' lacks its entry point; rebuilding");
+      program.reset();
     }
-    if (!program) {
-      program = build_from_source(d, *device);
-      kernel = create_kernel(program.get(), d, *device);
-      store_cached(key, program.get(), d);
-    }
+  }
+  if (!program) {
+    program = build_from_source(d, device);
+    kernel = create_kernel(program.get(), d, device);
+    store_cached(key, program.get(), d);
+  }
 
-    auto k = std::make_unique<porta_plugin_kernel_t>();
-    k->device = device;
-    k->kernel = kernel;
-    k->program = program.release();
-    k->name = d.name;
-    k->buffer_count = d.buffer_count;
-    k->push_size = d.push_constant_size;
-    for (int i = 0; i < 3; ++i) k->local_size[i] = d.workgroup_size[i];
+  auto k = std::make_unique<porta_plugin_kernel_t>();
+  k->device = &device;
+  k->kernel = kernel;
+  k->program = program.release();
+  k->name = d.name;
+  for (int i = 0; i < 3; ++i) k->local_size[i] = d.workgroup_size[i];
 
-    try {
-      check_compiled_limits(*k);
-    } catch (...) {
-      kernel_destroy(k.release());
-      throw;
-    }
-    *out = k.release();
-  });
+  try {
+    check_compiled_limits(*k);
+  } catch (...) {
+    kernel_destroy(k.release());
+    throw;
+  }
+  return k.release();
 }
 
-void kernel_destroy(porta_plugin_kernel kernel) {
-  if (!kernel) return;
+void kernel_destroy(porta_plugin_kernel_t* kernel) {
   if (kernel->kernel) cl().clReleaseKernel(kernel->kernel);
   if (kernel->program) cl().clReleaseProgram(kernel->program);
   delete kernel;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/plugin_adapter.hpp"
 #include "runtime.hpp"
 
 namespace porta::opencl {
@@ -48,8 +49,6 @@ struct porta_plugin_kernel_t {
   cl_program program;
   cl_kernel kernel;
   std::string name;
-  uint32_t buffer_count;
-  uint32_t push_size;
   size_t local_size[3];
   // Kernel arguments are state of the cl_kernel: setting them and enqueueing must
   // not interleave between threads dispatching the same kernel.
@@ -76,37 +75,36 @@ struct porta_plugin_event_t {
   std::string where;
 };
 
-// The plugin table's entries, one group per file.
+// What plugin.cpp puts into the plugin table, one group per file. Failures
+// throw plugin::Failure.
 namespace porta::opencl {
-porta_status device_open(uint32_t index, porta_plugin_device* device);
-void device_close(porta_plugin_device device);
+porta_plugin_device_t* device_open(uint32_t index);
+void device_close(porta_plugin_device_t* device);
 
-porta_status buffer_create(porta_plugin_device device, uint64_t size, porta_plugin_buffer* buffer);
-void buffer_destroy(porta_plugin_buffer buffer);
+porta_plugin_buffer_t* buffer_create(porta_plugin_device_t& device, uint64_t size);
+void buffer_destroy(porta_plugin_buffer_t* buffer);
 
-porta_status kernel_create(porta_plugin_device device, const porta_kernel_desc* desc,
-                           porta_plugin_kernel* kernel);
-void kernel_destroy(porta_plugin_kernel kernel);
+porta_plugin_kernel_t* kernel_create(porta_plugin_device_t& device, const porta_kernel_desc& desc);
+void kernel_destroy(porta_plugin_kernel_t* kernel);
 
-porta_status stream_create(porta_plugin_device device, porta_plugin_stream* stream);
-void stream_destroy(porta_plugin_stream stream);
-porta_status stream_write(porta_plugin_stream stream, porta_plugin_buffer dst, uint64_t offset,
-                          const void* src, uint64_t size);
-porta_status stream_read(porta_plugin_stream stream, porta_plugin_buffer src, uint64_t offset, void* dst,
-                         uint64_t size);
-porta_status stream_copy(porta_plugin_stream stream, porta_plugin_buffer src, uint64_t src_offset,
-                         porta_plugin_buffer dst, uint64_t dst_offset, uint64_t size);
-porta_status stream_fill(porta_plugin_stream stream, porta_plugin_buffer dst, uint64_t offset, uint64_t size,
-                         uint32_t pattern);
-porta_status stream_dispatch(porta_plugin_stream stream, porta_plugin_kernel kernel, const uint32_t groups[3],
-                             const porta_plugin_buffer* buffers, uint32_t buffer_count, const void* push,
-                             uint32_t push_size);
-porta_status stream_sync(porta_plugin_stream stream);
-porta_status event_record(porta_plugin_stream stream, porta_plugin_event* event);
-porta_status event_elapsed_ms(porta_plugin_event start, porta_plugin_event end, double* ms);
-void event_destroy(porta_plugin_event event);
-porta_status stream_begin_record(porta_plugin_stream stream);
-porta_status stream_end_record(porta_plugin_stream stream, porta_plugin_sequence* sequence);
-porta_status stream_replay(porta_plugin_stream stream, porta_plugin_sequence sequence);
-void sequence_destroy(porta_plugin_sequence sequence);
+porta_plugin_stream_t* stream_create(porta_plugin_device_t& device);
+void stream_destroy(porta_plugin_stream_t* stream);
+void stream_write(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint64_t offset, const void* src,
+                  uint64_t size);
+void stream_read(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint64_t offset, void* dst,
+                 uint64_t size);
+void stream_copy(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint64_t src_offset,
+                 porta_plugin_buffer_t& dst, uint64_t dst_offset, uint64_t size);
+void stream_fill(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint64_t offset, uint64_t size,
+                 uint32_t pattern);
+void stream_dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const uint32_t groups[3],
+                     plugin::BufferList<porta_plugin_buffer_t> buffers, const void* push, uint32_t push_size);
+void stream_sync(porta_plugin_stream_t& stream);
+porta_plugin_event_t* event_record(porta_plugin_stream_t& stream);
+double event_elapsed_ms(porta_plugin_event_t& start, porta_plugin_event_t& end);
+void event_destroy(porta_plugin_event_t* event);
+void stream_begin_record(porta_plugin_stream_t& stream);
+porta_plugin_sequence_t* stream_end_record(porta_plugin_stream_t& stream);
+void stream_replay(porta_plugin_stream_t& stream, porta_plugin_sequence_t& sequence);
+void sequence_destroy(porta_plugin_sequence_t* sequence);
 }  // namespace porta::opencl

@@ -1,64 +1,68 @@
-// The plugin table libporta loads: libporta-opencl.so's only export.
-#include "../common/plugin_support.hpp"
+// The OpenCL backend as a porta plugin: its objects and the file that does
+// each entry's work (device, memory, kernel, stream).
+#include "../common/plugin_adapter.hpp"
 #include "opencl.hpp"
 
 namespace porta::opencl {
-namespace {
 
-porta_status init(const porta_host_api* host) {
-  plugin::host() = host;
-  return plugin::guard([] {
+struct Backend {
+  static constexpr const char* name = "opencl";
+  static constexpr porta_kernel_language language = PORTA_LANGUAGE_OPENCL_C;
+  using Device = porta_plugin_device_t;
+  using Buffer = porta_plugin_buffer_t;
+  using Kernel = porta_plugin_kernel_t;
+  using Stream = porta_plugin_stream_t;
+  using Event = porta_plugin_event_t;
+  using Sequence = porta_plugin_sequence_t;
+
+  static void init() {
     load_runtime();
     enumerate_devices();
-  });
-}
+  }
+  static void shutdown() { clear_devices(); }
+  static uint32_t device_count() { return static_cast<uint32_t>(devices().size()); }
+  static const porta_device_info& device_info(uint32_t index) { return devices()[index].info; }
+  static Device* device_open(uint32_t index) { return opencl::device_open(index); }
+  static void device_close(Device* device) { opencl::device_close(device); }
 
-void shutdown() { clear_devices(); }
+  static Buffer* buffer_create(Device& device, uint64_t size) { return opencl::buffer_create(device, size); }
+  static void buffer_destroy(Buffer* buffer) { opencl::buffer_destroy(buffer); }
+  static Kernel* kernel_create(Device& device, const porta_kernel_desc& desc) {
+    return opencl::kernel_create(device, desc);
+  }
+  static void kernel_destroy(Kernel* kernel) { opencl::kernel_destroy(kernel); }
 
-uint32_t device_count() { return static_cast<uint32_t>(devices().size()); }
+  static Stream* stream_create(Device& device) { return opencl::stream_create(device); }
+  static void stream_destroy(Stream* s) { opencl::stream_destroy(s); }
+  static void stream_write(Stream& s, Buffer& dst, uint64_t offset, const void* src, uint64_t size) {
+    opencl::stream_write(s, dst, offset, src, size);
+  }
+  static void stream_read(Stream& s, Buffer& src, uint64_t offset, void* dst, uint64_t size) {
+    opencl::stream_read(s, src, offset, dst, size);
+  }
+  static void stream_copy(Stream& s, Buffer& src, uint64_t src_offset, Buffer& dst, uint64_t dst_offset,
+                          uint64_t size) {
+    opencl::stream_copy(s, src, src_offset, dst, dst_offset, size);
+  }
+  static void stream_fill(Stream& s, Buffer& dst, uint64_t offset, uint64_t size, uint32_t pattern) {
+    opencl::stream_fill(s, dst, offset, size, pattern);
+  }
+  static void stream_dispatch(Stream& s, Kernel& kernel, const uint32_t groups[3],
+                              plugin::BufferList<Buffer> buffers, const void* push, uint32_t push_size) {
+    opencl::stream_dispatch(s, kernel, groups, buffers, push, push_size);
+  }
+  static void stream_sync(Stream& s) { opencl::stream_sync(s); }
 
-porta_status device_info(uint32_t index, porta_device_info* info) {
-  return plugin::guard([&] {
-    if (index >= devices().size())
-      plugin::fail(PORTA_ERROR_NOT_FOUND, "opencl: no device %u (%zu devices)", index, devices().size());
-    *info = devices()[index].info;
-  });
-}
+  static Event* event_record(Stream& s) { return opencl::event_record(s); }
+  static double event_elapsed_ms(Event& start, Event& end) { return opencl::event_elapsed_ms(start, end); }
+  static void event_destroy(Event* event) { opencl::event_destroy(event); }
 
-const porta_plugin_api kTable = {
-    PORTA_PLUGIN_ABI_VERSION,
-    "opencl",
-    PORTA_LANGUAGE_OPENCL_C,
-    init,
-    shutdown,
-    device_count,
-    device_info,
-    device_open,
-    device_close,
-    buffer_create,
-    buffer_destroy,
-    kernel_create,
-    kernel_destroy,
-    stream_create,
-    stream_destroy,
-    stream_write,
-    stream_read,
-    stream_copy,
-    stream_fill,
-    stream_dispatch,
-    stream_sync,
-    event_record,
-    event_elapsed_ms,
-    event_destroy,
-    stream_begin_record,
-    stream_end_record,
-    stream_replay,
-    sequence_destroy,
+  static void stream_begin_record(Stream& s) { opencl::stream_begin_record(s); }
+  static Sequence* stream_end_record(Stream& s) { return opencl::stream_end_record(s); }
+  static void stream_replay(Stream& s, Sequence& sequence) { opencl::stream_replay(s, sequence); }
+  static void sequence_destroy(Sequence* sequence) { opencl::sequence_destroy(sequence); }
 };
 
-}  // namespace
 }  // namespace porta::opencl
 
-extern "C" PORTA_PLUGIN_EXPORT const porta_plugin_api* porta_plugin_entry(void) {
-  return &porta::opencl::kTable;
-}
+PORTA_PLUGIN_ENTRY(porta::opencl::Backend)

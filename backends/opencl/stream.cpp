@@ -12,14 +12,12 @@ namespace porta::opencl {
 namespace {
 
 // Runs the operation now, or keeps it when the stream is recording.
-porta_status submit(porta_plugin_stream stream, StreamOp op) {
-  return plugin::guard([&] {
-    if (stream->recording) {
-      stream->recorded.push_back(std::move(op));
-    } else {
-      op(*stream);
-    }
-  });
+void submit(porta_plugin_stream_t& stream, StreamOp op) {
+  if (stream.recording) {
+    stream.recorded.push_back(std::move(op));
+  } else {
+    op(stream);
+  }
 }
 
 void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const uint32_t groups[3],
@@ -54,149 +52,114 @@ void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, cons
 
 }  // namespace
 
-porta_status stream_create(porta_plugin_device device, porta_plugin_stream* out) {
-  return plugin::guard([&] {
-    cl_int status = CL_SUCCESS;
-    cl_command_queue queue =
-        cl().clCreateCommandQueue(device->context, device->entry->device, CL_QUEUE_PROFILING_ENABLE, &status);
-    check(status, device->where, "clCreateCommandQueue");
-    auto* stream = new porta_plugin_stream_t;
-    stream->device = device;
-    stream->queue = queue;
-    *out = stream;
-  });
+porta_plugin_stream_t* stream_create(porta_plugin_device_t& device) {
+  cl_int status = CL_SUCCESS;
+  cl_command_queue queue =
+      cl().clCreateCommandQueue(device.context, device.entry->device, CL_QUEUE_PROFILING_ENABLE, &status);
+  check(status, device.where, "clCreateCommandQueue");
+  auto* stream = new porta_plugin_stream_t;
+  stream->device = &device;
+  stream->queue = queue;
+  return stream;
 }
 
-void stream_destroy(porta_plugin_stream stream) {
-  if (!stream) return;
+void stream_destroy(porta_plugin_stream_t* stream) {
   cl().clFinish(stream->queue);
   cl().clReleaseCommandQueue(stream->queue);
   delete stream;
 }
 
-porta_status stream_write(porta_plugin_stream stream, porta_plugin_buffer dst, uint64_t offset,
-                          const void* src, uint64_t size) {
-  return submit(stream, [=](porta_plugin_stream_t& s) {
+void stream_write(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint64_t offset, const void* src,
+                  uint64_t size) {
+  submit(stream, [=, dst = &dst](porta_plugin_stream_t& s) {
     check(cl().clEnqueueWriteBuffer(s.queue, dst->mem, CL_FALSE, offset, size, src, 0, nullptr, nullptr),
           s.device->where, "clEnqueueWriteBuffer");
   });
 }
 
-porta_status stream_read(porta_plugin_stream stream, porta_plugin_buffer src, uint64_t offset, void* dst,
-                         uint64_t size) {
-  return submit(stream, [=](porta_plugin_stream_t& s) {
+void stream_read(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint64_t offset, void* dst,
+                 uint64_t size) {
+  submit(stream, [=, src = &src](porta_plugin_stream_t& s) {
     check(cl().clEnqueueReadBuffer(s.queue, src->mem, CL_FALSE, offset, size, dst, 0, nullptr, nullptr),
           s.device->where, "clEnqueueReadBuffer");
   });
 }
 
-porta_status stream_copy(porta_plugin_stream stream, porta_plugin_buffer src, uint64_t src_offset,
-                         porta_plugin_buffer dst, uint64_t dst_offset, uint64_t size) {
-  return submit(stream, [=](porta_plugin_stream_t& s) {
+void stream_copy(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint64_t src_offset,
+                 porta_plugin_buffer_t& dst, uint64_t dst_offset, uint64_t size) {
+  submit(stream, [=, src = &src, dst = &dst](porta_plugin_stream_t& s) {
     check(cl().clEnqueueCopyBuffer(s.queue, src->mem, dst->mem, src_offset, dst_offset, size, 0, nullptr,
                                    nullptr),
           s.device->where, "clEnqueueCopyBuffer");
   });
 }
 
-porta_status stream_fill(porta_plugin_stream stream, porta_plugin_buffer dst, uint64_t offset, uint64_t size,
-                         uint32_t pattern) {
-  return submit(stream, [=](porta_plugin_stream_t& s) {
+void stream_fill(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint64_t offset, uint64_t size,
+                 uint32_t pattern) {
+  submit(stream, [=, dst = &dst](porta_plugin_stream_t& s) {
     check(cl().clEnqueueFillBuffer(s.queue, dst->mem, &pattern, sizeof pattern, offset, size, 0, nullptr,
                                    nullptr),
           s.device->where, "clEnqueueFillBuffer");
   });
 }
 
-porta_status stream_dispatch(porta_plugin_stream stream, porta_plugin_kernel kernel, const uint32_t groups[3],
-                             const porta_plugin_buffer* buffers, uint32_t buffer_count, const void* push,
-                             uint32_t push_size) {
+void stream_dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const uint32_t groups[3],
+                     plugin::BufferList<porta_plugin_buffer_t> buffers, const void* push,
+                     uint32_t push_size) {
   std::vector<cl_mem> mems;
+  for (uint32_t i = 0; i < buffers.size(); ++i) mems.push_back(buffers[i].mem);
   std::vector<unsigned char> bytes;
-  porta_status status = plugin::guard([&] {
-    if (buffer_count != kernel->buffer_count || push_size != kernel->push_size)
-      plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
-                   "opencl: %s: kernel '%s' takes %u buffers and %u push-constant bytes, given %u and %u",
-                   stream->device->where.c_str(), kernel->name.c_str(), kernel->buffer_count,
-                   kernel->push_size, buffer_count, push_size);
-    for (uint32_t i = 0; i < buffer_count; ++i) mems.push_back(buffers[i]->mem);
-    if (push_size)
-      bytes.assign(static_cast<const unsigned char*>(push),
-                   static_cast<const unsigned char*>(push) + push_size);
-  });
-  if (status != PORTA_SUCCESS) return status;
+  if (push_size)
+    bytes.assign(static_cast<const unsigned char*>(push),
+                 static_cast<const unsigned char*>(push) + push_size);
   const uint32_t g[3] = {groups[0], groups[1], groups[2]};
-  return submit(stream, [=, mems = std::move(mems), bytes = std::move(bytes)](porta_plugin_stream_t& s) {
-    dispatch(s, *kernel, g, mems, bytes);
-  });
+  submit(stream, [=, kernel = &kernel, mems = std::move(mems), bytes = std::move(bytes)](
+                     porta_plugin_stream_t& s) { dispatch(s, *kernel, g, mems, bytes); });
 }
 
-porta_status stream_sync(porta_plugin_stream stream) {
-  return plugin::guard([&] { check(cl().clFinish(stream->queue), stream->device->where, "clFinish"); });
+void stream_sync(porta_plugin_stream_t& stream) {
+  check(cl().clFinish(stream.queue), stream.device->where, "clFinish");
 }
 
-porta_status event_record(porta_plugin_stream stream, porta_plugin_event* out) {
-  return plugin::guard([&] {
-    if (stream->recording)
-      plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "opencl: %s: events cannot be recorded inside a sequence",
-                   stream->device->where.c_str());
-    // On an in-order queue a marker completes when everything before it has.
-    cl_event event = nullptr;
-    check(cl().clEnqueueMarkerWithWaitList(stream->queue, 0, nullptr, &event), stream->device->where,
-          "clEnqueueMarkerWithWaitList");
-    *out = new porta_plugin_event_t{event, stream->device->where};
-  });
+porta_plugin_event_t* event_record(porta_plugin_stream_t& stream) {
+  // On an in-order queue a marker completes when everything before it has.
+  cl_event event = nullptr;
+  check(cl().clEnqueueMarkerWithWaitList(stream.queue, 0, nullptr, &event), stream.device->where,
+        "clEnqueueMarkerWithWaitList");
+  return new porta_plugin_event_t{event, stream.device->where};
 }
 
-porta_status event_elapsed_ms(porta_plugin_event start, porta_plugin_event end, double* ms) {
-  return plugin::guard([&] {
-    cl_ulong t0 = 0, t1 = 0;
-    check(cl().clGetEventProfilingInfo(start->event, CL_PROFILING_COMMAND_END, sizeof t0, &t0, nullptr),
-          start->where, "clGetEventProfilingInfo(start)");
-    check(cl().clGetEventProfilingInfo(end->event, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr),
-          end->where, "clGetEventProfilingInfo(end)");
-    *ms = (static_cast<double>(t1) - static_cast<double>(t0)) * 1e-6;
-  });
+double event_elapsed_ms(porta_plugin_event_t& start, porta_plugin_event_t& end) {
+  cl_ulong t0 = 0, t1 = 0;
+  check(cl().clGetEventProfilingInfo(start.event, CL_PROFILING_COMMAND_END, sizeof t0, &t0, nullptr),
+        start.where, "clGetEventProfilingInfo(start)");
+  check(cl().clGetEventProfilingInfo(end.event, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr), end.where,
+        "clGetEventProfilingInfo(end)");
+  return (static_cast<double>(t1) - static_cast<double>(t0)) * 1e-6;
 }
 
-void event_destroy(porta_plugin_event event) {
-  if (!event) return;
+void event_destroy(porta_plugin_event_t* event) {
   cl().clReleaseEvent(event->event);
   delete event;
 }
 
-porta_status stream_begin_record(porta_plugin_stream stream) {
-  return plugin::guard([&] {
-    if (stream->recording)
-      plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "opencl: %s: the stream is already recording",
-                   stream->device->where.c_str());
-    stream->recording = true;
-    stream->recorded.clear();
-  });
+void stream_begin_record(porta_plugin_stream_t& stream) {
+  stream.recording = true;
+  stream.recorded.clear();
 }
 
-porta_status stream_end_record(porta_plugin_stream stream, porta_plugin_sequence* out) {
-  return plugin::guard([&] {
-    if (!stream->recording)
-      plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "opencl: %s: the stream is not recording",
-                   stream->device->where.c_str());
-    auto sequence = std::make_unique<porta_plugin_sequence_t>();
-    sequence->ops = std::move(stream->recorded);
-    stream->recorded.clear();
-    stream->recording = false;
-    *out = sequence.release();
-  });
+porta_plugin_sequence_t* stream_end_record(porta_plugin_stream_t& stream) {
+  auto sequence = std::make_unique<porta_plugin_sequence_t>();
+  sequence->ops = std::move(stream.recorded);
+  stream.recorded.clear();
+  stream.recording = false;
+  return sequence.release();
 }
 
-porta_status stream_replay(porta_plugin_stream stream, porta_plugin_sequence sequence) {
-  return plugin::guard([&] {
-    if (stream->recording)
-      plugin::fail(PORTA_ERROR_INVALID_ARGUMENT, "opencl: %s: cannot replay a sequence while recording",
-                   stream->device->where.c_str());
-    for (const StreamOp& op : sequence->ops) op(*stream);
-  });
+void stream_replay(porta_plugin_stream_t& stream, porta_plugin_sequence_t& sequence) {
+  for (const StreamOp& op : sequence.ops) op(stream);
 }
 
-void sequence_destroy(porta_plugin_sequence sequence) { delete sequence; }
+void sequence_destroy(porta_plugin_sequence_t* sequence) { delete sequence; }
 
 }  // namespace porta::opencl

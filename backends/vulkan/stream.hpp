@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/plugin_adapter.hpp"
 #include "kernel.hpp"
 
 namespace porta::vk {
@@ -99,7 +100,7 @@ class Stream {
   void read(Buffer* src, uint64_t offset, void* dst, uint64_t size);
   void copy(Buffer* src, uint64_t src_offset, Buffer* dst, uint64_t dst_offset, uint64_t size);
   void fill(Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern);
-  void dispatch(Kernel* kernel, const uint32_t groups[3], const porta_plugin_buffer* buffers, uint32_t count,
+  void dispatch(Kernel* kernel, const uint32_t groups[3], plugin::BufferList<Buffer> buffers,
                 const void* push, uint32_t push_size);
   void sync();
   Event* record_event();

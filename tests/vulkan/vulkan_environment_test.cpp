@@ -40,8 +40,6 @@ TEST(VulkanEnvironment, NoDriverMakesInitFailWithTheReason) {
       << TestHost::last_error;
   std::printf("init failed as expected: %s\n", TestHost::last_error.c_str());
   EXPECT_EQ(api->device_count(), 0u);
-  porta_device_info info;
-  EXPECT_EQ(api->device_info(0, &info), PORTA_ERROR_UNAVAILABLE);
 }
 
 bool validation_mode_is(const char* mode) {

@@ -10,8 +10,13 @@
  *   reports the cause once through host->set_error() (backend, device, call and
  *   the driver's own message) before returning; the core adds nothing but
  *   context.
- * - The core validates arguments (sizes, ranges, buffer counts, limits) before
- *   calling; a plugin only reports what its runtime says.
+ * - The core validates arguments before calling: device indexes below
+ *   device_count(), sizes > 0 and ranges in bounds, fill offsets and sizes
+ *   multiples of 4, group counts within the limits, buffer counts and
+ *   push-constant sizes equal to the kernel's, work-group size, shared memory,
+ *   push constants and features within the device's info, and the recording
+ *   state of a stream. A plugin trusts these and only reports what its runtime
+ *   says.
  * - Stream operations are asynchronous and execute in submission order. Host
  *   pointers given to write/read must stay valid until the stream is synced.
  * - The core serialises nothing: a device and its buffers and kernels may be
@@ -31,7 +36,7 @@
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 2u
+#define PORTA_PLUGIN_ABI_VERSION 3u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */

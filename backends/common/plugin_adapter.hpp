@@ -1,0 +1,260 @@
+// The one way a backend becomes a porta plugin. A backend describes itself in
+// one struct of C++ types and static functions; Adapter<Backend> fills the
+// porta_plugin_api table from it by name, turns handles into the backend's
+// objects and back, runs every entry inside guard() (an exception becomes a
+// status and one set_error call), and leaves the recording entries null when
+// the backend does not record. PORTA_PLUGIN_ENTRY(Backend) exports the table.
+//
+// The core validates every argument before it calls a plugin (handles, sizes,
+// ranges, buffer counts, push-constant sizes, device indexes, limits and
+// features): a backend only checks what its runtime alone knows.
+//
+// struct Backend {
+//   static constexpr const char* name = "...";
+//   static constexpr porta_kernel_language language = PORTA_LANGUAGE_...;
+//   using Device = ...; using Buffer = ...; using Kernel = ...;
+//   using Stream = ...; using Event = ...;
+//
+//   static void init();                       // throws Failure: the backend is unavailable
+//   static void shutdown();
+//   static uint32_t device_count();
+//   static porta_device_info device_info(uint32_t index);  // or a const reference
+//   static Device* device_open(uint32_t index);
+//   static void device_close(Device* device);
+//   static Buffer* buffer_create(Device& device, uint64_t size);
+//   static void buffer_destroy(Buffer* buffer);
+//   static Kernel* kernel_create(Device& device, const porta_kernel_desc& desc);
+//   static void kernel_destroy(Kernel* kernel);
+//   static Stream* stream_create(Device& device);
+//   static void stream_destroy(Stream* stream);
+//   static void stream_write(Stream&, Buffer& dst, uint64_t offset, const void* src, uint64_t size);
+//   static void stream_read(Stream&, Buffer& src, uint64_t offset, void* dst, uint64_t size);
+//   static void stream_copy(Stream&, Buffer& src, uint64_t src_offset, Buffer& dst, uint64_t dst_offset,
+//                           uint64_t size);
+//   static void stream_fill(Stream&, Buffer& dst, uint64_t offset, uint64_t size, uint32_t pattern);
+//   static void stream_dispatch(Stream&, Kernel&, const uint32_t groups[3], BufferList<Buffer> buffers,
+//                               const void* push, uint32_t push_size);
+//   static void stream_sync(Stream&);
+//   static Event* event_record(Stream&);
+//   static double event_elapsed_ms(Event& start, Event& end);
+//   static void event_destroy(Event* event);
+//
+//   // Recorded sequences, optional (all or none; without them the core
+//   // records and replays the calls itself):
+//   using Sequence = ...;
+//   static void stream_begin_record(Stream&);
+//   static Sequence* stream_end_record(Stream&);
+//   static void stream_replay(Stream&, Sequence&);
+//   static void sequence_destroy(Sequence* sequence);
+// };
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+
+#include "plugin_support.hpp"
+
+namespace porta::plugin {
+
+// A plugin handle as the backend's object (and back): the handle types are
+// opaque pointers that only ever point at the backend's own objects.
+template <class T, class Handle>
+T* object(Handle handle) {
+  return reinterpret_cast<T*>(handle);
+}
+template <class Handle, class T>
+Handle handle(T* object) {
+  return reinterpret_cast<Handle>(object);
+}
+
+// The buffers of a dispatch as the backend's objects, read in place from the
+// handle array the core passes.
+template <class Buffer>
+class BufferList {
+ public:
+  BufferList(const porta_plugin_buffer* handles, uint32_t count) : handles_(handles), count_(count) {}
+  uint32_t size() const { return count_; }
+  Buffer& operator[](uint32_t i) const { return *object<Buffer>(handles_[i]); }
+
+ private:
+  const porta_plugin_buffer* handles_;
+  uint32_t count_;
+};
+
+template <class B>
+concept Records = requires(typename B::Stream& stream, typename B::Sequence& sequence) {
+  B::stream_begin_record(stream);
+  { B::stream_end_record(stream) } -> std::same_as<typename B::Sequence*>;
+  B::stream_replay(stream, sequence);
+  B::sequence_destroy(&sequence);
+};
+
+template <class B>
+class Adapter {
+  using Device = typename B::Device;
+  using Buffer = typename B::Buffer;
+  using Kernel = typename B::Kernel;
+  using Stream = typename B::Stream;
+  using Event = typename B::Event;
+
+  static Device& device(porta_plugin_device d) { return *object<Device>(d); }
+  static Buffer& buffer(porta_plugin_buffer b) { return *object<Buffer>(b); }
+  static Stream& stream(porta_plugin_stream s) { return *object<Stream>(s); }
+
+  // A destroy entry cannot report a status: a failure is only recorded.
+  template <class F>
+  static void release(F&& body) noexcept {
+    guard(static_cast<F&&>(body));
+  }
+
+  static porta_status init(const porta_host_api* h) {
+    host() = h;
+    return guard([] { B::init(); });
+  }
+  static void shutdown() {
+    release([] { B::shutdown(); });
+  }
+  static uint32_t device_count() {
+    uint32_t n = 0;
+    guard([&] { n = B::device_count(); });
+    return n;
+  }
+  static porta_status device_info(uint32_t index, porta_device_info* info) {
+    return guard([&] { *info = B::device_info(index); });
+  }
+  static porta_status device_open(uint32_t index, porta_plugin_device* out) {
+    return guard([&] { *out = handle<porta_plugin_device>(B::device_open(index)); });
+  }
+  static void device_close(porta_plugin_device d) {
+    release([&] { B::device_close(object<Device>(d)); });
+  }
+
+  static porta_status buffer_create(porta_plugin_device d, uint64_t size, porta_plugin_buffer* out) {
+    return guard([&] { *out = handle<porta_plugin_buffer>(B::buffer_create(device(d), size)); });
+  }
+  static void buffer_destroy(porta_plugin_buffer b) {
+    release([&] { B::buffer_destroy(object<Buffer>(b)); });
+  }
+
+  static porta_status kernel_create(porta_plugin_device d, const porta_kernel_desc* desc,
+                                    porta_plugin_kernel* out) {
+    return guard([&] { *out = handle<porta_plugin_kernel>(B::kernel_create(device(d), *desc)); });
+  }
+  static void kernel_destroy(porta_plugin_kernel k) {
+    release([&] { B::kernel_destroy(object<Kernel>(k)); });
+  }
+
+  static porta_status stream_create(porta_plugin_device d, porta_plugin_stream* out) {
+    return guard([&] { *out = handle<porta_plugin_stream>(B::stream_create(device(d))); });
+  }
+  static void stream_destroy(porta_plugin_stream s) {
+    release([&] { B::stream_destroy(object<Stream>(s)); });
+  }
+
+  static porta_status stream_write(porta_plugin_stream s, porta_plugin_buffer dst, uint64_t offset,
+                                   const void* src, uint64_t size) {
+    return guard([&] { B::stream_write(stream(s), buffer(dst), offset, src, size); });
+  }
+  static porta_status stream_read(porta_plugin_stream s, porta_plugin_buffer src, uint64_t offset, void* dst,
+                                  uint64_t size) {
+    return guard([&] { B::stream_read(stream(s), buffer(src), offset, dst, size); });
+  }
+  static porta_status stream_copy(porta_plugin_stream s, porta_plugin_buffer src, uint64_t src_offset,
+                                  porta_plugin_buffer dst, uint64_t dst_offset, uint64_t size) {
+    return guard([&] { B::stream_copy(stream(s), buffer(src), src_offset, buffer(dst), dst_offset, size); });
+  }
+  static porta_status stream_fill(porta_plugin_stream s, porta_plugin_buffer dst, uint64_t offset,
+                                  uint64_t size, uint32_t pattern) {
+    return guard([&] { B::stream_fill(stream(s), buffer(dst), offset, size, pattern); });
+  }
+  static porta_status stream_dispatch(porta_plugin_stream s, porta_plugin_kernel k, const uint32_t groups[3],
+                                      const porta_plugin_buffer* buffers, uint32_t buffer_count,
+                                      const void* push, uint32_t push_size) {
+    return guard([&] {
+      B::stream_dispatch(stream(s), *object<Kernel>(k), groups, BufferList<Buffer>(buffers, buffer_count),
+                         push, push_size);
+    });
+  }
+  static porta_status stream_sync(porta_plugin_stream s) {
+    return guard([&] { B::stream_sync(stream(s)); });
+  }
+
+  static porta_status event_record(porta_plugin_stream s, porta_plugin_event* out) {
+    return guard([&] { *out = handle<porta_plugin_event>(B::event_record(stream(s))); });
+  }
+  static porta_status event_elapsed_ms(porta_plugin_event start, porta_plugin_event end, double* ms) {
+    return guard([&] { *ms = B::event_elapsed_ms(*object<Event>(start), *object<Event>(end)); });
+  }
+  static void event_destroy(porta_plugin_event e) {
+    release([&] { B::event_destroy(object<Event>(e)); });
+  }
+
+  // Recording entries exist only for a backend that records (see Records).
+  static porta_status stream_begin_record(porta_plugin_stream s) requires Records<B> {
+    return guard([&] { B::stream_begin_record(stream(s)); });
+  }
+  static porta_status stream_end_record(porta_plugin_stream s,
+                                        porta_plugin_sequence* out) requires Records<B> {
+    return guard([&] { *out = handle<porta_plugin_sequence>(B::stream_end_record(stream(s))); });
+  }
+  static porta_status stream_replay(porta_plugin_stream s, porta_plugin_sequence q) requires Records<B> {
+    return guard([&] { B::stream_replay(stream(s), *object<typename B::Sequence>(q)); });
+  }
+  static void sequence_destroy(porta_plugin_sequence q) requires Records<B> {
+    release([&] { B::sequence_destroy(object<typename B::Sequence>(q)); });
+  }
+
+  // The recording entries, or null ones for a backend that does not record.
+  struct Recording {
+    decltype(porta_plugin_api::stream_begin_record) begin = nullptr;
+    decltype(porta_plugin_api::stream_end_record) end = nullptr;
+    decltype(porta_plugin_api::stream_replay) replay = nullptr;
+    decltype(porta_plugin_api::sequence_destroy) destroy = nullptr;
+  };
+  static constexpr Recording recording() {
+    if constexpr (Records<B>)
+      return {stream_begin_record, stream_end_record, stream_replay, sequence_destroy};
+    else
+      return {};
+  }
+
+ public:
+  static constexpr porta_plugin_api table = {
+      .abi_version = PORTA_PLUGIN_ABI_VERSION,
+      .name = B::name,
+      .language = B::language,
+      .init = init,
+      .shutdown = shutdown,
+      .device_count = device_count,
+      .device_info = device_info,
+      .device_open = device_open,
+      .device_close = device_close,
+      .buffer_create = buffer_create,
+      .buffer_destroy = buffer_destroy,
+      .kernel_create = kernel_create,
+      .kernel_destroy = kernel_destroy,
+      .stream_create = stream_create,
+      .stream_destroy = stream_destroy,
+      .stream_write = stream_write,
+      .stream_read = stream_read,
+      .stream_copy = stream_copy,
+      .stream_fill = stream_fill,
+      .stream_dispatch = stream_dispatch,
+      .stream_sync = stream_sync,
+      .event_record = event_record,
+      .event_elapsed_ms = event_elapsed_ms,
+      .event_destroy = event_destroy,
+      .stream_begin_record = recording().begin,
+      .stream_end_record = recording().end,
+      .stream_replay = recording().replay,
+      .sequence_destroy = recording().destroy,
+  };
+};
+
+}  // namespace porta::plugin
+
+// Exports `Backend`'s table as the plugin's one C symbol.
+#define PORTA_PLUGIN_ENTRY(Backend)                                                 \
+  extern "C" PORTA_PLUGIN_EXPORT const porta_plugin_api* porta_plugin_entry(void) { \
+    return &::porta::plugin::Adapter<Backend>::table;                               \
+  }

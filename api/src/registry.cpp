@@ -2,6 +2,8 @@
 // list), the folder of libporta.so itself (and its porta/ subfolder), then the
 // install's plugin folder. The first plugin of a name wins. Every failure is
 // kept with its reason and never stops the other plugins.
+#include "registry.hpp"
+
 #include <dirent.h>
 #include <dlfcn.h>
 
@@ -11,7 +13,9 @@
 #include <filesystem>
 #include <set>
 
-#include "core.hpp"
+#include "cache.hpp"
+#include "errors.hpp"
+#include "log.hpp"
 
 #ifndef PORTA_INSTALL_PLUGIN_DIR
 #define PORTA_INSTALL_PLUGIN_DIR "/usr/local/lib/porta"

@@ -9,12 +9,9 @@
 #include "handles.hpp"
 #include "kernel_builder.hpp"
 #include "log.hpp"
+#include "porta/version.h"
 #include "registry.hpp"
 #include "selection.hpp"
-
-#ifndef PORTA_VERSION_STRING
-#define PORTA_VERSION_STRING "0.0.0"
-#endif
 
 using namespace porta::core;
 

@@ -8,11 +8,8 @@
 #include "cache.hpp"
 #include "errors.hpp"
 #include "handles.hpp"
+#include "porta/version.h"
 #include "porta_translator/translator.hpp"
-
-#ifndef PORTA_VERSION_STRING
-#define PORTA_VERSION_STRING "0.0.0"
-#endif
 
 namespace porta::core {
 namespace {

@@ -16,12 +16,10 @@
 #include "cache.hpp"
 #include "errors.hpp"
 #include "log.hpp"
+#include "porta/version.h"
 
 #ifndef PORTA_INSTALL_PLUGIN_DIR
 #define PORTA_INSTALL_PLUGIN_DIR "/usr/local/lib/porta"
-#endif
-#ifndef PORTA_VERSION_STRING
-#define PORTA_VERSION_STRING "0.0.0"
 #endif
 
 namespace porta::core {

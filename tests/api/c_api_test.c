@@ -126,9 +126,21 @@ static void check_last_error_is_per_thread(porta_device dev) {
   pthread_barrier_destroy(&step);
 }
 
+/* porta_version() is the version the headers carry. */
+static void check_version(void) {
+  char expected[64];
+  snprintf(expected, sizeof expected, "%d.%d.%d", PORTA_VERSION_MAJOR, PORTA_VERSION_MINOR,
+           PORTA_VERSION_PATCH);
+  CHECK(strcmp(porta_version(), PORTA_VERSION_STRING) == 0);
+  CHECK(strcmp(porta_version(), expected) == 0);
+  CHECK(PORTA_VERSION == PORTA_MAKE_VERSION(PORTA_VERSION_MAJOR, PORTA_VERSION_MINOR, PORTA_VERSION_PATCH));
+}
+
 int main(void) {
   const char* backend = getenv("PORTA_TEST_BACKEND");
   if (!backend || !*backend) backend = "cpu";
+
+  check_version();
 
   CHECK(porta_backend_count() >= 1);
   CHECK(porta_device_count() >= 1);

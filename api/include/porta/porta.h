@@ -10,12 +10,17 @@
  * Threading: the library is thread-safe. A device and its buffers and kernels
  * may be used from several threads at once; a stream belongs to one thread at
  * a time.
+ *
+ * Version: porta/version.h (PORTA_VERSION_MAJOR, _MINOR, _PATCH) is the header's
+ * version; porta_version() is the library's.
  */
 #ifndef PORTA_H
 #define PORTA_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "porta/version.h"
 
 #ifdef __cplusplus
 extern "C" {

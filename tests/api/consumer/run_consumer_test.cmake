@@ -13,7 +13,8 @@ function(run)
 endfunction()
 
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-foreach(f include/porta/porta.h include/porta/porta.hpp include/porta/plugin.h lib/pkgconfig/porta.pc
+foreach(f include/porta/porta.h include/porta/porta.hpp include/porta/plugin.h include/porta/version.h
+          lib/pkgconfig/porta.pc
           lib/cmake/porta/portaConfig.cmake lib/porta/libporta-cpu.so bin/porta-info)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "install is missing ${f}")

@@ -80,13 +80,21 @@ void porta_device_close(porta_device device) {
   delete device;
 }
 
-porta_status porta_device_info_get(porta_device device, porta_device_info* info) {
+static porta_status query_info(porta_device device, porta_device_info* info, const char* call) {
   clear_last_error();
   return guard([&] {
-    check_handle(device, "device", "porta_device_info_get");
-    if (!info) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_device_info_get: info is null");
+    check_handle(device, "device", call);
+    if (!info) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: info is null", call);
     *info = device->state->info;
   });
+}
+
+porta_status porta_device_query_info(porta_device device, porta_device_info* info) {
+  return query_info(device, info, "porta_device_query_info");
+}
+
+porta_status porta_device_info_get(porta_device device, porta_device_info* info) {
+  return query_info(device, info, "porta_device_info_get");
 }
 
 // ---- buffers ----------------------------------------------------------------

@@ -351,7 +351,7 @@ class Device {
 
   DeviceInfo info() const {
     DeviceInfo i{};
-    detail::check(porta_device_info_get(handle(), &i));
+    detail::check(porta_device_query_info(handle(), &i));
     return i;
   }
   std::string backend() const { return info().backend; }

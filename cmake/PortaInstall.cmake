@@ -3,6 +3,7 @@
 # pkg-config file.
 include(CMakePackageConfigHelpers)
 
+# (porta/version.h is generated and installed by api/CMakeLists.txt.)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/api/include/porta DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
 install(TARGETS porta porta_headers EXPORT portaTargets

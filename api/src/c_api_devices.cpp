@@ -1,31 +1,19 @@
 // C API: backends, devices, buffers, kernels.
 #include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
 
-#include "core.hpp"
-#include "porta_translator/translator.hpp"
-
-#ifndef PORTA_VERSION_STRING
-#define PORTA_VERSION_STRING "0.0.0"
-#endif
+#include "errors.hpp"
+#include "handle_registry.hpp"
+#include "handles.hpp"
+#include "kernel_builder.hpp"
+#include "log.hpp"
+#include "porta/version.h"
+#include "registry.hpp"
+#include "selection.hpp"
 
 using namespace porta::core;
-
-DeviceState::~DeviceState() {
-  builtin_kernels.clear();
-  if (io_stream) {
-    api->stream_sync(io_stream);
-    api->stream_destroy(io_stream);
-  }
-  if (handle) api->device_close(handle);
-}
-
-BufferState::~BufferState() {
-  if (handle) device->api->buffer_destroy(handle);
-}
-
-KernelState::~KernelState() {
-  if (handle) device->api->kernel_destroy(handle);
-}
 
 extern "C" {
 
@@ -92,13 +80,21 @@ void porta_device_close(porta_device device) {
   delete device;
 }
 
-porta_status porta_device_info_get(porta_device device, porta_device_info* info) {
+static porta_status query_info(porta_device device, porta_device_info* info, const char* call) {
   clear_last_error();
   return guard([&] {
-    check_handle(device, "device", "porta_device_info_get");
-    if (!info) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_device_info_get: info is null");
+    check_handle(device, "device", call);
+    if (!info) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: info is null", call);
     *info = device->state->info;
   });
+}
+
+porta_status porta_device_query_info(porta_device device, porta_device_info* info) {
+  return query_info(device, info, "porta_device_query_info");
+}
+
+porta_status porta_device_info_get(porta_device device, porta_device_info* info) {
+  return query_info(device, info, "porta_device_info_get");
 }
 
 // ---- buffers ----------------------------------------------------------------
@@ -110,9 +106,11 @@ porta_status porta_buffer_create(porta_device device, uint64_t size, porta_buffe
     if (!buffer) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_buffer_create: buffer is null");
     *buffer = nullptr;
     const DeviceRef& dev = device->state;
-    if (size == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_buffer_create on %s: size is 0 bytes", dev->label.c_str());
+    if (size == 0)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_buffer_create on %s: size is 0 bytes", dev->label.c_str());
     if (dev->info.limits.max_buffer_bytes && size > dev->info.limits.max_buffer_bytes)
-      fail(PORTA_ERROR_OUT_OF_MEMORY, "porta_buffer_create on %s: %llu bytes exceeds the device's largest buffer (%llu bytes)",
+      fail(PORTA_ERROR_OUT_OF_MEMORY,
+           "porta_buffer_create on %s: %llu bytes exceeds the device's largest buffer (%llu bytes)",
            dev->label.c_str(), static_cast<unsigned long long>(size),
            static_cast<unsigned long long>(dev->info.limits.max_buffer_bytes));
     auto state = std::make_shared<BufferState>();
@@ -144,9 +142,9 @@ uint64_t porta_buffer_size(porta_buffer buffer) {
 
 // ---- kernels ----------------------------------------------------------------
 
-static porta_status make_kernel(porta_device device, const std::vector<uint32_t>* spirv, const std::string* glsl,
-                                const char* name, const porta_spec_constant* specs, uint32_t spec_count,
-                                porta_kernel* kernel, const char* call) {
+static porta_status make_kernel(porta_device device, const std::vector<uint32_t>* spirv,
+                                const std::string* glsl, const char* name, const porta_spec_constant* specs,
+                                uint32_t spec_count, porta_kernel* kernel, const char* call) {
   check_handle(device, "device", call);
   if (!kernel) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: kernel is null", call);
   *kernel = nullptr;
@@ -158,7 +156,8 @@ static porta_status make_kernel(porta_device device, const std::vector<uint32_t>
 }
 
 porta_status porta_kernel_create_glsl(porta_device device, const char* source, size_t size, const char* name,
-                                      const porta_spec_constant* specs, uint32_t spec_count, porta_kernel* kernel) {
+                                      const porta_spec_constant* specs, uint32_t spec_count,
+                                      porta_kernel* kernel) {
   clear_last_error();
   return guard([&] {
     if (!source) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_kernel_create_glsl: source is null");
@@ -168,8 +167,8 @@ porta_status porta_kernel_create_glsl(porta_device device, const char* source, s
 }
 
 porta_status porta_kernel_create_spirv(porta_device device, const uint32_t* words, size_t word_count,
-                                       const char* name, const porta_spec_constant* specs, uint32_t spec_count,
-                                       porta_kernel* kernel) {
+                                       const char* name, const porta_spec_constant* specs,
+                                       uint32_t spec_count, porta_kernel* kernel) {
   clear_last_error();
   return guard([&] {
     if (!words && word_count) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_kernel_create_spirv: words is null");

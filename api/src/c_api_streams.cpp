@@ -1,8 +1,14 @@
 // C API: streams, their operations, recorded sequences and events.
 #include <array>
 #include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
 
-#include "core.hpp"
+#include "errors.hpp"
+#include "handle_registry.hpp"
+#include "handles.hpp"
+#include "log.hpp"
 
 using namespace porta::core;
 
@@ -37,7 +43,8 @@ BufferState& buffer_on(porta_stream_t& s, porta_buffer buffer, const char* call,
 }
 
 bool native_recording(const DeviceState& d) {
-  return d.api->stream_begin_record && d.api->stream_end_record && d.api->stream_replay && d.api->sequence_destroy;
+  return d.api->stream_begin_record && d.api->stream_end_record && d.api->stream_replay &&
+         d.api->sequence_destroy;
 }
 
 // Issues `op` now, or records it when the core records this stream; keeps
@@ -105,7 +112,8 @@ porta_status porta_stream_write(porta_stream stream, porta_buffer dst, uint64_t 
   });
 }
 
-porta_status porta_stream_read(porta_stream stream, porta_buffer src, uint64_t offset, void* dst, uint64_t size) {
+porta_status porta_stream_read(porta_stream stream, porta_buffer src, uint64_t offset, void* dst,
+                               uint64_t size) {
   clear_last_error();
   return guard([&] {
     auto& s = stream_of(stream, "porta_stream_read");
@@ -149,7 +157,8 @@ porta_status porta_stream_fill(porta_stream stream, porta_buffer dst, uint64_t o
     auto& b = buffer_on(s, dst, "porta_stream_fill", "the destination buffer");
     check_range(b, offset, size, "porta_stream_fill", "destination");
     if (offset % 4 || size % 4)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_fill: offset (%llu) and size (%llu) must be multiples of 4",
+      fail(PORTA_ERROR_INVALID_ARGUMENT,
+           "porta_stream_fill: offset (%llu) and size (%llu) must be multiples of 4",
            static_cast<unsigned long long>(offset), static_cast<unsigned long long>(size));
     if (size == 0) return;
     auto api = s.device->api;
@@ -174,8 +183,8 @@ porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel, con
     const auto& lim = s.device->info.limits;
     for (int i = 0; i < 3; ++i) {
       if (groups[i] == 0)
-        fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': group count %c is 0; every dimension needs at least 1", call,
-             name.c_str(), kAxis[i]);
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': group count %c is 0; every dimension needs at least 1",
+             call, name.c_str(), kAxis[i]);
       if (groups[i] > lim.max_workgroup_count[i])
         fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': group count %c = %u exceeds %s's limit of %u", call,
              name.c_str(), kAxis[i], groups[i], s.device->label.c_str(), lim.max_workgroup_count[i]);
@@ -183,17 +192,20 @@ porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel, con
     if (buffer_count != k.interface.buffer_count)
       fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': %u buffers given; the kernel has %u storage buffers", call,
            name.c_str(), buffer_count, k.interface.buffer_count);
-    if (buffer_count && !buffers) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': buffers is null", call, name.c_str());
+    if (buffer_count && !buffers)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': buffers is null", call, name.c_str());
     if (push_size != k.interface.push_constant_size)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': %u bytes of push constants given; the kernel's block is %u bytes",
-           call, name.c_str(), push_size, k.interface.push_constant_size);
+      fail(PORTA_ERROR_INVALID_ARGUMENT,
+           "%s '%s': %u bytes of push constants given; the kernel's block is %u bytes", call, name.c_str(),
+           push_size, k.interface.push_constant_size);
     if (push_size && !push)
       fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': push constants are null", call, name.c_str());
 
     std::vector<porta_plugin_buffer> handles(buffer_count);
     std::vector<std::shared_ptr<void>> objects{kernel->state};
     for (uint32_t i = 0; i < buffer_count; ++i) {
-      std::string what = format("buffer %u (binding %u) of kernel '%s'", i, k.interface.bindings[i], name.c_str());
+      std::string what =
+          format("buffer %u (binding %u) of kernel '%s'", i, k.interface.bindings[i], name.c_str());
       check_handle(buffers[i], "buffer", (std::string(call) + ": " + what).c_str());
       check_same_device(s.device, buffers[i]->state->device, call, what.c_str());
       handles[i] = buffers[i]->state->handle;
@@ -218,7 +230,8 @@ porta_status porta_stream_sync(porta_stream stream) {
   clear_last_error();
   return guard([&] {
     auto& s = stream_of(stream, "porta_stream_sync");
-    if (s.recording) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_sync: the stream is recording a sequence");
+    if (s.recording)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_sync: the stream is recording a sequence");
     porta_status status = s.device->api->stream_sync(s.handle);
     s.in_flight.clear();
     check_plugin(status, *s.device, "sync");
@@ -245,7 +258,8 @@ porta_status porta_stream_end_record(porta_stream stream, porta_sequence* sequen
     auto& s = stream_of(stream, "porta_stream_end_record");
     if (!sequence) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_end_record: sequence is null");
     *sequence = nullptr;
-    if (!s.recording) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_end_record: the stream is not recording");
+    if (!s.recording)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_end_record: the stream is not recording");
     std::unique_ptr<porta_sequence_t> seq = std::move(s.recording);
     if (native_recording(*s.device))
       check_plugin(s.device->api->stream_end_record(s.handle, &seq->handle), *s.device, "end_record");
@@ -260,7 +274,8 @@ porta_status porta_stream_replay(porta_stream stream, porta_sequence sequence) {
     auto& s = stream_of(stream, "porta_stream_replay");
     check_handle(sequence, "sequence", "porta_stream_replay");
     check_same_device(s.device, sequence->device, "porta_stream_replay", "the sequence");
-    if (s.recording) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_replay: the stream is recording a sequence");
+    if (s.recording)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_replay: the stream is recording a sequence");
     for (const auto& o : sequence->keep_alive) s.in_flight.push_back(o);
     if (sequence->handle) {
       check_plugin(s.device->api->stream_replay(s.handle, sequence->handle), *s.device, "replay");
@@ -286,7 +301,8 @@ porta_status porta_event_record(porta_stream stream, porta_event* event) {
     auto& s = stream_of(stream, "porta_event_record");
     if (!event) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_event_record: event is null");
     *event = nullptr;
-    if (s.recording) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_event_record: the stream is recording a sequence");
+    if (s.recording)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_event_record: the stream is recording a sequence");
     auto e = std::make_unique<porta_event_t>();
     e->device = s.device;
     check_plugin(s.device->api->event_record(s.handle, &e->handle), *s.device, "event_record");

@@ -3,19 +3,24 @@
 // sees a whole entry or none. Each entry starts with a header holding a magic
 // and a checksum of what follows, so that a damaged file is found here and
 // rebuilt, and never reaches a driver. PORTA_CACHE=0 turns it off.
+#include "cache.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <thread>
+#include <iterator>
 
-#include "core.hpp"
+#include "errors.hpp"
+#include "log.hpp"
 
 namespace porta::core {
 namespace {

@@ -1,10 +1,12 @@
 // Errors: the thread-local last error of the C API and the exception guard.
+#include "errors.hpp"
+
 #include <cstdarg>
 #include <cstdio>
 #include <new>
-#include <unordered_map>
+#include <string>
 
-#include "core.hpp"
+#include "log.hpp"
 
 namespace porta::core {
 namespace {
@@ -72,66 +74,36 @@ porta_status guard(const std::function<void()>& body) noexcept {
   }
 }
 
-// ---- handles ----------------------------------------------------------------
-
-namespace {
-std::mutex& handle_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::unordered_map<const void*, const char*>& handles() {
-  static auto* map = new std::unordered_map<const void*, const char*>();  // outlives static destructors
-  return *map;
-}
-}  // namespace
-
-void register_handle(const void* handle, const char* kind) {
-  std::lock_guard lock(handle_mutex());
-  handles()[handle] = kind;
-}
-
-void unregister_handle(const void* handle) {
-  std::lock_guard lock(handle_mutex());
-  handles().erase(handle);
-}
-
-void check_handle(const void* handle, const char* kind, const char* call) {
-  if (!handle) fail(PORTA_ERROR_INVALID_HANDLE, "%s: the %s handle is null", call, kind);
-  std::lock_guard lock(handle_mutex());
-  auto it = handles().find(handle);
-  if (it == handles().end())
-    fail(PORTA_ERROR_INVALID_HANDLE, "%s: the %s handle %p is not live (destroyed, or never made by porta)", call,
-         kind, handle);
-  if (std::string(it->second) != kind)
-    fail(PORTA_ERROR_INVALID_HANDLE, "%s: expected a %s handle, got a %s handle", call, kind, it->second);
-}
-
-void check_plugin(porta_status status, const DeviceState& device, const char* call) {
-  if (status == PORTA_SUCCESS) return;
-  // The plugin's message was recorded through host->set_error; add context.
-  std::string cause = last_error_cause();
-  if (cause.empty()) cause = "the backend gave no reason";
-  fail(status, "%s: %s: %s", device.label.c_str(), call, cause.c_str());
-}
-
 }  // namespace porta::core
 
 extern "C" const char* porta_last_error(void) { return porta::core::last_error_message.c_str(); }
 
 extern "C" const char* porta_status_name(porta_status status) {
   switch (status) {
-    case PORTA_SUCCESS: return "PORTA_SUCCESS";
-    case PORTA_ERROR_INVALID_ARGUMENT: return "PORTA_ERROR_INVALID_ARGUMENT";
-    case PORTA_ERROR_INVALID_HANDLE: return "PORTA_ERROR_INVALID_HANDLE";
-    case PORTA_ERROR_NOT_FOUND: return "PORTA_ERROR_NOT_FOUND";
-    case PORTA_ERROR_UNAVAILABLE: return "PORTA_ERROR_UNAVAILABLE";
-    case PORTA_ERROR_UNSUPPORTED: return "PORTA_ERROR_UNSUPPORTED";
-    case PORTA_ERROR_INVALID_KERNEL: return "PORTA_ERROR_INVALID_KERNEL";
-    case PORTA_ERROR_COMPILE: return "PORTA_ERROR_COMPILE";
-    case PORTA_ERROR_OUT_OF_MEMORY: return "PORTA_ERROR_OUT_OF_MEMORY";
-    case PORTA_ERROR_DEVICE_LOST: return "PORTA_ERROR_DEVICE_LOST";
-    case PORTA_ERROR_BACKEND: return "PORTA_ERROR_BACKEND";
-    case PORTA_ERROR_INTERNAL: return "PORTA_ERROR_INTERNAL";
+    case PORTA_SUCCESS:
+      return "PORTA_SUCCESS";
+    case PORTA_ERROR_INVALID_ARGUMENT:
+      return "PORTA_ERROR_INVALID_ARGUMENT";
+    case PORTA_ERROR_INVALID_HANDLE:
+      return "PORTA_ERROR_INVALID_HANDLE";
+    case PORTA_ERROR_NOT_FOUND:
+      return "PORTA_ERROR_NOT_FOUND";
+    case PORTA_ERROR_UNAVAILABLE:
+      return "PORTA_ERROR_UNAVAILABLE";
+    case PORTA_ERROR_UNSUPPORTED:
+      return "PORTA_ERROR_UNSUPPORTED";
+    case PORTA_ERROR_INVALID_KERNEL:
+      return "PORTA_ERROR_INVALID_KERNEL";
+    case PORTA_ERROR_COMPILE:
+      return "PORTA_ERROR_COMPILE";
+    case PORTA_ERROR_OUT_OF_MEMORY:
+      return "PORTA_ERROR_OUT_OF_MEMORY";
+    case PORTA_ERROR_DEVICE_LOST:
+      return "PORTA_ERROR_DEVICE_LOST";
+    case PORTA_ERROR_BACKEND:
+      return "PORTA_ERROR_BACKEND";
+    case PORTA_ERROR_INTERNAL:
+      return "PORTA_ERROR_INTERNAL";
   }
   return "PORTA_ERROR_UNKNOWN";
 }

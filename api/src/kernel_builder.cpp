@@ -1,14 +1,15 @@
 // From GLSL or SPIR-V to a plugin kernel: compile, validate, optimise,
 // reflect, check against the device, translate for the plugin's language.
+#include "kernel_builder.hpp"
+
 #include <algorithm>
 #include <cstring>
 
-#include "core.hpp"
+#include "cache.hpp"
+#include "errors.hpp"
+#include "handles.hpp"
+#include "porta/version.h"
 #include "porta_translator/translator.hpp"
-
-#ifndef PORTA_VERSION_STRING
-#define PORTA_VERSION_STRING "0.0.0"
-#endif
 
 namespace porta::core {
 namespace {

@@ -1,9 +1,10 @@
 // PORTA_LOG=error|warn|info|debug, written to stderr.
+#include "log.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-#include "core.hpp"
+#include <mutex>
 
 namespace porta::core {
 
@@ -15,7 +16,8 @@ porta_log_level log_level() {
     if (!std::strcmp(env, "warn")) return PORTA_LOG_WARN;
     if (!std::strcmp(env, "info")) return PORTA_LOG_INFO;
     if (!std::strcmp(env, "debug")) return PORTA_LOG_DEBUG;
-    std::fprintf(stderr, "porta[warn]: PORTA_LOG=%s is not one of error, warn, info, debug; using warn\n", env);
+    std::fprintf(stderr, "porta[warn]: PORTA_LOG=%s is not one of error, warn, info, debug; using warn\n",
+                 env);
     return PORTA_LOG_WARN;
   }();
   return level;

@@ -2,6 +2,8 @@
 // list), the folder of libporta.so itself (and its porta/ subfolder), then the
 // install's plugin folder. The first plugin of a name wins. Every failure is
 // kept with its reason and never stops the other plugins.
+#include "registry.hpp"
+
 #include <dirent.h>
 #include <dlfcn.h>
 
@@ -11,13 +13,13 @@
 #include <filesystem>
 #include <set>
 
-#include "core.hpp"
+#include "cache.hpp"
+#include "errors.hpp"
+#include "log.hpp"
+#include "porta/version.h"
 
 #ifndef PORTA_INSTALL_PLUGIN_DIR
 #define PORTA_INSTALL_PLUGIN_DIR "/usr/local/lib/porta"
-#endif
-#ifndef PORTA_VERSION_STRING
-#define PORTA_VERSION_STRING "0.0.0"
 #endif
 
 namespace porta::core {

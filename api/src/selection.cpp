@@ -2,9 +2,14 @@
 // (an index within the backend, or a substring of the device name), or the
 // same "backend[:device]" list as an API selector. A named backend that is not
 // available is an error that says why; a list falls back only to what it names.
-#include <cstdlib>
+#include "selection.hpp"
 
-#include "core.hpp"
+#include <cctype>
+#include <cstdlib>
+#include <vector>
+
+#include "errors.hpp"
+#include "registry.hpp"
 
 namespace porta::core {
 namespace {
@@ -43,14 +48,18 @@ std::string backend_summary() {
   std::string out;
   for (const auto& p : Registry::get().plugins()) {
     if (!out.empty()) out += "; ";
-    out += p->name + (p->available ? format(" (%zu device%s)", p->devices.size(), p->devices.size() == 1 ? "" : "s")
-                                   : " (unavailable: " + p->reason + ")");
+    out += p->name + (p->available
+                          ? format(" (%zu device%s)", p->devices.size(), p->devices.size() == 1 ? "" : "s")
+                          : " (unavailable: " + p->reason + ")");
   }
-  return out.empty() ? "no plugins found in " + [] {
-    std::string folders;
-    for (const auto& f : Registry::get().search_path()) folders += (folders.empty() ? "" : ":") + f;
-    return folders;
-  }() : out;
+  return out.empty() ? "no plugins found in " +
+                           [] {
+                             std::string folders;
+                             for (const auto& f : Registry::get().search_path())
+                               folders += (folders.empty() ? "" : ":") + f;
+                             return folders;
+                           }()
+                     : out;
 }
 
 std::string device_list(const Plugin& p) {
@@ -66,12 +75,13 @@ const porta_device_info* pick(const Plugin& p, const std::string& device, const 
     unsigned long i = std::strtoul(device.c_str(), nullptr, 10);
     if (i < p.devices.size()) return &p.devices[i];
     fail(PORTA_ERROR_NOT_FOUND, "%s: device %s is out of range: backend %s has %zu device%s (%s)", source,
-         device.c_str(), p.name.c_str(), p.devices.size(), p.devices.size() == 1 ? "" : "s", device_list(p).c_str());
+         device.c_str(), p.name.c_str(), p.devices.size(), p.devices.size() == 1 ? "" : "s",
+         device_list(p).c_str());
   }
   for (const auto& d : p.devices)
     if (lower(d.name).find(lower(device)) != std::string::npos) return &d;
-  fail(PORTA_ERROR_NOT_FOUND, "%s: device '%s' matches no device name of backend %s (%s)", source, device.c_str(),
-       p.name.c_str(), device_list(p).c_str());
+  fail(PORTA_ERROR_NOT_FOUND, "%s: device '%s' matches no device name of backend %s (%s)", source,
+       device.c_str(), p.name.c_str(), device_list(p).c_str());
 }
 
 Selection select_from_list(const std::string& list, const std::string& env_device, const char* source) {
@@ -85,8 +95,8 @@ Selection select_from_list(const std::string& list, const std::string& env_devic
     std::string device = colon == std::string::npos ? env_device : trim(entry.substr(colon + 1));
     Plugin* p = Registry::get().find(backend);
     if (!p && entries.size() == 1)
-      fail(PORTA_ERROR_NOT_FOUND, "%s names unknown backend '%s'; backends found: %s", source, backend.c_str(),
-           backend_summary().c_str());
+      fail(PORTA_ERROR_NOT_FOUND, "%s names unknown backend '%s'; backends found: %s", source,
+           backend.c_str(), backend_summary().c_str());
     if (!p) {
       // In a list, a backend without a plugin here is one more unavailable entry.
       reasons.push_back(backend + ": no plugin libporta-" + backend + ".so found");
@@ -99,7 +109,8 @@ Selection select_from_list(const std::string& list, const std::string& env_devic
     Selection s;
     s.plugin = p;
     s.info = pick(*p, device, colon == std::string::npos ? "PORTA_DEVICE" : source);
-    s.why = format("%s '%s'%s", source, list.c_str(), reasons.empty() ? "" : " (earlier entries unavailable)");
+    s.why =
+        format("%s '%s'%s", source, list.c_str(), reasons.empty() ? "" : " (earlier entries unavailable)");
     return s;
   }
   std::string why;
@@ -117,7 +128,8 @@ Selection select_device(const std::string& selector) {
   const char* env_backend = std::getenv("PORTA_BACKEND");
   const char* env_device = std::getenv("PORTA_DEVICE");
   std::string device = env_device ? trim(env_device) : "";
-  if (env_backend && !trim(env_backend).empty()) return select_from_list(env_backend, device, "PORTA_BACKEND");
+  if (env_backend && !trim(env_backend).empty())
+    return select_from_list(env_backend, device, "PORTA_BACKEND");
 
   const auto& ordered = registry.ordered_devices();
   if (ordered.empty())
@@ -136,16 +148,17 @@ Selection select_device(const std::string& selector) {
           s.info = d;
           break;
         }
-      if (!s.info)
-        fail(PORTA_ERROR_NOT_FOUND, "PORTA_DEVICE='%s' matches no device name", device.c_str());
+      if (!s.info) fail(PORTA_ERROR_NOT_FOUND, "PORTA_DEVICE='%s' matches no device name", device.c_str());
     }
     s.why = "PORTA_DEVICE='" + device + "'";
   } else {
     s.info = ordered.front();
-    static const char* kinds[] = {"discrete GPU", "integrated GPU", "virtual GPU", "CPU-type device", "other"};
-    s.why = format("best device found (a %s; order: discrete, integrated, virtual GPU, other, CPU-type devices, "
-                   "porta's cpu backend last)",
-                   kinds[s.info->type <= PORTA_DEVICE_OTHER ? s.info->type : PORTA_DEVICE_OTHER]);
+    static const char* kinds[] = {"discrete GPU", "integrated GPU", "virtual GPU", "CPU-type device",
+                                  "other"};
+    s.why = format(
+        "best device found (a %s; order: discrete, integrated, virtual GPU, other, CPU-type devices, "
+        "porta's cpu backend last)",
+        kinds[s.info->type <= PORTA_DEVICE_OTHER ? s.info->type : PORTA_DEVICE_OTHER]);
   }
   s.plugin = registry.find(s.info->backend);
   return s;

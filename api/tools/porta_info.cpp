@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
   porta_status status = porta_device_open(nullptr, &selected);
   std::string selection_error = status == PORTA_SUCCESS ? "" : porta_last_error();
   porta_device_info chosen{};
-  if (selected) porta_device_info_get(selected, &chosen);
+  if (selected) porta_device_query_info(selected, &chosen);
 
   const char* env_backend = std::getenv("PORTA_BACKEND");
   const char* env_device = std::getenv("PORTA_DEVICE");

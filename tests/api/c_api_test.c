@@ -85,7 +85,8 @@ static void* error_thread_main(void* arg) {
     const int succeeds = i % 2 == t->role;
     if (succeeds) {
       porta_device_info info;
-      const porta_status ok = i % 4 < 2 ? porta_device_info_get(t->dev, &info) : porta_stream_sync(t->stream);
+      const porta_status ok =
+          i % 4 < 2 ? porta_device_query_info(t->dev, &info) : porta_stream_sync(t->stream);
       if (ok != PORTA_SUCCESS) note_wrong(t, "the successful call failed", i);
     }
     pthread_barrier_wait(t->step); /* one has succeeded */
@@ -126,9 +127,34 @@ static void check_last_error_is_per_thread(porta_device dev) {
   pthread_barrier_destroy(&step);
 }
 
+/* porta_version() is the version the headers carry. */
+static void check_version(void) {
+  char expected[64];
+  snprintf(expected, sizeof expected, "%d.%d.%d", PORTA_VERSION_MAJOR, PORTA_VERSION_MINOR,
+           PORTA_VERSION_PATCH);
+  CHECK(strcmp(porta_version(), PORTA_VERSION_STRING) == 0);
+  CHECK(strcmp(porta_version(), expected) == 0);
+  CHECK(PORTA_VERSION == PORTA_MAKE_VERSION(PORTA_VERSION_MAJOR, PORTA_VERSION_MINOR, PORTA_VERSION_PATCH));
+}
+
+/* Deprecated names still work and still name themselves in messages. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static void check_old_names(porta_device dev, const porta_device_info* expected) {
+  porta_device_info info;
+  OK(porta_device_info_get(dev, &info));
+  CHECK(strcmp(info.name, expected->name) == 0 && info.index == expected->index);
+  EXPECT_STATUS(porta_device_info_get(dev, NULL), PORTA_ERROR_INVALID_ARGUMENT,
+                "porta_device_info_get: info is null");
+  EXPECT_STATUS(porta_device_info_get(NULL, &info), PORTA_ERROR_INVALID_HANDLE, "porta_device_info_get");
+}
+#pragma GCC diagnostic pop
+
 int main(void) {
   const char* backend = getenv("PORTA_TEST_BACKEND");
   if (!backend || !*backend) backend = "cpu";
+
+  check_version();
 
   CHECK(porta_backend_count() >= 1);
   CHECK(porta_device_count() >= 1);
@@ -143,7 +169,8 @@ int main(void) {
     return 77;
   }
   OK(open_status);
-  OK(porta_device_info_get(dev, &info));
+  OK(porta_device_query_info(dev, &info));
+  check_old_names(dev, &info);
   /* The selector may name a device too ("opencl:1"): its backend part must match. */
   CHECK(strncmp(info.backend, backend, strlen(info.backend)) == 0 &&
         (backend[strlen(info.backend)] == '\0' || backend[strlen(info.backend)] == ':'));

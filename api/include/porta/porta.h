@@ -10,12 +10,38 @@
  * Threading: the library is thread-safe. A device and its buffers and kernels
  * may be used from several threads at once; a stream belongs to one thread at
  * a time.
+ *
+ * Names: porta_<noun>_<verb>. <noun> is what the call acts on; where that is a
+ * handle it is the first parameter (porta_stream_dispatch(stream, ...)). A call
+ * that makes an object is named after what it makes and hands the new handle
+ * back through its last parameter (porta_buffer_create(device, ..., &buffer),
+ * porta_event_record(stream, &event)). A property is porta_<noun>_<property>
+ * (porta_buffer_size, porta_device_count, porta_kernel_workgroup_size);
+ * porta_<noun>_get[_<what>] copies out a description or a related handle
+ * (porta_backend_get, porta_device_get_info). An open device's description is
+ * porta_device_query_info, because porta_device_get_info already names the
+ * device list's. Old names that broke these rules stay as deprecated aliases
+ * (PORTA_DEPRECATED) that behave exactly as before.
+ *
+ * Growing the ABI: entry points keep their signatures. An entry point added
+ * from now on that takes more than a few scalars takes a descriptor struct
+ * whose first member is `uint32_t struct_size`, which the caller sets to sizeof
+ * the struct as it was compiled (zero-initialise the rest). Fields are only
+ * ever appended: fields a later version adds after the caller's struct_size
+ * read as zero, and fields of a caller's struct this version does not know
+ * must be zero. Structs that libporta fills (porta_device_info) also only grow
+ * at the end.
+ *
+ * Version: porta/version.h (PORTA_VERSION_MAJOR, _MINOR, _PATCH) is the header's
+ * version; porta_version() is the library's.
  */
 #ifndef PORTA_H
 #define PORTA_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "porta/version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,6 +51,14 @@ extern "C" {
 #define PORTA_API __declspec(dllimport)
 #else
 #define PORTA_API __attribute__((visibility("default")))
+#endif
+
+/* Marks an old name kept for compatibility; define PORTA_NO_DEPRECATION_WARNINGS
+ * to use such names without a compiler warning. */
+#if defined(PORTA_NO_DEPRECATION_WARNINGS) || !(defined(__GNUC__) || defined(__clang__))
+#define PORTA_DEPRECATED(replacement)
+#else
+#define PORTA_DEPRECATED(replacement) __attribute__((deprecated("use " replacement)))
 #endif
 
 typedef enum porta_status {
@@ -164,7 +198,8 @@ PORTA_API uint32_t porta_backend_count(void);
  * is unavailable. Strings live as long as the process. */
 PORTA_API porta_status porta_backend_get(uint32_t index, const char** name, int* available,
                                          const char** reason);
-/* All devices of all available backends, in the default preference order. */
+/* All devices of all available backends, in the default preference order;
+ * porta_device_get_info describes device `index` of that list. */
 PORTA_API uint32_t porta_device_count(void);
 PORTA_API porta_status porta_device_get_info(uint32_t index, porta_device_info* info);
 
@@ -173,7 +208,11 @@ PORTA_API porta_status porta_device_get_info(uint32_t index, porta_device_info* 
  * substring", or a comma-separated ordered list of those. */
 PORTA_API porta_status porta_device_open(const char* selector, porta_device* device);
 PORTA_API void porta_device_close(porta_device device);
-PORTA_API porta_status porta_device_info_get(porta_device device, porta_device_info* info);
+/* Describes an open device. */
+PORTA_API porta_status porta_device_query_info(porta_device device, porta_device_info* info);
+/* Deprecated: the old name of porta_device_query_info. */
+PORTA_API PORTA_DEPRECATED("porta_device_query_info") porta_status
+    porta_device_info_get(porta_device device, porta_device_info* info);
 
 /* ---- buffers ---- */
 

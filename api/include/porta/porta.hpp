@@ -1,7 +1,8 @@
 // porta C++ API: RAII over the C API of porta.h; failures throw porta::Error.
+// Header-only over libporta's C ABI; needs C++17 or later.
 //
 //   porta::Device dev = porta::open();            // PORTA_BACKEND / PORTA_DEVICE, else the best device
-//   porta::Buffer a = dev.upload(std::span<const float>(host));
+//   porta::Buffer a = dev.upload(std::span<const float>(host));  // C++17: dev.upload(host) or porta::Span
 //   porta::Kernel k = dev.kernel(porta::glsl(src));
 //   porta::Stream s = dev.stream();
 //   s.dispatch(k, {groups, 1, 1}, {a, b, out}, push_constants);
@@ -12,20 +13,35 @@
 // object keeps the device it came from alive, so destruction order is free.
 // Threading: a Device and its Buffers and Kernels may be used from several
 // threads at once; a Stream belongs to one thread at a time.
+//
+// Host memory is passed as a std::vector, a porta::Span (pointer and count, or
+// any contiguous container) or, in C++20, a std::span.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <memory>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#if __cplusplus >= 202002L && defined(__has_include)
+#if __has_include(<span>)
+#include <span>
+#endif
+#endif
+
 #include "porta/porta.h"
+
+#if defined(__cpp_lib_span)
+#define PORTA_HPP_STD_SPAN 1  // std::span overloads are declared too
+#endif
 
 namespace porta {
 
@@ -46,7 +62,48 @@ template <class T, void (*Destroy)(T)>
 std::shared_ptr<std::remove_pointer_t<T>> own(T handle) {
   return std::shared_ptr<std::remove_pointer_t<T>>(handle, [](T h) { Destroy(h); });
 }
+
+// The element pointer of a contiguous range (std::data), if it has one.
+template <class Range>
+using data_pointer = decltype(std::data(std::declval<Range&>()));
+template <class Range, class T, class = void>
+struct is_range_of : std::false_type {};
+// As std::span: the range's elements must be T, or T with more const.
+template <class Range, class T>
+struct is_range_of<Range, T, std::void_t<data_pointer<Range>, decltype(std::size(std::declval<Range&>()))>>
+    : std::is_convertible<std::remove_pointer_t<data_pointer<Range>> (*)[], T (*)[]> {};
 }  // namespace detail
+
+// A view of `size()` contiguous elements of type T: std::span's core, for C++17
+// callers. Converts from a pointer and a count, std::vector, std::array, C
+// arrays and (in C++20) std::span; it does not own the elements.
+template <class T>
+class Span {
+ public:
+  using element_type = T;
+  using value_type = std::remove_cv_t<T>;
+
+  constexpr Span() noexcept = default;
+  constexpr Span(T* data, size_t size) noexcept : data_(data), size_(size) {}
+  template <class Range, std::enable_if_t<detail::is_range_of<Range, T>::value, int> = 0>
+  constexpr Span(Range&& range) noexcept : data_(std::data(range)), size_(std::size(range)) {}
+
+  constexpr T* data() const noexcept { return data_; }
+  constexpr size_t size() const noexcept { return size_; }
+  constexpr size_t size_bytes() const noexcept { return size_ * sizeof(T); }
+  constexpr bool empty() const noexcept { return size_ == 0; }
+  constexpr T* begin() const noexcept { return data_; }
+  constexpr T* end() const noexcept { return data_ + size_; }
+  constexpr T& operator[](size_t i) const noexcept { return data_[i]; }
+
+ private:
+  T* data_ = nullptr;
+  size_t size_ = 0;
+};
+template <class T>
+Span(T*, size_t) -> Span<T>;
+template <class Range>
+Span(Range&) -> Span<std::remove_pointer_t<detail::data_pointer<Range>>>;
 
 using DeviceInfo = porta_device_info;
 
@@ -110,17 +167,35 @@ class Buffer {
 
   // Synchronous transfers (the device's own stream).
   template <class T>
-  void write(std::span<const T> data, uint64_t offset_bytes = 0) const {
+  void write(Span<T> data, uint64_t offset_bytes = 0) const {
     detail::check(porta_buffer_write(handle(), offset_bytes, data.data(), data.size_bytes()));
   }
   template <class T>
-  void read(std::span<T> data, uint64_t offset_bytes = 0) const {
+  void write(const std::vector<T>& data, uint64_t offset_bytes = 0) const {
+    write(Span<const T>(data), offset_bytes);
+  }
+  template <class T>
+  void read(Span<T> data, uint64_t offset_bytes = 0) const {
     detail::check(porta_buffer_read(handle(), offset_bytes, data.data(), data.size_bytes()));
   }
   template <class T>
+  void read(std::vector<T>& data, uint64_t offset_bytes = 0) const {
+    read(Span<T>(data), offset_bytes);
+  }
+#ifdef PORTA_HPP_STD_SPAN
+  template <class T>
+  void write(std::span<const T> data, uint64_t offset_bytes = 0) const {
+    write(Span<const T>(data), offset_bytes);
+  }
+  template <class T>
+  void read(std::span<T> data, uint64_t offset_bytes = 0) const {
+    read(Span<T>(data), offset_bytes);
+  }
+#endif
+  template <class T>
   std::vector<T> to_vector() const {
     std::vector<T> out(size() / sizeof(T));
-    read(std::span<T>(out));
+    read(out);
     return out;
   }
 
@@ -165,7 +240,8 @@ class Event {
 class Sequence {
  public:
   Sequence() = default;
-  explicit Sequence(porta_sequence handle) : handle_(detail::own<porta_sequence, porta_sequence_destroy>(handle)) {}
+  explicit Sequence(porta_sequence handle)
+      : handle_(detail::own<porta_sequence, porta_sequence_destroy>(handle)) {}
   porta_sequence handle() const { return handle_.get(); }
 
  private:
@@ -185,22 +261,33 @@ class Stream {
   porta_stream handle() const { return handle_.get(); }
 
   template <class T>
-  void write(const Buffer& dst, std::span<const T> src, uint64_t offset_bytes = 0) {
+  void write(const Buffer& dst, Span<T> src, uint64_t offset_bytes = 0) {
     detail::check(porta_stream_write(handle(), dst.handle(), offset_bytes, src.data(), src.size_bytes()));
   }
   template <class T>
   void write(const Buffer& dst, const std::vector<T>& src, uint64_t offset_bytes = 0) {
-    write(dst, std::span<const T>(src), offset_bytes);
+    write(dst, Span<const T>(src), offset_bytes);
   }
   template <class T>
-  void read(const Buffer& src, std::span<T> dst, uint64_t offset_bytes = 0) {
+  void read(const Buffer& src, Span<T> dst, uint64_t offset_bytes = 0) {
     detail::check(porta_stream_read(handle(), src.handle(), offset_bytes, dst.data(), dst.size_bytes()));
   }
   template <class T>
   void read(const Buffer& src, std::vector<T>& dst, uint64_t offset_bytes = 0) {
-    read(src, std::span<T>(dst), offset_bytes);
+    read(src, Span<T>(dst), offset_bytes);
   }
-  void copy(const Buffer& src, const Buffer& dst, uint64_t size, uint64_t src_offset = 0, uint64_t dst_offset = 0) {
+#ifdef PORTA_HPP_STD_SPAN
+  template <class T>
+  void write(const Buffer& dst, std::span<const T> src, uint64_t offset_bytes = 0) {
+    write(dst, Span<const T>(src), offset_bytes);
+  }
+  template <class T>
+  void read(const Buffer& src, std::span<T> dst, uint64_t offset_bytes = 0) {
+    read(src, Span<T>(dst), offset_bytes);
+  }
+#endif
+  void copy(const Buffer& src, const Buffer& dst, uint64_t size, uint64_t src_offset = 0,
+            uint64_t dst_offset = 0) {
     detail::check(porta_stream_copy(handle(), src.handle(), src_offset, dst.handle(), dst_offset, size));
   }
   void fill(const Buffer& dst, uint32_t pattern, uint64_t offset = 0, uint64_t size = UINT64_MAX) {
@@ -218,12 +305,12 @@ class Stream {
     dispatch_bytes(kernel, groups, buffers, nullptr, 0);
   }
   // `push` is the kernel's push-constant block (a struct laid out as std430).
-  template <class Push>
-    requires std::is_trivially_copyable_v<Push>
-  void dispatch(const Kernel& kernel, Groups groups, std::initializer_list<Buffer> buffers, const Push& push) {
+  template <class Push, std::enable_if_t<std::is_trivially_copyable_v<Push>, int> = 0>
+  void dispatch(const Kernel& kernel, Groups groups, std::initializer_list<Buffer> buffers,
+                const Push& push) {
     dispatch_bytes(kernel, groups, buffers, &push, sizeof(Push));
   }
-  void dispatch_bytes(const Kernel& kernel, Groups groups, std::span<const Buffer> buffers, const void* push,
+  void dispatch_bytes(const Kernel& kernel, Groups groups, Span<const Buffer> buffers, const void* push,
                       uint32_t push_size) {
     std::vector<porta_buffer> handles;
     handles.reserve(buffers.size());
@@ -232,9 +319,9 @@ class Stream {
     detail::check(porta_stream_dispatch(handle(), kernel.handle(), g, handles.data(),
                                         static_cast<uint32_t>(handles.size()), push, push_size));
   }
-  void dispatch_bytes(const Kernel& kernel, Groups groups, std::initializer_list<Buffer> buffers, const void* push,
-                      uint32_t push_size) {
-    dispatch_bytes(kernel, groups, std::span<const Buffer>(buffers.begin(), buffers.size()), push, push_size);
+  void dispatch_bytes(const Kernel& kernel, Groups groups, std::initializer_list<Buffer> buffers,
+                      const void* push, uint32_t push_size) {
+    dispatch_bytes(kernel, groups, Span<const Buffer>(buffers.begin(), buffers.size()), push, push_size);
   }
 
   Event record_event() {
@@ -264,7 +351,7 @@ class Device {
 
   DeviceInfo info() const {
     DeviceInfo i{};
-    detail::check(porta_device_info_get(handle(), &i));
+    detail::check(porta_device_query_info(handle(), &i));
     return i;
   }
   std::string backend() const { return info().backend; }
@@ -276,15 +363,21 @@ class Device {
     return Buffer(b);
   }
   template <class T>
-  Buffer upload(std::span<const T> data) const {
+  Buffer upload(Span<T> data) const {
     Buffer b = buffer(data.size_bytes());
     b.write(data);
     return b;
   }
   template <class T>
   Buffer upload(const std::vector<T>& data) const {
-    return upload(std::span<const T>(data));
+    return upload(Span<const T>(data));
   }
+#ifdef PORTA_HPP_STD_SPAN
+  template <class T>
+  Buffer upload(std::span<const T> data) const {
+    return upload(Span<const T>(data));
+  }
+#endif
   template <class T>
   std::vector<T> download(const Buffer& b) const {
     return b.to_vector<T>();
@@ -298,11 +391,13 @@ class Device {
     for (const auto& s : specs) c.push_back({s.id, s.bits});
     porta_kernel k = nullptr;
     if (source.is_glsl)
-      detail::check(porta_kernel_create_glsl(handle(), source.text.data(), source.text.size(), source.name.c_str(),
-                                             c.data(), static_cast<uint32_t>(c.size()), &k));
+      detail::check(porta_kernel_create_glsl(handle(), source.text.data(), source.text.size(),
+                                             source.name.c_str(), c.data(), static_cast<uint32_t>(c.size()),
+                                             &k));
     else
       detail::check(porta_kernel_create_spirv(handle(), source.words.data(), source.words.size(),
-                                              source.name.c_str(), c.data(), static_cast<uint32_t>(c.size()), &k));
+                                              source.name.c_str(), c.data(), static_cast<uint32_t>(c.size()),
+                                              &k));
     return Kernel(k);
   }
 
@@ -341,9 +436,9 @@ class Tensor {
   // Contiguous row-major view of `shape`, `offset` elements into `buffer`.
   Tensor(Buffer buffer, std::initializer_list<uint64_t> shape, uint64_t offset = 0,
          porta_dtype dtype = PORTA_DTYPE_FLOAT32)
-      : Tensor(std::move(buffer), std::span<const uint64_t>(shape.begin(), shape.size()), {}, offset, dtype) {}
+      : Tensor(std::move(buffer), Span<const uint64_t>(shape.begin(), shape.size()), {}, offset, dtype) {}
   // Any strides (in elements); empty `strides` means contiguous row-major.
-  Tensor(Buffer buffer, std::span<const uint64_t> shape, std::span<const int64_t> strides, uint64_t offset = 0,
+  Tensor(Buffer buffer, Span<const uint64_t> shape, Span<const int64_t> strides, uint64_t offset = 0,
          porta_dtype dtype = PORTA_DTYPE_FLOAT32)
       : buffer_(std::move(buffer)) {
     if (shape.size() == 0 || shape.size() > PORTA_TENSOR_MAX_RANK)

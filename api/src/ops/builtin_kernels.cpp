@@ -3,6 +3,8 @@
 // porta_stream_dispatch so ops get its checks and its recording.
 #include <cstring>
 
+#include "handle_registry.hpp"
+#include "kernel_builder.hpp"
 #include "ops.hpp"
 
 namespace porta::ops {

@@ -1,6 +1,7 @@
 // C API of the ops: operand checks common to all ops, then the op's launcher.
 #include <cmath>
 
+#include "handle_registry.hpp"
 #include "ops.hpp"
 
 using namespace porta::ops;

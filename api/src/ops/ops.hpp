@@ -8,7 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "core.hpp"
+#include "errors.hpp"
+#include "handles.hpp"
 
 namespace porta::ops {
 

@@ -3,6 +3,7 @@
 #include <cstdarg>
 #include <cstring>
 
+#include "handle_registry.hpp"
 #include "ops.hpp"
 
 namespace porta::ops {

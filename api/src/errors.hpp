@@ -1,0 +1,32 @@
+// Errors inside libporta: a Failure carries a status and a complete message;
+// at the C boundary guard() turns it into a porta_status and the calling
+// thread's porta_last_error().
+#pragma once
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include "porta/porta.h"
+
+namespace porta::core {
+
+// A failure with its status and a complete message. Thrown inside libporta and
+// turned into a porta_status + porta_last_error() at the C boundary.
+struct Failure : std::runtime_error {
+  Failure(porta_status status, const std::string& message) : std::runtime_error(message), status(status) {}
+  porta_status status;
+};
+
+[[noreturn, gnu::format(printf, 2, 3)]] void fail(porta_status status, const char* fmt, ...);
+[[gnu::format(printf, 1, 2)]] std::string format(const char* fmt, ...);
+
+void set_last_error(porta_status status, const std::string& message);
+void clear_last_error();
+// The message of the last error without its status name.
+const std::string& last_error_cause();
+
+// Runs `body` at the C boundary: exceptions become the returned status.
+porta_status guard(const std::function<void()>& body) noexcept;
+
+}  // namespace porta::core

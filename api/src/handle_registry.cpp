@@ -1,0 +1,44 @@
+// The registry of live handles (handle_registry.hpp).
+#include "handle_registry.hpp"
+
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "errors.hpp"
+
+namespace porta::core {
+
+namespace {
+std::mutex& handle_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::unordered_map<const void*, const char*>& handles() {
+  static auto* map = new std::unordered_map<const void*, const char*>();  // outlives static destructors
+  return *map;
+}
+}  // namespace
+
+void register_handle(const void* handle, const char* kind) {
+  std::lock_guard lock(handle_mutex());
+  handles()[handle] = kind;
+}
+
+void unregister_handle(const void* handle) {
+  std::lock_guard lock(handle_mutex());
+  handles().erase(handle);
+}
+
+void check_handle(const void* handle, const char* kind, const char* call) {
+  if (!handle) fail(PORTA_ERROR_INVALID_HANDLE, "%s: the %s handle is null", call, kind);
+  std::lock_guard lock(handle_mutex());
+  auto it = handles().find(handle);
+  if (it == handles().end())
+    fail(PORTA_ERROR_INVALID_HANDLE, "%s: the %s handle %p is not live (destroyed, or never made by porta)",
+         call, kind, handle);
+  if (std::string(it->second) != kind)
+    fail(PORTA_ERROR_INVALID_HANDLE, "%s: expected a %s handle, got a %s handle", call, kind, it->second);
+}
+
+}  // namespace porta::core

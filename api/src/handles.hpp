@@ -1,0 +1,104 @@
+// The objects behind the C handles (porta_device, porta_buffer, ...). A handle
+// owns a shared reference to its state; every state keeps its device alive, so
+// callers may destroy handles in any order.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "porta/plugin.h"
+#include "porta/porta.h"
+
+namespace porta::core {
+struct Plugin;
+}
+
+struct DeviceState {
+  porta::core::Plugin* plugin = nullptr;
+  const porta_plugin_api* api = nullptr;
+  porta_plugin_device handle = nullptr;
+  porta_device_info info{};
+  std::string label;    // "backend:index (name)" for messages
+  std::mutex io_mutex;  // the device's own stream for porta_buffer_read/write
+  porta_plugin_stream io_stream = nullptr;
+  // Built-in kernels made for this device, keyed by name and spec values.
+  // Their KernelState::device must not own this device (a cycle): make it with
+  // the aliasing constructor, DeviceRef(DeviceRef(), this). ~DeviceState
+  // clears the table before closing the device.
+  std::mutex builtin_mutex;
+  std::map<std::string, std::shared_ptr<struct KernelState>> builtin_kernels;
+  ~DeviceState();
+};
+using DeviceRef = std::shared_ptr<DeviceState>;
+
+struct porta_device_t {
+  DeviceRef state;
+};
+
+struct BufferState {
+  DeviceRef device;
+  porta_plugin_buffer handle = nullptr;
+  uint64_t size = 0;
+  ~BufferState();
+};
+
+struct porta_buffer_t {
+  std::shared_ptr<BufferState> state;
+};
+
+struct KernelInterface {
+  std::string name;
+  uint32_t buffer_count = 0;
+  std::vector<uint32_t> bindings;
+  uint32_t push_constant_size = 0;         // the block the kernel declares: what callers pass
+  uint32_t device_push_constant_size = 0;  // the part the optimised kernel reads: what the backend gets
+  uint32_t workgroup_size[3] = {1, 1, 1};
+};
+
+struct KernelState {
+  DeviceRef device;
+  porta_plugin_kernel handle = nullptr;
+  KernelInterface interface;
+  ~KernelState();
+};
+
+struct porta_kernel_t {
+  std::shared_ptr<KernelState> state;
+};
+
+// One recorded operation when the core itself records a sequence (plugins
+// whose table has no recording entries).
+using RecordedOp = std::function<porta_status()>;
+
+struct porta_sequence_t {
+  DeviceRef device;
+  porta_plugin_sequence handle = nullptr;  // recorded by the plugin
+  std::vector<RecordedOp> ops;             // recorded by the core
+  // Buffers and kernels the recorded work uses live as long as the sequence.
+  std::vector<std::shared_ptr<void>> keep_alive;
+};
+
+struct porta_stream_t {
+  DeviceRef device;
+  porta_plugin_stream handle = nullptr;
+  std::unique_ptr<porta_sequence_t> recording;  // the sequence being recorded, if any
+  // Objects used by work queued since the last sync stay alive until it ends.
+  std::vector<std::shared_ptr<void>> in_flight;
+};
+
+struct porta_event_t {
+  DeviceRef device;
+  porta_plugin_event handle = nullptr;
+};
+
+namespace porta::core {
+
+// Calls a plugin function; a failure becomes a Failure with context.
+void check_plugin(porta_status status, const DeviceState& device, const char* call);
+
+}  // namespace porta::core

@@ -165,7 +165,7 @@ void CppCompiler::emit_instruction(const spirv_cross::Instruction& instruction) 
         names.find(text->back()) != std::string::npos) {
       const auto lane = names.find(text->back());
       text->resize(text->size() - 2);
-      *text += "[" + std::to_string(lane) + "u]";
+      text->append("[").append(std::to_string(lane)).append("u]");
     } else if (!text || text->back() != ']') {
       drop_register_variable(ops[2]);
     }

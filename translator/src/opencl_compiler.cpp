@@ -32,8 +32,6 @@ uint32_t align_up(uint32_t value, uint32_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-const char* const kComponents[] = {"x", "y", "z", "w"};
-
 bool is_signed(SPIRType::BaseType base) {
   return base == SPIRType::SByte || base == SPIRType::Short || base == SPIRType::Int ||
          base == SPIRType::Int64;
@@ -329,9 +327,8 @@ void OpenclCompiler::emit_prelude() {
         scalar_name(type.basetype) && type.vecsize <= 4)
       vectors.insert(vector_type_name(type.basetype, type.vecsize));
   });
-  if (uses_double) statement("#pragma OPENCL EXTENSION cl_khr_fp64 : enable");
-  statement("// GLSL rounds a * b + c twice unless the source asks for fma(); OpenCL C would fuse it.");
-  statement("#pragma OPENCL FP_CONTRACT OFF");
+  if (uses_double) emit_runtime_section(kRuntimeFile, "fp64");
+  emit_runtime_section(kRuntimeFile, "prelude");
   statement("");
   vector_literal_types_ = std::move(vectors);
 }
@@ -394,56 +391,25 @@ std::string OpenclCompiler::finish(std::string text) {
 void OpenclCompiler::emit_division_helpers() {
   if (division_helpers_.empty()) return;
   if (division_helpers_.count({-1, "porta_bitfield_reverse"})) {
-    statement("// GLSL's bitfieldReverse (OpenCL C 1.2 has no bit reversal).");
-    statement("uint porta_bitfield_reverse(uint x)");
-    begin_scope();
-    statement("x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);");
-    statement("x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);");
-    statement("x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);");
-    statement("x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);");
-    statement("return (x >> 16) | (x << 16);");
-    end_scope();
+    emit_runtime_section(kRuntimeFile, "bitfield_reverse");
     statement("");
   }
   bool division_comment = false;
   for (const auto& [rank, name] : division_helpers_) {
     if (rank < 0) continue;
     if (!division_comment) {
-      statement("// Integer division as on every porta target: x / 0 and x % 0 are 0, INT_MIN / -1 wraps");
-      statement("// (OpenCL C leaves both undefined, and CPU devices trap).");
+      emit_runtime_section(kRuntimeFile, "integer_division");
       division_comment = true;
     }
     // porta_<op>_<type>
     const std::string op = name.substr(6, 3);
     const std::string type = name.substr(10);
-    const bool vector = rank >= 3;
-    if (vector) {
-      const uint32_t n = static_cast<uint32_t>(type.back() - '0');
-      const std::string scalar = type.substr(0, type.size() - 1);
-      std::string components;
-      for (uint32_t i = 0; i < n; ++i)
-        components += std::string(i ? ", " : "") + "porta_" + op + "_" + scalar + "(a." + kComponents[i] +
-                      ", b." + kComponents[i] + ")";
-      statement(type, " ", name, "(", type, " a, ", type, " b) { return (", type, ")(", components, "); }");
-      continue;
-    }
-    const bool is_unsigned = type[0] == 'u';
-    if (is_unsigned) {
-      statement(type, " ", name, "(", type, " a, ", type, " b) { return b == 0 ? 0 : a ",
-                op == "div" ? "/" : "%", " b; }");
-    } else if (op == "div") {
-      statement(type, " ", name, "(", type, " a, ", type, " b) { return b == 0 ? 0 : b == -1 ? (", type,
-                ")(0 - (u", type, ")a) : a / b; }");
-    } else if (op == "rem") {
-      statement(type, " ", name, "(", type, " a, ", type, " b) { return b == 0 || b == -1 ? 0 : a % b; }");
-    } else {
-      statement("// The result takes the sign of the divisor (GLSL's mod, SPIR-V's OpSMod).");
-      statement(type, " ", name, "(", type, " a, ", type, " b)");
-      begin_scope();
-      statement(type, " r = porta_rem_", type, "(a, b);");
-      statement("return r != 0 && (r < 0) != (b < 0) ? r + b : r;");
-      end_scope();
-    }
+    if (rank >= 3)  // a vector: the helper applies the scalar one per component
+      emit_runtime_section(kRuntimeFile, "vector" + type.substr(type.size() - 1),
+                           {{"OP", op}, {"T", type}, {"S", type.substr(0, type.size() - 1)}});
+    else
+      emit_runtime_section(kRuntimeFile, op + (type[0] == 'u' ? "_unsigned" : "_signed"),
+                           {{"T", type}, {"U", "u" + type}});
   }
   statement("");
 }

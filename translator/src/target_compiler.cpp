@@ -187,6 +187,11 @@ void TargetCompiler::unsupported(const std::string& what) const {
       std::string("target ") + target_name(const_cast<TargetCompiler*>(this)->target()) + ": " + what);
 }
 
+void TargetCompiler::emit_runtime_section(std::string_view file, std::string_view section,
+                                          const Substitutions& substitutions) {
+  for (const std::string& line : runtime_section(file, section, substitutions)) statement(line);
+}
+
 std::string TargetCompiler::compile() {
   ir.fixup_reserved_names();
   options.es = false;

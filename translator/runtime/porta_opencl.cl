@@ -20,6 +20,10 @@
  * translator copies first; porta_mod_{T} of a signed {T} calls porta_rem_{T}.
  */
 
+//@section begin
+// Translated by porta-translate (target opencl) from SPIR-V: OpenCL C 1.2. The OpenCL
+// backend builds it with -cl-std=CL1.2 and launches porta_opencl_kernel.
+
 //@section fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 

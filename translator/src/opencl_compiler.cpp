@@ -1,12 +1,14 @@
 // Target opencl. The translation unit, in order:
-//   FP_CONTRACT OFF; vector literals (GLSL constructors rewritten in finish()); checked integer division
-//   helpers (only those the kernel calls); spec constants as macros with the
-//   translated values, gl_WorkGroupSize, constant tables; structs with their
-//   std430 offsets checked; helper functions; the __kernel, whose body
-//   declares the __local variables and the built-ins it reads.
+//   FP_CONTRACT OFF; checked integer division helpers (only those the kernel
+//   calls; these and the pragmas are sections of runtime/porta_opencl.cl);
+//   spec constants as macros with the translated values, gl_WorkGroupSize,
+//   constant tables; structs with their std430 offsets checked; helper
+//   functions; the __kernel, whose body declares the __local variables and
+//   the built-ins it reads.
 // OpenCL C 1.2 is C99 with no overloading, no static_assert, no references
 // and no program-scope variables outside __constant; each of those shapes a
-// decision below.
+// decision below. GLSL's vector constructors become vector literals in
+// finish().
 #define SPV_ENABLE_UTILITY_CODE
 #include "opencl_compiler.hpp"
 
@@ -310,8 +312,7 @@ void OpenclCompiler::emit_translation_unit() {
     if (id != ir.default_entry_point) check_helper_function(func);
   });
 
-  statement("// Translated by porta-translate (target opencl) from SPIR-V: OpenCL C 1.2. The OpenCL");
-  statement("// backend builds it with -cl-std=CL1.2 and launches ", kEntryPoint, ".");
+  emit_runtime_section(kRuntimeFile, "begin");
   emit_prelude();
   emit_division_helpers();
   emit_constants_and_structs();

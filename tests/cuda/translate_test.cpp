@@ -140,6 +140,24 @@ TEST(CudaTranslationSource, MatmulGpuTilingsCompileCleanlyWithNvrtc) {
   }
 }
 
+// porta-translate --readable: matmul unoptimised, its helper functions kept,
+// compiles as cleanly.
+TEST(CudaTranslationSource, ReadableMatmulCompilesCleanlyWithNvrtc) {
+  std::string reason;
+  const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
+  if (!nvrtc) GTEST_SKIP() << reason;
+  const std::vector<uint32_t> spirv = tr::prepare(
+      tr::compile_glsl(read_text(std::string(PORTA_SOURCE_DIR) + "/kernels/matmul.comp"), "matmul"),
+      {true, tr::Target::Cuda});
+  for (uint32_t prefetch : {0u, 2u}) {
+    SCOPED_TRACE("PREFETCH " + std::to_string(prefetch));
+    const tr::Translation t = tr::translate(
+        spirv, {tr::Target::Cuda, {{0, 16}, {1, 16}, {2, 16}, {3, 8}, {4, 8}, {5, prefetch}, {6, 1}}});
+    EXPECT_NE(t.source.find("void multiply_slice_row("), std::string::npos) << t.source;
+    EXPECT_EQ(nvrtc_complaints(*nvrtc, t.source, "matmul_readable"), "") << t.source;
+  }
+}
+
 TEST(CudaTranslationRun, TranslatedKernelRunsOnTheDevice) {
   CudaPlugin& p = CudaPlugin::get();
   if (p.init_status != PORTA_SUCCESS) GTEST_SKIP() << "no CUDA device: " << p.init_reason;

@@ -670,7 +670,9 @@ void main() {
     // Unoptimized, acc stays a private global (a work-item member, not a
     // local); optimized, it becomes locals, one per element.
     const std::string& text = kernel.source();
-    if (optimize) EXPECT_NE(text.find("porta_glsl::vec4_register _"), std::string::npos) << text;
+    if (optimize) {
+      EXPECT_NE(text.find("porta_glsl::vec4_register _"), std::string::npos) << text;
+    }
     EXPECT_NE(text.find("porta_glsl::vec4_register single"), std::string::npos) << text;
     EXPECT_EQ(text.find("porta_glsl::vec4_register written"), std::string::npos) << text;
     std::vector<float> o(8, -1.0f);

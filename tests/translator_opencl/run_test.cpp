@@ -9,6 +9,7 @@
 
 #include "opencl_harness.hpp"
 #include "porta_translator/translator.hpp"
+#include "support/matmul_case.hpp"
 
 namespace pt = porta::translator;
 
@@ -374,6 +375,27 @@ void main() { o[0] = p.v * p.s; }
   EXPECT_NE(source.find("__attribute__((packed))"), std::string::npos) << source;
   o = values_of<float>(bo);
   EXPECT_EQ(o, (std::vector<float>{0.5f, 1.0f, 1.5f, 2.0f}));
+}
+
+// porta-translate --readable: matmul's readable OpenCL C (its helper
+// functions inlined, nothing else optimised) computes the exact result.
+TEST_F(OpenclRun, ReadableMatmulComputesTheExactResult) {
+  using porta::test::MatmulCase;
+  const std::vector<uint32_t> spirv = pt::prepare(
+      pt::compile_glsl(MatmulCase::glsl(PORTA_SOURCE_DIR), "matmul.comp"), {true, pt::Target::OpenCL});
+  for (uint32_t prefetch : {0u, 2u}) {
+    SCOPED_TRACE("PREFETCH " + std::to_string(prefetch));
+    const std::vector<pt::SpecValue> specs = MatmulCase::specs(prefetch);
+    const pt::Translation translation = pt::translate(spirv, {pt::Target::OpenCL, specs});
+    MatmulCase m;
+    std::vector<uint8_t> a = bytes_of(m.a), b = bytes_of(m.b), c = bytes_of(m.c);
+    const uint32_t groups[3] = {m.groups_x(), m.groups_y(), 1};
+    ASSERT_EQ(cl().run(translation.source, translation.entry_point, groups,
+                       pt::reflect(spirv, specs).local_size, {&a, &b, &c}, push_of(m.params)),
+              "")
+        << translation.source;
+    EXPECT_EQ(values_of<float>(c), m.expected);
+  }
 }
 
 // Refusals name the feature.

@@ -7,6 +7,8 @@
 // A work-item is a small struct built on the stack, so its built-ins and
 // views are plain members the optimiser keeps in registers; run_group loops
 // over the group (no barriers) or hands the items to the scheduler's fibers.
+// The parts that do not depend on the kernel (the includes, barrier(),
+// porta_run_group, the end) are sections of runtime/porta_cpu_kernel.inc.
 #include "cpp_compiler.hpp"
 
 #include <unordered_map>
@@ -165,7 +167,7 @@ void CppCompiler::emit_instruction(const spirv_cross::Instruction& instruction) 
         names.find(text->back()) != std::string::npos) {
       const auto lane = names.find(text->back());
       text->resize(text->size() - 2);
-      *text += "[" + std::to_string(lane) + "u]";
+      text->append("[").append(std::to_string(lane)).append("u]");
     } else if (!text || text->back() != ']') {
       drop_register_variable(ops[2]);
     }
@@ -206,33 +208,17 @@ const std::unordered_set<std::string>& CppCompiler::reserved_words() const {
 }
 
 void CppCompiler::emit_translation_unit() {
-  statement("// Translated by porta-translate (target cpp) from SPIR-V. The CPU backend compiles");
-  statement("// this file; the contract is translator/runtime/porta_cpu.h.");
-  statement("#include \"porta_glsl.hpp\"");
-  statement("#include \"porta_cpu.h\"");
-  statement("");
-  statement("namespace");
-  statement("{");
-  statement("");
-  statement("using namespace porta_glsl;");
+  emit_runtime_section(kRuntimeFile, "begin");
   statement("");
   emit_constants_and_types();
   emit_buffer_views();
   emit_shared_struct();
   emit_work_item();
   emit_group_entry();
-  statement("} // namespace");
-  statement("");
-  const auto& size = get_entry_point();
-  (void)size;
-  statement("PORTA_CPU_EXPORT_KERNEL const porta_cpu_kernel_entry PORTA_CPU_KERNEL_NAME = {");
-  statement("    PORTA_CPU_KERNEL_ABI_VERSION,");
-  statement("    porta_run_group,");
-  statement("    {gl_WorkGroupSize.x, gl_WorkGroupSize.y, gl_WorkGroupSize.z},");
-  statement("    ", kernel_uses_barrier() ? "1u" : "0u", ",  // uses_barrier");
-  statement("    ", shared_variables().empty() ? "0u" : "uint32_t(sizeof(porta_group_shared))",
-            ",  // shared_memory_bytes");
-  statement("};");
+  emit_runtime_section(
+      kRuntimeFile, "end",
+      {{"USES_BARRIER", kernel_uses_barrier() ? "1u" : "0u"},
+       {"SHARED_MEMORY_BYTES", shared_variables().empty() ? "0u" : "uint32_t(sizeof(porta_group_shared))"}});
 }
 
 void CppCompiler::emit_work_item() {
@@ -272,11 +258,7 @@ void CppCompiler::emit_work_item() {
   statement("}");
   statement("");
   if (kernel_uses_barrier()) {
-    statement("// Every work-item of the group reaches this point before any goes on.");
-    statement("void barrier()");
-    begin_scope();
-    statement("porta_scheduler->barrier(porta_scheduler->self);");
-    end_scope();
+    emit_runtime_section(kRuntimeFile, "barrier");
     statement("");
   }
   emit_kernel_functions();
@@ -285,44 +267,7 @@ void CppCompiler::emit_work_item() {
 }
 
 void CppCompiler::emit_group_entry() {
-  if (!kernel_uses_barrier()) {
-    statement("// No barriers: the work-items of a group run one after another.");
-    statement("void porta_run_group(const porta_cpu_group_args* args)");
-    begin_scope();
-    statement("porta_group_shared group_shared{};");
-    statement("for (uint z = 0u; z < gl_WorkGroupSize.z; ++z)");
-    statement("    for (uint y = 0u; y < gl_WorkGroupSize.y; ++y)");
-    statement("        for (uint x = 0u; x < gl_WorkGroupSize.x; ++x)");
-    statement("            porta_work_item(args, group_shared, uvec3(x, y, z)).main();");
-    end_scope();
-    statement("");
-    return;
-  }
-  statement("struct porta_group");
-  begin_scope();
-  statement("const porta_cpu_group_args* args;");
-  statement("porta_group_shared group_shared;");
-  end_scope_decl();
-  statement("");
-  statement("void porta_run_item(void* context, uint32_t local_index)");
-  begin_scope();
-  statement("porta_group& group = *static_cast<porta_group*>(context);");
-  statement(
-      "const uvec3 local_id(local_index % gl_WorkGroupSize.x, local_index / gl_WorkGroupSize.x % "
-      "gl_WorkGroupSize.y,");
-  statement("                     local_index / (gl_WorkGroupSize.x * gl_WorkGroupSize.y));");
-  statement("porta_work_item(group.args, group.group_shared, local_id).main();");
-  end_scope();
-  statement("");
-  statement("// Barriers: each work-item runs as a fiber of the scheduler, which switches at barrier().");
-  statement("void porta_run_group(const porta_cpu_group_args* args)");
-  begin_scope();
-  statement("porta_group group{args, {}};");
-  statement(
-      "args->scheduler->run_items(args->scheduler->self, gl_WorkGroupSize.x * gl_WorkGroupSize.y * "
-      "gl_WorkGroupSize.z,");
-  statement("                           porta_run_item, &group);");
-  end_scope();
+  emit_runtime_section(kRuntimeFile, kernel_uses_barrier() ? "run_group_fibers" : "run_group_loop");
   statement("");
 }
 

@@ -10,6 +10,8 @@ class CppCompiler final : public TargetCompiler {
   CppCompiler(std::vector<uint32_t> spirv, const TranslateOptions& options);
 
  private:
+  // The fixed parts of the translation (translator/runtime/).
+  static constexpr const char* kRuntimeFile = "porta_cpu_kernel.inc";
   // Private float vec4 variables (and arrays of them, any depth) that are
   // only loaded and stored whole, or read by component, through access
   // chains to one vec4 or one component: they are declared as

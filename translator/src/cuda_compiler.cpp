@@ -7,7 +7,9 @@
 // The kernel code sits inside porta_glsl so that GLSL's functions (sqrt, min,
 // ...) hide the CUDA math library's global overloads of the same names. The
 // backend compiles with -default-device: every function here is a device
-// function without saying so.
+// function without saying so. The parts that do not depend on the kernel
+// (the includes and namespaces, barrier()) are sections of
+// runtime/porta_cuda_kernel.inc.
 #include "cuda_compiler.hpp"
 
 namespace porta::translator::detail {
@@ -43,22 +45,13 @@ const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
 }
 
 void CudaCompiler::emit_translation_unit() {
-  statement("// Translated by porta-translate (target cuda) from SPIR-V. The CUDA backend compiles");
-  statement("// this file with NVRTC; the contract is translator/runtime/porta_cuda.h.");
-  statement("#include \"porta_cuda.h\"");
-  statement("#include \"porta_glsl.hpp\"");
-  statement("");
-  statement("namespace porta_glsl");
-  statement("{");
-  statement("namespace kernel");
-  statement("{");
+  emit_runtime_section(kRuntimeFile, "begin");
   statement("");
   emit_constants_and_types();
   emit_buffer_views();
   emit_shared_struct();
   emit_work_item();
-  statement("} // namespace kernel");
-  statement("} // namespace porta_glsl");
+  emit_runtime_section(kRuntimeFile, "end");
   statement("");
   emit_kernel_entry();
 }
@@ -99,11 +92,7 @@ void CudaCompiler::emit_work_item() {
   statement("}");
   statement("");
   if (kernel_uses_barrier()) {
-    statement("// Every thread of the block reaches this point, and sees the others' shared writes.");
-    statement("void barrier()");
-    begin_scope();
-    statement("__syncthreads();");
-    end_scope();
+    emit_runtime_section(kRuntimeFile, "barrier");
     statement("");
   }
   emit_kernel_functions();

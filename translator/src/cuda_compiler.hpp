@@ -10,6 +10,8 @@ class CudaCompiler final : public TargetCompiler {
   using TargetCompiler::TargetCompiler;
 
  private:
+  // The fixed parts of the translation (translator/runtime/).
+  static constexpr const char* kRuntimeFile = "porta_cuda_kernel.inc";
   Target target() const override { return Target::Cuda; }
   void emit_translation_unit() override;
   std::string buffer_pointer_type(const std::string& element, Access access) const override;

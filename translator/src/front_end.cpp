@@ -1,6 +1,7 @@
 // GLSL → SPIR-V (shaderc), validation (spirv-val) and optimisation (spirv-opt).
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <shaderc/shaderc.hpp>
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
@@ -44,6 +45,32 @@ void check_header(const std::vector<uint32_t>& spirv) {
   }
   if (spirv.size() < kSpirvHeaderWords)
     throw Error(Error::Kind::InvalidSpirv, "not SPIR-V: the module is shorter than the 5-word header");
+}
+
+// spirv-opt with the passes `register_passes` adds; the result is validated.
+std::vector<uint32_t> run_passes(const std::vector<uint32_t>& spirv,
+                                 const std::function<void(spvtools::Optimizer&)>& register_passes) {
+  check_header(spirv);
+  spvtools::Optimizer optimizer(kTargetEnv);
+  MessageLog log;
+  optimizer.SetMessageConsumer(log.consumer());
+  register_passes(optimizer);
+  std::vector<uint32_t> optimized;
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);  // prepare() validates before and after
+  // Unused buffers keep their bindings and unused spec constants stay
+  // settable: the kernel's interface is what its source declares.
+  options.set_preserve_bindings(true);
+  options.set_preserve_spec_constants(true);
+  if (!optimizer.Run(spirv.data(), spirv.size(), &optimized, options))
+    throw Error(Error::Kind::Internal,
+                "spirv-opt failed:\n" + (log.text().empty() ? "no details" : log.text()));
+  try {
+    validate(optimized);
+  } catch (const Error& e) {
+    throw Error(Error::Kind::Internal, std::string("spirv-opt produced invalid SPIR-V: ") + e.what());
+  }
+  return optimized;
 }
 
 }  // namespace
@@ -92,36 +119,26 @@ void validate(const std::vector<uint32_t>& spirv) {
 }
 
 std::vector<uint32_t> optimize(const std::vector<uint32_t>& spirv) {
-  check_header(spirv);
-  spvtools::Optimizer optimizer(kTargetEnv);
-  MessageLog log;
-  optimizer.SetMessageConsumer(log.consumer());
-  // Inline everything first so that the targets without real function calls
-  // on pointers (OpenCL C) and the CPU target see one function. The
-  // performance passes do not freeze spec constants: they stay adjustable.
-  optimizer.RegisterPass(spvtools::CreateInlineExhaustivePass());
-  optimizer.RegisterPerformancePasses();
-  std::vector<uint32_t> optimized;
-  spvtools::OptimizerOptions options;
-  options.set_run_validator(false);  // prepare() validates before and after
-  // Unused buffers keep their bindings and unused spec constants stay
-  // settable: the kernel's interface is what its source declares.
-  options.set_preserve_bindings(true);
-  options.set_preserve_spec_constants(true);
-  if (!optimizer.Run(spirv.data(), spirv.size(), &optimized, options))
-    throw Error(Error::Kind::Internal,
-                "spirv-opt failed:\n" + (log.text().empty() ? "no details" : log.text()));
-  try {
-    validate(optimized);
-  } catch (const Error& e) {
-    throw Error(Error::Kind::Internal, std::string("spirv-opt produced invalid SPIR-V: ") + e.what());
-  }
-  return optimized;
+  return run_passes(spirv, [](spvtools::Optimizer& optimizer) {
+    // Inline everything first so that the targets without real function calls
+    // on pointers (OpenCL C) and the CPU target see one function. The
+    // performance passes do not freeze spec constants: they stay adjustable.
+    optimizer.RegisterPass(spvtools::CreateInlineExhaustivePass());
+    optimizer.RegisterPerformancePasses();
+  });
 }
 
-std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv) {
+std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv, const PrepareOptions& options) {
   validate(spirv);
-  return optimize(spirv);
+  if (!options.readable) return optimize(spirv);
+  if (target_info(options.target).calls_helper_functions) return spirv;
+  // Inlining alone. The inlined functions' locals lose their names (spirv-opt
+  // does not copy them); the kernel's own keep theirs.
+  return run_passes(spirv, [](spvtools::Optimizer& optimizer) {
+    optimizer.RegisterPass(spvtools::CreateMergeReturnPass());
+    optimizer.RegisterPass(spvtools::CreateInlineExhaustivePass());
+    optimizer.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
+  });
 }
 
 std::vector<uint32_t> specialize(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {

@@ -1,12 +1,14 @@
 // Target opencl. The translation unit, in order:
-//   FP_CONTRACT OFF; vector literals (GLSL constructors rewritten in finish()); checked integer division
-//   helpers (only those the kernel calls); spec constants as macros with the
-//   translated values, gl_WorkGroupSize, constant tables; structs with their
-//   std430 offsets checked; helper functions; the __kernel, whose body
-//   declares the __local variables and the built-ins it reads.
+//   FP_CONTRACT OFF; checked integer division helpers (only those the kernel
+//   calls; these and the pragmas are sections of runtime/porta_opencl.cl);
+//   spec constants as macros with the translated values, gl_WorkGroupSize,
+//   constant tables; structs with their std430 offsets checked; helper
+//   functions; the __kernel, whose body declares the __local variables and
+//   the built-ins it reads.
 // OpenCL C 1.2 is C99 with no overloading, no static_assert, no references
 // and no program-scope variables outside __constant; each of those shapes a
-// decision below.
+// decision below. GLSL's vector constructors become vector literals in
+// finish().
 #define SPV_ENABLE_UTILITY_CODE
 #include "opencl_compiler.hpp"
 
@@ -31,8 +33,6 @@ namespace {
 uint32_t align_up(uint32_t value, uint32_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
-
-const char* const kComponents[] = {"x", "y", "z", "w"};
 
 bool is_signed(SPIRType::BaseType base) {
   return base == SPIRType::SByte || base == SPIRType::Short || base == SPIRType::Int ||
@@ -117,104 +117,24 @@ std::string OpenclCompiler::buffer_pointer_type(const std::string& element, Acce
 const std::unordered_set<std::string>& OpenclCompiler::reserved_words() const {
   // C99 and OpenCL C keywords that are not GLSL keywords, OpenCL's type and
   // built-in function names the translated code calls, and the generated names.
-  static const std::unordered_set<std::string> words = {"auto",
-                                                        "char",
-                                                        "enum",
-                                                        "extern",
-                                                        "goto",
-                                                        "inline",
-                                                        "long",
-                                                        "register",
-                                                        "restrict",
-                                                        "short",
-                                                        "signed",
-                                                        "sizeof",
-                                                        "static",
-                                                        "typedef",
-                                                        "union",
-                                                        "unsigned",
-                                                        "volatile",
-                                                        "_Bool",
-                                                        "_Complex",
-                                                        "_Imaginary",
-                                                        "__global",
-                                                        "global",
-                                                        "__local",
-                                                        "local",
-                                                        "__constant",
-                                                        "constant",
-                                                        "__private",
-                                                        "private",
-                                                        "__kernel",
-                                                        "kernel",
-                                                        "__read_only",
-                                                        "read_only",
-                                                        "__write_only",
-                                                        "write_only",
-                                                        "__read_write",
-                                                        "read_write",
-                                                        "uchar",
-                                                        "ushort",
-                                                        "ulong",
-                                                        "half",
-                                                        "size_t",
-                                                        "ptrdiff_t",
-                                                        "intptr_t",
-                                                        "uintptr_t",
-                                                        "event_t",
-                                                        "sampler_t",
-                                                        "image1d_t",
-                                                        "image2d_t",
-                                                        "image3d_t",
-                                                        "complex",
-                                                        "imaginary",
-                                                        "quad",
-                                                        "NULL",
-                                                        "main",
-                                                        "get_global_id",
-                                                        "get_local_id",
-                                                        "get_group_id",
-                                                        "get_num_groups",
-                                                        "get_local_size",
-                                                        "get_global_size",
-                                                        "barrier",
-                                                        "mem_fence",
-                                                        "read_mem_fence",
-                                                        "write_mem_fence",
-                                                        "atomic_add",
-                                                        "atomic_sub",
-                                                        "atomic_inc",
-                                                        "atomic_dec",
-                                                        "atomic_min",
-                                                        "atomic_max",
-                                                        "atomic_and",
-                                                        "atomic_or",
-                                                        "atomic_xor",
-                                                        "atomic_xchg",
-                                                        "atomic_cmpxchg",
-                                                        "fabs",
-                                                        "fmin",
-                                                        "fmax",
-                                                        "rsqrt",
-                                                        "rint",
-                                                        "atan2",
-                                                        "popcount",
-                                                        "clz",
-                                                        "select",
-                                                        "mad",
-                                                        "fmod",
-                                                        "as_int",
-                                                        "as_uint",
-                                                        "as_float",
-                                                        "offsetof",
-                                                        "porta_i",
-                                                        "porta_opencl_kernel",
-                                                        "CLK_LOCAL_MEM_FENCE",
-                                                        "CLK_GLOBAL_MEM_FENCE",
-                                                        "INFINITY",
-                                                        "NAN",
-                                                        "MAXFLOAT",
-                                                        "HUGE_VALF"};
+  static const std::unordered_set<std::string> words = {
+      // C99 keywords
+      "auto", "char", "enum", "extern", "goto", "inline", "long", "register", "restrict", "short", "signed",
+      "sizeof", "static", "typedef", "union", "unsigned", "volatile", "_Bool", "_Complex", "_Imaginary",
+      // OpenCL C qualifiers and types
+      "__global", "global", "__local", "local", "__constant", "constant", "__private", "private", "__kernel",
+      "kernel", "__read_only", "read_only", "__write_only", "write_only", "__read_write", "read_write",
+      "uchar", "ushort", "ulong", "half", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t",
+      "sampler_t", "image1d_t", "image2d_t", "image3d_t", "complex", "imaginary", "quad",
+      // built-in functions and macros the translated code uses
+      "get_global_id", "get_local_id", "get_group_id", "get_num_groups", "get_local_size", "get_global_size",
+      "barrier", "mem_fence", "read_mem_fence", "write_mem_fence", "atomic_add", "atomic_sub", "atomic_inc",
+      "atomic_dec", "atomic_min", "atomic_max", "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg",
+      "atomic_cmpxchg", "fabs", "fmin", "fmax", "rsqrt", "rint", "atan2", "popcount", "clz", "select", "mad",
+      "fmod", "as_int", "as_uint", "as_float", "NULL", "offsetof", "CLK_LOCAL_MEM_FENCE",
+      "CLK_GLOBAL_MEM_FENCE", "INFINITY", "NAN", "MAXFLOAT", "HUGE_VALF",
+      // names the translation defines
+      "main", "porta_i", "porta_opencl_kernel"};
   return words;
 }
 
@@ -312,8 +232,7 @@ void OpenclCompiler::emit_translation_unit() {
     if (id != ir.default_entry_point) check_helper_function(func);
   });
 
-  statement("// Translated by porta-translate (target opencl) from SPIR-V: OpenCL C 1.2. The OpenCL");
-  statement("// backend builds it with -cl-std=CL1.2 and launches ", kEntryPoint, ".");
+  emit_runtime_section(kRuntimeFile, "begin");
   emit_prelude();
   emit_division_helpers();
   emit_constants_and_structs();
@@ -329,9 +248,8 @@ void OpenclCompiler::emit_prelude() {
         scalar_name(type.basetype) && type.vecsize <= 4)
       vectors.insert(vector_type_name(type.basetype, type.vecsize));
   });
-  if (uses_double) statement("#pragma OPENCL EXTENSION cl_khr_fp64 : enable");
-  statement("// GLSL rounds a * b + c twice unless the source asks for fma(); OpenCL C would fuse it.");
-  statement("#pragma OPENCL FP_CONTRACT OFF");
+  if (uses_double) emit_runtime_section(kRuntimeFile, "fp64");
+  emit_runtime_section(kRuntimeFile, "prelude");
   statement("");
   vector_literal_types_ = std::move(vectors);
 }
@@ -394,56 +312,25 @@ std::string OpenclCompiler::finish(std::string text) {
 void OpenclCompiler::emit_division_helpers() {
   if (division_helpers_.empty()) return;
   if (division_helpers_.count({-1, "porta_bitfield_reverse"})) {
-    statement("// GLSL's bitfieldReverse (OpenCL C 1.2 has no bit reversal).");
-    statement("uint porta_bitfield_reverse(uint x)");
-    begin_scope();
-    statement("x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);");
-    statement("x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);");
-    statement("x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);");
-    statement("x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);");
-    statement("return (x >> 16) | (x << 16);");
-    end_scope();
+    emit_runtime_section(kRuntimeFile, "bitfield_reverse");
     statement("");
   }
   bool division_comment = false;
   for (const auto& [rank, name] : division_helpers_) {
     if (rank < 0) continue;
     if (!division_comment) {
-      statement("// Integer division as on every porta target: x / 0 and x % 0 are 0, INT_MIN / -1 wraps");
-      statement("// (OpenCL C leaves both undefined, and CPU devices trap).");
+      emit_runtime_section(kRuntimeFile, "integer_division");
       division_comment = true;
     }
     // porta_<op>_<type>
     const std::string op = name.substr(6, 3);
     const std::string type = name.substr(10);
-    const bool vector = rank >= 3;
-    if (vector) {
-      const uint32_t n = static_cast<uint32_t>(type.back() - '0');
-      const std::string scalar = type.substr(0, type.size() - 1);
-      std::string components;
-      for (uint32_t i = 0; i < n; ++i)
-        components += std::string(i ? ", " : "") + "porta_" + op + "_" + scalar + "(a." + kComponents[i] +
-                      ", b." + kComponents[i] + ")";
-      statement(type, " ", name, "(", type, " a, ", type, " b) { return (", type, ")(", components, "); }");
-      continue;
-    }
-    const bool is_unsigned = type[0] == 'u';
-    if (is_unsigned) {
-      statement(type, " ", name, "(", type, " a, ", type, " b) { return b == 0 ? 0 : a ",
-                op == "div" ? "/" : "%", " b; }");
-    } else if (op == "div") {
-      statement(type, " ", name, "(", type, " a, ", type, " b) { return b == 0 ? 0 : b == -1 ? (", type,
-                ")(0 - (u", type, ")a) : a / b; }");
-    } else if (op == "rem") {
-      statement(type, " ", name, "(", type, " a, ", type, " b) { return b == 0 || b == -1 ? 0 : a % b; }");
-    } else {
-      statement("// The result takes the sign of the divisor (GLSL's mod, SPIR-V's OpSMod).");
-      statement(type, " ", name, "(", type, " a, ", type, " b)");
-      begin_scope();
-      statement(type, " r = porta_rem_", type, "(a, b);");
-      statement("return r != 0 && (r < 0) != (b < 0) ? r + b : r;");
-      end_scope();
-    }
+    if (rank >= 3)  // a vector: the helper applies the scalar one per component
+      emit_runtime_section(kRuntimeFile, "vector" + type.substr(type.size() - 1),
+                           {{"OP", op}, {"T", type}, {"S", type.substr(0, type.size() - 1)}});
+    else
+      emit_runtime_section(kRuntimeFile, op + (type[0] == 'u' ? "_unsigned" : "_signed"),
+                           {{"T", type}, {"U", "u" + type}});
   }
   statement("");
 }

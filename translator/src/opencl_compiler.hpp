@@ -17,6 +17,8 @@ class OpenclCompiler final : public TargetCompiler {
   using TargetCompiler::TargetCompiler;
 
   static constexpr const char* kEntryPoint = "porta_opencl_kernel";
+  // The helpers and pragmas the translation copies in (translator/runtime/).
+  static constexpr const char* kRuntimeFile = "porta_opencl.cl";
 
  private:
   // One member of an emitted struct, after the padding that puts it at its

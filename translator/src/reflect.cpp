@@ -397,16 +397,4 @@ void resolve_local_size(const KernelSignature& signature, const std::vector<Spec
   }
 }
 
-const char* target_name(Target target) {
-  switch (target) {
-    case Target::Cpp:
-      return "cpp";
-    case Target::OpenCL:
-      return "opencl";
-    case Target::Cuda:
-      return "cuda";
-  }
-  return "unknown";
-}
-
 }  // namespace porta::translator

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "porta_translator/translator.hpp"
+#include "runtime_files.hpp"
 
 namespace porta::translator::detail {
 
@@ -118,6 +119,9 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   std::string literal(uint32_t value) const { return std::to_string(value) + "u"; }
 
   [[noreturn]] void unsupported(const std::string& what) const;
+  // Copies a section of a runtime file into the translation (runtime_files.hpp).
+  void emit_runtime_section(std::string_view file, std::string_view section,
+                            const Substitutions& substitutions = {});
 
   // ---- CompilerGLSL hooks ----
   std::string builtin_to_glsl(spv::BuiltIn builtin, spv::StorageClass storage) override;

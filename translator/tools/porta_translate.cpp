@@ -18,13 +18,22 @@ namespace pt = porta::translator;
 
 int usage(const char* message) {
   if (message) std::fprintf(stderr, "porta-translate: %s\n", message);
-  std::fprintf(
-      stderr,
-      "usage: porta-translate --target cpp|opencl|cuda [--spec ID=VALUE]... [--signature] [--no-optimize]\n"
-      "                       [-o OUT] FILE.comp|FILE.spv\n"
-      "  FILE.spv is SPIR-V; anything else is GLSL compute source (#version 450).\n"
-      "  --spec ID=VALUE  fixes spec constant ID: an integer, a float (1.5, 2e-3) or true/false.\n"
-      "  --signature      prints the reflected kernel interface instead of source.\n");
+  std::string names;
+  for (const pt::TargetInfo& target : pt::targets())
+    names.append(names.empty() ? "" : "|").append(target.name);
+  std::fprintf(stderr,
+               "usage: porta-translate --target %s [--spec ID=VALUE]... [--signature]\n"
+               "                       [--readable] [--no-optimize] [-o OUT] FILE.comp|FILE.spv\n"
+               "  FILE.spv is SPIR-V; anything else is GLSL compute source (#version 450).\n"
+               "  --spec ID=VALUE  fixes spec constant ID: an integer, a float (1.5, 2e-3) or true/false.\n"
+               "  --signature      prints the reflected kernel interface instead of source.\n"
+               "  --readable       translates without spirv-opt, keeping GLSL's names, functions and loops\n"
+               "                   (only the inlining a target needs); what backends run is optimised.\n"
+               "  --no-optimize    translates the validated module as it is.\n"
+               "targets:\n",
+               names.c_str());
+  for (const pt::TargetInfo& target : pt::targets())
+    std::fprintf(stderr, "  %-16s %s\n", target.name, target.language);
   return 2;
 }
 
@@ -110,21 +119,15 @@ const char* scalar_name(pt::ScalarType type) {
 
 int main(int argc, char** argv) {
   pt::TranslateOptions options;
-  bool have_target = false, signature = false, optimize = true;
+  bool have_target = false, signature = false, optimize = true, readable = false;
   std::vector<SpecArgument> spec_arguments;
   std::string input, output;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--target" && i + 1 < argc) {
-      const std::string name = argv[++i];
-      if (name == "cpp")
-        options.target = pt::Target::Cpp;
-      else if (name == "opencl")
-        options.target = pt::Target::OpenCL;
-      else if (name == "cuda")
-        options.target = pt::Target::Cuda;
-      else
-        return usage(("unknown target '" + name + "'").c_str());
+      const pt::TargetInfo* target = pt::find_target(argv[++i]);
+      if (!target) return usage(("unknown target '" + std::string(argv[i]) + "'").c_str());
+      options.target = target->target;
       have_target = true;
     } else if (arg == "--spec" && i + 1 < argc) {
       SpecArgument spec;
@@ -132,6 +135,8 @@ int main(int argc, char** argv) {
       spec_arguments.push_back(spec);
     } else if (arg == "--signature") {
       signature = true;
+    } else if (arg == "--readable") {
+      readable = true;
     } else if (arg == "--no-optimize") {
       optimize = false;
     } else if (arg == "-o" && i + 1 < argc) {
@@ -160,8 +165,10 @@ int main(int argc, char** argv) {
     const std::string name = slash == std::string::npos ? input : input.substr(slash + 1);
     std::vector<uint32_t> spirv = ends_with(input, ".spv") ? pt::spirv_from_bytes(bytes.data(), bytes.size())
                                                            : pt::compile_glsl(bytes, name);
-    pt::validate(spirv);
-    if (optimize) spirv = pt::optimize(spirv);
+    if (optimize)
+      spirv = pt::prepare(spirv, {readable, options.target});
+    else
+      pt::validate(spirv);
     const pt::KernelSignature declared = pt::reflect(spirv);
     for (const SpecArgument& argument : spec_arguments) {
       const pt::SpecConstant* constant = nullptr;

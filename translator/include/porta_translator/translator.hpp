@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace porta::translator {
@@ -65,6 +66,22 @@ struct KernelSignature {
 };
 
 enum class Target { Cpp, OpenCL, Cuda };
+
+// The targets, in one table: porta-translate's --target names, messages and
+// the front end read it; nothing else spells a target's name.
+struct TargetInfo {
+  Target target;
+  const char* name;      // "cpp", "opencl", "cuda"
+  const char* language;  // what the translation is written in, for people
+  // Whether translated code can call helper functions that take pointers or
+  // touch the kernel's resources (OpenCL C 1.2 cannot: it has no references
+  // and no program-scope variables). Where not, a readable prepare() inlines them.
+  bool calls_helper_functions;
+};
+const std::vector<TargetInfo>& targets();
+const TargetInfo& target_info(Target target);
+// The target called `name`, or nullptr.
+const TargetInfo* find_target(std::string_view name);
 const char* target_name(Target target);
 
 // GLSL compute source → SPIR-V (Vulkan 1.1 environment). `name` appears in messages.
@@ -76,8 +93,20 @@ std::vector<uint32_t> spirv_from_bytes(const void* data, size_t size);
 void validate(const std::vector<uint32_t>& spirv);
 // Inlining and the performance passes; spec constants stay spec constants.
 std::vector<uint32_t> optimize(const std::vector<uint32_t>& spirv);
-// Validate then optimise: what every kernel goes through.
-std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv);
+
+struct PrepareOptions {
+  // false: optimise, what every kernel a backend runs goes through.
+  // true: for a person reading the translation (porta-translate --readable):
+  // no spirv-opt, so the module keeps the shape of its source: helper
+  // functions, loops, and the GLSL names it carries (OpName, OpMemberName;
+  // compile_glsl keeps them). Only a target that cannot call helper functions
+  // (TargetInfo::calls_helper_functions) gets them inlined, with nothing else.
+  // The kernel computes the same either way.
+  bool readable = false;
+  Target target = Target::Cpp;  // the target the module will be translated to (readable only)
+};
+// Validate then optimise (or, readable, only what options.target needs).
+std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv, const PrepareOptions& options = {});
 
 // The interface of a kernel. prepare() keeps unused buffers (their bindings)
 // and unused spec constants, but spirv-opt drops a push-constant block the

@@ -1,0 +1,74 @@
+// Readable translations (prepare() with readable, porta-translate --readable):
+// matmul.comp keeps its GLSL names on every target, reads much shorter than
+// the optimised translation where the target keeps helper functions, and the
+// readable C++ computes what the optimised C++ does.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "kernel_runner.hpp"
+#include "support/matmul_case.hpp"
+
+namespace pt = porta::translator;
+using porta::test::CompiledKernel;
+using porta::test::MatmulCase;
+
+namespace {
+
+size_t lines_of(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+bool has_word(const std::string& text, const std::string& word) {
+  auto identifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1))
+    if ((at == 0 || !identifier(text[at - 1])) &&
+        (at + word.size() == text.size() || !identifier(text[at + word.size()])))
+      return true;
+  return false;
+}
+
+std::vector<uint32_t> matmul_spirv() {
+  return pt::compile_glsl(MatmulCase::glsl(PORTA_SOURCE_DIR), "matmul.comp");
+}
+
+TEST(Readable, MatmulKeepsGlslNamesOnEveryTarget) {
+  const std::vector<uint32_t> spirv = matmul_spirv();
+  for (const pt::TargetInfo& target : pt::targets()) {
+    SCOPED_TRACE(target.name);
+    const std::string readable =
+        pt::translate(pt::prepare(spirv, {true, target.target}), {target.target, {}}).source;
+    const std::string optimised = pt::translate(pt::prepare(spirv), {target.target, {}}).source;
+    // main()'s own variables, which spirv-opt folds away.
+    for (const char* name : {"row0", "col0", "rows_inside", "tid", "k0", "k1"}) {
+      EXPECT_TRUE(has_word(readable, name)) << name;
+      EXPECT_FALSE(has_word(optimised, name)) << name;
+    }
+    if (!target.calls_helper_functions) continue;  // inlined: no function names, about as long
+    // Helper functions and their variables.
+    for (const char* name : {"fetch_a", "step_i", "place_b", "multiply_slice_row", "add_product", "store_c"})
+      EXPECT_TRUE(has_word(readable, name)) << name;
+    // Loops stay loops: about half the optimised text, where [[unroll]] loops are unrolled.
+    EXPECT_LT(lines_of(readable) * 3, lines_of(optimised) * 2)
+        << lines_of(readable) << " readable lines, " << lines_of(optimised) << " optimised";
+  }
+}
+
+TEST(Readable, CppMatmulComputesWhatTheOptimisedOneDoes) {
+  const std::vector<uint32_t> spirv = matmul_spirv();
+  for (uint32_t prefetch : {0u, 2u}) {
+    SCOPED_TRACE("PREFETCH " + std::to_string(prefetch));
+    for (bool readable : {true, false}) {
+      SCOPED_TRACE(readable ? "readable" : "optimised");
+      CompiledKernel kernel(pt::prepare(spirv, {readable, pt::Target::Cpp}), MatmulCase::specs(prefetch));
+      ASSERT_TRUE(kernel.ok()) << kernel.error();
+      MatmulCase m;
+      kernel.dispatch(m.groups_x(), m.groups_y(), 1, {m.a.data(), m.b.data(), m.c.data()}, &m.params,
+                      sizeof m.params);
+      EXPECT_EQ(m.c, m.expected);
+    }
+  }
+}
+
+}  // namespace

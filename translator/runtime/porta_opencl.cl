@@ -1,0 +1,79 @@
+/* The runtime of OpenCL C emitted by porta's translator (target opencl).
+ *
+ * The OpenCL backend builds one program from one string (clBuildProgram with
+ * "-cl-std=CL1.2") and launches
+ *   __kernel void porta_opencl_kernel(<one __global pointer per storage buffer,
+ *       in binding order>, const <push-constant struct> <name>)
+ * with reqd_work_group_size set to the kernel's work-group size. Nothing is
+ * included: the translator copies into each translation the sections of this
+ * file that the kernel needs, in the order they appear here.
+ *
+ * A section runs from its "//@section NAME" line to the next one; its
+ * trailing blank lines are not copied. Where a section serves several types
+ * (OpenCL C has no overloading: one helper per operation and type), the
+ * translator replaces
+ *   {T}   the operand type: int, uint, long, short4, ...
+ *   {U}   the unsigned type of the same width as a signed {T} (uint for int)
+ *   {S}   the component type of a vector {T} (int for int4)
+ *   {OP}  div, rem or mod
+ * A vector helper calls the scalar one of its {OP} and {S}, which the
+ * translator copies first; porta_mod_{T} of a signed {T} calls porta_rem_{T}.
+ */
+
+//@section begin
+// Translated by porta-translate (target opencl) from SPIR-V: OpenCL C 1.2. The OpenCL
+// backend builds it with -cl-std=CL1.2 and launches porta_opencl_kernel.
+
+//@section fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+//@section prelude
+// GLSL rounds a * b + c twice unless the source asks for fma(); OpenCL C would fuse it.
+#pragma OPENCL FP_CONTRACT OFF
+
+//@section bitfield_reverse
+// GLSL's bitfieldReverse (OpenCL C 1.2 has no bit reversal).
+uint porta_bitfield_reverse(uint x)
+{
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+    return (x >> 16) | (x << 16);
+}
+
+//@section integer_division
+// Integer division as on every porta target: x / 0 and x % 0 are 0, INT_MIN / -1 wraps
+// (OpenCL C leaves both undefined, and CPU devices trap).
+
+//@section div_unsigned
+{T} porta_div_{T}({T} a, {T} b) { return b == 0 ? 0 : a / b; }
+
+//@section rem_unsigned
+{T} porta_rem_{T}({T} a, {T} b) { return b == 0 ? 0 : a % b; }
+
+//@section mod_unsigned
+{T} porta_mod_{T}({T} a, {T} b) { return b == 0 ? 0 : a % b; }
+
+//@section div_signed
+{T} porta_div_{T}({T} a, {T} b) { return b == 0 ? 0 : b == -1 ? ({T})(0 - ({U})a) : a / b; }
+
+//@section rem_signed
+{T} porta_rem_{T}({T} a, {T} b) { return b == 0 || b == -1 ? 0 : a % b; }
+
+//@section mod_signed
+// The result takes the sign of the divisor (GLSL's mod, SPIR-V's OpSMod).
+{T} porta_mod_{T}({T} a, {T} b)
+{
+    {T} r = porta_rem_{T}(a, b);
+    return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+}
+
+//@section vector2
+{T} porta_{OP}_{T}({T} a, {T} b) { return ({T})(porta_{OP}_{S}(a.x, b.x), porta_{OP}_{S}(a.y, b.y)); }
+
+//@section vector3
+{T} porta_{OP}_{T}({T} a, {T} b) { return ({T})(porta_{OP}_{S}(a.x, b.x), porta_{OP}_{S}(a.y, b.y), porta_{OP}_{S}(a.z, b.z)); }
+
+//@section vector4
+{T} porta_{OP}_{T}({T} a, {T} b) { return ({T})(porta_{OP}_{S}(a.x, b.x), porta_{OP}_{S}(a.y, b.y), porta_{OP}_{S}(a.z, b.z), porta_{OP}_{S}(a.w, b.w)); }

@@ -62,7 +62,7 @@ function(porta_cpu_builtin_kernels target)
       COMMAND porta-translate --target cpp -o ${cpp} ${spv}
       DEPENDS ${spv} porta-translate VERBATIM COMMENT "porta-translate --target cpp ${name}")
     add_custom_command(OUTPUT ${text}
-      COMMAND ${CMAKE_COMMAND} -DMODE=source -DINPUT=${cpp} -DSYMBOL=kSource_${id} -DOUTPUT=${text}
+      COMMAND ${CMAKE_COMMAND} -DMODE=source -DINPUT=${cpp} -DSYMBOL=kSource_${id} -DNAMESPACE=porta::cpu -DOUTPUT=${text}
               -P ${PORTA_CPU_EMBED_SCRIPT}
       DEPENDS ${cpp} ${PORTA_CPU_EMBED_SCRIPT} VERBATIM)
     set_source_files_properties(${cpp} PROPERTIES

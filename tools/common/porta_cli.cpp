@@ -59,6 +59,7 @@ Command::Command(std::string tool, std::string description, std::string version)
       app_(std::make_unique<CLI::App>(std::move(description), tool_)),
       formatter_(std::make_shared<HelpFormatter>()) {
   formatter_->label("Usage", "usage");
+  formatter_->label("Positionals", "Arguments");
   formatter_->column_width(28);
   app_->formatter(formatter_);
   app_->set_help_flag("-h,--help", "print this help and exit");
@@ -122,6 +123,10 @@ int Command::run(int argc, char** argv, const std::function<int()>& body) {
   } catch (const std::exception& e) {
     return failure(e.what());
   }
+}
+
+CLI::Option* repeatable(CLI::Option* option) {
+  return option->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->allow_extra_args(false);
 }
 
 bool is_stdout(const std::string& path) { return path == "-"; }

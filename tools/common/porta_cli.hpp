@@ -62,6 +62,10 @@ class Command {
   std::shared_ptr<class HelpFormatter> formatter_;
 };
 
+// Makes `option` (of a std::vector) repeatable: one value each time it is
+// given, all of them kept in order ("--buffer 16 --buffer 32").
+CLI::Option* repeatable(CLI::Option* option);
+
 // The default footer of --help.
 extern const char kExitStatusText[];
 

@@ -5,28 +5,25 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "porta_cli.hpp"
 #include "porta_translator/translator.hpp"
 
 namespace {
 
 namespace pt = porta::translator;
 
-int usage(const char* message) {
-  if (message) std::fprintf(stderr, "porta-translate: %s\n", message);
-  std::fprintf(
-      stderr,
-      "usage: porta-translate --target cpp|opencl|cuda [--spec ID=VALUE]... [--signature] [--no-optimize]\n"
-      "                       [-o OUT] FILE.comp|FILE.spv\n"
-      "  FILE.spv is SPIR-V; anything else is GLSL compute source (#version 450).\n"
-      "  --spec ID=VALUE  fixes spec constant ID: an integer, a float (1.5, 2e-3) or true/false.\n"
-      "  --signature      prints the reflected kernel interface instead of source.\n");
-  return 2;
-}
+// The --target names: the translator's targets.
+struct TargetName {
+  const char* name;
+  pt::Target target;
+};
+constexpr TargetName kTargets[] = {
+    {"cpp", pt::Target::Cpp}, {"opencl", pt::Target::OpenCL}, {"cuda", pt::Target::Cuda}};
 
 bool read_file(const std::string& path, std::string& out) {
   std::ifstream in(path, std::ios::binary);
@@ -109,46 +106,57 @@ const char* scalar_name(pt::ScalarType type) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  porta::cli::Command command(
+      "porta-translate",
+      "Translates a GLSL compute kernel or SPIR-V module to the source a backend compiles,\n"
+      "or prints its reflected signature. FILE.spv is SPIR-V; anything else is GLSL compute\n"
+      "source (#version 450).",
+      PORTA_TOOL_VERSION);
+  command.synopsis(
+      "--target cpp|opencl|cuda [--spec ID=VALUE]... [--signature] [--no-optimize] [--readable]\n"
+      "[-o OUT] FILE.comp|FILE.spv");
+  std::string target_name, output;
+  std::vector<std::string> spec_texts;
+  bool signature = false, no_optimize = false, readable = false;
+  std::vector<std::string> inputs;
+  CLI::App& app = command.app();
+  app.add_option("--target", target_name, "the language to translate to: cpp, opencl or cuda")
+      ->type_name("NAME");
+  porta::cli::repeatable(
+      app.add_option("--spec", spec_texts,
+                     "fixes spec constant ID: an integer, a float (1.5, 2e-3) or true/false"))
+      ->type_name("ID=VALUE");
+  app.add_flag("--signature", signature, "print the reflected kernel interface instead of source");
+  app.add_flag("--no-optimize", no_optimize, "translate the SPIR-V without running spirv-opt first");
+  app.add_flag("--readable", readable,
+               "a translation to read: no spirv-opt, the GLSL names kept where the SPIR-V has them");
+  app.add_option("-o", output, "write to OUT instead of standard output (- is standard output)")
+      ->type_name("OUT");
+  app.add_option("FILE", inputs, "the kernel: FILE.comp (GLSL) or FILE.spv (SPIR-V)")
+      ->type_name("")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  if (std::optional<int> done = command.parse(argc, argv)) return *done;
+
   pt::TranslateOptions options;
-  bool have_target = false, signature = false, optimize = true;
+  const bool optimize = !no_optimize && !readable;
+  // options.readable = readable;  // TranslateOptions::readable: wire here once the translator has it
   std::vector<SpecArgument> spec_arguments;
-  std::string input, output;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--target" && i + 1 < argc) {
-      const std::string name = argv[++i];
-      if (name == "cpp")
-        options.target = pt::Target::Cpp;
-      else if (name == "opencl")
-        options.target = pt::Target::OpenCL;
-      else if (name == "cuda")
-        options.target = pt::Target::Cuda;
-      else
-        return usage(("unknown target '" + name + "'").c_str());
-      have_target = true;
-    } else if (arg == "--spec" && i + 1 < argc) {
-      SpecArgument spec;
-      if (!split_spec(argv[++i], spec)) return usage(("bad --spec '" + std::string(argv[i]) + "'").c_str());
-      spec_arguments.push_back(spec);
-    } else if (arg == "--signature") {
-      signature = true;
-    } else if (arg == "--no-optimize") {
-      optimize = false;
-    } else if (arg == "-o" && i + 1 < argc) {
-      output = argv[++i];
-    } else if (arg == "-h" || arg == "--help") {
-      usage(nullptr);
-      return 0;
-    } else if (!arg.empty() && arg[0] == '-') {
-      return usage(("unknown option '" + arg + "'").c_str());
-    } else if (input.empty()) {
-      input = arg;
-    } else {
-      return usage("more than one input file");
-    }
+  for (const std::string& text : spec_texts) {
+    SpecArgument spec;
+    if (!split_spec(text, spec)) return command.usage_error("bad --spec '" + text + "'");
+    spec_arguments.push_back(spec);
   }
-  if (input.empty()) return usage("no input file");
-  if (!have_target && !signature) return usage("--target is required");
+  if (!target_name.empty()) {
+    const TargetName* found = nullptr;
+    for (const TargetName& t : kTargets)
+      if (target_name == t.name) found = &t;
+    if (!found) return command.usage_error("unknown target '" + target_name + "'");
+    options.target = found->target;
+  }
+  if (inputs.empty()) return command.usage_error("no input file");
+  if (inputs.size() > 1) return command.usage_error("more than one input file");
+  if (target_name.empty() && !signature) return command.usage_error("--target is required");
+  const std::string& input = inputs.front();
 
   std::string bytes;
   if (!read_file(input, bytes)) {
@@ -187,19 +195,12 @@ int main(int argc, char** argv) {
       text = pt::describe(pt::reflect(spirv, options.specs));
     else
       text = pt::translate(spirv, options).source;
-    if (output.empty()) {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-    } else {
-      std::ofstream out(output, std::ios::binary);
-      out << text;
-      if (!out) {
-        std::fprintf(stderr, "porta-translate: cannot write %s\n", output.c_str());
-        return 1;
-      }
-    }
+    porta::cli::write_output(output.empty() ? "-" : output, text);
   } catch (const pt::Error& e) {
     std::fprintf(stderr, "porta-translate: %s: %s\n", input.c_str(), e.what());
     return 1;
+  } catch (const std::exception& e) {
+    return command.failure(e.what());
   }
   return 0;
 }

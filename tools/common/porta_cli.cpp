@@ -46,8 +46,9 @@ class HelpFormatter : public CLI::Formatter {
     std::string out = make_usage(app, name);
     const std::string description = make_description(app);
     if (!description.empty()) out += "\n" + description;
-    out += make_positionals(app);
-    out += make_groups(app, mode);
+    std::string options = make_positionals(app) + make_groups(app, mode);
+    while (!options.empty() && options.back() == '\n') options.pop_back();
+    out += options + "\n";
     const std::string footer = make_footer(app);
     if (!footer.empty()) out += "\n" + footer;
     return out;

@@ -135,3 +135,7 @@ extern "C" const char* porta_status_name(porta_status status) {
   }
   return "PORTA_ERROR_UNKNOWN";
 }
+
+extern "C" const char* porta_feature_name(uint64_t single_feature_bit) {
+  return porta_feature_name_inline(single_feature_bit);
+}

@@ -28,27 +28,6 @@ porta_status status_of(tr::Error::Kind kind) {
   return PORTA_ERROR_INTERNAL;
 }
 
-struct FeatureName {
-  uint64_t bit;
-  const char* name;
-};
-constexpr FeatureName feature_names[] = {
-    {PORTA_FEATURE_FP16, "16-bit float arithmetic (fp16)"},
-    {PORTA_FEATURE_FP64, "64-bit float arithmetic (fp64)"},
-    {PORTA_FEATURE_INT8, "8-bit integer arithmetic"},
-    {PORTA_FEATURE_INT16, "16-bit integer arithmetic"},
-    {PORTA_FEATURE_INT64, "64-bit integer arithmetic"},
-    {PORTA_FEATURE_STORAGE_16BIT, "16-bit storage"},
-    {PORTA_FEATURE_STORAGE_8BIT, "8-bit storage"},
-    {PORTA_FEATURE_BF16, "bfloat16"},
-    {PORTA_FEATURE_SUBGROUPS, "subgroup operations"},
-    {PORTA_FEATURE_ATOMIC_INT32, "32-bit integer atomics"},
-    {PORTA_FEATURE_ATOMIC_INT64, "64-bit integer atomics"},
-    {PORTA_FEATURE_ATOMIC_FLOAT32, "32-bit float atomics"},
-    {PORTA_FEATURE_COOPERATIVE_MATRIX, "cooperative matrix"},
-    {PORTA_FEATURE_TIMELINE_SEMAPHORE, "timeline semaphores"},
-};
-
 tr::Target target_of(porta_kernel_language language) {
   switch (language) {
     case PORTA_LANGUAGE_OPENCL_C:
@@ -83,11 +62,12 @@ void check_limits(const DeviceState& device, const tr::KernelSignature& sig, con
   if (sig.push_constant_size > lim.max_push_constant_bytes)
     fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %u bytes of push constants; %s allows at most %u",
          name.c_str(), sig.push_constant_size, device.label.c_str(), lim.max_push_constant_bytes);
-  uint64_t missing = sig.required_features & ~device.info.features;
-  for (const auto& f : feature_names)
-    if (missing & f.bit)
-      fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %s, which %s does not support", name.c_str(), f.name,
-           device.label.c_str());
+  for (uint64_t missing = sig.required_features & ~device.info.features; missing; missing &= missing - 1) {
+    const uint64_t bit = missing & (~missing + 1);
+    if (const char* feature = porta_feature_name(bit))
+      fail(PORTA_ERROR_UNSUPPORTED, "kernel '%s' needs %s (%s), which %s does not support", name.c_str(),
+           feature, porta_feature_description_inline(bit), device.label.c_str());
+  }
 }
 
 }  // namespace

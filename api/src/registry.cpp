@@ -69,14 +69,6 @@ int type_rank(porta_device_type type) {
   return 5;
 }
 
-// Among devices of one type: the vendor's own API first, porta's CPU backend last.
-int backend_rank(const std::string& backend) {
-  static const char* order[] = {"cuda", "vulkan", "opencl"};
-  for (int i = 0; i < 3; ++i)
-    if (backend == order[i]) return i;
-  return backend == "cpu" ? 100 : 50;
-}
-
 }  // namespace
 
 Registry& Registry::get() {
@@ -115,7 +107,7 @@ Registry::Registry() {
   std::stable_sort(ordered_.begin(), ordered_.end(), [](const porta_device_info* a, const porta_device_info* b) {
     int ta = type_rank(a->type), tb = type_rank(b->type);
     if (ta != tb) return ta < tb;
-    return backend_rank(a->backend) < backend_rank(b->backend);
+    return a->priority < b->priority;  // among one type, each backend's own priority
   });
 }
 

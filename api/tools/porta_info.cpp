@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "porta/porta.h"
@@ -29,32 +30,44 @@ const char* type_name(porta_device_type t) {
   return "unknown";
 }
 
-struct Feature {
-  uint64_t bit;
-  const char* name;
-};
-constexpr Feature kFeatures[] = {
-    {PORTA_FEATURE_FP16, "fp16"},
-    {PORTA_FEATURE_FP64, "fp64"},
-    {PORTA_FEATURE_INT8, "int8"},
-    {PORTA_FEATURE_INT16, "int16"},
-    {PORTA_FEATURE_INT64, "int64"},
-    {PORTA_FEATURE_STORAGE_16BIT, "storage16"},
-    {PORTA_FEATURE_STORAGE_8BIT, "storage8"},
-    {PORTA_FEATURE_BF16, "bf16"},
-    {PORTA_FEATURE_SUBGROUPS, "subgroups"},
-    {PORTA_FEATURE_ATOMIC_INT32, "atomic-int32"},
-    {PORTA_FEATURE_ATOMIC_INT64, "atomic-int64"},
-    {PORTA_FEATURE_ATOMIC_FLOAT32, "atomic-float32"},
-    {PORTA_FEATURE_COOPERATIVE_MATRIX, "cooperative-matrix"},
-    {PORTA_FEATURE_TIMELINE_SEMAPHORE, "timeline-semaphore"},
-};
-
 std::vector<std::string> feature_list(uint64_t bits) {
   std::vector<std::string> out;
-  for (const auto& f : kFeatures)
-    if (bits & f.bit) out.push_back(f.name);
+  for (int bit = 0; bit < 64; ++bit)
+    if (const char* name = (bits >> bit) & 1 ? porta_feature_name(uint64_t{1} << bit) : nullptr)
+      out.push_back(name);
   return out;
+}
+
+std::vector<std::string> flag_list(uint32_t flags) {
+  static const struct {
+    uint32_t bit;
+    const char* name;
+  } kFlags[] = {{PORTA_DEVICE_FLAG_UNIFIED_MEMORY, "unified-memory"},
+                {PORTA_DEVICE_FLAG_PRECOMPILED_DEFAULTS, "precompiled-defaults"},
+                {PORTA_DEVICE_FLAG_REFERENCE, "reference"},
+                {PORTA_DEVICE_FLAG_FIBER_BARRIERS, "fiber-barriers"}};
+  std::vector<std::string> out;
+  for (const auto& f : kFlags)
+    if (flags & f.bit) out.push_back(f.name);
+  return out;
+}
+
+const char* timer_name(porta_timer_kind t) { return t == PORTA_TIMER_HOST ? "host" : "device"; }
+
+// "16x16 group, depth 16, 8x8 per item, prefetch 1", or "" when the tile is all zero.
+std::string tile_text(const porta_tile_shape& t) {
+  if (!t.group_x && !t.group_y && !t.depth && !t.item_m && !t.item_n && !t.prefetch) return "";
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%ux%u group, depth %u, %ux%u per item, prefetch %u", t.group_x, t.group_y,
+                t.depth, t.item_m, t.item_n, t.prefetch);
+  return buf;
+}
+
+nlohmann::ordered_json tile_json(const porta_tile_shape& t) {
+  return {{"group", {t.group_x, t.group_y}},
+          {"depth", t.depth},
+          {"item", {t.item_m, t.item_n}},
+          {"prefetch", t.prefetch}};
 }
 
 std::string mib(uint64_t bytes) {
@@ -88,6 +101,13 @@ void print_device_text(const porta_device_info& d, const char* indent) {
   std::string feats;
   for (const auto& f : feature_list(d.features)) feats += (feats.empty() ? "" : " ") + f;
   std::printf("%s  features %s\n", indent, feats.empty() ? "(none)" : feats.c_str());
+  std::string flags;
+  for (const auto& f : flag_list(d.flags)) flags += (flags.empty() ? "" : " ") + f;
+  std::printf("%s  flags %s, timer %s, priority %u\n", indent, flags.empty() ? "(none)" : flags.c_str(),
+              timer_name(d.timer), d.priority);
+  for (const auto& [label, tile] : {std::pair{"large", &d.tuning.tile_large}, {"huge", &d.tuning.tile_huge}})
+    if (std::string t = tile_text(*tile); !t.empty())
+      std::printf("%s  matmul tile (%s) %s\n", indent, label, t.c_str());
 }
 
 nlohmann::ordered_json device_json(const porta_device_info& d) {
@@ -117,6 +137,11 @@ nlohmann::ordered_json device_json(const porta_device_info& d) {
          {"device_local", (d.memory_heaps[h].flags & PORTA_MEMORY_HEAP_DEVICE_LOCAL) != 0},
          {"host_visible", (d.memory_heaps[h].flags & PORTA_MEMORY_HEAP_HOST_VISIBLE) != 0}});
   j["features"] = feature_list(d.features);
+  j["flags"] = flag_list(d.flags);
+  j["timer"] = timer_name(d.timer);
+  j["priority"] = d.priority;
+  j["tuning"] = {{"tile_large", tile_json(d.tuning.tile_large)},
+                 {"tile_huge", tile_json(d.tuning.tile_huge)}};
   return j;
 }
 

@@ -114,6 +114,12 @@ void device_init() {
     i.features = PORTA_FEATURE_FP64 | PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 | PORTA_FEATURE_INT64 |
                  PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_STORAGE_8BIT | PORTA_FEATURE_ATOMIC_INT32 |
                  PORTA_FEATURE_ATOMIC_INT64;
+    // Host memory, built-in kernels compiled in at their defaults, checked
+    // against a float64 oracle, and work-items that run as fibers.
+    i.flags = PORTA_DEVICE_FLAG_UNIFIED_MEMORY | PORTA_DEVICE_FLAG_PRECOMPILED_DEFAULTS |
+              PORTA_DEVICE_FLAG_REFERENCE | PORTA_DEVICE_FLAG_FIBER_BARRIERS;
+    i.timer = PORTA_TIMER_HOST;  // work runs on the calling thread and the pool
+    i.priority = 100;            // porta's own CPU backend comes after every driver
   });
 }
 

@@ -10,45 +10,6 @@
 
 namespace porta::cpu {
 
-namespace {
-
-const char* feature_name(uint64_t bit) {
-  switch (bit) {
-    case PORTA_FEATURE_FP16:
-      return "fp16";
-    case PORTA_FEATURE_FP64:
-      return "fp64";
-    case PORTA_FEATURE_INT8:
-      return "int8";
-    case PORTA_FEATURE_INT16:
-      return "int16";
-    case PORTA_FEATURE_INT64:
-      return "int64";
-    case PORTA_FEATURE_STORAGE_16BIT:
-      return "16-bit storage";
-    case PORTA_FEATURE_STORAGE_8BIT:
-      return "8-bit storage";
-    case PORTA_FEATURE_BF16:
-      return "bfloat16";
-    case PORTA_FEATURE_SUBGROUPS:
-      return "subgroups";
-    case PORTA_FEATURE_ATOMIC_INT32:
-      return "32-bit integer atomics";
-    case PORTA_FEATURE_ATOMIC_INT64:
-      return "64-bit integer atomics";
-    case PORTA_FEATURE_ATOMIC_FLOAT32:
-      return "float atomics";
-    case PORTA_FEATURE_COOPERATIVE_MATRIX:
-      return "cooperative matrix";
-    case PORTA_FEATURE_TIMELINE_SEMAPHORE:
-      return "timeline semaphores";
-    default:
-      return "unknown feature";
-  }
-}
-
-}  // namespace
-
 porta_plugin_kernel kernel_create(const porta_kernel_desc& desc) {
   const char* name = desc.name ? desc.name : "(unnamed)";
   if (!desc.source) {
@@ -56,12 +17,6 @@ porta_plugin_kernel kernel_create(const porta_kernel_desc& desc) {
                  where("kernel_create").c_str(), name);
   }
   const porta_device_info& info = device_info();
-  uint64_t missing = desc.required_features & ~info.features;
-  if (missing) {
-    uint64_t bit = missing & (~missing + 1);
-    plugin::fail(PORTA_ERROR_UNSUPPORTED, "%s: kernel '%s' needs %s, which this device does not support",
-                 where("kernel_create").c_str(), name, feature_name(bit));
-  }
   if (desc.shared_memory_bytes > info.limits.max_shared_memory_bytes) {
     plugin::fail(
         PORTA_ERROR_UNSUPPORTED, "%s: kernel '%s' declares %u bytes of shared memory; the limit is %u",

@@ -93,6 +93,12 @@ Found describe(int ordinal) {
   if (f.arch >= 53) features |= PORTA_FEATURE_FP16;  // half arithmetic from sm_53
   if (f.arch >= 80) features |= PORTA_FEATURE_BF16;  // bf16 arithmetic from sm_80
   info.features = features;
+  info.timer = PORTA_TIMER_DEVICE;
+  info.priority = 0;  // the vendor's own API first
+  // C of at least 1024 x 1024: 8 x 8 items, prefetch into registers only
+  // (NVRTC), the fastest of `porta-bench --gpu-only --sweep-matmul
+  // kernels/matmul.comp` on an H100 from 1024^2 up (bench/README.md).
+  info.tuning.tile_large = info.tuning.tile_huge = {16, 16, 16, 8, 8, 1};
   return f;
 }
 

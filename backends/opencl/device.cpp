@@ -134,6 +134,13 @@ DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32
   limits.max_allocation_bytes = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   limits.max_buffer_bytes = limits.max_allocation_bytes;
   info.features = features_of(extensions);
+  if (info.type == PORTA_DEVICE_CPU) info.flags = PORTA_DEVICE_FLAG_UNIFIED_MEMORY;  // PoCL: host memory
+  info.timer = PORTA_TIMER_DEVICE;
+  info.priority = 20;  // after CUDA and Vulkan on a device they also drive
+  // C of at least 2048 x 2048: the best of `porta-bench --gpu-only
+  // --sweep-matmul kernels/matmul.comp` at 4096^2 on an H100 (bench/README.md):
+  // 8 x 8 items, slices 8 deep.
+  info.tuning.tile_huge = {16, 16, 8, 8, 8, 1};
   return e;
 }
 

@@ -43,45 +43,11 @@ std::string cache_key(const porta_kernel_desc& desc, const DeviceEntry& entry) {
                         static_cast<unsigned long long>(b));
 }
 
-std::string feature_names(uint64_t features) {
-  static const struct {
-    uint64_t bit;
-    const char* name;
-  } kNames[] = {
-      {PORTA_FEATURE_FP16, "fp16 (cl_khr_fp16)"},
-      {PORTA_FEATURE_FP64, "fp64 (cl_khr_fp64)"},
-      {PORTA_FEATURE_INT8, "int8"},
-      {PORTA_FEATURE_INT16, "int16"},
-      {PORTA_FEATURE_INT64, "int64"},
-      {PORTA_FEATURE_STORAGE_16BIT, "16-bit storage"},
-      {PORTA_FEATURE_STORAGE_8BIT, "8-bit storage"},
-      {PORTA_FEATURE_BF16, "bf16"},
-      {PORTA_FEATURE_SUBGROUPS, "subgroups (cl_khr_subgroups or cl_intel_subgroups)"},
-      {PORTA_FEATURE_ATOMIC_INT32, "32-bit integer atomics"},
-      {PORTA_FEATURE_ATOMIC_INT64, "64-bit integer atomics (cl_khr_int64_base_atomics)"},
-      {PORTA_FEATURE_ATOMIC_FLOAT32, "float atomics (cl_ext_float_atomics)"},
-      {PORTA_FEATURE_COOPERATIVE_MATRIX, "cooperative matrices"},
-      {PORTA_FEATURE_TIMELINE_SEMAPHORE, "timeline semaphores"},
-  };
-  std::string out;
-  for (const auto& n : kNames) {
-    if (!(features & n.bit)) continue;
-    if (!out.empty()) out += ", ";
-    out += n.name;
-  }
-  if (features & ~uint64_t{(1u << 14) - 1}) out += out.empty() ? "unknown features" : ", unknown features";
-  return out;
-}
-
 // Everything the device can refuse is refused here, before compiling.
 void check_requirements(const porta_kernel_desc& desc, const porta_plugin_device_t& device) {
   const DeviceEntry& entry = *device.entry;
   const porta_device_limits& limits = entry.info.limits;
   const char* where = device.where.c_str();
-  if (uint64_t missing = desc.required_features & ~entry.info.features)
-    plugin::fail(PORTA_ERROR_UNSUPPORTED,
-                 "opencl: %s: kernel '%s' needs %s, which the device does not support", where, desc.name,
-                 feature_names(missing).c_str());
   const uint32_t* wg = desc.workgroup_size;
   uint64_t invocations = uint64_t{wg[0]} * wg[1] * wg[2];
   if (invocations == 0)

@@ -380,6 +380,17 @@ void describe(Instance& in, PhysicalDevice& d) {
       (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT))
     f |= PORTA_FEATURE_SUBGROUPS;
   info.features = f;
+
+  // lavapipe: host memory, and each work-item of a group runs as a coroutine
+  // between barriers.
+  if (info.type == PORTA_DEVICE_CPU)
+    info.flags = PORTA_DEVICE_FLAG_UNIFIED_MEMORY | PORTA_DEVICE_FLAG_FIBER_BARRIERS;
+  info.timer = PORTA_TIMER_DEVICE;
+  info.priority = 10;  // after CUDA, before OpenCL on a device both drive
+  // C of at least 2048 x 2048: the best of `porta-bench --gpu-only
+  // --sweep-matmul kernels/matmul.comp` at 4096^2 on an H100 (bench/README.md):
+  // 128 items in 64 x 128 blocks, two shared stages.
+  info.tuning.tile_huge = {16, 8, 16, 8, 8, 2};
   d.label = format("vulkan device %u (%s)", d.index, d.properties.deviceName);
 }
 

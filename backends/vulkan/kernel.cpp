@@ -10,33 +10,6 @@ using plugin::format;
 
 namespace {
 
-std::string feature_names(uint64_t bits) {
-  static const struct {
-    uint64_t bit;
-    const char* name;
-  } names[] = {{PORTA_FEATURE_FP16, "fp16"},
-               {PORTA_FEATURE_FP64, "fp64"},
-               {PORTA_FEATURE_INT8, "int8"},
-               {PORTA_FEATURE_INT16, "int16"},
-               {PORTA_FEATURE_INT64, "int64"},
-               {PORTA_FEATURE_STORAGE_16BIT, "16-bit storage"},
-               {PORTA_FEATURE_STORAGE_8BIT, "8-bit storage"},
-               {PORTA_FEATURE_BF16, "bfloat16"},
-               {PORTA_FEATURE_SUBGROUPS, "subgroups"},
-               {PORTA_FEATURE_ATOMIC_INT32, "32-bit integer atomics"},
-               {PORTA_FEATURE_ATOMIC_INT64, "64-bit integer atomics"},
-               {PORTA_FEATURE_ATOMIC_FLOAT32, "float atomics (VK_EXT_shader_atomic_float)"},
-               {PORTA_FEATURE_COOPERATIVE_MATRIX, "cooperative matrix (VK_KHR_cooperative_matrix)"},
-               {PORTA_FEATURE_TIMELINE_SEMAPHORE, "timeline semaphores"}};
-  std::string out;
-  for (const auto& n : names) {
-    if (!(bits & n.bit)) continue;
-    if (!out.empty()) out += ", ";
-    out += n.name;
-  }
-  return out;
-}
-
 void check_limits(const Device& device, const porta_kernel_desc& desc, const char* name) {
   const VkPhysicalDeviceLimits& lim = device.limits();
   const char* dev = device.label().c_str();
@@ -66,10 +39,6 @@ void check_limits(const Device& device, const porta_kernel_desc& desc, const cha
     fail(PORTA_ERROR_UNSUPPORTED,
          "vulkan: %s: kernel '%s': %u storage buffers exceed maxPerStageDescriptorStorageBuffers = %u", dev,
          name, desc.buffer_count, lim.maxPerStageDescriptorStorageBuffers);
-  const uint64_t missing = desc.required_features & ~device.physical.info.features;
-  if (missing)
-    fail(PORTA_ERROR_UNSUPPORTED, "vulkan: %s: kernel '%s' needs %s, which the device lacks", dev, name,
-         feature_names(missing).c_str());
 }
 
 // The identity of the driver's pipeline-cache format, added to the core's key.

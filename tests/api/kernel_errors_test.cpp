@@ -86,6 +86,37 @@ void main() { v[0] = 1.0; })";
   expect_kernel_error(dev, porta::glsl(src, "set1"), PORTA_ERROR_UNSUPPORTED, "set");
 }
 
+// The core refuses a kernel that needs a feature the device lacks, naming the
+// feature as porta's feature table spells it.
+TEST(KernelErrors, MissingFeatureIsRefusedByName) {
+  EXPECT_STREQ(porta_feature_name(PORTA_FEATURE_FP16), "fp16");
+  EXPECT_EQ(porta_feature_name(PORTA_FEATURE_FP16 | PORTA_FEATURE_FP64), nullptr);
+  EXPECT_EQ(porta_feature_name(0), nullptr);
+  auto dev = open_under_test();
+  const struct {
+    uint64_t bit;
+    const char* source;
+  } cases[] = {
+      {PORTA_FEATURE_FP64, R"(#version 450
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer D { float v[]; };
+void main() { double x = double(v[0]); v[0] = float(x * x + 1.0lf / 3.0lf); })"},
+      {PORTA_FEATURE_SUBGROUPS, R"(#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer D { float v[]; };
+void main() { v[0] = subgroupAdd(v[0]); })"},
+  };
+  int refused = 0;
+  for (const auto& c : cases) {
+    if (dev.info().features & c.bit) continue;
+    expect_kernel_error(dev, porta::glsl(c.source, "needy"), PORTA_ERROR_UNSUPPORTED,
+                        std::string("needs ") + porta_feature_name(c.bit));
+    ++refused;
+  }
+  if (refused == 0) GTEST_SKIP() << dev.name() << " has every feature tried";
+}
+
 // Runs this test binary again with `filter` and a cache dir, in a fresh process
 // (a process keeps kernels it built in memory).
 int run_child(const std::string& filter, const std::string& cache) {

@@ -105,8 +105,14 @@ TEST(Selection, DefaultOrderPutsGpusFirstAndPortaCpuLast) {
       default: return 4;
     }
   };
-  for (size_t i = 1; i < devices.size(); ++i) EXPECT_LE(rank(devices[i - 1].type), rank(devices[i].type));
+  for (size_t i = 1; i < devices.size(); ++i) {
+    EXPECT_LE(rank(devices[i - 1].type), rank(devices[i].type));
+    if (devices[i - 1].type == devices[i].type) {
+      EXPECT_LE(devices[i - 1].priority, devices[i].priority);
+    }
+  }
   EXPECT_EQ(std::string(devices.back().backend), "cpu");
+  EXPECT_TRUE(devices.back().flags & PORTA_DEVICE_FLAG_REFERENCE);
   Env env(nullptr, nullptr);
   porta::Device best = porta::open();
   EXPECT_EQ(best.backend(), std::string(devices.front().backend));

@@ -467,23 +467,6 @@ TEST_F(Opencl, OneKernelDispatchedFromTwoThreads) {
   }
 }
 
-TEST_F(Opencl, MissingFeatureIsRefusedByName) {
-  const porta_device_info& info = plugin().info;
-  porta_plugin_kernel k = nullptr;
-  if (!(info.features & PORTA_FEATURE_FP16)) {
-    EXPECT_EQ(create({kAddSource, "add", 1, 8, {64, 1, 1}, PORTA_FEATURE_FP16, unique_key("fp16")}, &k),
-              PORTA_ERROR_UNSUPPORTED);
-    EXPECT_NE(TestHost::last_error.find("fp16"), std::string::npos) << TestHost::last_error;
-    EXPECT_NE(TestHost::last_error.find("kernel 'add'"), std::string::npos) << TestHost::last_error;
-  }
-  if (!(info.features & PORTA_FEATURE_SUBGROUPS)) {
-    EXPECT_EQ(create({kAddSource, "add", 1, 8, {64, 1, 1}, PORTA_FEATURE_SUBGROUPS, unique_key("sg")}, &k),
-              PORTA_ERROR_UNSUPPORTED);
-    EXPECT_NE(TestHost::last_error.find("subgroups"), std::string::npos) << TestHost::last_error;
-  }
-  EXPECT_EQ(k, nullptr);
-}
-
 TEST_F(Opencl, OversizedWorkGroupAndSharedMemoryRefused) {
   const porta_device_limits& limits = plugin().info.limits;
   porta_plugin_kernel k = nullptr;

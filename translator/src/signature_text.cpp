@@ -80,24 +80,11 @@ std::string describe(const KernelSignature& s) {
         << (c.name.empty() ? "(unnamed)" : c.name) << " = " << spec_value(c.type, c.default_bits) << "\n";
   out << "shared memory: " << s.shared_memory_bytes << " bytes\n";
   out << "barriers: " << (s.uses_barrier ? "yes" : "no") << "\n";
-  static const struct {
-    uint64_t bit;
-    const char* name;
-  } kFeatures[] = {{PORTA_FEATURE_FP16, "fp16"},
-                   {PORTA_FEATURE_FP64, "fp64"},
-                   {PORTA_FEATURE_INT8, "int8"},
-                   {PORTA_FEATURE_INT16, "int16"},
-                   {PORTA_FEATURE_INT64, "int64"},
-                   {PORTA_FEATURE_STORAGE_16BIT, "storage-16bit"},
-                   {PORTA_FEATURE_STORAGE_8BIT, "storage-8bit"},
-                   {PORTA_FEATURE_SUBGROUPS, "subgroups"},
-                   {PORTA_FEATURE_ATOMIC_INT32, "atomic-int32"},
-                   {PORTA_FEATURE_ATOMIC_INT64, "atomic-int64"},
-                   {PORTA_FEATURE_ATOMIC_FLOAT32, "atomic-float32"}};
   out << "required features:";
   if (s.required_features == 0) out << " none";
-  for (const auto& feature : kFeatures)
-    if (s.required_features & feature.bit) out << " " << feature.name;
+  for (int bit = 0; bit < 64; ++bit)
+    if (const char* name = porta_feature_name_inline(s.required_features & (uint64_t{1} << bit)))
+      out << " " << name;
   out << "\n";
   return out.str();
 }

@@ -31,7 +31,7 @@
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 2u
+#define PORTA_PLUGIN_ABI_VERSION 3u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */

@@ -64,23 +64,8 @@ typedef enum porta_access {
   PORTA_ACCESS_READ_WRITE = 3
 } porta_access;
 
-/* Device features (bit flags). */
-typedef enum porta_feature {
-  PORTA_FEATURE_FP16 = 1u << 0,            /* 16-bit float arithmetic */
-  PORTA_FEATURE_FP64 = 1u << 1,            /* 64-bit float arithmetic */
-  PORTA_FEATURE_INT8 = 1u << 2,            /* 8-bit integer arithmetic */
-  PORTA_FEATURE_INT16 = 1u << 3,           /* 16-bit integer arithmetic */
-  PORTA_FEATURE_INT64 = 1u << 4,           /* 64-bit integer arithmetic */
-  PORTA_FEATURE_STORAGE_16BIT = 1u << 5,   /* 16-bit types in storage buffers */
-  PORTA_FEATURE_STORAGE_8BIT = 1u << 6,    /* 8-bit types in storage buffers */
-  PORTA_FEATURE_BF16 = 1u << 7,            /* bfloat16 */
-  PORTA_FEATURE_SUBGROUPS = 1u << 8,       /* subgroup (warp) operations */
-  PORTA_FEATURE_ATOMIC_INT32 = 1u << 9,    /* 32-bit integer atomics on buffers/shared */
-  PORTA_FEATURE_ATOMIC_INT64 = 1u << 10,   /* 64-bit integer atomics */
-  PORTA_FEATURE_ATOMIC_FLOAT32 = 1u << 11, /* float atomic add */
-  PORTA_FEATURE_COOPERATIVE_MATRIX = 1u << 12,
-  PORTA_FEATURE_TIMELINE_SEMAPHORE = 1u << 13
-} porta_feature;
+/* Device features (bit flags): PORTA_FEATURE_* and their names come from one table. */
+#include "porta/features.h"
 
 #define PORTA_NAME_CAPACITY 256
 
@@ -108,6 +93,37 @@ typedef struct porta_memory_heap {
   uint32_t reserved;
 } porta_memory_heap;
 
+/* How events are timed. */
+typedef enum porta_timer_kind {
+  PORTA_TIMER_DEVICE = 0, /* device timestamps */
+  PORTA_TIMER_HOST = 1    /* the host's clock around work that runs on the host */
+} porta_timer_kind;
+
+/* Properties of a device (bit flags in porta_device_info.flags). */
+typedef enum porta_device_flag {
+  PORTA_DEVICE_FLAG_UNIFIED_MEMORY = 1u << 0,       /* buffers are host memory */
+  PORTA_DEVICE_FLAG_PRECOMPILED_DEFAULTS = 1u << 1, /* built-in kernels at their default specialization
+                                                       constants are compiled in: no compiler at run time */
+  PORTA_DEVICE_FLAG_REFERENCE = 1u << 2,            /* the reference implementation (checked against a
+                                                       float64 oracle) others are compared with */
+  PORTA_DEVICE_FLAG_FIBER_BARRIERS = 1u << 3        /* a barrier switches work-items one by one (fibers,
+                                                       coroutines): one-item groups without barriers are faster */
+} porta_device_flag;
+
+/* A tile of a blocked matrix kernel. All zero: no preference (the op's default). */
+typedef struct porta_tile_shape {
+  uint32_t group_x, group_y; /* work-items per group */
+  uint32_t depth;            /* reduction slice per step (BK) */
+  uint32_t item_m, item_n;   /* output elements per item (TM, TN) */
+  uint32_t prefetch;         /* 0 none, 1 registers, 2 registers and two shared stages */
+} porta_tile_shape;
+
+/* What the backend's own measurements prefer; zero fields mean "no preference". */
+typedef struct porta_device_tuning {
+  porta_tile_shape tile_large; /* GPU outputs with >= 1024 rows and columns (below tile_huge) */
+  porta_tile_shape tile_huge;  /* GPU outputs with >= 2048 rows and columns */
+} porta_device_tuning;
+
 typedef struct porta_device_info {
   char backend[32];
   char name[PORTA_NAME_CAPACITY];
@@ -121,6 +137,10 @@ typedef struct porta_device_info {
   uint64_t features; /* porta_feature flags */
   uint32_t memory_heap_count;
   porta_memory_heap memory_heaps[PORTA_MAX_MEMORY_HEAPS];
+  uint32_t flags; /* porta_device_flag bits */
+  porta_timer_kind timer;
+  uint32_t priority; /* order among devices of one type, lower first (the vendor's own API first) */
+  porta_device_tuning tuning;
 } porta_device_info;
 
 typedef struct porta_device_t* porta_device;

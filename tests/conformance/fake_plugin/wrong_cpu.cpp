@@ -60,9 +60,16 @@ porta_status init(const porta_host_api* host) {
 void shutdown() {}
 uint32_t device_count() { return g_real->device_count(); }
 
+// A test plugin: not the reference, no built-in kernels, timed and ranked as
+// any other plugin; its work-items still run as the CPU plugin's fibers.
 porta_status device_info(uint32_t index, porta_device_info* info) {
   porta_status s = g_real->device_info(index, info);
-  if (s == PORTA_SUCCESS) porta::plugin::copy_string(info->name, "corrupting (" + mode() + ") " + info->name);
+  if (s != PORTA_SUCCESS) return s;
+  porta::plugin::copy_string(info->name, "corrupting (" + mode() + ") " + info->name);
+  info->flags &= PORTA_DEVICE_FLAG_UNIFIED_MEMORY | PORTA_DEVICE_FLAG_FIBER_BARRIERS;
+  info->timer = PORTA_TIMER_DEVICE;
+  info->priority = 50;
+  info->tuning = {};
   return s;
 }
 

@@ -42,6 +42,14 @@ class HelpFormatter : public CLI::Formatter {
     return text + "\n";
   }
 
+  // A repeatable option shows its value once ("--buffer SPEC"), not CLI11's "SPEC ...".
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    std::string text = CLI::Formatter::make_option_opts(opt);
+    const std::string repeated = " ...";
+    if (const size_t at = text.find(repeated); at != std::string::npos) text.erase(at, repeated.size());
+    return text;
+  }
+
   std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
     std::string out = make_usage(app, name);
     const std::string description = make_description(app);

@@ -166,6 +166,16 @@ bool report_on_stdout(const Options& o) {
 
 // ---- child: one device ------------------------------------------------------------
 
+// The reference device, porta's CPU backend, which every other device is compared with.
+bool is_reference(const porta::DeviceInfo& info) { return (info.flags & PORTA_DEVICE_FLAG_REFERENCE) != 0; }
+
+porta::Device open_reference() {
+  for (const porta::DeviceInfo& info : porta::devices())
+    if (is_reference(info)) return porta::open(std::string(info.backend) + ":" + std::to_string(info.index));
+  throw porta::Error(PORTA_ERROR_NOT_FOUND,
+                     "no reference device was found (porta's CPU backend, libporta-cpu.so)");
+}
+
 void emit(FILE* f, const Json& j) {
   std::fputs((j.dump() + "\n").c_str(), f);
   std::fflush(f);
@@ -215,9 +225,9 @@ int child_main(const Options& o) {
   dj["driver"] = info.driver;
   dj["api"] = info.api_version;
   emit(f, dj);
-  if (backend != "cpu") {
+  if (!is_reference(info)) {
     try {
-      d.ref = porta::open("cpu");
+      d.ref = open_reference();
     } catch (const porta::Error& e) {
       d.ref_unavailable = e.what();
     }
@@ -414,10 +424,14 @@ int parent_main(const Options& o) {
   std::vector<std::string> names = o.backends;
   if (names.empty()) {
     // The reference first, then every other plugin found.
+    auto has_reference = [&](const porta::BackendInfo& b) {
+      return std::any_of(devices.begin(), devices.end(),
+                         [&](const porta::DeviceInfo& i) { return i.backend == b.name && is_reference(i); });
+    };
     for (const auto& b : found)
-      if (b.name == "cpu") names.push_back(b.name);
+      if (has_reference(b)) names.push_back(b.name);
     for (const auto& b : found)
-      if (b.name != "cpu") names.push_back(b.name);
+      if (!has_reference(b)) names.push_back(b.name);
   }
   for (const auto& name : names) {
     auto it = std::find_if(found.begin(), found.end(), [&](const porta::BackendInfo& b) { return b.name == name; });
@@ -440,7 +454,7 @@ int parent_main(const Options& o) {
       d.backend = name;
       d.index = static_cast<int>(info.index);
       d.device = info.name;
-      d.reference = name == "cpu";
+      d.reference = is_reference(info);
       std::fprintf(text, "[%s:%u] %s\n", name.c_str(), info.index, info.name);
       std::fflush(text);
       run_device(o, d);

@@ -138,8 +138,9 @@ int main(int argc, char** argv) {
   if (std::optional<int> done = command.parse(argc, argv)) return *done;
 
   pt::TranslateOptions options;
-  const bool optimize = !no_optimize && !readable;
-  // options.readable = readable;  // TranslateOptions::readable: wire here once the translator has it
+  // --readable belongs to the translator's prepare step (PrepareOptions::readable); until that is
+  // on this branch it skips spirv-opt as --no-optimize does. The one line to change when it is:
+  const bool optimize = !no_optimize && !readable;  // READABLE: pt::prepare(spirv, {readable, target})
   std::vector<SpecArgument> spec_arguments;
   for (const std::string& text : spec_texts) {
     SpecArgument spec;

@@ -1,15 +1,16 @@
 // porta-info: every backend plugin (loaded, or unavailable with the reason),
 // every device with its limits and features, and the device the current
-// PORTA_BACKEND / PORTA_DEVICE selects. --json for programs.
-#include <cinttypes>
+// PORTA_BACKEND / PORTA_DEVICE selects. --json [FILE] for programs.
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "porta/porta.h"
+#include "porta_cli.hpp"
 
 namespace {
 
@@ -62,28 +63,11 @@ std::string tile_text(const porta_tile_shape& t) {
   return buf;
 }
 
-std::string tile_json(const porta_tile_shape& t) {
-  char buf[192];
-  std::snprintf(buf, sizeof buf, "{\"group\": [%u, %u], \"depth\": %u, \"item\": [%u, %u], \"prefetch\": %u}",
-                t.group_x, t.group_y, t.depth, t.item_m, t.item_n, t.prefetch);
-  return buf;
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
+nlohmann::ordered_json tile_json(const porta_tile_shape& t) {
+  return {{"group", {t.group_x, t.group_y}},
+          {"depth", t.depth},
+          {"item", {t.item_m, t.item_n}},
+          {"prefetch", t.prefetch}};
 }
 
 std::string mib(uint64_t bytes) {
@@ -126,58 +110,60 @@ void print_device_text(const porta_device_info& d, const char* indent) {
       std::printf("%s  matmul tile (%s) %s\n", indent, label, t.c_str());
 }
 
-std::string device_json(const porta_device_info& d) {
+nlohmann::ordered_json device_json(const porta_device_info& d) {
   const porta_device_limits& l = d.limits;
-  std::string feats;
-  for (const auto& f : feature_list(d.features)) feats += (feats.empty() ? "" : ", ") + json_string(f);
-  std::string flags;
-  for (const auto& f : flag_list(d.flags)) flags += (flags.empty() ? "" : ", ") + json_string(f);
-  char buf[1024];
-  std::snprintf(buf, sizeof buf,
-                "\"memory_bytes\": %" PRIu64
-                ", \"limits\": {\"max_workgroup_size\": [%u, %u, %u], "
-                "\"max_workgroup_invocations\": %u, \"max_workgroup_count\": [%u, %u, %u], "
-                "\"max_shared_memory_bytes\": %u, \"max_push_constant_bytes\": %u, \"subgroup_size\": %u, "
-                "\"max_buffer_bytes\": %" PRIu64 ", \"max_allocation_bytes\": %" PRIu64 "}",
-                d.memory_bytes, l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2],
-                l.max_workgroup_invocations, l.max_workgroup_count[0], l.max_workgroup_count[1],
-                l.max_workgroup_count[2], l.max_shared_memory_bytes, l.max_push_constant_bytes,
-                l.subgroup_size, l.max_buffer_bytes, l.max_allocation_bytes);
-  std::string heaps;
+  nlohmann::ordered_json j;
+  j["backend"] = d.backend;
+  j["index"] = d.index;
+  j["name"] = d.name;
+  j["vendor"] = d.vendor;
+  j["type"] = type_name(d.type);
+  j["driver"] = d.driver;
+  j["api_version"] = d.api_version;
+  j["memory_bytes"] = d.memory_bytes;
+  j["limits"] = {
+      {"max_workgroup_size", {l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2]}},
+      {"max_workgroup_invocations", l.max_workgroup_invocations},
+      {"max_workgroup_count", {l.max_workgroup_count[0], l.max_workgroup_count[1], l.max_workgroup_count[2]}},
+      {"max_shared_memory_bytes", l.max_shared_memory_bytes},
+      {"max_push_constant_bytes", l.max_push_constant_bytes},
+      {"subgroup_size", l.subgroup_size},
+      {"max_buffer_bytes", l.max_buffer_bytes},
+      {"max_allocation_bytes", l.max_allocation_bytes}};
+  j["memory_heaps"] = nlohmann::ordered_json::array();
   for (uint32_t h = 0; h < d.memory_heap_count && h < PORTA_MAX_MEMORY_HEAPS; ++h)
-    heaps += std::string(h ? ", " : "") + "{\"bytes\": " + std::to_string(d.memory_heaps[h].bytes) +
-             ", \"device_local\": " +
-             ((d.memory_heaps[h].flags & PORTA_MEMORY_HEAP_DEVICE_LOCAL) ? "true" : "false") +
-             ", \"host_visible\": " +
-             ((d.memory_heaps[h].flags & PORTA_MEMORY_HEAP_HOST_VISIBLE) ? "true" : "false") + "}";
-  return "{\"backend\": " + json_string(d.backend) + ", \"index\": " + std::to_string(d.index) +
-         ", \"name\": " + json_string(d.name) + ", \"vendor\": " + json_string(d.vendor) +
-         ", \"type\": " + json_string(type_name(d.type)) + ", \"driver\": " + json_string(d.driver) +
-         ", \"api_version\": " + json_string(d.api_version) + ", " + buf + ", \"memory_heaps\": [" + heaps +
-         "], \"features\": [" + feats + "], \"flags\": [" + flags +
-         "], \"timer\": " + json_string(timer_name(d.timer)) +
-         ", \"priority\": " + std::to_string(d.priority) +
-         ", \"tuning\": {\"tile_large\": " + tile_json(d.tuning.tile_large) +
-         ", \"tile_huge\": " + tile_json(d.tuning.tile_huge) + "}}";
+    j["memory_heaps"].push_back(
+        {{"bytes", d.memory_heaps[h].bytes},
+         {"device_local", (d.memory_heaps[h].flags & PORTA_MEMORY_HEAP_DEVICE_LOCAL) != 0},
+         {"host_visible", (d.memory_heaps[h].flags & PORTA_MEMORY_HEAP_HOST_VISIBLE) != 0}});
+  j["features"] = feature_list(d.features);
+  j["flags"] = flag_list(d.flags);
+  j["timer"] = timer_name(d.timer);
+  j["priority"] = d.priority;
+  j["tuning"] = {{"tile_large", tile_json(d.tuning.tile_large)},
+                 {"tile_huge", tile_json(d.tuning.tile_huge)}};
+  return j;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool json = false;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--json")) {
-      json = true;
-    } else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::printf(
-          "usage: porta-info [--json]\n\nLists porta's backends, their devices, and the device that "
-          "PORTA_BACKEND / PORTA_DEVICE select.\n");
-      return 0;
-    } else {
-      std::fprintf(stderr, "porta-info: unknown argument '%s' (try --help)\n", argv[i]);
-      return 2;
-    }
-  }
+  porta::cli::Command command("porta-info",
+                              "Lists porta's backends, their devices, and the device that PORTA_BACKEND / "
+                              "PORTA_DEVICE select.",
+                              porta_version());
+  command.synopsis("[--json [FILE]]");
+  command.footer(
+      "Exit status: 0 the selection found a device, 1 it failed (the reason on stderr), 2 bad arguments.");
+  std::string json_path;
+  CLI::Option* json_option =
+      command.app()
+          .add_option("--json", json_path, "write the listing as JSON to FILE (default: standard output)")
+          ->expected(0, 1)
+          ->type_name("[FILE]");
+  if (std::optional<int> done = command.parse(argc, argv)) return *done;
+  const bool json = json_option->count() > 0;
+  if (json && json_path.empty()) json_path = "-";
 
   // The selection first: it decides the exit status.
   porta_device selected = nullptr;
@@ -189,23 +175,29 @@ int main(int argc, char** argv) {
   const char* env_backend = std::getenv("PORTA_BACKEND");
   const char* env_device = std::getenv("PORTA_DEVICE");
   if (json) {
-    std::printf("{\n  \"porta_version\": %s,\n  \"backends\": [", json_string(porta_version()).c_str());
+    nlohmann::ordered_json root;
+    root["porta_version"] = porta_version();
+    root["backends"] = nlohmann::ordered_json::array();
     for (uint32_t i = 0; i < porta_backend_count(); ++i) {
       const char *name, *reason;
       int available;
       porta_backend_get(i, &name, &available, &reason);
-      std::printf("%s\n    {\"name\": %s, \"available\": %s, \"reason\": %s}", i ? "," : "",
-                  json_string(name).c_str(), available ? "true" : "false", json_string(reason).c_str());
+      root["backends"].push_back({{"name", name}, {"available", available != 0}, {"reason", reason}});
     }
-    std::printf("\n  ],\n  \"devices\": [");
+    root["devices"] = nlohmann::ordered_json::array();
     for (uint32_t i = 0; i < porta_device_count(); ++i) {
       porta_device_info d{};
       porta_device_get_info(i, &d);
-      std::printf("%s\n    %s", i ? "," : "", device_json(d).c_str());
+      root["devices"].push_back(device_json(d));
     }
-    std::printf("\n  ],\n  \"selected\": %s,\n  \"selection_error\": %s\n}\n",
-                selected ? device_json(chosen).c_str() : "null",
-                selected ? "null" : json_string(selection_error).c_str());
+    root["selected"] = selected ? device_json(chosen) : nlohmann::ordered_json();
+    root["selection_error"] = selected ? nlohmann::ordered_json() : nlohmann::ordered_json(selection_error);
+    try {
+      porta::cli::write_output(json_path, root.dump(2) + "\n");
+    } catch (const std::exception& e) {
+      if (selected) porta_device_close(selected);
+      return command.failure(e.what());
+    }
   } else {
     std::printf("porta %s\n\nbackends:\n", porta_version());
     if (porta_backend_count() == 0) std::printf("  (no plugins found)\n");

@@ -1,69 +1,41 @@
-// A small JSON value: enough to write porta-conformance's reports and to read
-// back the results its child processes write (one JSON object per line).
+// porta-conformance's JSON (nlohmann-json, keys kept in the order written):
+// the reports, and the lines its child processes write, one object per case.
+// Numbers JSON cannot spell (NaN, infinities) travel as the strings "NaN",
+// "Infinity" and "-Infinity".
 #pragma once
 
-#include <cstdint>
-#include <map>
-#include <memory>
+#include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
-#include <vector>
 
 namespace porta::conformance {
 
-class Json {
- public:
-  enum class Type { Null, Bool, Number, String, Array, Object };
+using Json = nlohmann::ordered_json;
 
-  Json() = default;
-  Json(bool b) : type_(Type::Bool), bool_(b) {}
-  Json(double n) : type_(Type::Number), number_(n) {}
-  Json(int n) : Json(static_cast<double>(n)) {}
-  Json(uint64_t n) : Json(static_cast<double>(n)) {}
-  Json(const char* s) : type_(Type::String), string_(s) {}
-  Json(std::string s) : type_(Type::String), string_(std::move(s)) {}
-  static Json array() {
-    Json j;
-    j.type_ = Type::Array;
-    return j;
+inline Json json_number(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  return v;
+}
+
+// The number at `key` (as json_number writes it); 0 when it is missing.
+inline double number_at(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end()) return 0;
+  if (it->is_number()) return it->get<double>();
+  if (it->is_string()) {
+    const std::string& s = it->get_ref<const std::string&>();
+    if (s == "NaN") return NAN;
+    if (s == "Infinity") return INFINITY;
+    if (s == "-Infinity") return -INFINITY;
   }
-  static Json object() {
-    Json j;
-    j.type_ = Type::Object;
-    return j;
-  }
+  return 0;
+}
 
-  Type type() const { return type_; }
-  bool is_null() const { return type_ == Type::Null; }
-
-  // Object access; a missing key reads as null.
-  Json& operator[](const std::string& key);
-  const Json& at(const std::string& key) const;
-  bool has(const std::string& key) const { return type_ == Type::Object && object_.count(key) > 0; }
-  const std::vector<std::pair<std::string, Json>>& items() const { return ordered_; }
-
-  void push_back(Json value) { array_.push_back(std::move(value)); }
-  const std::vector<Json>& elements() const { return array_; }
-
-  std::string str(const std::string& fallback = "") const { return type_ == Type::String ? string_ : fallback; }
-  double num(double fallback = 0) const { return type_ == Type::Number ? number_ : fallback; }
-  bool boolean(bool fallback = false) const { return type_ == Type::Bool ? bool_ : fallback; }
-
-  // Compact text on one line (NaN and infinities are written as strings).
-  std::string dump() const;
-  // Parses one JSON value; throws std::runtime_error with the position on bad text.
-  static Json parse(const std::string& text);
-
- private:
-  Type type_ = Type::Null;
-  bool bool_ = false;
-  double number_ = 0;
-  std::string string_;
-  std::vector<Json> array_;
-  std::map<std::string, size_t> object_;            // key → index in ordered_
-  std::vector<std::pair<std::string, Json>> ordered_;  // keys in insertion order
-};
-
-// `s` quoted and escaped as a JSON string.
-std::string json_quote(const std::string& s);
+// The string at `key`; `fallback` when it is missing or not a string.
+inline std::string text_at(const Json& j, const char* key, const std::string& fallback = "") {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
 
 }  // namespace porta::conformance

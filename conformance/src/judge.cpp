@@ -207,36 +207,36 @@ Json CaseResult::to_json() const {
   j["case"] = name;
   j["seed"] = std::to_string(seed);
   j["outcome"] = outcome_name(outcome);
-  j["worst_error"] = worst_error;
-  j["worst_bound"] = worst_bound;
+  j["worst_error"] = json_number(worst_error);
+  j["worst_bound"] = json_number(worst_bound);
   j["unit"] = unit;
   j["detail"] = detail;
   j["deviation"] = deviation;
   j["replay"] = replay;
-  j["seconds"] = seconds;
+  j["seconds"] = json_number(seconds);
   j["elements"] = elements;
   return j;
 }
 
 CaseResult CaseResult::from_json(const Json& j) {
   CaseResult r;
-  r.backend = j.at("backend").str();
-  r.device = j.at("device").str();
-  r.device_index = static_cast<int>(j.at("device_index").num());
-  r.op = j.at("op").str();
-  r.name = j.at("case").str();
-  r.seed = std::strtoull(j.at("seed").str("0").c_str(), nullptr, 10);
-  const std::string o = j.at("outcome").str();
+  r.backend = text_at(j, "backend");
+  r.device = text_at(j, "device");
+  r.device_index = static_cast<int>(number_at(j, "device_index"));
+  r.op = text_at(j, "op");
+  r.name = text_at(j, "case");
+  r.seed = std::strtoull(text_at(j, "seed", "0").c_str(), nullptr, 10);
+  const std::string o = text_at(j, "outcome");
   for (Outcome c : {Outcome::kPass, Outcome::kFail, Outcome::kSkip, Outcome::kDeviation, Outcome::kCrash})
     if (o == outcome_name(c)) r.outcome = c;
-  r.worst_error = j.at("worst_error").num();
-  r.worst_bound = j.at("worst_bound").num();
-  r.unit = j.at("unit").str();
-  r.detail = j.at("detail").str();
-  r.deviation = j.at("deviation").str();
-  r.replay = j.at("replay").str();
-  r.seconds = j.at("seconds").num();
-  r.elements = static_cast<uint64_t>(j.at("elements").num());
+  r.worst_error = number_at(j, "worst_error");
+  r.worst_bound = number_at(j, "worst_bound");
+  r.unit = text_at(j, "unit");
+  r.detail = text_at(j, "detail");
+  r.deviation = text_at(j, "deviation");
+  r.replay = text_at(j, "replay");
+  r.seconds = number_at(j, "seconds");
+  r.elements = static_cast<uint64_t>(number_at(j, "elements"));
   return r;
 }
 

@@ -45,10 +45,11 @@ std::vector<uint8_t> read_file(const std::string& path) {
 }
 
 void write_file(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw UsageError("cannot write '" + path + "': " + std::strerror(errno));
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw UsageError("writing '" + path + "' failed: " + std::strerror(errno));
+  try {
+    porta::cli::write_output(path, std::string(bytes.begin(), bytes.end()));
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
 }
 
 porta::KernelSource load_kernel(const std::string& path) {

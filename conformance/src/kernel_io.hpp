@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "porta/porta.hpp"
+#include "porta_cli.hpp"
 
 namespace porta::conformance {
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+// Bad arguments: exit status 2.
+using UsageError = porta::cli::UsageError;
 
 // A .spv file (or any file starting with the SPIR-V magic number) is SPIR-V;
 // anything else is GLSL compute source.

@@ -17,12 +17,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "json.hpp"
 #include "kernel_io.hpp"
+#include "porta_cli.hpp"
 #include "report.hpp"
 #include "suite.hpp"
 #include "tolerances.hpp"
@@ -31,30 +33,18 @@
 namespace porta::conformance {
 namespace {
 
-const char kUsage[] =
-    "usage: porta-conformance [--quick | --full] [--backend LIST] [--device SEL] [--op LIST]\n"
-    "                         [--case NAME] [--seed N] [--json FILE] [--junit FILE] [--html FILE]\n"
-    "                         [--timeout SECONDS] [--list]\n"
-    "       porta-conformance --kernel FILE.comp|FILE.spv --groups X,Y,Z --buffer SPEC... [--push SPEC]...\n"
-    "                         [--tolerance ULP] [--backend LIST] [--device SEL] [reports as above]\n"
-    "\n"
+const char kDescription[] =
     "Runs every built-in op on every available backend and device (or those named) and compares each\n"
     "result with porta's CPU backend, which is itself checked against a float64 oracle. Tolerances come\n"
-    "from each op's error bound (porta-conformance --tolerances lists them).\n"
-    "  --quick             the CI table (default)      --full   adds >= 2^24-element cases\n"
-    "  --backend LIST      comma list (cpu,vulkan,opencl,cuda or any plugin name); default: all found\n"
-    "  --device SEL        device index or name substring within each backend\n"
-    "  --op LIST           comma list of ops: fill,scale,mul,sigmoid,matmul,logreg_step\n"
-    "  --case NAME         only this case (see --list); with --seed, replays a reported failure\n"
-    "  --seed N            the run's seed (default 1); every case's data derive from it and its name\n"
-    "  --json/--junit/--html FILE   reports; the HTML page is self-contained\n"
-    "  --timeout SECONDS   per device process (default 1200); a device past it is reported as hung\n"
+    "from each op's error bound (porta-conformance --tolerances lists them).";
+
+const char kFooter[] =
     "User kernels: each --buffer, in binding order, is BYTES (filled with the NaN pattern 0x7f80dead),\n"
     "zeros:BYTES, random:SEED:BYTES, pattern:HEX32:BYTES or file:PATH; --push is hex:BYTES, 0xBYTES,\n"
     "f32:1,2, u32:1,2, i32:-1 or a float list, appended in order. Buffers are compared bit for bit,\n"
     "or as float32 within --tolerance ULP ulps.\n"
     "Exit status: 0 all passed (skips and named deviations allowed), 1 a failure or crash, 2 bad\n"
-    "arguments, 77 nothing selected was available.\n";
+    "arguments, 77 nothing selected was available.";
 
 struct Options {
   bool full = false;
@@ -70,18 +60,6 @@ struct Options {
   std::string command;
 };
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t end = s.find(',', start);
-    if (end == std::string::npos) end = s.size();
-    if (end > start) out.push_back(s.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
-
 std::string shell_quote(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:,=+@%") ==
                         std::string::npos)
@@ -91,68 +69,81 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-Options parse(int argc, char** argv) {
-  Options o;
-  if (argc > 0) o.program = argv[0];
-  for (int i = 0; i < argc; ++i) o.command += (i ? " " : "") + shell_quote(argv[i]);
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw UsageError(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--quick") {
-      o.full = false;
-    } else if (a == "--full") {
-      o.full = true;
-    } else if (a == "--backend") {
-      for (auto& b : split_list(value())) o.backends.push_back(b);
-    } else if (a == "--device") {
-      o.device = value();
-    } else if (a == "--op") {
-      for (auto& op : split_list(value())) o.ops.push_back(op);
-    } else if (a == "--case") {
-      o.case_name = value();
-    } else if (a == "--seed") {
-      o.seed = parse_size(value(), "--seed");
-    } else if (a == "--json") {
-      o.json = value();
-    } else if (a == "--junit") {
-      o.junit = value();
-    } else if (a == "--html") {
-      o.html = value();
-    } else if (a == "--json-fragment") {
-      o.fragment = value();
-    } else if (a == "--program") {
-      o.program = value();
-    } else if (a == "--timeout") {
-      o.timeout = static_cast<int>(parse_size(value(), "--timeout"));
-    } else if (a == "--list") {
-      o.list = true;
-    } else if (a == "--tolerances") {
-      o.tolerances = true;
-    } else if (a == "--kernel") {
-      o.kernel.path = value();
-      o.kernel_mode = true;
-    } else if (a == "--groups") {
-      o.kernel.groups = value();
-    } else if (a == "--buffer") {
-      o.kernel.buffers.push_back(value());
-    } else if (a == "--push") {
-      o.kernel.push.push_back(value());
-    } else if (a == "--tolerance") {
-      const std::string v = value();
-      char* end = nullptr;
-      o.kernel.tolerance_ulp = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end || o.kernel.tolerance_ulp < 0)
-        throw UsageError("--tolerance '" + v + "' is not a number of ulps >= 0");
-    } else if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
-    } else {
-      throw UsageError("unknown argument '" + a + "' (--help lists the options)");
-    }
+// Declares the options on `command`; their values land in `o` and `raw`.
+struct RawOptions {
+  std::vector<std::string> backends, ops;
+  std::string seed, timeout, tolerance;
+};
+
+void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
+  using porta::cli::repeatable;
+  command.synopsis(
+      "[--quick | --full] [--backend LIST] [--device SEL] [--op LIST]\n"
+      "[--case NAME] [--seed N] [--json FILE] [--junit FILE] [--html FILE]\n"
+      "[--timeout SECONDS] [--list]\n"
+      "--kernel FILE.comp|FILE.spv --groups X,Y,Z --buffer SPEC... [--push SPEC]...\n"
+      "[--tolerance ULP] [--backend LIST] [--device SEL] [reports as above]");
+  command.footer(kFooter);
+  CLI::App& app = command.app();
+  app.add_flag_callback(
+         "--quick", [&o] { o.full = false; }, "the CI table (default)")
+      ->trigger_on_parse();
+  app.add_flag_callback(
+         "--full", [&o] { o.full = true; }, "adds >= 2^24-element cases")
+      ->trigger_on_parse();
+  repeatable(app.add_option("--backend", raw.backends,
+                            "comma list (cpu,vulkan,opencl,cuda or any plugin name); default: all found"))
+      ->type_name("LIST");
+  app.add_option("--device", o.device, "device index or name substring within each backend")
+      ->type_name("SEL");
+  repeatable(app.add_option("--op", raw.ops, "comma list of ops: fill,scale,mul,sigmoid,matmul,logreg_step"))
+      ->type_name("LIST");
+  app.add_option("--case", o.case_name,
+                 "only this case (see --list); with --seed, replays a reported failure")
+      ->type_name("NAME");
+  app.add_option("--seed", raw.seed,
+                 "the run's seed (default 1); every case's data derive from it and its name")
+      ->type_name("N");
+  app.add_option("--json", o.json, "the report as JSON (- is standard output)")->type_name("FILE");
+  app.add_option("--junit", o.junit, "the report as JUnit XML (- is standard output)")->type_name("FILE");
+  app.add_option("--html", o.html, "the report as a self-contained HTML page (- is standard output)")
+      ->type_name("FILE");
+  app.add_option("--timeout", raw.timeout,
+                 "per device process (default 1200); a device past it is reported as hung")
+      ->type_name("SECONDS");
+  app.add_flag("--list", o.list, "list the cases of the ops given and exit");
+  app.add_flag("--tolerances", o.tolerances, "list each op's error bound and exit");
+  app.add_option("--kernel", o.kernel.path, "run a user's kernel instead of the built-in ops")
+      ->type_name("FILE");
+  app.add_option("--groups", o.kernel.groups, "work-groups of the user's kernel")->type_name("X,Y,Z");
+  repeatable(app.add_option("--buffer", o.kernel.buffers, "a buffer of the user's kernel (see below)"))
+      ->type_name("SPEC");
+  repeatable(app.add_option("--push", o.kernel.push, "push-constant bytes of the user's kernel (see below)"))
+      ->type_name("SPEC");
+  app.add_option("--tolerance", raw.tolerance, "compare the user's buffers as float32 within ULP ulps")
+      ->type_name("ULP");
+  // How a device's own process is started (run_device): not for users.
+  app.add_option("--json-fragment", o.fragment)->group("");
+  app.add_option("--program", o.program)->group("");
+}
+
+// Checks and completes what declare() parsed; throws UsageError.
+void finish(Options& o, const RawOptions& raw) {
+  o.backends = porta::cli::split_list(raw.backends);
+  o.ops = porta::cli::split_list(raw.ops);
+  if (!raw.seed.empty()) o.seed = parse_size(raw.seed, "--seed");
+  if (!raw.timeout.empty()) o.timeout = static_cast<int>(parse_size(raw.timeout, "--timeout"));
+  if (!raw.tolerance.empty()) {
+    const std::string& v = raw.tolerance;
+    char* end = nullptr;
+    o.kernel.tolerance_ulp = std::strtod(v.c_str(), &end);
+    if (*end || o.kernel.tolerance_ulp < 0)
+      throw UsageError("--tolerance '" + v + "' is not a number of ulps >= 0");
   }
+  o.kernel_mode = !o.kernel.path.empty();
+  int to_stdout = 0;
+  for (const std::string* report : {&o.json, &o.junit, &o.html}) to_stdout += porta::cli::is_stdout(*report);
+  if (to_stdout > 1) throw UsageError("only one of --json, --junit and --html can write to standard output");
   if (o.ops.empty() && !o.kernel_mode) o.ops = builtin_ops();
   for (const auto& op : o.ops)
     if (std::find(builtin_ops().begin(), builtin_ops().end(), op) == builtin_ops().end())
@@ -166,10 +157,24 @@ Options parse(int argc, char** argv) {
   if (o.kernel_mode) validate(o.kernel);
   if (!o.fragment.empty() && (o.backends.size() != 1 || o.device.empty()))
     throw UsageError("--json-fragment runs one device: it needs --backend NAME and --device INDEX");
-  return o;
+}
+
+// The text report goes to stderr when a report is written to standard output.
+bool report_on_stdout(const Options& o) {
+  return porta::cli::is_stdout(o.json) || porta::cli::is_stdout(o.junit) || porta::cli::is_stdout(o.html);
 }
 
 // ---- child: one device ------------------------------------------------------------
+
+// The reference device, porta's CPU backend, which every other device is compared with.
+bool is_reference(const porta::DeviceInfo& info) { return (info.flags & PORTA_DEVICE_FLAG_REFERENCE) != 0; }
+
+porta::Device open_reference() {
+  for (const porta::DeviceInfo& info : porta::devices())
+    if (is_reference(info)) return porta::open(std::string(info.backend) + ":" + std::to_string(info.index));
+  throw porta::Error(PORTA_ERROR_NOT_FOUND,
+                     "no reference device was found (porta's CPU backend, libporta-cpu.so)");
+}
 
 void emit(FILE* f, const Json& j) {
   std::fputs((j.dump() + "\n").c_str(), f);
@@ -220,9 +225,9 @@ int child_main(const Options& o) {
   dj["driver"] = info.driver;
   dj["api"] = info.api_version;
   emit(f, dj);
-  if (backend != "cpu") {
+  if (!is_reference(info)) {
     try {
-      d.ref = porta::open("cpu");
+      d.ref = open_reference();
     } catch (const porta::Error& e) {
       d.ref_unavailable = e.what();
     }
@@ -315,6 +320,8 @@ void run_device(const Options& o, DeviceReport& dev) {
     return;
   }
   if (pid == 0) {
+    // A report on standard output keeps it: the device's progress lines go to stderr.
+    if (report_on_stdout(o)) dup2(STDERR_FILENO, STDOUT_FILENO);
     execv(argv[0], argv.data());
     std::fprintf(stderr, "porta-conformance: cannot run itself (%s): %s\n", argv[0], std::strerror(errno));
     _exit(127);
@@ -346,19 +353,19 @@ void run_device(const Options& o, DeviceReport& dev) {
     } catch (const std::exception&) {
       continue;  // a line cut short by a crash
     }
-    const std::string type = j.at("type").str();
+    const std::string type = text_at(j, "type");
     if (type == "device") {
-      dev.device = j.at("device").str();
+      dev.device = text_at(j, "device");
     } else if (type == "begin") {
-      begun_op = j.at("op").str();
-      begun_case = j.at("case").str();
+      begun_op = text_at(j, "op");
+      begun_case = text_at(j, "case");
     } else if (type == "case") {
       dev.cases.push_back(CaseResult::from_json(j));
       begun_op.clear();
       begun_case.clear();
     } else if (type == "error") {
       dev.status = "failed to open";
-      dev.reason = j.at("reason").str();
+      dev.reason = text_at(j, "reason");
     } else if (type == "end") {
       ended = true;
     }
@@ -404,6 +411,7 @@ bool device_selected(const std::string& sel, const porta::DeviceInfo& info) {
 }
 
 int parent_main(const Options& o) {
+  FILE* text = report_on_stdout(o) ? stderr : stdout;
   const auto start = std::chrono::steady_clock::now();
   RunReport report;
   report.mode = o.kernel_mode ? "kernel " + o.kernel.path : o.full ? "--full" : "--quick";
@@ -416,10 +424,14 @@ int parent_main(const Options& o) {
   std::vector<std::string> names = o.backends;
   if (names.empty()) {
     // The reference first, then every other plugin found.
+    auto has_reference = [&](const porta::BackendInfo& b) {
+      return std::any_of(devices.begin(), devices.end(),
+                         [&](const porta::DeviceInfo& i) { return i.backend == b.name && is_reference(i); });
+    };
     for (const auto& b : found)
-      if (b.name == "cpu") names.push_back(b.name);
+      if (has_reference(b)) names.push_back(b.name);
     for (const auto& b : found)
-      if (b.name != "cpu") names.push_back(b.name);
+      if (!has_reference(b)) names.push_back(b.name);
   }
   for (const auto& name : names) {
     auto it = std::find_if(found.begin(), found.end(), [&](const porta::BackendInfo& b) { return b.name == name; });
@@ -430,7 +442,7 @@ int parent_main(const Options& o) {
       d.reason = it == found.end() ? "no plugin libporta-" + name + ".so was found (PORTA_PLUGIN_PATH, next to "
                                          "libporta, the install's plugin folder)"
                                    : it->reason;
-      std::printf("[%s] unavailable: %s\n", name.c_str(), d.reason.c_str());
+      std::fprintf(text, "[%s] unavailable: %s\n", name.c_str(), d.reason.c_str());
       report.devices.push_back(d);
       continue;
     }
@@ -442,9 +454,9 @@ int parent_main(const Options& o) {
       d.backend = name;
       d.index = static_cast<int>(info.index);
       d.device = info.name;
-      d.reference = name == "cpu";
-      std::printf("[%s:%u] %s\n", name.c_str(), info.index, info.name);
-      std::fflush(stdout);
+      d.reference = is_reference(info);
+      std::fprintf(text, "[%s:%u] %s\n", name.c_str(), info.index, info.name);
+      std::fflush(text);
       run_device(o, d);
       report.devices.push_back(d);
     }
@@ -457,7 +469,7 @@ int parent_main(const Options& o) {
     }
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  print_text(report, stdout);
+  print_text(report, text);
   try {
     if (!o.json.empty()) write_json(report, o.json);
     if (!o.junit.empty()) write_junit(report, o.junit);
@@ -496,12 +508,17 @@ void list_tolerances() {
 
 int main(int argc, char** argv) {
   using namespace porta::conformance;
+  porta::cli::Command command("porta-conformance", kDescription, porta_version());
   Options o;
+  RawOptions raw;
+  declare(command, o, raw);
+  if (argc > 0) o.program = argv[0];
+  for (int i = 0; i < argc; ++i) o.command += (i ? " " : "") + shell_quote(argv[i]);
+  if (std::optional<int> done = command.parse(argc, argv)) return *done;
   try {
-    o = parse(argc, argv);
+    finish(o, raw);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "porta-conformance: error: %s\n", e.what());
-    return 2;
+    return command.usage_error(e.what());
   }
   if (o.tolerances) {
     list_tolerances();

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "json.hpp"
+#include "porta_cli.hpp"
 
 namespace porta::conformance {
 
@@ -148,10 +149,7 @@ std::string xml_escape(const std::string& s) {
 }
 
 void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot write '" + path + "'");
-  out << text;
-  if (!out) throw std::runtime_error("writing '" + path + "' failed");
+  porta::cli::write_output(path, text);
 }
 
 }  // namespace
@@ -254,7 +252,7 @@ void write_json(const RunReport& report, const std::string& path) {
   root["mode"] = report.mode;
   root["seed"] = std::to_string(report.seed);
   root["command"] = report.command;
-  root["seconds"] = report.seconds;
+  root["seconds"] = json_number(report.seconds);
   Json ops = Json::array();
   for (const auto& op : report.ops) ops.push_back(op);
   root["ops"] = ops;
@@ -281,8 +279,8 @@ void write_json(const RunReport& report, const std::string& path) {
       o["fail"] = s.fail + s.crash;
       o["skip"] = s.skip;
       o["deviation"] = s.deviation;
-      o["worst_error"] = s.worst_error;
-      o["worst_bound"] = s.worst_bound;
+      o["worst_error"] = json_number(s.worst_error);
+      o["worst_bound"] = json_number(s.worst_bound);
       o["unit"] = s.unit;
       per_op[op] = o;
     }

@@ -1,11 +1,12 @@
 // o = a · b, elementwise, with the kernel written once in GLSL and run on
 // whichever device PORTA_BACKEND / PORTA_DEVICE (or --backend) selects.
 #include <cstdio>
-#include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "porta/porta.hpp"
+#include "porta_cli.hpp"
 
 namespace {
 
@@ -30,15 +31,17 @@ void print(const char* label, const std::vector<float>& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  porta::cli::Command command(
+      "porta-array-multiplication",
+      "o = a * b, elementwise, with the kernel written once in GLSL, on the device that\n"
+      "--backend (else PORTA_BACKEND / PORTA_DEVICE) selects.",
+      porta_version());
+  command.footer("Exit status: 0 the result is right, 1 it is wrong or the device failed, 2 bad arguments.");
   std::string selector;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--backend") && i + 1 < argc) {
-      selector = argv[++i];
-    } else {
-      std::fprintf(stderr, "usage: %s [--backend SELECTOR]\n", argv[0]);
-      return 2;
-    }
-  }
+  command.app()
+      .add_option("--backend", selector, "a device selector: cpu, vulkan, opencl:1, cuda:NAME...")
+      ->type_name("SELECTOR");
+  if (std::optional<int> done = command.parse(argc, argv)) return *done;
   try {
     porta::Device device = porta::open(selector);
     std::printf("device: %s:%u %s\n", device.info().backend, device.info().index, device.info().name);

@@ -12,12 +12,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "porta/porta.hpp"
+#include "porta_cli.hpp"
 #include "tolerance.hpp"
 
 namespace {
@@ -49,86 +51,68 @@ struct Result {
   std::vector<std::pair<uint64_t, float>> losses;  // (iteration, loss)
   double ms_per_iteration = 0;
   bool ok = false;
+  bool reference = false;  // trained on the reference device (porta's CPU backend)
   std::string error;
 };
 
-void print_usage(FILE* out, const char* argv0) {
-  std::fprintf(out,
-               "usage: %s [--samples N --features D] [--csv FILE] [--iterations K] [--lr R] [--seed S]\n"
-               "          [--report-every N] [--backend NAME|all]\n",
-               argv0);
-}
-
-[[noreturn]] void usage(const char* argv0, const std::string& why) {
-  if (!why.empty()) std::fprintf(stderr, "porta-logreg: %s\n", why.c_str());
-  print_usage(stderr, argv0);
-  std::exit(2);
-}
-
-[[noreturn]] void help(const char* argv0) {
-  print_usage(stdout, argv0);
-  std::printf(
-      "\nTrains logistic regression on the device with porta::ops::logreg_step and reports the loss,\n"
-      "the training accuracy and the time per iteration.\n"
-      "  (no data option)     the classic example: 5 samples, 2 features\n"
-      "  --samples N --features D   generated separable data (--features defaults to 8)\n"
-      "  --seed S             seed of the generated data (default 1)\n"
-      "  --csv FILE           rows of features, the label (in [0, 1]) last; commas or blanks; # comments\n"
-      "  --iterations K       gradient steps (default 100 for generated data, else 1000)\n"
-      "  --lr R               learning rate, finite and positive (default 0.5)\n"
-      "  --report-every N     read the loss back every N steps (default: about ten reports)\n"
-      "  --backend NAME|all   a device selector (default: PORTA_BACKEND, else the best device);\n"
-      "                       all: every available backend, compared with the CPU backend\n"
-      "Exit status: 0 trained, 1 the data were refused, training failed or the backends disagree,\n"
-      "2 bad arguments.\n");
-  std::exit(0);
-}
-
-uint64_t parse_count(const char* argv0, const char* flag, const char* text) {
+// Reads a whole number for `flag`; throws UsageError.
+uint64_t parse_count(const std::string& flag, const std::string& text) {
   char* end = nullptr;
   errno = 0;
-  unsigned long long v = std::strtoull(text, &end, 10);
-  if (!*text || *end || errno || text[0] == '-')
-    usage(argv0, std::string(flag) + " wants a whole number, not '" + text + "'");
+  unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || *end || errno || text[0] == '-')
+    throw porta::cli::UsageError(flag + " wants a whole number, not '" + text + "'");
   return v;
 }
 
-Options parse(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) usage(argv[0], a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "-h" || a == "--help") {
-      help(argv[0]);
-    } else if (a == "--backend") {
-      o.backend = value();
-    } else if (a == "--csv") {
-      o.csv = value();
-    } else if (a == "--samples") {
-      o.samples = parse_count(argv[0], "--samples", value());
-      o.generated = true;
-    } else if (a == "--features") {
-      o.features = parse_count(argv[0], "--features", value());
-      o.generated = true;
-    } else if (a == "--iterations") {
-      o.iterations = parse_count(argv[0], "--iterations", value());
-    } else if (a == "--seed") {
-      o.seed = parse_count(argv[0], "--seed", value());
-    } else if (a == "--report-every") {
-      o.report_every = parse_count(argv[0], "--report-every", value());
-    } else if (a == "--lr") {
-      const char* text = value();
-      char* end = nullptr;
-      o.lr = std::strtod(text, &end);
-      if (!*text || *end) usage(argv[0], std::string("--lr wants a number, not '") + text + "'");
-    } else {
-      usage(argv[0], "unknown argument '" + a + "'");
-    }
+// The options, read as text and checked once parsed (parse_count's messages).
+struct RawOptions {
+  std::string samples, features, iterations, seed, report_every, lr;
+};
+
+void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
+  command.synopsis(
+      "[--samples N --features D] [--csv FILE] [--iterations K] [--lr R] [--seed S]\n"
+      "[--report-every N] [--backend NAME|all]");
+  command.footer(
+      "Exit status: 0 trained, 1 the data were refused, training failed or the backends disagree,\n"
+      "2 bad arguments.");
+  CLI::App& app = command.app();
+  app.add_option("--samples", raw.samples, "generated separable data: N samples (with --features)")
+      ->type_name("N");
+  app.add_option("--features", raw.features, "features of the generated data (default 8)")->type_name("D");
+  app.add_option("--seed", raw.seed, "seed of the generated data (default 1)")->type_name("S");
+  app.add_option("--csv", o.csv, "rows of features, the label (in [0, 1]) last; commas or blanks; # comments")
+      ->type_name("FILE");
+  app.add_option("--iterations", raw.iterations, "gradient steps (default 100 for generated data, else 1000)")
+      ->type_name("K");
+  app.add_option("--lr", raw.lr, "learning rate, finite and positive (default 0.5)")->type_name("R");
+  app.add_option("--report-every", raw.report_every,
+                 "read the loss back every N steps (default: about ten reports)")
+      ->type_name("N");
+  app.add_option("--backend", o.backend,
+                 "a device selector (default: PORTA_BACKEND, else the best device);\n"
+                 "all: every available backend, compared with the reference (CPU) backend")
+      ->type_name("NAME|all");
+}
+
+void finish(Options& o, const RawOptions& raw) {
+  if (!raw.samples.empty()) {
+    o.samples = parse_count("--samples", raw.samples);
+    o.generated = true;
   }
-  return o;
+  if (!raw.features.empty()) {
+    o.features = parse_count("--features", raw.features);
+    o.generated = true;
+  }
+  if (!raw.iterations.empty()) o.iterations = parse_count("--iterations", raw.iterations);
+  if (!raw.seed.empty()) o.seed = parse_count("--seed", raw.seed);
+  if (!raw.report_every.empty()) o.report_every = parse_count("--report-every", raw.report_every);
+  if (!raw.lr.empty()) {
+    char* end = nullptr;
+    o.lr = std::strtod(raw.lr.c_str(), &end);
+    if (*end) throw porta::cli::UsageError("--lr wants a number, not '" + raw.lr + "'");
+  }
 }
 
 Data classic() {
@@ -235,6 +219,7 @@ Result train(const std::string& selector, const Data& data, uint64_t iterations,
   porta::Device device = porta::open(selector);
   const porta::DeviceInfo info = device.info();
   r.device = std::string(info.backend) + ":" + std::to_string(info.index) + " (" + info.name + ")";
+  r.reference = (info.flags & PORTA_DEVICE_FLAG_REFERENCE) != 0;
   if (verbose) std::printf("device: %s\n", r.device.c_str());
 
   const uint64_t m = data.m, d = data.d;
@@ -344,10 +329,10 @@ int run_all(const Data& data, uint64_t iterations, float lr, uint64_t report_eve
       results.push_back(r);
     }
   }
-  // The reference is porta's CPU backend when it ran, else the first that did.
+  // The reference is the reference device (porta's CPU backend) when it ran, else the first that did.
   const Result* ref = nullptr;
-  for (size_t i = 0; i < results.size(); ++i)
-    if (results[i].ok && (!ref || names[i] == "cpu")) ref = &results[i];
+  for (const Result& r : results)
+    if (r.ok && (!ref || r.reference)) ref = &r;
   if (!ref) {
     for (const auto& r : results) std::fprintf(stderr, "%s: %s\n", r.device.c_str(), r.error.c_str());
     return 1;
@@ -387,7 +372,21 @@ int run_all(const Data& data, uint64_t iterations, float lr, uint64_t report_eve
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options o = parse(argc, argv);
+  porta::cli::Command command(
+      "porta-logreg",
+      "Trains logistic regression on the device with porta::ops::logreg_step and reports "
+      "the loss,\nthe training accuracy and the time per iteration. Without a data "
+      "option: the classic\nexample, 5 samples of 2 features.",
+      porta_version());
+  Options o;
+  RawOptions raw;
+  declare(command, o, raw);
+  if (std::optional<int> done = command.parse(argc, argv)) return *done;
+  try {
+    finish(o, raw);
+  } catch (const std::exception& e) {
+    return command.usage_error(e.what());
+  }
   try {
     if (!std::isfinite(o.lr))
       throw std::runtime_error("the learning rate --lr " + std::to_string(o.lr) + " is not finite");

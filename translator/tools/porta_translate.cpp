@@ -5,37 +5,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "porta_cli.hpp"
 #include "porta_translator/translator.hpp"
 
 namespace {
 
 namespace pt = porta::translator;
-
-int usage(const char* message) {
-  if (message) std::fprintf(stderr, "porta-translate: %s\n", message);
-  std::string names;
-  for (const pt::TargetInfo& target : pt::targets())
-    names.append(names.empty() ? "" : "|").append(target.name);
-  std::fprintf(stderr,
-               "usage: porta-translate --target %s [--spec ID=VALUE]... [--signature]\n"
-               "                       [--readable] [--no-optimize] [-o OUT] FILE.comp|FILE.spv\n"
-               "  FILE.spv is SPIR-V; anything else is GLSL compute source (#version 450).\n"
-               "  --spec ID=VALUE  fixes spec constant ID: an integer, a float (1.5, 2e-3) or true/false.\n"
-               "  --signature      prints the reflected kernel interface instead of source.\n"
-               "  --readable       translates without spirv-opt, keeping GLSL's names, functions and loops\n"
-               "                   (only the inlining a target needs); what backends run is optimised.\n"
-               "  --no-optimize    translates the validated module as it is.\n"
-               "targets:\n",
-               names.c_str());
-  for (const pt::TargetInfo& target : pt::targets())
-    std::fprintf(stderr, "  %-16s %s\n", target.name, target.language);
-  return 2;
-}
 
 bool read_file(const std::string& path, std::string& out) {
   std::ifstream in(path, std::ios::binary);
@@ -118,42 +98,56 @@ const char* scalar_name(pt::ScalarType type) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  porta::cli::Command command(
+      "porta-translate",
+      "Translates a GLSL compute kernel or SPIR-V module to the source a backend compiles,\n"
+      "or prints its reflected signature. FILE.spv is SPIR-V; anything else is GLSL compute\n"
+      "source (#version 450).",
+      PORTA_TOOL_VERSION);
+  std::string target_names;
+  for (const pt::TargetInfo& target : pt::targets())
+    target_names.append(target_names.empty() ? "" : "|").append(target.name);
+  command.synopsis("--target " + target_names +
+                   " [--spec ID=VALUE]... [--signature] [--no-optimize] [--readable]\n"
+                   "[-o OUT] FILE.comp|FILE.spv");
+  std::string target_name, output;
+  std::vector<std::string> spec_texts;
+  bool signature = false, no_optimize = false, readable = false;
+  std::vector<std::string> inputs;
+  CLI::App& app = command.app();
+  app.add_option("--target", target_name, "the language to translate to: " + target_names)->type_name("NAME");
+  porta::cli::repeatable(
+      app.add_option("--spec", spec_texts,
+                     "fixes spec constant ID: an integer, a float (1.5, 2e-3) or true/false"))
+      ->type_name("ID=VALUE");
+  app.add_flag("--signature", signature, "print the reflected kernel interface instead of source");
+  app.add_flag("--no-optimize", no_optimize, "translate the SPIR-V without running spirv-opt first");
+  app.add_flag("--readable", readable,
+               "a translation to read: no spirv-opt, the GLSL names kept where the SPIR-V has them");
+  app.add_option("-o", output, "write to OUT instead of standard output (- is standard output)")
+      ->type_name("OUT");
+  app.add_option("FILE", inputs, "the kernel: FILE.comp (GLSL) or FILE.spv (SPIR-V)")
+      ->type_name("")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  if (std::optional<int> done = command.parse(argc, argv)) return *done;
+
   pt::TranslateOptions options;
-  bool have_target = false, signature = false, optimize = true, readable = false;
+  const bool optimize = !no_optimize;
   std::vector<SpecArgument> spec_arguments;
-  std::string input, output;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--target" && i + 1 < argc) {
-      const pt::TargetInfo* target = pt::find_target(argv[++i]);
-      if (!target) return usage(("unknown target '" + std::string(argv[i]) + "'").c_str());
-      options.target = target->target;
-      have_target = true;
-    } else if (arg == "--spec" && i + 1 < argc) {
-      SpecArgument spec;
-      if (!split_spec(argv[++i], spec)) return usage(("bad --spec '" + std::string(argv[i]) + "'").c_str());
-      spec_arguments.push_back(spec);
-    } else if (arg == "--signature") {
-      signature = true;
-    } else if (arg == "--readable") {
-      readable = true;
-    } else if (arg == "--no-optimize") {
-      optimize = false;
-    } else if (arg == "-o" && i + 1 < argc) {
-      output = argv[++i];
-    } else if (arg == "-h" || arg == "--help") {
-      usage(nullptr);
-      return 0;
-    } else if (!arg.empty() && arg[0] == '-') {
-      return usage(("unknown option '" + arg + "'").c_str());
-    } else if (input.empty()) {
-      input = arg;
-    } else {
-      return usage("more than one input file");
-    }
+  for (const std::string& text : spec_texts) {
+    SpecArgument spec;
+    if (!split_spec(text, spec)) return command.usage_error("bad --spec '" + text + "'");
+    spec_arguments.push_back(spec);
   }
-  if (input.empty()) return usage("no input file");
-  if (!have_target && !signature) return usage("--target is required");
+  if (!target_name.empty()) {
+    const pt::TargetInfo* found = pt::find_target(target_name);
+    if (!found) return command.usage_error("unknown target '" + target_name + "'");
+    options.target = found->target;
+  }
+  if (inputs.empty()) return command.usage_error("no input file");
+  if (inputs.size() > 1) return command.usage_error("more than one input file");
+  if (target_name.empty() && !signature) return command.usage_error("--target is required");
+  const std::string& input = inputs.front();
 
   std::string bytes;
   if (!read_file(input, bytes)) {
@@ -194,19 +188,12 @@ int main(int argc, char** argv) {
       text = pt::describe(pt::reflect(spirv, options.specs));
     else
       text = pt::translate(spirv, options).source;
-    if (output.empty()) {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-    } else {
-      std::ofstream out(output, std::ios::binary);
-      out << text;
-      if (!out) {
-        std::fprintf(stderr, "porta-translate: cannot write %s\n", output.c_str());
-        return 1;
-      }
-    }
+    porta::cli::write_output(output.empty() ? "-" : output, text);
   } catch (const pt::Error& e) {
     std::fprintf(stderr, "porta-translate: %s: %s\n", input.c_str(), e.what());
     return 1;
+  } catch (const std::exception& e) {
+    return command.failure(e.what());
   }
   return 0;
 }

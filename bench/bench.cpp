@@ -1,0 +1,137 @@
+#include "bench.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace porta::bench {
+
+// One file per benchmark in ops/; they run in this order.
+const std::vector<const OpBench*>& op_benches() {
+  static const std::vector<const OpBench*> kOps = {&kMulBench, &kSigmoidBench, &kMatmulBench,
+                                                   &kLogregStepBench};
+  return kOps;
+}
+
+void print_row(FILE* out, const Row& r);  // report.cpp
+
+Bench::Bench(Options options) : o_(std::move(options)), peers_(o_.peers, o_) {}
+
+void Bench::run_all(const std::function<void()>& checkpoint) {
+  std::vector<DeviceInfo> infos = porta::devices();
+  // The reference device first: the CPU-type drivers are compared with it.
+  std::stable_sort(infos.begin(), infos.end(),
+                   [](const DeviceInfo& a, const DeviceInfo& b) { return reference(a) > reference(b); });
+  if (!infos.empty() && reference(infos.front())) reference_backend_ = infos.front().backend;
+  for (const auto& info : infos) {
+    if (!o_.backends.empty() &&
+        std::find(o_.backends.begin(), o_.backends.end(), std::string(info.backend)) == o_.backends.end())
+      continue;
+    if (o_.gpu_only && cpu_type(info)) continue;
+    run_device(info);
+    checkpoint();
+  }
+  compare_with_reference();
+}
+
+Row Bench::row_on(const DeviceInfo& info) const {
+  Row row;
+  row.backend = info.backend;
+  row.device = info.name;
+  row.device_index = devices_.size() - 1;
+  return row;
+}
+
+void Bench::run_device(const DeviceInfo& info) {
+  const std::string selector = std::string(info.backend) + ":" + std::to_string(info.index);
+  const bool host = cpu_type(info);
+  DeviceSummary summary;
+  summary.backend = info.backend;
+  summary.device = info.name;
+  summary.type = host ? "CPU-type" : "GPU";
+  summary.api_version = info.api_version;
+  summary.reference = reference(info);
+  summary.peak = peak_flops(info);
+  std::fprintf(stderr, "porta-bench: %s (%s)\n", selector.c_str(), info.name);
+  Device device;
+  try {
+    device = open(selector);
+  } catch (const std::exception& e) {
+    summary.error = e.what();
+    devices_.push_back(summary);
+    return;
+  }
+  Stream stream = device.stream();
+  try {
+    summary.copy_gbs = measure_copy(device, stream, o_, summary);
+  } catch (const std::exception& e) {
+    summary.error = std::string("copy: ") + e.what();
+  }
+  devices_.push_back(summary);
+  if (!o_.sweep_source.empty()) {
+    sweep_matmul(o_, device, stream, host, devices_.back().peak, row_on(info),
+                 [&](Row& row) { finish_row(info, row); });
+    return;
+  }
+  auto has = [&](const char* op) { return std::find(o_.ops.begin(), o_.ops.end(), op) != o_.ops.end(); };
+  for (const OpBench* op : op_benches())
+    if (has(op->name))
+      for (const Dims& dims : op->sizes(o_, host)) guarded(info, device, stream, *op, dims);
+  if (has("overhead")) {
+    Overhead oh = measure_overhead(info, device, stream, o_);
+    oh.peers = peers_.launch_overhead(info);
+    overheads_.push_back(oh);
+  }
+}
+
+void Bench::guarded(const DeviceInfo& info, Device& device, Stream& stream, const OpBench& op,
+                    const Dims& dims) {
+  Row row = row_on(info);
+  row.op = op.name;
+  row.dims = dims;
+  row.size = size_text(row.op, dims);
+  row.timer = info.timer == PORTA_TIMER_HOST ? "host clock (events)" : "device (events)";
+  std::fprintf(stderr, "  %s %s\n", row.op.c_str(), row.size.c_str());
+  try {
+    const Measurement m = op.measure(device, stream, dims, o_);
+    row.timing = m.timing;
+    row.work = m.work;
+    row.flops = m.flops;
+    const double seconds = row.timing.median_ms * 1e-3;
+    row.rate = row.work / seconds / 1e9;
+    const DeviceSummary& dev = devices_.back();
+    if (row.flops) {
+      if (dev.peak.flops > 0) {
+        row.bound = row.work / seconds / dev.peak.flops;
+        row.bound_kind = "peak FLOP/s (" + dev.peak.source + ")";
+      }
+    } else if (dev.copy_gbs > 0) {
+      row.bound = row.rate / dev.copy_gbs;
+      row.bound_kind = "device-to-device copy";
+    }
+  } catch (const std::exception& e) {
+    row.error = e.what();
+  }
+  finish_row(info, row);
+}
+
+// Peers for a measured row; then the row joins the table (and stderr).
+void Bench::finish_row(const DeviceInfo& info, Row& row) {
+  if (row.error.empty()) row.peers = peers_.compare(info, row);
+  rows_.push_back(row);
+  print_row(stderr, row);
+}
+
+// CPU-type drivers (lavapipe, PoCL) against the reference device, same op and size.
+void Bench::compare_with_reference() {
+  for (Row& row : rows_) {
+    const DeviceSummary& dev = devices_[row.device_index];
+    if (dev.reference || !row.error.empty() || dev.type != "CPU-type") continue;
+    for (const Row& ref : rows_)
+      if (devices_[ref.device_index].reference && ref.op == row.op && ref.size == row.size &&
+          ref.error.empty())
+        row.peers.push_back({"porta " + ref.backend + " (" + ref.device + ")", ref.timing.median_ms,
+                             ref.timing.median_ms / row.timing.median_ms});
+  }
+}
+
+}  // namespace porta::bench

@@ -1,0 +1,48 @@
+// A porta-bench run: every selected device in turn (the reference device
+// first), its memory bound, each op benchmark at each size with its peers,
+// the dispatch overhead; then the CPU-type devices against the reference.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ops/op.hpp"
+#include "options.hpp"
+#include "peers.hpp"
+#include "results.hpp"
+
+namespace porta::bench {
+
+class Bench {
+ public:
+  explicit Bench(Options options);
+
+  // `checkpoint` is called after each device, so what is measured so far
+  // survives a driver that takes the process down.
+  void run_all(const std::function<void()>& checkpoint);
+
+  const Options& options() const { return o_; }
+  const std::vector<Peer>& peers() const { return peers_.all(); }
+  const std::vector<DeviceSummary>& devices() const { return devices_; }
+  const std::vector<Row>& rows() const { return rows_; }
+  const std::vector<Overhead>& overheads() const { return overheads_; }
+  // The reference device's backend ("cpu"), as the report names it.
+  const std::string& reference_backend() const { return reference_backend_; }
+
+ private:
+  void run_device(const DeviceInfo& info);
+  void guarded(const DeviceInfo& info, Device& device, Stream& stream, const OpBench& op, const Dims& dims);
+  void finish_row(const DeviceInfo& info, Row& row);
+  void compare_with_reference();
+  Row row_on(const DeviceInfo& info) const;
+
+  Options o_;
+  Peers peers_;
+  std::string reference_backend_ = "reference";
+  std::vector<DeviceSummary> devices_;
+  std::vector<Row> rows_;
+  std::vector<Overhead> overheads_;
+};
+
+}  // namespace porta::bench

@@ -1,0 +1,27 @@
+// porta-bench's options, as main.cpp reads them from the command line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace porta::bench {
+
+struct LogregSize {
+  uint64_t m, d;
+};
+
+struct Options {
+  std::vector<std::string> backends;  // empty: all
+  std::vector<std::string> ops = {"mul", "sigmoid", "matmul", "logreg_step", "overhead"};
+  std::vector<uint64_t> elementwise, matmul;  // empty: per device class
+  std::vector<LogregSize> logreg;
+  uint32_t runs = 10, warmup = 2;
+  bool peers = true;
+  bool gpu_only = false;     // leave CPU-type devices out
+  std::string sweep_source;  // matmul.comp: time tile choices instead of the ops
+  std::string json;          // "-": standard output
+  std::string command;
+};
+
+}  // namespace porta::bench

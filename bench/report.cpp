@@ -1,0 +1,175 @@
+#include "report.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "porta_cli.hpp"
+
+namespace porta::bench {
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char text[64];
+  std::snprintf(text, sizeof text, f, v);
+  return text;
+}
+
+using Json = nlohmann::ordered_json;
+
+// Whole numbers (sizes, counts) exactly, the rest to 6 significant digits;
+// null for what is not finite.
+Json number(double v) {
+  if (!std::isfinite(v)) return nullptr;
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return static_cast<int64_t>(v);
+  return std::strtod(fmt("%.6g", v).c_str(), nullptr);
+}
+
+}  // namespace
+
+std::string size_text(const std::string& op, const Dims& d) {
+  auto pow2 = [](uint64_t v) {
+    if (v && !(v & (v - 1)) && v >= 1024) return "2^" + std::to_string(__builtin_ctzll(v));
+    return std::to_string(v);
+  };
+  if (op == "matmul")
+    return d[0] == d[1] && d[1] == d[2] ? std::to_string(d[0]) + "^2"
+                                        : pow2(d[0]) + "x" + pow2(d[1]) + "x" + pow2(d[2]);
+  if (op == "logreg_step") return "m=" + pow2(d[0]) + " d=" + std::to_string(d[1]);
+  return pow2(d[0]);
+}
+
+void print_row(FILE* out, const Row& r) {
+  std::string dev = r.device.substr(0, 28);
+  if (!r.error.empty()) {
+    std::fprintf(out, "%-7s %-28s %-12s %-14s  error: %s\n", r.backend.c_str(), dev.c_str(), r.op.c_str(),
+                 r.size.c_str(), r.error.c_str());
+    return;
+  }
+  std::string rate = fmt(r.flops ? "%.1f GFLOP/s" : "%.1f GB/s", r.rate);
+  std::string bound = r.bound > 0 ? fmt("%.0f%%", 100 * r.bound) : "-";
+  std::string vs;
+  for (const auto& p : r.peers)
+    vs += (vs.empty() ? "" : "; ") +
+          (p.peer_ms > 0 ? fmt("%.2fx ", p.ratio) + p.peer + fmt(" %.3f ms", p.peer_ms) : p.peer);
+  std::fprintf(out, "%-7s %-28s %-12s %-14s %10.3f %12s %7s  %s\n", r.backend.c_str(), dev.c_str(),
+               r.op.c_str(), r.size.c_str(), r.timing.median_ms, rate.c_str(), bound.c_str(), vs.c_str());
+  std::fflush(out);
+}
+
+void print_table(const Bench& bench, FILE* out) {
+  const Options& o = bench.options();
+  std::fprintf(out, "porta-bench  %s  %s  (%s, %u threads for the CPU backend and its peers)\n",
+               utc_now().c_str(), porta_version(), cpu_model().c_str(), cpu_backend_threads());
+  std::fprintf(out, "command: %s\nmedian of %u runs after %u warm-up runs\n\n", o.command.c_str(), o.runs,
+               o.warmup);
+  std::fprintf(
+      out, "devices (bound: device-to-device copy through porta, bytes read + written; peak fp32 FLOP/s)\n");
+  for (const auto& d : bench.devices()) {
+    std::fprintf(out, "  %-7s %-44s %-9s copy %8.1f GB/s (buffer copy %.1f, copy kernel %.1f)",
+                 d.backend.c_str(), d.device.c_str(), d.type.c_str(), d.copy_gbs, d.copy_engine_gbs,
+                 d.copy_kernel_gbs);
+    if (d.peak.flops > 0)
+      std::fprintf(out, "  peak %.1f GFLOP/s (%s)", d.peak.flops / 1e9, d.peak.source.c_str());
+    if (!d.error.empty()) std::fprintf(out, "  error: %s", d.error.c_str());
+    std::fprintf(out, "\n");
+  }
+  std::fprintf(out, "peers\n");
+  for (const Peer& p : bench.peers()) {
+    if (!o.peers) break;
+    std::fprintf(out, "  %-48s %s\n", p.file.c_str(),
+                 p.table ? (p.device.empty() ? (p.reason.empty() ? "loaded, not used" : p.reason.c_str())
+                                             : ("on " + p.device).c_str())
+                         : p.reason.c_str());
+  }
+  std::fprintf(out, "\n%-7s %-28s %-12s %-14s %10s %12s %7s  %s\n", "backend", "device", "op", "size",
+               "median ms", "rate", "%bound", "vs peer (porta throughput / peer's)");
+  for (const auto& r : bench.rows()) print_row(out, r);
+  std::fprintf(
+      out,
+      "\ndispatch overhead (host clock; per dispatch in a replayed sequence of 1000 empty dispatches)\n");
+  for (const auto& oh : bench.overheads()) {
+    if (!oh.error.empty()) {
+      std::fprintf(out, "  %-7s %-40s error: %s\n", oh.backend.c_str(), oh.device.c_str(), oh.error.c_str());
+      continue;
+    }
+    std::fprintf(out, "  %-7s %-40s round trip %8.1f us   replay %7.2f us/dispatch", oh.backend.c_str(),
+                 oh.device.substr(0, 40).c_str(), oh.round_trip_us, oh.replay_per_dispatch_us);
+    for (const auto& p : oh.peers)
+      std::fprintf(out, "   | %s: %.1f us, %.2f us/dispatch", p.first.c_str(), p.second.first,
+                   p.second.second);
+    std::fprintf(out, "\n");
+  }
+}
+
+void write_json(const Bench& bench, const std::string& path) {
+  const Options& o = bench.options();
+  Json j;
+  j["tool"] = "porta-bench";
+  j["porta_version"] = porta_version();
+  j["date"] = utc_now();
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  j["host"] = host;
+  j["cpu"] = cpu_model();
+  j["cpu_threads"] = cpu_backend_threads();
+  j["command"] = o.command;
+  j["runs"] = o.runs;
+  j["warmup"] = o.warmup;
+  Json& devices = j["devices"] = Json::array();
+  for (const auto& d : bench.devices())
+    devices.push_back({{"backend", d.backend},
+                       {"device", d.device},
+                       {"type", d.type},
+                       {"copy_gbs", number(d.copy_gbs)},
+                       {"buffer_copy_gbs", number(d.copy_engine_gbs)},
+                       {"copy_kernel_gbs", number(d.copy_kernel_gbs)},
+                       {"peak_flops", number(d.peak.flops)},
+                       {"peak_source", d.peak.source},
+                       {"error", d.error}});
+  Json& peers = j["peers"] = Json::array();
+  for (const Peer& p : bench.peers())
+    peers.push_back(
+        {{"file", p.file}, {"loaded", p.table != nullptr}, {"device", p.device}, {"reason", p.reason}});
+  Json& results = j["results"] = Json::array();
+  for (const auto& r : bench.rows()) {
+    Json row;
+    row["backend"] = r.backend;
+    row["device"] = r.device;
+    row["op"] = r.op;
+    row["size"] = r.size;
+    row["dims"] = r.dims;
+    row["error"] = r.error;
+    row["median_ms"] = number(r.timing.median_ms);
+    row["min_ms"] = number(r.timing.min_ms);
+    row["runs"] = r.timing.runs;
+    row["timer"] = r.timer;
+    row["unit"] = r.flops ? "GFLOP/s" : "GB/s";
+    row["rate"] = number(r.rate);
+    row["bound_fraction"] = number(r.bound);
+    row["bound"] = r.bound_kind;
+    Json& vs = row["peers"] = Json::array();
+    for (const auto& p : r.peers)
+      vs.push_back({{"peer", p.peer}, {"median_ms", number(p.peer_ms)}, {"ratio", number(p.ratio)}});
+    results.push_back(row);
+  }
+  Json& overhead = j["overhead"] = Json::array();
+  for (const auto& oh : bench.overheads()) {
+    Json entry;
+    entry["backend"] = oh.backend;
+    entry["device"] = oh.device;
+    entry["error"] = oh.error;
+    entry["round_trip_us"] = number(oh.round_trip_us);
+    entry["replay_per_dispatch_us"] = number(oh.replay_per_dispatch_us);
+    Json& vs = entry["peers"] = Json::array();
+    for (const auto& p : oh.peers)
+      vs.push_back({{"peer", p.first},
+                    {"round_trip_us", number(p.second.first)},
+                    {"replay_per_dispatch_us", number(p.second.second)}});
+    overhead.push_back(entry);
+  }
+  porta::cli::write_output(path, j.dump() + "\n");
+}
+
+}  // namespace porta::bench

@@ -1,0 +1,61 @@
+// What porta-bench measures: one row per op and size on a device, the
+// device's bounds, its dispatch overhead; and the peers each row is set beside.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness.hpp"
+#include "machine.hpp"
+
+namespace porta::bench {
+
+using Dims = std::array<uint64_t, 3>;
+
+struct Comparison {
+  std::string peer;  // "cuBLAS SGEMM (NVIDIA H100 ...)" or "porta cpu (...)"
+  double peer_ms = 0;
+  double ratio = 0;  // porta's throughput / the peer's (peer_ms / porta_ms)
+};
+
+struct Row {
+  std::string backend, device, op, size;
+  size_t device_index = 0;  // in Bench::devices()
+  Dims dims{};
+  Timing timing;
+  std::string timer;
+  double work = 0;  // bytes (memory-bound ops) or FLOPs (matmul)
+  bool flops = false;
+  double rate = 0;   // GB/s or GFLOP/s
+  double bound = 0;  // fraction of the bound, 0 if unknown
+  std::string bound_kind;
+  std::vector<Comparison> peers;
+  std::string error;
+};
+
+struct Overhead {
+  std::string backend, device;
+  double round_trip_us = 0;  // empty kernel: dispatch + sync
+  double replay_per_dispatch_us = 0;
+  std::string timer = "host clock";
+  std::vector<std::pair<std::string, std::pair<double, double>>> peers;  // name -> (round trip, per dispatch)
+  std::string error;
+};
+
+struct DeviceSummary {
+  std::string backend, device, type;
+  std::string api_version;  // DeviceInfo::api_version: which native API the device is reached through
+  bool reference = false;   // the reference device (porta's CPU backend)
+  double copy_gbs = 0;      // device-to-device copy, bytes read + written: the bound
+  double copy_engine_gbs = 0, copy_kernel_gbs = 0;  // porta's buffer copy, a copy kernel
+  Peak peak;
+  std::string error;
+};
+
+// "2^20", "1024^2", "m=2^18 d=256": the size column of the table.
+std::string size_text(const std::string& op, const Dims& d);
+
+}  // namespace porta::bench

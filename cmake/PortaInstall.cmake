@@ -15,8 +15,14 @@ install(EXPORT portaTargets NAMESPACE porta:: DESTINATION ${CMAKE_INSTALL_LIBDIR
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/portaConfig.cmake.in
   ${PROJECT_BINARY_DIR}/portaConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)
+# Before 1.0 a minor version may break compatibility (see the SONAME in api/src).
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(PORTA_PACKAGE_COMPATIBILITY SameMinorVersion)
+else()
+  set(PORTA_PACKAGE_COMPATIBILITY SameMajorVersion)
+endif()
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/portaConfigVersion.cmake
-  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+  VERSION ${PROJECT_VERSION} COMPATIBILITY ${PORTA_PACKAGE_COMPATIBILITY})
 install(FILES ${PROJECT_BINARY_DIR}/portaConfig.cmake ${PROJECT_BINARY_DIR}/portaConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)
 

@@ -1,0 +1,217 @@
+// Streams (submission order, several streams, several threads), events and
+// recorded sequences.
+#include <cstring>
+#include <thread>
+
+#include "cts.hpp"
+
+namespace porta::test {
+namespace {
+
+namespace k = cts_kernels;
+
+PORTA_CTS_SUITE(Streams);
+PORTA_CTS_SUITE(Events);
+PORTA_CTS_SUITE(Sequences);
+
+// Every kind of operation queued without a sync in between: each sees the
+// effect of the ones before it.
+TEST_P(Streams, OperationsRunInSubmissionOrder) {
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  const uint32_t n = 5000;
+  std::vector<uint32_t> in(n), out(n, 0), middle(n, 0);
+  for (uint32_t i = 0; i < n; ++i) in[i] = i;
+  porta_plugin_buffer a = buffer(n * 4), b = buffer(n * 4);
+  write(a, in.data(), n * 4);
+  dispatch(inc, (n + 63) / 64, {a}, IncrementPush{n, 10, 0});
+  ASSERT_EQ(api().stream_copy(stream, a, 0, b, 0, n * 4), PORTA_SUCCESS) << error();
+  read(b, middle.data(), n * 4);
+  dispatch(inc, (n + 63) / 64, {b}, IncrementPush{n, 100, 0});
+  ASSERT_EQ(api().stream_fill(stream, b, 0, 400, 7), PORTA_SUCCESS) << error();
+  dispatch(inc, (n + 63) / 64, {b}, IncrementPush{n, 1000, 0});
+  read(b, out.data(), n * 4);
+  sync();
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(middle[i], i + 10) << i;
+    ASSERT_EQ(out[i], i < 100 ? 1007u : i + 1110u) << i;
+  }
+  // A sync with nothing queued.
+  sync();
+}
+
+// Two streams of one device, used in turn from one thread: each keeps its
+// own order, and work synced on one is seen by the other.
+TEST_P(Streams, SeveralStreamsOfOneDevice) {
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  porta_plugin_stream second = new_stream();
+  ASSERT_NE(second, nullptr);
+  const uint32_t n = 4096;
+  porta_plugin_buffer a = buffer(n * 4), b = buffer(n * 4);
+  ASSERT_EQ(api().stream_fill(stream, a, 0, n * 4, 1), PORTA_SUCCESS) << error();
+  ASSERT_EQ(api().stream_fill(second, b, 0, n * 4, 2), PORTA_SUCCESS) << error();
+  for (int round = 0; round < 10; ++round) {
+    dispatch(inc, n / 64, {a}, IncrementPush{n, 1, 0}, stream);
+    dispatch(inc, n / 64, {b}, IncrementPush{n, 3, 0}, second);
+  }
+  sync(stream);
+  sync(second);
+  // The second stream reads what the first one wrote.
+  std::vector<uint32_t> got_a(n), got_b(n);
+  read(a, got_a.data(), n * 4, 0, second);
+  read(b, got_b.data(), n * 4, 0, stream);
+  sync(second);
+  sync(stream);
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(got_a[i], 11u) << i;
+    ASSERT_EQ(got_b[i], 32u) << i;
+  }
+}
+
+// One kernel dispatched from two threads, each with its own stream and
+// buffer: kernel arguments are per dispatch, never shared between threads.
+TEST_P(Streams, TwoThreadsDispatchOneKernelOnTheirOwnStreams) {
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  const uint32_t n = 10000;
+  auto work = [&](uint32_t add, std::vector<uint32_t>* out, porta_status* status, std::string* message) {
+    porta_plugin_stream s = nullptr;
+    porta_plugin_buffer b = nullptr;
+    *status = api().stream_create(device, &s);
+    if (*status == PORTA_SUCCESS) *status = api().buffer_create(device, n * 4, &b);
+    if (*status == PORTA_SUCCESS) *status = api().stream_fill(s, b, 0, n * 4, 0);
+    for (int i = 0; i < 200 && *status == PORTA_SUCCESS; ++i) {
+      IncrementPush push{n, add, 0};
+      const uint32_t groups[3] = {(n + 63) / 64, 1, 1};
+      *status = api().stream_dispatch(s, inc, groups, &b, 1, &push, sizeof push);
+      if (i % 50 == 49 && *status == PORTA_SUCCESS) *status = api().stream_sync(s);
+    }
+    out->assign(n, 0);
+    if (*status == PORTA_SUCCESS) *status = api().stream_read(s, b, 0, out->data(), n * 4);
+    if (*status == PORTA_SUCCESS) *status = api().stream_sync(s);
+    if (*status != PORTA_SUCCESS) *message = error();
+    if (s) api().stream_destroy(s);
+    if (b) api().buffer_destroy(b);
+  };
+  std::vector<uint32_t> out1, out2;
+  porta_status s1 = PORTA_ERROR_INTERNAL, s2 = PORTA_ERROR_INTERNAL;
+  std::string m1, m2;
+  std::thread t1(work, 1u, &out1, &s1, &m1), t2(work, 7u, &out2, &s2, &m2);
+  t1.join();
+  t2.join();
+  ASSERT_EQ(s1, PORTA_SUCCESS) << m1;
+  ASSERT_EQ(s2, PORTA_SUCCESS) << m2;
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(out1[i], 200u) << i;
+    ASSERT_EQ(out2[i], 1400u) << i;
+  }
+}
+
+// Elapsed times between events are >= 0, positive across real work, and
+// grow along the stream.
+TEST_P(Events, ElapsedTimeIsPositiveAndMonotonic) {
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  const uint32_t n = 1 << 16;
+  porta_plugin_buffer b = buffer(n * 4);
+  ASSERT_EQ(api().stream_fill(stream, b, 0, n * 4, 0), PORTA_SUCCESS) << error();
+  porta_plugin_event e[3] = {};
+  ASSERT_EQ(api().event_record(stream, &e[0]), PORTA_SUCCESS) << error();
+  for (int i = 0; i < 5; ++i) dispatch(inc, n / 64, {b}, IncrementPush{n, 1, 100});
+  ASSERT_EQ(api().event_record(stream, &e[1]), PORTA_SUCCESS) << error();
+  for (int i = 0; i < 5; ++i) dispatch(inc, n / 64, {b}, IncrementPush{n, 1, 100});
+  ASSERT_EQ(api().event_record(stream, &e[2]), PORTA_SUCCESS) << error();
+  sync();
+  double first = -1, second = -1, both = -1;
+  ASSERT_EQ(api().event_elapsed_ms(e[0], e[1], &first), PORTA_SUCCESS) << error();
+  ASSERT_EQ(api().event_elapsed_ms(e[1], e[2], &second), PORTA_SUCCESS) << error();
+  ASSERT_EQ(api().event_elapsed_ms(e[0], e[2], &both), PORTA_SUCCESS) << error();
+  EXPECT_GT(first, 0.0);
+  EXPECT_GT(second, 0.0);
+  EXPECT_GE(both, first);
+  EXPECT_GE(both, second);
+  EXPECT_LT(both, 60000.0);
+  std::printf("10 dispatches over %u elements: %.3f ms (%.3f + %.3f)\n", n, both, first, second);
+  for (porta_plugin_event event : e) api().event_destroy(event);
+}
+
+// Two events with nothing between them.
+TEST_P(Events, BackToBackEventsGiveZeroOrMore) {
+  porta_plugin_event a = nullptr, b = nullptr;
+  ASSERT_EQ(api().event_record(stream, &a), PORTA_SUCCESS) << error();
+  ASSERT_EQ(api().event_record(stream, &b), PORTA_SUCCESS) << error();
+  sync();
+  double ms = -1;
+  ASSERT_EQ(api().event_elapsed_ms(a, b, &ms), PORTA_SUCCESS) << error();
+  EXPECT_GE(ms, 0.0);
+  EXPECT_LT(ms, 60000.0);
+  api().event_destroy(a);
+  api().event_destroy(b);
+}
+
+#define REQUIRE_SEQUENCES()       \
+  if (!api().stream_begin_record) \
+  GTEST_SKIP() << api().name << " records no sequences of its own (libporta records and replays the calls)"
+
+// Recording runs nothing; the recording keeps its own copy of the push
+// constants; each replay runs the whole sequence again.
+TEST_P(Sequences, RecordOnceReplayManyTimes) {
+  REQUIRE_SEQUENCES();
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  const uint32_t n = 4096;
+  porta_plugin_buffer b = buffer(n * 4);
+  ASSERT_EQ(api().stream_fill(stream, b, 0, n * 4, 5), PORTA_SUCCESS) << error();
+  sync();
+  ASSERT_EQ(api().stream_begin_record(stream), PORTA_SUCCESS) << error();
+  IncrementPush push{n, 1, 0};
+  dispatch(inc, n / 64, {b}, push);
+  push.add = 2;
+  dispatch(inc, n / 64, {b}, push);
+  push.add = 1000000;  // the recording keeps the values it was given
+  porta_plugin_sequence seq = nullptr;
+  ASSERT_EQ(api().stream_end_record(stream, &seq), PORTA_SUCCESS) << error();
+  std::vector<uint32_t> out(n, 0);
+  read(b, out.data(), n * 4);
+  sync();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[i], 5u) << "recording must not execute: " << i;
+  for (int r = 0; r < 1000; ++r) ASSERT_EQ(api().stream_replay(stream, seq), PORTA_SUCCESS) << error();
+  read(b, out.data(), n * 4);
+  sync();
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[i], 5u + 3000u) << i;
+  api().sequence_destroy(seq);
+}
+
+// Writes and reads recorded in a sequence use the host memory again at every
+// replay: what the host put there last, and where the host reads next.
+TEST_P(Sequences, ReplayUsesTheHostMemoryEachTime) {
+  REQUIRE_SEQUENCES();
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  const uint32_t n = 32 * 40 + 3;
+  porta_plugin_buffer y = buffer(n * 4), copy = buffer(n * 4);
+  std::vector<uint32_t> in(n), out(n);
+  uint32_t marker = 0;
+  ASSERT_EQ(api().stream_begin_record(stream), PORTA_SUCCESS) << error();
+  write(y, in.data(), n * 4);
+  dispatch(inc, (n + 63) / 64, {y}, IncrementPush{n, 10, 0});
+  ASSERT_EQ(api().stream_copy(stream, y, 0, copy, 0, n * 4), PORTA_SUCCESS) << error();
+  write(copy, &marker, 4);
+  read(copy, out.data(), n * 4);
+  porta_plugin_sequence seq = nullptr;
+  ASSERT_EQ(api().stream_end_record(stream, &seq), PORTA_SUCCESS) << error();
+  for (uint32_t round = 1; round <= 200; ++round) {
+    for (uint32_t i = 0; i < n; ++i) in[i] = round * 1000 + i;
+    marker = 1000000 + round;
+    ASSERT_EQ(api().stream_replay(stream, seq), PORTA_SUCCESS) << error();
+    sync();
+    ASSERT_EQ(out[0], marker) << "round " << round;
+    for (uint32_t i = 1; i < n; ++i)
+      ASSERT_EQ(out[i], round * 1000 + i + 10) << "round " << round << " i " << i;
+  }
+  api().sequence_destroy(seq);
+}
+
+}  // namespace
+}  // namespace porta::test

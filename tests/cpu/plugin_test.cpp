@@ -1,4 +1,8 @@
-// libporta-cpu.so driven through its plugin table, as libporta drives it.
+// What is particular to libporta-cpu.so, driven through its plugin table with
+// the shared test host (tests/cts/harness): kernels compiled at run time and
+// their cache, the built-in kernels and their instruction-set variants, the
+// kernel entry's own ABI. What every plugin does is checked by the plugin
+// conformance suite (tests/cts).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,15 +10,23 @@
 #include <fstream>
 #include <numeric>
 #include <sstream>
-#include <thread>
 #include <vector>
 
-#include "test_host.hpp"
+#include "harness/plugin_fixture.hpp"
 
-namespace porta::cpu::test {
+namespace porta::test {
 namespace {
 
-const porta_plugin_api& api() { return TestHost::plugin(); }
+// PORTA_CPU_TEST_PLUGIN runs the tests against a plugin that has moved (another machine).
+const Plugin& cpu_plugin() {
+  return plugin_at(path_from_env("PORTA_CPU_TEST_PLUGIN", PORTA_CPU_PLUGIN_PATH));
+}
+
+const porta_plugin_api& api() {
+  const Plugin& p = cpu_plugin();
+  if (!p.available()) throw std::runtime_error(p.reason);
+  return *p.api;
+}
 
 // Kernels written the way the translator writes them (porta_cpu.h's contract).
 const char* kScaleSource = R"(#include "porta_cpu.h"
@@ -33,34 +45,6 @@ void run_group(const porta_cpu_group_args* args) {
 }  // namespace
 PORTA_CPU_EXPORT_KERNEL const porta_cpu_kernel_entry PORTA_CPU_KERNEL_NAME = {
     @ABI@, run_group, {64, 1, 1}, 0, 0};
-)";
-
-const char* kReduceSource = R"(#include "porta_cpu.h"
-#include <cstdint>
-namespace {
-struct Group { const porta_cpu_group_args* args; float tile[128]; };
-void item(void* ctx, uint32_t l) {
-  Group& g = *static_cast<Group*>(ctx);
-  const porta_cpu_scheduler* s = g.args->scheduler;
-  const float* x = static_cast<const float*>(g.args->buffers[0]);
-  float* out = static_cast<float*>(g.args->buffers[1]);
-  uint32_t n = *static_cast<const uint32_t*>(g.args->push);
-  uint32_t i = g.args->group_id[0] * 128u + l;
-  g.tile[l] = i < n ? x[i] : 0.0f;
-  s->barrier(s->self);
-  for (uint32_t k = 64; k > 0; k >>= 1) {
-    if (l < k) g.tile[l] += g.tile[l + k];
-    s->barrier(s->self);
-  }
-  if (l == 0) out[g.args->group_id[0]] = g.tile[0];
-}
-void run_group(const porta_cpu_group_args* args) {
-  Group g{args, {}};
-  args->scheduler->run_items(args->scheduler->self, 128, item, &g);
-}
-}  // namespace
-PORTA_CPU_EXPORT_KERNEL const porta_cpu_kernel_entry PORTA_CPU_KERNEL_NAME = {
-    PORTA_CPU_KERNEL_ABI_VERSION, run_group, {128, 1, 1}, 1, 512};
 )";
 
 const char* kIncrementSource = R"(#include "porta_cpu.h"
@@ -105,26 +89,13 @@ struct Desc {
   }
 };
 
-class Cpu : public ::testing::Test {
+class Cpu : public PluginTest {
  protected:
-  void SetUp() override {
-    ASSERT_EQ(api().device_open(0, &device), PORTA_SUCCESS) << TestHost::last_error();
-    ASSERT_EQ(api().stream_create(device, &stream), PORTA_SUCCESS) << TestHost::last_error();
-  }
-  void TearDown() override {
-    for (porta_plugin_buffer b : buffers) api().buffer_destroy(b);
-    if (stream) api().stream_destroy(stream);
-    if (device) api().device_close(device);
-  }
-  porta_plugin_buffer buffer(uint64_t size) {
-    porta_plugin_buffer b = nullptr;
-    EXPECT_EQ(api().buffer_create(device, size, &b), PORTA_SUCCESS) << TestHost::last_error();
-    buffers.push_back(b);
-    return b;
-  }
+  void SetUp() override { open(cpu_plugin(), 0); }
+  // A kernel the test destroys itself.
   porta_plugin_kernel kernel(const Desc& desc) {
     porta_plugin_kernel k = nullptr;
-    EXPECT_EQ(api().kernel_create(device, &desc.d, &k), PORTA_SUCCESS) << TestHost::last_error();
+    EXPECT_EQ(api().kernel_create(device, &desc.d, &k), PORTA_SUCCESS) << error();
     return k;
   }
   // Scales n floats by a through `k` and checks the result.
@@ -145,28 +116,21 @@ class Cpu : public ::testing::Test {
     ASSERT_EQ(api().stream_sync(stream), PORTA_SUCCESS);
     for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 2.5f * i) << i;
   }
-
-  porta_plugin_device device = nullptr;
-  porta_plugin_stream stream = nullptr;
-  std::vector<porta_plugin_buffer> buffers;
 };
 
 Desc scale_desc(const std::string& key) {
   return Desc(replace(kScaleSource, "@ABI@", "PORTA_CPU_KERNEL_ABI_VERSION"), "scale", key, 64, 2, 8);
 }
 
+// What the CPU plugin says of itself and its one device.
 TEST(CpuPlugin, TableAndDeviceInfo) {
   const porta_plugin_api& a = api();
-  EXPECT_EQ(a.abi_version, PORTA_PLUGIN_ABI_VERSION);
-  EXPECT_STREQ(a.name, "cpu");
   EXPECT_EQ(a.language, PORTA_LANGUAGE_CPP);
   ASSERT_EQ(a.device_count(), 1u);
   porta_device_info info{};
   ASSERT_EQ(a.device_info(0, &info), PORTA_SUCCESS);
-  EXPECT_STREQ(info.backend, "cpu");
   EXPECT_EQ(std::string(info.name).rfind("porta CPU (", 0), 0u) << info.name;
   EXPECT_EQ(info.type, PORTA_DEVICE_CPU);
-  EXPECT_GT(info.memory_bytes, 0u);
   // One heap, the device's memory.
   ASSERT_EQ(info.memory_heap_count, 1u);
   EXPECT_EQ(info.memory_heaps[0].bytes, info.memory_bytes);
@@ -182,22 +146,12 @@ TEST(CpuPlugin, TableAndDeviceInfo) {
   EXPECT_EQ(std::string(info.api_version), "porta-cpu 0.1.0-test");
 }
 
-TEST_F(Cpu, BuffersWriteReadCopyFill) {
-  porta_plugin_buffer a = buffer(1000), b = buffer(1000);
+// libporta refuses overlapping copies; the plugin's own copy moves them as memmove does.
+TEST_F(Cpu, OverlappingCopyWithinOneBuffer) {
+  porta_plugin_buffer a = buffer(1000);
   std::vector<uint8_t> src(1000), dst(1000);
   for (int i = 0; i < 1000; ++i) src[i] = static_cast<uint8_t>(i * 7);
   ASSERT_EQ(api().stream_write(stream, a, 0, src.data(), 1000), PORTA_SUCCESS);
-  ASSERT_EQ(api().stream_copy(stream, a, 100, b, 0, 900), PORTA_SUCCESS);
-  ASSERT_EQ(api().stream_fill(stream, b, 900, 100, 0xdeadbeef), PORTA_SUCCESS);
-  ASSERT_EQ(api().stream_read(stream, b, 0, dst.data(), 1000), PORTA_SUCCESS);
-  ASSERT_EQ(api().stream_sync(stream), PORTA_SUCCESS);
-  EXPECT_EQ(std::memcmp(dst.data(), src.data() + 100, 900), 0);
-  for (int i = 900; i < 1000; i += 4) {
-    uint32_t v;
-    std::memcpy(&v, &dst[i], 4);
-    EXPECT_EQ(v, 0xdeadbeefu);
-  }
-  // Overlapping copy within one buffer.
   ASSERT_EQ(api().stream_copy(stream, a, 0, a, 1, 999), PORTA_SUCCESS);
   ASSERT_EQ(api().stream_read(stream, a, 0, dst.data(), 1000), PORTA_SUCCESS);
   EXPECT_EQ(std::memcmp(dst.data() + 1, src.data(), 999), 0);
@@ -303,65 +257,15 @@ TEST_F(Cpu, WorkgroupSizeMismatchIsRefused) {
       << TestHost::last_error();
 }
 
-TEST_F(Cpu, TwoThreadsCreateTheSameKernel) {
-  Desc desc = scale_desc("scale-concurrent");
-  porta_plugin_kernel k[4] = {};
-  porta_status st[4];
-  std::vector<std::thread> threads;
-  for (int i = 0; i < 4; ++i)
-    threads.emplace_back([&, i] { st[i] = api().kernel_create(device, &desc.d, &k[i]); });
-  for (auto& t : threads) t.join();
-  for (int i = 0; i < 4; ++i) {
-    ASSERT_EQ(st[i], PORTA_SUCCESS);
-    check_scale(k[i], 100);
-    api().kernel_destroy(k[i]);
-  }
-}
-
-TEST_F(Cpu, BarrierKernelReduces) {
-  Desc desc(kReduceSource, "reduce", "reduce", 128, 2, 4);
-  porta_plugin_kernel k = kernel(desc);
-  ASSERT_TRUE(k);
-  const uint32_t n = 128 * 500 + 37, groups = (n + 127) / 128;
-  std::vector<float> x(n), partial(groups);
-  for (uint32_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 7);
-  porta_plugin_buffer bx = buffer(n * 4), bp = buffer(groups * 4);
-  porta_plugin_buffer args[2] = {bx, bp};
-  uint32_t g[3] = {groups, 1, 1};
-  ASSERT_EQ(api().stream_write(stream, bx, 0, x.data(), n * 4), PORTA_SUCCESS);
-  ASSERT_EQ(api().stream_dispatch(stream, k, g, args, 2, &n, 4), PORTA_SUCCESS) << TestHost::last_error();
-  ASSERT_EQ(api().stream_read(stream, bp, 0, partial.data(), groups * 4), PORTA_SUCCESS);
-  for (uint32_t gi = 0; gi < groups; ++gi) {
-    float expected = 0;
-    for (uint32_t i = gi * 128; i < std::min(n, gi * 128 + 128); ++i) expected += x[i];
-    ASSERT_EQ(partial[gi], expected) << "group " << gi;
-  }
-  api().kernel_destroy(k);
-}
-
-TEST_F(Cpu, EventsMeasureStreamOrder) {
-  porta_plugin_buffer b = buffer(1 << 24);
-  porta_plugin_event start = nullptr, end = nullptr;
-  ASSERT_EQ(api().event_record(stream, &start), PORTA_SUCCESS);
-  ASSERT_EQ(api().stream_fill(stream, b, 0, 1 << 24, 7), PORTA_SUCCESS);
-  ASSERT_EQ(api().event_record(stream, &end), PORTA_SUCCESS);
-  ASSERT_EQ(api().stream_sync(stream), PORTA_SUCCESS);
-  double ms = -1;
-  ASSERT_EQ(api().event_elapsed_ms(start, end, &ms), PORTA_SUCCESS);
-  EXPECT_GT(ms, 0.0);
-  EXPECT_LT(ms, 10000.0);
-  api().event_destroy(start);
-  api().event_destroy(end);
-}
-
-TEST_F(Cpu, SequenceReplayedManyTimes) {
+// libporta refuses events in a recording; the plugin's own sequences stamp
+// them at each replay (on a 2-D grid of the hand-written kernel).
+TEST_F(Cpu, EventsInASequenceAreStampedAtEachReplay) {
   Desc desc(kIncrementSource, "increment", "increment", 32, 1, 4);
   porta_plugin_kernel k = kernel(desc);
   ASSERT_TRUE(k);
   const uint32_t n = 32 * 40 + 3;
   porta_plugin_buffer y = buffer(n * 4), copy = buffer(n * 4);
   std::vector<uint32_t> out(n);
-  uint32_t marker = 0;
   ASSERT_EQ(api().stream_fill(stream, y, 0, n * 4, 0), PORTA_SUCCESS);
 
   porta_plugin_event before = nullptr, after = nullptr;
@@ -370,25 +274,18 @@ TEST_F(Cpu, SequenceReplayedManyTimes) {
   ASSERT_EQ(api().event_record(stream, &before), PORTA_SUCCESS);
   ASSERT_EQ(api().stream_dispatch(stream, k, g, &y, 1, &n, 4), PORTA_SUCCESS);
   ASSERT_EQ(api().stream_copy(stream, y, 0, copy, 0, n * 4), PORTA_SUCCESS);
-  ASSERT_EQ(api().stream_write(stream, copy, 0, &marker, 4), PORTA_SUCCESS);
   ASSERT_EQ(api().stream_read(stream, copy, 0, out.data(), n * 4), PORTA_SUCCESS);
   ASSERT_EQ(api().event_record(stream, &after), PORTA_SUCCESS);
   porta_plugin_sequence seq = nullptr;
   ASSERT_EQ(api().stream_end_record(stream, &seq), PORTA_SUCCESS);
 
-  // Recording ran nothing.
-  std::vector<uint32_t> check(n, 1);
-  ASSERT_EQ(api().stream_read(stream, y, 0, check.data(), n * 4), PORTA_SUCCESS);
-  EXPECT_EQ(check[5], 0u);
   double ms;
   EXPECT_NE(api().event_elapsed_ms(before, after, &ms), PORTA_SUCCESS);
 
-  for (uint32_t r = 1; r <= 200; ++r) {
-    marker = 1000000 + r;  // the recorded write reads the host memory again at every replay
+  for (uint32_t r = 1; r <= 3; ++r) {
     ASSERT_EQ(api().stream_replay(stream, seq), PORTA_SUCCESS) << TestHost::last_error();
     ASSERT_EQ(api().stream_sync(stream), PORTA_SUCCESS);
-    ASSERT_EQ(out[0], marker);
-    ASSERT_EQ(out[1], r);
+    ASSERT_EQ(out[0], r);
     ASSERT_EQ(out[n - 1], r);
   }
   ASSERT_EQ(api().event_elapsed_ms(before, after, &ms), PORTA_SUCCESS);
@@ -617,4 +514,4 @@ TEST_F(Cpu, UnknownIsaLevelIsRefused) {
 }
 
 }  // namespace
-}  // namespace porta::cpu::test
+}  // namespace porta::test

@@ -129,8 +129,9 @@ inline std::vector<TestKernel> all_test_kernels(const std::filesystem::path& sou
                                        "tests/vulkan/shaders", "tests/conformance/kernels"},
                                       {".comp"}))
     add(path, d::read_text(path), "");
-  for (const auto& path : d::files_in(
-           source_root, {"tests/translator", "tests/translator_opencl", "tests/api"}, {".cpp", ".c"})) {
+  for (const auto& path :
+       d::files_in(source_root, {"tests/translator", "tests/translator_opencl", "tests/api", "tests/cts"},
+                   {".cpp", ".c"})) {
     int index = 0;
     for (std::string& glsl : d::glsl_strings(d::read_text(path))) {
       std::string suffix = "_";

@@ -9,7 +9,7 @@
 namespace porta::test {
 namespace {
 
-namespace k = cts_kernels;
+namespace k = kernels;
 
 PORTA_CTS_SUITE(Errors);
 PORTA_CTS_SUITE(Limits);

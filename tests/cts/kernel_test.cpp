@@ -11,7 +11,7 @@
 namespace porta::test {
 namespace {
 
-namespace k = cts_kernels;
+namespace k = kernels;
 
 PORTA_CTS_SUITE(Kernels);
 

@@ -8,7 +8,7 @@
 namespace porta::test {
 namespace {
 
-namespace k = cts_kernels;
+namespace k = kernels;
 
 PORTA_CTS_SUITE(Streams);
 PORTA_CTS_SUITE(Events);
@@ -201,7 +201,7 @@ TEST_P(Sequences, ReplayUsesTheHostMemoryEachTime) {
   read(copy, out.data(), n * 4);
   porta_plugin_sequence seq = nullptr;
   ASSERT_EQ(api().stream_end_record(stream, &seq), PORTA_SUCCESS) << error();
-  for (uint32_t round = 1; round <= 200; ++round) {
+  for (uint32_t round = 1; round <= 1000; ++round) {
     for (uint32_t i = 0; i < n; ++i) in[i] = round * 1000 + i;
     marker = 1000000 + round;
     ASSERT_EQ(api().stream_replay(stream, seq), PORTA_SUCCESS) << error();

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "test_host.hpp"
+#include "harness/test_host.hpp"
 
 namespace porta::test {
 namespace {
@@ -20,11 +20,9 @@ struct LogCapture {
 };
 
 const porta_plugin_api* load() {
-  std::string error;
-  const porta_plugin_api* api =
-      load_plugin(path_from_env("PORTA_TEST_VULKAN_PLUGIN", PORTA_TEST_VULKAN_PLUGIN).c_str(), &error);
-  EXPECT_NE(api, nullptr) << error;
-  return api;
+  PluginTable table = open_plugin_table(path_from_env("PORTA_TEST_VULKAN_PLUGIN", PORTA_TEST_VULKAN_PLUGIN));
+  EXPECT_NE(table.api, nullptr) << table.error;
+  return table.api;
 }
 
 // VK_ICD_FILENAMES names no driver: init fails, saying why, and the plugin reports no devices.
@@ -33,12 +31,12 @@ TEST(VulkanEnvironment, NoDriverMakesInitFailWithTheReason) {
   const porta_plugin_api* api = load();
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(api->init(TestHost::table()), PORTA_ERROR_UNAVAILABLE);
-  EXPECT_EQ(TestHost::last_status, PORTA_ERROR_UNAVAILABLE);
-  EXPECT_NE(TestHost::last_error.find("vulkan"), std::string::npos) << TestHost::last_error;
-  EXPECT_TRUE(TestHost::last_error.find("no usable driver") != std::string::npos ||
-              TestHost::last_error.find("no physical devices") != std::string::npos)
-      << TestHost::last_error;
-  std::printf("init failed as expected: %s\n", TestHost::last_error.c_str());
+  EXPECT_EQ(TestHost::last_status(), PORTA_ERROR_UNAVAILABLE);
+  EXPECT_NE(TestHost::last_error().find("vulkan"), std::string::npos) << TestHost::last_error();
+  EXPECT_TRUE(TestHost::last_error().find("no usable driver") != std::string::npos ||
+              TestHost::last_error().find("no physical devices") != std::string::npos)
+      << TestHost::last_error();
+  std::printf("init failed as expected: %s\n", TestHost::last_error().c_str());
   EXPECT_EQ(api->device_count(), 0u);
 }
 
@@ -55,7 +53,7 @@ TEST(VulkanEnvironment, MissingValidationLayerOnlyWarns) {
   ASSERT_NE(api, nullptr);
   porta_host_api host = *TestHost::table();
   host.log = LogCapture::log;
-  ASSERT_EQ(api->init(&host), PORTA_SUCCESS) << TestHost::last_error;
+  ASSERT_EQ(api->init(&host), PORTA_SUCCESS) << TestHost::last_error();
   EXPECT_NE(LogCapture::text.find("VK_LAYER_KHRONOS_validation is not installed"), std::string::npos)
       << LogCapture::text;
   EXPECT_GE(api->device_count(), 1u);
@@ -72,11 +70,11 @@ TEST(VulkanEnvironment, MissingRequiredValidationLayerFailsInit) {
   ASSERT_NE(api, nullptr);
   EXPECT_EQ(api->init(TestHost::table()), PORTA_ERROR_UNAVAILABLE);
   EXPECT_NE(
-      TestHost::last_error.find("PORTA_VULKAN_VALIDATION=require but VK_LAYER_KHRONOS_validation is not "
-                                "installed"),
+      TestHost::last_error().find("PORTA_VULKAN_VALIDATION=require but VK_LAYER_KHRONOS_validation is not "
+                                  "installed"),
       std::string::npos)
-      << TestHost::last_error;
-  std::printf("init failed as expected: %s\n", TestHost::last_error.c_str());
+      << TestHost::last_error();
+  std::printf("init failed as expected: %s\n", TestHost::last_error().c_str());
   EXPECT_EQ(api->device_count(), 0u);
 }
 

@@ -1,8 +1,8 @@
-// The CTS's kernels. Every translator target's compile test checks them too
-// (tests/support/test_kernels.hpp reads the GLSL strings of this folder).
-#include "cts.hpp"
+// Every translator target's compile test checks these kernels too
+// (tests/support/test_kernels.hpp reads the GLSL strings under tests/cts).
+#include "harness/test_kernels.hpp"
 
-namespace porta::test::cts_kernels {
+namespace porta::test::kernels {
 
 const char* const kIncrement = R"(#version 450
 // d[i] += add, after `iterations` rounds of busy work (for timing tests).
@@ -194,4 +194,4 @@ void main() {
 }
 )";
 
-}  // namespace porta::test::cts_kernels
+}  // namespace porta::test::kernels

@@ -8,8 +8,8 @@ namespace porta::test {
 namespace {
 
 TEST(CudaDeviceLost, FaultIsStickyAndReported) {
-  CudaPlugin& p = CudaPlugin::get();
-  if (p.init_status != PORTA_SUCCESS) GTEST_SKIP() << "no CUDA device: " << p.init_reason;
+  const Plugin& p = cuda_plugin();
+  if (p.init_status != PORTA_SUCCESS) GTEST_SKIP() << "no CUDA device: " << p.reason;
   const porta_plugin_api* api = p.api;
   porta_plugin_device device = nullptr;
   porta_plugin_stream stream = nullptr;

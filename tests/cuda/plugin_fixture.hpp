@@ -1,5 +1,6 @@
-// The CUDA plugin loaded and initialised once per test process, and helpers to
-// build kernels from the hand-written sources in kernels/.
+// The CUDA plugin under test, loaded and initialised once per process with the
+// shared test host (tests/cts/harness), and helpers to build kernels from the
+// hand-written sources in kernels/.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,43 +10,18 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <vector>
 
-#include "test_host.hpp"
+#include "harness/test_host.hpp"
 
 namespace porta::test {
 
 // Paths fixed at build time; PORTA_TEST_CUDA_PLUGIN / PORTA_TEST_CUDA_KERNELS
 // override them when the built tests run from another checkout.
-inline std::string test_path(const char* variable, const char* built_in) {
-  const char* value = std::getenv(variable);
-  return value && *value ? value : built_in;
-}
+inline std::string plugin_path() { return path_from_env("PORTA_TEST_CUDA_PLUGIN", PORTA_CUDA_PLUGIN_PATH); }
+inline std::string kernels_dir() { return path_from_env("PORTA_TEST_CUDA_KERNELS", PORTA_CUDA_TEST_KERNELS); }
 
-inline std::string plugin_path() { return test_path("PORTA_TEST_CUDA_PLUGIN", PORTA_CUDA_PLUGIN_PATH); }
-inline std::string kernels_dir() { return test_path("PORTA_TEST_CUDA_KERNELS", PORTA_CUDA_TEST_KERNELS); }
-
-struct CudaPlugin {
-  LoadedPlugin loaded{plugin_path().c_str()};
-  const porta_plugin_api* api = nullptr;
-  porta_status init_status = PORTA_ERROR_INTERNAL;
-  std::string init_reason;
-
-  static CudaPlugin& get() {
-    static CudaPlugin plugin;
-    return plugin;
-  }
-
- private:
-  CudaPlugin() {
-    api = loaded.api;
-    if (!api) {
-      init_reason = "cannot load " + plugin_path() + ": " + loaded.error;
-      return;
-    }
-    init_status = api->init(&TestHost::get().api);
-    if (init_status != PORTA_SUCCESS) init_reason = TestHost::last_error();
-  }
-};
+inline const Plugin& cuda_plugin() { return plugin_at(plugin_path()); }
 
 inline std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

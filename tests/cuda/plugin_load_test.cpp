@@ -8,10 +8,8 @@ namespace porta::test {
 namespace {
 
 TEST(CudaPluginLoad, ExportsTheTable) {
-  CudaPlugin& p = CudaPlugin::get();
-  ASSERT_NE(p.api, nullptr) << p.init_reason;
-  EXPECT_EQ(p.api->abi_version, PORTA_PLUGIN_ABI_VERSION);
-  EXPECT_STREQ(p.api->name, "cuda");
+  const Plugin& p = cuda_plugin();
+  ASSERT_NE(p.api, nullptr) << p.reason;
   EXPECT_EQ(p.api->language, PORTA_LANGUAGE_CUDA);
   // Recorded sequences are implemented by the plugin (CUDA graphs).
   EXPECT_NE(p.api->stream_begin_record, nullptr);
@@ -24,10 +22,10 @@ TEST(CudaPluginLoad, UnavailableWithoutDriver) {
     dlclose(driver);
     GTEST_SKIP() << "this machine has a CUDA driver";
   }
-  CudaPlugin& p = CudaPlugin::get();
-  ASSERT_NE(p.api, nullptr) << p.init_reason;
+  const Plugin& p = cuda_plugin();
+  ASSERT_NE(p.api, nullptr) << p.reason;
   EXPECT_EQ(p.init_status, PORTA_ERROR_UNAVAILABLE);
-  EXPECT_EQ(p.init_reason.rfind("no CUDA driver (libcuda.so.1: ", 0), 0u) << p.init_reason;
+  EXPECT_EQ(p.reason.rfind("no CUDA driver (libcuda.so.1: ", 0), 0u) << p.reason;
   EXPECT_EQ(p.api->device_count(), 0u);
   p.api->shutdown();
 }

@@ -159,8 +159,8 @@ TEST(CudaTranslationSource, ReadableMatmulCompilesCleanlyWithNvrtc) {
 }
 
 TEST(CudaTranslationRun, TranslatedKernelRunsOnTheDevice) {
-  CudaPlugin& p = CudaPlugin::get();
-  if (p.init_status != PORTA_SUCCESS) GTEST_SKIP() << "no CUDA device: " << p.init_reason;
+  const Plugin& p = cuda_plugin();
+  if (p.init_status != PORTA_SUCCESS) GTEST_SKIP() << "no CUDA device: " << p.reason;
   const porta_plugin_api* api = p.api;
 
   float scale = 2.0f;

@@ -42,20 +42,20 @@ TEST_P(Buffers, WriteThenReadAtByteOffsets) {
   }
 }
 
-// Write, read and copy of the largest size the tests use, or the device's
-// largest buffer where that is smaller.
+// Write, read and copy of the largest size the tests use (or the device's
+// largest buffer, where that is smaller), at an odd offset.
 TEST_P(Buffers, LargeRoundTripAndCopy) {
-  const uint64_t size = std::min<uint64_t>(256ull << 20, info.limits.max_buffer_bytes);
+  const uint64_t offset = 7, size = std::min<uint64_t>(256ull << 20, info.limits.max_buffer_bytes - offset);
   const std::vector<uint8_t> in = pattern(size);
   std::vector<uint8_t> out(size, 0);
-  porta_plugin_buffer a = buffer(size), b = buffer(size);
-  write(a, in.data(), size);
-  ASSERT_EQ(api().stream_copy(stream, a, 0, b, 0, size), PORTA_SUCCESS) << error();
+  porta_plugin_buffer a = buffer(size + offset), b = buffer(size);
+  write(a, in.data(), size, offset);
+  ASSERT_EQ(api().stream_copy(stream, a, offset, b, 0, size), PORTA_SUCCESS) << error();
   read(b, out.data(), size);
   sync();
   ASSERT_TRUE(in == out);
   std::fill(out.begin(), out.end(), 0);
-  read(a, out.data(), size);
+  read(a, out.data(), size, offset);
   sync();
   ASSERT_TRUE(in == out);
 }

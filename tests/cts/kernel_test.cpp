@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cts.hpp"
+#include "porta_translator/translator.hpp"
 
 namespace porta::test {
 namespace {
@@ -164,7 +165,13 @@ TEST_P(Kernels, IntegerAtomicsAcrossGroups) {
 
 TEST_P(Kernels, FloatAtomicsAcrossGroups) {
   if (!has(PORTA_FEATURE_ATOMIC_FLOAT32)) GTEST_SKIP() << "the device has no float atomics";
-  auto sum_kernel = glsl(k::kFloatAtomic, "float_atomic");
+  std::unique_ptr<GlslKernel> sum_kernel;
+  try {
+    sum_kernel = glsl(k::kFloatAtomic, "float_atomic");
+  } catch (const porta::translator::Error& e) {
+    // libporta refuses the kernel the same way, before the plugin sees it.
+    GTEST_SKIP() << "the translator refuses float atomics for this plugin's language: " << e.what();
+  }
   EXPECT_TRUE(sum_kernel->desc().required_features & PORTA_FEATURE_ATOMIC_FLOAT32);
   porta_plugin_kernel kern = kernel(*sum_kernel);
   ASSERT_NE(kern, nullptr);

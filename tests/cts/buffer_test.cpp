@@ -26,18 +26,21 @@ TEST_P(Buffers, CreateAndDestroyOfManySizes) {
   }
 }
 
-// Transfers are byte-exact and need no alignment.
-TEST_P(Buffers, WriteThenReadAtByteOffsets) {
+// Transfers and copies are byte-exact and need no alignment.
+TEST_P(Buffers, WriteReadAndCopyAtByteOffsets) {
   for (uint64_t size : {uint64_t{1}, uint64_t{4}, uint64_t{4097}}) {
     for (uint64_t offset : {uint64_t{0}, uint64_t{3}, uint64_t{7}}) {
       SCOPED_TRACE(std::to_string(size) + " bytes at offset " + std::to_string(offset));
       const std::vector<uint8_t> in = pattern(size);
-      std::vector<uint8_t> out(size, 0);
-      porta_plugin_buffer b = buffer(size + offset);
+      std::vector<uint8_t> out(size, 0), copied(size, 0);
+      porta_plugin_buffer b = buffer(size + offset), c = buffer(size + 5);
       write(b, in.data(), size, offset);
       read(b, out.data(), size, offset);
+      ASSERT_EQ(api().stream_copy(stream, b, offset, c, 5, size), PORTA_SUCCESS) << error();
+      read(c, copied.data(), size, 5);
       sync();
       ASSERT_TRUE(in == out);
+      ASSERT_TRUE(in == copied);
     }
   }
 }

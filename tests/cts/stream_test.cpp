@@ -120,6 +120,9 @@ TEST_P(Events, ElapsedTimeIsPositiveAndMonotonic) {
   ASSERT_EQ(api().event_record(stream, &e[0]), PORTA_SUCCESS) << error();
   for (int i = 0; i < 5; ++i) dispatch(inc, n / 64, {b}, IncrementPush{n, 1, 100});
   ASSERT_EQ(api().event_record(stream, &e[1]), PORTA_SUCCESS) << error();
+  // Transfers are timed as well as dispatches.
+  porta_plugin_buffer big = buffer(16 << 20);
+  ASSERT_EQ(api().stream_fill(stream, big, 0, 16 << 20, 7), PORTA_SUCCESS) << error();
   for (int i = 0; i < 5; ++i) dispatch(inc, n / 64, {b}, IncrementPush{n, 1, 100});
   ASSERT_EQ(api().event_record(stream, &e[2]), PORTA_SUCCESS) << error();
   sync();
@@ -132,7 +135,8 @@ TEST_P(Events, ElapsedTimeIsPositiveAndMonotonic) {
   EXPECT_GE(both, first);
   EXPECT_GE(both, second);
   EXPECT_LT(both, 60000.0);
-  std::printf("10 dispatches over %u elements: %.3f ms (%.3f + %.3f)\n", n, both, first, second);
+  std::printf("10 dispatches over %u elements and a 16 MiB fill: %.3f ms (%.3f + %.3f)\n", n, both, first,
+              second);
   for (porta_plugin_event event : e) api().event_destroy(event);
 }
 

@@ -1,7 +1,7 @@
 // Every kernel porta ships or tests: the compute shaders in kernels/ and the
 // test folders, and every GLSL string (a raw string R"(#version ...)" or a
-// run of C string literals starting "#version") in the translator and API
-// test sources. Read from the source tree when a test runs, so that a kernel
+// run of C string literals starting "#version") in the translator, API and
+// plugin conformance (tests/cts) sources. Read from the source tree when a test runs, so that a kernel
 // added anywhere there is checked by every translator target's compile test
 // without being listed again.
 #pragma once

@@ -62,7 +62,7 @@ struct Options {
                "mul,sigmoid,matmul,logreg_step,overhead]\n"
                "                   [--elementwise N,...] [--matmul N,...] [--logreg MxD,...]\n"
                "                   [--runs N (>= 10)] [--warmup N] [--no-peers] [--gpu-only] [--json FILE]\n"
-               "                   [--sweep-matmul kernels/matmul.comp]  time tile choices of that source\n"
+               "                   [--sweep-matmul kernels/matmul/matmul.comp]  time tile choices of it\n"
                "sizes accept 2^k; defaults depend on the device (GPU or CPU-type)\n");
   std::exit(2);
 }
@@ -656,7 +656,7 @@ class Bench {
 
   // Times matmul.comp from a file with several tile choices (specialization
   // constants LX, LY, BK, TM, TN, PREFETCH and FMA), dispatched the way
-  // kernels/matmul.cpp does.
+  // kernels/matmul/matmul.cpp does.
   void sweep_matmul(const DeviceInfo& info, Device& device, Stream& stream, bool host) {
     std::ifstream in(o_.sweep_source);
     std::stringstream text;

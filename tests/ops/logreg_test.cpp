@@ -151,10 +151,12 @@ std::string kernel_source(const char* file) {
 Trained step_with_kernel_choice(const Problem& p, const std::vector<float>& w0, float b0, float lr) {
   const KernelChoice ch = g_kernel_choice;
   porta::Device dev = porta::open(backend_under_test());
-  porta::Kernel partial = dev.kernel(porta::glsl(kernel_source("logreg_partial.comp"), "logreg_partial"),
-                                     {{0u, ch.workgroup}, {1u, ch.mode}, {2u, ch.rows}, {3u, ch.columns}});
-  porta::Kernel update = dev.kernel(porta::glsl(kernel_source("logreg_update.comp"), "logreg_update"),
-                                    {{0u, ch.update_columns}, {1u, ch.update_slices}});
+  porta::Kernel partial =
+      dev.kernel(porta::glsl(kernel_source("logreg_step/logreg_partial.comp"), "logreg_partial"),
+                 {{0u, ch.workgroup}, {1u, ch.mode}, {2u, ch.rows}, {3u, ch.columns}});
+  porta::Kernel update =
+      dev.kernel(porta::glsl(kernel_source("logreg_step/logreg_update.comp"), "logreg_update"),
+                 {{0u, ch.update_columns}, {1u, ch.update_slices}});
   // A few steps (MODE 1: of R rows; MODE 2: rows) per group, so groups both
   // start and end inside X.
   const uint64_t steps_total = (p.m + ch.rows - 1) / ch.rows;

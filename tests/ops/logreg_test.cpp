@@ -1,14 +1,14 @@
 // logreg_step: one step against a float64 oracle (CPU backend) or the CPU
 // backend (others); training: the loss falls, the classic example is
 // classified, a recorded loop equals the same steps queued one by one, and
-// the backends agree within examples/logistic_regression/tolerance.hpp.
+// the backends agree within kernels/logreg_step/bound.hpp.
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "bounds.hpp"
+#include "logreg_step/bound.hpp"
 #include "support.hpp"
-#include "tolerance.hpp"
 
 namespace porta::test {
 namespace {
@@ -97,7 +97,7 @@ void check_one_step(const Problem& p, uint64_t seed, Stepper step = ops_step) {
     if (!backend_available("cpu")) GTEST_SKIP() << "the CPU backend (the reference) is unavailable";
     want = train("cpu", p, 1, lr, false, w0, b0);
   }
-  // tolerance.hpp's one-step agreement bound is 2E (two backends); against
+  // bound.hpp's one-step agreement bound is 2E (two backends); against
   // the exact step the bound is E, plus the rounding of w - lr dw.
   const double scale = testing_cpu() ? 0.5 : 1.0;
   porta::logreg::Tolerance tol =

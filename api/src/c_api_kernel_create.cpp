@@ -36,12 +36,26 @@ porta_kernel_descriptor read_descriptor(const porta_kernel_descriptor* given, co
   return d;
 }
 
-// The table key: everything that makes two kernels the same.
+// The table key: everything that makes two kernels the same. Built on every
+// call of an op, so without formatting.
 std::string reuse_key(const porta_kernel_descriptor& d, const std::string& name) {
   std::vector<porta_spec_constant> specs(d.specs, d.specs + d.spec_count);
-  std::sort(specs.begin(), specs.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
-  std::string key = format("%d|%zu|%s|", static_cast<int>(d.source_kind), name.size(), name.c_str());
-  for (const auto& s : specs) key += format("%u=%u|", s.id, s.bits);
+  auto by_id = [](const porta_spec_constant& a, const porta_spec_constant& b) { return a.id < b.id; };
+  if (!std::is_sorted(specs.begin(), specs.end(), by_id)) std::sort(specs.begin(), specs.end(), by_id);
+  std::string key;
+  key.reserve(name.size() + 24 * specs.size() + d.source_size + 32);
+  key += std::to_string(static_cast<int>(d.source_kind));
+  key += '|';
+  key += name;
+  key += '|';
+  for (const auto& s : specs) {
+    key += std::to_string(s.id);
+    key += '=';
+    key += std::to_string(s.bits);
+    key += '|';
+  }
+  key += std::to_string(d.source_size);
+  key += '|';
   key.append(static_cast<const char*>(d.source), d.source_size);
   return key;
 }

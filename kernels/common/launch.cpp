@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <vector>
 
 #include "embedded_spirv.hpp"
 
@@ -34,9 +33,8 @@ porta::Kernel builtin_kernel(const OpCall& call, const char* name,
 void dispatch(const OpCall& call, const porta::Kernel& kernel, uint32_t groups_x, uint32_t groups_y,
               std::initializer_list<porta_buffer> buffers, const void* push, uint32_t push_size) {
   const uint32_t groups[3] = {groups_x, groups_y, 1};
-  const std::vector<porta_buffer> list(buffers);
-  const porta_status status = porta_stream_dispatch(call.stream, kernel.handle(), groups, list.data(),
-                                                    static_cast<uint32_t>(list.size()), push, push_size);
+  const porta_status status = porta_stream_dispatch(call.stream, kernel.handle(), groups, buffers.begin(),
+                                                    static_cast<uint32_t>(buffers.size()), push, push_size);
   if (status != PORTA_SUCCESS) throw porta::Error(status, std::string(call.op) + ": " + porta_last_error());
 }
 

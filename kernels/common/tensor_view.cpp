@@ -61,12 +61,15 @@ View view(const OpCall& call, const porta_tensor* t, const char* name) {
   const porta_status status = porta_buffer_get_device(t->buffer, &owner);
   if (status != PORTA_SUCCESS)
     refuse_handle(status, "porta_buffer_get_device", std::string(call.op) + ": operand '" + name + "'");
-  const porta::Device device(owner);
+  const bool on_stream_device = porta_device_equal(owner, call.device.handle()) != 0;
+  porta_device_info owner_info{};
+  if (!on_stream_device) porta_device_info_get(owner, &owner_info);
+  porta_device_close(owner);
   v.buffer = t->buffer;
   v.buffer_bytes = porta_buffer_size(t->buffer);
-  if (device != call.device)
+  if (!on_stream_device)
     call.fail(PORTA_ERROR_INVALID_HANDLE, "operand '%s' is a buffer of %s, not of the stream's device", name,
-              device_label(device.info()).c_str());
+              device_label(owner_info).c_str());
   if (t->dtype != PORTA_DTYPE_FLOAT32)
     call.fail(dtype_name(t->dtype) ? PORTA_ERROR_UNSUPPORTED : PORTA_ERROR_INVALID_ARGUMENT,
               "operand '%s' is %s; this op computes in float32 only", name,

@@ -59,7 +59,7 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
       "[--backends cuda,vulkan,opencl,cpu] [--ops mul,sigmoid,matmul,logreg_step,overhead]\n"
       "[--elementwise N,...] [--matmul N,...] [--logreg MxD,...]\n"
       "[--runs N (>= 10)] [--warmup N] [--no-peers] [--gpu-only] [--json FILE]\n"
-      "[--sweep-matmul kernels/matmul.comp]");
+      "[--sweep-matmul kernels/matmul/matmul.comp]");
   CLI::App& app = command.app();
   app.add_option("--backends", raw.backends, "comma list of backends to run (default: every one found)")
       ->type_name("LIST");

@@ -1,6 +1,6 @@
 # Writes OUTPUT, a C++ file holding each SPIR-V module of INPUTS (a list of
 # .spv files) as a uint32_t array, and the table porta::ops::kEmbeddedSpirv
-# naming them by file name. Run with cmake -P.
+# (common/embedded_spirv.hpp) naming them by file name. Run with cmake -P.
 set(arrays "")
 set(rows "")
 set(count 0)
@@ -22,8 +22,8 @@ foreach(spv ${INPUTS})
   math(EXPR count "${count} + 1")
 endforeach()
 file(WRITE ${OUTPUT}.tmp
-"// Generated from kernels/*.comp by kernels/embed_spirv.cmake; do not edit.
-#include \"ops/ops.hpp\"
+"// Generated from kernels/*/*.comp by kernels/embed_spirv.cmake; do not edit.
+#include \"common/embedded_spirv.hpp\"
 
 namespace porta::ops {
 namespace {

@@ -97,7 +97,7 @@ Found describe(int ordinal) {
   info.priority = 0;  // the vendor's own API first
   // C of at least 1024 x 1024: 8 x 8 items, prefetch into registers only
   // (NVRTC), the fastest of `porta-bench --gpu-only --sweep-matmul
-  // kernels/matmul.comp` on an H100 from 1024^2 up (bench/README.md).
+  // kernels/matmul/matmul.comp` on an H100 from 1024^2 up (bench/README.md).
   info.tuning.tile_large = info.tuning.tile_huge = {16, 16, 16, 8, 8, 1};
   return f;
 }

@@ -138,7 +138,7 @@ DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 20;  // after CUDA and Vulkan on a device they also drive
   // C of at least 2048 x 2048: the best of `porta-bench --gpu-only
-  // --sweep-matmul kernels/matmul.comp` at 4096^2 on an H100 (bench/README.md):
+  // --sweep-matmul kernels/matmul/matmul.comp` at 4096^2 on an H100 (bench/README.md):
   // 8 x 8 items, slices 8 deep.
   info.tuning.tile_huge = {16, 16, 8, 8, 8, 1};
   return e;

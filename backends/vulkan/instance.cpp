@@ -388,7 +388,7 @@ void describe(Instance& in, PhysicalDevice& d) {
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 10;  // after CUDA, before OpenCL on a device both drive
   // C of at least 2048 x 2048: the best of `porta-bench --gpu-only
-  // --sweep-matmul kernels/matmul.comp` at 4096^2 on an H100 (bench/README.md):
+  // --sweep-matmul kernels/matmul/matmul.comp` at 4096^2 on an H100 (bench/README.md):
   // 128 items in 64 x 128 blocks, two shared stages.
   info.tuning.tile_huge = {16, 8, 16, 8, 8, 2};
   d.label = format("vulkan device %u (%s)", d.index, d.properties.deviceName);

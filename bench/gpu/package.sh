@@ -13,7 +13,7 @@ cp "$build"/lib/porta/*.so .gpu/lib/porta/
 cp "$build"/lib/porta-bench/*.so .gpu/lib/porta-bench/ 2>/dev/null || true
 for p in porta-bench porta-info porta-logreg; do cp "$build/bin/$p" .gpu/bin/; done
 [ -x "$build/bin/porta-ops-tests" ] && cp "$build/bin/porta-ops-tests" .gpu/bin/
-cp bench/gpu/*.py bench/gpu/*.sh kernels/matmul.comp .gpu/bin/
+cp bench/gpu/*.py bench/gpu/*.sh kernels/matmul/matmul.comp .gpu/bin/
 find .gpu/bin .gpu/lib -type f \( -name '*.so*' -o -perm -u+x \) ! -name '*.py' ! -name '*.sh' \
   -exec strip --strip-unneeded {} + 2>/dev/null || true
 du -sh .gpu

@@ -1,7 +1,7 @@
 // The tolerance of every built-in op, one row per op and dtype, each with the
 // error bound it comes from. The bounds themselves are written once, beside
-// the ops tests (tests/ops/bounds.hpp) and the logistic-regression example
-// (examples/logistic_regression/tolerance.hpp); this table only says which
+// each op (kernels/NAME/bound.hpp, gathered for the tests in
+// tests/ops/bounds.hpp); this table only says which
 // bound each op answers to and how it is measured. Nothing here is ever
 // widened to make a device pass.
 //
@@ -14,9 +14,9 @@
 
 #include <string>
 
-#include "bounds.hpp"     // tests/ops: kMulUlp, kSigmoidUlp, matmul_bound, ulp_error, ulp_distance
+#include "bounds.hpp"             // tests/ops: kMulUlp, kSigmoidUlp, matmul_bound, ulp_error, ulp_distance
+#include "logreg_step/bound.hpp"  // kernels/logreg_step: agreement_tolerance
 #include "porta/porta.h"
-#include "tolerance.hpp"  // examples/logistic_regression: agreement_tolerance
 
 namespace porta::conformance {
 

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "logreg_step/bound.hpp"
 #include "porta/porta.hpp"
 #include "porta_cli.hpp"
-#include "tolerance.hpp"
 
 namespace {
 
@@ -342,7 +342,7 @@ int run_all(const Data& data, uint64_t iterations, float lr, uint64_t report_eve
   std::printf("%s, %llu iterations, lr %g; reference: %s\n", data.name.c_str(),
               static_cast<unsigned long long>(iterations), lr, ref->device.c_str());
   std::printf(
-      "tolerance (worst case, examples/logistic_regression/tolerance.hpp): |dw| <= %.3g, |db| <= %.3g, "
+      "tolerance (worst case, kernels/logreg_step/bound.hpp): |dw| <= %.3g, |db| <= %.3g, "
       "|dloss| <= %.3g\n",
       tol.w, tol.b, tol.loss);
   std::printf("%-44s %12s %12s %12s %10s %10s %10s %10s  %s\n", "device", "w[0]", "b", "loss", "max|dw|",

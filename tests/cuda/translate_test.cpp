@@ -111,7 +111,7 @@ void main() { v[gl_GlobalInvocationID.x] *= GAIN; }
   EXPECT_EQ(nvrtc_complaints(*nvrtc, source, "unread_spec_constant"), "") << source;
 }
 
-// kernels/matmul.cpp specializes matmul.comp for GPUs with constants the test
+// kernels/matmul/matmul.cpp specializes matmul.comp for GPUs with constants the test
 // above leaves at their defaults: 16 x 16 items of 4 x 4, 4 x 8 and 8 x 8, each
 // with every PREFETCH, with and without FMA, and the 8 x 8 tiles other
 // backends take. Each must compile as cleanly.
@@ -120,7 +120,7 @@ TEST(CudaTranslationSource, MatmulGpuTilingsCompileCleanlyWithNvrtc) {
   const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
   if (!nvrtc) GTEST_SKIP() << reason;
   const std::vector<uint32_t> spirv = tr::prepare(
-      tr::compile_glsl(read_text(std::string(PORTA_SOURCE_DIR) + "/kernels/matmul.comp"), "matmul"));
+      tr::compile_glsl(read_text(std::string(PORTA_SOURCE_DIR) + "/kernels/matmul/matmul.comp"), "matmul"));
   const uint32_t items[][2] = {{4, 4}, {4, 8}, {8, 8}};              // TM x TN
   const uint32_t schedules[][2] = {{0, 0}, {1, 1}, {2, 0}, {2, 1}};  // PREFETCH, FMA
   for (const auto& [tm, tn] : items)
@@ -147,7 +147,7 @@ TEST(CudaTranslationSource, ReadableMatmulCompilesCleanlyWithNvrtc) {
   const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
   if (!nvrtc) GTEST_SKIP() << reason;
   const std::vector<uint32_t> spirv = tr::prepare(
-      tr::compile_glsl(read_text(std::string(PORTA_SOURCE_DIR) + "/kernels/matmul.comp"), "matmul"),
+      tr::compile_glsl(read_text(std::string(PORTA_SOURCE_DIR) + "/kernels/matmul/matmul.comp"), "matmul"),
       {true, tr::Target::Cuda});
   for (uint32_t prefetch : {0u, 2u}) {
     SCOPED_TRACE("PREFETCH " + std::to_string(prefetch));

@@ -1,6 +1,8 @@
-// Error bounds of porta's ops, written down once (float32, u = 2^-24). The
-// CPU backend is checked against a float64 oracle within these bounds; every
-// other backend is checked against the CPU backend within twice the bound
+// Error bounds of porta's ops, written down once beside each op
+// (kernels/NAME/bound.hpp; float32, u = 2^-24), and how the tests measure
+// errors against them. The CPU backend is checked against a float64 oracle
+// within these bounds; every other backend is checked against the CPU backend
+// within twice the bound
 // (both lie within the bound of the exact value), except where the bound says
 // the result is correctly rounded: then both must be equal.
 #pragma once
@@ -9,31 +11,18 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/rounding.hpp"
+#include "matmul/bound.hpp"
+#include "mul/bound.hpp"
+#include "sigmoid/bound.hpp"
+
 namespace porta::test {
 
-inline const double kUnitRoundoff = std::ldexp(1.0, -24);
-
-// gamma_n = n u / (1 - n u): the bound of a sum or dot product of n terms
-// taken in any order (Higham, Accuracy and Stability, 3.1).
-inline double gamma_n(double n) { return n * kUnitRoundoff / (1.0 - n * kUnitRoundoff); }
-
-// mul and scale: one IEEE multiply, correctly rounded (0.5 ulp). Inputs and
-// results are kept in the normal range: GPUs may flush subnormals to zero.
-constexpr double kMulUlp = 0.5;
-
-// sigmoid: exp (OpenCL and CUDA promise <= 3 ulp for expf), one add and one
-// divide (<= 2.5 ulp in OpenCL without correctly rounded division): for
-// x >= 0, 1/(1+e) inherits e's error damped by e/(1+e) <= 1; for x < 0,
-// e/(1+e) inherits it twice. 2*3 + 2 rounding = 8 ulp, for results >= 2^-126
-// (|x| <= 80). Outside that range the checks are qualitative: finite, in
-// [0, 1], and the right limit.
-constexpr double kSigmoidUlp = 8.0;
-
-// matmul: each C_ij is a K-term dot product plus the alpha and beta products
-// and one add: |C - exact| <= gamma_{K+2} (|alpha| (|A||B|)_ij + |beta| |C_ij|).
-inline double matmul_bound(uint64_t k, double abs_ab, double alpha, double beta, double c_old) {
-  return gamma_n(static_cast<double>(k) + 2) * (std::fabs(alpha) * abs_ab + std::fabs(beta) * std::fabs(c_old));
-}
+using ops::gamma_n;
+using ops::kMulUlp;
+using ops::kSigmoidUlp;
+using ops::kUnitRoundoff;
+using ops::matmul_bound;
 
 // Distance in units in the last place of float `got` from the exact `want`.
 inline double ulp_error(float got, double want) {

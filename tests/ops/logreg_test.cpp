@@ -1,14 +1,14 @@
 // logreg_step: one step against a float64 oracle (CPU backend) or the CPU
 // backend (others); training: the loss falls, the classic example is
 // classified, a recorded loop equals the same steps queued one by one, and
-// the backends agree within examples/logistic_regression/tolerance.hpp.
+// the backends agree within kernels/logreg_step/bound.hpp.
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "bounds.hpp"
+#include "logreg_step/bound.hpp"
 #include "support.hpp"
-#include "tolerance.hpp"
 
 namespace porta::test {
 namespace {
@@ -97,7 +97,7 @@ void check_one_step(const Problem& p, uint64_t seed, Stepper step = ops_step) {
     if (!backend_available("cpu")) GTEST_SKIP() << "the CPU backend (the reference) is unavailable";
     want = train("cpu", p, 1, lr, false, w0, b0);
   }
-  // tolerance.hpp's one-step agreement bound is 2E (two backends); against
+  // bound.hpp's one-step agreement bound is 2E (two backends); against
   // the exact step the bound is E, plus the rounding of w - lr dw.
   const double scale = testing_cpu() ? 0.5 : 1.0;
   porta::logreg::Tolerance tol =
@@ -151,10 +151,12 @@ std::string kernel_source(const char* file) {
 Trained step_with_kernel_choice(const Problem& p, const std::vector<float>& w0, float b0, float lr) {
   const KernelChoice ch = g_kernel_choice;
   porta::Device dev = porta::open(backend_under_test());
-  porta::Kernel partial = dev.kernel(porta::glsl(kernel_source("logreg_partial.comp"), "logreg_partial"),
-                                     {{0u, ch.workgroup}, {1u, ch.mode}, {2u, ch.rows}, {3u, ch.columns}});
-  porta::Kernel update = dev.kernel(porta::glsl(kernel_source("logreg_update.comp"), "logreg_update"),
-                                    {{0u, ch.update_columns}, {1u, ch.update_slices}});
+  porta::Kernel partial =
+      dev.kernel(porta::glsl(kernel_source("logreg_step/logreg_partial.comp"), "logreg_partial"),
+                 {{0u, ch.workgroup}, {1u, ch.mode}, {2u, ch.rows}, {3u, ch.columns}});
+  porta::Kernel update =
+      dev.kernel(porta::glsl(kernel_source("logreg_step/logreg_update.comp"), "logreg_update"),
+                 {{0u, ch.update_columns}, {1u, ch.update_slices}});
   // A few steps (MODE 1: of R rows; MODE 2: rows) per group, so groups both
   // start and end inside X.
   const uint64_t steps_total = (p.m + ch.rows - 1) / ch.rows;

@@ -2,7 +2,7 @@
 // against the CPU backend, within gamma_{K+2} (|alpha| |A||B| + |beta| |C|)
 // (bounds.hpp), over sizes 1, primes, non-multiples of every tile (4, 32, 64,
 // 16-deep slices) and larger, all four transposes, alpha/beta, strides.
-// kernels/matmul.comp also runs with the tilings the launcher gives GPUs
+// kernels/matmul/matmul.comp also runs with the tilings the launcher gives GPUs
 // (which CPU-type devices never get), against the float64 oracle.
 #include <cmath>
 #include <fstream>
@@ -117,8 +117,8 @@ struct Tiling {
   uint32_t lx, ly, bk, tm, tn, prefetch, fma;
 };
 
-// Runs kernels/matmul.comp from its source with `tiling`, dispatched the way
-// kernels/matmul.cpp does.
+// Runs kernels/matmul/matmul.comp from its source with `tiling`, dispatched the way
+// kernels/matmul/matmul.cpp does.
 std::vector<float> run_tiling(porta::Device& dev, const porta::Kernel& kernel, const Tiling& tiling,
                               const Case& t, const Operands& o) {
   porta::Buffer a = dev.upload(o.a), b = dev.upload(o.b), c = dev.upload(o.c);
@@ -187,10 +187,10 @@ TEST(Matmul, Large) { check({513, 511, 257, false, false, 1.0f, 0.0f}, 400); }
 // whatever the tiling, so the float64 bound applies as it does to the CPU
 // backend.
 TEST(Matmul, GpuTilingsFromSource) {
-  std::ifstream in(std::string(PORTA_KERNELS_DIR) + "/matmul.comp");
+  std::ifstream in(std::string(PORTA_KERNELS_DIR) + "/matmul/matmul.comp");
   std::stringstream text;
   text << in.rdbuf();
-  ASSERT_TRUE(in) << "cannot read " << PORTA_KERNELS_DIR << "/matmul.comp";
+  ASSERT_TRUE(in) << "cannot read " << PORTA_KERNELS_DIR << "/matmul/matmul.comp";
   porta::Device dev = porta::open(backend_under_test());
   std::vector<Tiling> tilings;
   const std::pair<uint32_t, uint32_t> items[] = {{4, 8}, {8, 8}, {4, 4}};              // TM x TN

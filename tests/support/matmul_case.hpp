@@ -1,4 +1,4 @@
-// kernels/matmul.comp on one small problem with ragged edges, for tests that
+// kernels/matmul/matmul.comp on one small problem with ragged edges, for tests that
 // run a translation of it outside porta (the translator's targets on their
 // own): the inputs, the push constants, the group count and the exact result.
 #pragma once
@@ -46,7 +46,7 @@ struct MatmulCase {
   }
 
   static std::string glsl(const std::string& source_root) {
-    return test_kernels_detail::read_text(source_root + "/kernels/matmul.comp");
+    return test_kernels_detail::read_text(source_root + "/kernels/matmul/matmul.comp");
   }
   // The small tiling above with `prefetch` (matmul.comp's PREFETCH).
   static std::vector<translator::SpecValue> specs(uint32_t prefetch) {

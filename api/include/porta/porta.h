@@ -213,12 +213,17 @@ PORTA_API porta_status porta_device_query_info(porta_device device, porta_device
 /* Deprecated: the old name of porta_device_query_info. */
 PORTA_API PORTA_DEPRECATED("porta_device_query_info") porta_status
     porta_device_info_get(porta_device device, porta_device_info* info);
+/* Non-zero when `a` and `b` are handles of one opened device (each porta_device_open
+ * opens a device of its own, even for the same backend and index). */
+PORTA_API int porta_device_equal(porta_device a, porta_device b);
 
 /* ---- buffers ---- */
 
 PORTA_API porta_status porta_buffer_create(porta_device device, uint64_t size, porta_buffer* buffer);
 PORTA_API void porta_buffer_destroy(porta_buffer buffer);
 PORTA_API uint64_t porta_buffer_size(porta_buffer buffer);
+/* The device the buffer belongs to, as a new handle: close it with porta_device_close. */
+PORTA_API porta_status porta_buffer_get_device(porta_buffer buffer, porta_device* device);
 /* Synchronous upload / download through the device's own stream: returns when
  * the bytes have arrived. */
 PORTA_API porta_status porta_buffer_write(porta_buffer buffer, uint64_t offset, const void* src,
@@ -240,6 +245,41 @@ PORTA_API porta_status porta_kernel_create_spirv(porta_device device, const uint
                                                  size_t word_count, const char* name,
                                                  const porta_spec_constant* specs, uint32_t spec_count,
                                                  porta_kernel* kernel);
+
+/* What a kernel is made from (porta_kernel_descriptor.source_kind). */
+typedef enum porta_kernel_source_kind {
+  PORTA_KERNEL_SOURCE_GLSL = 0, /* GLSL compute text */
+  PORTA_KERNEL_SOURCE_SPIRV = 1 /* a SPIR-V module */
+} porta_kernel_source_kind;
+
+/* porta_kernel_descriptor.flags */
+typedef enum porta_kernel_flag {
+  /* Reuse the kernel this device already built from the same source kind, source, name and
+   * specialization constants (in any order), if any; otherwise build it and keep it for later
+   * calls. The device keeps such kernels until it closes; each call still returns a handle of
+   * its own to destroy. One build per device however often an op asks for its kernel. */
+  PORTA_KERNEL_FLAG_REUSE = 1u << 0
+} porta_kernel_flag;
+
+/* Everything porta_kernel_create needs. `struct_size` is sizeof(porta_kernel_descriptor) as
+ * the caller was compiled, so the struct can grow: fields a later version adds after the
+ * caller's struct_size read as zero, and a caller's fields this version does not know must
+ * be zero. */
+typedef struct porta_kernel_descriptor {
+  uint32_t struct_size;
+  porta_kernel_source_kind source_kind;
+  const void* source; /* GLSL text (need not end in NUL) or SPIR-V words */
+  size_t source_size; /* bytes: of the text, or of the module (4 per word) */
+  const char* name;   /* labels errors; NULL or "" is "kernel" */
+  const porta_spec_constant* specs;
+  uint32_t spec_count;
+  uint32_t flags; /* porta_kernel_flag bits */
+} porta_kernel_descriptor;
+
+/* A kernel as `descriptor` says: porta_kernel_create_glsl and porta_kernel_create_spirv in
+ * one entry point, with flags. */
+PORTA_API porta_status porta_kernel_create(porta_device device, const porta_kernel_descriptor* descriptor,
+                                           porta_kernel* kernel);
 PORTA_API void porta_kernel_destroy(porta_kernel kernel);
 /* Interface of a kernel: storage buffers, push-constant bytes, work-group size. */
 PORTA_API uint32_t porta_kernel_buffer_count(porta_kernel kernel);
@@ -249,6 +289,8 @@ PORTA_API void porta_kernel_workgroup_size(porta_kernel kernel, uint32_t size[3]
 /* ---- streams (in-order queues) ---- */
 
 PORTA_API porta_status porta_stream_create(porta_device device, porta_stream* stream);
+/* The device the stream belongs to, as a new handle: close it with porta_device_close. */
+PORTA_API porta_status porta_stream_get_device(porta_stream stream, porta_device* device);
 /* Waits for the stream's work, then releases it. */
 PORTA_API void porta_stream_destroy(porta_stream stream);
 PORTA_API porta_status porta_stream_write(porta_stream stream, porta_buffer dst, uint64_t offset,
@@ -285,8 +327,10 @@ PORTA_API void porta_event_destroy(porta_event event);
  * aliasing), picks work-group sizes and tile sizes for the stream's device and
  * queues its kernels on the stream through porta_stream_dispatch, so ops are
  * asynchronous like any dispatch and are recorded into sequences too. The
- * kernels are written once in GLSL (kernels/ in the source tree) and built
- * for a device the first time an op needs them. A failure queues nothing. */
+ * kernels are written once in GLSL (kernels/NAME/ in the source tree) and built
+ * for a device the first time an op needs them (PORTA_KERNEL_FLAG_REUSE). Each
+ * op is written against this API alone, as a framework's own op would be. A
+ * failure queues nothing. */
 
 typedef enum porta_dtype {
   PORTA_DTYPE_FLOAT32 = 0, /* the only type the ops compute in today */

@@ -107,6 +107,8 @@ Span(Range&) -> Span<std::remove_pointer_t<detail::data_pointer<Range>>>;
 
 using DeviceInfo = porta_device_info;
 
+class Device;
+
 struct BackendInfo {
   std::string name;
   bool available = false;
@@ -164,6 +166,8 @@ class Buffer {
   porta_buffer handle() const { return handle_.get(); }
   uint64_t size() const { return porta_buffer_size(handle()); }
   explicit operator bool() const { return handle_ != nullptr; }
+  // The device the buffer belongs to.
+  Device device() const;
 
   // Synchronous transfers (the device's own stream).
   template <class T>
@@ -259,6 +263,8 @@ class Stream {
   Stream() = default;
   explicit Stream(porta_stream handle) : handle_(detail::own<porta_stream, porta_stream_destroy>(handle)) {}
   porta_stream handle() const { return handle_.get(); }
+  // The device the stream belongs to.
+  Device device() const;
 
   template <class T>
   void write(const Buffer& dst, Span<T> src, uint64_t offset_bytes = 0) {
@@ -400,6 +406,28 @@ class Device {
                                               &k));
     return Kernel(k);
   }
+  // A kernel as the descriptor says (porta_kernel_create); struct_size is filled in here.
+  Kernel kernel(porta_kernel_descriptor descriptor) const {
+    descriptor.struct_size = sizeof(porta_kernel_descriptor);
+    porta_kernel k = nullptr;
+    detail::check(porta_kernel_create(handle(), &descriptor, &k));
+    return Kernel(k);
+  }
+  // The kernel this device already built from the same source, name and
+  // constants, or a new one it keeps for the next call (PORTA_KERNEL_FLAG_REUSE).
+  Kernel reused_kernel(const KernelSource& source, const std::vector<SpecConstant>& specs = {}) const {
+    std::vector<porta_spec_constant> c;
+    for (const auto& s : specs) c.push_back({s.id, s.bits});
+    porta_kernel_descriptor d{};
+    d.source_kind = source.is_glsl ? PORTA_KERNEL_SOURCE_GLSL : PORTA_KERNEL_SOURCE_SPIRV;
+    d.source = source.is_glsl ? static_cast<const void*>(source.text.data()) : source.words.data();
+    d.source_size = source.is_glsl ? source.text.size() : source.words.size() * sizeof(uint32_t);
+    d.name = source.name.c_str();
+    d.specs = c.data();
+    d.spec_count = static_cast<uint32_t>(c.size());
+    d.flags = PORTA_KERNEL_FLAG_REUSE;
+    return kernel(d);
+  }
 
   Stream stream() const {
     porta_stream s = nullptr;
@@ -410,6 +438,24 @@ class Device {
  private:
   std::shared_ptr<porta_device_t> handle_;
 };
+
+// Whether two handles name one opened device.
+inline bool operator==(const Device& a, const Device& b) {
+  return a.handle() == b.handle() || porta_device_equal(a.handle(), b.handle()) != 0;
+}
+inline bool operator!=(const Device& a, const Device& b) { return !(a == b); }
+
+inline Device Buffer::device() const {
+  porta_device d = nullptr;
+  detail::check(porta_buffer_get_device(handle(), &d));
+  return Device(d);
+}
+
+inline Device Stream::device() const {
+  porta_device d = nullptr;
+  detail::check(porta_stream_get_device(handle(), &d));
+  return Device(d);
+}
 
 // Opens a device: "" → PORTA_BACKEND / PORTA_DEVICE, else the best device;
 // otherwise "backend", "backend:index", "backend:name-substring" or a

@@ -1,11 +1,15 @@
-// Host launcher of one logistic-regression step: logreg_partial.comp (X read
+// logreg_step: one logistic-regression step. logreg_partial.comp (X read
 // once, per-group partial sums) then logreg_update.comp (partials added in
 // group order, the step applied, the loss written). Both are queued on the
-// stream, so a loop of steps records into one sequence.
+// stream, so a loop of steps records into one sequence. Error bound:
+// bound.hpp (one step, and backends' agreement after training).
 #include <algorithm>
-#include <cstring>
+#include <cmath>
+#include <vector>
 
-#include "ops/ops.hpp"
+#include "common/launch.hpp"
+#include "common/tensor_view.hpp"
+#include "launchers.hpp"
 
 namespace porta::ops {
 
@@ -31,19 +35,28 @@ uint64_t floor_pow2(uint64_t v) {
   return p;
 }
 
-// porta's CPU backend and lavapipe: groups of one item, which walk their rows.
-// On the CPU backend in MODE 2, no barriers: no fiber switches, and its
-// compiler adds the running sums as one vec4. lavapipe takes each row through
-// the tile path instead (MODE 0, one row per tile): at m = 2^16, d = 256, 101
-// ms against 235 in MODE 2 and 330 with 64 items (2026-11-23, this machine).
-// PoCL, whose work-item loops handle barriers cheaply, keeps 64 items.
-bool one_item_groups(const DeviceState& device) {
-  return cpu_like(device) && std::strcmp(device.info.backend, "opencl") != 0;
-}
+struct LogregPlan {
+  uint32_t workgroup = 0;        // items per group of logreg_partial
+  uint32_t mode = 0;             // logreg_partial's MODE: 0 tiles, 1 columns in registers, 2 one item
+  uint32_t rows_per_tile = 0;    // rows per tile (MODE 0) or per step (MODE 1: spec constant R)
+  uint32_t columns = 1;          // MODE 1: columns per item (spec constant C)
+  uint32_t lanes = 0;            // MODE 0: items per row for z (1, or workgroup / rows)
+  uint32_t tiles_per_group = 0;  // tiles (MODE 0) or steps (MODE 1) per group
+  uint32_t groups = 0;
+  uint64_t workspace_floats = 0;  // groups * (d + 2)
+};
 
-}  // namespace
+// Devices whose barriers switch fibers (porta's CPU backend, lavapipe):
+// groups of one item, which walk their rows. Where the kernel's defaults are
+// compiled in (porta's CPU backend), MODE 2: no barriers, no fiber switches,
+// and its compiler adds the running sums as one vec4. lavapipe takes each row
+// through the tile path instead (MODE 0, one row per tile): at m = 2^16, d =
+// 256, 101 ms against 235 in MODE 2 and 330 with 64 items (2026-11-23, this
+// machine). PoCL, whose work-item loops handle barriers cheaply, keeps 64
+// items.
+bool one_item_groups(const porta_device_info& info) { return fiber_barriers(info); }
 
-LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d) {
+LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d) {
   if (m == 0 || d == 0)
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "X is %llu x %llu: %s", static_cast<unsigned long long>(m),
               static_cast<unsigned long long>(d),
@@ -51,7 +64,7 @@ LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d) {
   if (m > kMaxElements || d > kMaxElements || m * d > kMaxElements)
     call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than 2^31 - 1 elements",
               static_cast<unsigned long long>(m), static_cast<unsigned long long>(d));
-  const DeviceState& device = *call.device;
+  const porta_device_info& device = call.info;
   LogregPlan plan;
   // CPU-type devices run work-items as loop iterations or fibers: fewer per
   // group means less switching at each barrier. GPUs want full groups.
@@ -70,7 +83,7 @@ LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d) {
     static_assert(kRowsTimesColumns <= kRegisterFloats && kRowsTimesColumns * kWorkgroupMax <= kTileFloats,
                   "MODE 1 needs R * C <= RC_MAX and R * WG <= TILE");
   } else if (one_item_groups(device)) {
-    plan.mode = porta_cpu_backend(device) ? 2 : 0;
+    plan.mode = precompiled_defaults(device) ? 2 : 0;
     plan.workgroup = 1;
     plan.rows_per_tile = 1;
     plan.lanes = 1;
@@ -96,8 +109,30 @@ LogregPlan plan_logreg(const Call& call, uint64_t m, uint64_t d) {
   return plan;
 }
 
-void launch_logreg_step(const Call& call, const View& x, const View& y, const View& w, const View& b,
-                        float lr, const View& loss, const View* workspace) {
+}  // namespace
+
+void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t* bytes) {
+  const OpCall call = begin_device_call(device, "porta_ops_logreg_workspace_size");
+  if (!bytes) call.fail(PORTA_ERROR_INVALID_ARGUMENT, "bytes is null");
+  *bytes = plan_logreg(call, m, d).workspace_floats * sizeof(float);
+}
+
+void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const porta_tensor* y_tensor,
+                        const porta_tensor* w_tensor, const porta_tensor* b_tensor, float lr,
+                        const porta_tensor* loss_tensor, const porta_tensor* workspace_tensor) {
+  const OpCall call = begin_call(stream, "porta_ops_logreg_step");
+  if (!std::isfinite(lr))
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "learning rate lr = %g is not finite", static_cast<double>(lr));
+  require_float32(call, {x_tensor, y_tensor, w_tensor, b_tensor, loss_tensor, workspace_tensor},
+                  {"X", "y", "w", "b", "loss", "workspace"});
+  const View x = view(call, x_tensor, "X"), y = view(call, y_tensor, "y"), w = view(call, w_tensor, "w"),
+             b = view(call, b_tensor, "b"), loss = view(call, loss_tensor, "loss");
+  View workspace_view;
+  const View* workspace = nullptr;
+  if (workspace_tensor) {
+    workspace_view = view(call, workspace_tensor, "workspace");
+    workspace = &workspace_view;
+  }
   require_rank(call, x, 2);
   const uint64_t m = x.shape[0], d = x.shape[1];
   const LogregPlan plan = plan_logreg(call, m, d);
@@ -132,15 +167,15 @@ void launch_logreg_step(const Call& call, const View& x, const View& y, const Vi
     for (size_t j = 0; j < i; ++j) require_disjoint(call, *outputs[i], *outputs[j]);
   }
 
-  std::unique_ptr<ScratchBuffer> own;
+  porta::Buffer own;
   porta_buffer partials = nullptr;
   uint32_t partials_offset = 0;
   if (workspace) {
     partials = workspace->buffer;
     partials_offset = static_cast<uint32_t>(workspace->offset);
   } else {
-    own = std::make_unique<ScratchBuffer>(call, plan.workspace_floats * sizeof(float));
-    partials = own->buffer;
+    own = scratch_buffer(call, plan.workspace_floats * sizeof(float));
+    partials = own.handle();
   }
   struct {
     uint32_t m, d, x_offset, ldx, y_offset, w_offset, b_offset, rows_per_tile, lanes, tiles_per_group,
@@ -167,12 +202,12 @@ void launch_logreg_step(const Call& call, const View& x, const View& y, const Vi
 
   // GPUs: 16 columns x 16 slices per group (a column's partials spread over
   // 16 items); CPU-type devices: 64 columns, one slice.
-  const bool spread = !cpu_like(*call.device) && call.device->info.limits.max_workgroup_invocations >= 256 &&
-                      call.device->info.limits.max_workgroup_size[1] >= 16;
-  const uint32_t update_wg = spread ? 16 : workgroup_size(*call.device, 64);
+  const bool spread = !cpu_like(call.info) && call.info.limits.max_workgroup_invocations >= 256 &&
+                      call.info.limits.max_workgroup_size[1] >= 16;
+  const uint32_t update_wg = spread ? 16 : workgroup_size(call.info, 64);
   const uint32_t update_slices = spread ? 16 : 1;
   const uint64_t update_groups = (d + 2 + update_wg - 1) / update_wg;
-  if (update_groups > call.device->info.limits.max_workgroup_count[0])
+  if (update_groups > call.info.limits.max_workgroup_count[0])
     call.fail(PORTA_ERROR_UNSUPPORTED, "d = %llu features need more work-groups than the device allows",
               static_cast<unsigned long long>(d));
   struct {

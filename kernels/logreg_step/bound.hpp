@@ -1,6 +1,6 @@
-// How far two porta backends may disagree after training logistic regression
-// with porta::ops::logreg_step: written down once, used by porta-logreg
-// --backend all and by tests/ops.
+// Error bound of logreg_step, and how far two porta backends may disagree
+// after training logistic regression with it: written down once, used by
+// porta-logreg --backend all, tests/ops and porta-conformance.
 //
 // One step computes g_j = (1/m) sum_i X_ij r_i with r_i = sigmoid(z_i) - y_i,
 // z_i = sum_j X_ij w_j + b. A conforming backend differs from exact arithmetic
@@ -22,23 +22,23 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/rounding.hpp"
+
 namespace porta::logreg {
 
-inline double gamma_n(double n) {
-  const double u = std::ldexp(1.0, -24);
-  return n * u / (1.0 - n * u);
-}
+using ops::gamma_n;
 
 struct Tolerance {
-  double w = 0;     // per weight
+  double w = 0;  // per weight
   double b = 0;
   double loss = 0;
 };
 
 // x is m x d row-major; w and b are a reference run's result, loss its final loss.
-inline Tolerance agreement_tolerance(const std::vector<float>& x, uint64_t m, uint64_t d, const std::vector<float>& w,
-                                     float b, float loss, uint64_t iterations, double lr) {
-  const double u = std::ldexp(1.0, -24);
+inline Tolerance agreement_tolerance(const std::vector<float>& x, uint64_t m, uint64_t d,
+                                     const std::vector<float>& w, float b, float loss, uint64_t iterations,
+                                     double lr) {
+  const double u = ops::kUnitRoundoff;
   double s_max = 0, z_max = 0;
   std::vector<double> s(d, 0.0);
   for (uint64_t i = 0; i < m; ++i) {
@@ -50,11 +50,13 @@ inline Tolerance agreement_tolerance(const std::vector<float>& x, uint64_t m, ui
     z_max = std::max(z_max, z);
   }
   for (double& v : s) s_max = std::max(s_max, v / static_cast<double>(m));
-  const double per_unit = gamma_n(static_cast<double>(m) + 2) + 8 * u + gamma_n(static_cast<double>(d) + 1) * z_max / 4;
+  const double per_unit =
+      gamma_n(static_cast<double>(m) + 2) + 8 * u + gamma_n(static_cast<double>(d) + 1) * z_max / 4;
   Tolerance t;
   t.w = static_cast<double>(iterations) * std::fabs(lr) * 2 * per_unit * s_max;
   t.b = static_cast<double>(iterations) * std::fabs(lr) * 2 * per_unit;
-  t.loss = s_max * t.w * static_cast<double>(d) + t.b + 2 * gamma_n(static_cast<double>(m) + 2) * (std::fabs(loss) + 1);
+  t.loss = s_max * t.w * static_cast<double>(d) + t.b +
+           2 * gamma_n(static_cast<double>(m) + 2) * (std::fabs(loss) + 1);
   return t;
 }
 

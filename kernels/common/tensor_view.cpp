@@ -1,37 +1,14 @@
-// Tensor views: everything an op checks about its operands before it queues
-// anything.
-#include <cstdarg>
-#include <cstring>
+// Every porta_buffer handle is its own buffer (porta_buffer_create makes one
+// handle per buffer), so views compare buffers by handle.
+#include "tensor_view.hpp"
 
-#include "handle_registry.hpp"
-#include "ops.hpp"
+#include <cstring>
 
 namespace porta::ops {
 
-using core::fail;
-using core::format;
-
-void Call::fail(porta_status status, const char* fmt, ...) const {
-  va_list args;
-  va_start(args, fmt);
-  char buffer[1024];
-  std::vsnprintf(buffer, sizeof buffer, fmt, args);
-  va_end(args);
-  throw core::Failure(status, format("%s on %s: %s", op, device ? device->label.c_str() : "?", buffer));
-}
-
-Call begin_call(porta_stream stream, const char* op) {
-  core::check_handle(stream, "stream", op);
-  Call call;
-  call.stream = stream;
-  call.device = stream->device;
-  call.op = op;
-  return call;
-}
-
 std::string View::shape_text() const {
   std::string s = "[";
-  for (uint32_t i = 0; i < rank; ++i) s += format("%s%llu", i ? ", " : "", static_cast<unsigned long long>(shape[i]));
+  for (uint32_t i = 0; i < rank; ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
   return s + "]";
 }
 
@@ -39,16 +16,19 @@ namespace {
 
 const char* dtype_name(porta_dtype dtype) {
   switch (dtype) {
-    case PORTA_DTYPE_FLOAT32: return "float32";
-    case PORTA_DTYPE_FLOAT16: return "float16";
-    case PORTA_DTYPE_INT32: return "int32";
+    case PORTA_DTYPE_FLOAT32:
+      return "float32";
+    case PORTA_DTYPE_FLOAT16:
+      return "float16";
+    case PORTA_DTYPE_INT32:
+      return "int32";
   }
   return nullptr;
 }
 
 }  // namespace
 
-void require_float32(const Call& call, std::initializer_list<const porta_tensor*> tensors,
+void require_float32(const OpCall& call, std::initializer_list<const porta_tensor*> tensors,
                      std::initializer_list<const char*> names) {
   const porta_tensor* first = nullptr;
   const char* first_name = nullptr;
@@ -63,31 +43,40 @@ void require_float32(const Call& call, std::initializer_list<const porta_tensor*
       first = t;
       first_name = n;
     } else if (t->dtype != first->dtype) {
-      call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' is %s but '%s' is %s; the operands' dtypes must match", n,
-                dtype_name(t->dtype), first_name, dtype_name(first->dtype));
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+                "operand '%s' is %s but '%s' is %s; the operands' dtypes must match", n, dtype_name(t->dtype),
+                first_name, dtype_name(first->dtype));
     }
   }
   if (first && first->dtype != PORTA_DTYPE_FLOAT32)
-    call.fail(PORTA_ERROR_UNSUPPORTED, "operands are %s; this op computes in float32 only", dtype_name(first->dtype));
+    call.fail(PORTA_ERROR_UNSUPPORTED, "operands are %s; this op computes in float32 only",
+              dtype_name(first->dtype));
 }
 
-View view(const Call& call, const porta_tensor* t, const char* name) {
+View view(const OpCall& call, const porta_tensor* t, const char* name) {
   if (!t) call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' is null", name);
   View v;
   v.name = name;
-  core::check_handle(t->buffer, "buffer", format("%s: operand '%s'", call.op, name).c_str());
+  porta_device owner = nullptr;
+  const porta_status status = porta_buffer_get_device(t->buffer, &owner);
+  if (status != PORTA_SUCCESS)
+    refuse_handle(status, "porta_buffer_get_device", std::string(call.op) + ": operand '" + name + "'");
+  const bool on_stream_device = porta_device_equal(owner, call.device.handle()) != 0;
+  porta_device_info owner_info{};
+  if (!on_stream_device) porta_device_query_info(owner, &owner_info);
+  porta_device_close(owner);
   v.buffer = t->buffer;
-  v.state = t->buffer->state.get();
-  if (v.state->device != call.device)
+  v.buffer_bytes = porta_buffer_size(t->buffer);
+  if (!on_stream_device)
     call.fail(PORTA_ERROR_INVALID_HANDLE, "operand '%s' is a buffer of %s, not of the stream's device", name,
-              v.state->device->label.c_str());
+              device_label(owner_info).c_str());
   if (t->dtype != PORTA_DTYPE_FLOAT32)
     call.fail(dtype_name(t->dtype) ? PORTA_ERROR_UNSUPPORTED : PORTA_ERROR_INVALID_ARGUMENT,
               "operand '%s' is %s; this op computes in float32 only", name,
               dtype_name(t->dtype) ? dtype_name(t->dtype) : "of an unknown dtype");
   if (t->rank == 0 || t->rank > PORTA_TENSOR_MAX_RANK)
-    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' has rank %u; ranks 1..%d are allowed", name, t->rank,
-              PORTA_TENSOR_MAX_RANK);
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' has rank %u; ranks 1..%d are allowed", name,
+              t->rank, PORTA_TENSOR_MAX_RANK);
   v.rank = t->rank;
   v.offset = t->offset;
   bool all_zero = true;
@@ -100,8 +89,8 @@ View view(const Call& call, const porta_tensor* t, const char* name) {
                 static_cast<long long>(t->strides[i]), i);
     v.strides[i] = all_zero ? static_cast<int64_t>(elements) : t->strides[i];
     if (v.shape[i] > kMaxElements)
-      call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' %s has more than 2^31 - 1 elements in dimension %u", name,
-                v.shape_text().c_str(), i);
+      call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' %s has more than 2^31 - 1 elements in dimension %u",
+                name, v.shape_text().c_str(), i);
     elements *= v.shape[i];
     if (elements > kMaxElements)
       call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' has more than 2^31 - 1 elements", name);
@@ -125,30 +114,31 @@ View view(const Call& call, const porta_tensor* t, const char* name) {
     }
   v.begin = v.offset;
   v.end = elements > 0 ? last + 1 : v.offset;
-  const uint64_t buffer_elements = v.state->size / sizeof(float);
+  const uint64_t buffer_elements = v.buffer_bytes / sizeof(float);
   if (elements > 0 && (v.offset > kMaxElements || last >= buffer_elements || last > kMaxElements))
     call.fail(PORTA_ERROR_INVALID_ARGUMENT,
               "operand '%s' %s at element offset %llu reaches element %llu, past the end of its buffer "
               "(%llu bytes = %llu float32 elements)",
               name, v.shape_text().c_str(), static_cast<unsigned long long>(v.offset),
-              static_cast<unsigned long long>(last), static_cast<unsigned long long>(v.state->size),
+              static_cast<unsigned long long>(last), static_cast<unsigned long long>(v.buffer_bytes),
               static_cast<unsigned long long>(buffer_elements));
   return v;
 }
 
-void require_rank(const Call& call, const View& v, uint32_t rank) {
+void require_rank(const OpCall& call, const View& v, uint32_t rank) {
   if (v.rank != rank)
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' has rank %u (shape %s); this op needs rank %u",
               v.name.c_str(), v.rank, v.shape_text().c_str(), rank);
 }
 
-void require_contiguous(const Call& call, const View& v) {
+void require_contiguous(const OpCall& call, const View& v) {
   if (!v.contiguous)
-    call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' %s is not contiguous row-major; this op needs contiguous views",
-              v.name.c_str(), v.shape_text().c_str());
+    call.fail(PORTA_ERROR_UNSUPPORTED,
+              "operand '%s' %s is not contiguous row-major; this op needs contiguous views", v.name.c_str(),
+              v.shape_text().c_str());
 }
 
-void require_same_shape(const Call& call, const View& a, const View& b) {
+void require_same_shape(const OpCall& call, const View& a, const View& b) {
   bool same = a.rank == b.rank;
   for (uint32_t i = 0; same && i < a.rank; ++i) same = a.shape[i] == b.shape[i];
   if (!same)
@@ -156,10 +146,11 @@ void require_same_shape(const Call& call, const View& a, const View& b) {
               a.shape_text().c_str(), b.name.c_str(), b.shape_text().c_str());
 }
 
-uint32_t row_stride(const Call& call, const View& v) {
+uint32_t row_stride(const OpCall& call, const View& v) {
   if (v.shape[1] > 1 && v.strides[1] != 1)
-    call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' %s has column stride %lld; this op needs unit column stride",
-              v.name.c_str(), v.shape_text().c_str(), static_cast<long long>(v.strides[1]));
+    call.fail(PORTA_ERROR_UNSUPPORTED,
+              "operand '%s' %s has column stride %lld; this op needs unit column stride", v.name.c_str(),
+              v.shape_text().c_str(), static_cast<long long>(v.strides[1]));
   if (v.shape[0] <= 1) return static_cast<uint32_t>(v.shape[1]);
   if (static_cast<uint64_t>(v.strides[0]) < v.shape[1])
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' %s has row stride %lld, shorter than its rows",
@@ -168,33 +159,36 @@ uint32_t row_stride(const Call& call, const View& v) {
 }
 
 bool overlaps(const View& a, const View& b) {
-  if (a.state != b.state || a.elements == 0 || b.elements == 0) return false;
+  if (a.buffer != b.buffer || a.elements == 0 || b.elements == 0) return false;
   return a.begin < b.end && b.begin < a.end;
 }
 
 bool same_view(const View& a, const View& b) {
-  if (a.state != b.state || a.offset != b.offset || a.rank != b.rank) return false;
+  if (a.buffer != b.buffer || a.offset != b.offset || a.rank != b.rank) return false;
   for (uint32_t i = 0; i < a.rank; ++i)
     if (a.shape[i] != b.shape[i] || (a.shape[i] != 1 && a.strides[i] != b.strides[i])) return false;
   return true;
 }
 
 namespace {
-[[noreturn]] void overlap_failure(const Call& call, const View& out, const View& in, const char* rule) {
-  call.fail(PORTA_ERROR_INVALID_ARGUMENT,
-            "'%s' (buffer elements [%llu, %llu)) overlaps '%s' (elements [%llu, %llu)) in the same buffer; %s",
-            out.name.c_str(), static_cast<unsigned long long>(out.begin), static_cast<unsigned long long>(out.end),
-            in.name.c_str(), static_cast<unsigned long long>(in.begin), static_cast<unsigned long long>(in.end), rule);
+[[noreturn]] void overlap_failure(const OpCall& call, const View& out, const View& in, const char* rule) {
+  call.fail(
+      PORTA_ERROR_INVALID_ARGUMENT,
+      "'%s' (buffer elements [%llu, %llu)) overlaps '%s' (elements [%llu, %llu)) in the same buffer; %s",
+      out.name.c_str(), static_cast<unsigned long long>(out.begin), static_cast<unsigned long long>(out.end),
+      in.name.c_str(), static_cast<unsigned long long>(in.begin), static_cast<unsigned long long>(in.end),
+      rule);
 }
 }  // namespace
 
-void require_disjoint(const Call& call, const View& out, const View& in) {
+void require_disjoint(const OpCall& call, const View& out, const View& in) {
   if (overlaps(out, in)) overlap_failure(call, out, in, "they must not share memory");
 }
 
-void require_disjoint_or_same(const Call& call, const View& out, const View& in) {
+void require_disjoint_or_same(const OpCall& call, const View& out, const View& in) {
   if (overlaps(out, in) && !same_view(out, in))
-    overlap_failure(call, out, in, "an output may be exactly its input (in place) but must not partly overlap it");
+    overlap_failure(call, out, in,
+                    "an output may be exactly its input (in place) but must not partly overlap it");
 }
 
 }  // namespace porta::ops

@@ -1,8 +1,10 @@
-// Host launcher of matmul.comp: checks the shapes of op(A), op(B) and C and
-// picks the tile for the device.
-#include <cstring>
-
-#include "ops/ops.hpp"
+// matmul: C = alpha * op(A) * op(B) + beta * C (matmul.comp, blocked in
+// shared memory, TM x TN outputs per item). The launcher checks the shapes of
+// op(A), op(B) and C and picks the tile for the device. Error bound:
+// bound.hpp.
+#include "common/launch.hpp"
+#include "common/tensor_view.hpp"
+#include "launchers.hpp"
 
 namespace porta::ops {
 
@@ -26,22 +28,24 @@ constexpr uint32_t kBlockMax = 128, kDepthMax = 16, kItemTileMax = 8;
 // is compiled with the kernel's defaults).
 constexpr uint32_t kGpuPrefetch = 2, kGpuFma = 1;
 
-// C of at least 2048 x 2048 on a GPU, per backend: the best of
-// `porta-bench --gpu-only --sweep-matmul kernels/matmul.comp` at 4096^2 on
-// an H100 (bench/README.md). Each keeps 8 x 8 accumulators per item; they
-// differ in how each compiler schedules the loads. From 1024 to 2047 rows or
-// columns these blocks would leave SMs idle (64 of them at 1024^2 on 132
-// SMs) except on CUDA, where 8 x 8 items still were the fastest; Vulkan and
-// OpenCL keep 4 x 8 items there (128 x 64 blocks).
-Tile large_tile(const char* backend, bool fills_device) {
-  if (std::strcmp(backend, "cuda") == 0) return {16, 16, 16, 8, 8, 1, kGpuFma};  // NVRTC: registers only
-  if (!fills_device) return {16, 16, 16, 4, 8, kGpuPrefetch, kGpuFma};
-  if (std::strcmp(backend, "vulkan") == 0)
-    return {16, 8, 16, 8, 8, 2, kGpuFma};  // 128 items, 64 x 128 blocks
-  return {16, 16, 8, 8, 8, 1, kGpuFma};    // OpenCL: slices 8 deep
+// C of at least 1024 x 1024 on a GPU: the backend's own tile where it
+// reports one (porta_device_info.tuning, the best of `porta-bench --gpu-only
+// --sweep-matmul kernels/matmul/matmul.comp` at 4096^2 on an H100,
+// bench/README.md), else 4 x 8 items (128 x 64 blocks): larger blocks would
+// leave SMs idle below 2048 rows or columns (64 of them at 1024^2 on 132).
+bool has_tile(const porta_tile_shape& t) { return t.group_x && t.group_y && t.depth && t.item_m && t.item_n; }
+
+Tile large_tile(const porta_device_tuning& tuning, uint64_t m, uint64_t n) {
+  const porta_tile_shape* t = nullptr;
+  if (m >= 2048 && n >= 2048 && has_tile(tuning.tile_huge))
+    t = &tuning.tile_huge;
+  else if (has_tile(tuning.tile_large))
+    t = &tuning.tile_large;
+  if (!t) return {16, 16, 16, 4, 8, kGpuPrefetch, kGpuFma};
+  return {t->group_x, t->group_y, t->depth, t->item_m, t->item_n, t->prefetch, kGpuFma};
 }
 
-Tile pick_tile(const DeviceState& device, uint64_t m, uint64_t n) {
+Tile pick_tile(const porta_device_info& info, uint64_t m, uint64_t n) {
   // CPU-type devices, items of 8 x 8 elements, the fastest of
   // `porta-bench --sweep-matmul` at 1024^2 (bench/README.md): porta's CPU
   // backend runs the kernel's defaults (its built-in variant), 128 items in
@@ -49,15 +53,14 @@ Tile pick_tile(const DeviceState& device, uint64_t m, uint64_t n) {
   // items of 4 x 4 for small C, 256 items of 4 x 4 (64 x 64 blocks) from 256
   // rows and columns, and with C large enough to fill the device with larger
   // blocks, the backend's large tile. TM and TN are multiples of 4.
-  Tile tile = !cpu_like(device)           ? Tile{8, 8, 16, 4, 4, 0, 0}
-              : porta_cpu_backend(device) ? Tile{16, 8, 16, 8, 8, 0, 0}
-                                          : Tile{8, 8, 16, 8, 8, 0, 0};
-  const auto& lim = device.info.limits;
+  Tile tile = !cpu_like(info)              ? Tile{8, 8, 16, 4, 4, 0, 0}
+              : precompiled_defaults(info) ? Tile{16, 8, 16, 8, 8, 0, 0}
+                                           : Tile{8, 8, 16, 8, 8, 0, 0};
+  const auto& lim = info.limits;
   const bool wide = lim.max_workgroup_invocations >= 256 && lim.max_workgroup_size[0] >= 16 &&
                     lim.max_workgroup_size[1] >= 16;
-  if (!cpu_like(device) && wide && m >= 256 && n >= 256) tile = {16, 16, 16, 4, 4, kGpuPrefetch, kGpuFma};
-  if (!cpu_like(device) && wide && m >= 1024 && n >= 1024)
-    tile = large_tile(device.info.backend, m >= 2048 && n >= 2048);
+  if (!cpu_like(info) && wide && m >= 256 && n >= 256) tile = {16, 16, 16, 4, 4, kGpuPrefetch, kGpuFma};
+  if (!cpu_like(info) && wide && m >= 1024 && n >= 1024) tile = large_tile(info.tuning, m, n);
   while (tile.lx * tile.ly > lim.max_workgroup_invocations && tile.lx > 1) {
     tile.lx /= 2;
     tile.ly /= 2;
@@ -68,8 +71,11 @@ Tile pick_tile(const DeviceState& device, uint64_t m, uint64_t n) {
 
 }  // namespace
 
-void launch_matmul(const Call& call, const View& a, const View& b, const View& c, float alpha, float beta,
-                   bool trans_a, bool trans_b) {
+void launch_matmul(porta_stream stream, const porta_tensor* a_tensor, const porta_tensor* b_tensor,
+                   const porta_tensor* c_tensor, float alpha, float beta, bool trans_a, bool trans_b) {
+  const OpCall call = begin_call(stream, "porta_ops_matmul");
+  require_float32(call, {a_tensor, b_tensor, c_tensor}, {"A", "B", "C"});
+  const View c = view(call, c_tensor, "C"), b = view(call, b_tensor, "B"), a = view(call, a_tensor, "A");
   require_rank(call, a, 2);
   require_rank(call, b, 2);
   require_rank(call, c, 2);
@@ -90,12 +96,11 @@ void launch_matmul(const Call& call, const View& a, const View& b, const View& c
   require_disjoint(call, c, b);
   if (m == 0 || n == 0) return;
 
-  const DeviceState& device = *call.device;
-  const Tile tile = pick_tile(device, m, n);
+  const Tile tile = pick_tile(call.info, m, n);
   const uint64_t bm = uint64_t(tile.tm) * tile.ly, bn = uint64_t(tile.tn) * tile.lx;
   const uint64_t groups_x = (n + bn - 1) / bn, groups_y = (m + bm - 1) / bm;
-  if (groups_x > device.info.limits.max_workgroup_count[0] ||
-      groups_y > device.info.limits.max_workgroup_count[1])
+  if (groups_x > call.info.limits.max_workgroup_count[0] ||
+      groups_y > call.info.limits.max_workgroup_count[1])
     call.fail(PORTA_ERROR_UNSUPPORTED,
               "C is %s: %llu x %llu work-groups of %llu x %llu exceed the device's limit",
               c.shape_text().c_str(), static_cast<unsigned long long>(groups_y),

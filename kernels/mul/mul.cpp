@@ -1,12 +1,20 @@
-// Host launcher of mul_vec4.comp and mul.comp: the vec4 kernel for the first
-// 4*(n/4) elements when every element offset is a multiple of 4 (a vec4 view
-// of a float buffer can only start on a 16-byte boundary), the scalar kernel
-// for the remaining 1-3 elements or for views with unaligned offsets.
-#include "grid.hpp"
+// mul: out = a * b, elementwise. mul_vec4.comp does the first 4*(n/4)
+// elements when every element offset is a multiple of 4 (a vec4 view of a
+// float buffer can only start on a 16-byte boundary), mul.comp the remaining
+// 1-3 elements or views with unaligned offsets. Error bound: one IEEE
+// multiply, correctly rounded (bound.hpp).
+#include "common/launch.hpp"
+#include "common/tensor_view.hpp"
+#include "launchers.hpp"
 
 namespace porta::ops {
 
-void launch_mul(const Call& call, const View& a, const View& b, const View& out) {
+void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_tensor* b_tensor,
+                const porta_tensor* out_tensor) {
+  const OpCall call = begin_call(stream, "porta_ops_mul");
+  require_float32(call, {a_tensor, b_tensor, out_tensor}, {"a", "b", "out"});
+  const View out = view(call, out_tensor, "out"), b = view(call, b_tensor, "b"),
+             a = view(call, a_tensor, "a");
   require_same_shape(call, a, b);
   require_same_shape(call, a, out);
   require_contiguous(call, a);
@@ -16,12 +24,11 @@ void launch_mul(const Call& call, const View& a, const View& b, const View& out)
   require_disjoint_or_same(call, out, b);
   const uint64_t n = out.elements;
   if (n == 0) return;
-  const DeviceState& device = *call.device;
-  const uint32_t wg = workgroup_size(device, 256);
+  const uint32_t wg = workgroup_size(call.info, 256);
   const bool aligned = a.offset % 4 == 0 && b.offset % 4 == 0 && out.offset % 4 == 0;
   const uint64_t vec4s = aligned ? n / 4 : 0;
   if (vec4s > 0) {
-    const uint32_t groups = elementwise_groups(device, vec4s, wg);
+    const uint32_t groups = elementwise_groups(call.info, vec4s, wg);
     struct {
       uint32_t n4, a_offset4, b_offset4, o_offset4, stride;
     } push{static_cast<uint32_t>(vec4s), static_cast<uint32_t>(a.offset / 4),
@@ -31,7 +38,7 @@ void launch_mul(const Call& call, const View& a, const View& b, const View& out)
   }
   const uint64_t done = vec4s * 4;
   if (done < n) {
-    const uint32_t groups = elementwise_groups(device, n - done, wg);
+    const uint32_t groups = elementwise_groups(call.info, n - done, wg);
     struct {
       uint32_t n, a_offset, b_offset, o_offset, stride;
     } push{static_cast<uint32_t>(n - done), static_cast<uint32_t>(a.offset + done),

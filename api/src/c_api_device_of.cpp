@@ -1,0 +1,52 @@
+// C API: the device a stream or buffer belongs to, and whether two device
+// handles name one opened device. What an op written on the public API needs
+// to check its operands and make its kernels and workspaces.
+#include "errors.hpp"
+#include "handle_registry.hpp"
+#include "handles.hpp"
+#include "kernel_builder.hpp"
+
+using namespace porta::core;
+
+namespace {
+
+porta_status new_device_handle(const DeviceRef& state, porta_device* device) {
+  auto* handle = new porta_device_t{state};
+  register_handle(handle, "device");
+  *device = handle;
+  return PORTA_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+porta_status porta_stream_get_device(porta_stream stream, porta_device* device) {
+  clear_last_error();
+  return guard([&] {
+    check_handle(stream, "stream", "porta_stream_get_device");
+    if (!device) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_get_device: device is null");
+    new_device_handle(stream->device, device);
+  });
+}
+
+porta_status porta_buffer_get_device(porta_buffer buffer, porta_device* device) {
+  clear_last_error();
+  return guard([&] {
+    check_handle(buffer, "buffer", "porta_buffer_get_device");
+    if (!device) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_buffer_get_device: device is null");
+    new_device_handle(buffer->state->device, device);
+  });
+}
+
+int porta_device_equal(porta_device a, porta_device b) {
+  int equal = 0;
+  guard([&] {
+    check_handle(a, "device", "porta_device_equal");
+    check_handle(b, "device", "porta_device_equal");
+    equal = a->state == b->state ? 1 : 0;
+  });
+  return equal;
+}
+
+}  // extern "C"

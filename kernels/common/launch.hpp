@@ -1,0 +1,48 @@
+// What every launcher does on the public API: make its built-in kernels,
+// queue them, allocate a workspace, and size work-groups and grids for the
+// device.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+
+#include "device_traits.hpp"
+#include "op_call.hpp"
+
+namespace porta::ops {
+
+// The built-in kernel `name` (kernels/*/NAME.comp) for the call's device with
+// these specialization constants: built the first time, then the device's
+// own copy (porta_kernel_create with PORTA_KERNEL_FLAG_REUSE).
+porta::Kernel builtin_kernel(const OpCall& call, const char* name,
+                             std::initializer_list<porta_spec_constant> specs);
+
+// Queues the kernel through porta_stream_dispatch (its checks, recording,
+// keep-alive); a failure names the op.
+void dispatch(const OpCall& call, const porta::Kernel& kernel, uint32_t groups_x, uint32_t groups_y,
+              std::initializer_list<porta_buffer> buffers, const void* push, uint32_t push_size);
+template <class Push>
+void dispatch(const OpCall& call, const porta::Kernel& kernel, uint32_t groups_x, uint32_t groups_y,
+              std::initializer_list<porta_buffer> buffers, const Push& push) {
+  dispatch(call, kernel, groups_x, groups_y, buffers, &push, sizeof(Push));
+}
+
+// A buffer for one op's intermediate results; the dispatches that use it keep
+// it alive (also in a recorded sequence), so it may go once they are queued.
+porta::Buffer scratch_buffer(const OpCall& call, uint64_t bytes);
+
+// A power-of-two work-group size <= `preferred` the device allows.
+uint32_t workgroup_size(const porta_device_info& info, uint32_t preferred);
+
+// Groups for a grid-stride loop over n items: enough to fill the device,
+// within its group-count limit.
+uint32_t grid_groups(const porta_device_info& info, uint64_t n, uint32_t workgroup);
+
+// Groups for the elementwise kernels' grid-stride loops. GPUs: grid_groups().
+// CPU-type devices run a group's items one after another, so a stride makes
+// every item walk the whole array in steps of the grid: one cache line per
+// step, and no prefetching. There the grid covers the range (up to the
+// group-count limit) and each item's range stays next to its neighbours'.
+uint32_t elementwise_groups(const porta_device_info& info, uint64_t n, uint32_t workgroup);
+
+}  // namespace porta::ops

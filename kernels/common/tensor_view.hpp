@@ -1,0 +1,53 @@
+// Tensor views: everything an op checks about its operands (porta_tensor)
+// before it queues anything.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+#include "op_call.hpp"
+
+namespace porta::ops {
+
+// Kernels index with 32-bit unsigned integers; views stay below this.
+constexpr uint64_t kMaxElements = (uint64_t(1) << 31) - 1;
+
+// A checked porta_tensor.
+struct View {
+  std::string name;  // the operand's name in messages
+  porta_buffer buffer = nullptr;
+  uint64_t buffer_bytes = 0;
+  uint32_t rank = 0;
+  uint64_t shape[PORTA_TENSOR_MAX_RANK] = {};
+  int64_t strides[PORTA_TENSOR_MAX_RANK] = {};  // explicit, never all-zero
+  uint64_t offset = 0;
+  uint64_t elements = 0;           // product of the shape
+  uint64_t begin = 0, end = 0;     // elements of the buffer it may touch: [begin, end)
+  bool contiguous = false;         // row-major without gaps
+  std::string shape_text() const;  // "[5, 2]"
+};
+
+// Checks the tensor (null, buffer handle and device, dtype float32, rank,
+// strides >= 0, range inside the buffer, 32-bit indexing). Launchers check
+// their operands from the last to the first, the order porta_ops_* have
+// always reported a bad operand in when more than one is bad.
+View view(const OpCall& call, const porta_tensor* tensor, const char* name);
+// Checks that all operands have the same dtype, then that it is float32.
+void require_float32(const OpCall& call, std::initializer_list<const porta_tensor*> tensors,
+                     std::initializer_list<const char*> names);
+void require_rank(const OpCall& call, const View& v, uint32_t rank);
+void require_contiguous(const OpCall& call, const View& v);
+void require_same_shape(const OpCall& call, const View& a, const View& b);
+// Whether two views may touch the same memory.
+bool overlaps(const View& a, const View& b);
+// Whether two views are the same elements in the same order.
+bool same_view(const View& a, const View& b);
+// Row stride of a rank-2 view with unit column stride (fails otherwise).
+uint32_t row_stride(const OpCall& call, const View& v);
+// `out` must share no memory with `in`.
+void require_disjoint(const OpCall& call, const View& out, const View& in);
+// `out` may be `in` itself (elementwise ops), but must not partly overlap it.
+void require_disjoint_or_same(const OpCall& call, const View& out, const View& in);
+
+}  // namespace porta::ops

@@ -1,0 +1,25 @@
+// Every op's launcher, with its C entry point's parameters (porta_ops_* in
+// porta.h): checks the operands, picks groups and specialization constants
+// for the stream's device and queues the op's kernels, on the public API
+// alone. A refusal throws porta::Error, which the C entry point catches at its
+// boundary. One line per op; each is defined in kernels/NAME/.
+#pragma once
+
+#include <cstdint>
+
+#include "porta/porta.h"
+
+namespace porta::ops {
+
+void launch_fill(porta_stream stream, const porta_tensor* out, float value);
+void launch_scale(porta_stream stream, const porta_tensor* x, float alpha, const porta_tensor* out);
+void launch_mul(porta_stream stream, const porta_tensor* a, const porta_tensor* b, const porta_tensor* out);
+void launch_sigmoid(porta_stream stream, const porta_tensor* x, const porta_tensor* out);
+void launch_matmul(porta_stream stream, const porta_tensor* a, const porta_tensor* b, const porta_tensor* c,
+                   float alpha, float beta, bool trans_a, bool trans_b);
+void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t* bytes);
+void launch_logreg_step(porta_stream stream, const porta_tensor* x, const porta_tensor* y,
+                        const porta_tensor* w, const porta_tensor* b, float lr, const porta_tensor* loss,
+                        const porta_tensor* workspace);
+
+}  // namespace porta::ops

@@ -1,0 +1,29 @@
+// scale: out = alpha * x, elementwise (scale.comp); out may be x itself.
+// Error bound: one IEEE multiply, correctly rounded (kMulUlp, mul/bound.hpp).
+#include "common/launch.hpp"
+#include "common/tensor_view.hpp"
+#include "launchers.hpp"
+
+namespace porta::ops {
+
+void launch_scale(porta_stream stream, const porta_tensor* x_tensor, float alpha,
+                  const porta_tensor* out_tensor) {
+  const OpCall call = begin_call(stream, "porta_ops_scale");
+  require_float32(call, {x_tensor, out_tensor}, {"x", "out"});
+  const View out = view(call, out_tensor, "out"), x = view(call, x_tensor, "x");
+  require_same_shape(call, x, out);
+  require_contiguous(call, x);
+  require_contiguous(call, out);
+  require_disjoint_or_same(call, out, x);
+  if (out.elements == 0) return;
+  const uint32_t wg = workgroup_size(call.info, 256);
+  const uint32_t groups = grid_groups(call.info, out.elements, wg);
+  struct {
+    uint32_t n, x_offset, o_offset, stride;
+    float alpha;
+  } push{static_cast<uint32_t>(out.elements), static_cast<uint32_t>(x.offset),
+         static_cast<uint32_t>(out.offset), groups * wg, alpha};
+  dispatch(call, builtin_kernel(call, "scale", {{0, wg}}), groups, 1, {x.buffer, out.buffer}, push);
+}
+
+}  // namespace porta::ops

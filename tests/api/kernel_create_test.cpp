@@ -1,0 +1,152 @@
+// porta_kernel_create (descriptor-based kernel creation, PORTA_KERNEL_FLAG_REUSE)
+// and the owners of streams and buffers (porta_stream_get_device,
+// porta_buffer_get_device, porta_device_equal): what the ops, and any
+// framework's own ops, are built on.
+#include <cstddef>
+#include <cstring>
+
+#include "test_support.hpp"
+
+namespace {
+
+using porta::test::open_under_test;
+
+const char* kAddOne = R"(#version 450
+layout(local_size_x_id = 0) in;
+layout(std430, binding = 0) buffer Data { float v[]; };
+layout(push_constant) uniform Push { uint n; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i < n) v[i] += 1.0;
+}
+)";
+
+porta_kernel_descriptor glsl_descriptor(const char* text, const porta_spec_constant* specs, uint32_t count,
+                                        uint32_t flags) {
+  porta_kernel_descriptor d{};
+  d.struct_size = sizeof d;
+  d.source_kind = PORTA_KERNEL_SOURCE_GLSL;
+  d.source = text;
+  d.source_size = std::strlen(text);
+  d.name = "add_one";
+  d.specs = specs;
+  d.spec_count = count;
+  d.flags = flags;
+  return d;
+}
+
+std::vector<float> run_add_one(porta::Device& dev, const porta::Kernel& kernel, uint32_t n) {
+  porta::Buffer b = dev.upload(std::vector<float>(n, 1.0f));
+  porta::Stream s = dev.stream();
+  const uint32_t wg = kernel.workgroup_size()[0];
+  s.dispatch(kernel, {(n + wg - 1) / wg, 1, 1}, {b}, n);
+  s.sync();
+  return b.to_vector<float>();
+}
+
+TEST(KernelCreate, GlslAndSpirvDescriptorsMakeWorkingKernels) {
+  porta::Device dev = open_under_test();
+  const porta_spec_constant specs[] = {{0, 32}};
+  porta::Kernel from_glsl = dev.kernel(glsl_descriptor(kAddOne, specs, 1, 0));
+  EXPECT_EQ(from_glsl.workgroup_size()[0], 32u);
+  EXPECT_EQ(from_glsl.buffer_count(), 1u);
+  for (float v : run_add_one(dev, from_glsl, 100)) EXPECT_EQ(v, 2.0f);
+}
+
+TEST(KernelCreate, ReuseHandsOutOneKernelPerSourceAndConstants) {
+  porta::Device dev = open_under_test();
+  const porta_spec_constant a[] = {{0, 16}}, b[] = {{0, 64}};
+  porta_kernel k1 = nullptr, k2 = nullptr, k3 = nullptr;
+  const porta_kernel_descriptor d1 = glsl_descriptor(kAddOne, a, 1, PORTA_KERNEL_FLAG_REUSE);
+  const porta_kernel_descriptor d3 = glsl_descriptor(kAddOne, b, 1, PORTA_KERNEL_FLAG_REUSE);
+  ASSERT_EQ(porta_kernel_create(dev.handle(), &d1, &k1), PORTA_SUCCESS) << porta_last_error();
+  ASSERT_EQ(porta_kernel_create(dev.handle(), &d1, &k2), PORTA_SUCCESS) << porta_last_error();
+  ASSERT_EQ(porta_kernel_create(dev.handle(), &d3, &k3), PORTA_SUCCESS) << porta_last_error();
+  // Each call gives a handle of its own, destroyed on its own.
+  EXPECT_NE(k1, k2);
+  porta::Kernel first(k1), second(k2), other(k3);
+  uint32_t size[3];
+  porta_kernel_workgroup_size(k2, size);
+  EXPECT_EQ(size[0], 16u);
+  porta_kernel_workgroup_size(k3, size);
+  EXPECT_EQ(size[0], 64u);
+  first = porta::Kernel();  // the device keeps the kernel; the other handle still works
+  for (float v : run_add_one(dev, second, 50)) EXPECT_EQ(v, 2.0f);
+  for (float v : run_add_one(dev, other, 50)) EXPECT_EQ(v, 2.0f);
+}
+
+TEST(KernelCreate, AReusedKernelKeepsItsDeviceAlive) {
+  porta::Kernel kernel;
+  porta::Buffer buffer;
+  {
+    porta::Device dev = open_under_test();
+    kernel = dev.reused_kernel(porta::glsl(kAddOne, "add_one"), {{0u, 8u}});
+    buffer = dev.upload(std::vector<float>(8, 1.0f));
+  }
+  // The device handle is gone; the kernel's handle still holds the device.
+  porta::Device dev = buffer.device();
+  porta::Stream s = dev.stream();
+  s.dispatch(kernel, {1, 1, 1}, {buffer}, 8u);
+  s.sync();
+  for (float v : buffer.to_vector<float>()) EXPECT_EQ(v, 2.0f);
+}
+
+TEST(KernelCreate, AReusedKernelAloneOutlivesItsDevice) {
+  porta::Kernel kernel;
+  {
+    porta::Device dev = open_under_test();
+    kernel = dev.reused_kernel(porta::glsl(kAddOne, "add_one"));
+  }
+  EXPECT_EQ(kernel.buffer_count(), 1u);
+  kernel = porta::Kernel();  // the last handle: the device closes with it
+}
+
+TEST(KernelCreate, RefusesBadDescriptors) {
+  porta::Device dev = open_under_test();
+  porta_kernel k = nullptr;
+  EXPECT_EQ(porta_kernel_create(dev.handle(), nullptr, &k), PORTA_ERROR_INVALID_ARGUMENT);
+  porta_kernel_descriptor d = glsl_descriptor(kAddOne, nullptr, 0, 0);
+  d.struct_size = 8;
+  EXPECT_EQ(porta_kernel_create(dev.handle(), &d, &k), PORTA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(porta_last_error()).find("struct_size"), std::string::npos) << porta_last_error();
+  d = glsl_descriptor(kAddOne, nullptr, 0, 1u << 7);
+  EXPECT_EQ(porta_kernel_create(dev.handle(), &d, &k), PORTA_ERROR_INVALID_ARGUMENT);
+  d = glsl_descriptor(kAddOne, nullptr, 0, 0);
+  d.source_kind = PORTA_KERNEL_SOURCE_SPIRV;
+  d.source_size = 6;  // not whole words
+  EXPECT_EQ(porta_kernel_create(dev.handle(), &d, &k), PORTA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(k, nullptr);
+}
+
+TEST(KernelCreate, ALargerDescriptorIsAcceptedOnlyWithItsNewFieldsZero) {
+  porta::Device dev = open_under_test();
+  struct Later {
+    porta_kernel_descriptor known;
+    uint64_t added;
+  } later{};
+  later.known = glsl_descriptor(kAddOne, nullptr, 0, 0);
+  later.known.struct_size = sizeof later;
+  porta_kernel k = nullptr;
+  ASSERT_EQ(porta_kernel_create(dev.handle(), &later.known, &k), PORTA_SUCCESS) << porta_last_error();
+  porta_kernel_destroy(k);
+  later.added = 1;
+  EXPECT_EQ(porta_kernel_create(dev.handle(), &later.known, &k), PORTA_ERROR_UNSUPPORTED);
+}
+
+TEST(DeviceOf, StreamsAndBuffersNameTheirDevice) {
+  porta::Device dev = open_under_test();
+  porta::Device other = open_under_test();
+  porta::Stream s = dev.stream();
+  porta::Buffer b = other.buffer(16);
+  EXPECT_TRUE(s.device() == dev);
+  EXPECT_TRUE(b.device() == other);
+  // Two opens of one backend and index are two devices.
+  EXPECT_TRUE(b.device() != dev);
+  EXPECT_EQ(s.device().info().index, dev.info().index);
+  porta_device d = nullptr;
+  EXPECT_EQ(porta_stream_get_device(nullptr, &d), PORTA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(porta_buffer_get_device(b.handle(), nullptr), PORTA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(porta_device_equal(dev.handle(), nullptr), 0);
+}
+
+}  // namespace

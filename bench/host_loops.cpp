@@ -4,24 +4,19 @@
 // and offered through the same table as the peer libraries.
 #include "host_loops.hpp"
 
-#include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "peer_support.hpp"
 
 namespace porta::bench {
 
 namespace {
 
 unsigned g_threads = 1;
-
-void set(char* out, size_t capacity, const std::string& text) {
-  if (capacity) std::snprintf(out, capacity, "%s", text.c_str());
-}
 
 // Runs body(begin, end) over [0, n) on g_threads threads (the caller is one).
 template <class Body>
@@ -45,14 +40,10 @@ std::vector<float> pattern(size_t n, float scale) {
 }
 
 int loops_open(const char* hint, char* name, size_t name_capacity, char* error, size_t error_capacity) {
-  const int threads = hint && *hint ? std::atoi(hint) : 1;
-  if (threads < 1) {
-    set(error, error_capacity,
-        std::string("thread count '") + (hint ? hint : "") + "' is not a positive number");
-    return 2;
-  }
+  const int threads = thread_count(hint, error, error_capacity);
+  if (!threads) return 2;
   g_threads = static_cast<unsigned>(threads);
-  set(name, name_capacity, "host, " + std::to_string(g_threads) + " threads");
+  copy_text(name, name_capacity, "host, " + std::to_string(g_threads) + " threads");
   return 0;
 }
 
@@ -122,13 +113,8 @@ int loops_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t
   } else {
     return PORTA_BENCH_PEER_UNSUPPORTED;
   }
-  set(library, library_capacity, "C++ loop");
-  for (uint32_t i = 0; i < warmup; ++i) run();
-  for (uint32_t i = 0; i < runs; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    run();
-    samples[i] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
+  copy_text(library, library_capacity, "C++ loop");
+  time_host_clock(warmup, runs, samples, run);
   return 0;
 }
 

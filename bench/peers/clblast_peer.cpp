@@ -5,19 +5,18 @@
 #include <CL/cl.h>
 #include <clblast_c.h>
 
-#include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "peer.h"
+#include "peer_support.hpp"
 
 namespace {
 
-struct Failure {
-  std::string what;
-};
+using Failure = porta::bench::PeerFailure;
+using porta::bench::answering;
+using porta::bench::copy_text;
 
 void check(cl_int status, const char* call) {
   if (status != CL_SUCCESS)
@@ -28,10 +27,6 @@ void check(cl_int status, const char* call) {
 cl_context g_context = nullptr;
 cl_command_queue g_queue = nullptr;
 cl_device_id g_device = nullptr;
-
-void set(char* out, size_t capacity, const std::string& text) {
-  if (capacity) std::snprintf(out, capacity, "%s", text.c_str());
-}
 
 std::string device_name(cl_device_id device) {
   char name[512] = {};
@@ -55,7 +50,7 @@ struct ClBuffer {
 };
 
 int peer_open(const char* hint, char* name_out, size_t name_capacity, char* error, size_t error_capacity) {
-  try {
+  return answering(error, error_capacity, [&] {
     cl_uint platform_count = 0;
     CHECK(clGetPlatformIDs(0, nullptr, &platform_count));
     std::vector<cl_platform_id> platforms(platform_count);
@@ -81,34 +76,29 @@ int peer_open(const char* hint, char* name_out, size_t name_capacity, char* erro
     check(status, "clCreateContext");
     g_queue = clCreateCommandQueue(g_context, g_device, 0, &status);
     check(status, "clCreateCommandQueue");
-    set(name_out, name_capacity, device_name(g_device));
+    copy_text(name_out, name_capacity, device_name(g_device));
     return 0;
-  } catch (const Failure& f) {
-    set(error, error_capacity, f.what);
-    return 2;
-  }
+  });
 }
 
 template <class Body>
 void time_wall(uint32_t warmup, uint32_t runs, double* samples, Body body) {
   for (uint32_t i = 0; i < warmup; ++i) body();
   CHECK(clFinish(g_queue));
-  for (uint32_t i = 0; i < runs; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
+  porta::bench::time_host_clock(0, runs, samples, [&] {
     body();
     CHECK(clFinish(g_queue));
-    samples[i] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
+  });
 }
 
 int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t runs, double* samples,
               char* library, size_t library_capacity, char* error, size_t error_capacity) {
-  try {
+  return answering(error, error_capacity, [&] {
     const std::string name = op;
     if (name == "matmul") {
       const size_t m = dims[0], n = dims[1], k = dims[2];
       ClBuffer a(m * k, 1.0f), b(k * n, 1.0f), c(m * n, 0.0f);
-      set(library, library_capacity, "CLBlast SGEMM");
+      copy_text(library, library_capacity, "CLBlast SGEMM");
       time_wall(warmup, runs, samples, [&] {
         CLBlastStatusCode s =
             CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, m, n, k, 1.0f, a.mem,
@@ -118,7 +108,7 @@ int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t 
     } else if (name == "copy") {
       const size_t bytes = dims[0];
       ClBuffer src(bytes / 4, 1.0f), dst(bytes / 4, 0.0f);
-      set(library, library_capacity, "clEnqueueCopyBuffer");
+      copy_text(library, library_capacity, "clEnqueueCopyBuffer");
       time_wall(warmup, runs, samples, [&] {
         CHECK(clEnqueueCopyBuffer(g_queue, src.mem, dst.mem, 0, 0, bytes, 0, nullptr, nullptr));
       });
@@ -126,10 +116,7 @@ int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t 
       return PORTA_BENCH_PEER_UNSUPPORTED;
     }
     return 0;
-  } catch (const Failure& f) {
-    set(error, error_capacity, f.what);
-    return 2;
-  }
+  });
 }
 
 void peer_close() {
@@ -144,6 +131,4 @@ const porta_bench_peer kPeer = {PORTA_BENCH_PEER_VERSION, "clblast", peer_open, 
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const porta_bench_peer* porta_bench_peer_get(void) {
-  return &kPeer;
-}
+PORTA_BENCH_PEER_EXPORT(kPeer)

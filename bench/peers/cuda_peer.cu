@@ -6,7 +6,6 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
-#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -14,12 +13,14 @@
 #include <vector>
 
 #include "peer.h"
+#include "peer_support.hpp"
 
 namespace {
 
-struct Failure {
-  std::string what;
-};
+using Failure = porta::bench::PeerFailure;
+using porta::bench::answering;
+using porta::bench::copy_text;
+using porta::bench::time_host_clock;
 
 void check(cudaError_t status, const char* call) {
   if (status != cudaSuccess) throw Failure{std::string(call) + ": " + cudaGetErrorString(status)};
@@ -122,24 +123,8 @@ void time_events(uint32_t warmup, uint32_t runs, double* samples, Body body) {
   cudaEventDestroy(stop);
 }
 
-// Times `body` (which ends in a sync) with the host clock.
-template <class Body>
-void time_wall(uint32_t warmup, uint32_t runs, double* samples, Body body) {
-  for (uint32_t i = 0; i < warmup; ++i) body();
-  for (uint32_t i = 0; i < runs; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    body();
-    samples[i] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
-}
-
-void set(char* out, size_t capacity, const std::string& text) {
-  if (capacity == 0) return;
-  std::snprintf(out, capacity, "%s", text.c_str());
-}
-
 int peer_open(const char* hint, char* device_name, size_t name_capacity, char* error, size_t error_capacity) {
-  try {
+  return answering(error, error_capacity, [&] {
     int count = 0;
     CHECK(cudaGetDeviceCount(&count));
     int chosen = -1;
@@ -157,24 +142,21 @@ int peer_open(const char* hint, char* device_name, size_t name_capacity, char* e
     // Plain fp32 arithmetic, as porta's matmul does: no TF32 tensor cores.
     CHECK(cublasSetMathMode(g_blas, CUBLAS_DEFAULT_MATH));
     g_device = chosen;
-    set(device_name, name_capacity, prop.name);
+    copy_text(device_name, name_capacity, prop.name);
     return 0;
-  } catch (const Failure& f) {
-    set(error, error_capacity, f.what);
-    return 2;
-  }
+  });
 }
 
 int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t runs, double* samples,
               char* library, size_t library_capacity, char* error, size_t error_capacity) {
-  try {
+  const int status = answering(error, error_capacity, [&] {
     const std::string name = op;
     if (name == "mul") {
       const size_t n = dims[0];
       DeviceBuffer a(n), b(n), out(n);
       fill(a, n);
       fill(b, n);
-      set(library, library_capacity, "CUDA C++ kernel");
+      copy_text(library, library_capacity, "CUDA C++ kernel");
       time_events(warmup, runs, samples, [&] {
         mul_kernel<<<blocks(n, 256), 256, 0, g_stream>>>(a.p, b.p, out.p, n);
         CHECK(cudaGetLastError());
@@ -183,7 +165,7 @@ int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t 
       const size_t n = dims[0];
       DeviceBuffer x(n), out(n);
       fill(x, n, 16.0f);
-      set(library, library_capacity, "CUDA C++ kernel");
+      copy_text(library, library_capacity, "CUDA C++ kernel");
       time_events(warmup, runs, samples, [&] {
         sigmoid_kernel<<<blocks(n, 256), 256, 0, g_stream>>>(x.p, out.p, n);
         CHECK(cudaGetLastError());
@@ -194,7 +176,7 @@ int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t 
       fill(a, size_t(m) * k);
       fill(b, size_t(k) * n);
       const float one = 1.0f, zero = 0.0f;
-      set(library, library_capacity, "cuBLAS SGEMM");
+      copy_text(library, library_capacity, "cuBLAS SGEMM");
       // Row-major C = A B is column-major C^T = B^T A^T.
       time_events(warmup, runs, samples, [&] {
         CHECK(cublasSgemm(g_blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.p, n, a.p, k, &zero, c.p, n));
@@ -207,7 +189,7 @@ int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t 
       CHECK(cudaMemsetAsync(w.p, 0, d * sizeof(float), g_stream));
       CHECK(cudaMemsetAsync(bias.p, 0, sizeof(float), g_stream));
       const float one = 1.0f, zero = 0.0f;
-      set(library, library_capacity, "cuBLAS SGEMV + CUDA C++");
+      copy_text(library, library_capacity, "cuBLAS SGEMV + CUDA C++");
       // X is m x d row-major: d x m column-major with leading dimension d.
       time_events(warmup, runs, samples, [&] {
         CHECK(cublasSgemv(g_blas, CUBLAS_OP_T, int(d), int(m), &one, x.p, int(d), w.p, 1, &zero, z.p, 1));
@@ -223,12 +205,12 @@ int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t 
       const size_t bytes = dims[0];
       DeviceBuffer src(bytes / 4), dst(bytes / 4);
       fill(src, bytes / 4);
-      set(library, library_capacity, "cudaMemcpyAsync");
+      copy_text(library, library_capacity, "cudaMemcpyAsync");
       time_events(warmup, runs, samples,
                   [&] { CHECK(cudaMemcpyAsync(dst.p, src.p, bytes, cudaMemcpyDeviceToDevice, g_stream)); });
     } else if (name == "empty") {
-      set(library, library_capacity, "CUDA kernel launch + cudaStreamSynchronize");
-      time_wall(warmup, runs, samples, [&] {
+      copy_text(library, library_capacity, "CUDA kernel launch + cudaStreamSynchronize");
+      time_host_clock(warmup, runs, samples, [&] {
         for (uint64_t i = 0; i < dims[0]; ++i) empty_kernel<<<1, 64, 0, g_stream>>>();
         CHECK(cudaStreamSynchronize(g_stream));
       });
@@ -239,8 +221,8 @@ int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t 
       for (uint64_t i = 0; i < dims[0]; ++i) empty_kernel<<<1, 64, 0, g_stream>>>();
       CHECK(cudaStreamEndCapture(g_stream, &graph));
       CHECK(cudaGraphInstantiate(&exec, graph, 0));
-      set(library, library_capacity, "CUDA graph replay");
-      time_wall(warmup, runs, samples, [&] {
+      copy_text(library, library_capacity, "CUDA graph replay");
+      time_host_clock(warmup, runs, samples, [&] {
         CHECK(cudaGraphLaunch(exec, g_stream));
         CHECK(cudaStreamSynchronize(g_stream));
       });
@@ -251,11 +233,9 @@ int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t 
     }
     CHECK(cudaStreamSynchronize(g_stream));
     return 0;
-  } catch (const Failure& f) {
-    set(error, error_capacity, f.what);
-    cudaGetLastError();  // clear a sticky launch error for the next op
-    return 2;
-  }
+  });
+  if (status == 2) cudaGetLastError();  // clear a sticky launch error for the next op
+  return status;
 }
 
 void peer_close() {
@@ -269,6 +249,4 @@ const porta_bench_peer kPeer = {PORTA_BENCH_PEER_VERSION, "cuda", peer_open, pee
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const porta_bench_peer* porta_bench_peer_get(void) {
-  return &kPeer;
-}
+PORTA_BENCH_PEER_EXPORT(kPeer)

@@ -2,35 +2,27 @@
 // porta's CPU backend (the open() hint), timed with the host clock.
 #include <cblas.h>
 
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "peer.h"
+#include "peer_support.hpp"
 
 extern "C" void openblas_set_num_threads(int threads);
 extern "C" char* openblas_get_config(void);
 
 namespace {
 
+using porta::bench::copy_text;
+
 int g_threads = 1;
 
-void set(char* out, size_t capacity, const std::string& text) {
-  if (capacity) std::snprintf(out, capacity, "%s", text.c_str());
-}
-
 int peer_open(const char* hint, char* name, size_t name_capacity, char* error, size_t error_capacity) {
-  g_threads = hint && *hint ? std::atoi(hint) : 1;
-  if (g_threads < 1) {
-    set(error, error_capacity,
-        std::string("thread count '") + (hint ? hint : "") + "' is not a positive number");
-    return 2;
-  }
+  g_threads = porta::bench::thread_count(hint, error, error_capacity);
+  if (!g_threads) return 2;
   openblas_set_num_threads(g_threads);
-  set(name, name_capacity,
-      std::string(openblas_get_config()) + ", " + std::to_string(g_threads) + " threads");
+  copy_text(name, name_capacity,
+            std::string(openblas_get_config()) + ", " + std::to_string(g_threads) + " threads");
   return 0;
 }
 
@@ -41,17 +33,12 @@ int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t 
   std::vector<float> a(m * k), b(k * n), c(m * n);
   for (size_t i = 0; i < a.size(); ++i) a[i] = float((i * 2654435761u) % 1024u) / 1024.0f - 0.5f;
   for (size_t i = 0; i < b.size(); ++i) b[i] = float((i * 40503u) % 1024u) / 1024.0f - 0.5f;
-  set(library, library_capacity, "OpenBLAS SGEMM");
+  copy_text(library, library_capacity, "OpenBLAS SGEMM");
   auto run = [&] {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.0f, a.data(), int(k),
                 b.data(), int(n), 0.0f, c.data(), int(n));
   };
-  for (uint32_t i = 0; i < warmup; ++i) run();
-  for (uint32_t i = 0; i < runs; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    run();
-    samples[i] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
+  porta::bench::time_host_clock(warmup, runs, samples, run);
   return 0;
 }
 
@@ -61,6 +48,4 @@ const porta_bench_peer kPeer = {PORTA_BENCH_PEER_VERSION, "openblas", peer_open,
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const porta_bench_peer* porta_bench_peer_get(void) {
-  return &kPeer;
-}
+PORTA_BENCH_PEER_EXPORT(kPeer)

@@ -364,48 +364,57 @@ std::vector<Output> run_logreg(Devices& d, const Case& c, uint64_t seed) {
 
 }  // namespace
 
-CaseResult run_case(Devices& d, const Case& c, uint64_t run_seed) {
+CaseResult run_timed(Devices& d, const std::string& op, const std::string& name,
+                     const std::function<void(CaseResult&)>& body) {
   CaseResult r;
   const porta::DeviceInfo info = d.dut.info();
   r.backend = info.backend;
   r.device = info.name;
   r.device_index = static_cast<int>(info.index);
-  r.op = c.op;
-  r.name = c.name;
-  r.seed = run_seed;
-  r.elements = c.elements();
+  r.op = op;
+  r.name = name;
   const auto start = std::chrono::steady_clock::now();
-  const uint64_t seed = case_seed(run_seed, c.op, c.name);
   try {
-    if (!d.ref && !d.ref_unavailable.empty()) {
-      r.outcome = Outcome::kSkip;
-      r.detail = "the CPU backend (the reference) is unavailable: " + d.ref_unavailable;
-    } else {
-      std::vector<Output> outputs;
-      if (c.op == "fill")
-        outputs = run_fill(d, c, seed);
-      else if (c.op == "matmul")
-        outputs = run_matmul(d, c, seed);
-      else if (c.op == "logreg_step")
-        outputs = run_logreg(d, c, seed);
-      else
-        outputs = run_unary_binary(d, c, seed);
-      judge(c.op, outputs, r);
-    }
+    body(r);
   } catch (const porta::Error& e) {
     // A feature or limit the device lacks, or memory it does not have, is a skip; anything else fails.
     const bool skip = e.status() == PORTA_ERROR_UNSUPPORTED || e.status() == PORTA_ERROR_OUT_OF_MEMORY;
     r.outcome = skip ? Outcome::kSkip : Outcome::kFail;
     r.detail = error_text(e);
-  } catch (const std::bad_alloc&) {
-    r.outcome = Outcome::kSkip;
-    r.detail = "out of host memory for this case's data";
   } catch (const std::exception& e) {
     r.outcome = Outcome::kFail;
     r.detail = e.what();
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
+}
+
+CaseResult run_case(Devices& d, const Case& c, uint64_t run_seed) {
+  return run_timed(d, c.op, c.name, [&](CaseResult& r) {
+    r.seed = run_seed;
+    r.elements = c.elements();
+    const uint64_t seed = case_seed(run_seed, c.op, c.name);
+    try {
+      if (!d.ref && !d.ref_unavailable.empty()) {
+        r.outcome = Outcome::kSkip;
+        r.detail = "the CPU backend (the reference) is unavailable: " + d.ref_unavailable;
+      } else {
+        std::vector<Output> outputs;
+        if (c.op == "fill")
+          outputs = run_fill(d, c, seed);
+        else if (c.op == "matmul")
+          outputs = run_matmul(d, c, seed);
+        else if (c.op == "logreg_step")
+          outputs = run_logreg(d, c, seed);
+        else
+          outputs = run_unary_binary(d, c, seed);
+        judge(c.op, outputs, r);
+      }
+    } catch (const std::bad_alloc&) {
+      r.outcome = Outcome::kSkip;
+      r.detail = "out of host memory for this case's data";
+    }
+  });
 }
 
 }  // namespace porta::conformance

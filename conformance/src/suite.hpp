@@ -102,6 +102,12 @@ struct Devices {
 // Runs one case on `devices` and judges it (never throws).
 CaseResult run_case(Devices& devices, const Case& c, uint64_t run_seed);
 
+// The result of case `name` of `op` on `devices.dut`, timed: `body` runs the
+// case and fills in the outcome. A porta::Error for a feature, limit or memory
+// the device lacks makes the case a skip, any other exception a failure.
+CaseResult run_timed(Devices& devices, const std::string& op, const std::string& name,
+                     const std::function<void(CaseResult&)>& body);
+
 // The NaN pattern every output is filled with before a case: a signalling NaN
 // no arithmetic produces, so an element still holding it was never written.
 constexpr uint32_t kUnwrittenBits = 0x7f80deadu;

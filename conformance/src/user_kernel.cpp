@@ -53,16 +53,8 @@ std::vector<Bytes> run_on(porta::Device& dev, const UserKernel& k, const porta::
 }  // namespace
 
 CaseResult run_user_kernel(Devices& d, const UserKernel& k) {
-  CaseResult r;
-  const porta::DeviceInfo info = d.dut.info();
-  r.backend = info.backend;
-  r.device = info.name;
-  r.device_index = static_cast<int>(info.index);
-  r.op = "kernel";
-  r.name = k.path.substr(k.path.find_last_of('/') + 1);
-  r.unit = k.tolerance_ulp >= 0 ? "ulp" : "bits";
-  const auto start = std::chrono::steady_clock::now();
-  try {
+  return run_timed(d, "kernel", k.path.substr(k.path.find_last_of('/') + 1), [&](CaseResult& r) {
+    r.unit = k.tolerance_ulp >= 0 ? "ulp" : "bits";
     const porta::KernelSource source = load_kernel(k.path);
     std::vector<Bytes> inputs;
     for (const auto& spec : k.buffers) inputs.push_back(parse_buffer(spec).contents());
@@ -132,16 +124,7 @@ CaseResult run_user_kernel(Devices& d, const UserKernel& k) {
         r.detail = std::to_string(bad) + " element(s) differ from the CPU backend:" + lines;
       }
     }
-  } catch (const porta::Error& e) {
-    const bool skip = e.status() == PORTA_ERROR_UNSUPPORTED || e.status() == PORTA_ERROR_OUT_OF_MEMORY;
-    r.outcome = skip ? Outcome::kSkip : Outcome::kFail;
-    r.detail = error_text(e);
-  } catch (const std::exception& e) {
-    r.outcome = Outcome::kFail;
-    r.detail = e.what();
-  }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return r;
+  });
 }
 
 }  // namespace porta::conformance

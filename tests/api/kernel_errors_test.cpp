@@ -141,12 +141,7 @@ layout(local_size_x = 4) in;
 layout(binding = 0) buffer D { uint v[]; };
 void main() { v[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 3u + 1u; })";
   auto k = dev.kernel(porta::glsl(src, "cache-probe"));
-  auto b = dev.buffer(64);
-  auto s = dev.stream();
-  s.dispatch(k, {4}, {b});
-  std::vector<uint32_t> r(16);
-  s.read(b, r);
-  s.sync();
+  const std::vector<uint32_t> r = porta::test::run_on_one_buffer(dev, k, {4}, 16);
   for (uint32_t i = 0; i < 16; ++i) ASSERT_EQ(r[i], i * 3 + 1);
 }
 

@@ -45,13 +45,7 @@ TEST(Plugins, RealPluginsStillLoad) {
 layout(local_size_x = 1) in;
 layout(binding = 0) buffer D { uint v[]; };
 void main() { v[0] = 42u; })"));
-  auto b = dev.buffer(4);
-  auto s = dev.stream();
-  s.dispatch(k, {1}, {b});
-  std::vector<uint32_t> r(1);
-  s.read(b, r);
-  s.sync();
-  EXPECT_EQ(r[0], 42u);
+  EXPECT_EQ(porta::test::run_on_one_buffer(dev, k, {1}, 1)[0], 42u);
 }
 
 TEST(Plugins, BrokenPluginsCannotBeSelected) {

@@ -16,12 +16,6 @@ layout(binding = 0) buffer Data { float v[]; };
 layout(push_constant) uniform P { uint n; };
 void main() { uint i = gl_GlobalInvocationID.x; if (i < n) v[i] += 1.0; })";
 
-class Streams : public ::testing::Test {
- protected:
-  porta::Device dev = open_under_test();
-  porta::Stream stream = dev.stream();
-};
-
 void expect_error(porta_status want, const std::function<void()>& f, const std::string& needle) {
   try {
     f();
@@ -31,6 +25,21 @@ void expect_error(porta_status want, const std::function<void()>& f, const std::
     EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << "message: " << e.what();
   }
 }
+
+class Streams : public ::testing::Test {
+ protected:
+  // A dispatch of `kernel` with these arguments is refused as INVALID_ARGUMENT, saying `needle`.
+  template <class... Push>
+  void expect_refused_dispatch(const porta::Kernel& kernel, porta::Groups groups,
+                               std::initializer_list<porta::Buffer> buffers, const std::string& needle,
+                               const Push&... push) {
+    expect_error(
+        PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(kernel, groups, buffers, push...); }, needle);
+  }
+
+  porta::Device dev = open_under_test();
+  porta::Stream stream = dev.stream();
+};
 
 TEST_F(Streams, RoundTripsOfAwkwardSizes) {
   for (uint64_t size : {1ull, 3ull, 4ull, 4097ull, (1ull << 20) + 13}) {
@@ -149,49 +158,25 @@ TEST_F(Streams, TwoThreadsWithTheirOwnStreams) {
 TEST_F(Streams, WrongNumberOfBuffers) {
   auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
   auto b = dev.buffer(256);
-  expect_error(
-      PORTA_ERROR_INVALID_ARGUMENT,
-      [&] {
-        stream.dispatch(k, {1}, {b, b}, 64u);
-      },
-      "2 buffers given; the kernel has 1");
-  expect_error(
-      PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {}, 64u); }, "0 buffers given");
+  expect_refused_dispatch(k, {1}, {b, b}, "2 buffers given; the kernel has 1", 64u);
+  expect_refused_dispatch(k, {1}, {}, "0 buffers given", 64u);
 }
 
 TEST_F(Streams, PushConstantsOfTheWrongSize) {
   auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
   auto b = dev.buffer(256);
-  expect_error(
-      PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {b}, uint64_t{64}); },
-      "8 bytes of push constants given; the kernel's block is 4 bytes");
-  expect_error(
-      PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(k, {1}, {b}); }, "0 bytes of push constants");
+  expect_refused_dispatch(k, {1}, {b}, "8 bytes of push constants given; the kernel's block is 4 bytes",
+                          uint64_t{64});
+  expect_refused_dispatch(k, {1}, {b}, "0 bytes of push constants");
 }
 
 TEST_F(Streams, ZeroAndOverLimitGroupCounts) {
   auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
   auto b = dev.buffer(256);
-  expect_error(
-      PORTA_ERROR_INVALID_ARGUMENT,
-      [&] {
-        stream.dispatch(k, {0, 1, 1}, {b}, 64u);
-      },
-      "group count x is 0");
-  expect_error(
-      PORTA_ERROR_INVALID_ARGUMENT,
-      [&] {
-        stream.dispatch(k, {1, 1, 0}, {b}, 64u);
-      },
-      "group count z is 0");
+  expect_refused_dispatch(k, {0, 1, 1}, {b}, "group count x is 0", 64u);
+  expect_refused_dispatch(k, {1, 1, 0}, {b}, "group count z is 0", 64u);
   uint32_t max_y = dev.info().limits.max_workgroup_count[1];
-  if (max_y < UINT32_MAX)
-    expect_error(
-        PORTA_ERROR_INVALID_ARGUMENT,
-        [&] {
-          stream.dispatch(k, {1, max_y + 1, 1}, {b}, 64u);
-        },
-        "exceeds");
+  if (max_y < UINT32_MAX) expect_refused_dispatch(k, {1, max_y + 1, 1}, {b}, "exceeds", 64u);
   // The stream still works after refusals.
   stream.fill(b, 0.0f);
   stream.dispatch(k, {1}, {b}, 64u);

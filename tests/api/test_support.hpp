@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "porta/porta.hpp"
 #include "support/backend_under_test.hpp"
@@ -29,6 +30,19 @@ inline bool on_oclgrind(const porta::Device& device) {
 inline bool oclgrind_checks_uninitialized() {
   const char* v = std::getenv("OCLGRIND_UNINITIALIZED");
   return v && std::string(v) == "1";
+}
+
+// Dispatches `kernel` on `groups` with a new buffer of `words` 32-bit words as
+// its one buffer, on a stream of its own; returns the words after the dispatch.
+inline std::vector<uint32_t> run_on_one_buffer(porta::Device& device, const porta::Kernel& kernel,
+                                               porta::Groups groups, size_t words) {
+  porta::Buffer b = device.buffer(words * 4);
+  porta::Stream s = device.stream();
+  s.dispatch(kernel, groups, {b});
+  std::vector<uint32_t> r(words);
+  s.read(b, r);
+  s.sync();
+  return r;
 }
 
 }  // namespace porta::test

@@ -38,8 +38,11 @@ class Cts : public PluginTest, public ::testing::WithParamInterface<CtsDevice> {
 
 }  // namespace porta::test
 
-// Declares a suite of the CTS and runs it on every device of the plugin.
-#define PORTA_CTS_SUITE(Suite)                                                            \
-  class Suite : public ::porta::test::Cts {};                                             \
+// Declares a suite of the CTS and runs it on every device of the plugin;
+// PORTA_CTS_SUITE_OF gives the suite a base of its own (derived from Cts) with
+// helpers its tests share.
+#define PORTA_CTS_SUITE_OF(Suite, Base)                                                   \
+  class Suite : public Base {};                                                           \
   INSTANTIATE_TEST_SUITE_P(cts, Suite, ::testing::ValuesIn(::porta::test::cts_devices()), \
                            ::porta::test::cts_device_label)
+#define PORTA_CTS_SUITE(Suite) PORTA_CTS_SUITE_OF(Suite, ::porta::test::Cts)

@@ -17,7 +17,26 @@ namespace {
 
 namespace k = kernels;
 
-PORTA_CTS_SUITE(Kernels);
+class KernelTest : public Cts {
+ protected:
+  // Runs `kern`, which adds every element of its first buffer (n of them, the
+  // push constant) atomically into the one word of its second, over `x`, in
+  // groups of 64; returns that word.
+  template <class T>
+  T atomic_sum(porta_plugin_kernel kern, const std::vector<T>& x) {
+    const uint32_t n = static_cast<uint32_t>(x.size());
+    porta_plugin_buffer bx = buffer(n * 4), total = buffer(4);
+    write(bx, x.data(), n * 4);
+    EXPECT_EQ(api().stream_fill(stream, total, 0, 4, 0), PORTA_SUCCESS) << error();
+    dispatch(kern, (n + 63) / 64, {bx, total}, n);
+    T sum = 0;
+    read(total, &sum, 4);
+    sync();
+    return sum;
+  }
+};
+
+PORTA_CTS_SUITE_OF(Kernels, KernelTest);
 
 uint32_t float_bits(float f) {
   uint32_t bits;
@@ -156,14 +175,7 @@ TEST_P(Kernels, IntegerAtomicsAcrossGroups) {
   const uint32_t n = 64 * 1000 + 17;
   std::vector<uint32_t> x(n);
   for (uint32_t i = 0; i < n; ++i) x[i] = i % 13;
-  porta_plugin_buffer bx = buffer(n * 4), total = buffer(4);
-  write(bx, x.data(), n * 4);
-  ASSERT_EQ(api().stream_fill(stream, total, 0, 4, 0), PORTA_SUCCESS) << error();
-  dispatch(kern, (n + 63) / 64, {bx, total}, n);
-  uint32_t sum = 0;
-  read(total, &sum, 4);
-  sync();
-  EXPECT_EQ(sum, std::accumulate(x.begin(), x.end(), 0u));
+  EXPECT_EQ(atomic_sum(kern, x), std::accumulate(x.begin(), x.end(), 0u));
 }
 
 TEST_P(Kernels, FloatAtomicsAcrossGroups) {
@@ -180,14 +192,7 @@ TEST_P(Kernels, FloatAtomicsAcrossGroups) {
   ASSERT_NE(kern, nullptr);
   const uint32_t n = 65536 + 17;
   std::vector<float> x(n, 1.0f);
-  porta_plugin_buffer bx = buffer(n * 4), bs = buffer(4);
-  write(bx, x.data(), n * 4);
-  ASSERT_EQ(api().stream_fill(stream, bs, 0, 4, 0), PORTA_SUCCESS) << error();
-  dispatch(kern, (n + 63) / 64, {bx, bs}, n);
-  float sum = 0;
-  read(bs, &sum, 4);
-  sync();
-  EXPECT_EQ(sum, static_cast<float>(n));
+  EXPECT_EQ(atomic_sum(kern, x), static_cast<float>(n));
 }
 
 // One description handed to kernel_create from several threads at once (a
@@ -214,7 +219,7 @@ TEST_P(Kernels, CreatedFromSeveralThreadsAtOnce) {
   std::vector<uint32_t> out(n);
   read(b, out.data(), n * 4);
   sync();
-  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[i], 15u) << i;
+  ASSERT_TRUE(every_word_is(out, 15u));
   for (porta_plugin_kernel kern : made) api().kernel_destroy(kern);
   // This process's entries are of no use to another.
   for (const std::string& key : TestHost::cache_keys())

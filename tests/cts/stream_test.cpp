@@ -63,10 +63,8 @@ TEST_P(Streams, SeveralStreamsOfOneDevice) {
   read(b, got_b.data(), n * 4, 0, stream);
   sync(second);
   sync(stream);
-  for (uint32_t i = 0; i < n; ++i) {
-    ASSERT_EQ(got_a[i], 11u) << i;
-    ASSERT_EQ(got_b[i], 32u) << i;
-  }
+  ASSERT_TRUE(every_word_is(got_a, 11u));
+  ASSERT_TRUE(every_word_is(got_b, 32u));
 }
 
 // One kernel dispatched from two threads, each with its own stream and
@@ -102,10 +100,8 @@ TEST_P(Streams, TwoThreadsDispatchOneKernelOnTheirOwnStreams) {
   t2.join();
   ASSERT_EQ(s1, PORTA_SUCCESS) << m1;
   ASSERT_EQ(s2, PORTA_SUCCESS) << m2;
-  for (uint32_t i = 0; i < n; ++i) {
-    ASSERT_EQ(out1[i], 200u) << i;
-    ASSERT_EQ(out2[i], 1400u) << i;
-  }
+  ASSERT_TRUE(every_word_is(out1, 200u));
+  ASSERT_TRUE(every_word_is(out2, 1400u));
 }
 
 // Elapsed times between events are >= 0, positive across real work, and

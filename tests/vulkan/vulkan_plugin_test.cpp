@@ -120,10 +120,8 @@ TEST_F(VulkanPlugin, ZeroByteOperationsAreNoOps) {
   sync();
   api().sequence_destroy(seq);
   EXPECT_EQ(host, 0xdeadbeefu);
-  for (uint32_t i = 0; i < n; ++i) {
-    ASSERT_EQ(got_a[i], 7u) << i;
-    ASSERT_EQ(got_b[i], 9u) << i;
-  }
+  ASSERT_TRUE(every_word_is(got_a, 7u));
+  ASSERT_TRUE(every_word_is(got_b, 9u));
 }
 
 TEST_F(VulkanPlugin, SubAllocatesManySmallBuffers) {

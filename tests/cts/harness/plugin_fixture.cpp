@@ -163,4 +163,11 @@ void PluginTest::dispatch(porta_plugin_kernel k, uint32_t gx, uint32_t gy, uint3
       << error();
 }
 
+::testing::AssertionResult every_word_is(const std::vector<uint32_t>& words, uint32_t value) {
+  for (size_t i = 0; i < words.size(); ++i)
+    if (words[i] != value)
+      return ::testing::AssertionFailure() << "word " << i << " is " << words[i] << ", not " << value;
+  return ::testing::AssertionSuccess();
+}
+
 }  // namespace porta::test

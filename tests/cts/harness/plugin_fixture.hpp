@@ -41,6 +41,9 @@ class GlslKernel {
   porta_kernel_desc desc_{};
 };
 
+// Passes when every word of `words` is `value`; else names the first that is not.
+::testing::AssertionResult every_word_is(const std::vector<uint32_t>& words, uint32_t value);
+
 class PluginTest : public ::testing::Test {
  protected:
   // Opens device `index` of `plugin` and a stream on it; skips the test, with

@@ -117,9 +117,9 @@ CompiledModule Nvrtc::compile(const std::string& source, const std::string& name
   Program program{api};
   std::string file = name.empty() ? std::string("kernel.cu") : name + ".cu";
   std::vector<const char*> header_texts, header_names;
-  for (const SourceHeader& h : runtime_headers()) {
-    header_names.push_back(h.name);
-    header_texts.push_back(h.text);
+  for (size_t i = 0; i < kRuntimeHeaderCount; ++i) {
+    header_names.push_back(kRuntimeHeaders[i].name);
+    header_texts.push_back(kRuntimeHeaders[i].data);
   }
   nvrtcResult r =
       api.nvrtcCreateProgram(&program.handle, source.c_str(), file.c_str(),

@@ -15,6 +15,22 @@
 
 using namespace porta::core;
 
+namespace {
+
+// What `read` returns from a live handle; zero, with the last error set,
+// from any other.
+template <class Object, class Read>
+auto read_handle(Object* handle, const char* kind, const char* call, Read read) {
+  decltype(read(*handle)) value{};
+  guard([&] {
+    check_handle(handle, kind, call);
+    value = read(*handle);
+  });
+  return value;
+}
+
+}  // namespace
+
 extern "C" {
 
 const char* porta_version(void) { return PORTA_VERSION_STRING; }
@@ -124,12 +140,7 @@ void porta_buffer_destroy(porta_buffer buffer) {
 }
 
 uint64_t porta_buffer_size(porta_buffer buffer) {
-  uint64_t size = 0;
-  guard([&] {
-    check_handle(buffer, "buffer", "porta_buffer_size");
-    size = buffer->state->size;
-  });
-  return size;
+  return read_handle(buffer, "buffer", "porta_buffer_size", [](porta_buffer_t& b) { return b.state->size; });
 }
 
 // ---- kernels ----------------------------------------------------------------
@@ -173,21 +184,13 @@ void porta_kernel_destroy(porta_kernel kernel) {
 }
 
 uint32_t porta_kernel_buffer_count(porta_kernel kernel) {
-  uint32_t n = 0;
-  guard([&] {
-    check_handle(kernel, "kernel", "porta_kernel_buffer_count");
-    n = kernel->state->interface.buffer_count;
-  });
-  return n;
+  return read_handle(kernel, "kernel", "porta_kernel_buffer_count",
+                     [](porta_kernel_t& k) { return k.state->interface.buffer_count; });
 }
 
 uint32_t porta_kernel_push_constant_size(porta_kernel kernel) {
-  uint32_t n = 0;
-  guard([&] {
-    check_handle(kernel, "kernel", "porta_kernel_push_constant_size");
-    n = kernel->state->interface.push_constant_size;
-  });
-  return n;
+  return read_handle(kernel, "kernel", "porta_kernel_push_constant_size",
+                     [](porta_kernel_t& k) { return k.state->interface.push_constant_size; });
 }
 
 void porta_kernel_workgroup_size(porta_kernel kernel, uint32_t size[3]) {

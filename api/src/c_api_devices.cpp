@@ -15,6 +15,22 @@
 
 using namespace porta::core;
 
+namespace {
+
+// What `read` returns from a live handle; zero, with the last error set,
+// from any other.
+template <class Object, class Read>
+auto read_handle(Object* handle, const char* kind, const char* call, Read read) {
+  decltype(read(*handle)) value{};
+  guard([&] {
+    check_handle(handle, kind, call);
+    value = read(*handle);
+  });
+  return value;
+}
+
+}  // namespace
+
 extern "C" {
 
 const char* porta_version(void) { return PORTA_VERSION_STRING; }
@@ -68,16 +84,12 @@ porta_status porta_device_open(const char* selector, porta_device* device) {
     check_plugin(state->api->device_open(s.info->index, &state->handle), *state, "device_open");
     log(PORTA_LOG_INFO, "using " + state->label + ": " + s.why);
     auto* handle = new porta_device_t{std::move(state)};
-    register_handle(handle, "device");
-    *device = handle;
+    hand_out(handle, "device", device);
   });
 }
 
 void porta_device_close(porta_device device) {
-  if (!device) return;
-  if (guard([&] { check_handle(device, "device", "porta_device_close"); }) != PORTA_SUCCESS) return;
-  unregister_handle(device);
-  delete device;
+  if (release_handle(device, "device", "porta_device_close")) delete device;
 }
 
 static porta_status query_info(porta_device device, porta_device_info* info, const char* call) {
@@ -119,25 +131,16 @@ porta_status porta_buffer_create(porta_device device, uint64_t size, porta_buffe
     check_plugin(dev->api->buffer_create(dev->handle, size, &state->handle), *dev,
                  format("buffer_create (%llu bytes)", static_cast<unsigned long long>(size)).c_str());
     auto* handle = new porta_buffer_t{std::move(state)};
-    register_handle(handle, "buffer");
-    *buffer = handle;
+    hand_out(handle, "buffer", buffer);
   });
 }
 
 void porta_buffer_destroy(porta_buffer buffer) {
-  if (!buffer) return;
-  if (guard([&] { check_handle(buffer, "buffer", "porta_buffer_destroy"); }) != PORTA_SUCCESS) return;
-  unregister_handle(buffer);
-  delete buffer;
+  if (release_handle(buffer, "buffer", "porta_buffer_destroy")) delete buffer;
 }
 
 uint64_t porta_buffer_size(porta_buffer buffer) {
-  uint64_t size = 0;
-  guard([&] {
-    check_handle(buffer, "buffer", "porta_buffer_size");
-    size = buffer->state->size;
-  });
-  return size;
+  return read_handle(buffer, "buffer", "porta_buffer_size", [](porta_buffer_t& b) { return b.state->size; });
 }
 
 // ---- kernels ----------------------------------------------------------------
@@ -150,8 +153,7 @@ static porta_status make_kernel(porta_device device, const std::vector<uint32_t>
   *kernel = nullptr;
   auto state = build_kernel(device->state, spirv, glsl, name && *name ? name : "kernel", specs, spec_count);
   auto* handle = new porta_kernel_t{std::move(state)};
-  register_handle(handle, "kernel");
-  *kernel = handle;
+  hand_out(handle, "kernel", kernel);
   return PORTA_SUCCESS;
 }
 
@@ -178,28 +180,17 @@ porta_status porta_kernel_create_spirv(porta_device device, const uint32_t* word
 }
 
 void porta_kernel_destroy(porta_kernel kernel) {
-  if (!kernel) return;
-  if (guard([&] { check_handle(kernel, "kernel", "porta_kernel_destroy"); }) != PORTA_SUCCESS) return;
-  unregister_handle(kernel);
-  delete kernel;
+  if (release_handle(kernel, "kernel", "porta_kernel_destroy")) delete kernel;
 }
 
 uint32_t porta_kernel_buffer_count(porta_kernel kernel) {
-  uint32_t n = 0;
-  guard([&] {
-    check_handle(kernel, "kernel", "porta_kernel_buffer_count");
-    n = kernel->state->interface.buffer_count;
-  });
-  return n;
+  return read_handle(kernel, "kernel", "porta_kernel_buffer_count",
+                     [](porta_kernel_t& k) { return k.state->interface.buffer_count; });
 }
 
 uint32_t porta_kernel_push_constant_size(porta_kernel kernel) {
-  uint32_t n = 0;
-  guard([&] {
-    check_handle(kernel, "kernel", "porta_kernel_push_constant_size");
-    n = kernel->state->interface.push_constant_size;
-  });
-  return n;
+  return read_handle(kernel, "kernel", "porta_kernel_push_constant_size",
+                     [](porta_kernel_t& k) { return k.state->interface.push_constant_size; });
 }
 
 void porta_kernel_workgroup_size(porta_kernel kernel, uint32_t size[3]) {

@@ -63,6 +63,28 @@ void submit(porta_stream_t& s, const char* call, std::vector<std::shared_ptr<voi
   check_plugin(op(), *s.device, call);
 }
 
+// porta_stream_write and porta_stream_read: `host` is the source of a write
+// and the destination of a read.
+porta_status stream_transfer(porta_stream stream, porta_buffer buffer, uint64_t offset, void* host,
+                             uint64_t size, bool write, const char* call) {
+  clear_last_error();
+  return guard([&] {
+    auto& s = stream_of(stream, call);
+    auto& b = buffer_on(s, buffer, call, write ? "the destination buffer" : "the source buffer");
+    check_range(b, offset, size, call, write ? "destination" : "source");
+    if (size == 0) return;
+    if (!host)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %s pointer is null", call, write ? "source" : "destination");
+    auto api = s.device->api;
+    auto ps = s.handle;
+    auto pb = b.handle;
+    submit(s, write ? "write" : "read", {buffer->state}, [=] {
+      return write ? api->stream_write(ps, pb, offset, host, size)
+                   : api->stream_read(ps, pb, offset, host, size);
+    });
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -82,9 +104,7 @@ porta_status porta_stream_create(porta_device device, porta_stream* stream) {
 }
 
 void porta_stream_destroy(porta_stream stream) {
-  if (!stream) return;
-  if (guard([&] { check_handle(stream, "stream", "porta_stream_destroy"); }) != PORTA_SUCCESS) return;
-  unregister_handle(stream);
+  if (!release_handle(stream, "stream", "porta_stream_destroy")) return;
   const auto& api = stream->device->api;
   if (stream->recording && native_recording(*stream->device)) {
     porta_plugin_sequence seq = nullptr;
@@ -98,34 +118,12 @@ void porta_stream_destroy(porta_stream stream) {
 
 porta_status porta_stream_write(porta_stream stream, porta_buffer dst, uint64_t offset, const void* src,
                                 uint64_t size) {
-  clear_last_error();
-  return guard([&] {
-    auto& s = stream_of(stream, "porta_stream_write");
-    auto& b = buffer_on(s, dst, "porta_stream_write", "the destination buffer");
-    check_range(b, offset, size, "porta_stream_write", "destination");
-    if (size == 0) return;
-    if (!src) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_write: source pointer is null");
-    auto api = s.device->api;
-    auto ps = s.handle;
-    auto pb = b.handle;
-    submit(s, "write", {dst->state}, [=] { return api->stream_write(ps, pb, offset, src, size); });
-  });
+  return stream_transfer(stream, dst, offset, const_cast<void*>(src), size, true, "porta_stream_write");
 }
 
 porta_status porta_stream_read(porta_stream stream, porta_buffer src, uint64_t offset, void* dst,
                                uint64_t size) {
-  clear_last_error();
-  return guard([&] {
-    auto& s = stream_of(stream, "porta_stream_read");
-    auto& b = buffer_on(s, src, "porta_stream_read", "the source buffer");
-    check_range(b, offset, size, "porta_stream_read", "source");
-    if (size == 0) return;
-    if (!dst) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_read: destination pointer is null");
-    auto api = s.device->api;
-    auto ps = s.handle;
-    auto pb = b.handle;
-    submit(s, "read", {src->state}, [=] { return api->stream_read(ps, pb, offset, dst, size); });
-  });
+  return stream_transfer(stream, src, offset, dst, size, false, "porta_stream_read");
 }
 
 porta_status porta_stream_copy(porta_stream stream, porta_buffer src, uint64_t src_offset, porta_buffer dst,
@@ -286,9 +284,7 @@ porta_status porta_stream_replay(porta_stream stream, porta_sequence sequence) {
 }
 
 void porta_sequence_destroy(porta_sequence sequence) {
-  if (!sequence) return;
-  if (guard([&] { check_handle(sequence, "sequence", "porta_sequence_destroy"); }) != PORTA_SUCCESS) return;
-  unregister_handle(sequence);
+  if (!release_handle(sequence, "sequence", "porta_sequence_destroy")) return;
   if (sequence->handle) sequence->device->api->sequence_destroy(sequence->handle);
   delete sequence;
 }
@@ -325,9 +321,7 @@ porta_status porta_event_elapsed_ms(porta_event start, porta_event end, double* 
 }
 
 void porta_event_destroy(porta_event event) {
-  if (!event) return;
-  if (guard([&] { check_handle(event, "event", "porta_event_destroy"); }) != PORTA_SUCCESS) return;
-  unregister_handle(event);
+  if (!release_handle(event, "event", "porta_event_destroy")) return;
   event->device->api->event_destroy(event->handle);
   delete event;
 }

@@ -41,4 +41,11 @@ void check_handle(const void* handle, const char* kind, const char* call) {
     fail(PORTA_ERROR_INVALID_HANDLE, "%s: expected a %s handle, got a %s handle", call, kind, it->second);
 }
 
+bool release_handle(const void* handle, const char* kind, const char* call) {
+  if (!handle) return false;
+  if (guard([&] { check_handle(handle, kind, call); }) != PORTA_SUCCESS) return false;
+  unregister_handle(handle);
+  return true;
+}
+
 }  // namespace porta::core

@@ -9,4 +9,16 @@ void unregister_handle(const void* handle);
 // Throws INVALID_HANDLE unless `handle` is live and of `kind`.
 void check_handle(const void* handle, const char* kind, const char* call);
 
+// Registers a new handle of `kind` and gives it to the caller in *out.
+template <class Handle>
+void hand_out(Handle handle, const char* kind, Handle* out) {
+  register_handle(handle, kind);
+  *out = handle;
+}
+
+// The first step of every destroy entry: false when there is nothing to
+// destroy (a null handle, or one that is not live and of `kind`: the last
+// error says which); else the handle is unregistered and the caller frees it.
+bool release_handle(const void* handle, const char* kind, const char* call);
+
 }  // namespace porta::core

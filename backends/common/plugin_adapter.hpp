@@ -9,11 +9,15 @@
 // ranges, buffer counts, push-constant sizes, device indexes, limits and
 // features): a backend only checks what its runtime alone knows.
 //
+// The backend's object types are the ones its entries make (device_open,
+// buffer_create, kernel_create, stream_create, event_record,
+// stream_end_record); a backend whose objects are the plugin handle structs
+// themselves (porta_plugin_device_t, ...) names them by deriving from
+// HandleObjects.
+//
 // struct Backend {
 //   static constexpr const char* name = "...";
 //   static constexpr porta_kernel_language language = PORTA_LANGUAGE_...;
-//   using Device = ...; using Buffer = ...; using Kernel = ...;
-//   using Stream = ...; using Event = ...;
 //
 //   static void init();                       // throws Failure: the backend is unavailable
 //   static void shutdown();
@@ -41,7 +45,6 @@
 //
 //   // Recorded sequences, optional (all or none; without them the core
 //   // records and replays the calls itself):
-//   using Sequence = ...;
 //   static void stream_begin_record(Stream&);
 //   static Sequence* stream_end_record(Stream&);
 //   static void stream_replay(Stream&, Sequence&);
@@ -51,6 +54,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <type_traits>
 
 #include "plugin_support.hpp"
 
@@ -81,21 +85,37 @@ class BufferList {
   uint32_t count_;
 };
 
-template <class B>
-concept Records = requires(typename B::Stream& stream, typename B::Sequence& sequence) {
+// The object types of a backend whose objects are the plugin handle structs.
+struct HandleObjects {
+  using Device = porta_plugin_device_t;
+  using Buffer = porta_plugin_buffer_t;
+  using Kernel = porta_plugin_kernel_t;
+  using Stream = porta_plugin_stream_t;
+  using Event = porta_plugin_event_t;
+  using Sequence = porta_plugin_sequence_t;
+};
+
+// The object type an entry makes (it returns a pointer to it).
+template <class Made>
+using Object = std::remove_pointer_t<Made>;
+
+template <class B, class Stream>
+concept Records = requires(Stream& stream) {
   B::stream_begin_record(stream);
-  { B::stream_end_record(stream) } -> std::same_as<typename B::Sequence*>;
-  B::stream_replay(stream, sequence);
-  B::sequence_destroy(&sequence);
+  B::stream_replay(stream, *B::stream_end_record(stream));
+  B::sequence_destroy(B::stream_end_record(stream));
 };
 
 template <class B>
 class Adapter {
-  using Device = typename B::Device;
-  using Buffer = typename B::Buffer;
-  using Kernel = typename B::Kernel;
-  using Stream = typename B::Stream;
-  using Event = typename B::Event;
+  using Device = Object<decltype(B::device_open(0))>;
+  using Buffer = Object<decltype(B::buffer_create(std::declval<Device&>(), 0))>;
+  using Kernel =
+      Object<decltype(B::kernel_create(std::declval<Device&>(), std::declval<const porta_kernel_desc&>()))>;
+  using Stream = Object<decltype(B::stream_create(std::declval<Device&>()))>;
+  using Event = Object<decltype(B::event_record(std::declval<Stream&>()))>;
+  template <class S = Stream>  // only named where the backend records
+  using Sequence = Object<decltype(B::stream_end_record(std::declval<S&>()))>;
 
   static Device& device(porta_plugin_device d) { return *object<Device>(d); }
   static Buffer& buffer(porta_plugin_buffer b) { return *object<Buffer>(b); }
@@ -190,18 +210,19 @@ class Adapter {
   }
 
   // Recording entries exist only for a backend that records (see Records).
-  static porta_status stream_begin_record(porta_plugin_stream s) requires Records<B> {
+  static porta_status stream_begin_record(porta_plugin_stream s) requires Records<B, Stream> {
     return guard([&] { B::stream_begin_record(stream(s)); });
   }
   static porta_status stream_end_record(porta_plugin_stream s,
-                                        porta_plugin_sequence* out) requires Records<B> {
+                                        porta_plugin_sequence* out) requires Records<B, Stream> {
     return guard([&] { *out = handle<porta_plugin_sequence>(B::stream_end_record(stream(s))); });
   }
-  static porta_status stream_replay(porta_plugin_stream s, porta_plugin_sequence q) requires Records<B> {
-    return guard([&] { B::stream_replay(stream(s), *object<typename B::Sequence>(q)); });
+  static porta_status stream_replay(porta_plugin_stream s,
+                                    porta_plugin_sequence q) requires Records<B, Stream> {
+    return guard([&] { B::stream_replay(stream(s), *object<Sequence<>>(q)); });
   }
-  static void sequence_destroy(porta_plugin_sequence q) requires Records<B> {
-    release([&] { B::sequence_destroy(object<typename B::Sequence>(q)); });
+  static void sequence_destroy(porta_plugin_sequence q) requires Records<B, Stream> {
+    release([&] { B::sequence_destroy(object<Sequence<>>(q)); });
   }
 
   // The recording entries, or null ones for a backend that does not record.
@@ -212,7 +233,7 @@ class Adapter {
     decltype(porta_plugin_api::sequence_destroy) destroy = nullptr;
   };
   static constexpr Recording recording() {
-    if constexpr (Records<B>)
+    if constexpr (Records<B, Stream>)
       return {stream_begin_record, stream_end_record, stream_replay, sequence_destroy};
     else
       return {};

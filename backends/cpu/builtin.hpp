@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "../common/embedded_file.hpp"
 #include "porta_cpu.h"
 
 namespace porta::cpu {
@@ -40,12 +41,7 @@ const BuiltinKernel* find_builtin(const char* source, size_t size);
 
 // The runtime headers generated code includes (translator/runtime), embedded
 // at build time so a run-time compile needs nothing but a compiler.
-struct EmbeddedFile {
-  const char* name;
-  const char* data;
-  size_t size;
-};
-extern const EmbeddedFile kRuntimeHeaders[];
+extern const plugin::EmbeddedFile kRuntimeHeaders[];
 extern const size_t kRuntimeHeaderCount;
 
 }  // namespace porta::cpu

@@ -11,20 +11,26 @@
 
 namespace porta::cuda {
 
+// The NVRTC functions porta calls, declared and loaded from this one list.
+#define PORTA_NVRTC_FUNCTIONS(X) \
+  X(nvrtcGetErrorString)         \
+  X(nvrtcVersion)                \
+  X(nvrtcGetNumSupportedArchs)   \
+  X(nvrtcGetSupportedArchs)      \
+  X(nvrtcCreateProgram)          \
+  X(nvrtcDestroyProgram)         \
+  X(nvrtcCompileProgram)         \
+  X(nvrtcGetProgramLogSize)      \
+  X(nvrtcGetProgramLog)          \
+  X(nvrtcGetPTXSize)             \
+  X(nvrtcGetPTX)                 \
+  X(nvrtcGetCUBINSize)           \
+  X(nvrtcGetCUBIN)
+
 struct Nvrtc::Api {
-  decltype(&::nvrtcGetErrorString) nvrtcGetErrorString = nullptr;
-  decltype(&::nvrtcVersion) nvrtcVersion = nullptr;
-  decltype(&::nvrtcGetNumSupportedArchs) nvrtcGetNumSupportedArchs = nullptr;
-  decltype(&::nvrtcGetSupportedArchs) nvrtcGetSupportedArchs = nullptr;
-  decltype(&::nvrtcCreateProgram) nvrtcCreateProgram = nullptr;
-  decltype(&::nvrtcDestroyProgram) nvrtcDestroyProgram = nullptr;
-  decltype(&::nvrtcCompileProgram) nvrtcCompileProgram = nullptr;
-  decltype(&::nvrtcGetProgramLogSize) nvrtcGetProgramLogSize = nullptr;
-  decltype(&::nvrtcGetProgramLog) nvrtcGetProgramLog = nullptr;
-  decltype(&::nvrtcGetPTXSize) nvrtcGetPTXSize = nullptr;
-  decltype(&::nvrtcGetPTX) nvrtcGetPTX = nullptr;
-  decltype(&::nvrtcGetCUBINSize) nvrtcGetCUBINSize = nullptr;
-  decltype(&::nvrtcGetCUBIN) nvrtcGetCUBIN = nullptr;
+#define PORTA_NVRTC_DECLARE(fn) decltype(&::fn) fn = nullptr;
+  PORTA_NVRTC_FUNCTIONS(PORTA_NVRTC_DECLARE)
+#undef PORTA_NVRTC_DECLARE
 };
 
 namespace {
@@ -59,19 +65,9 @@ const Nvrtc& Nvrtc::get() {
               {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", "/usr/local/cuda/lib64/libnvrtc.so"})) {
         fail(PORTA_ERROR_UNAVAILABLE, "NVRTC not found (%s)", g_library.reason().c_str());
       }
-      g_library.load(g_api.nvrtcGetErrorString, "nvrtcGetErrorString");
-      g_library.load(g_api.nvrtcVersion, "nvrtcVersion");
-      g_library.load(g_api.nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs");
-      g_library.load(g_api.nvrtcGetSupportedArchs, "nvrtcGetSupportedArchs");
-      g_library.load(g_api.nvrtcCreateProgram, "nvrtcCreateProgram");
-      g_library.load(g_api.nvrtcDestroyProgram, "nvrtcDestroyProgram");
-      g_library.load(g_api.nvrtcCompileProgram, "nvrtcCompileProgram");
-      g_library.load(g_api.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize");
-      g_library.load(g_api.nvrtcGetProgramLog, "nvrtcGetProgramLog");
-      g_library.load(g_api.nvrtcGetPTXSize, "nvrtcGetPTXSize");
-      g_library.load(g_api.nvrtcGetPTX, "nvrtcGetPTX");
-      g_library.load(g_api.nvrtcGetCUBINSize, "nvrtcGetCUBINSize");
-      g_library.load(g_api.nvrtcGetCUBIN, "nvrtcGetCUBIN");
+#define PORTA_NVRTC_LOAD(fn) g_library.load(g_api.fn, #fn);
+      PORTA_NVRTC_FUNCTIONS(PORTA_NVRTC_LOAD)
+#undef PORTA_NVRTC_LOAD
 
       std::unique_ptr<Nvrtc> n(new Nvrtc);
       n->api_ = &g_api;
@@ -117,9 +113,9 @@ CompiledModule Nvrtc::compile(const std::string& source, const std::string& name
   Program program{api};
   std::string file = name.empty() ? std::string("kernel.cu") : name + ".cu";
   std::vector<const char*> header_texts, header_names;
-  for (const SourceHeader& h : runtime_headers()) {
-    header_names.push_back(h.name);
-    header_texts.push_back(h.text);
+  for (size_t i = 0; i < kRuntimeHeaderCount; ++i) {
+    header_names.push_back(kRuntimeHeaders[i].name);
+    header_texts.push_back(kRuntimeHeaders[i].data);
   }
   nvrtcResult r =
       api.nvrtcCreateProgram(&program.handle, source.c_str(), file.c_str(),

@@ -3,8 +3,11 @@
 // compile translated CUDA C++ exactly the same way.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
+
+#include "../common/embedded_file.hpp"
 
 namespace porta::cuda {
 
@@ -15,16 +18,12 @@ struct CompiledModule {
   std::string log;     // NVRTC's log; non-empty means warnings
 };
 
-// A header translated code includes by name (#include "porta_glsl.hpp"),
-// handed to NVRTC in memory: a machine with only the driver and NVRTC has no
-// include directory to find it in.
-struct SourceHeader {
-  const char* name;
-  const char* text;
-};
-
-// The translator's runtime headers, embedded at build time (runtime_headers.cpp).
-const std::vector<SourceHeader>& runtime_headers();
+// The translator's runtime headers, which translated code includes by name
+// (#include "porta_glsl.hpp"), embedded at build time (runtime_headers.cpp)
+// and handed to NVRTC in memory: a machine with only the driver and NVRTC has
+// no include directory to find them in.
+extern const plugin::EmbeddedFile kRuntimeHeaders[];
+extern const size_t kRuntimeHeaderCount;
 
 class Nvrtc {
  public:
@@ -42,7 +41,7 @@ class Nvrtc {
   // a cubin for sm_<arch> when NVRTC knows that architecture, else PTX for the
   // newest compute_<XY> below it, which the driver compiles on load.
   // Throws Failure(COMPILE) with NVRTC's log, or Failure(UNSUPPORTED) when
-  // the architecture is older than any NVRTC supports. runtime_headers() are
+  // the architecture is older than any NVRTC supports. kRuntimeHeaders are
   // available to #include.
   CompiledModule compile(const std::string& source, const std::string& name, int arch) const;
 

@@ -7,12 +7,6 @@ namespace porta::cuda {
 struct Backend {
   static constexpr const char* name = "cuda";
   static constexpr porta_kernel_language language = PORTA_LANGUAGE_CUDA;
-  using Device = cuda::Device;
-  using Buffer = cuda::Buffer;
-  using Kernel = cuda::Kernel;
-  using Stream = cuda::Stream;
-  using Event = cuda::Event;
-  using Sequence = cuda::Sequence;
 
   static void init() { enumerate_devices(); }
   static void shutdown() { forget_devices(); }

@@ -13,22 +13,25 @@ namespace {
 
 std::vector<DeviceEntry> g_devices;
 
-std::string platform_string(cl_platform_id platform, cl_platform_info param) {
+// A string property of a platform or device, through its clGet*Info
+// (`get`): the size first, then the text.
+template <class Object, class Param>
+std::string info_string(cl_int (*get)(Object, Param, size_t, void*, size_t*), Object object, Param param,
+                        const char* where, const char* call) {
   size_t size = 0;
-  check(cl().clGetPlatformInfo(platform, param, 0, nullptr, &size), "platform", "clGetPlatformInfo");
+  check(get(object, param, 0, nullptr, &size), where, call);
   std::string s(size, '\0');
-  check(cl().clGetPlatformInfo(platform, param, size, s.data(), nullptr), "platform", "clGetPlatformInfo");
+  check(get(object, param, size, s.data(), nullptr), where, call);
   s.resize(std::strlen(s.c_str()));
   return s;
 }
 
+std::string platform_string(cl_platform_id platform, cl_platform_info param) {
+  return info_string(cl().clGetPlatformInfo, platform, param, "platform", "clGetPlatformInfo");
+}
+
 std::string device_string(cl_device_id device, cl_device_info param) {
-  size_t size = 0;
-  check(cl().clGetDeviceInfo(device, param, 0, nullptr, &size), "device", "clGetDeviceInfo");
-  std::string s(size, '\0');
-  check(cl().clGetDeviceInfo(device, param, size, s.data(), nullptr), "device", "clGetDeviceInfo");
-  s.resize(std::strlen(s.c_str()));
-  return s;
+  return info_string(cl().clGetDeviceInfo, device, param, "device", "clGetDeviceInfo");
 }
 
 template <class T>

@@ -5,15 +5,9 @@
 
 namespace porta::opencl {
 
-struct Backend {
+struct Backend : plugin::HandleObjects {
   static constexpr const char* name = "opencl";
   static constexpr porta_kernel_language language = PORTA_LANGUAGE_OPENCL_C;
-  using Device = porta_plugin_device_t;
-  using Buffer = porta_plugin_buffer_t;
-  using Kernel = porta_plugin_kernel_t;
-  using Stream = porta_plugin_stream_t;
-  using Event = porta_plugin_event_t;
-  using Sequence = porta_plugin_sequence_t;
 
   static void init() {
     load_runtime();

@@ -8,12 +8,6 @@ namespace porta::vk {
 struct Backend {
   static constexpr const char* name = "vulkan";
   static constexpr porta_kernel_language language = PORTA_LANGUAGE_SPIRV;
-  using Device = vk::Device;
-  using Buffer = vk::Buffer;
-  using Kernel = vk::Kernel;
-  using Stream = vk::Stream;
-  using Event = vk::Event;
-  using Sequence = vk::Sequence;
 
   static void init() { init_instance(); }
   static void shutdown() { shutdown_instance(); }

@@ -3,17 +3,13 @@
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
 #include "launchers.hpp"
+#include "unary_operands.hpp"
 
 namespace porta::ops {
 
 void launch_sigmoid(porta_stream stream, const porta_tensor* x_tensor, const porta_tensor* out_tensor) {
   const OpCall call = begin_call(stream, "porta_ops_sigmoid");
-  require_float32(call, {x_tensor, out_tensor}, {"x", "out"});
-  const View out = view(call, out_tensor, "out"), x = view(call, x_tensor, "x");
-  require_same_shape(call, x, out);
-  require_contiguous(call, x);
-  require_contiguous(call, out);
-  require_disjoint_or_same(call, out, x);
+  const auto [x, out] = unary_operands(call, x_tensor, out_tensor);
   if (out.elements == 0) return;
   const uint32_t wg = workgroup_size(call.info, 256);
   const uint32_t groups = elementwise_groups(call.info, (out.elements + 3) / 4, wg);

@@ -48,21 +48,22 @@ typedef enum porta_feature {
 PORTA_API const char* porta_feature_name(uint64_t single_feature_bit);
 
 /* The same lookups, header-only, for code that does not link libporta
- * (the translator, the plugins). */
-static inline const char* porta_feature_name_inline(uint64_t single_feature_bit) {
-#define PORTA_FEATURE_NAME_(suffix, bit, name, description) \
-  if (single_feature_bit == (UINT64_C(1) << (bit))) return name;
-  PORTA_FEATURE_LIST(PORTA_FEATURE_NAME_)
-#undef PORTA_FEATURE_NAME_
+ * (the translator, the plugins): a feature bit's name, or its description
+ * when `description` is nonzero. */
+static inline const char* porta_feature_text_inline_(uint64_t single_feature_bit, int description) {
+#define PORTA_FEATURE_TEXT_(suffix, bit, name, text) \
+  if (single_feature_bit == (UINT64_C(1) << (bit))) return description ? text : name;
+  PORTA_FEATURE_LIST(PORTA_FEATURE_TEXT_)
+#undef PORTA_FEATURE_TEXT_
   return NULL;
 }
 
+static inline const char* porta_feature_name_inline(uint64_t single_feature_bit) {
+  return porta_feature_text_inline_(single_feature_bit, 0);
+}
+
 static inline const char* porta_feature_description_inline(uint64_t single_feature_bit) {
-#define PORTA_FEATURE_DESCRIPTION_(suffix, bit, name, description) \
-  if (single_feature_bit == (UINT64_C(1) << (bit))) return description;
-  PORTA_FEATURE_LIST(PORTA_FEATURE_DESCRIPTION_)
-#undef PORTA_FEATURE_DESCRIPTION_
-  return NULL;
+  return porta_feature_text_inline_(single_feature_bit, 1);
 }
 
 #ifdef __cplusplus

@@ -58,9 +58,27 @@ namespace detail {
 inline void check(porta_status status) {
   if (status != PORTA_SUCCESS) throw Error(status, porta_last_error());
 }
-template <class T, void (*Destroy)(T)>
-std::shared_ptr<std::remove_pointer_t<T>> own(T handle) {
-  return std::shared_ptr<std::remove_pointer_t<T>>(handle, [](T h) { Destroy(h); });
+// What every object of this API is: a reference-counted C handle, given to
+// `Destroy` when the last copy goes.
+template <class Handle, void (*Destroy)(Handle)>
+class Object {
+ public:
+  using handle_type = Handle;
+  Object() = default;
+  explicit Object(Handle handle) : handle_(handle, [](Handle h) { Destroy(h); }) {}
+  Handle handle() const { return handle_.get(); }
+  explicit operator bool() const { return handle_ != nullptr; }
+
+ private:
+  std::shared_ptr<std::remove_pointer_t<Handle>> handle_;
+};
+
+// The object a C entry point makes: create(args..., &handle), checked.
+template <class T, class... Params, class... Args>
+T created(porta_status (*create)(Params...), Args... args) {
+  typename T::handle_type handle = nullptr;
+  check(create(args..., &handle));
+  return T(handle);
 }
 
 // The element pointer of a contiguous range (std::data), if it has one.
@@ -159,13 +177,10 @@ inline KernelSource spirv(std::vector<uint32_t> words, std::string name = "kerne
   return {false, {}, std::move(words), std::move(name)};
 }
 
-class Buffer {
+class Buffer : public detail::Object<porta_buffer, porta_buffer_destroy> {
  public:
-  Buffer() = default;
-  explicit Buffer(porta_buffer handle) : handle_(detail::own<porta_buffer, porta_buffer_destroy>(handle)) {}
-  porta_buffer handle() const { return handle_.get(); }
+  using Object::Object;
   uint64_t size() const { return porta_buffer_size(handle()); }
-  explicit operator bool() const { return handle_ != nullptr; }
   // The device the buffer belongs to.
   Device device() const;
 
@@ -202,16 +217,11 @@ class Buffer {
     read(out);
     return out;
   }
-
- private:
-  std::shared_ptr<porta_buffer_t> handle_;
 };
 
-class Kernel {
+class Kernel : public detail::Object<porta_kernel, porta_kernel_destroy> {
  public:
-  Kernel() = default;
-  explicit Kernel(porta_kernel handle) : handle_(detail::own<porta_kernel, porta_kernel_destroy>(handle)) {}
-  porta_kernel handle() const { return handle_.get(); }
+  using Object::Object;
   uint32_t buffer_count() const { return porta_kernel_buffer_count(handle()); }
   uint32_t push_constant_size() const { return porta_kernel_push_constant_size(handle()); }
   std::array<uint32_t, 3> workgroup_size() const {
@@ -219,37 +229,23 @@ class Kernel {
     porta_kernel_workgroup_size(handle(), size.data());
     return size;
   }
-
- private:
-  std::shared_ptr<porta_kernel_t> handle_;
 };
 
-class Event {
+class Event : public detail::Object<porta_event, porta_event_destroy> {
  public:
-  Event() = default;
-  explicit Event(porta_event handle) : handle_(detail::own<porta_event, porta_event_destroy>(handle)) {}
-  porta_event handle() const { return handle_.get(); }
+  using Object::Object;
   // Milliseconds from this event to `end`; sync the stream first.
   double elapsed_ms(const Event& end) const {
     double ms = 0;
     detail::check(porta_event_elapsed_ms(handle(), end.handle(), &ms));
     return ms;
   }
-
- private:
-  std::shared_ptr<porta_event_t> handle_;
 };
 
 // A recorded sequence of stream operations, replayed with Stream::replay.
-class Sequence {
+class Sequence : public detail::Object<porta_sequence, porta_sequence_destroy> {
  public:
-  Sequence() = default;
-  explicit Sequence(porta_sequence handle)
-      : handle_(detail::own<porta_sequence, porta_sequence_destroy>(handle)) {}
-  porta_sequence handle() const { return handle_.get(); }
-
- private:
-  std::shared_ptr<porta_sequence_t> handle_;
+  using Object::Object;
 };
 
 struct Groups {
@@ -258,11 +254,9 @@ struct Groups {
 
 // An in-order queue. Operations are asynchronous: host memory given to
 // write/read must stay valid until sync().
-class Stream {
+class Stream : public detail::Object<porta_stream, porta_stream_destroy> {
  public:
-  Stream() = default;
-  explicit Stream(porta_stream handle) : handle_(detail::own<porta_stream, porta_stream_destroy>(handle)) {}
-  porta_stream handle() const { return handle_.get(); }
+  using Object::Object;
   // The device the stream belongs to.
   Device device() const;
 
@@ -330,30 +324,17 @@ class Stream {
     dispatch_bytes(kernel, groups, Span<const Buffer>(buffers.begin(), buffers.size()), push, push_size);
   }
 
-  Event record_event() {
-    porta_event e = nullptr;
-    detail::check(porta_event_record(handle(), &e));
-    return Event(e);
-  }
+  Event record_event() { return detail::created<Event>(porta_event_record, handle()); }
   void sync() { detail::check(porta_stream_sync(handle())); }
 
   void begin_record() { detail::check(porta_stream_begin_record(handle())); }
-  Sequence end_record() {
-    porta_sequence s = nullptr;
-    detail::check(porta_stream_end_record(handle(), &s));
-    return Sequence(s);
-  }
+  Sequence end_record() { return detail::created<Sequence>(porta_stream_end_record, handle()); }
   void replay(const Sequence& sequence) { detail::check(porta_stream_replay(handle(), sequence.handle())); }
-
- private:
-  std::shared_ptr<porta_stream_t> handle_;
 };
 
-class Device {
+class Device : public detail::Object<porta_device, porta_device_close> {
  public:
-  Device() = default;
-  explicit Device(porta_device handle) : handle_(detail::own<porta_device, porta_device_close>(handle)) {}
-  porta_device handle() const { return handle_.get(); }
+  using Object::Object;
 
   DeviceInfo info() const {
     DeviceInfo i{};
@@ -364,9 +345,7 @@ class Device {
   std::string name() const { return info().name; }
 
   Buffer buffer(uint64_t bytes) const {
-    porta_buffer b = nullptr;
-    detail::check(porta_buffer_create(handle(), bytes, &b));
-    return Buffer(b);
+    return detail::created<Buffer>(porta_buffer_create, handle(), bytes);
   }
   template <class T>
   Buffer upload(Span<T> data) const {
@@ -409,9 +388,7 @@ class Device {
   // A kernel as the descriptor says (porta_kernel_create); struct_size is filled in here.
   Kernel kernel(porta_kernel_descriptor descriptor) const {
     descriptor.struct_size = sizeof(porta_kernel_descriptor);
-    porta_kernel k = nullptr;
-    detail::check(porta_kernel_create(handle(), &descriptor, &k));
-    return Kernel(k);
+    return detail::created<Kernel>(porta_kernel_create, handle(), &descriptor);
   }
   // The kernel this device already built from the same source, name and
   // constants, or a new one it keeps for the next call (PORTA_KERNEL_FLAG_REUSE).
@@ -429,14 +406,7 @@ class Device {
     return kernel(d);
   }
 
-  Stream stream() const {
-    porta_stream s = nullptr;
-    detail::check(porta_stream_create(handle(), &s));
-    return Stream(s);
-  }
-
- private:
-  std::shared_ptr<porta_device_t> handle_;
+  Stream stream() const { return detail::created<Stream>(porta_stream_create, handle()); }
 };
 
 // Whether two handles name one opened device.
@@ -445,25 +415,15 @@ inline bool operator==(const Device& a, const Device& b) {
 }
 inline bool operator!=(const Device& a, const Device& b) { return !(a == b); }
 
-inline Device Buffer::device() const {
-  porta_device d = nullptr;
-  detail::check(porta_buffer_get_device(handle(), &d));
-  return Device(d);
-}
+inline Device Buffer::device() const { return detail::created<Device>(porta_buffer_get_device, handle()); }
 
-inline Device Stream::device() const {
-  porta_device d = nullptr;
-  detail::check(porta_stream_get_device(handle(), &d));
-  return Device(d);
-}
+inline Device Stream::device() const { return detail::created<Device>(porta_stream_get_device, handle()); }
 
 // Opens a device: "" → PORTA_BACKEND / PORTA_DEVICE, else the best device;
 // otherwise "backend", "backend:index", "backend:name-substring" or a
 // comma-separated ordered list of those.
 inline Device open(const std::string& selector = "") {
-  porta_device d = nullptr;
-  detail::check(porta_device_open(selector.c_str(), &d));
-  return Device(d);
+  return detail::created<Device>(porta_device_open, selector.c_str());
 }
 
 // ==== ops: built-in kernels over typed tensor views ==========================
@@ -489,10 +449,12 @@ class Tensor {
       : buffer_(std::move(buffer)) {
     if (shape.size() == 0 || shape.size() > PORTA_TENSOR_MAX_RANK)
       throw Error(PORTA_ERROR_INVALID_ARGUMENT, "porta::Tensor: rank " + std::to_string(shape.size()) +
-                                                    " is outside 1.." + std::to_string(PORTA_TENSOR_MAX_RANK));
+                                                    " is outside 1.." +
+                                                    std::to_string(PORTA_TENSOR_MAX_RANK));
     if (!strides.empty() && strides.size() != shape.size())
       throw Error(PORTA_ERROR_INVALID_ARGUMENT, "porta::Tensor: " + std::to_string(strides.size()) +
-                                                    " strides for a rank-" + std::to_string(shape.size()) + " shape");
+                                                    " strides for a rank-" + std::to_string(shape.size()) +
+                                                    " shape");
     view_.buffer = buffer_.handle();
     view_.dtype = dtype;
     view_.rank = static_cast<uint32_t>(shape.size());
@@ -543,8 +505,8 @@ inline uint64_t logreg_workspace_bytes(const Device& device, uint64_t m, uint64_
   return bytes;
 }
 // One training step; `workspace` may be null (the step allocates its own).
-inline void logreg_step(Stream& stream, const Tensor& x, const Tensor& y, const Tensor& w, const Tensor& b, float lr,
-                        const Tensor& loss, const Tensor* workspace = nullptr) {
+inline void logreg_step(Stream& stream, const Tensor& x, const Tensor& y, const Tensor& w, const Tensor& b,
+                        float lr, const Tensor& loss, const Tensor* workspace = nullptr) {
   detail::check(porta_ops_logreg_step(stream.handle(), x.get(), y.get(), w.get(), b.get(), lr, loss.get(),
                                       workspace ? workspace->get() : nullptr));
 }

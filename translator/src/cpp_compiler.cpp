@@ -65,14 +65,10 @@ void CppCompiler::find_register_variables(const std::vector<uint32_t>& spirv) {
   for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* w, uint32_t count) {
     switch (opcode) {
       case spv::OpTypeFloat:
+      case spv::OpTypeArray:
         if (count >= 2) types[w[0]] = {opcode, w[1], 0};
         return;
       case spv::OpTypeVector:
-        if (count >= 3) types[w[0]] = {opcode, w[1], w[2]};
-        return;
-      case spv::OpTypeArray:
-        if (count >= 3) types[w[0]] = {opcode, w[1], 0};
-        return;
       case spv::OpTypePointer:
         if (count >= 3) types[w[0]] = {opcode, w[1], w[2]};
         return;

@@ -19,6 +19,8 @@
 #include <climits>
 #include <cstdint>
 
+#include "reflect_util.hpp"
+
 namespace porta::translator::detail {
 
 namespace {
@@ -44,32 +46,8 @@ SPIRType::BaseType unsigned_of(SPIRType::BaseType base) {
 }
 
 const char* scalar_name(SPIRType::BaseType base) {
-  switch (base) {
-    case SPIRType::Boolean:
-      return "bool";
-    case SPIRType::SByte:
-      return "char";
-    case SPIRType::UByte:
-      return "uchar";
-    case SPIRType::Short:
-      return "short";
-    case SPIRType::UShort:
-      return "ushort";
-    case SPIRType::Int:
-      return "int";
-    case SPIRType::UInt:
-      return "uint";
-    case SPIRType::Int64:
-      return "long";
-    case SPIRType::UInt64:
-      return "ulong";
-    case SPIRType::Float:
-      return "float";
-    case SPIRType::Double:
-      return "double";
-    default:
-      return nullptr;
-  }
+  const ScalarSpelling* scalar = scalar_spelling(base);
+  return scalar ? scalar->opencl : nullptr;
 }
 
 }  // namespace
@@ -1052,6 +1030,16 @@ void OpenclCompiler::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op
   auto from_unsigned = [&](const std::string& expr) {
     return is_signed(result.basetype) ? "as_" + type_to_glsl(result) + "(" + expr + ")" : expr;
   };
+  // SAbs and FindSMsb read an integer of either signedness as signed: the
+  // operand's type made signed, and `expr` (the operand) as that type.
+  auto signed_operand_type = [&] {
+    SPIRType type = expression_type(args[0]);
+    type.basetype = SPIRType::Int;
+    return type;
+  };
+  auto signed_operand = [&](const std::string& expr) {
+    return is_signed(expression_type(args[0]).basetype) ? expr : bitcast_glsl(signed_operand_type(), args[0]);
+  };
   switch (static_cast<GLSLstd450>(op)) {
     case GLSLstd450RoundEven:
       emit_unary_func_op(result_type, id, args[0], "rint");
@@ -1082,14 +1070,8 @@ void OpenclCompiler::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op
     }
     case GLSLstd450SAbs: {
       // OpenCL's abs() of an int returns uint; abs(INT_MIN) stays INT_MIN as in GLSL.
-      const SPIRType& argument = expression_type(args[0]);
-      std::string x = to_unpacked_expression(args[0]);
-      if (!is_signed(argument.basetype)) {
-        SPIRType signed_type = argument;
-        signed_type.basetype = SPIRType::Int;
-        x = bitcast_glsl(signed_type, args[0]);
-      }
-      emit_expression(from_unsigned("abs(" + x + ")"), {args[0]});
+      emit_expression(from_unsigned("abs(" + signed_operand(to_unpacked_expression(args[0])) + ")"),
+                      {args[0]});
       return;
     }
     case GLSLstd450SSign: {
@@ -1113,16 +1095,8 @@ void OpenclCompiler::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op
     }
     case GLSLstd450FindSMsb: {
       // For a negative value the highest clear bit: x ^ (x >> 31) flips those.
-      const SPIRType& argument = expression_type(args[0]);
-      std::string x = to_enclosed_unpacked_expression(args[0]);
-      if (!is_signed(argument.basetype)) {
-        SPIRType signed_type = argument;
-        signed_type.basetype = SPIRType::Int;
-        x = bitcast_glsl(signed_type, args[0]);
-      }
-      SPIRType signed_type = argument;
-      signed_type.basetype = SPIRType::Int;
-      const std::string flipped = as_unsigned("(" + x + " ^ (" + x + " >> 31))", signed_type);
+      const std::string x = signed_operand(to_enclosed_unpacked_expression(args[0]));
+      const std::string flipped = as_unsigned("(" + x + " ^ (" + x + " >> 31))", signed_operand_type());
       emit_expression(from_unsigned("31u - clz(" + flipped + ")"), {args[0]});
       return;
     }

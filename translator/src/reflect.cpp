@@ -15,28 +15,6 @@ namespace {
 
 using spirv_cross::SPIRType;
 
-// GLSL's name of each scalar type, and the prefix of its vectors where GLSL has one.
-struct GlslScalar {
-  SPIRType::BaseType base;
-  const char* name;
-  const char* vector_prefix;
-};
-constexpr GlslScalar kGlslScalars[] = {
-    {SPIRType::Boolean, "bool", "bvec"},      {SPIRType::SByte, "int8_t", nullptr},
-    {SPIRType::UByte, "uint8_t", nullptr},    {SPIRType::Short, "int16_t", nullptr},
-    {SPIRType::UShort, "uint16_t", nullptr},  {SPIRType::Int, "int", "ivec"},
-    {SPIRType::UInt, "uint", "uvec"},         {SPIRType::Int64, "int64_t", "i64vec"},
-    {SPIRType::UInt64, "uint64_t", "u64vec"}, {SPIRType::Half, "float16_t", "f16vec"},
-    {SPIRType::Float, "float", "vec"},        {SPIRType::Double, "double", "dvec"},
-};
-
-const GlslScalar& glsl_scalar(const SPIRType& type) {
-  static constexpr GlslScalar unknown = {SPIRType::Unknown, "?", nullptr};
-  for (const GlslScalar& scalar : kGlslScalars)
-    if (scalar.base == type.basetype) return scalar;
-  return unknown;
-}
-
 // The array lengths of a Workgroup variable may be spec constants: reflection
 // reads them from a specialised copy where they are plain constants.
 uint32_t array_length(const spirv_cross::Compiler& compiler, const SPIRType& type, size_t dimension) {
@@ -147,6 +125,20 @@ uint32_t shared_bytes(ModuleWalker& compiler) {
 
 }  // namespace
 
+const ScalarSpelling* scalar_spelling(SPIRType::BaseType base) {
+  static constexpr ScalarSpelling kScalars[] = {
+      {SPIRType::Boolean, "bool", "bvec", "bool"},       {SPIRType::SByte, "int8_t", nullptr, "char"},
+      {SPIRType::UByte, "uint8_t", nullptr, "uchar"},    {SPIRType::Short, "int16_t", nullptr, "short"},
+      {SPIRType::UShort, "uint16_t", nullptr, "ushort"}, {SPIRType::Int, "int", "ivec", "int"},
+      {SPIRType::UInt, "uint", "uvec", "uint"},          {SPIRType::Int64, "int64_t", "i64vec", "long"},
+      {SPIRType::UInt64, "uint64_t", "u64vec", "ulong"}, {SPIRType::Half, "float16_t", "f16vec", nullptr},
+      {SPIRType::Float, "float", "vec", "float"},        {SPIRType::Double, "double", "dvec", "double"},
+  };
+  for (const ScalarSpelling& scalar : kScalars)
+    if (scalar.base == base) return &scalar;
+  return nullptr;
+}
+
 std::string glsl_type_name(const spirv_cross::Compiler& compiler, const SPIRType& type) {
   std::string name;
   if (type.basetype == SPIRType::Struct) {
@@ -157,12 +149,16 @@ std::string glsl_type_name(const spirv_cross::Compiler& compiler, const SPIRType
     name = type.basetype == SPIRType::Double ? "dmat" : "mat";
     name += std::to_string(type.columns);
     if (type.columns != type.vecsize) (name += 'x') += std::to_string(type.vecsize);
-  } else if (type.vecsize > 1) {
-    const GlslScalar& scalar = glsl_scalar(type);
-    name = scalar.vector_prefix ? scalar.vector_prefix : std::string(scalar.name) + "vec";
-    name += std::to_string(type.vecsize);
   } else {
-    name = glsl_scalar(type).name;
+    const ScalarSpelling* scalar = scalar_spelling(type.basetype);
+    name = scalar ? scalar->glsl : "?";
+    if (type.vecsize > 1) {
+      if (scalar && scalar->glsl_vector_prefix)
+        name = scalar->glsl_vector_prefix;
+      else
+        name += "vec";
+      name += std::to_string(type.vecsize);
+    }
   }
   for (size_t i = type.array.size(); i-- > 0;) {
     // Appended piecewise: "[" + std::string trips GCC 12's -Wrestrict false positive.

@@ -7,22 +7,23 @@ namespace porta::test {
 
 namespace {
 
-std::string platform_string(cl_platform_id platform, cl_platform_info what) {
+// A string property read with clGetPlatformInfo or clGetDeviceInfo ("" when the query fails).
+template <class Object, class Info>
+std::string info_string(cl_int (*query)(Object, Info, size_t, void*, size_t*), Object object, Info what) {
   size_t size = 0;
-  if (clGetPlatformInfo(platform, what, 0, nullptr, &size) != CL_SUCCESS) return {};
+  if (query(object, what, 0, nullptr, &size) != CL_SUCCESS) return {};
   std::string s(size, '\0');
-  clGetPlatformInfo(platform, what, size, s.data(), nullptr);
+  query(object, what, size, s.data(), nullptr);
   s.resize(std::strlen(s.c_str()));
   return s;
 }
 
+std::string platform_string(cl_platform_id platform, cl_platform_info what) {
+  return info_string(clGetPlatformInfo, platform, what);
+}
+
 std::string device_string(cl_device_id device, cl_device_info what) {
-  size_t size = 0;
-  if (clGetDeviceInfo(device, what, 0, nullptr, &size) != CL_SUCCESS) return {};
-  std::string s(size, '\0');
-  clGetDeviceInfo(device, what, size, s.data(), nullptr);
-  s.resize(std::strlen(s.c_str()));
-  return s;
+  return info_string(clGetDeviceInfo, device, what);
 }
 
 }  // namespace

@@ -18,7 +18,6 @@
 namespace porta::translator::detail {
 
 using spirv_cross::SPIRExpression;
-using spirv_cross::SPIRType;
 
 CppCompiler::CppCompiler(std::vector<uint32_t> spirv, const TranslateOptions& options)
     : TargetCompiler(spirv, options) {
@@ -66,14 +65,10 @@ void CppCompiler::find_register_variables(const std::vector<uint32_t>& spirv) {
   for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* w, uint32_t count) {
     switch (opcode) {
       case spv::OpTypeFloat:
+      case spv::OpTypeArray:
         if (count >= 2) types[w[0]] = {opcode, w[1], 0};
         return;
       case spv::OpTypeVector:
-        if (count >= 3) types[w[0]] = {opcode, w[1], w[2]};
-        return;
-      case spv::OpTypeArray:
-        if (count >= 3) types[w[0]] = {opcode, w[1], 0};
-        return;
       case spv::OpTypePointer:
         if (count >= 3) types[w[0]] = {opcode, w[1], w[2]};
         return;
@@ -192,78 +187,36 @@ void CppCompiler::emit_instruction(const spirv_cross::Instruction& instruction) 
   TargetCompiler::emit_instruction(instruction);
 }
 
-std::string CppCompiler::buffer_pointer_type(const std::string& element, Access access) const {
-  return (access == Access::Read ? "const " : "") + element + "*";
-}
-
 const std::unordered_set<std::string>& CppCompiler::reserved_words() const {
   // The C++ words, and the names porta_cpu.h and the generated code use.
-  static const std::unordered_set<std::string> words = [] {
-    std::unordered_set<std::string> all = cxx_reserved_words();
-    all.insert({"porta_group", "porta_run_item", "porta_run_group", "porta_scheduler", "args", "local_id",
-                "local_index", "group"});
-    return all;
-  }();
+  static const std::unordered_set<std::string> words =
+      cxx_reserved_words({"porta_group", "porta_run_item", "porta_run_group", "porta_scheduler", "args",
+                          "local_id", "local_index", "group"});
   return words;
 }
 
 void CppCompiler::emit_translation_unit() {
-  emit_runtime_section(kRuntimeFile, "begin");
-  statement("");
-  emit_constants_and_types();
-  emit_buffer_views();
-  emit_shared_struct();
-  emit_work_item();
+  WorkItemConstructor constructor;
+  constructor.comment = "// One work-item: GLSL's built-ins and resources as members, the kernel as main().";
+  constructor.parameters =
+      "const porta_cpu_group_args* args, porta_group_shared& group_shared, uvec3 local_id";
+  constructor.built_ins = {
+      "args->num_groups[0], args->num_groups[1], args->num_groups[2]",
+      "args->group_id[0], args->group_id[1], args->group_id[2]", "local_id",
+      "gl_WorkGroupID * gl_WorkGroupSize + local_id",
+      "local_id.x + gl_WorkGroupSize.x * (local_id.y + gl_WorkGroupSize.y * local_id.z)"};
+  constructor.view_base = [](const BufferView& view) {
+    return "args->buffers[" + std::to_string(view.parameter) + "]";
+  };
+  constructor.push_constants = "*static_cast<const " + push_constant_type_name() + "*>(args->push)";
+  constructor.extra_member = "const porta_cpu_scheduler* porta_scheduler;";
+  constructor.extra_initialiser = "porta_scheduler(args->scheduler)";
+  emit_cxx_kernel(kRuntimeFile, constructor);
   emit_group_entry();
   emit_runtime_section(
       kRuntimeFile, "end",
       {{"USES_BARRIER", kernel_uses_barrier() ? "1u" : "0u"},
        {"SHARED_MEMORY_BYTES", shared_variables().empty() ? "0u" : "uint32_t(sizeof(porta_group_shared))"}});
-}
-
-void CppCompiler::emit_work_item() {
-  statement("// One work-item: GLSL's built-ins and resources as members, the kernel as main().");
-  statement("struct porta_work_item");
-  begin_scope();
-  statement("uvec3 gl_NumWorkGroups;");
-  statement("uvec3 gl_WorkGroupID;");
-  statement("uvec3 gl_LocalInvocationID;");
-  statement("uvec3 gl_GlobalInvocationID;");
-  statement("uint gl_LocalInvocationIndex;");
-  for (const BufferView& view : buffer_views()) statement(view.type_name, " ", to_name(view.variable), ";");
-  if (push_constant_variable())
-    statement("const ", push_constant_type_name(), "& ", to_name(push_constant_variable()), ";");
-  statement("porta_group_shared& shared;");
-  statement("const porta_cpu_scheduler* porta_scheduler;");
-  emit_private_variables();
-  statement("");
-
-  statement(
-      "porta_work_item(const porta_cpu_group_args* args, porta_group_shared& group_shared, uvec3 local_id)");
-  statement("    : gl_NumWorkGroups(args->num_groups[0], args->num_groups[1], args->num_groups[2]),");
-  statement("      gl_WorkGroupID(args->group_id[0], args->group_id[1], args->group_id[2]),");
-  statement("      gl_LocalInvocationID(local_id),");
-  statement("      gl_GlobalInvocationID(gl_WorkGroupID * gl_WorkGroupSize + local_id),");
-  statement(
-      "      gl_LocalInvocationIndex(local_id.x + gl_WorkGroupSize.x * (local_id.y + gl_WorkGroupSize.y * "
-      "local_id.z)),");
-  for (const BufferView& view : buffer_views())
-    statement("      ", to_name(view.variable), "(args->buffers[", view.parameter, "]),");
-  if (push_constant_variable())
-    statement("      ", to_name(push_constant_variable()), "(*static_cast<const ", push_constant_type_name(),
-              "*>(args->push)),");
-  statement("      shared(group_shared),");
-  statement("      porta_scheduler(args->scheduler)");
-  statement("{");
-  statement("}");
-  statement("");
-  if (kernel_uses_barrier()) {
-    emit_runtime_section(kRuntimeFile, "barrier");
-    statement("");
-  }
-  emit_kernel_functions();
-  end_scope_decl();
-  statement("");
 }
 
 void CppCompiler::emit_group_entry() {

@@ -36,10 +36,8 @@ class CppCompiler final : public TargetCompiler {
     return unroll ? "#pragma GCC unroll 64" : "#pragma GCC unroll 1";
   }
   void emit_translation_unit() override;
-  std::string buffer_pointer_type(const std::string& element, Access access) const override;
   const std::unordered_set<std::string>& reserved_words() const override;
 
-  void emit_work_item();
   void emit_group_entry();
 };
 

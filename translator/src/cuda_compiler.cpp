@@ -14,10 +14,6 @@
 
 namespace porta::translator::detail {
 
-std::string CudaCompiler::buffer_pointer_type(const std::string& element, Access access) const {
-  return (access == Access::Read ? "const " : "") + element + "*";
-}
-
 std::string CudaCompiler::buffer_parameter(const BufferView& view, bool entry) const {
   std::string name = "b";
   name += std::to_string(view.parameter);
@@ -35,69 +31,33 @@ std::string CudaCompiler::buffer_parameter(const BufferView& view, bool entry) c
 const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
   // The C++ words, CUDA's built-in variables and types, and the names the
   // generated code uses.
-  static const std::unordered_set<std::string> words = [] {
-    std::unordered_set<std::string> all = cxx_reserved_words();
-    all.insert({"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "half",
-                "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared", "group_shared", "pc"});
-    return all;
-  }();
+  static const std::unordered_set<std::string> words = cxx_reserved_words(
+      {"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "half",
+       "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared", "group_shared", "pc"});
   return words;
 }
 
 void CudaCompiler::emit_translation_unit() {
-  emit_runtime_section(kRuntimeFile, "begin");
-  statement("");
-  emit_constants_and_types();
-  emit_buffer_views();
-  emit_shared_struct();
-  emit_work_item();
+  WorkItemConstructor constructor;
+  constructor.comment =
+      "// One work-item (a CUDA thread): GLSL's built-ins and resources as members, the kernel as main().";
+  for (const BufferView& view : buffer_views())
+    constructor.parameters += buffer_parameter(view, false) + ", ";
+  if (push_constant_variable()) constructor.parameters += "const " + push_constant_type_name() + "& pc, ";
+  constructor.parameters += "porta_group_shared& group_shared";
+  constructor.built_ins = {
+      "gridDim.x, gridDim.y, gridDim.z", "blockIdx.x, blockIdx.y, blockIdx.z",
+      "threadIdx.x, threadIdx.y, threadIdx.z", "gl_WorkGroupID * gl_WorkGroupSize + gl_LocalInvocationID",
+      "threadIdx.x + gl_WorkGroupSize.x * (threadIdx.y + gl_WorkGroupSize.y * threadIdx.z)"};
+  constructor.view_base = [](const BufferView& view) {
+    std::string name = "b";  // appended: "b" + std::string trips GCC 12's -Wrestrict false positive
+    return name += std::to_string(view.parameter);
+  };
+  constructor.push_constants = "pc";
+  emit_cxx_kernel(kRuntimeFile, constructor);
   emit_runtime_section(kRuntimeFile, "end");
   statement("");
   emit_kernel_entry();
-}
-
-void CudaCompiler::emit_work_item() {
-  statement(
-      "// One work-item (a CUDA thread): GLSL's built-ins and resources as members, the kernel as main().");
-  statement("struct porta_work_item");
-  begin_scope();
-  statement("uvec3 gl_NumWorkGroups;");
-  statement("uvec3 gl_WorkGroupID;");
-  statement("uvec3 gl_LocalInvocationID;");
-  statement("uvec3 gl_GlobalInvocationID;");
-  statement("uint gl_LocalInvocationIndex;");
-  for (const BufferView& view : buffer_views()) statement(view.type_name, " ", to_name(view.variable), ";");
-  if (push_constant_variable())
-    statement("const ", push_constant_type_name(), "& ", to_name(push_constant_variable()), ";");
-  statement("porta_group_shared& shared;");
-  emit_private_variables();
-  statement("");
-
-  std::string parameters;
-  for (const BufferView& view : buffer_views()) parameters += buffer_parameter(view, false) + ", ";
-  if (push_constant_variable()) parameters += "const " + push_constant_type_name() + "& pc, ";
-  statement("porta_work_item(", parameters, "porta_group_shared& group_shared)");
-  statement("    : gl_NumWorkGroups(gridDim.x, gridDim.y, gridDim.z),");
-  statement("      gl_WorkGroupID(blockIdx.x, blockIdx.y, blockIdx.z),");
-  statement("      gl_LocalInvocationID(threadIdx.x, threadIdx.y, threadIdx.z),");
-  statement("      gl_GlobalInvocationID(gl_WorkGroupID * gl_WorkGroupSize + gl_LocalInvocationID),");
-  statement(
-      "      gl_LocalInvocationIndex(threadIdx.x + gl_WorkGroupSize.x * (threadIdx.y + gl_WorkGroupSize.y * "
-      "threadIdx.z)),");
-  for (const BufferView& view : buffer_views())
-    statement("      ", to_name(view.variable), "(b", view.parameter, "),");
-  if (push_constant_variable()) statement("      ", to_name(push_constant_variable()), "(pc),");
-  statement("      shared(group_shared)");
-  statement("{");
-  statement("}");
-  statement("");
-  if (kernel_uses_barrier()) {
-    emit_runtime_section(kRuntimeFile, "barrier");
-    statement("");
-  }
-  emit_kernel_functions();
-  end_scope_decl();
-  statement("");
 }
 
 void CudaCompiler::emit_kernel_entry() {

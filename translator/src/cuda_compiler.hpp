@@ -14,14 +14,12 @@ class CudaCompiler final : public TargetCompiler {
   static constexpr const char* kRuntimeFile = "porta_cuda_kernel.inc";
   Target target() const override { return Target::Cuda; }
   void emit_translation_unit() override;
-  std::string buffer_pointer_type(const std::string& element, Access access) const override;
   const std::unordered_set<std::string>& reserved_words() const override;
   std::string loop_hint(bool unroll) const override { return unroll ? "#pragma unroll" : "#pragma unroll 1"; }
 
   // "const void* __restrict__ b0" (the kernel's own parameter, `entry`) or
   // "void* b1": how buffer parameters are declared.
   std::string buffer_parameter(const BufferView& view, bool entry) const;
-  void emit_work_item();
   void emit_kernel_entry();
 };
 

@@ -19,20 +19,11 @@
 #include <climits>
 #include <cstdint>
 
+#include "reflect_util.hpp"
+
 namespace porta::translator::detail {
 
-using spirv_cross::Bitset;
-using spirv_cross::SPIRConstant;
-using spirv_cross::SPIRConstantOp;
-using spirv_cross::SPIRFunction;
-using spirv_cross::SPIRType;
-using spirv_cross::SPIRVariable;
-
 namespace {
-
-uint32_t align_up(uint32_t value, uint32_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 bool is_signed(SPIRType::BaseType base) {
   return base == SPIRType::SByte || base == SPIRType::Short || base == SPIRType::Int ||
@@ -55,32 +46,8 @@ SPIRType::BaseType unsigned_of(SPIRType::BaseType base) {
 }
 
 const char* scalar_name(SPIRType::BaseType base) {
-  switch (base) {
-    case SPIRType::Boolean:
-      return "bool";
-    case SPIRType::SByte:
-      return "char";
-    case SPIRType::UByte:
-      return "uchar";
-    case SPIRType::Short:
-      return "short";
-    case SPIRType::UShort:
-      return "ushort";
-    case SPIRType::Int:
-      return "int";
-    case SPIRType::UInt:
-      return "uint";
-    case SPIRType::Int64:
-      return "long";
-    case SPIRType::UInt64:
-      return "ulong";
-    case SPIRType::Float:
-      return "float";
-    case SPIRType::Double:
-      return "double";
-    default:
-      return nullptr;
-  }
+  const ScalarSpelling* scalar = scalar_spelling(base);
+  return scalar ? scalar->opencl : nullptr;
 }
 
 }  // namespace
@@ -517,17 +484,7 @@ bool OpenclCompiler::fold_constant(uint32_t id, uint32_t& value) const {
 // Padding members put each member at its SPIR-V Offset; typedefs with a
 // negative array size check the result (OpenCL C 1.2 has no static_assert).
 
-void OpenclCompiler::cl_layout(const SPIRType& type, uint32_t& size, uint32_t& align) {
-  if (!type.array.empty()) {
-    uint32_t element_size = 0, element_align = 1;
-    cl_layout(get<SPIRType>(type.parent_type), element_size, element_align);
-    uint64_t count = 1;
-    for (size_t i = 0; i < type.array.size(); ++i)
-      count *= type.array_size_literal[i] ? type.array[i] : evaluate_constant_u32(type.array[i]);
-    size = static_cast<uint32_t>(element_size * count);
-    align = element_align;
-    return;
-  }
+void OpenclCompiler::element_layout(const SPIRType& type, uint32_t& size, uint32_t& align) {
   if (type.basetype == SPIRType::Struct) {
     const StructPlan& plan = plan_struct(type);
     size = plan.size;
@@ -606,7 +563,7 @@ OpenclCompiler::StructPlan OpenclCompiler::layout_struct(const SPIRType& type, b
       if (i + 1 != type.member_types.size() || member_type.array.size() > 1)
         unsupported("runtime array " + name + "::" + member_name +
                     " must be the last member, one-dimensional");
-      cl_layout(get<SPIRType>(member_type.parent_type), size, align);
+      target_layout(get<SPIRType>(member_type.parent_type), size, align);
       const uint32_t stride = get_decoration(type.member_types[i], spv::DecorationArrayStride);
       if (stride != size)
         unsupported(name + "::" + member_name + "[] has array stride " + std::to_string(stride) + " but " +
@@ -614,10 +571,10 @@ OpenclCompiler::StructPlan OpenclCompiler::layout_struct(const SPIRType& type, b
                     " bytes in OpenCL C (std140 arrays are padded: use std430)");
       size = 0;
     } else {
-      cl_layout(member_type, size, align);
+      target_layout(member_type, size, align);
       if (!member_type.array.empty() && has_decoration(type.member_types[i], spv::DecorationArrayStride)) {
         uint32_t element_size = 0, element_align = 1;
-        cl_layout(get<SPIRType>(member_type.parent_type), element_size, element_align);
+        target_layout(get<SPIRType>(member_type.parent_type), element_size, element_align);
         if (get_decoration(type.member_types[i], spv::DecorationArrayStride) != element_size)
           unsupported(name + "::" + member_name + " has array stride " +
                       std::to_string(get_decoration(type.member_types[i], spv::DecorationArrayStride)) +
@@ -828,22 +785,11 @@ std::string OpenclCompiler::as_unsigned(const std::string& expr, const SPIRType&
 
 void OpenclCompiler::emit_instruction(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
+  if (is_atomic_read_modify_write(static_cast<spv::Op>(instruction.op))) {
+    emit_atomic(instruction);
+    return;
+  }
   switch (static_cast<spv::Op>(instruction.op)) {
-    case spv::OpAtomicIAdd:
-    case spv::OpAtomicISub:
-    case spv::OpAtomicSMin:
-    case spv::OpAtomicUMin:
-    case spv::OpAtomicSMax:
-    case spv::OpAtomicUMax:
-    case spv::OpAtomicAnd:
-    case spv::OpAtomicOr:
-    case spv::OpAtomicXor:
-    case spv::OpAtomicExchange:
-    case spv::OpAtomicIIncrement:
-    case spv::OpAtomicIDecrement:
-    case spv::OpAtomicCompareExchange:
-      emit_atomic(instruction);
-      return;
     case spv::OpAtomicLoad:
     case spv::OpAtomicStore:
     case spv::OpAtomicCompareExchangeWeak:
@@ -940,52 +886,12 @@ void OpenclCompiler::emit_instruction(const spirv_cross::Instruction& instructio
 
 void OpenclCompiler::emit_atomic(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
-  const auto opcode = static_cast<spv::Op>(instruction.op);
   const SPIRType& type = get<SPIRType>(ops[0]);
   if (type.basetype != SPIRType::Int && type.basetype != SPIRType::UInt)
     unsupported(type.basetype == SPIRType::Float
                     ? "float atomics"
                     : "atomics on " + type_to_glsl(type) + " (32-bit integers only)");
-  const std::string pointer = "&" + to_enclosed_expression(ops[2]);
-  std::string call;
-  auto value = [&](uint32_t id) { return to_unpacked_expression(id); };
-  switch (opcode) {
-    case spv::OpAtomicIAdd:
-      call = "atomic_add(" + pointer + ", " + value(ops[5]) + ")";
-      break;
-    case spv::OpAtomicISub:
-      call = "atomic_sub(" + pointer + ", " + value(ops[5]) + ")";
-      break;
-    case spv::OpAtomicSMin:
-    case spv::OpAtomicUMin:
-      call = "atomic_min(" + pointer + ", " + value(ops[5]) + ")";
-      break;
-    case spv::OpAtomicSMax:
-    case spv::OpAtomicUMax:
-      call = "atomic_max(" + pointer + ", " + value(ops[5]) + ")";
-      break;
-    case spv::OpAtomicAnd:
-      call = "atomic_and(" + pointer + ", " + value(ops[5]) + ")";
-      break;
-    case spv::OpAtomicOr:
-      call = "atomic_or(" + pointer + ", " + value(ops[5]) + ")";
-      break;
-    case spv::OpAtomicXor:
-      call = "atomic_xor(" + pointer + ", " + value(ops[5]) + ")";
-      break;
-    case spv::OpAtomicExchange:
-      call = "atomic_xchg(" + pointer + ", " + value(ops[5]) + ")";
-      break;
-    case spv::OpAtomicIIncrement:
-      call = "atomic_inc(" + pointer + ")";
-      break;
-    case spv::OpAtomicIDecrement:
-      call = "atomic_dec(" + pointer + ")";
-      break;
-    default:  // OpAtomicCompareExchange: pointer, scope, equal, unequal, value, comparator
-      call = "atomic_cmpxchg(" + pointer + ", " + value(ops[7]) + ", " + value(ops[6]) + ")";
-      break;
-  }
+  const std::string call = atomic_call(instruction, "&" + to_enclosed_expression(ops[2]));
   // No load may be forwarded across an atomic.
   flush_all_atomic_capable_variables();
   if (result_is_read(ops[1])) {
@@ -1124,6 +1030,16 @@ void OpenclCompiler::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op
   auto from_unsigned = [&](const std::string& expr) {
     return is_signed(result.basetype) ? "as_" + type_to_glsl(result) + "(" + expr + ")" : expr;
   };
+  // SAbs and FindSMsb read an integer of either signedness as signed: the
+  // operand's type made signed, and `expr` (the operand) as that type.
+  auto signed_operand_type = [&] {
+    SPIRType type = expression_type(args[0]);
+    type.basetype = SPIRType::Int;
+    return type;
+  };
+  auto signed_operand = [&](const std::string& expr) {
+    return is_signed(expression_type(args[0]).basetype) ? expr : bitcast_glsl(signed_operand_type(), args[0]);
+  };
   switch (static_cast<GLSLstd450>(op)) {
     case GLSLstd450RoundEven:
       emit_unary_func_op(result_type, id, args[0], "rint");
@@ -1154,14 +1070,8 @@ void OpenclCompiler::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op
     }
     case GLSLstd450SAbs: {
       // OpenCL's abs() of an int returns uint; abs(INT_MIN) stays INT_MIN as in GLSL.
-      const SPIRType& argument = expression_type(args[0]);
-      std::string x = to_unpacked_expression(args[0]);
-      if (!is_signed(argument.basetype)) {
-        SPIRType signed_type = argument;
-        signed_type.basetype = SPIRType::Int;
-        x = bitcast_glsl(signed_type, args[0]);
-      }
-      emit_expression(from_unsigned("abs(" + x + ")"), {args[0]});
+      emit_expression(from_unsigned("abs(" + signed_operand(to_unpacked_expression(args[0])) + ")"),
+                      {args[0]});
       return;
     }
     case GLSLstd450SSign: {
@@ -1185,16 +1095,8 @@ void OpenclCompiler::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op
     }
     case GLSLstd450FindSMsb: {
       // For a negative value the highest clear bit: x ^ (x >> 31) flips those.
-      const SPIRType& argument = expression_type(args[0]);
-      std::string x = to_enclosed_unpacked_expression(args[0]);
-      if (!is_signed(argument.basetype)) {
-        SPIRType signed_type = argument;
-        signed_type.basetype = SPIRType::Int;
-        x = bitcast_glsl(signed_type, args[0]);
-      }
-      SPIRType signed_type = argument;
-      signed_type.basetype = SPIRType::Int;
-      const std::string flipped = as_unsigned("(" + x + " ^ (" + x + " >> 31))", signed_type);
+      const std::string x = signed_operand(to_enclosed_unpacked_expression(args[0]));
+      const std::string flipped = as_unsigned("(" + x + " ^ (" + x + " >> 31))", signed_operand_type());
       emit_expression(from_unsigned("31u - clz(" + flipped + ")"), {args[0]});
       return;
     }

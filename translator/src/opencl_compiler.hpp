@@ -41,7 +41,6 @@ class OpenclCompiler final : public TargetCompiler {
   Target target() const override { return Target::OpenCL; }
   void configure_backend() override;
   void emit_translation_unit() override;
-  std::string buffer_pointer_type(const std::string& element, Access access) const override;
   const std::unordered_set<std::string>& reserved_words() const override;
   // Not in OpenCL C 1.2, but the clang-based compilers (PoCL, Intel, AMD) and
   // NVIDIA's accept it, where __attribute__((opencl_unroll_hint)) needs 2.0.
@@ -74,9 +73,12 @@ class OpenclCompiler final : public TargetCompiler {
   void emit_constants_and_structs();
   void emit_struct(const spirv_cross::SPIRType& type);
   std::string kernel_parameters();
+  // "__global const float* restrict": how a kernel parameter points into a buffer.
+  std::string buffer_pointer_type(const std::string& element, Access access) const;
 
   // ---- layout ----
-  void cl_layout(const spirv_cross::SPIRType& type, uint32_t& size, uint32_t& align);
+  // OpenCL C lays a 3-component vector out in 16 bytes, not 12.
+  void element_layout(const spirv_cross::SPIRType& type, uint32_t& size, uint32_t& align) override;
   const StructPlan& plan_struct(const spirv_cross::SPIRType& type);
   StructPlan layout_struct(const spirv_cross::SPIRType& type, bool packed);
   // A storage block that is a single runtime array at offset 0 is passed as a

@@ -15,60 +15,6 @@ namespace {
 
 using spirv_cross::SPIRType;
 
-std::string scalar_glsl(const SPIRType& type) {
-  switch (type.basetype) {
-    case SPIRType::Boolean:
-      return "bool";
-    case SPIRType::SByte:
-      return "int8_t";
-    case SPIRType::UByte:
-      return "uint8_t";
-    case SPIRType::Short:
-      return "int16_t";
-    case SPIRType::UShort:
-      return "uint16_t";
-    case SPIRType::Int:
-      return "int";
-    case SPIRType::UInt:
-      return "uint";
-    case SPIRType::Int64:
-      return "int64_t";
-    case SPIRType::UInt64:
-      return "uint64_t";
-    case SPIRType::Half:
-      return "float16_t";
-    case SPIRType::Float:
-      return "float";
-    case SPIRType::Double:
-      return "double";
-    default:
-      return "?";
-  }
-}
-
-const char* vector_prefix(const SPIRType& type) {
-  switch (type.basetype) {
-    case SPIRType::Boolean:
-      return "bvec";
-    case SPIRType::Int:
-      return "ivec";
-    case SPIRType::UInt:
-      return "uvec";
-    case SPIRType::Float:
-      return "vec";
-    case SPIRType::Double:
-      return "dvec";
-    case SPIRType::Half:
-      return "f16vec";
-    case SPIRType::Int64:
-      return "i64vec";
-    case SPIRType::UInt64:
-      return "u64vec";
-    default:
-      return nullptr;
-  }
-}
-
 // The array lengths of a Workgroup variable may be spec constants: reflection
 // reads them from a specialised copy where they are plain constants.
 uint32_t array_length(const spirv_cross::Compiler& compiler, const SPIRType& type, size_t dimension) {
@@ -109,55 +55,32 @@ void natural_layout(const spirv_cross::Compiler& compiler, const SPIRType& type,
 }
 
 uint64_t features_of(const std::vector<uint32_t>& spirv, const spirv_cross::Compiler& compiler) {
+  // What each capability asks of a device.
+  static constexpr struct {
+    spv::Capability capability;
+    uint64_t feature;
+  } kCapabilityFeatures[] = {
+      {spv::CapabilityFloat16, PORTA_FEATURE_FP16},
+      {spv::CapabilityFloat64, PORTA_FEATURE_FP64},
+      {spv::CapabilityInt64, PORTA_FEATURE_INT64},
+      {spv::CapabilityInt16, PORTA_FEATURE_INT16},
+      {spv::CapabilityInt8, PORTA_FEATURE_INT8},
+      {spv::CapabilityStorageBuffer16BitAccess, PORTA_FEATURE_STORAGE_16BIT},
+      {spv::CapabilityUniformAndStorageBuffer16BitAccess, PORTA_FEATURE_STORAGE_16BIT},
+      {spv::CapabilityStoragePushConstant16, PORTA_FEATURE_STORAGE_16BIT},
+      {spv::CapabilityStorageBuffer8BitAccess, PORTA_FEATURE_STORAGE_8BIT},
+      {spv::CapabilityUniformAndStorageBuffer8BitAccess, PORTA_FEATURE_STORAGE_8BIT},
+      {spv::CapabilityStoragePushConstant8, PORTA_FEATURE_STORAGE_8BIT},
+      {spv::CapabilitySubgroupBallotKHR, PORTA_FEATURE_SUBGROUPS},
+      {spv::CapabilitySubgroupVoteKHR, PORTA_FEATURE_SUBGROUPS},
+      {spv::CapabilityAtomicFloat32AddEXT, PORTA_FEATURE_ATOMIC_FLOAT32},
+      {spv::CapabilityInt64Atomics, PORTA_FEATURE_ATOMIC_INT64},
+  };
   uint64_t features = 0;
   for (spv::Capability capability : compiler.get_declared_capabilities()) {
-    switch (capability) {
-      case spv::CapabilityFloat16:
-        features |= PORTA_FEATURE_FP16;
-        break;
-      case spv::CapabilityFloat64:
-        features |= PORTA_FEATURE_FP64;
-        break;
-      case spv::CapabilityInt64:
-        features |= PORTA_FEATURE_INT64;
-        break;
-      case spv::CapabilityInt16:
-        features |= PORTA_FEATURE_INT16;
-        break;
-      case spv::CapabilityInt8:
-        features |= PORTA_FEATURE_INT8;
-        break;
-      case spv::CapabilityStorageBuffer16BitAccess:
-      case spv::CapabilityUniformAndStorageBuffer16BitAccess:
-      case spv::CapabilityStoragePushConstant16:
-        features |= PORTA_FEATURE_STORAGE_16BIT;
-        break;
-      case spv::CapabilityStorageBuffer8BitAccess:
-      case spv::CapabilityUniformAndStorageBuffer8BitAccess:
-      case spv::CapabilityStoragePushConstant8:
-        features |= PORTA_FEATURE_STORAGE_8BIT;
-        break;
-      case spv::CapabilityGroupNonUniform:
-      case spv::CapabilityGroupNonUniformVote:
-      case spv::CapabilityGroupNonUniformArithmetic:
-      case spv::CapabilityGroupNonUniformBallot:
-      case spv::CapabilityGroupNonUniformShuffle:
-      case spv::CapabilityGroupNonUniformShuffleRelative:
-      case spv::CapabilityGroupNonUniformClustered:
-      case spv::CapabilityGroupNonUniformQuad:
-      case spv::CapabilitySubgroupBallotKHR:
-      case spv::CapabilitySubgroupVoteKHR:
-        features |= PORTA_FEATURE_SUBGROUPS;
-        break;
-      case spv::CapabilityAtomicFloat32AddEXT:
-        features |= PORTA_FEATURE_ATOMIC_FLOAT32;
-        break;
-      case spv::CapabilityInt64Atomics:
-        features |= PORTA_FEATURE_ATOMIC_INT64;
-        break;
-      default:
-        break;
-    }
+    if (is_group_non_uniform(capability)) features |= PORTA_FEATURE_SUBGROUPS;
+    for (const auto& entry : kCapabilityFeatures)
+      if (entry.capability == capability) features |= entry.feature;
   }
   // 32-bit integer atomics need no capability in SPIR-V, but not every device
   // has them on every memory: look for the instructions.
@@ -202,20 +125,40 @@ uint32_t shared_bytes(ModuleWalker& compiler) {
 
 }  // namespace
 
+const ScalarSpelling* scalar_spelling(SPIRType::BaseType base) {
+  static constexpr ScalarSpelling kScalars[] = {
+      {SPIRType::Boolean, "bool", "bvec", "bool"},       {SPIRType::SByte, "int8_t", nullptr, "char"},
+      {SPIRType::UByte, "uint8_t", nullptr, "uchar"},    {SPIRType::Short, "int16_t", nullptr, "short"},
+      {SPIRType::UShort, "uint16_t", nullptr, "ushort"}, {SPIRType::Int, "int", "ivec", "int"},
+      {SPIRType::UInt, "uint", "uvec", "uint"},          {SPIRType::Int64, "int64_t", "i64vec", "long"},
+      {SPIRType::UInt64, "uint64_t", "u64vec", "ulong"}, {SPIRType::Half, "float16_t", "f16vec", nullptr},
+      {SPIRType::Float, "float", "vec", "float"},        {SPIRType::Double, "double", "dvec", "double"},
+  };
+  for (const ScalarSpelling& scalar : kScalars)
+    if (scalar.base == base) return &scalar;
+  return nullptr;
+}
+
 std::string glsl_type_name(const spirv_cross::Compiler& compiler, const SPIRType& type) {
   std::string name;
   if (type.basetype == SPIRType::Struct) {
     name = compiler.get_name(type.self);
     if (name.empty()) name = "struct";
   } else if (type.columns > 1) {
-    name = (type.basetype == SPIRType::Double ? "dmat" : "mat") + std::to_string(type.columns);
-    if (type.columns != type.vecsize) name += "x" + std::to_string(type.vecsize);
-  } else if (type.vecsize > 1) {
-    const char* prefix = vector_prefix(type);
-    name = prefix ? prefix + std::to_string(type.vecsize)
-                  : scalar_glsl(type) + "vec" + std::to_string(type.vecsize);
+    // Appended piecewise: "x" + std::string trips GCC 12's -Wrestrict false positive.
+    name = type.basetype == SPIRType::Double ? "dmat" : "mat";
+    name += std::to_string(type.columns);
+    if (type.columns != type.vecsize) (name += 'x') += std::to_string(type.vecsize);
   } else {
-    name = scalar_glsl(type);
+    const ScalarSpelling* scalar = scalar_spelling(type.basetype);
+    name = scalar ? scalar->glsl : "?";
+    if (type.vecsize > 1) {
+      if (scalar && scalar->glsl_vector_prefix)
+        name = scalar->glsl_vector_prefix;
+      else
+        name += "vec";
+      name += std::to_string(type.vecsize);
+    }
   }
   for (size_t i = type.array.size(); i-- > 0;) {
     // Appended piecewise: "[" + std::string trips GCC 12's -Wrestrict false positive.
@@ -251,24 +194,23 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
     signature.entry_point = entry_points[0].name;
 
     const spirv_cross::ShaderResources resources = compiler.get_shader_resources();
-    if (!resources.uniform_buffers.empty())
-      reject_resource(compiler, resources.uniform_buffers[0], "uniform buffer",
-                      "porta kernels take storage buffers; declare it `readonly buffer`");
-    for (const auto* list : {&resources.sampled_images, &resources.separate_images})
-      if (!list->empty())
-        reject_resource(compiler, (*list)[0], "image", "porta kernels take storage buffers only");
-    if (!resources.storage_images.empty())
-      reject_resource(compiler, resources.storage_images[0], "storage image",
-                      "porta kernels take storage buffers only");
-    if (!resources.separate_samplers.empty())
-      reject_resource(compiler, resources.separate_samplers[0], "sampler",
-                      "porta kernels take storage buffers only");
-    if (!resources.atomic_counters.empty())
-      reject_resource(compiler, resources.atomic_counters[0], "atomic counter",
-                      "use atomics on a storage buffer instead");
-    if (!resources.acceleration_structures.empty())
-      reject_resource(compiler, resources.acceleration_structures[0], "acceleration structure",
-                      "porta kernels take storage buffers only");
+    const char* const buffers_only = "porta kernels take storage buffers only";
+    const struct {
+      const spirv_cross::SmallVector<spirv_cross::Resource>& list;
+      const char* what;
+      const char* advice;
+    } refused[] = {
+        {resources.uniform_buffers, "uniform buffer",
+         "porta kernels take storage buffers; declare it `readonly buffer`"},
+        {resources.sampled_images, "image", buffers_only},
+        {resources.separate_images, "image", buffers_only},
+        {resources.storage_images, "storage image", buffers_only},
+        {resources.separate_samplers, "sampler", buffers_only},
+        {resources.atomic_counters, "atomic counter", "use atomics on a storage buffer instead"},
+        {resources.acceleration_structures, "acceleration structure", buffers_only},
+    };
+    for (const auto& resource : refused)
+      if (!resource.list.empty()) reject_resource(compiler, resource.list[0], resource.what, resource.advice);
 
     for (const spirv_cross::Resource& resource : resources.storage_buffers) {
       BufferBinding buffer;
@@ -325,25 +267,19 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
       SpecConstant out;
       out.id = spec.constant_id;
       out.name = compiler.get_name(spec.id);
-      switch (type.basetype) {
-        case SPIRType::Boolean:
-          out.type = ScalarType::Bool;
-          break;
-        case SPIRType::Int:
-          out.type = ScalarType::Int;
-          break;
-        case SPIRType::UInt:
-          out.type = ScalarType::UInt;
-          break;
-        case SPIRType::Float:
-          out.type = ScalarType::Float;
-          break;
-        default:
-          throw Error(Error::Kind::UnsupportedFeature, "spec constant '" + out.name + "' (constant_id " +
-                                                           std::to_string(out.id) + ") has type " +
-                                                           glsl_type_name(compiler, type) +
-                                                           "; porta supports bool, int, uint and float");
-      }
+      static constexpr std::pair<SPIRType::BaseType, ScalarType> kSpecConstantTypes[] = {
+          {SPIRType::Boolean, ScalarType::Bool},
+          {SPIRType::Int, ScalarType::Int},
+          {SPIRType::UInt, ScalarType::UInt},
+          {SPIRType::Float, ScalarType::Float}};
+      const auto* known = std::find_if(std::begin(kSpecConstantTypes), std::end(kSpecConstantTypes),
+                                       [&](const auto& entry) { return entry.first == type.basetype; });
+      if (known == std::end(kSpecConstantTypes))
+        throw Error(Error::Kind::UnsupportedFeature, "spec constant '" + out.name + "' (constant_id " +
+                                                         std::to_string(out.id) + ") has type " +
+                                                         glsl_type_name(compiler, type) +
+                                                         "; porta supports bool, int, uint and float");
+      out.type = known->second;
       out.default_bits = constant.scalar();
       signature.spec_constants.push_back(out);
     }

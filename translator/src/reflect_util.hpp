@@ -6,6 +6,18 @@
 
 namespace porta::translator {
 
+// How porta's languages name a SPIR-V scalar type: GLSL, GLSL's prefix for
+// vectors of it (nullptr where GLSL has none), OpenCL C (nullptr where it has
+// none).
+struct ScalarSpelling {
+  spirv_cross::SPIRType::BaseType base;
+  const char* glsl;
+  const char* glsl_vector_prefix;
+  const char* opencl;
+};
+// nullptr for a type that is no scalar (a struct, an image, ...).
+const ScalarSpelling* scalar_spelling(spirv_cross::SPIRType::BaseType base);
+
 // GLSL spelling of a type: "float", "uvec4", "float[4]", "Particle".
 std::string glsl_type_name(const spirv_cross::Compiler& compiler, const spirv_cross::SPIRType& type);
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <spirv.hpp>
 #include <vector>
 
 #include "porta_translator/translator.hpp"
@@ -22,6 +23,23 @@ void for_each_instruction(const std::vector<uint32_t>& spirv, Visit&& visit) {
     if (length == 0 || at + length > spirv.size()) return;
     visit(opcode, &spirv[at + 1], length - 1);
     at += length;
+  }
+}
+
+// The SPIR-V 1.3 subgroup capabilities (GLSL's GL_KHR_shader_subgroup_*).
+inline bool is_group_non_uniform(spv::Capability capability) {
+  switch (capability) {
+    case spv::CapabilityGroupNonUniform:
+    case spv::CapabilityGroupNonUniformVote:
+    case spv::CapabilityGroupNonUniformArithmetic:
+    case spv::CapabilityGroupNonUniformBallot:
+    case spv::CapabilityGroupNonUniformShuffle:
+    case spv::CapabilityGroupNonUniformShuffleRelative:
+    case spv::CapabilityGroupNonUniformClustered:
+    case spv::CapabilityGroupNonUniformQuad:
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -12,23 +12,12 @@
 
 namespace porta::translator::detail {
 
-using spirv_cross::Bitset;
-using spirv_cross::SPIRConstant;
-using spirv_cross::SPIRConstantOp;
-using spirv_cross::SPIRFunction;
-using spirv_cross::SPIRType;
-using spirv_cross::SPIRVariable;
-
 namespace {
 
 // A kernel need not read every spec constant it declares (prepare() keeps the
 // unread ones, so that the interface stays the declared one), and NVRTC warns
 // (#177-D) of a namespace-scope variable that nothing references.
 constexpr const char* kSpecConstantDeclaration = "[[maybe_unused]] constexpr ";
-
-uint32_t align_up(uint32_t value, uint32_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 // The smallest power-of-two alignment >= `minimum` that moves `from` exactly
 // to `to`, or 0 if none does.
@@ -53,6 +42,42 @@ std::string float_literal(uint32_t bits) {
   return out + "f";
 }
 
+// The read-modify-write atomics, as GLSL (which porta_glsl.hpp and
+// porta_cuda.h implement) and OpenCL C 1.2 call them: the function, and what
+// follows the pointer.
+enum class AtomicOperands { Value, NegatedValue, One, MinusOne, None, CompareExchange };
+struct AtomicSpelling {
+  const char* function;
+  AtomicOperands operands;
+};
+struct AtomicOperation {
+  spv::Op opcode;
+  AtomicSpelling glsl, opencl;
+};
+const AtomicOperation* find_atomic(spv::Op opcode) {
+  using enum AtomicOperands;
+  static constexpr AtomicOperation kAtomics[] = {
+      {spv::OpAtomicIAdd, {"atomicAdd", Value}, {"atomic_add", Value}},
+      {spv::OpAtomicISub, {"atomicAdd", NegatedValue}, {"atomic_sub", Value}},
+      {spv::OpAtomicSMin, {"atomicMin", Value}, {"atomic_min", Value}},
+      {spv::OpAtomicUMin, {"atomicMin", Value}, {"atomic_min", Value}},
+      {spv::OpAtomicSMax, {"atomicMax", Value}, {"atomic_max", Value}},
+      {spv::OpAtomicUMax, {"atomicMax", Value}, {"atomic_max", Value}},
+      {spv::OpAtomicAnd, {"atomicAnd", Value}, {"atomic_and", Value}},
+      {spv::OpAtomicOr, {"atomicOr", Value}, {"atomic_or", Value}},
+      {spv::OpAtomicXor, {"atomicXor", Value}, {"atomic_xor", Value}},
+      {spv::OpAtomicExchange, {"atomicExchange", Value}, {"atomic_xchg", Value}},
+      {spv::OpAtomicIIncrement, {"atomicAdd", One}, {"atomic_inc", None}},
+      {spv::OpAtomicIDecrement, {"atomicAdd", MinusOne}, {"atomic_dec", None}},
+      {spv::OpAtomicCompareExchange,
+       {"atomicCompSwap", CompareExchange},
+       {"atomic_cmpxchg", CompareExchange}},
+  };
+  for (const AtomicOperation& atomic : kAtomics)
+    if (atomic.opcode == opcode) return &atomic;
+  return nullptr;
+}
+
 }  // namespace
 
 TargetCompiler::TargetCompiler(std::vector<uint32_t> spirv, const TranslateOptions& options)
@@ -74,10 +99,11 @@ TargetCompiler::TargetCompiler(std::vector<uint32_t> spirv, const TranslateOptio
   });
 }
 
-const std::unordered_set<std::string>& TargetCompiler::cxx_reserved_words() {
+std::unordered_set<std::string> TargetCompiler::cxx_reserved_words(
+    std::initializer_list<std::string> target_words) {
   // C++ keywords that are not GLSL keywords, and the names porta_glsl.hpp
   // defines, which the C++ and CUDA translations both include.
-  static const std::unordered_set<std::string> words = {
+  std::unordered_set<std::string> words = {
       // C++ keywords
       "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "catch", "char", "char8_t",
       "char16_t", "char32_t", "class", "compl", "concept", "consteval", "constexpr", "constinit",
@@ -94,6 +120,7 @@ const std::unordered_set<std::string>& TargetCompiler::cxx_reserved_words() {
       "main", "porta_glsl", "buffer_at", "array_copy", "checked_div", "checked_rem", "checked_mod", "vec",
       "shared", "porta_work_item", "porta_group_shared", "swizzle", "components", "detail", "bit_cast",
       "float_to_half", "half_to_float"};
+  words.insert(target_words);
   return words;
 }
 
@@ -256,18 +283,10 @@ void TargetCompiler::collect_interface() {
   buffers_ = std::move(buffers);
 
   for (spv::Capability capability : ir.declared_capabilities) {
+    if (is_group_non_uniform(capability)) unsupported("subgroup operations");
     switch (capability) {
       case spv::CapabilityFloat16:
         unsupported("16-bit floating point (float16_t)");
-      case spv::CapabilityGroupNonUniform:
-      case spv::CapabilityGroupNonUniformVote:
-      case spv::CapabilityGroupNonUniformArithmetic:
-      case spv::CapabilityGroupNonUniformBallot:
-      case spv::CapabilityGroupNonUniformShuffle:
-      case spv::CapabilityGroupNonUniformShuffleRelative:
-      case spv::CapabilityGroupNonUniformClustered:
-      case spv::CapabilityGroupNonUniformQuad:
-        unsupported("subgroup operations");
       case spv::CapabilityAtomicFloat32AddEXT:
         unsupported("float atomics");
       case spv::CapabilityPhysicalStorageBufferAddresses:
@@ -410,6 +429,10 @@ void TargetCompiler::target_layout(const SPIRType& type, uint32_t& size, uint32_
     align = element_align;
     return;
   }
+  element_layout(type, size, align);
+}
+
+void TargetCompiler::element_layout(const SPIRType& type, uint32_t& size, uint32_t& align) {
   if (type.basetype == SPIRType::Struct) {
     uint32_t offset = 0, max_align = 1;
     auto known = struct_alignment_.find(type.self);
@@ -539,9 +562,8 @@ void TargetCompiler::emit_buffer_views() {
           unsupported("buffer " + view.type_name + ": " + member_name + "[] has array stride " +
                       std::to_string(stride) + " but " + type_to_glsl(element) + " takes " +
                       std::to_string(size) + " bytes (std430 vec3 arrays are padded: use vec4 or a struct)");
-        const std::string pointer = buffer_pointer_type(type_to_glsl(element), view.access);
         const std::string qualified = (view.access == Access::Read ? "const " : "") + type_to_glsl(element);
-        statement(pointer, " ", member_name, ";");
+        statement(qualified, "* ", member_name, ";");
         initialisers.push_back(member_name + "(buffer_at<" + qualified + ">(base, " + std::to_string(offset) +
                                "))");
       } else {
@@ -585,35 +607,68 @@ void TargetCompiler::emit_shared_struct() {
   statement("");
 }
 
-void TargetCompiler::emit_private_variables() {
-  for (uint32_t id : private_variables_) {
-    SPIRVariable& var = get<SPIRVariable>(id);
-    statement(variable_decl(var), ";");
-  }
+void TargetCompiler::emit_cxx_kernel(std::string_view runtime_file, const WorkItemConstructor& constructor) {
+  emit_runtime_section(runtime_file, "begin");
+  statement("");
+  emit_constants_and_types();
+  emit_buffer_views();
+  emit_shared_struct();
+  emit_work_item(runtime_file, constructor);
 }
 
-void TargetCompiler::emit_kernel_functions() {
+void TargetCompiler::emit_work_item(std::string_view runtime_file, const WorkItemConstructor& constructor) {
+  static const char* const built_ins[] = {"gl_NumWorkGroups", "gl_WorkGroupID", "gl_LocalInvocationID",
+                                          "gl_GlobalInvocationID", "gl_LocalInvocationIndex"};
+  statement(constructor.comment);
+  statement("struct porta_work_item");
+  begin_scope();
+  for (const char* built_in : built_ins)
+    statement(built_in == built_ins[4] ? "uint " : "uvec3 ", built_in, ";");
+  for (const BufferView& view : buffers_) statement(view.type_name, " ", to_name(view.variable), ";");
+  if (push_constant_variable_)
+    statement("const ", push_constant_type_name(), "& ", to_name(push_constant_variable_), ";");
+  statement("porta_group_shared& shared;");
+  if (!constructor.extra_member.empty()) statement(constructor.extra_member);
+  for (uint32_t id : private_variables_) statement(variable_decl(get<SPIRVariable>(id)), ";");
+  statement("");
+
+  std::vector<std::string> initialisers;
+  for (size_t i = 0; i < constructor.built_ins.size(); ++i)
+    initialisers.push_back(std::string(built_ins[i]) + "(" + constructor.built_ins[i] + ")");
+  for (const BufferView& view : buffers_)
+    initialisers.push_back(to_name(view.variable) + "(" + constructor.view_base(view) + ")");
+  if (push_constant_variable_)
+    initialisers.push_back(to_name(push_constant_variable_) + "(" + constructor.push_constants + ")");
+  initialisers.push_back("shared(group_shared)");
+  if (!constructor.extra_initialiser.empty()) initialisers.push_back(constructor.extra_initialiser);
+  statement("porta_work_item(", constructor.parameters, ")");
+  for (size_t i = 0; i < initialisers.size(); ++i)
+    statement(i == 0 ? "    : " : "      ", initialisers[i], i + 1 < initialisers.size() ? "," : "");
+  statement("{");
+  statement("}");
+  statement("");
+  if (uses_barrier_) {
+    emit_runtime_section(runtime_file, "barrier");
+    statement("");
+  }
   emit_function(get<SPIRFunction>(ir.default_entry_point), Bitset());
+  end_scope_decl();
+  statement("");
 }
 
 std::string TargetCompiler::builtin_to_glsl(spv::BuiltIn builtin, spv::StorageClass storage) {
+  // The compute built-ins keep their GLSL names.
   switch (builtin) {
     case spv::BuiltInGlobalInvocationId:
-      return "gl_GlobalInvocationID";
     case spv::BuiltInLocalInvocationId:
-      return "gl_LocalInvocationID";
     case spv::BuiltInWorkgroupId:
-      return "gl_WorkGroupID";
     case spv::BuiltInNumWorkgroups:
-      return "gl_NumWorkGroups";
     case spv::BuiltInLocalInvocationIndex:
-      return "gl_LocalInvocationIndex";
     case spv::BuiltInWorkgroupSize:
-      return "gl_WorkGroupSize";
+      return CompilerGLSL::builtin_to_glsl(builtin, storage);
     default:
-      break;
+      unsupported("built-in variable " + CompilerGLSL::builtin_to_glsl(builtin, storage));
   }
-  unsupported("built-in variable " + CompilerGLSL::builtin_to_glsl(builtin, storage));
 }
 
 std::string TargetCompiler::to_name(uint32_t id, bool allow_alias) const {
@@ -664,72 +719,54 @@ void TargetCompiler::emit_function_prototype(SPIRFunction& func, const Bitset&) 
   statement(decl);
 }
 
+bool TargetCompiler::is_atomic_read_modify_write(spv::Op opcode) { return find_atomic(opcode) != nullptr; }
+
+std::string TargetCompiler::atomic_call(const spirv_cross::Instruction& instruction,
+                                        const std::string& pointer) {
+  // Operands: result type, result, pointer, scope, semantics, then the value
+  // (OpAtomicCompareExchange: unequal semantics, value, comparator).
+  const uint32_t* ops = stream(instruction);
+  const AtomicOperation& atomic = *find_atomic(static_cast<spv::Op>(instruction.op));
+  const AtomicSpelling& spelling = target() == Target::OpenCL ? atomic.opencl : atomic.glsl;
+  std::string call = spelling.function;
+  call += "(" + pointer;
+  switch (spelling.operands) {
+    case AtomicOperands::Value:
+      call += ", " + to_unpacked_expression(ops[5]);
+      break;
+    case AtomicOperands::NegatedValue:
+      call += ", -" + to_enclosed_unpacked_expression(ops[5]);
+      break;
+    case AtomicOperands::One:
+      call += ", 1";
+      break;
+    case AtomicOperands::MinusOne:
+      call += ", -1";
+      break;
+    case AtomicOperands::None:
+      break;
+    case AtomicOperands::CompareExchange:
+      call += ", " + to_unpacked_expression(ops[7]) + ", " + to_unpacked_expression(ops[6]);
+      break;
+  }
+  return call + ")";
+}
+
 void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   const auto opcode = static_cast<spv::Op>(instruction.op);
+  // An atomic whose old value is read: the emitter keeps it.
+  if (is_atomic_read_modify_write(opcode) && !read_ids_.count(ops[1])) {
+    const std::string call = atomic_call(instruction, to_non_uniform_aware_expression(ops[2]));
+    // As the emitter does for atomics: no load may be forwarded across one.
+    flush_all_atomic_capable_variables();
+    statement(call, ";");
+    register_write(ops[2]);
+    return;
+  }
   switch (opcode) {
     case spv::OpArrayLength:
       unsupported("the length of a runtime array (.length()): pass the element count as a push constant");
-    case spv::OpAtomicIAdd:
-    case spv::OpAtomicISub:
-    case spv::OpAtomicSMin:
-    case spv::OpAtomicUMin:
-    case spv::OpAtomicSMax:
-    case spv::OpAtomicUMax:
-    case spv::OpAtomicAnd:
-    case spv::OpAtomicOr:
-    case spv::OpAtomicXor:
-    case spv::OpAtomicExchange:
-    case spv::OpAtomicIIncrement:
-    case spv::OpAtomicIDecrement:
-    case spv::OpAtomicCompareExchange: {
-      if (read_ids_.count(ops[1])) break;  // the old value is used: the emitter keeps it
-      const std::string pointer = to_non_uniform_aware_expression(ops[2]);
-      std::string call;
-      switch (opcode) {
-        case spv::OpAtomicIAdd:
-          call = "atomicAdd(" + pointer + ", " + to_expression(ops[5]) + ")";
-          break;
-        case spv::OpAtomicISub:
-          call = "atomicAdd(" + pointer + ", -" + to_enclosed_expression(ops[5]) + ")";
-          break;
-        case spv::OpAtomicSMin:
-        case spv::OpAtomicUMin:
-          call = "atomicMin(" + pointer + ", " + to_expression(ops[5]) + ")";
-          break;
-        case spv::OpAtomicSMax:
-        case spv::OpAtomicUMax:
-          call = "atomicMax(" + pointer + ", " + to_expression(ops[5]) + ")";
-          break;
-        case spv::OpAtomicAnd:
-          call = "atomicAnd(" + pointer + ", " + to_expression(ops[5]) + ")";
-          break;
-        case spv::OpAtomicOr:
-          call = "atomicOr(" + pointer + ", " + to_expression(ops[5]) + ")";
-          break;
-        case spv::OpAtomicXor:
-          call = "atomicXor(" + pointer + ", " + to_expression(ops[5]) + ")";
-          break;
-        case spv::OpAtomicExchange:
-          call = "atomicExchange(" + pointer + ", " + to_expression(ops[5]) + ")";
-          break;
-        case spv::OpAtomicIIncrement:
-          call = "atomicAdd(" + pointer + ", 1)";
-          break;
-        case spv::OpAtomicIDecrement:
-          call = "atomicAdd(" + pointer + ", -1)";
-          break;
-        default:
-          call =
-              "atomicCompSwap(" + pointer + ", " + to_expression(ops[7]) + ", " + to_expression(ops[6]) + ")";
-          break;
-      }
-      // As the emitter does for atomics: no load may be forwarded across one.
-      flush_all_atomic_capable_variables();
-      statement(call, ";");
-      register_write(ops[2]);
-      return;
-    }
     case spv::OpIAdd:
     case spv::OpISub:
     case spv::OpIMul:

@@ -19,6 +19,9 @@
 //    target's runtime header implements them.
 #pragma once
 
+#include <array>
+#include <functional>
+#include <initializer_list>
 #include <spirv_glsl.hpp>
 #include <string>
 #include <unordered_map>
@@ -29,6 +32,18 @@
 #include "runtime_files.hpp"
 
 namespace porta::translator::detail {
+
+// The SPIRV-Cross types every target's compiler works with.
+using spirv_cross::Bitset;
+using spirv_cross::SPIRConstant;
+using spirv_cross::SPIRConstantOp;
+using spirv_cross::SPIRFunction;
+using spirv_cross::SPIRType;
+using spirv_cross::SPIRVariable;
+
+inline uint32_t align_up(uint32_t value, uint32_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
 
 class TargetCompiler : public spirv_cross::CompilerGLSL {
  public:
@@ -54,13 +69,11 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   virtual void configure_backend() {}
   // The whole translation unit, built from the emit_* pieces below.
   virtual void emit_translation_unit() = 0;
-  // How a view refers to buffer memory: "const float*" (C++), "__global const float*" (OpenCL).
-  virtual std::string buffer_pointer_type(const std::string& element, Access access) const = 0;
   // Words kept out of user names (the target language's keywords and the
   // names its runtime defines).
   virtual const std::unordered_set<std::string>& reserved_words() const = 0;
-  // The words both C++-based targets (cpp, cuda) keep out.
-  static const std::unordered_set<std::string>& cxx_reserved_words();
+  // The words both C++-based targets (cpp, cuda) keep out, with `target_words`.
+  static std::unordered_set<std::string> cxx_reserved_words(std::initializer_list<std::string> target_words);
   // How the body names a shared variable: "shared." when they live in the
   // per-group struct (cpp), "" when the target declares them itself.
   virtual std::string shared_variable_prefix() const { return "shared."; }
@@ -78,20 +91,34 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
     return "";
   }
 
-  // ---- shared pieces ----
-  // Spec constants (with their values), gl_WorkGroupSize, spec-constant
-  // expressions, constant tables and structs, in declaration order; the
-  // push-constant struct with its static_asserts.
-  void emit_constants_and_types();
-  // One view struct per storage buffer.
-  void emit_buffer_views();
-  // struct porta_group_shared { ... } with every Workgroup variable.
-  void emit_shared_struct();
-  // Helper functions and main() (the entry point keeps the name main).
-  void emit_kernel_functions();
+  // Whether `opcode` is a read-modify-write atomic (atomicAdd() and friends).
+  static bool is_atomic_read_modify_write(spv::Op opcode);
+  // Its call on `pointer`, as the target spells it.
+  std::string atomic_call(const spirv_cross::Instruction& instruction, const std::string& pointer);
 
-  // Member declarations a target puts into its per-work-item context.
-  void emit_private_variables();
+  // ---- what the C++-based targets (cpp, cuda) share ----
+  // How a target builds porta_work_item from what its entry point hands it.
+  struct WorkItemConstructor {
+    std::string comment;     // the line above the struct
+    std::string parameters;  // the constructor's parameter list
+    // The constructor arguments of gl_NumWorkGroups, gl_WorkGroupID,
+    // gl_LocalInvocationID, gl_GlobalInvocationID, gl_LocalInvocationIndex.
+    std::array<std::string, 5> built_ins;
+    std::function<std::string(const BufferView&)> view_base;  // the memory a view points into
+    std::string push_constants;                               // what the push-constant reference binds to
+    // A member of the target's own after the shared memory, and its initialiser ("" for none).
+    std::string extra_member;
+    std::string extra_initialiser;
+  };
+  // The translation unit up to the entry point: the section "begin" of
+  // `runtime_file`; spec constants, gl_WorkGroupSize, constant tables and
+  // structs in declaration order, the push-constant struct with its
+  // static_asserts; one view struct per storage buffer; porta_group_shared
+  // with every Workgroup variable; porta_work_item, holding the built-ins, the
+  // views, the push constants, the shared memory and the private variables,
+  // with barrier() (the section "barrier") when the kernel has barriers, the
+  // helper functions and main() (the entry point keeps the name main).
+  void emit_cxx_kernel(std::string_view runtime_file, const WorkItemConstructor& constructor);
 
   const std::vector<BufferView>& buffer_views() const { return buffers_; }
   const std::vector<uint32_t>& private_variables() const { return private_variables_; }
@@ -136,13 +163,20 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   void emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) override;
   void emit_block_hints(const spirv_cross::SPIRBlock& block) override;
 
-  // Size and alignment of a type as the target's structs lay it out (vectors
-  // aligned like their scalar, structs as emitted here).
+  // Size and alignment of a type as the target's structs lay it out: an
+  // array as its elements, anything else as element_layout() says.
   void target_layout(const spirv_cross::SPIRType& type, uint32_t& size, uint32_t& align);
+  // A struct, vector or scalar: C++'s layout (vectors aligned like their
+  // scalar, structs as emitted here).
+  virtual void element_layout(const spirv_cross::SPIRType& type, uint32_t& size, uint32_t& align);
 
  private:
   void collect_interface();
   void apply_spec_values();
+  void emit_constants_and_types();
+  void emit_buffer_views();
+  void emit_shared_struct();
+  void emit_work_item(std::string_view runtime_file, const WorkItemConstructor& constructor);
   void emit_struct_declaration(const spirv_cross::SPIRType& type, bool explicit_padding);
   void emit_scalar_spec_constant(const spirv_cross::SPIRConstant& constant);
   std::string member_declaration(const spirv_cross::SPIRType& member_type, const std::string& name);

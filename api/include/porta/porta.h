@@ -256,8 +256,9 @@ typedef enum porta_kernel_source_kind {
 typedef enum porta_kernel_flag {
   /* Reuse the kernel this device already built from the same source kind, source, name and
    * specialization constants (in any order), if any; otherwise build it and keep it for later
-   * calls. The device keeps such kernels until it closes; each call still returns a handle of
-   * its own to destroy. One build per device however often an op asks for its kernel. */
+   * calls. With a reuse_key, the same key and specialization constants name the kernel instead
+   * of its source. The device keeps such kernels until it closes; each call still returns a
+   * handle of its own to destroy. One build per device however often an op asks for its kernel. */
   PORTA_KERNEL_FLAG_REUSE = 1u << 0
 } porta_kernel_flag;
 
@@ -274,6 +275,11 @@ typedef struct porta_kernel_descriptor {
   const porta_spec_constant* specs;
   uint32_t spec_count;
   uint32_t flags; /* porta_kernel_flag bits */
+  /* The caller's name for this source (NULL or "": none), only with PORTA_KERNEL_FLAG_REUSE.
+   * The device's kernel with the same key and specialization constants is reused without
+   * reading the source: the source and name matter only when the device first builds the key,
+   * so one key must always name one source. porta's ops use keys beginning "porta.". */
+  const char* reuse_key;
 } porta_kernel_descriptor;
 
 /* A kernel as `descriptor` says: porta_kernel_create_glsl and porta_kernel_create_spirv in

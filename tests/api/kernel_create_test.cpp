@@ -1,7 +1,7 @@
 // porta_kernel_create (descriptor-based kernel creation, PORTA_KERNEL_FLAG_REUSE
 // by source or by reuse_key) and the owners of streams and buffers
-// (porta_stream_get_device, porta_buffer_get_device, porta_device_equal): what
-// the ops, and any framework's own ops, are built on.
+// (porta_stream_get_device, porta_buffer_get_device, porta_buffer_check_device,
+// porta_device_equal): what the ops, and any framework's own ops, are built on.
 #include <cstddef>
 #include <cstring>
 #include <iterator>
@@ -267,6 +267,38 @@ TEST(DeviceOf, StreamsAndBuffersNameTheirDevice) {
   EXPECT_EQ(porta_stream_get_device(nullptr, &d), PORTA_ERROR_INVALID_HANDLE);
   EXPECT_EQ(porta_buffer_get_device(b.handle(), nullptr), PORTA_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(porta_device_equal(dev.handle(), nullptr), 0);
+}
+
+TEST(DeviceOf, CheckDeviceTellsABufferOfTheDeviceFromOthers) {
+  porta::Device dev = open_under_test();
+  porta::Device other = open_under_test();
+  porta::Buffer mine = dev.buffer(16), theirs = other.buffer(16);
+  EXPECT_EQ(porta_buffer_check_device(mine.handle(), dev.handle(), nullptr), PORTA_SUCCESS)
+      << porta_last_error();
+  // Any handle of the device will do; the size comes with the answer.
+  porta::Device same = mine.device();
+  uint64_t size = 0;
+  EXPECT_EQ(porta_buffer_check_device(mine.handle(), same.handle(), &size), PORTA_SUCCESS)
+      << porta_last_error();
+  EXPECT_EQ(size, 16u);
+  // A refused buffer leaves the size alone.
+  size = 7;
+  EXPECT_EQ(porta_buffer_check_device(theirs.handle(), dev.handle(), &size), PORTA_ERROR_INVALID_HANDLE);
+  const std::string message = porta_last_error();
+  EXPECT_NE(message.find("porta_buffer_check_device: the buffer belongs to "), std::string::npos) << message;
+  EXPECT_NE(message.find(", but the device given is "), std::string::npos) << message;
+  EXPECT_EQ(size, 7u);
+  EXPECT_EQ(porta_buffer_check_device(nullptr, dev.handle(), &size), PORTA_ERROR_INVALID_HANDLE);
+  EXPECT_NE(std::string(porta_last_error()).find("buffer handle is null"), std::string::npos)
+      << porta_last_error();
+  EXPECT_EQ(porta_buffer_check_device(mine.handle(), nullptr, &size), PORTA_ERROR_INVALID_HANDLE);
+  EXPECT_NE(std::string(porta_last_error()).find("device handle is null"), std::string::npos)
+      << porta_last_error();
+  porta_buffer gone = nullptr;
+  ASSERT_EQ(porta_buffer_create(dev.handle(), 16, &gone), PORTA_SUCCESS);
+  porta_buffer_destroy(gone);
+  EXPECT_EQ(porta_buffer_check_device(gone, dev.handle(), &size), PORTA_ERROR_INVALID_HANDLE);
+  EXPECT_NE(std::string(porta_last_error()).find("is not live"), std::string::npos) << porta_last_error();
 }
 
 }  // namespace

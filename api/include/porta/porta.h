@@ -224,6 +224,11 @@ PORTA_API void porta_buffer_destroy(porta_buffer buffer);
 PORTA_API uint64_t porta_buffer_size(porta_buffer buffer);
 /* The device the buffer belongs to, as a new handle: close it with porta_device_close. */
 PORTA_API porta_status porta_buffer_get_device(porta_buffer buffer, porta_device* device);
+/* PORTA_SUCCESS when `buffer` is a buffer of `device` (one opened device, as porta_device_equal
+ * says), with porta_buffer_size in `*size` (`size` may be NULL); else PORTA_ERROR_INVALID_HANDLE:
+ * a handle that is not live, or a buffer of another device. The check an op makes of each
+ * operand on every call, in one call that makes no handle. */
+PORTA_API porta_status porta_buffer_check_device(porta_buffer buffer, porta_device device, uint64_t* size);
 /* Synchronous upload / download through the device's own stream: returns when
  * the bytes have arrived. */
 PORTA_API porta_status porta_buffer_write(porta_buffer buffer, uint64_t offset, const void* src,

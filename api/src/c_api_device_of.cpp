@@ -1,6 +1,7 @@
-// C API: the device a stream or buffer belongs to, and whether two device
-// handles name one opened device. What an op written on the public API needs
-// to check its operands and make its kernels and workspaces.
+// C API: the device a stream or buffer belongs to, whether a buffer is one of
+// a device's, and whether two device handles name one opened device. What an
+// op written on the public API needs to check its operands and make its
+// kernels and workspaces.
 #include "errors.hpp"
 #include "handle_registry.hpp"
 #include "handles.hpp"
@@ -15,6 +16,17 @@ porta_status new_device_handle(const DeviceRef& state, porta_device* device) {
   register_handle(handle, "device");
   *device = handle;
   return PORTA_SUCCESS;
+}
+
+void check_device(porta_buffer buffer, porta_device device, uint64_t* size) {
+  const char* call = "porta_buffer_check_device";
+  check_handle(buffer, "buffer", call);
+  check_handle(device, "device", call);
+  const DeviceState& owner = *buffer->state->device;
+  if (&owner != device->state.get())
+    fail(PORTA_ERROR_INVALID_HANDLE, "%s: the buffer belongs to %s, but the device given is %s", call,
+         owner.label.c_str(), device->state->label.c_str());
+  if (size) *size = buffer->state->size;
 }
 
 }  // namespace
@@ -37,6 +49,18 @@ porta_status porta_buffer_get_device(porta_buffer buffer, porta_device* device) 
     if (!device) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_buffer_get_device: device is null");
     new_device_handle(buffer->state->device, device);
   });
+}
+
+porta_status porta_buffer_check_device(porta_buffer buffer, porta_device device, uint64_t* size) {
+  clear_last_error();
+  // guard() takes a std::function, which holds a lambda of up to two pointers
+  // without allocating: ops check every operand, so the arguments go as one.
+  const struct {
+    porta_buffer buffer;
+    porta_device device;
+    uint64_t* size;
+  } args{buffer, device, size};
+  return guard([&args] { check_device(args.buffer, args.device, args.size); });
 }
 
 int porta_device_equal(porta_device a, porta_device b) {

@@ -1,6 +1,7 @@
 // C API: porta_kernel_create (descriptor-based kernel creation) and the
-// device's table of reused kernels (PORTA_KERNEL_FLAG_REUSE), which the ops
-// use for their built-in kernels, and any framework for its own.
+// device's table of reused kernels (PORTA_KERNEL_FLAG_REUSE, found by source
+// or by the caller's reuse_key), which the ops use for their built-in kernels,
+// and any framework for its own.
 //
 // Lifetime: the table lives in the device (DeviceState::builtin_kernels) and
 // its kernels must not own the device (a cycle), so their KernelState::device
@@ -39,26 +40,47 @@ porta_kernel_descriptor read_descriptor(const porta_kernel_descriptor* given, co
   return d;
 }
 
-// The table key: everything that makes two kernels the same. Built on every
-// call of an op, so without formatting.
-std::string reuse_key(const porta_kernel_descriptor& d, const std::string& name) {
-  std::vector<porta_spec_constant> specs(d.specs, d.specs + d.spec_count);
+// The table key: what makes two kernels the same. With a reuse_key, the key
+// and the specialization constants (sorted by id); without, the source kind,
+// name, constants and the source itself. Asked for on every call of an op, so
+// written into the thread's own buffer: no allocation once it has grown.
+// Not inlined: inlined, the compiler looks the thread-local up again at every
+// use of the buffer.
+[[gnu::noinline]] std::string& thread_key_buffer() {
+  thread_local std::string buffer;
+  return buffer;
+}
+
+const std::string& reuse_key(const porta_kernel_descriptor& d, const std::string& name) {
+  std::string& key = thread_key_buffer();
+  key.clear();
+  const porta_spec_constant* specs = d.specs;
+  std::vector<porta_spec_constant> sorted;
   auto by_id = [](const porta_spec_constant& a, const porta_spec_constant& b) { return a.id < b.id; };
-  if (!std::is_sorted(specs.begin(), specs.end(), by_id)) std::sort(specs.begin(), specs.end(), by_id);
-  std::string key;
-  key.reserve(name.size() + 24 * specs.size() + d.source_size + 32);
-  key += std::to_string(static_cast<int>(d.source_kind));
-  key += '|';
-  key += name;
-  key += '|';
-  for (const auto& s : specs) {
-    key += std::to_string(s.id);
-    key += '=';
-    key += std::to_string(s.bits);
-    key += '|';
+  if (!std::is_sorted(d.specs, d.specs + d.spec_count, by_id)) {
+    sorted.assign(d.specs, d.specs + d.spec_count);
+    std::sort(sorted.begin(), sorted.end(), by_id);
+    specs = sorted.data();
   }
-  key += std::to_string(d.source_size);
-  key += '|';
+  const auto append_specs = [&] {
+    for (uint32_t i = 0; i < d.spec_count; ++i) {
+      key.append(reinterpret_cast<const char*>(&specs[i].id), sizeof specs[i].id);
+      key.append(reinterpret_cast<const char*>(&specs[i].bits), sizeof specs[i].bits);
+    }
+  };
+  // A key or a name ends at its NUL; the constants are whole 8-byte records,
+  // counted where the source follows them.
+  if (d.reuse_key && *d.reuse_key) {
+    key += 'K';
+    key.append(d.reuse_key, std::strlen(d.reuse_key) + 1);
+    append_specs();
+    return key;
+  }
+  key.reserve(name.size() + 8 * d.spec_count + d.source_size + 8);
+  key += d.source_kind == PORTA_KERNEL_SOURCE_GLSL ? 'G' : 'S';
+  key.append(name.c_str(), name.size() + 1);
+  key.append(reinterpret_cast<const char*>(&d.spec_count), sizeof d.spec_count);
+  append_specs();
   key.append(static_cast<const char*>(d.source), d.source_size);
   return key;
 }
@@ -87,15 +109,46 @@ std::shared_ptr<KernelState> owning(const DeviceRef& device, std::shared_ptr<Ker
 
 std::shared_ptr<KernelState> reused(const DeviceRef& device, const porta_kernel_descriptor& d,
                                     const std::string& name) {
-  const std::string key = reuse_key(d, name);
+  const std::string& key = reuse_key(d, name);
   DeviceState& state = *device;
   std::lock_guard lock(state.builtin_mutex);
   auto found = state.builtin_kernels.find(key);
   if (found != state.builtin_kernels.end()) return owning(device, found->second);
+  std::string stored = key;
   std::shared_ptr<KernelState> kernel = build(device, d, name);
   kernel->device = DeviceRef(DeviceRef(), &state);
-  state.builtin_kernels.emplace(key, kernel);
+  state.builtin_kernels.emplace(std::move(stored), kernel);
   return owning(device, std::move(kernel));
+}
+
+void create_kernel(porta_device device, const porta_kernel_descriptor* descriptor, porta_kernel* kernel) {
+  const char* call = "porta_kernel_create";
+  check_handle(device, "device", call);
+  if (!kernel) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: kernel is null", call);
+  *kernel = nullptr;
+  const porta_kernel_descriptor d = read_descriptor(descriptor, call);
+  if (d.source_kind != PORTA_KERNEL_SOURCE_GLSL && d.source_kind != PORTA_KERNEL_SOURCE_SPIRV)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: source_kind %d is not a porta_kernel_source_kind", call,
+         static_cast<int>(d.source_kind));
+  if (!d.source && d.source_size) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: source is null", call);
+  if (d.source_kind == PORTA_KERNEL_SOURCE_SPIRV && d.source_size % sizeof(uint32_t))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %zu bytes of SPIR-V are not whole 32-bit words", call,
+         d.source_size);
+  if (d.spec_count && !d.specs)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %u specialization constants but a null array", call,
+         d.spec_count);
+  if (d.flags & ~static_cast<uint32_t>(PORTA_KERNEL_FLAG_REUSE))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", call,
+         d.flags & ~static_cast<uint32_t>(PORTA_KERNEL_FLAG_REUSE));
+  if (d.reuse_key && *d.reuse_key && !(d.flags & PORTA_KERNEL_FLAG_REUSE))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: reuse_key '%s' is set but PORTA_KERNEL_FLAG_REUSE is not", call,
+         d.reuse_key);
+  const std::string name = d.name && *d.name ? d.name : "kernel";
+  auto state =
+      d.flags & PORTA_KERNEL_FLAG_REUSE ? reused(device->state, d, name) : build(device->state, d, name);
+  auto* handle = new porta_kernel_t{std::move(state)};
+  register_handle(handle, "kernel");
+  *kernel = handle;
 }
 
 }  // namespace
@@ -103,30 +156,12 @@ std::shared_ptr<KernelState> reused(const DeviceRef& device, const porta_kernel_
 extern "C" porta_status porta_kernel_create(porta_device device, const porta_kernel_descriptor* descriptor,
                                             porta_kernel* kernel) {
   clear_last_error();
-  return guard([&] {
-    const char* call = "porta_kernel_create";
-    check_handle(device, "device", call);
-    if (!kernel) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: kernel is null", call);
-    *kernel = nullptr;
-    const porta_kernel_descriptor d = read_descriptor(descriptor, call);
-    if (d.source_kind != PORTA_KERNEL_SOURCE_GLSL && d.source_kind != PORTA_KERNEL_SOURCE_SPIRV)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: source_kind %d is not a porta_kernel_source_kind", call,
-           static_cast<int>(d.source_kind));
-    if (!d.source && d.source_size) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: source is null", call);
-    if (d.source_kind == PORTA_KERNEL_SOURCE_SPIRV && d.source_size % sizeof(uint32_t))
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %zu bytes of SPIR-V are not whole 32-bit words", call,
-           d.source_size);
-    if (d.spec_count && !d.specs)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %u specialization constants but a null array", call,
-           d.spec_count);
-    if (d.flags & ~static_cast<uint32_t>(PORTA_KERNEL_FLAG_REUSE))
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", call,
-           d.flags & ~static_cast<uint32_t>(PORTA_KERNEL_FLAG_REUSE));
-    const std::string name = d.name && *d.name ? d.name : "kernel";
-    auto state =
-        d.flags & PORTA_KERNEL_FLAG_REUSE ? reused(device->state, d, name) : build(device->state, d, name);
-    auto* handle = new porta_kernel_t{std::move(state)};
-    register_handle(handle, "kernel");
-    *kernel = handle;
-  });
+  // guard() takes a std::function, which holds a lambda of up to two pointers
+  // without allocating: an op asks on every call, so the arguments go as one.
+  const struct {
+    porta_device device;
+    const porta_kernel_descriptor* descriptor;
+    porta_kernel* kernel;
+  } args{device, descriptor, kernel};
+  return guard([&args] { create_kernel(args.device, args.descriptor, args.kernel); });
 }

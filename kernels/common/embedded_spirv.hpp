@@ -1,5 +1,5 @@
 // The SPIR-V of every built-in kernel (kernels/*/*.comp), compiled by glslc
-// and embedded into libporta at build time (kernels/embed_spirv.cmake). Only
+// and embedded into libporta at build time (glslc -mfmt=c, gathered by kernels/CMakeLists.txt). Only
 // the launchers see it; to everyone else a built-in kernel is the SPIR-V they
 // hand to porta_kernel_create.
 #pragma once

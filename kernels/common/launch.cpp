@@ -2,45 +2,69 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "embedded_spirv.hpp"
 
 namespace porta::ops {
 
-porta::Kernel builtin_kernel(const OpCall& call, const char* name,
-                             std::initializer_list<porta_spec_constant> specs) {
-  const EmbeddedSpirv* spirv = nullptr;
-  for (size_t i = 0; i < kEmbeddedSpirvCount; ++i)
-    if (!std::strcmp(kEmbeddedSpirv[i].name, name)) spirv = &kEmbeddedSpirv[i];
-  if (!spirv)
+namespace {
+
+// A built-in kernel's SPIR-V and its reuse key, "porta.ops." and its name:
+// the device finds the kernel by the key, without reading the SPIR-V again.
+struct Builtin {
+  const EmbeddedSpirv* spirv;
+  std::string reuse_key;
+};
+
+const Builtin* find_builtin(const char* name) {
+  static const std::vector<Builtin> builtins = [] {
+    std::vector<Builtin> all;
+    for (size_t i = 0; i < kEmbeddedSpirvCount; ++i)
+      all.push_back({&kEmbeddedSpirv[i], std::string("porta.ops.") + kEmbeddedSpirv[i].name});
+    return all;
+  }();
+  for (const Builtin& builtin : builtins)
+    if (!std::strcmp(builtin.spirv->name, name)) return &builtin;
+  return nullptr;
+}
+
+}  // namespace
+
+KernelHandle builtin_kernel(const OpCall& call, const char* name,
+                            std::initializer_list<porta_spec_constant> specs) {
+  const Builtin* builtin = find_builtin(name);
+  if (!builtin)
     call.fail(PORTA_ERROR_INTERNAL, "no built-in kernel named '%s' was compiled into libporta", name);
   porta_kernel_descriptor descriptor{};
   descriptor.struct_size = sizeof descriptor;
   descriptor.source_kind = PORTA_KERNEL_SOURCE_SPIRV;
-  descriptor.source = spirv->words;
-  descriptor.source_size = spirv->word_count * sizeof(uint32_t);
+  descriptor.source = builtin->spirv->words;
+  descriptor.source_size = builtin->spirv->word_count * sizeof(uint32_t);
   descriptor.name = name;
   descriptor.specs = specs.begin();
   descriptor.spec_count = static_cast<uint32_t>(specs.size());
   descriptor.flags = PORTA_KERNEL_FLAG_REUSE;
+  descriptor.reuse_key = builtin->reuse_key.c_str();
   porta_kernel kernel = nullptr;
-  const porta_status status = porta_kernel_create(call.device.handle(), &descriptor, &kernel);
+  const porta_status status = porta_kernel_create(call.device.get(), &descriptor, &kernel);
   if (status != PORTA_SUCCESS)
     call.fail(status, "built-in kernel '%s': %s", name, last_error_cause(status).c_str());
-  return porta::Kernel(kernel);
+  return KernelHandle(kernel);
 }
 
-void dispatch(const OpCall& call, const porta::Kernel& kernel, uint32_t groups_x, uint32_t groups_y,
+void dispatch(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,
               std::initializer_list<porta_buffer> buffers, const void* push, uint32_t push_size) {
   const uint32_t groups[3] = {groups_x, groups_y, 1};
-  const porta_status status = porta_stream_dispatch(call.stream, kernel.handle(), groups, buffers.begin(),
+  const porta_status status = porta_stream_dispatch(call.stream, kernel.get(), groups, buffers.begin(),
                                                     static_cast<uint32_t>(buffers.size()), push, push_size);
   if (status != PORTA_SUCCESS) throw porta::Error(status, std::string(call.op) + ": " + porta_last_error());
 }
 
 porta::Buffer scratch_buffer(const OpCall& call, uint64_t bytes) {
   porta_buffer buffer = nullptr;
-  const porta_status status = porta_buffer_create(call.device.handle(), bytes, &buffer);
+  const porta_status status = porta_buffer_create(call.device.get(), bytes, &buffer);
   if (status != PORTA_SUCCESS)
     throw porta::Error(status, std::string(call.op) + ": workspace: " + porta_last_error());
   return porta::Buffer(buffer);

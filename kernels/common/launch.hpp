@@ -5,24 +5,32 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 
 #include "device_traits.hpp"
 #include "op_call.hpp"
 
 namespace porta::ops {
 
+// A kernel handle a call owns and destroys, as DeviceHandle (op_call.hpp).
+struct KernelDestroyer {
+  void operator()(porta_kernel kernel) const { porta_kernel_destroy(kernel); }
+};
+using KernelHandle = std::unique_ptr<porta_kernel_t, KernelDestroyer>;
+
 // The built-in kernel `name` (kernels/*/NAME.comp) for the call's device with
 // these specialization constants: built the first time, then the device's
-// own copy (porta_kernel_create with PORTA_KERNEL_FLAG_REUSE).
-porta::Kernel builtin_kernel(const OpCall& call, const char* name,
-                             std::initializer_list<porta_spec_constant> specs);
+// own copy (porta_kernel_create with PORTA_KERNEL_FLAG_REUSE and the reuse key
+// "porta.ops.NAME", so the SPIR-V is read only the first time).
+KernelHandle builtin_kernel(const OpCall& call, const char* name,
+                            std::initializer_list<porta_spec_constant> specs);
 
 // Queues the kernel through porta_stream_dispatch (its checks, recording,
 // keep-alive); a failure names the op.
-void dispatch(const OpCall& call, const porta::Kernel& kernel, uint32_t groups_x, uint32_t groups_y,
+void dispatch(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,
               std::initializer_list<porta_buffer> buffers, const void* push, uint32_t push_size);
 template <class Push>
-void dispatch(const OpCall& call, const porta::Kernel& kernel, uint32_t groups_x, uint32_t groups_y,
+void dispatch(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,
               std::initializer_list<porta_buffer> buffers, const Push& push) {
   dispatch(call, kernel, groups_x, groups_y, buffers, &push, sizeof(Push));
 }

@@ -11,7 +11,7 @@ void OpCall::fail(porta_status status, const char* fmt, ...) const {
   char buffer[1024];
   std::vsnprintf(buffer, sizeof buffer, fmt, args);
   va_end(args);
-  throw porta::Error(status, std::string(op) + " on " + label + ": " + buffer);
+  throw porta::Error(status, std::string(op) + " on " + device_label(info) + ": " + buffer);
 }
 
 std::string device_label(const porta_device_info& info) {
@@ -39,9 +39,8 @@ OpCall begin_call(porta_stream stream, const char* op) {
   OpCall call;
   call.op = op;
   call.stream = stream;
-  call.device = porta::Device(device);
-  call.info = call.device.info();
-  call.label = device_label(call.info);
+  call.device.reset(device);
+  porta_device_query_info(device, &call.info);
   return call;
 }
 
@@ -50,7 +49,6 @@ OpCall begin_device_call(porta_device device, const char* op) {
   call.op = op;
   const porta_status status = porta_device_query_info(device, &call.info);
   if (status != PORTA_SUCCESS) refuse_handle(status, "porta_device_info_get", op);
-  call.label = device_label(call.info);
   return call;
 }
 

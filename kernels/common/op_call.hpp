@@ -3,19 +3,26 @@
 // turns it into a porta_status and porta_last_error() at its boundary.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "porta/porta.hpp"
 
 namespace porta::ops {
 
+// A device handle the call owns and closes. Not porta::Device: an op call is
+// short and never shares it, so it needs no shared count to allocate.
+struct DeviceCloser {
+  void operator()(porta_device device) const { porta_device_close(device); }
+};
+using DeviceHandle = std::unique_ptr<porta_device_t, DeviceCloser>;
+
 struct OpCall {
   const char* op = "";            // the C entry point's name, first in every message
   porta_stream stream = nullptr;  // null for calls about a device alone
-  porta::Device device;           // a handle of the stream's device (empty for device calls)
+  DeviceHandle device;            // a handle of the stream's device (empty for device calls)
   porta_device_info info{};
-  std::string label;  // "backend:index (name)"
-  // Throws porta::Error with "<op> on <label>: <message>".
+  // Throws porta::Error with "<op> on <device_label(info)>: <message>".
   [[noreturn, gnu::format(printf, 3, 4)]] void fail(porta_status status, const char* fmt, ...) const;
 };
 

@@ -26,6 +26,21 @@ const char* dtype_name(porta_dtype dtype) {
   return nullptr;
 }
 
+// The refusal of an operand whose buffer porta_buffer_check_device turned
+// down: a handle that is not live, with porta_buffer_get_device's cause, or a
+// buffer of another device, named.
+[[noreturn]] void refuse_foreign_buffer(const OpCall& call, porta_buffer buffer, const char* name) {
+  porta_device owner = nullptr;
+  const porta_status status = porta_buffer_get_device(buffer, &owner);
+  if (status != PORTA_SUCCESS)
+    refuse_handle(status, "porta_buffer_get_device", std::string(call.op) + ": operand '" + name + "'");
+  porta_device_info owner_info{};
+  porta_device_query_info(owner, &owner_info);
+  porta_device_close(owner);
+  call.fail(PORTA_ERROR_INVALID_HANDLE, "operand '%s' is a buffer of %s, not of the stream's device", name,
+            device_label(owner_info).c_str());
+}
+
 }  // namespace
 
 void require_float32(const OpCall& call, std::initializer_list<const porta_tensor*> tensors,
@@ -57,19 +72,9 @@ View view(const OpCall& call, const porta_tensor* t, const char* name) {
   if (!t) call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' is null", name);
   View v;
   v.name = name;
-  porta_device owner = nullptr;
-  const porta_status status = porta_buffer_get_device(t->buffer, &owner);
-  if (status != PORTA_SUCCESS)
-    refuse_handle(status, "porta_buffer_get_device", std::string(call.op) + ": operand '" + name + "'");
-  const bool on_stream_device = porta_device_equal(owner, call.device.handle()) != 0;
-  porta_device_info owner_info{};
-  if (!on_stream_device) porta_device_query_info(owner, &owner_info);
-  porta_device_close(owner);
+  if (porta_buffer_check_device(t->buffer, call.device.get(), &v.buffer_bytes) != PORTA_SUCCESS)
+    refuse_foreign_buffer(call, t->buffer, name);
   v.buffer = t->buffer;
-  v.buffer_bytes = porta_buffer_size(t->buffer);
-  if (!on_stream_device)
-    call.fail(PORTA_ERROR_INVALID_HANDLE, "operand '%s' is a buffer of %s, not of the stream's device", name,
-              device_label(owner_info).c_str());
   if (t->dtype != PORTA_DTYPE_FLOAT32)
     call.fail(dtype_name(t->dtype) ? PORTA_ERROR_UNSUPPORTED : PORTA_ERROR_INVALID_ARGUMENT,
               "operand '%s' is %s; this op computes in float32 only", name,

@@ -224,6 +224,11 @@ PORTA_API void porta_buffer_destroy(porta_buffer buffer);
 PORTA_API uint64_t porta_buffer_size(porta_buffer buffer);
 /* The device the buffer belongs to, as a new handle: close it with porta_device_close. */
 PORTA_API porta_status porta_buffer_get_device(porta_buffer buffer, porta_device* device);
+/* PORTA_SUCCESS when `buffer` is a buffer of `device` (one opened device, as porta_device_equal
+ * says), with porta_buffer_size in `*size` (`size` may be NULL); else PORTA_ERROR_INVALID_HANDLE:
+ * a handle that is not live, or a buffer of another device. The check an op makes of each
+ * operand on every call, in one call that makes no handle. */
+PORTA_API porta_status porta_buffer_check_device(porta_buffer buffer, porta_device device, uint64_t* size);
 /* Synchronous upload / download through the device's own stream: returns when
  * the bytes have arrived. */
 PORTA_API porta_status porta_buffer_write(porta_buffer buffer, uint64_t offset, const void* src,
@@ -256,8 +261,9 @@ typedef enum porta_kernel_source_kind {
 typedef enum porta_kernel_flag {
   /* Reuse the kernel this device already built from the same source kind, source, name and
    * specialization constants (in any order), if any; otherwise build it and keep it for later
-   * calls. The device keeps such kernels until it closes; each call still returns a handle of
-   * its own to destroy. One build per device however often an op asks for its kernel. */
+   * calls. With a reuse_key, the same key and specialization constants name the kernel instead
+   * of its source. The device keeps such kernels until it closes; each call still returns a
+   * handle of its own to destroy. One build per device however often an op asks for its kernel. */
   PORTA_KERNEL_FLAG_REUSE = 1u << 0
 } porta_kernel_flag;
 
@@ -274,6 +280,11 @@ typedef struct porta_kernel_descriptor {
   const porta_spec_constant* specs;
   uint32_t spec_count;
   uint32_t flags; /* porta_kernel_flag bits */
+  /* The caller's name for this source (NULL or "": none), only with PORTA_KERNEL_FLAG_REUSE.
+   * The device's kernel with the same key and specialization constants is reused without
+   * reading the source: the source and name matter only when the device first builds the key,
+   * so one key must always name one source. porta's ops use keys beginning "porta.". */
+  const char* reuse_key;
 } porta_kernel_descriptor;
 
 /* A kernel as `descriptor` says: porta_kernel_create_glsl and porta_kernel_create_spirv in

@@ -393,6 +393,20 @@ class Device : public detail::Object<porta_device, porta_device_close> {
   // The kernel this device already built from the same source, name and
   // constants, or a new one it keeps for the next call (PORTA_KERNEL_FLAG_REUSE).
   Kernel reused_kernel(const KernelSource& source, const std::vector<SpecConstant>& specs = {}) const {
+    return reuse(nullptr, source, specs);
+  }
+  // The same, found by the caller's key for the source and the constants
+  // (porta_kernel_descriptor.reuse_key): the source is read only the first time.
+  Kernel reused_kernel(const std::string& key, const KernelSource& source,
+                       const std::vector<SpecConstant>& specs = {}) const {
+    return reuse(key.c_str(), source, specs);
+  }
+
+  Stream stream() const { return detail::created<Stream>(porta_stream_create, handle()); }
+
+ private:
+  // reused_kernel with a reuse_key, or none (NULL).
+  Kernel reuse(const char* key, const KernelSource& source, const std::vector<SpecConstant>& specs) const {
     std::vector<porta_spec_constant> c;
     for (const auto& s : specs) c.push_back({s.id, s.bits});
     porta_kernel_descriptor d{};
@@ -403,10 +417,9 @@ class Device : public detail::Object<porta_device, porta_device_close> {
     d.specs = c.data();
     d.spec_count = static_cast<uint32_t>(c.size());
     d.flags = PORTA_KERNEL_FLAG_REUSE;
+    d.reuse_key = key;
     return kernel(d);
   }
-
-  Stream stream() const { return detail::created<Stream>(porta_stream_create, handle()); }
 };
 
 // Whether two handles name one opened device.

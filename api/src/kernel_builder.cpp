@@ -29,17 +29,6 @@ porta_status status_of(tr::Error::Kind kind) {
   return PORTA_ERROR_INTERNAL;
 }
 
-tr::Target target_of(porta_kernel_language language) {
-  switch (language) {
-    case PORTA_LANGUAGE_OPENCL_C:
-      return tr::Target::OpenCL;
-    case PORTA_LANGUAGE_CUDA:
-      return tr::Target::Cuda;
-    default:
-      return tr::Target::Cpp;
-  }
-}
-
 void check_limits(const DeviceState& device, const tr::KernelSignature& sig, const uint32_t size[3],
                   const std::string& name) {
   const porta_device_limits& lim = device.info.limits;
@@ -124,7 +113,7 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     std::string source;
     std::string entry = sig.entry_point;
     if (language != PORTA_LANGUAGE_SPIRV) {
-      tr::Translation t = tr::translate(prepared, {target_of(language), values});
+      tr::Translation t = tr::translate(prepared, {tr::target_for_language(language), values});
       source = std::move(t.source);
       entry = t.entry_point;
     }

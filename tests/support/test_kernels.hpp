@@ -1,9 +1,10 @@
 // Every kernel porta ships or tests: the compute shaders in kernels/ and the
 // test folders, and every GLSL string (a raw string R"(#version ...)" or a
 // run of C string literals starting "#version") in the translator, API and
-// plugin conformance (tests/cts) sources. Read from the source tree when a test runs, so that a kernel
-// added anywhere there is checked by every translator target's compile test
-// without being listed again.
+// plugin conformance (tests/cts) sources and in tests/support/shared_kernels.hpp.
+// Read from the source tree when a test runs, so that a kernel added anywhere
+// there is checked by every translator target's compile test without being
+// listed again.
 #pragma once
 
 #include <algorithm>
@@ -129,9 +130,10 @@ inline std::vector<TestKernel> all_test_kernels(const std::filesystem::path& sou
                    {"kernels", "tests/translator/kernels", "tests/cuda/glsl", "tests/conformance/kernels"},
                    {".comp"}))
     add(path, d::read_text(path), "");
-  for (const auto& path :
-       d::files_in(source_root, {"tests/translator", "tests/translator_opencl", "tests/api", "tests/cts"},
-                   {".cpp", ".c"})) {
+  std::vector<std::filesystem::path> sources = d::files_in(
+      source_root, {"tests/translator", "tests/translator_opencl", "tests/api", "tests/cts"}, {".cpp", ".c"});
+  sources.push_back(source_root / "tests/support/shared_kernels.hpp");
+  for (const auto& path : sources) {
     int index = 0;
     for (std::string& glsl : d::glsl_strings(d::read_text(path))) {
       std::string suffix = "_";

@@ -9,9 +9,12 @@
 #include <vector>
 
 #include "kernel_runner.hpp"
+#include "support/shared_kernels.hpp"
 
 namespace pt = porta::translator;
 using porta::test::CompiledKernel;
+using porta::test::kConstantsInTwoFunctions;
+using porta::test::kSaxpy;
 using porta::test::spirv_of;
 
 namespace {
@@ -23,19 +26,6 @@ uint32_t float_bits(float f) {
   std::memcpy(&bits, &f, sizeof(bits));
   return bits;
 }
-
-const char* kSaxpy = R"(#version 450
-layout(local_size_x = 64) in;
-layout(set = 0, binding = 1) readonly buffer XValues { float x[]; } xs;
-layout(set = 0, binding = 4) readonly buffer YValues { float y[]; };
-layout(set = 0, binding = 7) writeonly buffer Result { float data[]; } result;
-layout(push_constant) uniform Params { uint n; float alpha; } p;
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  if (i >= p.n) return;
-  result.data[i] = p.alpha * xs.x[i] + y[i];
-}
-)";
 
 }  // namespace
 
@@ -95,19 +85,8 @@ void main() {
 TEST(CppTarget, ConstantsFromSpecConstantsInTwoFunctionsKeepApart) {
   // Both `group` constants are computed from a spec constant, so they are
   // declared at namespace scope in the translation: they must get two names.
-  const char* source = R"(#version 450
-layout(local_size_x = 8, local_size_x_id = 0) in;
-layout(constant_id = 1) const uint SCALE = 3;
-layout(binding = 0) buffer Data { uint v[]; };
-uint first() { const uint group = gl_WorkGroupSize.x * 2u; return group; }
-uint second() { const uint group = gl_WorkGroupSize.x * SCALE; return group; }
-void main() {
-  const uint group = gl_WorkGroupSize.x + SCALE;
-  v[gl_GlobalInvocationID.x] = first() + second() * 100u + group * 10000u;
-}
-)";
   for (bool optimize : {true, false}) {
-    CompiledKernel kernel(spirv_of(source, optimize), {{0, 4}, {1, 5}});
+    CompiledKernel kernel(spirv_of(kConstantsInTwoFunctions, optimize), {{0, 4}, {1, 5}});
     ASSERT_BUILT(kernel);
     std::vector<uint32_t> v(8);
     kernel.dispatch(2, 1, 1, {v.data()});

@@ -10,6 +10,7 @@
 #include "opencl_harness.hpp"
 #include "porta_translator/translator.hpp"
 #include "support/matmul_case.hpp"
+#include "support/shared_kernels.hpp"
 
 namespace pt = porta::translator;
 
@@ -76,18 +77,6 @@ class OpenclRun : public ::testing::Test {
 };
 
 TEST_F(OpenclRun, SaxpyWithPushConstantsAndNonContiguousBindings) {
-  const char* glsl = R"(#version 450
-layout(local_size_x = 64) in;
-layout(set = 0, binding = 1) readonly buffer XValues { float x[]; } xs;
-layout(set = 0, binding = 4) readonly buffer YValues { float y[]; };
-layout(set = 0, binding = 7) writeonly buffer Result { float data[]; } result;
-layout(push_constant) uniform Params { uint n; float alpha; } p;
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  if (i >= p.n) return;
-  result.data[i] = p.alpha * xs.x[i] + y[i];
-}
-)";
   const uint32_t n = 1000;
   std::vector<float> x(1024), y(1024), out(1024, -7.0f);
   for (uint32_t i = 0; i < 1024; ++i) {
@@ -99,7 +88,7 @@ void main() {
     uint32_t n;
     float alpha;
   } push = {n, 1.25f};
-  run(glsl, {}, {16, 1, 1}, {&bx, &by, &bo}, push_of(push));
+  run(porta::test::kSaxpy, {}, {16, 1, 1}, {&bx, &by, &bo}, push_of(push));
   out = values_of<float>(bo);
   for (uint32_t i = 0; i < 1024; ++i) ASSERT_EQ(out[i], i < n ? 1.25f * x[i] + y[i] : -7.0f) << i;
 }
@@ -141,21 +130,10 @@ void main() {
 TEST_F(OpenclRun, ConstantsFromSpecConstantsInTwoFunctionsKeepApart) {
   // Each function's `group` is computed from a spec constant; the translation
   // must keep three values apart, not reuse one name for all of them.
-  const char* glsl = R"(#version 450
-layout(local_size_x = 8, local_size_x_id = 0) in;
-layout(constant_id = 1) const uint SCALE = 3;
-layout(binding = 0) buffer Data { uint v[]; };
-uint first() { const uint group = gl_WorkGroupSize.x * 2u; return group; }
-uint second() { const uint group = gl_WorkGroupSize.x * SCALE; return group; }
-void main() {
-  const uint group = gl_WorkGroupSize.x + SCALE;
-  v[gl_GlobalInvocationID.x] = first() + second() * 100u + group * 10000u;
-}
-)";
   for (bool optimize : {true, false}) {
     SCOPED_TRACE(optimize ? "optimised" : "as glslang wrote it");
     auto bytes = bytes_of(std::vector<uint32_t>(8, 0));
-    run(glsl, {{0, 4}, {1, 5}}, {2, 1, 1}, {&bytes}, {}, optimize);
+    run(porta::test::kConstantsInTwoFunctions, {{0, 4}, {1, 5}}, {2, 1, 1}, {&bytes}, {}, optimize);
     if (HasFatalFailure()) return;
     for (uint32_t x : values_of<uint32_t>(bytes)) ASSERT_EQ(x, 8u + 20u * 100u + 9u * 10000u) << source;
   }

@@ -10,17 +10,6 @@ namespace {
 
 namespace tr = porta::translator;
 
-tr::Target target_of(porta_kernel_language language) {
-  switch (language) {
-    case PORTA_LANGUAGE_OPENCL_C:
-      return tr::Target::OpenCL;
-    case PORTA_LANGUAGE_CUDA:
-      return tr::Target::Cuda;
-    default:
-      return tr::Target::Cpp;
-  }
-}
-
 // FNV-1a, enough to tell the test kernels apart.
 void hash_into(uint64_t& h, const void* data, size_t size) {
   const unsigned char* p = static_cast<const unsigned char*>(data);
@@ -51,7 +40,7 @@ GlslKernel::GlslKernel(const std::string& glsl, const std::string& name, porta_k
   desc_.required_features = sig.required_features;
   entry_ = sig.entry_point;
   if (language != PORTA_LANGUAGE_SPIRV) {
-    tr::Translation t = tr::translate(spirv_, {target_of(language), values});
+    tr::Translation t = tr::translate(spirv_, {tr::target_for_language(language), values});
     entry_ = t.entry_point;
     source_ = std::move(t.source);
   }

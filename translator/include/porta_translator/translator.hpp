@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "porta/plugin.h"
+
 namespace porta::translator {
 
 // A failure of the front end or translator; `log` holds the compiler's or
@@ -71,8 +73,9 @@ enum class Target { Cpp, OpenCL, Cuda };
 // the front end read it; nothing else spells a target's name.
 struct TargetInfo {
   Target target;
-  const char* name;      // "cpp", "opencl", "cuda"
-  const char* language;  // what the translation is written in, for people
+  const char* name;                       // "cpp", "opencl", "cuda"
+  const char* language;                   // what the translation is written in, for people
+  porta_kernel_language plugin_language;  // the language of the plugins it translates for
   // Whether translated code can call helper functions that take pointers or
   // touch the kernel's resources (OpenCL C 1.2 cannot: it has no references
   // and no program-scope variables). Where not, a readable prepare() inlines them.
@@ -83,6 +86,9 @@ const TargetInfo& target_info(Target target);
 // The target called `name`, or nullptr.
 const TargetInfo* find_target(std::string_view name);
 const char* target_name(Target target);
+// The target translating for a plugin of `language` (TargetInfo::plugin_language);
+// C++ for a language no target has.
+Target target_for_language(porta_kernel_language language);
 
 // GLSL compute source → SPIR-V (Vulkan 1.1 environment). `name` appears in messages.
 std::vector<uint32_t> compile_glsl(const std::string& source, const std::string& name);

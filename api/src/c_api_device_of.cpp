@@ -11,11 +11,16 @@ using namespace porta::core;
 
 namespace {
 
-porta_status new_device_handle(const DeviceRef& state, porta_device* device) {
-  auto* handle = new porta_device_t{state};
-  register_handle(handle, "device");
-  *device = handle;
-  return PORTA_SUCCESS;
+// A new handle of the device that `object` (a stream or a buffer) belongs to.
+template <class Handle, class DeviceOf>
+porta_status device_of(Handle object, const char* kind, const char* call, porta_device* device,
+                       DeviceOf device_state) {
+  clear_last_error();
+  return guard([&] {
+    check_handle(object, kind, call);
+    if (!device) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: device is null", call);
+    hand_out(new porta_device_t{device_state(*object)}, "device", device);
+  });
 }
 
 void check_device(porta_buffer buffer, porta_device device, uint64_t* size) {
@@ -34,21 +39,13 @@ void check_device(porta_buffer buffer, porta_device device, uint64_t* size) {
 extern "C" {
 
 porta_status porta_stream_get_device(porta_stream stream, porta_device* device) {
-  clear_last_error();
-  return guard([&] {
-    check_handle(stream, "stream", "porta_stream_get_device");
-    if (!device) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_get_device: device is null");
-    new_device_handle(stream->device, device);
-  });
+  return device_of(stream, "stream", "porta_stream_get_device", device,
+                   [](const porta_stream_t& s) { return s.device; });
 }
 
 porta_status porta_buffer_get_device(porta_buffer buffer, porta_device* device) {
-  clear_last_error();
-  return guard([&] {
-    check_handle(buffer, "buffer", "porta_buffer_get_device");
-    if (!device) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_buffer_get_device: device is null");
-    new_device_handle(buffer->state->device, device);
-  });
+  return device_of(buffer, "buffer", "porta_buffer_get_device", device,
+                   [](const porta_buffer_t& b) { return b.state->device; });
 }
 
 porta_status porta_buffer_check_device(porta_buffer buffer, porta_device device, uint64_t* size) {

@@ -50,8 +50,8 @@ int host_cache_path(const char* key, char* path, size_t capacity) {
   return 1;
 }
 
-const porta_host_api host_api = {host_set_error, host_log, host_cache_load, host_cache_store, host_cache_path,
-                                 PORTA_VERSION_STRING};
+const porta_host_api host_api = {host_set_error,   host_log,        host_cache_load,
+                                 host_cache_store, host_cache_path, PORTA_VERSION_STRING};
 
 std::string own_folder() {
   Dl_info info{};
@@ -62,11 +62,16 @@ std::string own_folder() {
 
 int type_rank(porta_device_type type) {
   switch (type) {
-    case PORTA_DEVICE_DISCRETE_GPU: return 0;
-    case PORTA_DEVICE_INTEGRATED_GPU: return 1;
-    case PORTA_DEVICE_VIRTUAL_GPU: return 2;
-    case PORTA_DEVICE_OTHER: return 3;
-    case PORTA_DEVICE_CPU: return 4;
+    case PORTA_DEVICE_DISCRETE_GPU:
+      return 0;
+    case PORTA_DEVICE_INTEGRATED_GPU:
+      return 1;
+    case PORTA_DEVICE_VIRTUAL_GPU:
+      return 2;
+    case PORTA_DEVICE_OTHER:
+      return 3;
+    case PORTA_DEVICE_CPU:
+      return 4;
   }
   return 5;
 }
@@ -106,11 +111,12 @@ Registry::Registry() {
 
   for (auto& plugin : plugins_)
     for (auto& info : plugin->devices) ordered_.push_back(&info);
-  std::stable_sort(ordered_.begin(), ordered_.end(), [](const porta_device_info* a, const porta_device_info* b) {
-    int ta = type_rank(a->type), tb = type_rank(b->type);
-    if (ta != tb) return ta < tb;
-    return a->priority < b->priority;  // among one type, each backend's own priority
-  });
+  std::stable_sort(ordered_.begin(), ordered_.end(),
+                   [](const porta_device_info* a, const porta_device_info* b) {
+                     int ta = type_rank(a->type), tb = type_rank(b->type);
+                     if (ta != tb) return ta < tb;
+                     return a->priority < b->priority;  // among one type, each backend's own priority
+                   });
 }
 
 void Registry::load_folder(const std::string& folder) {
@@ -168,24 +174,34 @@ void Registry::load_plugin(const std::string& path, const std::string& name) {
     log(PORTA_LOG_WARN, "backend " + name + " unavailable: " + p.reason);
     return;
   }
-  const void* required[] = {
-      reinterpret_cast<const void*>(api->init),           reinterpret_cast<const void*>(api->device_count),
-      reinterpret_cast<const void*>(api->device_info),    reinterpret_cast<const void*>(api->device_open),
-      reinterpret_cast<const void*>(api->device_close),   reinterpret_cast<const void*>(api->buffer_create),
-      reinterpret_cast<const void*>(api->buffer_destroy), reinterpret_cast<const void*>(api->kernel_create),
-      reinterpret_cast<const void*>(api->kernel_destroy), reinterpret_cast<const void*>(api->stream_create),
-      reinterpret_cast<const void*>(api->stream_destroy), reinterpret_cast<const void*>(api->stream_write),
-      reinterpret_cast<const void*>(api->stream_read),    reinterpret_cast<const void*>(api->stream_copy),
-      reinterpret_cast<const void*>(api->stream_fill),    reinterpret_cast<const void*>(api->stream_dispatch),
-      reinterpret_cast<const void*>(api->stream_sync),    reinterpret_cast<const void*>(api->event_record),
-      reinterpret_cast<const void*>(api->event_elapsed_ms), reinterpret_cast<const void*>(api->event_destroy)};
+  const void* required[] = {reinterpret_cast<const void*>(api->init),
+                            reinterpret_cast<const void*>(api->device_count),
+                            reinterpret_cast<const void*>(api->device_info),
+                            reinterpret_cast<const void*>(api->device_open),
+                            reinterpret_cast<const void*>(api->device_close),
+                            reinterpret_cast<const void*>(api->buffer_create),
+                            reinterpret_cast<const void*>(api->buffer_destroy),
+                            reinterpret_cast<const void*>(api->kernel_create),
+                            reinterpret_cast<const void*>(api->kernel_destroy),
+                            reinterpret_cast<const void*>(api->stream_create),
+                            reinterpret_cast<const void*>(api->stream_destroy),
+                            reinterpret_cast<const void*>(api->stream_write),
+                            reinterpret_cast<const void*>(api->stream_read),
+                            reinterpret_cast<const void*>(api->stream_copy),
+                            reinterpret_cast<const void*>(api->stream_fill),
+                            reinterpret_cast<const void*>(api->stream_dispatch),
+                            reinterpret_cast<const void*>(api->stream_sync),
+                            reinterpret_cast<const void*>(api->event_record),
+                            reinterpret_cast<const void*>(api->event_elapsed_ms),
+                            reinterpret_cast<const void*>(api->event_destroy)};
   for (const void* fn : required)
     if (!fn) {
       p.reason = format("%s has an incomplete plugin table (a required entry is null)", path.c_str());
       return;
     }
   if (api->name && name != api->name)
-    log(PORTA_LOG_WARN, format("plugin file %s calls itself '%s'; using '%s'", path.c_str(), api->name, name.c_str()));
+    log(PORTA_LOG_WARN,
+        format("plugin file %s calls itself '%s'; using '%s'", path.c_str(), api->name, name.c_str()));
   p.api = api;
 
   clear_last_error();
@@ -215,7 +231,8 @@ void Registry::load_plugin(const std::string& path, const std::string& name) {
     return;
   }
   p.available = true;
-  log(PORTA_LOG_DEBUG, format("backend %s: %zu device(s) from %s", name.c_str(), p.devices.size(), path.c_str()));
+  log(PORTA_LOG_DEBUG,
+      format("backend %s: %zu device(s) from %s", name.c_str(), p.devices.size(), path.c_str()));
 }
 
 Plugin* Registry::find(const std::string& name) const {

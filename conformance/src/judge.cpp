@@ -19,11 +19,16 @@ float unwritten() {
 
 const char* outcome_name(Outcome o) {
   switch (o) {
-    case Outcome::kPass: return "PASS";
-    case Outcome::kFail: return "FAIL";
-    case Outcome::kSkip: return "SKIP";
-    case Outcome::kDeviation: return "DEVIATION";
-    case Outcome::kCrash: return "CRASH";
+    case Outcome::kPass:
+      return "PASS";
+    case Outcome::kFail:
+      return "FAIL";
+    case Outcome::kSkip:
+      return "SKIP";
+    case Outcome::kDeviation:
+      return "DEVIATION";
+    case Outcome::kCrash:
+      return "CRASH";
   }
   return "?";
 }
@@ -58,7 +63,8 @@ struct Judgement {
 // Against the exact value. `abs_bound` is the element's kAbsolute bound.
 Judgement against_exact(const Tolerance& t, float got, double exact, double abs_bound) {
   if (std::isnan(exact)) return {std::isnan(got), std::isnan(got) ? 0.0 : INFINITY, 0};
-  if (std::isinf(exact)) return {static_cast<double>(got) == exact, static_cast<double>(got) == exact ? 0 : INFINITY, 0};
+  if (std::isinf(exact))
+    return {static_cast<double>(got) == exact, static_cast<double>(got) == exact ? 0 : INFINITY, 0};
   switch (t.kind) {
     case BoundKind::kExact:
     case BoundKind::kCorrectlyRounded: {
@@ -134,13 +140,14 @@ void judge(const std::string& op, const std::vector<Output>& outputs, CaseResult
       const float got = o.dut[i];
       if (!o.inside[i]) {
         if (bits(got) != bits(o.before[i]))
-          tally.fail("element " + std::to_string(i) + " of '" + o.name + "' lies outside the output view but was " +
-                     "overwritten: " + show(got) + ", was " + show(o.before[i]));
+          tally.fail("element " + std::to_string(i) + " of '" + o.name +
+                     "' lies outside the output view but was " + "overwritten: " + show(got) + ", was " +
+                     show(o.before[i]));
         continue;
       }
       if (bits(got) == kUnwrittenBits) {
-        tally.fail(where(i) + " (index " + std::to_string(i) + ") was never written: it still holds the NaN fill " +
-                   "pattern 0x7f80dead");
+        tally.fail(where(i) + " (index " + std::to_string(i) +
+                   ") was never written: it still holds the NaN fill " + "pattern 0x7f80dead");
         continue;
       }
       const double abs_bound = o.bound.empty() ? 0 : o.bound[i];
@@ -148,19 +155,20 @@ void judge(const std::string& op, const std::vector<Output>& outputs, CaseResult
       // The reference itself, against the oracle.
       if (have_ref) {
         const float ref = o.ref[i];
-        const Judgement rj = qual ? qualitative(ref, o.qualitative_max[i]) : against_exact(t, ref, o.exact[i], abs_bound);
+        const Judgement rj =
+            qual ? qualitative(ref, o.qualitative_max[i]) : against_exact(t, ref, o.exact[i], abs_bound);
         if (bits(ref) == kUnwrittenBits || !rj.ok) {
-          tally.fail(std::string("the reference (") + ref_name + ") is wrong at " + where(i) + ": " + show(ref) +
-                     ", exact " + show(o.exact[i]) + ", error " + show(rj.error) + " > bound " + show(rj.bound) +
-                     " " + result.unit);
+          tally.fail(std::string("the reference (") + ref_name + ") is wrong at " + where(i) + ": " +
+                     show(ref) + ", exact " + show(o.exact[i]) + ", error " + show(rj.error) + " > bound " +
+                     show(rj.bound) + " " + result.unit);
           continue;
         }
       }
-      Judgement j = qual             ? qualitative(got, o.qualitative_max[i])
-                    : have_ref       ? against_reference(t, got, o.ref[i], abs_bound)
-                                     : against_exact(t, got, o.exact[i], abs_bound);
-      const bool within_flushing = !o.flush_allowance.empty() && o.flush_allowance[i] > 0 &&
-                                   j.error <= j.bound + o.flush_allowance[i];
+      Judgement j = qual       ? qualitative(got, o.qualitative_max[i])
+                    : have_ref ? against_reference(t, got, o.ref[i], abs_bound)
+                               : against_exact(t, got, o.exact[i], abs_bound);
+      const bool within_flushing =
+          !o.flush_allowance.empty() && o.flush_allowance[i] > 0 && j.error <= j.bound + o.flush_allowance[i];
       if (!j.ok && ((!o.flushed.empty() && same(got, o.flushed[i])) || within_flushing)) {
         ++tally.flushed;
         continue;
@@ -175,8 +183,8 @@ void judge(const std::string& op, const std::vector<Output>& outputs, CaseResult
                   "): " + show(j.error) + " " + result.unit + " apart > bound " + show(j.bound) +
                   (j.bound == 0 ? " (the same bits)" : "");
         else
-          line += ", exact " + show(o.exact[i]) + ": error " + show(j.error) + " " + result.unit + " > bound " +
-                  show(j.bound);
+          line += ", exact " + show(o.exact[i]) + ": error " + show(j.error) + " " + result.unit +
+                  " > bound " + show(j.bound);
         tally.fail(line);
       }
     }
@@ -184,8 +192,8 @@ void judge(const std::string& op, const std::vector<Output>& outputs, CaseResult
   if (tally.worst_ratio < 0) result.worst_error = result.worst_bound = 0;
   if (tally.failures > 0) {
     result.outcome = Outcome::kFail;
-    result.detail = std::to_string(tally.failures) + " wrong element" + (tally.failures == 1 ? "" : "s") + ":\n" +
-                    tally.detail;
+    result.detail = std::to_string(tally.failures) + " wrong element" + (tally.failures == 1 ? "" : "s") +
+                    ":\n" + tally.detail;
     if (tally.failures > Tally::kShown) result.detail += "\n...";
   } else if (tally.flushed > 0) {
     result.outcome = Outcome::kDeviation;

@@ -61,8 +61,9 @@ struct Options {
 };
 
 std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:,=+@%") ==
-                        std::string::npos)
+  if (!s.empty() &&
+      s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:,=+@%") ==
+          std::string::npos)
     return s;
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -147,7 +148,8 @@ void finish(Options& o, const RawOptions& raw) {
   if (o.ops.empty() && !o.kernel_mode) o.ops = builtin_ops();
   for (const auto& op : o.ops)
     if (std::find(builtin_ops().begin(), builtin_ops().end(), op) == builtin_ops().end())
-      throw UsageError("unknown op '" + op + "'; the built-in ops are fill, scale, mul, sigmoid, matmul, logreg_step");
+      throw UsageError("unknown op '" + op +
+                       "'; the built-in ops are fill, scale, mul, sigmoid, matmul, logreg_step");
   if (!o.case_name.empty()) {
     bool found = false;
     for (const auto& op : o.ops)
@@ -183,7 +185,8 @@ void emit(FILE* f, const Json& j) {
 
 std::string replay_command(const Options& o, const CaseResult& r) {
   std::string cmd;
-  if (const char* p = std::getenv("PORTA_PLUGIN_PATH"); p && *p) cmd += "PORTA_PLUGIN_PATH=" + shell_quote(p) + " ";
+  if (const char* p = std::getenv("PORTA_PLUGIN_PATH"); p && *p)
+    cmd += "PORTA_PLUGIN_PATH=" + shell_quote(p) + " ";
   cmd += shell_quote(o.program) + " --backend " + r.backend + " --device " + std::to_string(r.device_index);
   if (o.kernel_mode) {
     cmd += " --kernel " + shell_quote(o.kernel.path) + " --groups " + o.kernel.groups;
@@ -202,7 +205,8 @@ std::string replay_command(const Options& o, const CaseResult& r) {
 int child_main(const Options& o) {
   FILE* f = std::fopen(o.fragment.c_str(), "w");
   if (!f) {
-    std::fprintf(stderr, "porta-conformance: cannot write %s: %s\n", o.fragment.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "porta-conformance: cannot write %s: %s\n", o.fragment.c_str(),
+                 std::strerror(errno));
     return 2;
   }
   const std::string backend = o.backends[0];
@@ -293,15 +297,16 @@ void run_device(const Options& o, DeviceReport& dev) {
   }
   close(fd);
   const std::string fragment = tmpl;
-  std::vector<std::string> args = {"/proc/self/exe", "--program", o.program, "--backend", dev.backend,
-                                   "--device", std::to_string(dev.index), "--json-fragment", fragment,
-                                   "--seed", std::to_string(o.seed)};
+  std::vector<std::string> args = {
+      "/proc/self/exe",          "--program",       o.program, "--backend", dev.backend,           "--device",
+      std::to_string(dev.index), "--json-fragment", fragment,  "--seed",    std::to_string(o.seed)};
   if (o.full) args.push_back("--full");
   if (o.kernel_mode) {
     args.insert(args.end(), {"--kernel", o.kernel.path, "--groups", o.kernel.groups});
     for (const auto& b : o.kernel.buffers) args.insert(args.end(), {"--buffer", b});
     for (const auto& p : o.kernel.push) args.insert(args.end(), {"--push", p});
-    if (o.kernel.tolerance_ulp >= 0) args.insert(args.end(), {"--tolerance", std::to_string(o.kernel.tolerance_ulp)});
+    if (o.kernel.tolerance_ulp >= 0)
+      args.insert(args.end(), {"--tolerance", std::to_string(o.kernel.tolerance_ulp)});
   } else {
     std::string ops;
     for (const auto& op : o.ops) ops += (ops.empty() ? "" : ",") + op;
@@ -434,12 +439,14 @@ int parent_main(const Options& o) {
       if (!has_reference(b)) names.push_back(b.name);
   }
   for (const auto& name : names) {
-    auto it = std::find_if(found.begin(), found.end(), [&](const porta::BackendInfo& b) { return b.name == name; });
+    auto it =
+        std::find_if(found.begin(), found.end(), [&](const porta::BackendInfo& b) { return b.name == name; });
     if (it == found.end() || !it->available) {
       DeviceReport d;
       d.backend = name;
       d.status = "unavailable";
-      d.reason = it == found.end() ? "no plugin libporta-" + name + ".so was found (PORTA_PLUGIN_PATH, next to "
+      d.reason = it == found.end() ? "no plugin libporta-" + name +
+                                         ".so was found (PORTA_PLUGIN_PATH, next to "
                                          "libporta, the install's plugin folder)"
                                    : it->reason;
       std::fprintf(text, "[%s] unavailable: %s\n", name.c_str(), d.reason.c_str());

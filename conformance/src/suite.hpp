@@ -18,7 +18,19 @@ namespace porta::conformance {
 const std::vector<std::string>& builtin_ops();
 
 // Value classes a case's inputs are drawn from.
-enum class Values { kNormal, kNegative, kTiny, kHuge, kZeros, kDenormal, kInf, kNan, kInfNan, kMixed, kSaturated };
+enum class Values {
+  kNormal,
+  kNegative,
+  kTiny,
+  kHuge,
+  kZeros,
+  kDenormal,
+  kInf,
+  kNan,
+  kInfNan,
+  kMixed,
+  kSaturated
+};
 const char* values_name(Values v);
 
 // One case of an op's table. Fields an op does not use stay at their defaults.

@@ -21,20 +21,20 @@
 namespace porta::conformance {
 
 enum class BoundKind {
-  kExact,              // a copy of a value: the same bits (any NaN for NaN)
-  kCorrectlyRounded,   // one IEEE operation: <= 0.5 ulp from exact, the same bits across backends
-  kUlp,                // within `ulps` of exact; 2 * ulps across backends
-  kAbsolute,           // an absolute bound per element, computed from the operands (dot products, sums)
+  kExact,             // a copy of a value: the same bits (any NaN for NaN)
+  kCorrectlyRounded,  // one IEEE operation: <= 0.5 ulp from exact, the same bits across backends
+  kUlp,               // within `ulps` of exact; 2 * ulps across backends
+  kAbsolute,          // an absolute bound per element, computed from the operands (dot products, sums)
 };
 
 struct Tolerance {
   const char* op;
   porta_dtype dtype;
   BoundKind kind;
-  double ulps;               // kCorrectlyRounded / kUlp: the bound in ulps against the exact value
-  double reference_factor;   // against the CPU backend: this times the bound (0: same bits)
-  const char* unit;          // what errors are measured in
-  const char* source;        // where the bound comes from
+  double ulps;              // kCorrectlyRounded / kUlp: the bound in ulps against the exact value
+  double reference_factor;  // against the CPU backend: this times the bound (0: same bits)
+  const char* unit;         // what errors are measured in
+  const char* source;       // where the bound comes from
 };
 
 inline const Tolerance kTolerances[] = {

@@ -26,7 +26,8 @@ void expect_kernel_error(const porta::Device& dev, const porta::KernelSource& sr
 
 TEST(KernelErrors, GlslSyntaxErrorNamesTheLine) {
   auto dev = open_under_test();
-  const char* src = "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n  float x = 1.0\n  x += 2.0;\n}\n";
+  const char* src =
+      "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n  float x = 1.0\n  x += 2.0;\n}\n";
   expect_kernel_error(dev, porta::glsl(src, "broken.comp"), PORTA_ERROR_INVALID_KERNEL, "broken.comp:5");
 }
 
@@ -54,8 +55,8 @@ layout(local_size_x = 1) in;
 layout(constant_id = 3) const float m = 1.0;
 layout(binding = 0) buffer D { float v[]; };
 void main() { v[0] = m; })";
-  expect_kernel_error(dev, porta::glsl(src, "spec"), PORTA_ERROR_INVALID_ARGUMENT, "no specialization constant with id 9",
-                      {{9, 1.0f}});
+  expect_kernel_error(dev, porta::glsl(src, "spec"), PORTA_ERROR_INVALID_ARGUMENT,
+                      "no specialization constant with id 9", {{9, 1.0f}});
 }
 
 TEST(KernelErrors, WorkgroupLargerThanTheDeviceAllows) {
@@ -65,15 +66,19 @@ layout(local_size_x_id = 0) in;
 layout(binding = 0) buffer D { float v[]; };
 void main() { v[gl_GlobalInvocationID.x] = 1.0; })";
   uint32_t too_many = dev.info().limits.max_workgroup_invocations + 1;
-  expect_kernel_error(dev, porta::glsl(src, "wide"), PORTA_ERROR_UNSUPPORTED, "allows at most", {{0, too_many}});
+  expect_kernel_error(dev, porta::glsl(src, "wide"), PORTA_ERROR_UNSUPPORTED, "allows at most",
+                      {{0, too_many}});
 }
 
 TEST(KernelErrors, SharedMemoryLargerThanTheDeviceAllows) {
   auto dev = open_under_test();
   uint32_t floats = dev.info().limits.max_shared_memory_bytes / 4 + 1024;
-  std::string src = "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) buffer D { float v[]; };\n"
-                    "shared float big[" + std::to_string(floats) + "];\n"
-                    "void main() { big[gl_LocalInvocationID.x] = 1.0; barrier(); v[0] = big[0]; }\n";
+  std::string src =
+      "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) buffer D { float v[]; };\n"
+      "shared float big[" +
+      std::to_string(floats) +
+      "];\n"
+      "void main() { big[gl_LocalInvocationID.x] = 1.0; barrier(); v[0] = big[0]; }\n";
   expect_kernel_error(dev, porta::glsl(src, "hungry"), PORTA_ERROR_UNSUPPORTED, "shared memory");
 }
 
@@ -134,7 +139,8 @@ int run_child(const std::string& filter, const std::string& cache) {
 }
 
 TEST(KernelCache, ChildBuildsAndRuns) {
-  if (!std::getenv("PORTA_CACHE_CHILD")) GTEST_SKIP() << "runs only as the child of KernelCache.CorruptEntryIsRebuilt";
+  if (!std::getenv("PORTA_CACHE_CHILD"))
+    GTEST_SKIP() << "runs only as the child of KernelCache.CorruptEntryIsRebuilt";
   auto dev = open_under_test();
   const char* src = R"(#version 450
 layout(local_size_x = 4) in;
@@ -147,7 +153,8 @@ void main() { v[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 3u + 1u; })
 
 TEST(KernelCache, CorruptEntryIsRebuilt) {
   if (std::getenv("PORTA_CACHE_CHILD")) GTEST_SKIP() << "parent only";
-  std::string cache = std::filesystem::temp_directory_path() / ("porta-cache-test-" + std::to_string(getpid()));
+  std::string cache =
+      std::filesystem::temp_directory_path() / ("porta-cache-test-" + std::to_string(getpid()));
   std::filesystem::remove_all(cache);
   ASSERT_EQ(run_child("KernelCache.ChildBuildsAndRuns", cache), 0) << "first build";
   // Corrupt every entry the backend wrote (if it caches anything).

@@ -23,7 +23,8 @@ struct Env {
   }
 };
 
-void expect_open_error(const std::string& selector, porta_status want, std::initializer_list<std::string> needles) {
+void expect_open_error(const std::string& selector, porta_status want,
+                       std::initializer_list<std::string> needles) {
   try {
     porta::open(selector);
     ADD_FAILURE() << "opened a device; expected " << porta_status_name(want);
@@ -59,7 +60,8 @@ TEST(Selection, DeviceIndexAndNameSubstring) {
 
 TEST(Selection, DeviceOutOfRange) {
   Env env("cpu", "7");
-  expect_open_error("", PORTA_ERROR_NOT_FOUND, {"PORTA_DEVICE: device 7 is out of range", "backend cpu has 1 device"});
+  expect_open_error("", PORTA_ERROR_NOT_FOUND,
+                    {"PORTA_DEVICE: device 7 is out of range", "backend cpu has 1 device"});
 }
 
 TEST(Selection, DeviceNameThatMatchesNothing) {
@@ -98,11 +100,16 @@ TEST(Selection, DefaultOrderPutsGpusFirstAndPortaCpuLast) {
   ASSERT_FALSE(devices.empty());
   auto rank = [](porta_device_type t) {
     switch (t) {
-      case PORTA_DEVICE_DISCRETE_GPU: return 0;
-      case PORTA_DEVICE_INTEGRATED_GPU: return 1;
-      case PORTA_DEVICE_VIRTUAL_GPU: return 2;
-      case PORTA_DEVICE_OTHER: return 3;
-      default: return 4;
+      case PORTA_DEVICE_DISCRETE_GPU:
+        return 0;
+      case PORTA_DEVICE_INTEGRATED_GPU:
+        return 1;
+      case PORTA_DEVICE_VIRTUAL_GPU:
+        return 2;
+      case PORTA_DEVICE_OTHER:
+        return 3;
+      default:
+        return 4;
     }
   };
   for (size_t i = 1; i < devices.size(); ++i) {

@@ -1,5 +1,6 @@
 // Device selection: PORTA_BACKEND / PORTA_DEVICE in each form, API selectors,
 // and the default order.
+#include <algorithm>
 #include <cstdlib>
 
 #include "test_support.hpp"
@@ -98,20 +99,11 @@ TEST(Selection, ApiSelectorsOverrideTheEnvironment) {
 TEST(Selection, DefaultOrderPutsGpusFirstAndPortaCpuLast) {
   auto devices = porta::devices();
   ASSERT_FALSE(devices.empty());
-  auto rank = [](porta_device_type t) {
-    switch (t) {
-      case PORTA_DEVICE_DISCRETE_GPU:
-        return 0;
-      case PORTA_DEVICE_INTEGRATED_GPU:
-        return 1;
-      case PORTA_DEVICE_VIRTUAL_GPU:
-        return 2;
-      case PORTA_DEVICE_OTHER:
-        return 3;
-      default:
-        return 4;
-    }
-  };
+  // The documented order of device types, best first.
+  const std::vector<porta_device_type> order = {PORTA_DEVICE_DISCRETE_GPU, PORTA_DEVICE_INTEGRATED_GPU,
+                                                PORTA_DEVICE_VIRTUAL_GPU, PORTA_DEVICE_OTHER,
+                                                PORTA_DEVICE_CPU};
+  auto rank = [&](porta_device_type t) { return std::find(order.begin(), order.end(), t) - order.begin(); };
   for (size_t i = 1; i < devices.size(); ++i) {
     EXPECT_LE(rank(devices[i - 1].type), rank(devices[i].type));
     if (devices[i - 1].type == devices[i].type) {

@@ -48,7 +48,7 @@ OpCall begin_device_call(porta_device device, const char* op) {
   OpCall call;
   call.op = op;
   const porta_status status = porta_device_query_info(device, &call.info);
-  if (status != PORTA_SUCCESS) refuse_handle(status, "porta_device_info_get", op);
+  if (status != PORTA_SUCCESS) refuse_handle(status, "porta_device_query_info", op);
   return call;
 }
 

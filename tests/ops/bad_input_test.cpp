@@ -22,16 +22,30 @@ class BadInput : public ::testing::Test {
       ADD_FAILURE() << "no error";
     } catch (const porta::Error& e) {
       EXPECT_EQ(e.status(), want) << e.what();
-      for (const char* w : words) EXPECT_NE(std::string(e.what()).find(w), std::string::npos) << "'" << w << "' not in: " << e.what();
-      EXPECT_NE(std::string(e.what()).find(backend_under_test()), std::string::npos) << "device not named: " << e.what();
+      for (const char* w : words)
+        EXPECT_NE(std::string(e.what()).find(w), std::string::npos) << "'" << w << "' not in: " << e.what();
+      EXPECT_NE(std::string(e.what()).find(backend_under_test()), std::string::npos)
+          << "device not named: " << e.what();
     }
   }
 };
 
+// A bad device handle is reported under the op's own name, as every other
+// refusal of the op, not under the name of a call the op makes inside.
+TEST(BadDevice, WorkspaceSizeOfANullDeviceNamesTheOp) {
+  uint64_t bytes = 0;
+  EXPECT_EQ(porta_ops_logreg_workspace_size(nullptr, 4, 2, &bytes), PORTA_ERROR_INVALID_HANDLE);
+  const std::string message = porta_last_error();
+  EXPECT_NE(message.find("porta_ops_logreg_workspace_size: the device handle is null"), std::string::npos)
+      << message;
+  EXPECT_EQ(message.find("porta_device_"), std::string::npos) << message;
+}
+
 TEST_F(BadInput, MulMismatchedShapes) {
   porta::Buffer a = buf(10), b = buf(9), o = buf(10);
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, {"porta_ops_mul", "'a' is [10]", "'b' is [9]"},
-               [&] { porta::ops::mul(s, porta::Tensor(a, {10}), porta::Tensor(b, {9}), porta::Tensor(o, {10})); });
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, {"porta_ops_mul", "'a' is [10]", "'b' is [9]"}, [&] {
+    porta::ops::mul(s, porta::Tensor(a, {10}), porta::Tensor(b, {9}), porta::Tensor(o, {10}));
+  });
 }
 
 TEST_F(BadInput, MatmulInnerDimensionsDiffer) {
@@ -44,14 +58,16 @@ TEST_F(BadInput, MatmulInnerDimensionsDiffer) {
 TEST_F(BadInput, MulMixedDtypes) {
   porta::Buffer a = buf(8), b = buf(8), o = buf(8);
   expect_error(PORTA_ERROR_INVALID_ARGUMENT, {"'b' is int32", "'a' is float32"}, [&] {
-    porta::ops::mul(s, porta::Tensor(a, {8}), porta::Tensor(b, {8}, 0, PORTA_DTYPE_INT32), porta::Tensor(o, {8}));
+    porta::ops::mul(s, porta::Tensor(a, {8}), porta::Tensor(b, {8}, 0, PORTA_DTYPE_INT32),
+                    porta::Tensor(o, {8}));
   });
 }
 
 TEST_F(BadInput, SigmoidFloat16IsUnsupported) {
   porta::Buffer x = buf(8), o = buf(8);
   expect_error(PORTA_ERROR_UNSUPPORTED, {"float16", "float32 only"}, [&] {
-    porta::ops::sigmoid(s, porta::Tensor(x, {8}, 0, PORTA_DTYPE_FLOAT16), porta::Tensor(o, {8}, 0, PORTA_DTYPE_FLOAT16));
+    porta::ops::sigmoid(s, porta::Tensor(x, {8}, 0, PORTA_DTYPE_FLOAT16),
+                        porta::Tensor(o, {8}, 0, PORTA_DTYPE_FLOAT16));
   });
 }
 
@@ -82,8 +98,8 @@ struct Logreg {
 class BadLogreg : public BadInput {
  protected:
   Logreg make(uint64_t m, uint64_t d) {
-    return {buf(std::max<uint64_t>(m * d, 1)), buf(std::max<uint64_t>(m, 1)), buf(std::max<uint64_t>(d, 1)), buf(1),
-            buf(1)};
+    return {buf(std::max<uint64_t>(m * d, 1)), buf(std::max<uint64_t>(m, 1)), buf(std::max<uint64_t>(d, 1)),
+            buf(1), buf(1)};
   }
   void step(const Logreg& l, uint64_t m, uint64_t d, float lr) {
     porta::ops::logreg_step(s, porta::Tensor(l.x, {m, d}), porta::Tensor(l.y, {m}), porta::Tensor(l.w, {d}),
@@ -93,7 +109,8 @@ class BadLogreg : public BadInput {
 
 TEST_F(BadLogreg, ZeroSamples) {
   Logreg l = make(0, 3);
-  expect_error(PORTA_ERROR_INVALID_ARGUMENT, {"porta_ops_logreg_step", "m = 0"}, [&] { step(l, 0, 3, 0.1f); });
+  expect_error(PORTA_ERROR_INVALID_ARGUMENT, {"porta_ops_logreg_step", "m = 0"},
+               [&] { step(l, 0, 3, 0.1f); });
 }
 
 TEST_F(BadLogreg, ZeroFeatures) {
@@ -123,8 +140,9 @@ TEST_F(BadLogreg, LabelsOfTheWrongLength) {
 TEST_F(BadLogreg, WeightsAliasX) {
   Logreg l = make(4, 2);
   expect_error(PORTA_ERROR_INVALID_ARGUMENT, {"'w'", "overlaps 'X'"}, [&] {
-    porta::ops::logreg_step(s, porta::Tensor(l.x, {4, 2}), porta::Tensor(l.y, {4}), porta::Tensor(l.x, {2}, 6),
-                            porta::Tensor(l.b, {1}), 0.1f, porta::Tensor(l.loss, {1}));
+    porta::ops::logreg_step(s, porta::Tensor(l.x, {4, 2}), porta::Tensor(l.y, {4}),
+                            porta::Tensor(l.x, {2}, 6), porta::Tensor(l.b, {1}), 0.1f,
+                            porta::Tensor(l.loss, {1}));
   });
 }
 

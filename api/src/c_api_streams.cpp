@@ -202,10 +202,15 @@ porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel, con
     std::vector<porta_plugin_buffer> handles(buffer_count);
     std::vector<std::shared_ptr<void>> objects{kernel->state};
     for (uint32_t i = 0; i < buffer_count; ++i) {
-      std::string what =
-          format("buffer %u (binding %u) of kernel '%s'", i, k.interface.bindings[i], name.c_str());
-      check_handle(buffers[i], "buffer", (std::string(call) + ": " + what).c_str());
-      check_same_device(s.device, buffers[i]->state->device, call, what.c_str());
+      // The buffer's name in a message is built only when it is wrong: this
+      // runs for every buffer of every dispatch.
+      const auto what = [&] {
+        return format("buffer %u (binding %u) of kernel '%s'", i, k.interface.bindings[i], name.c_str());
+      };
+      if (!is_live(buffers[i], "buffer"))
+        check_handle(buffers[i], "buffer", (std::string(call) + ": " + what()).c_str());
+      if (buffers[i]->state->device != s.device)
+        check_same_device(s.device, buffers[i]->state->device, call, what().c_str());
       handles[i] = buffers[i]->state->handle;
       objects.push_back(buffers[i]->state);
     }

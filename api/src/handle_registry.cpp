@@ -1,8 +1,8 @@
 // The registry of live handles (handle_registry.hpp).
 #include "handle_registry.hpp"
 
+#include <cstring>
 #include <mutex>
-#include <string>
 #include <unordered_map>
 
 #include "errors.hpp"
@@ -37,8 +37,15 @@ void check_handle(const void* handle, const char* kind, const char* call) {
   if (it == handles().end())
     fail(PORTA_ERROR_INVALID_HANDLE, "%s: the %s handle %p is not live (destroyed, or never made by porta)",
          call, kind, handle);
-  if (std::string(it->second) != kind)
+  if (std::strcmp(it->second, kind) != 0)
     fail(PORTA_ERROR_INVALID_HANDLE, "%s: expected a %s handle, got a %s handle", call, kind, it->second);
+}
+
+bool is_live(const void* handle, const char* kind) {
+  if (!handle) return false;
+  std::lock_guard lock(handle_mutex());
+  auto it = handles().find(handle);
+  return it != handles().end() && std::strcmp(it->second, kind) == 0;
 }
 
 bool release_handle(const void* handle, const char* kind, const char* call) {

@@ -8,6 +8,9 @@ void register_handle(const void* handle, const char* kind);
 void unregister_handle(const void* handle);
 // Throws INVALID_HANDLE unless `handle` is live and of `kind`.
 void check_handle(const void* handle, const char* kind, const char* call);
+// Whether `handle` is live and of `kind`, without building a message: for hot
+// paths that check many handles and name each only when one is wrong.
+bool is_live(const void* handle, const char* kind);
 
 // Registers a new handle of `kind` and gives it to the caller in *out.
 template <class Handle>

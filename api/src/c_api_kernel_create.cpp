@@ -3,7 +3,7 @@
 // or by the caller's reuse_key), which the ops use for their built-in kernels,
 // and any framework for its own.
 //
-// Lifetime: the table lives in the device (DeviceState::builtin_kernels) and
+// Lifetime: the table lives in the device (DeviceState::reused_kernels) and
 // its kernels must not own the device (a cycle), so their KernelState::device
 // is a non-owning alias. Each handle handed out owns the device itself beside
 // the kernel, so a handle keeps its device alive as every porta handle does.
@@ -111,13 +111,13 @@ std::shared_ptr<KernelState> reused(const DeviceRef& device, const porta_kernel_
                                     const std::string& name) {
   const std::string& key = reuse_key(d, name);
   DeviceState& state = *device;
-  std::lock_guard lock(state.builtin_mutex);
-  auto found = state.builtin_kernels.find(key);
-  if (found != state.builtin_kernels.end()) return owning(device, found->second);
+  std::lock_guard lock(state.reused_mutex);
+  auto found = state.reused_kernels.find(key);
+  if (found != state.reused_kernels.end()) return owning(device, found->second);
   std::string stored = key;
   std::shared_ptr<KernelState> kernel = build(device, d, name);
   kernel->device = DeviceRef(DeviceRef(), &state);
-  state.builtin_kernels.emplace(std::move(stored), kernel);
+  state.reused_kernels.emplace(std::move(stored), kernel);
   return owning(device, std::move(kernel));
 }
 

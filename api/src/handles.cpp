@@ -6,7 +6,7 @@
 #include "errors.hpp"
 
 DeviceState::~DeviceState() {
-  builtin_kernels.clear();
+  reused_kernels.clear();
   if (io_stream) {
     api->stream_sync(io_stream);
     api->stream_destroy(io_stream);

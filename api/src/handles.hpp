@@ -26,12 +26,14 @@ struct DeviceState {
   std::string label;    // "backend:index (name)" for messages
   std::mutex io_mutex;  // the device's own stream for porta_buffer_read/write
   porta_plugin_stream io_stream = nullptr;
-  // Built-in kernels made for this device, keyed by name and spec values.
-  // Their KernelState::device must not own this device (a cycle): make it with
-  // the aliasing constructor, DeviceRef(DeviceRef(), this). ~DeviceState
-  // clears the table before closing the device.
-  std::mutex builtin_mutex;
-  std::map<std::string, std::shared_ptr<struct KernelState>> builtin_kernels;
+  // Kernels made with PORTA_KERNEL_FLAG_REUSE (the ops' built-in kernels among
+  // them), keyed by reuse key or source and spec values
+  // (c_api_kernel_create.cpp). Their KernelState::device must not own this
+  // device (a cycle): make it with the aliasing constructor,
+  // DeviceRef(DeviceRef(), this). ~DeviceState clears the table before
+  // closing the device.
+  std::mutex reused_mutex;
+  std::map<std::string, std::shared_ptr<struct KernelState>> reused_kernels;
   ~DeviceState();
 };
 using DeviceRef = std::shared_ptr<DeviceState>;

@@ -1199,6 +1199,198 @@ PORTA_GLSL_FN vec<T, N> faceforward(const vec<T, N>& n, const vec<T, N>& i, cons
   return dot(nref, i) < T(0) ? n : -n;
 }
 
+// ---- matrices ----
+// GLSL's matCxR: C columns of R components, held as column vectors (the
+// layout of a column-major matrix whose MatrixStride is a column's size; any
+// other layout in a buffer is read and written column by column). m[c] is a
+// column; the products follow GLSL's definitions, summed in column order.
+template <class T, int C, int R>
+struct mat {
+  vec<T, R> col[C];
+  PORTA_GLSL_FN constexpr mat() : col() {}
+  // mat(s): s on the diagonal, 0 elsewhere.
+  PORTA_GLSL_FN constexpr explicit mat(T s) : col() {
+    for (int i = 0; i < C && i < R; ++i) col[i][i] = s;
+  }
+  // One vector per column (SPIR-V builds matrices only from columns).
+  template <class... V, class = typename detail::enable_if<sizeof...(V) == C && (C > 1)>::type>
+  PORTA_GLSL_FN constexpr mat(const V&... columns) : col{vec<T, R>(columns)...} {}
+  template <class U>
+  PORTA_GLSL_FN constexpr explicit mat(const mat<U, C, R>& m) : col() {
+    for (int c = 0; c < C; ++c) col[c] = vec<T, R>(m.col[c]);
+  }
+  PORTA_GLSL_FN constexpr vec<T, R>& operator[](int c) { return col[c]; }
+  PORTA_GLSL_FN constexpr const vec<T, R>& operator[](int c) const { return col[c]; }
+};
+
+typedef mat<float, 2, 2> mat2;
+typedef mat<float, 3, 3> mat3;
+typedef mat<float, 4, 4> mat4;
+typedef mat<float, 2, 2> mat2x2;
+typedef mat<float, 2, 3> mat2x3;
+typedef mat<float, 2, 4> mat2x4;
+typedef mat<float, 3, 2> mat3x2;
+typedef mat<float, 3, 3> mat3x3;
+typedef mat<float, 3, 4> mat3x4;
+typedef mat<float, 4, 2> mat4x2;
+typedef mat<float, 4, 3> mat4x3;
+typedef mat<float, 4, 4> mat4x4;
+typedef mat<double, 2, 2> dmat2;
+typedef mat<double, 3, 3> dmat3;
+typedef mat<double, 4, 4> dmat4;
+typedef mat<double, 2, 2> dmat2x2;
+typedef mat<double, 2, 3> dmat2x3;
+typedef mat<double, 2, 4> dmat2x4;
+typedef mat<double, 3, 2> dmat3x2;
+typedef mat<double, 3, 3> dmat3x3;
+typedef mat<double, 3, 4> dmat3x4;
+typedef mat<double, 4, 2> dmat4x2;
+typedef mat<double, 4, 3> dmat4x3;
+typedef mat<double, 4, 4> dmat4x4;
+
+// OpMatrixTimesVector: the columns weighted by v's components.
+template <class T, int C, int R>
+PORTA_GLSL_FN constexpr vec<T, R> operator*(const mat<T, C, R>& m, const vec<T, C>& v) {
+  vec<T, R> r = m.col[0] * v[0];
+  for (int c = 1; c < C; ++c) r = r + m.col[c] * v[c];
+  return r;
+}
+// OpVectorTimesMatrix: one dot product per column.
+template <class T, int C, int R>
+PORTA_GLSL_FN constexpr vec<T, C> operator*(const vec<T, R>& v, const mat<T, C, R>& m) {
+  vec<T, C> r;
+  for (int c = 0; c < C; ++c) r[c] = dot(v, m.col[c]);
+  return r;
+}
+// OpMatrixTimesMatrix
+template <class T, int K, int R, int C>
+PORTA_GLSL_FN constexpr mat<T, C, R> operator*(const mat<T, K, R>& a, const mat<T, C, K>& b) {
+  mat<T, C, R> r;
+  for (int c = 0; c < C; ++c) r.col[c] = a * b.col[c];
+  return r;
+}
+// OpMatrixTimesScalar, and the component-wise operations GLSL has.
+template <class T, int C, int R>
+PORTA_GLSL_FN constexpr mat<T, C, R> operator*(const mat<T, C, R>& m, T s) {
+  mat<T, C, R> r;
+  for (int c = 0; c < C; ++c) r.col[c] = m.col[c] * s;
+  return r;
+}
+template <class T, int C, int R>
+PORTA_GLSL_FN constexpr mat<T, C, R> operator*(T s, const mat<T, C, R>& m) {
+  return m * s;
+}
+#define PORTA_GLSL_MATRIX_COMPONENTWISE(op)                                                     \
+  template <class T, int C, int R>                                                              \
+  PORTA_GLSL_FN constexpr mat<T, C, R> operator op(const mat<T, C, R>& a, const mat<T, C, R>& b) { \
+    mat<T, C, R> r;                                                                             \
+    for (int c = 0; c < C; ++c) r.col[c] = a.col[c] op b.col[c];                                \
+    return r;                                                                                   \
+  }
+PORTA_GLSL_MATRIX_COMPONENTWISE(+)
+PORTA_GLSL_MATRIX_COMPONENTWISE(-)
+#undef PORTA_GLSL_MATRIX_COMPONENTWISE
+template <class T, int C, int R>
+PORTA_GLSL_FN constexpr mat<T, C, R> operator-(const mat<T, C, R>& m) {
+  mat<T, C, R> r;
+  for (int c = 0; c < C; ++c) r.col[c] = -m.col[c];
+  return r;
+}
+template <class T, int C, int R>
+PORTA_GLSL_FN constexpr bool operator==(const mat<T, C, R>& a, const mat<T, C, R>& b) {
+  for (int c = 0; c < C; ++c)
+    if (!all(equal(a.col[c], b.col[c]))) return false;
+  return true;
+}
+template <class T, int C, int R>
+PORTA_GLSL_FN constexpr bool operator!=(const mat<T, C, R>& a, const mat<T, C, R>& b) {
+  return !(a == b);
+}
+template <class T, int C, int R>
+PORTA_GLSL_FN constexpr mat<T, C, R> matrixCompMult(const mat<T, C, R>& a, const mat<T, C, R>& b) {
+  mat<T, C, R> r;
+  for (int c = 0; c < C; ++c) r.col[c] = a.col[c] * b.col[c];
+  return r;
+}
+// OpOuterProduct: c (R components) times r (C components) as a C x R matrix.
+template <class T, int R, int C>
+PORTA_GLSL_FN constexpr mat<T, C, R> outerProduct(const vec<T, R>& c, const vec<T, C>& r) {
+  mat<T, C, R> m;
+  for (int j = 0; j < C; ++j) m.col[j] = c * r[j];
+  return m;
+}
+template <class T, int C, int R>
+PORTA_GLSL_FN constexpr mat<T, R, C> transpose(const mat<T, C, R>& m) {
+  mat<T, R, C> t;
+  for (int c = 0; c < C; ++c)
+    for (int r = 0; r < R; ++r) t.col[r][c] = m.col[c][r];
+  return t;
+}
+// determinant and inverse by cofactors (GLSL.std.450 Determinant, MatrixInverse).
+template <class T>
+PORTA_GLSL_FN constexpr T determinant(const mat<T, 2, 2>& m) {
+  return m[0][0] * m[1][1] - m[1][0] * m[0][1];
+}
+template <class T>
+PORTA_GLSL_FN constexpr T determinant(const mat<T, 3, 3>& m) {
+  return m[0][0] * (m[1][1] * m[2][2] - m[2][1] * m[1][2]) - m[1][0] * (m[0][1] * m[2][2] - m[2][1] * m[0][2]) +
+         m[2][0] * (m[0][1] * m[1][2] - m[1][1] * m[0][2]);
+}
+namespace detail {
+// The 2x2 minors of columns (i, j) of a 4x4 matrix, for rows (a, b).
+template <class T>
+PORTA_GLSL_FN constexpr T minor2(const mat<T, 4, 4>& m, int i, int j, int a, int b) {
+  return m[i][a] * m[j][b] - m[j][a] * m[i][b];
+}
+}  // namespace detail
+template <class T>
+PORTA_GLSL_FN constexpr mat<T, 4, 4> adjugate(const mat<T, 4, 4>& m) {
+  // Cofactor (c, r) of m, transposed: inverse = adjugate / determinant.
+  mat<T, 4, 4> a;
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) {
+      int cols[3], rows[3];
+      for (int k = 0, n = 0; k < 4; ++k)
+        if (k != c) cols[n++] = k;
+      for (int k = 0, n = 0; k < 4; ++k)
+        if (k != r) rows[n++] = k;
+      const T minor = m[cols[0]][rows[0]] * detail::minor2(m, cols[1], cols[2], rows[1], rows[2]) -
+                      m[cols[1]][rows[0]] * detail::minor2(m, cols[0], cols[2], rows[1], rows[2]) +
+                      m[cols[2]][rows[0]] * detail::minor2(m, cols[0], cols[1], rows[1], rows[2]);
+      a[r][c] = ((c + r) % 2 ? -minor : minor);
+    }
+  return a;
+}
+template <class T>
+PORTA_GLSL_FN constexpr T determinant(const mat<T, 4, 4>& m) {
+  const mat<T, 4, 4> a = adjugate(m);
+  return m[0][0] * a[0][0] + m[1][0] * a[0][1] + m[2][0] * a[0][2] + m[3][0] * a[0][3];
+}
+template <class T>
+PORTA_GLSL_FN constexpr mat<T, 2, 2> inverse(const mat<T, 2, 2>& m) {
+  const T d = determinant(m);
+  return mat<T, 2, 2>(vec<T, 2>(m[1][1], -m[0][1]) / d, vec<T, 2>(-m[1][0], m[0][0]) / d);
+}
+template <class T>
+PORTA_GLSL_FN constexpr mat<T, 3, 3> inverse(const mat<T, 3, 3>& m) {
+  mat<T, 3, 3> a;
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) {
+      const int c1 = (c + 1) % 3, c2 = (c + 2) % 3, r1 = (r + 1) % 3, r2 = (r + 2) % 3;
+      a[r][c] = m[c1][r1] * m[c2][r2] - m[c2][r1] * m[c1][r2];  // cyclic: signs included
+    }
+  const T d = m[0][0] * a[0][0] + m[1][0] * a[0][1] + m[2][0] * a[0][2];
+  for (int c = 0; c < 3; ++c) a.col[c] = a.col[c] / d;
+  return a;
+}
+template <class T>
+PORTA_GLSL_FN constexpr mat<T, 4, 4> inverse(const mat<T, 4, 4>& m) {
+  mat<T, 4, 4> a = adjugate(m);
+  const T d = m[0][0] * a[0][0] + m[1][0] * a[0][1] + m[2][0] * a[0][2] + m[3][0] * a[0][3];
+  for (int c = 0; c < 4; ++c) a.col[c] = a.col[c] / d;
+  return a;
+}
+
 // ---- integer functions ----
 PORTA_GLSL_FN int bitCount(uint x) { return __builtin_popcount(x); }
 PORTA_GLSL_FN int bitCount(int x) { return __builtin_popcount(uint(x)); }

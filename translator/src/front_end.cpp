@@ -113,7 +113,15 @@ void validate(const std::vector<uint32_t>& spirv) {
   MessageLog log;
   tools.SetMessageConsumer(log.consumer());
   spvtools::ValidatorOptions options;
-  if (!tools.Validate(spirv.data(), spirv.size(), options))
+  if (tools.Validate(spirv.data(), spirv.size(), options)) return;
+  // GL_EXT_scalar_block_layout leaves no mark in SPIR-V but the layouts
+  // themselves (a Vulkan device feature, scalarBlockLayout): a module whose
+  // only fault is a scalar layout is valid. Every target reads such buffers
+  // at the offsets declared (translator/src/buffer_layout.cpp).
+  spvtools::SpirvTools scalar_tools(kTargetEnv);
+  spvtools::ValidatorOptions scalar_options;
+  scalar_options.SetScalarBlockLayout(true);
+  if (!scalar_tools.Validate(spirv.data(), spirv.size(), scalar_options))
     throw Error(Error::Kind::InvalidSpirv, "invalid SPIR-V (spirv-val, Vulkan 1.1):\n" +
                                                (log.text().empty() ? "no details" : log.text()));
 }

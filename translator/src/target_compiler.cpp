@@ -117,7 +117,7 @@ std::unordered_set<std::string> TargetCompiler::cxx_reserved_words(
       "NULL", "offsetof", "std", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
       "uint64_t", "size_t",
       // names porta_glsl.hpp and the translation define
-      "main", "porta_glsl", "buffer_at", "array_copy", "checked_div", "checked_rem", "checked_mod", "vec",
+      "main", "porta_glsl", "buffer_at", "array_copy", "checked_div", "checked_rem", "checked_mod", "vec", "mat", "adjugate",
       "shared", "porta_work_item", "porta_group_shared", "swizzle", "components", "detail", "bit_cast",
       "float_to_half", "half_to_float"};
   words.insert(target_words);
@@ -183,6 +183,7 @@ std::string TargetCompiler::compile() {
   apply_spec_values();
   replace_illegal_names();
   collect_interface();
+  find_byte_addressed_buffers();
 
   uint32_t pass_count = 0;
   do {
@@ -457,7 +458,12 @@ void TargetCompiler::element_layout(const SPIRType& type, uint32_t& size, uint32
     align = max_align;
     return;
   }
-  if (type.columns > 1) unsupported("matrix types");
+  if (type.columns > 1) {
+    // C columns of the column vector (porta_glsl.hpp's mat<T, C, R>).
+    target_layout(get<SPIRType>(type.parent_type), size, align);
+    size *= type.columns;
+    return;
+  }
   const uint32_t component = type.basetype == SPIRType::Boolean ? 1 : type.width / 8;
   size = component * type.vecsize;
   align = component;
@@ -469,6 +475,21 @@ std::string TargetCompiler::member_declaration(const SPIRType& member_type, cons
 
 void TargetCompiler::emit_struct_declaration(const SPIRType& type, bool explicit_padding) {
   const std::string name = to_name(type.self);
+  if (!struct_layout_is_natural(type.self)) {
+    if (explicit_padding) {
+      // Byte-addressed push constants: the bytes as they arrive.
+      statement("struct ", name, " { alignas(16) unsigned char bytes[", get_declared_struct_size(type), "]; };");
+      return;
+    }
+    // Its layout in buffers is not C++'s: buffers holding it are
+    // byte-addressed, and this struct holds values only.
+    statement("struct ", name);
+    begin_scope();
+    for (uint32_t i = 0; i < type.member_types.size(); ++i)
+      statement(member_declaration(get<SPIRType>(type.member_types[i]), to_member_name(type, i)), ";");
+    end_scope_decl();
+    return;
+  }
   std::vector<std::string> members;
   std::vector<std::string> checks;
   uint32_t offset = 0, max_align = 1, padding_count = 0;
@@ -512,13 +533,15 @@ void TargetCompiler::emit_struct_declaration(const SPIRType& type, bool explicit
     const uint32_t natural = align_up(offset, max_align);
     if (natural != stride) {
       const uint32_t a = alignment_reaching(offset, stride, max_align);
-      if (!a)
-        unsupported("struct " + name + " has array stride " + std::to_string(stride) +
-                    " but a natural size of " + std::to_string(natural));
-      head = "struct alignas(" + std::to_string(a) + ") " + name;
-      struct_alignment_[type.self] = a;
+      if (a) {
+        head = "struct alignas(" + std::to_string(a) + ") " + name;
+        struct_alignment_[type.self] = a;
+      }
     }
-    checks.push_back("static_assert(sizeof(" + name + ") == " + std::to_string(stride) +
+    // Without an alignas() reaching the stride, the arrays of it are in
+    // byte-addressed buffers (layout_is_natural) and need no check.
+    if (natural == stride || struct_alignment_.count(type.self))
+      checks.push_back("static_assert(sizeof(" + name + ") == " + std::to_string(stride) +
                      ", \"array stride of " + name + "\");");
   }
   (void)has_offsets;
@@ -543,6 +566,15 @@ void TargetCompiler::emit_buffer_views() {
                          : view.access == Access::Write ? "writeonly"
                                                         : "readwrite";
     statement("// parameter ", view.parameter, ": binding ", view.binding, ", ", access);
+    if (is_byte_addressed(view.variable)) {
+      // Its layout is not C++'s (buffer_layout.cpp): accesses read and write
+      // at byte offsets from the SPIR-V's layout decorations.
+      const char* constness = view.access == Access::Read ? "const " : "";
+      statement("struct ", view.type_name, " { ", constness, "void* base; explicit ", view.type_name, "(",
+                constness, "void* base) : base(base) {} };");
+      statement("");
+      continue;
+    }
     statement("struct ", view.type_name);
     begin_scope();
     std::vector<std::string> initialisers;
@@ -755,6 +787,7 @@ std::string TargetCompiler::atomic_call(const spirv_cross::Instruction& instruct
 void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   const auto opcode = static_cast<spv::Op>(instruction.op);
+  if (emit_byte_addressed(instruction)) return;
   // An atomic whose old value is read: the emitter keeps it.
   if (is_atomic_read_modify_write(opcode) && !read_ids_.count(ops[1])) {
     const std::string call = atomic_call(instruction, to_non_uniform_aware_expression(ops[2]));
@@ -829,7 +862,6 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
 
 std::string TargetCompiler::type_to_glsl(const SPIRType& type, uint32_t id) {
   if (type.basetype == SPIRType::Half) unsupported("16-bit floating point (float16_t)");
-  if (type.columns > 1 && type.basetype != SPIRType::Struct) unsupported("matrix types");
   return CompilerGLSL::type_to_glsl(type, id);
 }
 

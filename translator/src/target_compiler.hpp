@@ -150,6 +150,39 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   void emit_runtime_section(std::string_view file, std::string_view section,
                             const Substitutions& substitutions = {});
 
+  // ---- buffers whose declared layout the target's structs cannot hold (buffer_layout.cpp) ----
+  // A buffer (or the push-constant block) whose layout decorations (ArrayStride,
+  // MatrixStride, RowMajor, Offset) differ from what the target's own types
+  // give is "byte-addressed": its accesses become typed loads and stores at
+  // byte offsets computed from the SPIR-V decorations, so every backend reads
+  // exactly the bytes Vulkan reads. Buffers whose layout matches keep views.
+  //
+  // Whether values of `type_id`, laid out as the SPIR-V says (its ArrayStride
+  // decorations; `matrix_stride` and `row_major` for a matrix member), have the
+  // target's own layout.
+  bool layout_is_natural(uint32_t type_id, uint32_t matrix_stride = 0, bool row_major = false);
+  // The same for a struct type: its members at their Offsets and, where it is
+  // an array element, its ArrayStride reachable with alignas().
+  bool struct_layout_is_natural(uint32_t struct_type);
+  // Whether the target's declaration of a struct with a natural layout can
+  // take `stride` bytes as an array element.
+  virtual bool struct_takes_stride(const SPIRType& type, uint32_t stride);
+  bool is_byte_addressed(uint32_t variable) const { return byte_addressed_.count(variable) != 0; }
+  // Access chains into byte-addressed buffers, and the loads and stores through
+  // them that are not plain lvalues; false for every other instruction.
+  bool emit_byte_addressed(const spirv_cross::Instruction& instruction);
+  // The expression of a byte-addressed buffer's first byte.
+  virtual std::string byte_address_base(uint32_t variable);
+  // An lvalue of the scalar or vector `type` at `offset` bytes from `base`
+  // ("" where the target cannot make one for this type: then loads and stores
+  // go through byte_load()/byte_store()).
+  virtual std::string byte_address_lvalue(const SPIRType& type, const std::string& base,
+                                          const std::string& offset, bool read_only);
+  // The value of a scalar or vector at `offset`, and the statement storing one.
+  virtual std::string byte_load(const SPIRType& type, const std::string& base, const std::string& offset);
+  virtual void byte_store(const SPIRType& type, const std::string& base, const std::string& offset,
+                          const std::string& value);
+
   // ---- CompilerGLSL hooks ----
   std::string builtin_to_glsl(spv::BuiltIn builtin, spv::StorageClass storage) override;
   void emit_function_prototype(spirv_cross::SPIRFunction& func,
@@ -189,7 +222,28 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   bool uses_barrier_ = false;
   std::unordered_set<uint32_t> read_ids_;
   bool emitted_workgroup_size_ = false;
-  std::unordered_map<uint32_t, uint32_t> struct_alignment_;  // struct type → alignas() to emit, 0 = none
+  std::unordered_map<uint32_t, uint32_t> struct_alignment_;
+  // buffer_layout.cpp
+  struct ByteChain {
+    uint32_t variable = 0;    // the byte-addressed buffer or push-constant variable
+    uint32_t type = 0;        // what the chain points to
+    std::string dynamic;      // flattened_access_chain_offset's "i * 16 + " part
+    uint32_t offset = 0;      // constant bytes
+    bool row_major = false;   // a row-major matrix, or a column of one
+    uint32_t matrix_stride = 0, array_stride = 0;
+  };
+  void find_byte_addressed_buffers();
+  bool byte_chain_of(uint32_t id, ByteChain& chain);
+  std::string byte_offset_text(const ByteChain& chain, uint32_t extra) const;
+  std::string byte_value(const ByteChain& chain, const SPIRType& type);
+  void byte_fill(const std::string& lhs, const ByteChain& chain, const SPIRType& type, uint32_t depth);
+  void byte_write(const ByteChain& chain, const SPIRType& type, const std::string& value, uint32_t depth);
+  ByteChain byte_member(const ByteChain& chain, const SPIRType& type, uint32_t index) const;
+  ByteChain byte_element(const ByteChain& chain, const SPIRType& type, const std::string& index) const;
+  std::unordered_set<uint32_t> byte_addressed_;
+  std::unordered_map<uint32_t, ByteChain> byte_chains_;
+  std::unordered_map<uint32_t, bool> natural_structs_;
+  // struct type → alignas() to emit, 0 = none
 };
 
 }  // namespace porta::translator::detail

@@ -85,7 +85,8 @@ bool TargetCompiler::struct_layout_is_natural(uint32_t struct_type) {
       natural = false;
       break;
     }
-    const bool runtime_array = !member.array.empty() && member.array_size_literal.back() && member.array.back() == 0;
+    const bool runtime_array =
+        !member.array.empty() && member.array_size_literal.back() && member.array.back() == 0;
     uint32_t size = 0, align = 1;
     target_layout(runtime_array ? get<SPIRType>(member.parent_type) : member, size, align);
     if (runtime_array) size = 0;
@@ -118,19 +119,24 @@ std::string TargetCompiler::byte_address_base(uint32_t variable) {
   return to_name(variable) + ".base";
 }
 
-std::string TargetCompiler::byte_address_lvalue(const SPIRType& type, const std::string& base,
+std::string TargetCompiler::byte_address_lvalue(const SPIRType& type, uint32_t variable,
                                                 const std::string& offset, bool read_only) {
-  return "(*buffer_at<" + std::string(read_only ? "const " : "") + type_to_glsl(type) + ">(" + base + ", " +
-         offset + "))";
+  return "(*buffer_at<" + std::string(read_only ? "const " : "") + type_to_glsl(type) + ">(" +
+         byte_address_base(variable) + ", " + offset + "))";
 }
 
-std::string TargetCompiler::byte_load(const SPIRType& type, const std::string& base, const std::string& offset) {
-  return byte_address_lvalue(type, base, offset, true);
+std::string TargetCompiler::byte_load(const SPIRType& type, uint32_t variable, const std::string& offset) {
+  return byte_address_lvalue(type, variable, offset, true);
 }
 
-void TargetCompiler::byte_store(const SPIRType& type, const std::string& base, const std::string& offset,
+void TargetCompiler::byte_store(const SPIRType& type, uint32_t variable, const std::string& offset,
                                 const std::string& value) {
-  statement(byte_address_lvalue(type, base, offset, false), " = ", value, ";");
+  statement(byte_address_lvalue(type, variable, offset, false), " = ", value, ";");
+}
+
+uint32_t TargetCompiler::byte_push_alignment() const {
+  const SPIRType& block = get_variable_data_type(get<SPIRVariable>(push_constant_variable_));
+  return get_declared_struct_size(block) % 8 == 0 ? 8 : 4;
 }
 
 bool TargetCompiler::byte_chain_of(uint32_t id, ByteChain& chain) {
@@ -183,7 +189,6 @@ static bool is_leaf(const spirv_cross::SPIRType& type) {
 }
 
 std::string TargetCompiler::byte_value(const ByteChain& chain, const SPIRType& type) {
-  const std::string base = byte_address_base(chain.variable);
   if (type.columns > 1) {
     // Column c of a column-major matrix starts c * MatrixStride bytes in; of
     // a row-major one, c components in (its rows are MatrixStride apart).
@@ -201,10 +206,11 @@ std::string TargetCompiler::byte_value(const ByteChain& chain, const SPIRType& t
     scalar.vecsize = 1;
     std::string value = type_to_glsl(type) + "(";
     for (uint32_t r = 0; r < type.vecsize; ++r)
-      value += (r ? ", " : "") + byte_load(scalar, base, byte_offset_text(chain, r * chain.matrix_stride));
+      value += (r ? ", " : "") +
+               byte_load(scalar, chain.variable, byte_offset_text(chain, r * chain.matrix_stride));
     return value + ")";
   }
-  return byte_load(type, base, byte_offset_text(chain, 0));
+  return byte_load(type, chain.variable, byte_offset_text(chain, 0));
 }
 
 void TargetCompiler::byte_fill(const std::string& lhs, const ByteChain& chain, const SPIRType& type,
@@ -232,7 +238,6 @@ void TargetCompiler::byte_fill(const std::string& lhs, const ByteChain& chain, c
 
 void TargetCompiler::byte_write(const ByteChain& chain, const SPIRType& type, const std::string& value,
                                 uint32_t depth) {
-  const std::string base = byte_address_base(chain.variable);
   if (!type.array.empty()) {
     const std::string i = "porta_i" + std::to_string(depth);
     const std::string count = type.array_size_literal.back() ? std::to_string(type.array.back()) + "u"
@@ -264,10 +269,11 @@ void TargetCompiler::byte_write(const ByteChain& chain, const SPIRType& type, co
     SPIRType scalar = type;
     scalar.vecsize = 1;
     for (uint32_t r = 0; r < type.vecsize; ++r)
-      byte_store(scalar, base, byte_offset_text(chain, r * chain.matrix_stride), value + kComponents[r]);
+      byte_store(scalar, chain.variable, byte_offset_text(chain, r * chain.matrix_stride),
+                 value + kComponents[r]);
     return;
   }
-  byte_store(type, base, byte_offset_text(chain, 0), value);
+  byte_store(type, chain.variable, byte_offset_text(chain, 0), value);
 }
 
 bool TargetCompiler::emit_byte_addressed(const spirv_cross::Instruction& instruction) {
@@ -285,9 +291,9 @@ bool TargetCompiler::emit_byte_addressed(const spirv_cross::Instruction& instruc
       bool row_major = base.row_major;
       uint32_t matrix_stride = base.matrix_stride, array_stride = base.array_stride;
       SPIRType base_type = get<SPIRType>(base.type);
-      const auto flattened = flattened_access_chain_offset(base_type, &ops[3], instruction.length - 3,
-                                                           base.offset, 1, &row_major, &matrix_stride,
-                                                           &array_stride);
+      const auto flattened =
+          flattened_access_chain_offset(base_type, &ops[3], instruction.length - 3, base.offset, 1,
+                                        &row_major, &matrix_stride, &array_stride);
       chain = base;
       chain.dynamic = base.dynamic + flattened.first;
       chain.offset = flattened.second;
@@ -305,8 +311,7 @@ bool TargetCompiler::emit_byte_addressed(const spirv_cross::Instruction& instruc
                                std::any_of(buffers_.begin(), buffers_.end(), [&](const BufferView& view) {
                                  return view.variable == chain.variable && view.access == Access::Read;
                                });
-        lvalue = byte_address_lvalue(type, byte_address_base(chain.variable), byte_offset_text(chain, 0),
-                                     read_only);
+        lvalue = byte_address_lvalue(type, chain.variable, byte_offset_text(chain, 0), read_only);
       }
       // A chain that is no lvalue is only loaded from or stored to (below);
       // the name keeps any other use from compiling.

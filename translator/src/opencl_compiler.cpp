@@ -360,6 +360,7 @@ void OpenclCompiler::emit_constants_and_structs() {
         continue;
       if (type.type_alias != spirv_cross::TypeID(0)) continue;
       if (is_buffer_block(type.self) && block_is_array(type)) continue;  // passed as an element pointer
+      if (is_buffer_block(type.self) && !struct_layout_is_natural(type.self)) continue;  // byte-addressed
       const bool block =
           has_decoration(id, spv::DecorationBlock) || has_decoration(id, spv::DecorationBufferBlock);
       if (block && !is_buffer_block(type.self) && !is_push_block(type.self)) continue;
@@ -607,6 +608,25 @@ OpenclCompiler::StructPlan OpenclCompiler::layout_struct(const SPIRType& type, b
 
 void OpenclCompiler::emit_struct(const SPIRType& type) {
   const std::string name = to_name(type.self);
+  if (!struct_layout_is_natural(type.self)) {
+    if (is_push_block(type.self)) {
+      // Byte-addressed push constants: the bytes as they arrive, in words
+      // so that the scalars in them are aligned.
+      const uint32_t size = static_cast<uint32_t>(get_declared_struct_size(type)), word = byte_push_alignment();
+      statement("// Push constants: the layout is not OpenCL C's, so they are read by byte offset.");
+      statement("typedef struct ", name, " { ", word == 8 ? "ulong" : "uint", " words[", size / word, "]; } ", name,
+                ";");
+      return;
+    }
+    // Its layout in buffers is not OpenCL C's: buffers holding it are
+    // byte-addressed, and this struct holds values only.
+    statement("typedef struct ", name);
+    begin_scope();
+    for (uint32_t i = 0; i < type.member_types.size(); ++i)
+      statement(variable_decl(get<SPIRType>(type.member_types[i]), to_member_name(type, i)), ";");
+    end_scope_decl(name);
+    return;
+  }
   const StructPlan& plan = plan_struct(type);
   const bool push = is_push_block(type.self);
   if (push) statement("// Push constants: one struct by value, std430 offsets from the SPIR-V.");
@@ -640,6 +660,47 @@ void OpenclCompiler::emit_struct(const SPIRType& type) {
               " ? 1 : -1];");
 }
 
+bool OpenclCompiler::struct_takes_stride(const SPIRType& type, uint32_t stride) {
+  // plan_struct() pads the tail up to the stride; sizeof stays a multiple of
+  // the alignment.
+  const StructPlan plan = layout_struct(type, false);
+  return plan.end <= stride && stride % plan.align == 0;
+}
+
+std::string OpenclCompiler::byte_address_base(uint32_t variable) {
+  if (variable == push_constant_variable()) return "((const uchar*)&" + to_name(variable) + ")";
+  return to_name(variable);
+}
+
+std::string OpenclCompiler::byte_pointer(const SPIRType& type, uint32_t variable, const std::string& offset,
+                                         bool read_only) {
+  SPIRType component = type;
+  component.vecsize = 1;
+  const bool push = variable == push_constant_variable();
+  return std::string("(") + (push ? "" : "__global ") + (read_only || push ? "const " : "") +
+         type_to_glsl(component) + "*)(" + byte_address_base(variable) + " + (" + offset + "))";
+}
+
+std::string OpenclCompiler::byte_address_lvalue(const SPIRType& type, uint32_t variable, const std::string& offset,
+                                                bool read_only) {
+  if (type.vecsize > 1) return "";
+  return "(*" + byte_pointer(type, variable, offset, read_only) + ")";
+}
+
+std::string OpenclCompiler::byte_load(const SPIRType& type, uint32_t variable, const std::string& offset) {
+  if (type.vecsize == 1) return byte_address_lvalue(type, variable, offset, true);
+  return "vload" + std::to_string(type.vecsize) + "(0, " + byte_pointer(type, variable, offset, true) + ")";
+}
+
+void OpenclCompiler::byte_store(const SPIRType& type, uint32_t variable, const std::string& offset,
+                                const std::string& value) {
+  if (type.vecsize == 1) {
+    statement(byte_address_lvalue(type, variable, offset, false), " = ", value, ";");
+    return;
+  }
+  statement("vstore", type.vecsize, "(", value, ", 0, ", byte_pointer(type, variable, offset, false), ");");
+}
+
 // ---------------------------------------------------------------------------
 // Functions
 
@@ -648,7 +709,9 @@ std::string OpenclCompiler::kernel_parameters() {
   for (const BufferView& view : buffer_views()) {
     const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
     std::string element;
-    if (block_is_array(block)) {
+    if (is_byte_addressed(view.variable)) {
+      element = "uchar";
+    } else if (block_is_array(block)) {
       const SPIRType& array = get<SPIRType>(block.member_types[0]);
       element = type_to_glsl(get<SPIRType>(array.parent_type));
     } else {

@@ -87,6 +87,21 @@ class OpenclCompiler final : public TargetCompiler {
   bool is_buffer_block(uint32_t type_self) const;
   bool is_push_block(uint32_t type_self);
 
+  // ---- byte-addressed buffers (buffer_layout.cpp decides, these spell) ----
+  // A buffer parameter of such a buffer is a `__global uchar*`; vectors go
+  // through vloadn/vstoren (float3 takes 16 bytes, and scalar layouts
+  // align vectors only to their components), scalars through casts.
+  std::string byte_address_base(uint32_t variable) override;
+  std::string byte_address_lvalue(const spirv_cross::SPIRType& type, uint32_t variable, const std::string& offset,
+                                  bool read_only) override;
+  std::string byte_load(const spirv_cross::SPIRType& type, uint32_t variable, const std::string& offset) override;
+  void byte_store(const spirv_cross::SPIRType& type, uint32_t variable, const std::string& offset,
+                  const std::string& value) override;
+  bool struct_takes_stride(const spirv_cross::SPIRType& type, uint32_t stride) override;
+  // "(__global const float*)(data + (offset))": a pointer of `type`'s component type.
+  std::string byte_pointer(const spirv_cross::SPIRType& type, uint32_t variable, const std::string& offset,
+                           bool read_only);
+
   // ---- instructions ----
   void emit_atomic(const spirv_cross::Instruction& instruction);
   void emit_barrier(const spirv_cross::Instruction& instruction);

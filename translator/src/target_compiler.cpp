@@ -478,7 +478,8 @@ void TargetCompiler::emit_struct_declaration(const SPIRType& type, bool explicit
   if (!struct_layout_is_natural(type.self)) {
     if (explicit_padding) {
       // Byte-addressed push constants: the bytes as they arrive.
-      statement("struct ", name, " { alignas(16) unsigned char bytes[", get_declared_struct_size(type), "]; };");
+      statement("struct ", name, " { alignas(", byte_push_alignment(), ") unsigned char bytes[",
+                get_declared_struct_size(type), "]; };");
       return;
     }
     // Its layout in buffers is not C++'s: buffers holding it are

@@ -173,15 +173,17 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   bool emit_byte_addressed(const spirv_cross::Instruction& instruction);
   // The expression of a byte-addressed buffer's first byte.
   virtual std::string byte_address_base(uint32_t variable);
-  // An lvalue of the scalar or vector `type` at `offset` bytes from `base`
-  // ("" where the target cannot make one for this type: then loads and stores
-  // go through byte_load()/byte_store()).
-  virtual std::string byte_address_lvalue(const SPIRType& type, const std::string& base,
-                                          const std::string& offset, bool read_only);
+  // An lvalue of the scalar or vector `type` at `offset` bytes into the
+  // byte-addressed `variable` ("" where the target cannot make one for this
+  // type: then loads and stores go through byte_load()/byte_store()).
+  virtual std::string byte_address_lvalue(const SPIRType& type, uint32_t variable, const std::string& offset,
+                                          bool read_only);
   // The value of a scalar or vector at `offset`, and the statement storing one.
-  virtual std::string byte_load(const SPIRType& type, const std::string& base, const std::string& offset);
-  virtual void byte_store(const SPIRType& type, const std::string& base, const std::string& offset,
+  virtual std::string byte_load(const SPIRType& type, uint32_t variable, const std::string& offset);
+  virtual void byte_store(const SPIRType& type, uint32_t variable, const std::string& offset,
                           const std::string& value);
+  // The alignment of a byte-addressed push-constant struct: 8 where its size allows, else 4.
+  uint32_t byte_push_alignment() const;
 
   // ---- CompilerGLSL hooks ----
   std::string builtin_to_glsl(spv::BuiltIn builtin, spv::StorageClass storage) override;

@@ -1,0 +1,237 @@
+// Types and memory layouts, checked on every target that runs translated
+// code here (target cpp in porta_translator_tests, target opencl on PoCL in
+// porta-translator-opencl-tests): matrices in registers and in buffers
+// (column- and row-major, any MatrixStride), std140 / std430 / scalar block
+// layouts byte for byte, runtime arrays of structs, push constants whose
+// layout is not the target's. The kernels are
+// tests/translator/kernels/types/*.comp; each result is checked against values
+// computed here from the inputs at the byte offsets Vulkan uses.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace porta::test::types {
+
+inline std::string kernel_file(const std::string& name) {
+  const std::string path = std::string(PORTA_SOURCE_DIR) + "/tests/translator/kernels/types/" + name;
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (text.str().empty()) ADD_FAILURE() << "cannot read " << path;
+  return text.str();
+}
+
+// Translates and runs one kernel file on one target.
+class KernelRun {
+ public:
+  virtual ~KernelRun() = default;
+  // Runs tests/translator/kernels/types/<file> over `groups` work-groups (x),
+  // one buffer per binding in order, copied back; false (after a test
+  // failure naming what failed) if it could not run.
+  virtual bool operator()(const std::string& file, uint32_t groups, std::vector<std::vector<float>*> buffers,
+                          const std::vector<float>& push = {}) = 0;
+  std::string source;  // the last translation, for failure messages
+};
+
+// Floats from a few small integers: exact sums and products.
+inline std::vector<float> inputs(size_t count, int seed) {
+  std::vector<float> v(count);
+  for (size_t i = 0; i < count; ++i) v[i] = float(int((i * 7 + seed * 3) % 11) - 5) * 0.5f;
+  return v;
+}
+
+// The silent wrong result this guards against: a std140 float[8] read as
+// float[8] (stride 4) where Vulkan reads one float every 16 bytes.
+inline void Std140ArrayStride16InStorageBuffer(KernelRun& run) {
+  std::vector<float> params = inputs(64, 1), before = params, out(8, -1.0f);
+  if (!run("std140_arrays.comp", 1, {&params, &out})) return;
+  for (uint32_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(out[i], before[4 * i] * 3.0f + before[32 + 4 * i + 1]) << i << "\n" << run.source;
+    EXPECT_EQ(params[4 * i], float(i) + 0.5f) << i;
+    EXPECT_EQ(params[32 + 4 * i], -float(i)) << i;
+    for (uint32_t pad : {1u, 2u, 3u}) EXPECT_EQ(params[4 * i + pad], before[4 * i + pad]) << "padding " << i;
+    EXPECT_EQ(params[32 + 4 * i + 1], before[32 + 4 * i + 1]) << i;
+  }
+}
+
+inline void ScalarLayoutVec3ArraysAndStructs(KernelRun& run) {
+  // v: vec3 every 12 bytes; P: pos at 0, w at 12, uv at 16, 24 bytes.
+  std::vector<float> v = inputs(24, 2), ps = inputs(48, 3), before = ps, out(8);
+  if (!run("scalar_layout.comp", 2, {&v, &ps, &out})) return;
+  for (uint32_t i = 0; i < 8; ++i) {
+    const float* p = &before[6 * i];
+    EXPECT_EQ(out[i], v[3 * i + 1] + p[3] + p[5] + p[2]) << i << "\n" << run.source;
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(ps[6 * i + c], v[3 * i + c] * 2.0f) << i;
+    for (int c = 3; c < 6; ++c) EXPECT_EQ(ps[6 * i + c], p[c]) << i;
+  }
+}
+
+inline void Std430Vec3ArrayStride16(KernelRun& run) {
+  std::vector<float> v = inputs(32, 4), before = v, out(8);
+  if (!run("vec3_array.comp", 2, {&v, &out})) return;
+  for (uint32_t i = 0; i < 8; ++i) {
+    const float* e = &before[4 * i];
+    EXPECT_EQ(out[i], e[0] - e[2]) << i << "\n" << run.source;
+    EXPECT_EQ(v[4 * i + 0], e[2] + 1.0f);
+    EXPECT_EQ(v[4 * i + 1], e[1] + 2.0f);
+    EXPECT_EQ(v[4 * i + 2], e[0] + 3.0f);
+    EXPECT_EQ(v[4 * i + 3], e[3]) << "the fourth slot is padding";
+  }
+}
+
+inline void RowMajorMat3x4InBuffer(KernelRun& run) {
+  // Row-major mat3x4 (3 columns, 4 rows): row r at r * 16 bytes, column c
+  // 4 * c bytes into it; 64 bytes a matrix.
+  std::vector<float> m = inputs(64, 5), before = m, x = inputs(16, 6), y(16);
+  if (!run("row_major_mat3x4.comp", 1, {&m, &x, &y})) return;
+  for (uint32_t i = 0; i < 4; ++i) {
+    for (int r = 0; r < 4; ++r) {
+      float expected = 0.0f;
+      for (int c = 0; c < 3; ++c) expected += before[16 * i + 4 * r + c] * x[4 * i + c];
+      EXPECT_FLOAT_EQ(y[4 * i + r], expected) << i << " row " << r << "\n" << run.source;
+    }
+    // m[i][2][1]: column 2, row 1.
+    EXPECT_EQ(m[16 * i + 4 * 1 + 2], 10.0f + float(i));
+    EXPECT_EQ(m[16 * i + 4 * 2 + 1], before[16 * i + 4 * 2 + 1]);
+  }
+}
+
+inline void MatrixInstructions(KernelRun& run) {
+  std::vector<float> in = inputs(32, 7), out(4 * 24);
+  // An invertible m: a diagonal added.
+  for (int k = 0; k < 4; ++k) in[5 * k] += 6.0f;
+  if (!run("matrix_ops.comp", 1, {&in, &out})) return;
+  auto M = [&](int c, int r) { return double(in[4 * c + r]); };
+  // determinant and inverse of m by Gaussian elimination, in double.
+  double a[4][8];
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 8; ++c) a[r][c] = c < 4 ? M(c, r) : (c - 4 == r);
+  double det = 1.0;
+  for (int p = 0; p < 4; ++p) {
+    int best = p;
+    for (int r = p + 1; r < 4; ++r)
+      if (std::fabs(a[r][p]) > std::fabs(a[best][p])) best = r;
+    if (best != p) {
+      for (int c = 0; c < 8; ++c) std::swap(a[p][c], a[best][c]);
+      det = -det;
+    }
+    det *= a[p][p];
+    for (int c = 7; c >= p; --c) a[p][c] /= a[p][p];
+    for (int r = 0; r < 4; ++r)
+      if (r != p)
+        for (int c = 7; c >= p; --c) a[r][c] -= a[r][p] * a[p][c];
+  }
+  for (uint32_t i = 0; i < 4; ++i) {
+    const float* o = &out[24 * i];
+    const float* v = &in[16 + 4 * i];
+    for (int r = 0; r < 4; ++r) {
+      double mv = 0, vm = 0;
+      for (int c = 0; c < 4; ++c) mv += M(c, r) * v[c];
+      for (int k = 0; k < 4; ++k) vm += v[k] * M(r, k);
+      EXPECT_NEAR(o[r], mv, 1e-4) << i << "\n" << run.source;
+      EXPECT_NEAR(o[4 + r], vm, 1e-4) << i;
+    }
+    for (int k = 0; k < 4; ++k) {
+      const int r = (k + 1) % 4;
+      double mm = 0;
+      for (int j = 0; j < 4; ++j) mm += M(j, r) * M(k, j);
+      EXPECT_NEAR(o[8 + k], (mm + M(k, r) - M(k, r) * 0.5) * 2.0, 1e-3) << i << " mm " << k;
+    }
+    // m3 = columns (2, .5, i), (-1, 3, .25), (.5, 1, 4).
+    const double m3[3][3] = {{2.0, 0.5, double(i)}, {-1.0, 3.0, 0.25}, {0.5, 1.0, 4.0}};
+    const double d3 = m3[0][0] * (m3[1][1] * m3[2][2] - m3[2][1] * m3[1][2]) -
+                      m3[1][0] * (m3[0][1] * m3[2][2] - m3[2][1] * m3[0][2]) +
+                      m3[2][0] * (m3[0][1] * m3[1][2] - m3[1][1] * m3[0][2]);
+    for (int k = 0; k < 3; ++k) {
+      // inverse[c][r] = cofactor(r, c) / det; c = k, r = (k + 2) % 3.
+      const int c = k, r = (k + 2) % 3;
+      const int c1 = (r + 1) % 3, c2 = (r + 2) % 3, r1 = (c + 1) % 3, r2 = (c + 2) % 3;
+      const double cof = m3[c1][r1] * m3[c2][r2] - m3[c2][r1] * m3[c1][r2];
+      EXPECT_NEAR(o[12 + k], cof / d3, 1e-5) << i << " inverse " << k;
+    }
+    EXPECT_NEAR(o[15], d3, 1e-5) << i;
+    EXPECT_EQ(o[16], v[2] * v[3]) << "outerProduct(v.xyz, v.zw)[1][2]";
+    EXPECT_EQ(o[17], v[2] * v[3]) << "transpose(op)[2][1] = op[1][2]";
+    EXPECT_EQ(o[18], v[0] * v[2]);
+    EXPECT_EQ(o[19], v[3] * 4.0f) << "matrixCompMult";
+    EXPECT_NEAR(o[20], det, 1e-3 * std::fabs(det)) << "determinant(mat4)";
+    EXPECT_NEAR(o[21], a[0][4 + 3], 1e-5) << "inverse(m)[3][0]";
+    EXPECT_NEAR(o[22], 1.0, 1e-5) << "m3 * inverse(m3)";
+    EXPECT_EQ(o[23], -in[4 * 2 + 3]) << "-m";
+  }
+}
+
+inline void Std140RuntimeArrayOfStructsLoadedAndStoredWhole(KernelRun& run) {
+  // Item (std140, 80 bytes): p at 0, w at 12, k[2] at 16 and 32, m's columns
+  // at 48 and 64; items[] starts at 16, after `count`.
+  std::vector<float> items = inputs(4 + 4 * 20, 8), out(4 * 20, -9.0f);
+  const uint32_t count = 3;
+  std::memcpy(&items[0], &count, 4);
+  if (!run("std140_structs.comp", 1, {&items, &out})) return;
+  for (uint32_t i = 0; i < 4; ++i) {
+    const float* it = &items[4 + 20 * i];
+    const float* o = &out[20 * i];
+    EXPECT_EQ(o[0], it[2]) << i << "\n" << run.source;
+    EXPECT_EQ(o[1], it[0]);
+    EXPECT_EQ(o[2], it[1]);
+    EXPECT_EQ(o[3], it[3] + (it[8] + 3.0f));
+    EXPECT_EQ(o[4], it[16] * 2.0f) << "k[0] = m[1][0]";
+    EXPECT_EQ(o[8], it[8]);
+    EXPECT_EQ(o[12], it[12] * 2.0f);
+    EXPECT_EQ(o[13], it[13] * 2.0f);
+    EXPECT_EQ(o[16], it[16] * 2.0f);
+    EXPECT_EQ(o[17], it[17] * 2.0f);
+    for (int pad : {5, 6, 7, 9, 10, 11, 14, 15, 18, 19}) EXPECT_EQ(o[pad], -9.0f) << "padding " << pad;
+  }
+}
+
+inline void PushConstantsWithMat3(KernelRun& run) {
+  // std430 mat3: three columns 16 bytes apart, then s at 48.
+  float push[13] = {1, 2, 3, -7, 4, 5, 6, -7, 7, 8, 10, -7, 0.5f};
+  std::vector<float> v = inputs(16, 9), before = v;
+  if (!run("push_mat3.comp", 1, {&v}, std::vector<float>(push, push + 13))) return;
+  for (uint32_t i = 0; i < 4; ++i)
+    for (int r = 0; r < 3; ++r) {
+      float expected = 0;
+      for (int c = 0; c < 3; ++c) expected += push[4 * c + r] * before[4 * i + c];
+      EXPECT_FLOAT_EQ(v[4 * i + r], expected * 0.5f) << i << " " << r << "\n" << run.source;
+    }
+}
+
+inline void ArraysOfArraysNestedStructsAndExplicitOffsets(KernelRun& run) {
+  // G (std140): g[3][2] at 0 (inner stride 16, outer 32), outer[2] at 96:
+  // Outer = inner[2] (Inner = a at 0, b at 8; stride 16) at 0, t at 32; 48 bytes.
+  std::vector<float> g = inputs(48, 10), before = g;
+  // E: a at 4, b at 32, c[] at 48.
+  std::vector<float> e = inputs(16, 11), e_before = e;
+  if (!run("nested_layouts.comp", 1, {&g, &e})) return;
+  for (uint32_t i = 0; i < 4; ++i) {
+    const float gv = before[8 * (i % 3) + 4 * (i >> 1)];
+    const float b_y = before[24 + 12 * (i & 1) + 4 * ((i >> 1) & 1) + 3];
+    const float t = before[24 + 12 + 8];
+    EXPECT_EQ(e[12 + i], gv + b_y + t + e_before[1] + e_before[8 + i]) << i << "\n" << run.source;
+  }
+  for (uint32_t k = 0; k < 6; ++k) EXPECT_EQ(g[4 * k], k == 3 ? 5.0f : before[4 * k]) << "g[1][1] = 5 " << k;
+  EXPECT_EQ(g[24 + 4], e_before[11]) << "outer[0].inner[1].a";
+}
+
+// Every case, for the targets' test files: X(name) once per case.
+#define PORTA_TYPES_CASES(X)                         \
+  X(Std140ArrayStride16InStorageBuffer)              \
+  X(ScalarLayoutVec3ArraysAndStructs)                \
+  X(Std430Vec3ArrayStride16)                         \
+  X(RowMajorMat3x4InBuffer)                          \
+  X(MatrixInstructions)                              \
+  X(Std140RuntimeArrayOfStructsLoadedAndStoredWhole) \
+  X(PushConstantsWithMat3)                           \
+  X(ArraysOfArraysNestedStructsAndExplicitOffsets)
+
+}  // namespace porta::test::types

@@ -223,6 +223,67 @@ inline void ArraysOfArraysNestedStructsAndExplicitOffsets(KernelRun& run) {
   EXPECT_EQ(g[24 + 4], e_before[11]) << "outer[0].inner[1].a";
 }
 
+inline void BoolAndBvecEverywhere(KernelRun& run) {
+  std::vector<float> v = inputs(64, 12), out(17, 0.0f);
+  if (!run("bool_bvec.comp", 2, {&v, &out})) return;
+  uint32_t flags;
+  std::memcpy(&flags, &out[0], 4);
+  EXPECT_EQ(flags, 1u) << "a bool member of a buffer block (a uint in SPIR-V)";
+  for (uint32_t i = 0; i < 16; ++i) {
+    const float* x = &v[4 * i];
+    bool gt[4], picked[4];
+    for (int k = 0; k < 4; ++k) gt[k] = x[k] > 0.0f;
+    for (int k = 0; k < 4; ++k) picked[k] = gt[k] == (k % 2 == 0);
+    const bool big = std::fabs(x[0]) > 2 || std::fabs(x[1]) > 2 || std::fabs(x[2]) > 2 || std::fabs(x[3]) > 2;
+    const bool signs_x = !gt[1], signs_y = !gt[2];
+    const uint32_t neighbour = (i / 8) * 8 + (i % 8 + 1) % 8;
+    const float m_x = x[0] <= 0.5f ? x[0] : -1.0f;
+    uint32_t expected =
+        uint32_t(gt[0] && gt[1] && gt[2] && gt[3]) | uint32_t(gt[0] || gt[1] || gt[2] || gt[3]) << 1 |
+        uint32_t(big) << 2 | uint32_t(signs_x) << 3 | uint32_t(signs_y) << 4 |
+        uint32_t(x[3] > -1.0f && x[3] < 1.0f) << 5 | uint32_t(v[4 * neighbour] > 0.0f) << 6 |
+        uint32_t(picked[0] && picked[1] && picked[2] && picked[3]) << 7 |
+        uint32_t(!picked[0] || !picked[1] || !picked[2] || !picked[3]) << 8 | uint32_t(m_x == -1.0f) << 9 |
+        uint32_t(x[2] <= 0.5f) << 10 | uint32_t(gt[0] == gt[1]) << 11 | uint32_t(gt[1] != signs_x) << 12;
+    uint32_t got;
+    std::memcpy(&got, &out[1 + i], 4);
+    EXPECT_EQ(got, expected) << i << "\n" << run.source;
+  }
+}
+
+inline void Int64AndFloat64(KernelRun& run) {
+  int64_t a[8];
+  uint64_t b[8];
+  double d[8];
+  for (int i = 0; i < 8; ++i) {
+    a[i] = (int64_t(i) * 123456789 - 500000000) * (i % 2 ? -1 : 1) * 1000;
+    b[i] = 0xFEDCBA9876543210ull ^ (uint64_t(i) * 0x1234567ull);
+    d[i] = 1.5 + i * 0.25;
+  }
+  std::vector<float> in(48), out(80, 0.0f);
+  std::memcpy(&in[0], a, 64);
+  std::memcpy(&in[16], b, 64);
+  std::memcpy(&in[32], d, 64);
+  if (!run("int64_fp64.comp", 1, {&in, &out})) return;
+  for (int i = 0; i < 8; ++i) {
+    int64_t sa;
+    uint64_t ub;
+    double dd, dv[2];
+    std::memcpy(&sa, &out[2 * i], 8);
+    std::memcpy(&ub, &out[16 + 2 * i], 8);
+    std::memcpy(&dd, &out[32 + 2 * i], 8);
+    std::memcpy(dv, &out[48 + 4 * i], 16);
+    const int64_t expected_sa = int64_t(uint64_t(a[i]) * 3000000000ull - uint64_t(a[i] >> 3) + uint64_t(i));
+    EXPECT_EQ(sa, expected_sa) << i << "\n" << run.source;
+    EXPECT_EQ(ub, (b[i] << 40) + b[i] * 0x9E3779B97F4A7C15ull + uint64_t(d[i])) << i;
+    const double next = d[(i + 1) % 8];
+    EXPECT_DOUBLE_EQ(dd, (d[i] * next - 2.0) + double(a[i]) / 3.0) << i;
+    const double bb = double(b[i] & 0xff);
+    EXPECT_DOUBLE_EQ(dv[0], d[i] * 0.5 + 2.0 * bb) << i;
+    EXPECT_DOUBLE_EQ(dv[1], 0.5 + next * bb) << i;
+  }
+}
+
 // Every case, for the targets' test files: X(name) once per case.
 #define PORTA_TYPES_CASES(X)                         \
   X(Std140ArrayStride16InStorageBuffer)              \
@@ -232,6 +293,8 @@ inline void ArraysOfArraysNestedStructsAndExplicitOffsets(KernelRun& run) {
   X(MatrixInstructions)                              \
   X(Std140RuntimeArrayOfStructsLoadedAndStoredWhole) \
   X(PushConstantsWithMat3)                           \
-  X(ArraysOfArraysNestedStructsAndExplicitOffsets)
+  X(ArraysOfArraysNestedStructsAndExplicitOffsets)   \
+  X(BoolAndBvecEverywhere)                           \
+  X(Int64AndFloat64)
 
 }  // namespace porta::test::types

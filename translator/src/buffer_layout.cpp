@@ -261,7 +261,7 @@ void TargetCompiler::byte_write(const ByteChain& chain, const SPIRType& type, co
       ByteChain column = chain;
       column.type = type.parent_type;
       column.offset += chain.row_major ? c * (type.width / 8) : c * chain.matrix_stride;
-      byte_write(column, get<SPIRType>(type.parent_type), value + "[" + std::to_string(c) + "]", depth);
+      byte_write(column, get<SPIRType>(type.parent_type), matrix_column(value, c), depth);
     }
     return;
   }

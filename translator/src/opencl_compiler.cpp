@@ -113,15 +113,15 @@ std::string OpenclCompiler::vector_type_name(SPIRType::BaseType base, uint32_t v
 
 std::string OpenclCompiler::type_to_glsl(const SPIRType& type, uint32_t id) {
   if (type.basetype == SPIRType::Half) unsupported("16-bit floating point (float16_t)");
-  if (type.columns > 1 && type.basetype != SPIRType::Struct) unsupported("matrix types");
+  if (type.columns > 1 && type.basetype != SPIRType::Struct) return matrix_type_name(type);
   switch (type.basetype) {
     case SPIRType::Struct:
       return CompilerGLSL::type_to_glsl(type, id);
     case SPIRType::Void:
       return "void";
     case SPIRType::Boolean:
-      if (type.vecsize > 1) unsupported("boolean vectors (bvec" + std::to_string(type.vecsize) + ")");
-      return "bool";
+      // -1 or 0 per component, as OpenCL C's vector comparisons give them (opencl_types.cpp).
+      return type.vecsize > 1 ? vector_type_name(SPIRType::Int, type.vecsize) : "bool";
     default:
       break;
   }
@@ -135,6 +135,10 @@ std::string OpenclCompiler::bitcast_glsl_op(const SPIRType& result_type, const S
   if (result_type.basetype == argument_type.basetype && result_type.vecsize == argument_type.vecsize)
     return "";
   if (result_type.basetype == SPIRType::Boolean || argument_type.basetype == SPIRType::Boolean)
+    return spirv_cross::join("(", type_to_glsl(result_type), ")");
+  // The emitter casts a shift's amount to the shifted type; as_T needs equal
+  // sizes (a 64-bit value shifted by an int), a conversion keeps the value.
+  if (result_type.width != argument_type.width && result_type.vecsize == 1)
     return spirv_cross::join("(", type_to_glsl(result_type), ")");
   std::string op = "as_";
   op += type_to_glsl(result_type);
@@ -201,6 +205,8 @@ void OpenclCompiler::emit_translation_unit() {
 
   emit_runtime_section(kRuntimeFile, "begin");
   emit_prelude();
+  emit_matrix_types();
+  emit_matrix_helpers();
   emit_division_helpers();
   emit_constants_and_structs();
   emit_function(get<SPIRFunction>(ir.default_entry_point), Bitset());
@@ -214,6 +220,8 @@ void OpenclCompiler::emit_prelude() {
     if (type.vecsize > 1 && type.columns == 1 && !type.pointer && type.basetype != SPIRType::Boolean &&
         scalar_name(type.basetype) && type.vecsize <= 4)
       vectors.insert(vector_type_name(type.basetype, type.vecsize));
+    if (type.vecsize > 1 && type.vecsize <= 4 && type.basetype == SPIRType::Boolean)
+      vectors.insert(vector_type_name(SPIRType::Int, type.vecsize));  // a bvec
   });
   if (uses_double) emit_runtime_section(kRuntimeFile, "fp64");
   emit_runtime_section(kRuntimeFile, "prelude");
@@ -492,9 +500,13 @@ void OpenclCompiler::element_layout(const SPIRType& type, uint32_t& size, uint32
     align = plan.align;
     return;
   }
-  if (type.columns > 1) unsupported("matrix types");
-  if (type.basetype == SPIRType::Boolean) unsupported("bool in a buffer or push-constant struct");
-  const uint32_t component = type.width / 8;
+  if (type.columns > 1) {
+    TargetCompiler::element_layout(type, size, align);  // columns: a float3 one takes 16 bytes
+    return;
+  }
+  // SPIR-V has no bool in buffers (glslang stores uints); a struct holding
+  // values only may have one: bool is a byte, a bvec an int vector.
+  const uint32_t component = type.basetype == SPIRType::Boolean ? (type.vecsize > 1 ? 4 : 1) : type.width / 8;
   size = component * (type.vecsize == 3 ? 4 : type.vecsize);
   align = size;
 }
@@ -612,10 +624,11 @@ void OpenclCompiler::emit_struct(const SPIRType& type) {
     if (is_push_block(type.self)) {
       // Byte-addressed push constants: the bytes as they arrive, in words
       // so that the scalars in them are aligned.
-      const uint32_t size = static_cast<uint32_t>(get_declared_struct_size(type)), word = byte_push_alignment();
+      const uint32_t size = static_cast<uint32_t>(get_declared_struct_size(type)),
+                     word = byte_push_alignment();
       statement("// Push constants: the layout is not OpenCL C's, so they are read by byte offset.");
-      statement("typedef struct ", name, " { ", word == 8 ? "ulong" : "uint", " words[", size / word, "]; } ", name,
-                ";");
+      statement("typedef struct ", name, " { ", word == 8 ? "ulong" : "uint", " words[", size / word, "]; } ",
+                name, ";");
       return;
     }
     // Its layout in buffers is not OpenCL C's: buffers holding it are
@@ -681,8 +694,8 @@ std::string OpenclCompiler::byte_pointer(const SPIRType& type, uint32_t variable
          type_to_glsl(component) + "*)(" + byte_address_base(variable) + " + (" + offset + "))";
 }
 
-std::string OpenclCompiler::byte_address_lvalue(const SPIRType& type, uint32_t variable, const std::string& offset,
-                                                bool read_only) {
+std::string OpenclCompiler::byte_address_lvalue(const SPIRType& type, uint32_t variable,
+                                                const std::string& offset, bool read_only) {
   if (type.vecsize > 1) return "";
   return "(*" + byte_pointer(type, variable, offset, read_only) + ")";
 }
@@ -852,6 +865,7 @@ void OpenclCompiler::emit_instruction(const spirv_cross::Instruction& instructio
     emit_atomic(instruction);
     return;
   }
+  if (emit_matrix_or_bool_vector(instruction)) return;
   switch (static_cast<spv::Op>(instruction.op)) {
     case spv::OpAtomicLoad:
     case spv::OpAtomicStore:
@@ -927,16 +941,6 @@ void OpenclCompiler::emit_instruction(const spirv_cross::Instruction& instructio
     case spv::OpUMulExtended:
     case spv::OpSMulExtended:
       unsupported("uaddCarry, usubBorrow, umulExtended and imulExtended");
-    case spv::OpAny:
-    case spv::OpAll:
-      unsupported("boolean vectors (any() and all())");
-    case spv::OpOuterProduct:
-    case spv::OpTranspose:
-    case spv::OpMatrixTimesScalar:
-    case spv::OpMatrixTimesVector:
-    case spv::OpVectorTimesMatrix:
-    case spv::OpMatrixTimesMatrix:
-      unsupported("matrix types");
     case spv::OpDPdx:
     case spv::OpDPdy:
     case spv::OpFwidth:
@@ -1187,7 +1191,8 @@ void OpenclCompiler::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op
       unsupported("faceforward, reflect and refract");
     case GLSLstd450Determinant:
     case GLSLstd450MatrixInverse:
-      unsupported("matrix types");
+      emit_matrix_glsl_op(result_type, id, op, args);
+      return;
     case GLSLstd450InterpolateAtCentroid:
     case GLSLstd450InterpolateAtSample:
     case GLSLstd450InterpolateAtOffset:

@@ -4,6 +4,7 @@
 // struct by value).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <set>
 #include <utility>
@@ -92,15 +93,47 @@ class OpenclCompiler final : public TargetCompiler {
   // through vloadn/vstoren (float3 takes 16 bytes, and scalar layouts
   // align vectors only to their components), scalars through casts.
   std::string byte_address_base(uint32_t variable) override;
-  std::string byte_address_lvalue(const spirv_cross::SPIRType& type, uint32_t variable, const std::string& offset,
-                                  bool read_only) override;
-  std::string byte_load(const spirv_cross::SPIRType& type, uint32_t variable, const std::string& offset) override;
+  std::string byte_address_lvalue(const spirv_cross::SPIRType& type, uint32_t variable,
+                                  const std::string& offset, bool read_only) override;
+  std::string byte_load(const spirv_cross::SPIRType& type, uint32_t variable,
+                        const std::string& offset) override;
   void byte_store(const spirv_cross::SPIRType& type, uint32_t variable, const std::string& offset,
                   const std::string& value) override;
   bool struct_takes_stride(const spirv_cross::SPIRType& type, uint32_t stride) override;
   // "(__global const float*)(data + (offset))": a pointer of `type`'s component type.
   std::string byte_pointer(const spirv_cross::SPIRType& type, uint32_t variable, const std::string& offset,
                            bool read_only);
+
+  // ---- matrices and boolean vectors (opencl_types.cpp) ----
+  std::string matrix_type_name(const spirv_cross::SPIRType& type);
+  std::string matrix_column_type(const spirv_cross::SPIRType& type);
+  std::string matrix_column(const std::string& matrix, uint32_t column) override {
+    return matrix + ".col[" + std::to_string(column) + "]";
+  }
+  // The typedefs and constructor macros of every matrix type the kernel has.
+  void emit_matrix_types();
+  // The operations the kernel uses (requested while its body is emitted).
+  void emit_matrix_helpers();
+  std::string matrix_helper(const std::string& name, const std::function<std::string()>& body);
+  std::string matrix_times_vector(const spirv_cross::SPIRType& m);
+  std::string vector_times_matrix(const spirv_cross::SPIRType& m);
+  std::string matrix_times_matrix(const spirv_cross::SPIRType& a, const spirv_cross::SPIRType& b,
+                                  const spirv_cross::SPIRType& result);
+  std::string matrix_times_scalar(const spirv_cross::SPIRType& m);
+  std::string outer_product(const spirv_cross::SPIRType& m);
+  std::string transpose(const spirv_cross::SPIRType& m, const spirv_cross::SPIRType& result);
+  std::string adjugate4(const spirv_cross::SPIRType& m);
+  std::string determinant(const spirv_cross::SPIRType& m);
+  std::string inverse(const spirv_cross::SPIRType& m);
+  bool emit_matrix_glsl_op(uint32_t result_type, uint32_t id, uint32_t op, const uint32_t* args);
+  std::string composite_path(std::string path, uint32_t type_id, const uint32_t* indices, uint32_t count,
+                             bool literal, uint32_t& result, spv::StorageClass storage);
+  bool indexes_matrix(uint32_t type_id, const uint32_t* indices, uint32_t count, bool literal, uint32_t& at);
+  std::string bool_vector_value(const std::string& value, const spirv_cross::SPIRType& operands);
+  std::string constant_expression_vector(const spirv_cross::SPIRConstant& constant, uint32_t vector) override;
+  bool emit_matrix_or_bool_vector(const spirv_cross::Instruction& instruction);
+  std::vector<std::string> matrix_helpers_;  // in the order requested: each after what it calls
+  std::set<std::string> matrix_helper_names_;
 
   // ---- instructions ----
   void emit_atomic(const spirv_cross::Instruction& instruction);

@@ -117,9 +117,9 @@ std::unordered_set<std::string> TargetCompiler::cxx_reserved_words(
       "NULL", "offsetof", "std", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
       "uint64_t", "size_t",
       // names porta_glsl.hpp and the translation define
-      "main", "porta_glsl", "buffer_at", "array_copy", "checked_div", "checked_rem", "checked_mod", "vec", "mat", "adjugate",
-      "shared", "porta_work_item", "porta_group_shared", "swizzle", "components", "detail", "bit_cast",
-      "float_to_half", "half_to_float"};
+      "main", "porta_glsl", "buffer_at", "array_copy", "checked_div", "checked_rem", "checked_mod", "vec",
+      "mat", "adjugate", "shared", "porta_work_item", "porta_group_shared", "swizzle", "components", "detail",
+      "bit_cast", "float_to_half", "half_to_float"};
   words.insert(target_words);
   return words;
 }
@@ -543,7 +543,7 @@ void TargetCompiler::emit_struct_declaration(const SPIRType& type, bool explicit
     // byte-addressed buffers (layout_is_natural) and need no check.
     if (natural == stride || struct_alignment_.count(type.self))
       checks.push_back("static_assert(sizeof(" + name + ") == " + std::to_string(stride) +
-                     ", \"array stride of " + name + "\");");
+                       ", \"array stride of " + name + "\");");
   }
   (void)has_offsets;
   statement(head);

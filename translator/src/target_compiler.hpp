@@ -168,6 +168,14 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // take `stride` bytes as an array element.
   virtual bool struct_takes_stride(const SPIRType& type, uint32_t stride);
   bool is_byte_addressed(uint32_t variable) const { return byte_addressed_.count(variable) != 0; }
+  // Whether `id` is a byte-addressed buffer or an access chain into one.
+  bool is_byte_addressed_pointer(uint32_t id) const {
+    return byte_addressed_.count(id) != 0 || byte_chains_.count(id) != 0;
+  }
+  // Column `column` of the matrix expression `matrix`.
+  virtual std::string matrix_column(const std::string& matrix, uint32_t column) {
+    return matrix + "[" + std::to_string(column) + "]";
+  }
   // Access chains into byte-addressed buffers, and the loads and stores through
   // them that are not plain lvalues; false for every other instruction.
   bool emit_byte_addressed(const spirv_cross::Instruction& instruction);
@@ -227,11 +235,11 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   std::unordered_map<uint32_t, uint32_t> struct_alignment_;
   // buffer_layout.cpp
   struct ByteChain {
-    uint32_t variable = 0;    // the byte-addressed buffer or push-constant variable
-    uint32_t type = 0;        // what the chain points to
-    std::string dynamic;      // flattened_access_chain_offset's "i * 16 + " part
-    uint32_t offset = 0;      // constant bytes
-    bool row_major = false;   // a row-major matrix, or a column of one
+    uint32_t variable = 0;   // the byte-addressed buffer or push-constant variable
+    uint32_t type = 0;       // what the chain points to
+    std::string dynamic;     // flattened_access_chain_offset's "i * 16 + " part
+    uint32_t offset = 0;     // constant bytes
+    bool row_major = false;  // a row-major matrix, or a column of one
     uint32_t matrix_stride = 0, array_stride = 0;
   };
   void find_byte_addressed_buffers();

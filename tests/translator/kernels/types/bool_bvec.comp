@@ -1,6 +1,6 @@
-#version 450
 // porta-conformance: --groups 2,1,1 --inputs auto --elements 16
 // what: bool and bvec in locals, shared memory, struct members, function results, any/all/not, bvec select (mix), and a bool member of a buffer block
+#version 450
 layout(local_size_x = 8) in;
 struct Flags { bool big; bvec2 signs; };
 layout(std430, binding = 0) buffer In { vec4 v[]; };

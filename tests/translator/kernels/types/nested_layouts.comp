@@ -1,6 +1,6 @@
-#version 450
 // porta-conformance: --groups 1,1,1 --inputs auto --elements 4
 // what: std140 arrays of arrays, nested structs with arrays, explicit layout(offset=) members
+#version 450
 layout(local_size_x = 4) in;
 struct Inner { float a; vec2 b; };
 struct Outer { Inner inner[2]; float t; };

@@ -1,6 +1,6 @@
-#version 450
-// porta-conformance: --groups 1,1,1 --inputs auto --elements 4 --push auto
+// porta-conformance: --groups 1,1,1 --inputs auto --elements 4
 // what: push constants holding a mat3 (std430 MatrixStride 16) and a float after it
+#version 450
 layout(local_size_x = 4) in;
 layout(push_constant) uniform P { mat3 rot; float s; } pc;
 layout(std430, binding = 0) buffer V { vec4 v[]; };

@@ -1,7 +1,7 @@
-#version 450
-#extension GL_EXT_scalar_block_layout : require
 // porta-conformance: --groups 2,1,1 --inputs auto --elements 8
 // what: scalar block layout: vec3 arrays with stride 12, a float in a vec3's fourth slot, a vec2 at offset 16
+#version 450
+#extension GL_EXT_scalar_block_layout : require
 layout(local_size_x = 4) in;
 struct P { vec3 pos; float w; vec2 uv; };
 layout(scalar, binding = 0) readonly buffer In { vec3 v[]; } src;

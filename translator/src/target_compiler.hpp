@@ -8,7 +8,9 @@
 //  - storage buffers are kernel parameters in binding order; each becomes a
 //    "buffer view": a struct named after the block, with a pointer for its
 //    runtime array and a reference for each member before it, so the GLSL
-//    expressions `block.member[i]` read unchanged;
+//    expressions `block.member[i]` read unchanged; a buffer whose declared
+//    layout the target's types cannot hold is byte-addressed instead
+//    (buffer_layout.cpp);
 //  - the push-constant block is one struct whose std430 offsets (the SPIR-V
 //    Offset decorations) are checked by static_assert;
 //  - spec constants are compile-time constants carrying the values fixed at

@@ -111,7 +111,8 @@ inline void MatrixInstructions(KernelRun& run) {
   // determinant and inverse of m by Gaussian elimination, in double.
   double a[4][8];
   for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 8; ++c) a[r][c] = c < 4 ? M(c, r) + 8.0 * (c == r) : (c - 4 == r);  // mi = m + mat4(8)
+    for (int c = 0; c < 8; ++c)
+      a[r][c] = c < 4 ? M(c, r) + 8.0 * (c == r) : (c - 4 == r);  // mi = m + mat4(8)
   double det = 1.0;
   for (int p = 0; p < 4; ++p) {
     int best = p;
@@ -302,6 +303,26 @@ inline void AtomicsInAStd140Buffer(KernelRun& run) {
   }
 }
 
+inline void RuntimeArrayOfArrays(KernelRun& run) {
+  // grid[i][j] at 24 * i + 8 * j; Cell: weight at 0, tags at 4, 8, 12; 16 bytes.
+  std::vector<float> grid = inputs(48, 13), cells(32, -3.0f), before = cells;
+  if (!run("runtime_array_of_arrays.comp", 2, {&grid, &cells})) return;
+  for (uint32_t i = 0; i < 8; ++i) {
+    const uint32_t k = i % 3, next = (k + 1) % 3;
+    const float gx = grid[6 * i + 2 * k] + grid[6 * i + 2 * next];
+    const float gy = grid[6 * i + 2 * k + 1] + grid[6 * i + 2 * next + 1];
+    EXPECT_EQ(cells[4 * i], gx * gy) << i << "\n" << run.source;
+    for (uint32_t t = 0; t < 3; ++t) {
+      uint32_t tag;
+      std::memcpy(&tag, &cells[4 * i + 1 + t], 4);
+      if (t == k)
+        EXPECT_EQ(tag, i * 10 + k) << i;
+      else
+        EXPECT_EQ(cells[4 * i + 1 + t], -3.0f) << i << " " << t;
+    }
+  }
+}
+
 // Every case, for the targets' test files: X(name) once per case.
 #define PORTA_TYPES_CASES(X)                         \
   X(Std140ArrayStride16InStorageBuffer)              \
@@ -314,6 +335,7 @@ inline void AtomicsInAStd140Buffer(KernelRun& run) {
   X(ArraysOfArraysNestedStructsAndExplicitOffsets)   \
   X(BoolAndBvecEverywhere)                           \
   X(Int64AndFloat64)                                 \
-  X(AtomicsInAStd140Buffer)
+  X(AtomicsInAStd140Buffer)                          \
+  X(RuntimeArrayOfArrays)
 
 }  // namespace porta::test::types

@@ -108,7 +108,14 @@ void TargetCompiler::find_byte_addressed_buffers() {
   natural_structs_.clear();
   auto check = [&](uint32_t variable) {
     const SPIRType& block = get_variable_data_type(get<SPIRVariable>(variable));
-    if (!struct_layout_is_natural(block.self)) byte_addressed_.insert(variable);
+    bool natural = struct_layout_is_natural(block.self);
+    // A runtime array of arrays (`vec2 grid[][3]`) has no view either: a
+    // view's runtime array is a pointer to single elements.
+    for (uint32_t member : block.member_types) {
+      const SPIRType& type = get<SPIRType>(member);
+      if (type.array.size() > 1 && type.array_size_literal.back() && type.array.back() == 0) natural = false;
+    }
+    if (!natural) byte_addressed_.insert(variable);
   };
   for (const BufferView& view : buffers_) check(view.variable);
   if (push_constant_variable_) check(push_constant_variable_);

@@ -368,7 +368,7 @@ void OpenclCompiler::emit_constants_and_structs() {
         continue;
       if (type.type_alias != spirv_cross::TypeID(0)) continue;
       if (is_buffer_block(type.self) && block_is_array(type)) continue;  // passed as an element pointer
-      if (is_buffer_block(type.self) && !struct_layout_is_natural(type.self)) continue;  // byte-addressed
+      if (is_byte_addressed_block(type.self)) continue;                  // its buffer is a uchar pointer
       const bool block =
           has_decoration(id, spv::DecorationBlock) || has_decoration(id, spv::DecorationBufferBlock);
       if (block && !is_buffer_block(type.self) && !is_push_block(type.self)) continue;
@@ -521,6 +521,13 @@ bool OpenclCompiler::block_is_array(const SPIRType& block) const {
 bool OpenclCompiler::is_buffer_block(uint32_t type_self) const {
   for (const BufferView& view : buffer_views())
     if (get_variable_data_type(get<SPIRVariable>(view.variable)).self == type_self) return true;
+  return false;
+}
+
+bool OpenclCompiler::is_byte_addressed_block(uint32_t type_self) const {
+  for (const BufferView& view : buffer_views())
+    if (get_variable_data_type(get<SPIRVariable>(view.variable)).self == type_self)
+      return is_byte_addressed(view.variable);
   return false;
 }
 

@@ -87,6 +87,8 @@ class OpenclCompiler final : public TargetCompiler {
   bool block_is_array(const spirv_cross::SPIRType& block) const;
   bool is_buffer_block(uint32_t type_self) const;
   bool is_push_block(uint32_t type_self);
+  // A buffer block whose buffer is byte-addressed (buffer_layout.cpp): no struct.
+  bool is_byte_addressed_block(uint32_t type_self) const;
 
   // ---- byte-addressed buffers (buffer_layout.cpp decides, these spell) ----
   // A buffer parameter of such a buffer is a `__global uchar*`; vectors go

@@ -323,6 +323,77 @@ inline void RuntimeArrayOfArrays(KernelRun& run) {
   }
 }
 
+// A column-major matrix on the host: e[c][r].
+struct HostMatrix {
+  int columns = 0, rows = 0;
+  double e[4][4] = {};
+};
+inline HostMatrix host_matrix(std::initializer_list<std::vector<double>> columns) {
+  HostMatrix m;
+  for (const std::vector<double>& column : columns) {
+    m.rows = static_cast<int>(column.size());
+    for (int r = 0; r < m.rows; ++r) m.e[m.columns][r] = column[r];
+    ++m.columns;
+  }
+  return m;
+}
+inline HostMatrix operator*(const HostMatrix& a, const HostMatrix& b) {
+  HostMatrix m;
+  m.columns = b.columns;
+  m.rows = a.rows;
+  for (int c = 0; c < m.columns; ++c)
+    for (int r = 0; r < m.rows; ++r)
+      for (int k = 0; k < a.columns; ++k) m.e[c][r] += a.e[k][r] * b.e[c][k];
+  return m;
+}
+inline HostMatrix transposed(const HostMatrix& a) {
+  HostMatrix m;
+  m.columns = a.rows;
+  m.rows = a.columns;
+  for (int c = 0; c < m.columns; ++c)
+    for (int r = 0; r < m.rows; ++r) m.e[c][r] = a.e[r][c];
+  return m;
+}
+
+inline void EveryMatrixShape(KernelRun& run) {
+  std::vector<float> v = inputs(32, 14), out(64, -1.0f);
+  if (!run("matrix_shapes.comp", 1, {&v, &out})) return;
+  auto vec = [&](uint32_t index, std::initializer_list<int> lanes) {
+    std::vector<double> r;
+    for (int lane : lanes) r.push_back(v[4 * index + lane]);
+    return r;
+  };
+  for (uint32_t i = 0; i < 4; ++i) {
+    const HostMatrix m23 = host_matrix({vec(2 * i, {0, 1, 2}), vec(2 * i + 1, {0, 1, 2})});
+    const HostMatrix m32 = transposed(m23);
+    const HostMatrix m24 = host_matrix({vec(2 * i, {0, 1, 2, 3}), vec(2 * i + 1, {0, 1, 2, 3})});
+    const HostMatrix m42 = transposed(m24);
+    auto m34_of = [&](uint32_t j) {
+      return host_matrix({vec(2 * j, {0, 1, 2, 3}), vec(2 * j + 1, {0, 1, 2, 3}), vec(2 * j, {3, 2, 1, 0})});
+    };
+    const HostMatrix m43 = transposed(m34_of((i + 1) % 4));
+    const HostMatrix p22 = m32 * m23, p33 = m23 * m32, p44 = m24 * m42, p32 = m42 * m34_of(i);
+    const HostMatrix a3 =
+        host_matrix({vec(2 * i, {0}), vec(2 * i, {1}), vec(2 * i, {2})});  // a.xyz as a 3x1 row
+    const HostMatrix r2 = a3 * m23;
+    const HostMatrix b2 = host_matrix({vec(2 * i + 1, {0}), vec(2 * i + 1, {1})});
+    const HostMatrix r3 = b2 * m32;
+    const HostMatrix r4 = m43 * host_matrix({vec(2 * i, {0, 1, 2, 3})});
+    HostMatrix q = p33;
+    for (int k = 0; k < 3; ++k) q.e[k][k] += 1.0;
+    const double det = q.e[0][0] * (q.e[1][1] * q.e[2][2] - q.e[2][1] * q.e[1][2]) -
+                       q.e[1][0] * (q.e[0][1] * q.e[2][2] - q.e[2][1] * q.e[0][2]) +
+                       q.e[2][0] * (q.e[0][1] * q.e[1][2] - q.e[1][1] * q.e[0][2]);
+    bool a_is_b = true;
+    for (int k = 0; k < 4; ++k) a_is_b = a_is_b && v[8 * i + k] == v[8 * i + 4 + k];
+    const double expected[11] = {p22.e[1][0], p33.e[2][1], p44.e[3][2], 2.0 * p32.e[2][1],
+                                 r2.e[1][0],  r4.e[0][2],  1.0,         a_is_b ? 0.0 : 1.0,
+                                 m43.e[3][2], det,         r3.e[2][0]};
+    for (int k = 0; k < 11; ++k)
+      EXPECT_NEAR(out[16 * i + k], expected[k], 1e-4) << i << " o[" << k << "]\n" << run.source;
+  }
+}
+
 // Every case, for the targets' test files: X(name) once per case.
 #define PORTA_TYPES_CASES(X)                         \
   X(Std140ArrayStride16InStorageBuffer)              \
@@ -336,6 +407,7 @@ inline void RuntimeArrayOfArrays(KernelRun& run) {
   X(BoolAndBvecEverywhere)                           \
   X(Int64AndFloat64)                                 \
   X(AtomicsInAStd140Buffer)                          \
-  X(RuntimeArrayOfArrays)
+  X(RuntimeArrayOfArrays)                            \
+  X(EveryMatrixShape)
 
 }  // namespace porta::test::types

@@ -394,6 +394,22 @@ inline void EveryMatrixShape(KernelRun& run) {
   }
 }
 
+inline void BvecLanesAtDynamicIndices(KernelRun& run) {
+  std::vector<float> v = inputs(32, 15), o(8, -1.0f);
+  if (!run("bvec_lanes.comp", 2, {&v, &o})) return;
+  for (uint32_t i = 0; i < 8; ++i) {
+    float x[4];
+    bool f[4];
+    for (int k = 0; k < 4; ++k) x[k] = v[4 * i + k], f[k] = x[k] > 0.0f;
+    for (uint32_t j = 0; j < i; ++j) {
+      x[j % 4] += 1.0f;
+      f[(j + 1) % 4] = !f[j % 4];
+    }
+    const float expected = x[i % 4] + float(f[0] || f[1] || f[2] || f[3]) + float(f[i % 4]);
+    EXPECT_EQ(o[i], expected) << i << "\n" << run.source;
+  }
+}
+
 // Every case, for the targets' test files: X(name) once per case.
 #define PORTA_TYPES_CASES(X)                         \
   X(Std140ArrayStride16InStorageBuffer)              \
@@ -408,6 +424,7 @@ inline void EveryMatrixShape(KernelRun& run) {
   X(Int64AndFloat64)                                 \
   X(AtomicsInAStd140Buffer)                          \
   X(RuntimeArrayOfArrays)                            \
-  X(EveryMatrixShape)
+  X(EveryMatrixShape)                                \
+  X(BvecLanesAtDynamicIndices)
 
 }  // namespace porta::test::types

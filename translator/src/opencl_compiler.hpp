@@ -136,6 +136,7 @@ class OpenclCompiler final : public TargetCompiler {
   bool emit_matrix_or_bool_vector(const spirv_cross::Instruction& instruction);
   std::vector<std::string> matrix_helpers_;  // in the order requested: each after what it calls
   std::set<std::string> matrix_helper_names_;
+  std::set<uint32_t> bool_vector_lanes_;  // access chains to one component of a bvec
 
   // ---- instructions ----
   void emit_atomic(const spirv_cross::Instruction& instruction);

@@ -251,7 +251,8 @@ bool OpenclCompiler::emit_matrix_glsl_op(uint32_t result_type, uint32_t id, uint
 // extract/insert) of `path`, a composite of type `type_id` in `storage`, where
 // a matrix is on the way; `result` gets the element's type.
 std::string OpenclCompiler::composite_path(std::string path, uint32_t type_id, const uint32_t* indices,
-                                           uint32_t count, bool literal, uint32_t& result, spv::StorageClass storage) {
+                                           uint32_t count, bool literal, uint32_t& result,
+                                           spv::StorageClass storage) {
   for (uint32_t i = 0; i < count; ++i) {
     const SPIRType& type = get<SPIRType>(type_id);
     const uint32_t index = indices[i];
@@ -349,6 +350,21 @@ bool OpenclCompiler::emit_matrix_or_bool_vector(const spirv_cross::Instruction& 
     emit_op(ops[0], ops[1], text, forward_all(arguments));
     for (uint32_t id : arguments) inherit_expression_dependencies(ops[1], id);
   };
+  // A bvec with one component replaced by -1 or 0 (OpCompositeInsert,
+  // OpVectorInsertDynamic); false for any other insert.
+  auto insert_bool_lane = [&] {
+    const SPIRType& type = get<SPIRType>(ops[0]);
+    if (type.basetype != SPIRType::Boolean || type.vecsize < 2 || !type.array.empty() ||
+        (opcode == spv::OpCompositeInsert && instruction.length != 5))
+      return false;
+    flush_variable_declaration(ops[3]);
+    const std::string lane = opcode == spv::OpCompositeInsert ? std::string(".") + kLanes[ops[4]]
+                                                              : "[" + to_unpacked_expression(ops[4]) + "]";
+    statement(declare_temporary(ops[0], ops[1]), to_expression(ops[3]), ";");
+    set<spirv_cross::SPIRExpression>(ops[1], to_name(ops[1]), ops[0], true);
+    statement(to_name(ops[1]), lane, " = ", to_enclosed_expression(ops[2]), " ? -1 : 0;");
+    return true;
+  };
   switch (opcode) {
     // ---- matrices ----
     case spv::OpMatrixTimesVector:
@@ -375,7 +391,17 @@ bool OpenclCompiler::emit_matrix_or_bool_vector(const spirv_cross::Instruction& 
       if (is_byte_addressed_pointer(ops[2])) return false;
       const uint32_t base_type = get_pointee_type_id(expression_type_id(ops[2]));
       uint32_t at = 0;
-      if (!indexes_matrix(base_type, &ops[3], instruction.length - 3, false, at)) return false;
+      if (!indexes_matrix(base_type, &ops[3], instruction.length - 3, false, at)) {
+        // A component of a bvec: loads and stores through it convert (below).
+        const SPIRType& leaf = get<SPIRType>(get_pointee_type_id(ops[0]));
+        uint32_t container = base_type;
+        if (leaf.basetype == SPIRType::Boolean && leaf.vecsize == 1 && instruction.length > 3) {
+          composite_path("", base_type, &ops[3], instruction.length - 4, false, container,
+                         spv::StorageClassFunction);
+          if (get<SPIRType>(container).vecsize > 1) bool_vector_lanes_.insert(ops[1]);
+        }
+        return false;
+      }
       TargetCompiler::emit_instruction(instruction);  // forwarding and dependencies
       // The emitter's chain up to the matrix, then the matrix's own steps.
       const spv::StorageClass storage = get<SPIRType>(ops[0]).storage;
@@ -403,7 +429,7 @@ bool OpenclCompiler::emit_matrix_or_bool_vector(const spirv_cross::Instruction& 
     }
     case spv::OpCompositeInsert: {
       uint32_t at = 0, leaf = 0;
-      if (!indexes_matrix(ops[0], &ops[4], instruction.length - 4, true, at)) return false;
+      if (!indexes_matrix(ops[0], &ops[4], instruction.length - 4, true, at)) return insert_bool_lane();
       // A copy of the composite with one element replaced.
       flush_variable_declaration(ops[3]);
       statement(declare_temporary(ops[0], ops[1]), to_expression(ops[3]), ";");
@@ -414,6 +440,22 @@ bool OpenclCompiler::emit_matrix_or_bool_vector(const spirv_cross::Instruction& 
       return true;
     }
     // ---- boolean vectors ----
+    case spv::OpLoad:
+      if (!bool_vector_lanes_.count(ops[2])) return false;
+      emit_op(ops[0], ops[1], "(" + to_enclosed_expression(ops[2]) + " != 0)", false);
+      return true;
+    case spv::OpStore:
+      if (!bool_vector_lanes_.count(ops[0])) return false;
+      statement(to_expression(ops[0]), " = ", to_enclosed_expression(ops[1]), " ? -1 : 0;");
+      register_write(ops[0]);
+      return true;
+    case spv::OpVectorExtractDynamic:
+      if (expression_type(ops[2]).basetype != SPIRType::Boolean) return false;
+      emit_expression("(" + to_enclosed_expression(ops[2]) + "[" + to_unpacked_expression(ops[3]) + "] != 0)",
+                      {ops[2], ops[3]});
+      return true;
+    case spv::OpVectorInsertDynamic:
+      return insert_bool_lane();
     case spv::OpIEqual:
     case spv::OpINotEqual:
     case spv::OpULessThan:

@@ -1280,12 +1280,12 @@ template <class T, int C, int R>
 PORTA_GLSL_FN constexpr mat<T, C, R> operator*(T s, const mat<T, C, R>& m) {
   return m * s;
 }
-#define PORTA_GLSL_MATRIX_COMPONENTWISE(op)                                                     \
-  template <class T, int C, int R>                                                              \
+#define PORTA_GLSL_MATRIX_COMPONENTWISE(op)                                                        \
+  template <class T, int C, int R>                                                                 \
   PORTA_GLSL_FN constexpr mat<T, C, R> operator op(const mat<T, C, R>& a, const mat<T, C, R>& b) { \
-    mat<T, C, R> r;                                                                             \
-    for (int c = 0; c < C; ++c) r.col[c] = a.col[c] op b.col[c];                                \
-    return r;                                                                                   \
+    mat<T, C, R> r;                                                                                \
+    for (int c = 0; c < C; ++c) r.col[c] = a.col[c] op b.col[c];                                   \
+    return r;                                                                                      \
   }
 PORTA_GLSL_MATRIX_COMPONENTWISE(+)
 PORTA_GLSL_MATRIX_COMPONENTWISE(-)
@@ -1333,7 +1333,8 @@ PORTA_GLSL_FN constexpr T determinant(const mat<T, 2, 2>& m) {
 }
 template <class T>
 PORTA_GLSL_FN constexpr T determinant(const mat<T, 3, 3>& m) {
-  return m[0][0] * (m[1][1] * m[2][2] - m[2][1] * m[1][2]) - m[1][0] * (m[0][1] * m[2][2] - m[2][1] * m[0][2]) +
+  return m[0][0] * (m[1][1] * m[2][2] - m[2][1] * m[1][2]) -
+         m[1][0] * (m[0][1] * m[2][2] - m[2][1] * m[0][2]) +
          m[2][0] * (m[0][1] * m[1][2] - m[1][1] * m[0][2]);
 }
 namespace detail {

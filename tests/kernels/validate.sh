@@ -24,6 +24,7 @@ if [[ -z "$known_features" ]]; then
   exit 1
 fi
 known_options="--groups --inputs --elements --buffer --push --spec --entry --tolerance-ulp"
+inexact_functions="exp|exp2|log|log2|pow|sin|cos|tan|asin|acos|atan|sinh|cosh|tanh|asinh|acosh|atanh|sqrt|inversesqrt|length|distance|normalize|refract|inverse"
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -59,6 +60,15 @@ check_kernel() {
     fi
   done
   [[ " $options " == *" --groups "* ]] || fail "$rel" "the options give no --groups"
+  # Every --spec ID names a specialization constant the kernel declares.
+  for word in $(grep -o -- '--spec [0-9]*' <<<"$options" | cut -d' ' -f2); do
+    grep -Eq "(constant_id|local_size_[xyz]_id) *= *$word\b" "$file" ||
+      fail "$rel" "--spec $word: the kernel declares no constant_id = $word"
+  done
+  # Functions whose Vulkan precision is not exact need a tolerance (README.md lists them).
+  if sed "s|//.*||" "$file" | grep -Eq "(^|[^.a-zA-Z0-9_])($inexact_functions) *\(" && [[ " $options " != *" --tolerance-ulp "* ]]; then
+    fail "$rel" "calls a function Vulkan does not require to be exact ($inexact_functions) but gives no --tolerance-ulp"
+  fi
   if ! sed -n '2,4p' "$file" | grep -q '^// what: .'; then
     fail "$rel" "no '// what: ...' line among lines 2-4"
   fi

@@ -103,7 +103,7 @@ else
   if [[ ${#files[@]} -lt $minimum_total ]]; then
     fail "tests/kernels" "${#files[@]} kernels, the corpus holds at least $minimum_total"
   fi
-  stray="$(find "$here" -mindepth 1 -name '*.comp' ! -path "$here/*/*.comp" -o -mindepth 3 -name '*.comp')"
+  stray="$(find "$here" -maxdepth 1 -name '*.comp'; find "$here" -mindepth 3 -name '*.comp')"
   [[ -z "$stray" ]] || fail "tests/kernels" "kernels outside tests/kernels/<class>/: $stray"
   dups="$(printf '%s\n' "${files[@]}" | xargs -n1 basename | sort | uniq -d | tr '\n' ' ')"
   [[ -z "$dups" ]] || fail "tests/kernels" "kernel names used in more than one class: $dups"

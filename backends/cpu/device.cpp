@@ -106,14 +106,15 @@ void device_init() {
     // Shared memory lives on the worker thread's stack inside run_group.
     l.max_shared_memory_bytes = 256 * 1024;
     l.max_push_constant_bytes = 4096;
-    l.subgroup_size = 0;
+    // Subgroup operations meet on the group's fibers (translator/runtime/porta_cpu_kernel.inc).
+    l.subgroup_size = PORTA_CPU_SUBGROUP_SIZE;
     l.max_buffer_bytes = i.memory_bytes;
     l.max_allocation_bytes = i.memory_bytes;
     // What generated C++ does natively. fp16/bf16 are left out: the C++17
     // the kernels are compiled as has no portable half type.
     i.features = PORTA_FEATURE_FP64 | PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 | PORTA_FEATURE_INT64 |
                  PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_STORAGE_8BIT | PORTA_FEATURE_ATOMIC_INT32 |
-                 PORTA_FEATURE_ATOMIC_INT64;
+                 PORTA_FEATURE_ATOMIC_INT64 | PORTA_FEATURE_SUBGROUPS;
     // Host memory, built-in kernels compiled in at their defaults, checked
     // against a float64 oracle, and work-items that run as fibers.
     i.flags = PORTA_DEVICE_FLAG_UNIFIED_MEMORY | PORTA_DEVICE_FLAG_PRECOMPILED_DEFAULTS |

@@ -21,6 +21,10 @@ extern "C" {
 
 #define PORTA_CPU_KERNEL_ABI_VERSION 1u
 
+/* Work-items per subgroup (gl_SubgroupSize) in kernels with subgroup
+ * operations; the device reports it as its subgroup size. */
+#define PORTA_CPU_SUBGROUP_SIZE 32u
+
 typedef struct porta_cpu_scheduler {
   void* self;
   /* Run item(ctx, i) for i in [0, count) as cooperative fibers; returns when all

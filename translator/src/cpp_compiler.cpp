@@ -20,8 +20,12 @@ namespace porta::translator::detail {
 using spirv_cross::SPIRExpression;
 
 CppCompiler::CppCompiler(std::vector<uint32_t> spirv, const TranslateOptions& options)
-    : TargetCompiler(spirv, options) {
-  find_register_variables(spirv);
+    : CppCompiler(count_loop_iterations(std::move(spirv)), options) {}
+
+CppCompiler::CppCompiler(CountedModule module, const TranslateOptions& options)
+    : TargetCompiler(module.spirv, options), loops_(std::move(module.loops)) {
+  for (size_t i = 0; i < loops_.size(); ++i) set_name(loops_[i].counter, "porta_loop_" + std::to_string(i));
+  find_register_variables(module.spirv);
 }
 
 // GCC keeps a vec4 struct that its operators read through memcpy in memory;
@@ -168,6 +172,12 @@ void CppCompiler::emit_instruction(const spirv_cross::Instruction& instruction) 
     }
     return;
   }
+  if (opcode == spv::OpLoad && kernel_uses_subgroups()) {
+    // A loop's counter is read first in its header: the loop's place.
+    for (size_t i = 0; i < loops_.size(); ++i)
+      if (loops_[i].counter == ops[2] && !loop_places_.count(uint32_t(i)))
+        loop_places_[uint32_t(i)] = next_place_++;
+  }
   if (opcode == spv::OpLoad) {
     const uint32_t pointer = ops[2];
     auto chain = register_chains_.find(pointer);
@@ -191,7 +201,7 @@ const std::unordered_set<std::string>& CppCompiler::reserved_words() const {
   // The C++ words, and the names porta_cpu.h and the generated code use.
   static const std::unordered_set<std::string> words =
       cxx_reserved_words({"porta_group", "porta_run_item", "porta_run_group", "porta_scheduler", "args",
-                          "local_id", "local_index", "group"});
+                          "local_id", "local_index", "group", "subgroups", "porta_subgroup_state"});
   return words;
 }
 
@@ -209,18 +219,29 @@ void CppCompiler::emit_translation_unit() {
     return "args->buffers[" + std::to_string(view.parameter) + "]";
   };
   constructor.push_constants = "*static_cast<const " + push_constant_type_name() + "*>(args->push)";
-  constructor.extra_member = "const porta_cpu_scheduler* porta_scheduler;";
-  constructor.extra_initialiser = "porta_scheduler(args->scheduler)";
+  constructor.extra_members = {"const porta_cpu_scheduler* porta_scheduler;"};
+  constructor.extra_initialisers = {"porta_scheduler(args->scheduler)"};
+  if (kernel_uses_subgroups()) {
+    constructor.parameters += ", porta_subgroups& subgroups";
+    constructor.extra_members.push_back("porta_subgroups& porta_subgroup_state;");
+    constructor.extra_initialisers.push_back("porta_subgroup_state(subgroups)");
+  }
+  loop_places_.clear();
+  next_place_ = 0;
   emit_cxx_kernel(kRuntimeFile, constructor);
   emit_group_entry();
+  // Subgroup operations run the work-items as fibers, as barriers do.
+  const bool fibers = kernel_uses_barrier() || kernel_uses_subgroups();
   emit_runtime_section(
       kRuntimeFile, "end",
-      {{"USES_BARRIER", kernel_uses_barrier() ? "1u" : "0u"},
+      {{"USES_BARRIER", fibers ? "1u" : "0u"},
        {"SHARED_MEMORY_BYTES", shared_variables().empty() ? "0u" : "uint32_t(sizeof(porta_group_shared))"}});
 }
 
 void CppCompiler::emit_group_entry() {
-  emit_runtime_section(kRuntimeFile, kernel_uses_barrier() ? "run_group_fibers" : "run_group_loop");
+  emit_runtime_section(kRuntimeFile, kernel_uses_subgroups() ? "run_group_subgroups"
+                                     : kernel_uses_barrier()  ? "run_group_fibers"
+                                                              : "run_group_loop");
   statement("");
 }
 

@@ -10,6 +10,34 @@ class CppCompiler final : public TargetCompiler {
   CppCompiler(std::vector<uint32_t> spirv, const TranslateOptions& options);
 
  private:
+  // ---- subgroups (cpu_subgroups.cpp) ----
+  // Where a lane waits for its subgroup (porta_cpu_kernel.inc,
+  // "subgroup_types") depends on the iterations of the loops around the
+  // operation: a kernel with subgroup operations gets one private counter
+  // per loop, counted up in the loop's header and reset in its merge block.
+  struct Loop {
+    uint32_t header = 0, merge = 0;
+    uint32_t counter = 0;                 // the Private uint variable
+    std::unordered_set<uint32_t> blocks;  // the blocks of the loop construct
+  };
+  struct CountedModule {
+    std::vector<uint32_t> spirv;
+    std::vector<Loop> loops;
+  };
+  static CountedModule count_loop_iterations(std::vector<uint32_t> spirv);
+  CppCompiler(CountedModule module, const TranslateOptions& options);
+  // The braced site of the operation being emitted: {loop place, iteration,
+  // ..., operation place}, places in emission order.
+  std::string subgroup_site();
+  std::string subgroup_expression(const SubgroupOperation& operation, uint32_t result_type) override;
+  std::string subgroup_barrier_statement(bool control) override;
+  std::string barrier_section() const override {
+    return kernel_uses_subgroups() ? "subgroup_barrier" : "barrier";
+  }
+  std::vector<Loop> loops_;
+  std::unordered_map<uint32_t, uint32_t> loop_places_;  // loop index → place, this pass
+  uint32_t next_place_ = 0;
+
   // The fixed parts of the translation (translator/runtime/).
   static constexpr const char* kRuntimeFile = "porta_cpu_kernel.inc";
   // Private float vec4 variables (and arrays of them, any depth) that are

@@ -980,10 +980,8 @@ void OpenclCompiler::emit_atomic(const spirv_cross::Instruction& instruction) {
 void OpenclCompiler::emit_barrier(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   const bool control = instruction.op == spv::OpControlBarrier;
-  const uint32_t execution = control ? evaluate_constant_u32(ops[0]) : 0;
-  const uint32_t memory = evaluate_constant_u32(ops[control ? 1 : 0]);
+  if (emit_subgroup_barrier(instruction)) return;
   const uint32_t semantics = evaluate_constant_u32(ops[control ? 2 : 1]);
-  if (execution == spv::ScopeSubgroup || memory == spv::ScopeSubgroup) unsupported("subgroup barriers");
   if (!control) {
     // barrier() already fences both memories: a memoryBarrierShared() before it adds nothing.
     const spirv_cross::Instruction* next = get_next_instruction_in_block(instruction);

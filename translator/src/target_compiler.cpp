@@ -97,6 +97,8 @@ TargetCompiler::TargetCompiler(std::vector<uint32_t> spirv, const TranslateOptio
     for (uint32_t i = 0; i < count; ++i)
       if (i != result_slot) read_ids_.insert(operands[i]);
   });
+  for (spv::Capability capability : ir.declared_capabilities)
+    if (is_group_non_uniform(capability)) uses_subgroups_ = true;
 }
 
 std::unordered_set<std::string> TargetCompiler::cxx_reserved_words(
@@ -284,8 +286,10 @@ void TargetCompiler::collect_interface() {
   buffers_ = std::move(buffers);
 
   for (spv::Capability capability : ir.declared_capabilities) {
-    if (is_group_non_uniform(capability)) unsupported("subgroup operations");
     switch (capability) {
+      case spv::CapabilitySubgroupBallotKHR:
+      case spv::CapabilitySubgroupVoteKHR:
+        unsupported("GL_ARB_shader_ballot / GL_ARB_shader_group_vote (use GL_KHR_shader_subgroup_*)");
       case spv::CapabilityFloat16:
         unsupported("16-bit floating point (float16_t)");
       case spv::CapabilityAtomicFloat32AddEXT:
@@ -646,6 +650,10 @@ void TargetCompiler::emit_cxx_kernel(std::string_view runtime_file, const WorkIt
   emit_constants_and_types();
   emit_buffer_views();
   emit_shared_struct();
+  if (uses_subgroups_) {
+    emit_runtime_section(runtime_file, "subgroup_types");
+    statement("");
+  }
   emit_work_item(runtime_file, constructor);
 }
 
@@ -661,7 +669,7 @@ void TargetCompiler::emit_work_item(std::string_view runtime_file, const WorkIte
   if (push_constant_variable_)
     statement("const ", push_constant_type_name(), "& ", to_name(push_constant_variable_), ";");
   statement("porta_group_shared& shared;");
-  if (!constructor.extra_member.empty()) statement(constructor.extra_member);
+  for (const std::string& member : constructor.extra_members) statement(member);
   for (uint32_t id : private_variables_) statement(variable_decl(get<SPIRVariable>(id)), ";");
   statement("");
 
@@ -673,7 +681,7 @@ void TargetCompiler::emit_work_item(std::string_view runtime_file, const WorkIte
   if (push_constant_variable_)
     initialisers.push_back(to_name(push_constant_variable_) + "(" + constructor.push_constants + ")");
   initialisers.push_back("shared(group_shared)");
-  if (!constructor.extra_initialiser.empty()) initialisers.push_back(constructor.extra_initialiser);
+  for (const std::string& initialiser : constructor.extra_initialisers) initialisers.push_back(initialiser);
   statement("porta_work_item(", constructor.parameters, ")");
   for (size_t i = 0; i < initialisers.size(); ++i)
     statement(i == 0 ? "    : " : "      ", initialisers[i], i + 1 < initialisers.size() ? "," : "");
@@ -681,7 +689,11 @@ void TargetCompiler::emit_work_item(std::string_view runtime_file, const WorkIte
   statement("}");
   statement("");
   if (uses_barrier_) {
-    emit_runtime_section(runtime_file, "barrier");
+    emit_runtime_section(runtime_file, barrier_section());
+    statement("");
+  }
+  if (uses_subgroups_) {
+    emit_runtime_section(runtime_file, "subgroups");
     statement("");
   }
   emit_function(get<SPIRFunction>(ir.default_entry_point), Bitset());
@@ -700,6 +712,7 @@ std::string TargetCompiler::builtin_to_glsl(spv::BuiltIn builtin, spv::StorageCl
     case spv::BuiltInWorkgroupSize:
       return CompilerGLSL::builtin_to_glsl(builtin, storage);
     default:
+      if (std::string name = subgroup_builtin_name(builtin); !name.empty()) return name;
       unsupported("built-in variable " + CompilerGLSL::builtin_to_glsl(builtin, storage));
   }
 }
@@ -798,6 +811,8 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
     register_write(ops[2]);
     return;
   }
+  if ((opcode == spv::OpControlBarrier || opcode == spv::OpMemoryBarrier) && emit_subgroup_barrier(instruction))
+    return;
   switch (opcode) {
     case spv::OpArrayLength:
       unsupported("the length of a runtime array (.length()): pass the element count as a push constant");

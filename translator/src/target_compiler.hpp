@@ -108,18 +108,22 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
     std::array<std::string, 5> built_ins;
     std::function<std::string(const BufferView&)> view_base;  // the memory a view points into
     std::string push_constants;                               // what the push-constant reference binds to
-    // A member of the target's own after the shared memory, and its initialiser ("" for none).
-    std::string extra_member;
-    std::string extra_initialiser;
+    // Members of the target's own after the shared memory, and their initialisers.
+    std::vector<std::string> extra_members;
+    std::vector<std::string> extra_initialisers;
   };
+  // The section of `runtime_file` defining barrier(), for kernels that have barriers.
+  virtual std::string barrier_section() const { return "barrier"; }
   // The translation unit up to the entry point: the section "begin" of
   // `runtime_file`; spec constants, gl_WorkGroupSize, constant tables and
   // structs in declaration order, the push-constant struct with its
   // static_asserts; one view struct per storage buffer; porta_group_shared
-  // with every Workgroup variable; porta_work_item, holding the built-ins, the
+  // with every Workgroup variable; with subgroup operations, the section
+  // "subgroup_types"; porta_work_item, holding the built-ins, the
   // views, the push constants, the shared memory and the private variables,
-  // with barrier() (the section "barrier") when the kernel has barriers, the
-  // helper functions and main() (the entry point keeps the name main).
+  // with barrier() (barrier_section()) when the kernel has barriers, the
+  // section "subgroups" when it has subgroup operations, the helper
+  // functions and main() (the entry point keeps the name main).
   void emit_cxx_kernel(std::string_view runtime_file, const WorkItemConstructor& constructor);
 
   const std::vector<BufferView>& buffer_views() const { return buffers_; }
@@ -148,6 +152,39 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   std::string literal(uint32_t value) const { return std::to_string(value) + "u"; }
 
   [[noreturn]] void unsupported(const std::string& what) const;
+  // ---- subgroup operations (subgroup_lowering.cpp) ----
+  // One GroupNonUniform instruction, decoded: GLSL's function for it
+  // (subgroupAdd, subgroupInclusiveMul, subgroupClusteredMax, subgroupBallot,
+  // subgroupQuadSwapHorizontal, ...) and its value operands.
+  enum class SubgroupReduction { None, Add, Mul, Min, Max, And, Or, Xor };
+  struct SubgroupOperation {
+    spv::Op opcode = spv::OpNop;
+    std::string function;            // GLSL's name
+    std::vector<uint32_t> operands;  // value ids, after the scope and group operation
+    SubgroupReduction reduction = SubgroupReduction::None;
+    spv::GroupOperation group_operation = spv::GroupOperationReduce;
+    uint32_t cluster_size = 0;  // subgroupClustered*: the constant cluster size
+    // Whether the lanes meet (every operation but the ballot helpers, which
+    // read only their own operand).
+    bool exchanges = true;
+    // Whether GLSL's function is generic over its first operand's type
+    // (broadcasts, shuffles, quads, reductions, scans, subgroupAllEqual):
+    // cpp and cuda then name the type, `subgroupAdd<vec2>(...)`, so that a
+    // swizzle proxy never becomes the type.
+    bool generic = false;
+  };
+  bool kernel_uses_subgroups() const { return uses_subgroups_; }
+  // The expression computing `operation` (result type `result_type`); by
+  // default GLSL's call, which the cpp and cuda runtimes implement.
+  virtual std::string subgroup_expression(const SubgroupOperation& operation, uint32_t result_type);
+  // Emits OpControlBarrier / OpMemoryBarrier at subgroup scope; false for the others.
+  bool emit_subgroup_barrier(const spirv_cross::Instruction& instruction);
+  // subgroupBarrier() / subgroupMemoryBarrier() as the target spells them.
+  virtual std::string subgroup_barrier_statement(bool control);
+  // The name of a subgroup built-in variable (gl_SubgroupSize, ...), or "" if
+  // `builtin` is none.
+  static std::string subgroup_builtin_name(spv::BuiltIn builtin);
+
   // Copies a section of a runtime file into the translation (runtime_files.hpp).
   void emit_runtime_section(std::string_view file, std::string_view section,
                             const Substitutions& substitutions = {});
@@ -207,6 +244,7 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
                        spv::StorageClass lhs_storage, spv::StorageClass rhs_storage) override;
   void emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) override;
   void emit_block_hints(const spirv_cross::SPIRBlock& block) override;
+  void emit_subgroup_op(const spirv_cross::Instruction& instruction) override;
 
   // Size and alignment of a type as the target's structs lay it out: an
   // array as its elements, anything else as element_layout() says.
@@ -232,6 +270,7 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   std::vector<uint32_t> shared_variables_;
   std::vector<uint32_t> private_variables_;
   bool uses_barrier_ = false;
+  bool uses_subgroups_ = false;
   std::unordered_set<uint32_t> read_ids_;
   bool emitted_workgroup_size_ = false;
   std::unordered_map<uint32_t, uint32_t> struct_alignment_;

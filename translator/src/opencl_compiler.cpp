@@ -198,6 +198,7 @@ void OpenclCompiler::prepare_names() {
 void OpenclCompiler::emit_translation_unit() {
   struct_plans_.clear();
   division_helpers_emitted_ = division_helpers_;
+  extensions_emitted_ = extensions_;
   prepare_names();
   ir.for_each_typed_id<SPIRFunction>([&](uint32_t id, SPIRFunction& func) {
     if (id != ir.default_entry_point) check_helper_function(func);
@@ -224,6 +225,7 @@ void OpenclCompiler::emit_prelude() {
       vectors.insert(vector_type_name(SPIRType::Int, type.vecsize));  // a bvec
   });
   if (uses_double) emit_runtime_section(kRuntimeFile, "fp64");
+  emit_subgroup_pragmas();
   emit_runtime_section(kRuntimeFile, "prelude");
   statement("");
   vector_literal_types_ = std::move(vectors);
@@ -831,6 +833,7 @@ void OpenclCompiler::emit_entry_point_declarations() {
     any = true;
   }
   if (any) statement("");
+  emit_subgroup_builtins();
 }
 
 std::string OpenclCompiler::to_member_reference(uint32_t base, const SPIRType& type, uint32_t index,

@@ -153,6 +153,19 @@ class OpenclCompiler final : public TargetCompiler {
   // Requests a helper function for the prelude (a recompile emits it).
   void require_helper(int rank, const std::string& name);
 
+  // ---- subgroups (opencl_subgroups.cpp) ----
+  // sub_group_* from cl_khr_subgroups and the cl_khr_subgroup_* extensions:
+  // always the non-uniform forms, which take the active work-items as Vulkan
+  // does. Each extension used is enabled by a pragma, which the OpenCL
+  // backend checks against the device's extensions before building.
+  std::string subgroup_expression(const SubgroupOperation& operation, uint32_t result_type) override;
+  std::string subgroup_barrier_statement(bool control) override;
+  void require_extension(const std::string& name);
+  void emit_subgroup_pragmas();
+  void emit_subgroup_builtins();
+  std::set<std::string> extensions_;
+  std::set<std::string> extensions_emitted_;
+
   std::map<uint32_t, StructPlan> struct_plans_;
   // Checked-division helpers the kernel calls, ordered so each follows what it calls.
   std::set<std::pair<int, std::string>> division_helpers_;

@@ -41,6 +41,8 @@ T device_value(cl_device_id device, cl_device_info param) {
   return value;
 }
 
+}  // namespace
+
 bool has_extension(const std::string& extensions, const char* name) {
   // Whole-word match: "cl_khr_fp16" must not match "cl_khr_fp16_something".
   size_t n = std::strlen(name);
@@ -52,6 +54,8 @@ bool has_extension(const std::string& extensions, const char* name) {
   return false;
 }
 
+namespace {
+
 uint64_t features_of(const std::string& extensions) {
   // OpenCL C 1.2 (full profile) has char, short and long arithmetic, byte-addressable
   // stores, half storage (vload_half/vstore_half) and 32-bit atomics in its core.
@@ -59,7 +63,12 @@ uint64_t features_of(const std::string& extensions) {
                PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_ATOMIC_INT32;
   if (has_extension(extensions, "cl_khr_fp16")) f |= PORTA_FEATURE_FP16;
   if (has_extension(extensions, "cl_khr_fp64")) f |= PORTA_FEATURE_FP64;
-  if (has_extension(extensions, "cl_khr_subgroups") || has_extension(extensions, "cl_intel_subgroups"))
+  // Translated subgroup operations use the non-uniform built-ins, which take
+  // the active work-items as Vulkan does; shuffles, relative shuffles and
+  // clustered reductions are checked per kernel (kernel.cpp).
+  if (has_extension(extensions, "cl_khr_subgroups") && has_extension(extensions, "cl_khr_subgroup_ballot") &&
+      has_extension(extensions, "cl_khr_subgroup_non_uniform_vote") &&
+      has_extension(extensions, "cl_khr_subgroup_non_uniform_arithmetic"))
     f |= PORTA_FEATURE_SUBGROUPS;
   if (has_extension(extensions, "cl_khr_int64_base_atomics")) f |= PORTA_FEATURE_ATOMIC_INT64;
   if (has_extension(extensions, "cl_ext_float_atomics")) f |= PORTA_FEATURE_ATOMIC_FLOAT32;
@@ -90,6 +99,13 @@ DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32
   e.platform_version = platform_string(platform, CL_PLATFORM_VERSION);
   e.driver_version = device_string(device, CL_DRIVER_VERSION);
   const std::string extensions = device_string(device, CL_DEVICE_EXTENSIONS);
+  e.extensions = extensions;
+  // "OpenCL C 3.0 ..." (CL_DEVICE_OPENCL_C_VERSION): kernels with subgroup
+  // operations build with the newest standard, where the sub_group_* built-ins live.
+  const std::string c_version = device_string(device, CL_DEVICE_OPENCL_C_VERSION);
+  e.opencl_c_std = c_version.rfind("OpenCL C 3.", 0) == 0   ? "CL3.0"
+                   : c_version.rfind("OpenCL C 2.", 0) == 0 ? "CL2.0"
+                                                            : "CL1.2";
 
   porta_device_info& info = e.info;
   plugin::copy_string(info.backend, "opencl");

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "../common/plugin_support.hpp"
 #include "opencl.hpp"
@@ -13,6 +15,39 @@ namespace {
 
 // No fast-math flags: results must match the CPU backend within each op's error bound.
 constexpr const char* kBuildOptions = "-cl-std=CL1.2";
+
+// The extensions a translation enables ("#pragma OPENCL EXTENSION NAME : enable").
+std::vector<std::string> enabled_extensions(const porta_kernel_desc& desc) {
+  const std::string source(desc.source, desc.source_size ? desc.source_size : std::strlen(desc.source));
+  static const std::string kPragma = "#pragma OPENCL EXTENSION ";
+  std::vector<std::string> names;
+  for (size_t at = source.find(kPragma); at != std::string::npos; at = source.find(kPragma, at + 1)) {
+    const size_t begin = at + kPragma.size();
+    const size_t end = source.find_first_of(" :\n", begin);
+    if (end == std::string::npos) break;
+    if (source.compare(end, 9, " : enable") == 0)
+      names.push_back(source.substr(begin, end - begin));
+  }
+  return names;
+}
+
+// A kernel may use an extension only where the device has it: the
+// translator enables each one it uses (subgroup operations: one per kind).
+void check_extensions(const porta_kernel_desc& desc, const porta_plugin_device_t& device) {
+  for (const std::string& name : enabled_extensions(desc))
+    if (!has_extension(device.entry->extensions, name.c_str()))
+      plugin::fail(PORTA_ERROR_UNSUPPORTED,
+                   "opencl: %s: kernel '%s' needs the OpenCL extension %s, which the device does not have",
+                   device.where.c_str(), desc.name, name.c_str());
+}
+
+// Subgroup built-ins belong to OpenCL C 2.0 and later: a kernel using them
+// builds with the newest standard the device's compiler takes.
+std::string build_options(const porta_kernel_desc& desc, const DeviceEntry& entry) {
+  for (const std::string& name : enabled_extensions(desc))
+    if (name.rfind("cl_khr_subgroup", 0) == 0) return "-cl-std=" + entry.opencl_c_std;
+  return kBuildOptions;
+}
 
 // A cached binary is stored behind this header, so a truncated or foreign file
 // is recognised without handing it to the driver.
@@ -34,7 +69,7 @@ uint64_t fnv1a64(const void* data, size_t size, uint64_t h = 1469598103934665603
 std::string cache_key(const porta_kernel_desc& desc, const DeviceEntry& entry) {
   std::string identity =
       std::string(desc.cache_key ? desc.cache_key : "") + '\n' + entry.info.name + '\n' +
-      entry.driver_version + '\n' + entry.platform_version + '\n' + kBuildOptions + '\n' +
+      entry.driver_version + '\n' + entry.platform_version + '\n' + build_options(desc, entry) + '\n' +
       (std::getenv("POCL_WORK_GROUP_METHOD") ? std::getenv("POCL_WORK_GROUP_METHOD") : "") + '\n' +
       desc.entry_point;
   uint64_t a = fnv1a64(identity.data(), identity.size());
@@ -84,7 +119,8 @@ Program build_from_source(const porta_kernel_desc& desc, const porta_plugin_devi
   Program program(cl().clCreateProgramWithSource(device.context, 1, &source, &length, &status));
   if (status != CL_SUCCESS)
     check(status, device.where + ": kernel '" + desc.name + "'", "clCreateProgramWithSource");
-  status = cl().clBuildProgram(program.get(), 1, &device.entry->device, kBuildOptions, nullptr, nullptr);
+  const std::string options = build_options(desc, *device.entry);
+  status = cl().clBuildProgram(program.get(), 1, &device.entry->device, options.c_str(), nullptr, nullptr);
   if (status != CL_SUCCESS) {
     std::string log = build_log(program.get(), device.entry->device);
     plugin::fail(status == CL_BUILD_PROGRAM_FAILURE ? PORTA_ERROR_COMPILE : error_status(status),
@@ -124,7 +160,8 @@ Program load_cached(const std::string& key, const porta_kernel_desc& desc,
   Program program(cl().clCreateProgramWithBinary(device.context, 1, &device.entry->device, &binary_size,
                                                  &binary, &binary_status, &status));
   if (status == CL_SUCCESS && binary_status == CL_SUCCESS)
-    status = cl().clBuildProgram(program.get(), 1, &device.entry->device, kBuildOptions, nullptr, nullptr);
+    status = cl().clBuildProgram(program.get(), 1, &device.entry->device, build_options(desc, *device.entry).c_str(),
+                                 nullptr, nullptr);
   if (status != CL_SUCCESS || binary_status != CL_SUCCESS) {
     plugin::log(PORTA_LOG_WARN,
                 plugin::format("opencl: %s: cached binary for kernel '%s' rejected (%s); rebuilding",
@@ -202,6 +239,7 @@ porta_plugin_kernel_t* kernel_create(porta_plugin_device_t& device, const porta_
   porta_kernel_desc d = desc;
   if (!d.name) d.name = d.entry_point;
   check_parameter_size(d, device);
+  check_extensions(d, device);
 
   const std::string key = cache_key(d, *device.entry);
   cl_kernel kernel = nullptr;

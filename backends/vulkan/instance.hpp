@@ -61,6 +61,7 @@ struct PhysicalDevice {
   std::set<std::string> extensions;
   uint32_t queue_family = 0;
   uint32_t timestamp_valid_bits = 0;  // 0: the queue cannot write timestamps
+  VkPhysicalDeviceSubgroupProperties subgroup{};  // pNext cleared
   uint64_t max_allocation = 0;        // maxMemoryAllocationSize
   uint64_t max_buffer = 0;            // maxBufferSize (Vulkan 1.3), else max_allocation
   bool timeline = false;

@@ -127,7 +127,8 @@ inline std::vector<TestKernel> all_test_kernels(const std::filesystem::path& sou
   };
   for (const auto& path :
        d::files_in(source_root,
-                   {"kernels", "tests/translator/kernels", "tests/cuda/glsl", "tests/conformance/kernels"},
+                   {"kernels", "tests/translator/kernels", "tests/cuda/glsl", "tests/conformance/kernels",
+                    "tests/subgroups/kernels"},
                    {".comp"}))
     add(path, d::read_text(path), "");
   std::vector<std::filesystem::path> sources = d::files_in(

@@ -78,6 +78,18 @@ std::string OpenclHarness::device_name() const {
   return device_ ? device_string(device_, CL_DEVICE_NAME) : "";
 }
 
+std::string OpenclHarness::missing_extension(const std::string& source) const {
+  std::string extensions = " ";
+  if (device_) extensions.append(device_string(device_, CL_DEVICE_EXTENSIONS)).append(" ");
+  static const std::string kPragma = "#pragma OPENCL EXTENSION ";
+  for (size_t at = source.find(kPragma); at != std::string::npos; at = source.find(kPragma, at + 1)) {
+    const size_t begin = at + kPragma.size(), end = source.find(' ', begin);
+    const std::string name = source.substr(begin, end - begin);
+    if (extensions.find(std::string(" ").append(name).append(" ")) == std::string::npos) return name;
+  }
+  return "";
+}
+
 bool OpenclHarness::build(const std::string& source, std::string& log) {
   const char* text = source.c_str();
   size_t length = source.size();

@@ -390,14 +390,8 @@ void expect_refused(const char* glsl, const std::string& feature) {
 }
 
 // A member in a vec3's fourth slot is read by byte offset now: TypesOpencl.*.
-TEST(OpenclRefusal, SubgroupsAndFloatAtomics) {
-  expect_refused(R"(#version 450
-#extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 32) in;
-layout(binding = 0) buffer D { float d[]; };
-void main() { d[gl_GlobalInvocationID.x] = subgroupAdd(d[gl_GlobalInvocationID.x]); }
-)",
-                 "subgroup");
+// Subgroup operations translate (tests/subgroups).
+TEST(OpenclRefusal, FloatAtomics) {
   expect_refused(R"(#version 450
 #extension GL_EXT_shader_atomic_float : require
 layout(local_size_x = 1) in;

@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 512
 // what: clustered subgroup reductions (clusters of 1, 2, 4 invocations; add, min, max, or, and, float and vectors) in uniform and divergent control flow, checked per invocation; flags[i] has bit k set where check k failed, so every backend must write 0 whatever its subgroup size
 // porta-requires: subgroups
 #version 450

@@ -1,4 +1,4 @@
-// porta-conformance: --groups 8,1,1 --inputs auto
+// porta-conformance: --groups 8,1,1 --inputs auto --elements 1024
 // what: per work-group results made from per-subgroup ones (a subgroup reduction and ballot count each written by one elected invocation to shared memory, then combined): totals, counts, maxima and a broadcast that do not depend on the subgroup size
 // porta-requires: subgroups
 #version 450

@@ -25,8 +25,7 @@ std::vector<std::string> enabled_extensions(const porta_kernel_desc& desc) {
     const size_t begin = at + kPragma.size();
     const size_t end = source.find_first_of(" :\n", begin);
     if (end == std::string::npos) break;
-    if (source.compare(end, 9, " : enable") == 0)
-      names.push_back(source.substr(begin, end - begin));
+    if (source.compare(end, 9, " : enable") == 0) names.push_back(source.substr(begin, end - begin));
   }
   return names;
 }
@@ -160,8 +159,8 @@ Program load_cached(const std::string& key, const porta_kernel_desc& desc,
   Program program(cl().clCreateProgramWithBinary(device.context, 1, &device.entry->device, &binary_size,
                                                  &binary, &binary_status, &status));
   if (status == CL_SUCCESS && binary_status == CL_SUCCESS)
-    status = cl().clBuildProgram(program.get(), 1, &device.entry->device, build_options(desc, *device.entry).c_str(),
-                                 nullptr, nullptr);
+    status = cl().clBuildProgram(program.get(), 1, &device.entry->device,
+                                 build_options(desc, *device.entry).c_str(), nullptr, nullptr);
   if (status != CL_SUCCESS || binary_status != CL_SUCCESS) {
     plugin::log(PORTA_LOG_WARN,
                 plugin::format("opencl: %s: cached binary for kernel '%s' rejected (%s); rebuilding",

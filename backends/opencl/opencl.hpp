@@ -21,8 +21,8 @@ struct DeviceEntry {
   std::string platform_version;  // CL_PLATFORM_VERSION
   uint32_t pointer_bytes = 8;    // CL_DEVICE_ADDRESS_BITS / 8: size of a __global pointer argument
   uint32_t max_parameter_bytes = 0;
-  std::string extensions;      // CL_DEVICE_EXTENSIONS
-  std::string opencl_c_std;    // the newest -cl-std= its compiler takes: "CL1.2", "CL2.0" or "CL3.0"
+  std::string extensions;    // CL_DEVICE_EXTENSIONS
+  std::string opencl_c_std;  // the newest -cl-std= its compiler takes: "CL1.2", "CL2.0" or "CL3.0"
 };
 
 // Whether the space-separated `extensions` list `name` (whole words only).

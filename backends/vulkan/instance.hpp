@@ -60,10 +60,10 @@ struct PhysicalDevice {
   uint32_t api_version = 0;
   std::set<std::string> extensions;
   uint32_t queue_family = 0;
-  uint32_t timestamp_valid_bits = 0;  // 0: the queue cannot write timestamps
+  uint32_t timestamp_valid_bits = 0;              // 0: the queue cannot write timestamps
   VkPhysicalDeviceSubgroupProperties subgroup{};  // pNext cleared
-  uint64_t max_allocation = 0;        // maxMemoryAllocationSize
-  uint64_t max_buffer = 0;            // maxBufferSize (Vulkan 1.3), else max_allocation
+  uint64_t max_allocation = 0;                    // maxMemoryAllocationSize
+  uint64_t max_buffer = 0;                        // maxBufferSize (Vulkan 1.3), else max_allocation
   bool timeline = false;
   bool push_descriptor = false;
   porta_device_info info{};

@@ -40,10 +40,11 @@ void check_subgroup_operations(const Device& device, const porta_kernel_desc& de
                        "in compute shaders (VkPhysicalDeviceSubgroupProperties::supportedStages)",
                        device.label().c_str(), name);
         if (!(subgroup.supportedOperations & kind.operation))
-          plugin::fail(PORTA_ERROR_UNSUPPORTED,
-                       "vulkan: %s: kernel '%s' uses %s subgroup operations (GL_KHR_shader_subgroup_*), which "
-                       "the device does not support (VkPhysicalDeviceSubgroupProperties::supportedOperations)",
-                       device.label().c_str(), name, kind.what);
+          plugin::fail(
+              PORTA_ERROR_UNSUPPORTED,
+              "vulkan: %s: kernel '%s' uses %s subgroup operations (GL_KHR_shader_subgroup_*), which "
+              "the device does not support (VkPhysicalDeviceSubgroupProperties::supportedOperations)",
+              device.label().c_str(), name, kind.what);
       }
     }
     // Capabilities come first in a module: stop at the first other instruction after them.

@@ -125,11 +125,10 @@ inline std::vector<TestKernel> all_test_kernels(const std::filesystem::path& sou
     const auto invalid = d::invalid_inputs().find(name);
     out.push_back({name, std::move(glsl), invalid == d::invalid_inputs().end() ? "" : invalid->second});
   };
-  for (const auto& path :
-       d::files_in(source_root,
-                   {"kernels", "tests/translator/kernels", "tests/cuda/glsl", "tests/conformance/kernels",
-                    "tests/subgroups/kernels"},
-                   {".comp"}))
+  for (const auto& path : d::files_in(source_root,
+                                      {"kernels", "tests/translator/kernels", "tests/cuda/glsl",
+                                       "tests/conformance/kernels", "tests/subgroups/kernels"},
+                                      {".comp"}))
     add(path, d::read_text(path), "");
   std::vector<std::filesystem::path> sources = d::files_in(
       source_root, {"tests/translator", "tests/translator_opencl", "tests/api", "tests/cts"}, {".cpp", ".c"});

@@ -240,8 +240,8 @@ void CppCompiler::emit_translation_unit() {
 
 void CppCompiler::emit_group_entry() {
   emit_runtime_section(kRuntimeFile, kernel_uses_subgroups() ? "run_group_subgroups"
-                                     : kernel_uses_barrier()  ? "run_group_fibers"
-                                                              : "run_group_loop");
+                                     : kernel_uses_barrier() ? "run_group_fibers"
+                                                             : "run_group_loop");
   statement("");
 }
 

@@ -145,7 +145,8 @@ std::string CppCompiler::subgroup_site() {
   std::string site = "{";
   for (const Loop* loop : around) {
     auto place = loop_places_.find(uint32_t(loop - loops_.data()));
-    if (place == loop_places_.end()) unsupported("a subgroup operation in a loop whose header was not emitted first");
+    if (place == loop_places_.end())
+      unsupported("a subgroup operation in a loop whose header was not emitted first");
     site += std::to_string(place->second) + "u, " + to_name(loop->counter) + ", ";
   }
   return site + std::to_string(next_place_++) + "u}";
@@ -154,7 +155,8 @@ std::string CppCompiler::subgroup_site() {
 std::string CppCompiler::subgroup_expression(const SubgroupOperation& operation, uint32_t result_type) {
   if (!operation.exchanges) return TargetCompiler::subgroup_expression(operation, result_type);
   std::string call = operation.function;
-  if (operation.generic) call.append("<").append(type_to_glsl(expression_type(operation.operands[0]))).append(">");
+  if (operation.generic)
+    call.append("<").append(type_to_glsl(expression_type(operation.operands[0]))).append(">");
   call.append("(").append(subgroup_site());
   for (uint32_t operand : operation.operands) call += ", " + to_unpacked_expression(operand);
   if (operation.cluster_size) call += ", " + std::to_string(operation.cluster_size) + "u";

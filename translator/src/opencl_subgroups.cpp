@@ -77,7 +77,8 @@ std::string OpenclCompiler::subgroup_expression(const SubgroupOperation& operati
   // `join` combines the components' results ("" builds the result vector).
   auto per_component = [&](const std::string& function, const std::string& extra, const char* join = "") {
     const SPIRType& type = expression_type(ops[0]);
-    if (type.vecsize == 1) return std::string(function).append("(").append(operand(0)).append(extra).append(")");
+    if (type.vecsize == 1)
+      return std::string(function).append("(").append(operand(0)).append(extra).append(")");
     const std::string value = to_enclosed_unpacked_expression(ops[0]);
     std::string out = "(";
     if (!*join) out.append(vector_type_name(get<SPIRType>(result_type).basetype, type.vecsize)).append(")(");
@@ -117,9 +118,10 @@ std::string OpenclCompiler::subgroup_expression(const SubgroupOperation& operati
       return "sub_group_ballot_bit_extract(" + operand(0) + ", " + operand(1) + ")";
     case spv::OpGroupNonUniformBallotBitCount:
       require_extension(kBallot);
-      return (operation.group_operation == spv::GroupOperationReduce          ? "sub_group_ballot_bit_count("
-              : operation.group_operation == spv::GroupOperationInclusiveScan ? "sub_group_ballot_inclusive_scan("
-                                                                              : "sub_group_ballot_exclusive_scan(") +
+      return (operation.group_operation == spv::GroupOperationReduce ? "sub_group_ballot_bit_count("
+              : operation.group_operation == spv::GroupOperationInclusiveScan
+                  ? "sub_group_ballot_inclusive_scan("
+                  : "sub_group_ballot_exclusive_scan(") +
              operand(0) + ")";
     case spv::OpGroupNonUniformBallotFindLSB:
       require_extension(kBallot);
@@ -161,7 +163,8 @@ std::string OpenclCompiler::subgroup_expression(const SubgroupOperation& operati
   name += kOperators[static_cast<int>(operation.reduction)];
   if (operation.group_operation == spv::GroupOperationClusteredReduce) {
     require_extension(kClustered);
-    return per_component("sub_group_clustered_reduce_" + name, ", " + std::to_string(operation.cluster_size) + "u");
+    return per_component("sub_group_clustered_reduce_" + name,
+                         ", " + std::to_string(operation.cluster_size) + "u");
   }
   require_extension(kArithmetic);
   const char* form = operation.group_operation == spv::GroupOperationReduce          ? "reduce_"

@@ -220,11 +220,12 @@ void TargetCompiler::emit_subgroup_op(const spirv_cross::Instruction& instructio
       unsupported("a subgroup min/max whose signedness differs from its operand's type");
   }
 
-  operation.generic = reduction != R::None || opcode == spv::OpGroupNonUniformAllEqual ||
-                      opcode == spv::OpGroupNonUniformBroadcast || opcode == spv::OpGroupNonUniformBroadcastFirst ||
-                      opcode == spv::OpGroupNonUniformShuffle || opcode == spv::OpGroupNonUniformShuffleXor ||
-                      opcode == spv::OpGroupNonUniformShuffleUp || opcode == spv::OpGroupNonUniformShuffleDown ||
-                      opcode == spv::OpGroupNonUniformQuadBroadcast || opcode == spv::OpGroupNonUniformQuadSwap;
+  operation.generic =
+      reduction != R::None || opcode == spv::OpGroupNonUniformAllEqual ||
+      opcode == spv::OpGroupNonUniformBroadcast || opcode == spv::OpGroupNonUniformBroadcastFirst ||
+      opcode == spv::OpGroupNonUniformShuffle || opcode == spv::OpGroupNonUniformShuffleXor ||
+      opcode == spv::OpGroupNonUniformShuffleUp || opcode == spv::OpGroupNonUniformShuffleDown ||
+      opcode == spv::OpGroupNonUniformQuadBroadcast || opcode == spv::OpGroupNonUniformQuadSwap;
   for (uint32_t operand : operation.operands) {
     const SPIRType& type = expression_type(operand);
     if (type.columns > 1 || !type.array.empty() || type.basetype == SPIRType::Struct)
@@ -241,7 +242,8 @@ void TargetCompiler::emit_subgroup_op(const spirv_cross::Instruction& instructio
 
 std::string TargetCompiler::subgroup_expression(const SubgroupOperation& operation, uint32_t) {
   std::string call = operation.function;
-  if (operation.generic) call.append("<").append(type_to_glsl(expression_type(operation.operands[0]))).append(">");
+  if (operation.generic)
+    call.append("<").append(type_to_glsl(expression_type(operation.operands[0]))).append(">");
   call += "(";
   for (size_t i = 0; i < operation.operands.size(); ++i)
     call += (i ? ", " : "") + to_unpacked_expression(operation.operands[i]);

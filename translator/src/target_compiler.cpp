@@ -811,7 +811,8 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
     register_write(ops[2]);
     return;
   }
-  if ((opcode == spv::OpControlBarrier || opcode == spv::OpMemoryBarrier) && emit_subgroup_barrier(instruction))
+  if ((opcode == spv::OpControlBarrier || opcode == spv::OpMemoryBarrier) &&
+      emit_subgroup_barrier(instruction))
     return;
   switch (opcode) {
     case spv::OpArrayLength:

@@ -116,6 +116,43 @@ TEST_F(Subgroups, GroupTotalsDoNotDependOnTheSubgroupSize) {
   }
 }
 
+TEST_F(Subgroups, WorkgroupPrefixSumAndBallotCompaction) {
+  if (!supported()) GTEST_SKIP() << dev.name() << " has no subgroup operations";
+  const uint32_t groups = 8, n = groups * 128;
+  std::mt19937 rng(17);
+  std::vector<int32_t> values(n);
+  for (auto& v : values) v = int32_t(rng() % 2001) - 1000;
+  porta::Buffer in = dev.upload(values);
+
+  auto scan = dev.kernel(porta::glsl(read_kernel("workgroup_prefix_sum.comp"), "workgroup_prefix_sum.comp"));
+  porta::Buffer prefix = dev.buffer(n * 4);
+  stream.dispatch(scan, {groups}, {in, prefix});
+  const std::vector<int32_t> sums = read<int32_t>(prefix, n);
+  for (uint32_t g = 0; g < groups; ++g) {
+    int32_t running = 0;
+    for (uint32_t i = g * 128; i < (g + 1) * 128; ++i) {
+      running += values[i];
+      ASSERT_EQ(sums[i], running) << "index " << i;
+    }
+  }
+
+  auto compact = dev.kernel(porta::glsl(read_kernel("ballot_compaction.comp"), "ballot_compaction.comp"));
+  porta::Buffer kept = dev.upload(std::vector<int32_t>(n, -7));
+  porta::Buffer counts = dev.buffer(groups * 4);
+  stream.dispatch(compact, {groups}, {in, kept, counts});
+  const std::vector<int32_t> out = read<int32_t>(kept, n);
+  const std::vector<uint32_t> count = read<uint32_t>(counts, groups);
+  for (uint32_t g = 0; g < groups; ++g) {
+    std::vector<int32_t> want;
+    for (uint32_t i = g * 128; i < (g + 1) * 128; ++i)
+      if (values[i] > 0) want.push_back(values[i]);
+    EXPECT_EQ(count[g], want.size()) << "group " << g;
+    want.resize(128, 0);
+    for (uint32_t i = 0; i < 128; ++i)
+      ASSERT_EQ(out[g * 128 + i], want[i]) << "group " << g << ", element " << i;
+  }
+}
+
 TEST_F(Subgroups, FloatGroupSumsAreWithinTheBoundOfAnyOrder) {
   if (!supported()) GTEST_SKIP() << dev.name() << " has no subgroup operations";
   const char* source = R"(#version 450

@@ -16,24 +16,29 @@ namespace {
 // No fast-math flags: results must match the CPU backend within each op's error bound.
 constexpr const char* kBuildOptions = "-cl-std=CL1.2";
 
-// The extensions a translation enables ("#pragma OPENCL EXTENSION NAME : enable").
-std::vector<std::string> enabled_extensions(const porta_kernel_desc& desc) {
+// The extensions a translation needs: those it enables
+// ("#pragma OPENCL EXTENSION NAME : enable") and those it names in a
+// "// requires OpenCL extension: NAME" line (extensions that take no pragma,
+// such as the cl_khr_subgroup_* ones).
+std::vector<std::string> required_extensions(const porta_kernel_desc& desc) {
   const std::string source(desc.source, desc.source_size ? desc.source_size : std::strlen(desc.source));
-  static const std::string kPragma = "#pragma OPENCL EXTENSION ";
   std::vector<std::string> names;
-  for (size_t at = source.find(kPragma); at != std::string::npos; at = source.find(kPragma, at + 1)) {
-    const size_t begin = at + kPragma.size();
-    const size_t end = source.find_first_of(" :\n", begin);
-    if (end == std::string::npos) break;
-    if (source.compare(end, 9, " : enable") == 0) names.push_back(source.substr(begin, end - begin));
+  for (const std::string marker : {"#pragma OPENCL EXTENSION ", "// requires OpenCL extension: "}) {
+    for (size_t at = source.find(marker); at != std::string::npos; at = source.find(marker, at + 1)) {
+      const size_t begin = at + marker.size();
+      const size_t end = source.find_first_of(" :\n", begin);
+      if (end == std::string::npos) break;
+      if (marker[0] == '/' || source.compare(end, 9, " : enable") == 0)
+        names.push_back(source.substr(begin, end - begin));
+    }
   }
   return names;
 }
 
 // A kernel may use an extension only where the device has it: the
-// translator enables each one it uses (subgroup operations: one per kind).
+// translator names each one it uses (subgroup operations: one per kind).
 void check_extensions(const porta_kernel_desc& desc, const porta_plugin_device_t& device) {
-  for (const std::string& name : enabled_extensions(desc))
+  for (const std::string& name : required_extensions(desc))
     if (!has_extension(device.entry->extensions, name.c_str()))
       plugin::fail(PORTA_ERROR_UNSUPPORTED,
                    "opencl: %s: kernel '%s' needs the OpenCL extension %s, which the device does not have",
@@ -43,7 +48,7 @@ void check_extensions(const porta_kernel_desc& desc, const porta_plugin_device_t
 // Subgroup built-ins belong to OpenCL C 2.0 and later: a kernel using them
 // builds with the newest standard the device's compiler takes.
 std::string build_options(const porta_kernel_desc& desc, const DeviceEntry& entry) {
-  for (const std::string& name : enabled_extensions(desc))
+  for (const std::string& name : required_extensions(desc))
     if (name.rfind("cl_khr_subgroup", 0) == 0) return "-cl-std=" + entry.opencl_c_std;
   return kBuildOptions;
 }

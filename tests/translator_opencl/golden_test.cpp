@@ -42,7 +42,7 @@ TEST_P(OpenclGolden, BuildsWithoutWarnings) {
   }
   if (!cl().available()) GTEST_SKIP() << cl().reason();
   if (const std::string missing = cl().missing_extension(source); !missing.empty())
-    GTEST_SKIP() << cl().device_name() << " lacks " << missing << ", which the translation enables";
+    GTEST_SKIP() << cl().device_name() << " lacks " << missing << ", which the translation needs";
   std::string log;
   EXPECT_TRUE(cl().build(source, log)) << log << "\n" << source;
   EXPECT_EQ(log, "") << source;

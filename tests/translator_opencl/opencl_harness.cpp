@@ -81,11 +81,12 @@ std::string OpenclHarness::device_name() const {
 std::string OpenclHarness::missing_extension(const std::string& source) const {
   std::string extensions = " ";
   if (device_) extensions.append(device_string(device_, CL_DEVICE_EXTENSIONS)).append(" ");
-  static const std::string kPragma = "#pragma OPENCL EXTENSION ";
-  for (size_t at = source.find(kPragma); at != std::string::npos; at = source.find(kPragma, at + 1)) {
-    const size_t begin = at + kPragma.size(), end = source.find(' ', begin);
-    const std::string name = source.substr(begin, end - begin);
-    if (extensions.find(std::string(" ").append(name).append(" ")) == std::string::npos) return name;
+  for (const std::string marker : {"#pragma OPENCL EXTENSION ", "// requires OpenCL extension: "}) {
+    for (size_t at = source.find(marker); at != std::string::npos; at = source.find(marker, at + 1)) {
+      const size_t begin = at + marker.size(), end = source.find_first_of(" \n", begin);
+      const std::string name = source.substr(begin, end - begin);
+      if (extensions.find(std::string(" ").append(name).append(" ")) == std::string::npos) return name;
+    }
   }
   return "";
 }

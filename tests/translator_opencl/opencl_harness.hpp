@@ -25,9 +25,9 @@ class OpenclHarness {
   bool available() const { return device_ != nullptr; }
   const std::string& reason() const { return reason_; }
   std::string device_name() const;
-  // The first extension a translation enables ("#pragma OPENCL EXTENSION X :
-  // enable") that the device lacks, "" if none: porta's OpenCL backend
-  // refuses such a kernel before building it.
+  // The first extension a translation needs ("#pragma OPENCL EXTENSION X :
+  // enable", "// requires OpenCL extension: X") that the device lacks, "" if
+  // none: porta's OpenCL backend refuses such a kernel before building it.
   std::string missing_extension(const std::string& source) const;
 
   // clBuildProgram with "-cl-std=CL1.2 -Werror". True on success; `log` gets

@@ -225,7 +225,7 @@ void OpenclCompiler::emit_prelude() {
       vectors.insert(vector_type_name(SPIRType::Int, type.vecsize));  // a bvec
   });
   if (uses_double) emit_runtime_section(kRuntimeFile, "fp64");
-  emit_subgroup_pragmas();
+  emit_subgroup_requirements();
   emit_runtime_section(kRuntimeFile, "prelude");
   statement("");
   vector_literal_types_ = std::move(vectors);

@@ -156,12 +156,12 @@ class OpenclCompiler final : public TargetCompiler {
   // ---- subgroups (opencl_subgroups.cpp) ----
   // sub_group_* from cl_khr_subgroups and the cl_khr_subgroup_* extensions:
   // always the non-uniform forms, which take the active work-items as Vulkan
-  // does. Each extension used is enabled by a pragma, which the OpenCL
-  // backend checks against the device's extensions before building.
+  // does. Each extension used is named in a "// requires OpenCL extension:"
+  // line, which the OpenCL backend checks against the device before building.
   std::string subgroup_expression(const SubgroupOperation& operation, uint32_t result_type) override;
   std::string subgroup_barrier_statement(bool control) override;
   void require_extension(const std::string& name);
-  void emit_subgroup_pragmas();
+  void emit_subgroup_requirements();
   void emit_subgroup_builtins();
   std::set<std::string> extensions_;
   std::set<std::string> extensions_emitted_;

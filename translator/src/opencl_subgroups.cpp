@@ -6,8 +6,8 @@
 // exact in divergent control flow, at the price of needing the extension.
 // Those built-ins take scalars (sub_group_non_uniform_broadcast aside): a
 // vector is done component by component. Quads are shuffles. Every
-// extension a kernel uses is enabled by a pragma; the OpenCL backend refuses
-// a kernel whose pragmas name an extension the device lacks.
+// extension a kernel uses is named in a "// requires OpenCL extension: NAME"
+// line; the OpenCL backend refuses a kernel that names one the device lacks.
 #include "opencl_compiler.hpp"
 
 namespace porta::translator::detail {
@@ -29,11 +29,15 @@ void OpenclCompiler::require_extension(const std::string& name) {
   if (!extensions_emitted_.count(name)) force_recompile();
 }
 
-void OpenclCompiler::emit_subgroup_pragmas() {
+// These extensions take no #pragma OPENCL EXTENSION (their built-ins exist
+// where the device has them; clang warns of a pragma naming them), so the
+// translation names them in comments of a fixed form, which the OpenCL
+// backend reads.
+void OpenclCompiler::emit_subgroup_requirements() {
   if (extensions_.empty()) return;
   // Every cl_khr_subgroup_* extension builds on cl_khr_subgroups.
   extensions_.insert(kSubgroups);
-  for (const std::string& name : extensions_) statement("#pragma OPENCL EXTENSION ", name, " : enable");
+  for (const std::string& name : extensions_) statement("// requires OpenCL extension: ", name);
 }
 
 void OpenclCompiler::emit_subgroup_builtins() {

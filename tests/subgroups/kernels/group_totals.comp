@@ -23,8 +23,8 @@ void main() {
   if (subgroupElect()) partial[gl_SubgroupID] = ivec4(sum, most, int(positives), first_matches ? 1 : 0);
   barrier();
   if (gl_LocalInvocationIndex == 0u) {
-    ivec4 total = ivec4(0, -2147483647 - 1, 0, 1);
-    for (uint s = 0u; s < gl_NumSubgroups; ++s) {
+    ivec4 total = partial[0];
+    for (uint s = 1u; s < gl_NumSubgroups; ++s) {
       total.x += partial[s].x;
       total.y = max(total.y, partial[s].y);
       total.z += partial[s].z;

@@ -139,7 +139,17 @@ std::vector<uint32_t> optimize(const std::vector<uint32_t>& spirv) {
 std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv, const PrepareOptions& options) {
   validate(spirv);
   if (!options.readable) return optimize(spirv);
-  if (target_info(options.target).calls_helper_functions) return spirv;
+  // Target cpp places a subgroup operation by the loops around it within one
+  // function (cpu_subgroups.cpp): a module with subgroup operations is
+  // inlined for it too.
+  bool subgroups = false;
+  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
+    if (opcode == spv::OpCapability && count >= 1 &&
+        is_group_non_uniform(static_cast<spv::Capability>(operands[0])))
+      subgroups = true;
+  });
+  if (target_info(options.target).calls_helper_functions && !(options.target == Target::Cpp && subgroups))
+    return spirv;
   // Inlining alone. The inlined functions' locals lose their names (spirv-opt
   // does not copy them); the kernel's own keep theirs.
   return run_passes(spirv, [](spvtools::Optimizer& optimizer) {

@@ -100,12 +100,16 @@ DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32
   e.driver_version = device_string(device, CL_DRIVER_VERSION);
   const std::string extensions = device_string(device, CL_DEVICE_EXTENSIONS);
   e.extensions = extensions;
-  // "OpenCL C 3.0 ..." (CL_DEVICE_OPENCL_C_VERSION): kernels with subgroup
-  // operations build with the newest standard, where the sub_group_* built-ins live.
+  // Kernels with subgroup operations build with the newest standard, where
+  // the sub_group_* built-ins live. An OpenCL 3.0 device compiles OpenCL C
+  // 3.0 even where CL_DEVICE_OPENCL_C_VERSION, deprecated there, says 1.2
+  // (PoCL 5: "OpenCL C 1.2 PoCL").
+  const std::string device_version = device_string(device, CL_DEVICE_VERSION);
   const std::string c_version = device_string(device, CL_DEVICE_OPENCL_C_VERSION);
-  e.opencl_c_std = c_version.rfind("OpenCL C 3.", 0) == 0   ? "CL3.0"
-                   : c_version.rfind("OpenCL C 2.", 0) == 0 ? "CL2.0"
-                                                            : "CL1.2";
+  e.opencl_c_std =
+      device_version.rfind("OpenCL 3.", 0) == 0 || c_version.rfind("OpenCL C 3.", 0) == 0   ? "CL3.0"
+      : device_version.rfind("OpenCL 2.", 0) == 0 || c_version.rfind("OpenCL C 2.", 0) == 0 ? "CL2.0"
+                                                                                            : "CL1.2";
 
   porta_device_info& info = e.info;
   plugin::copy_string(info.backend, "opencl");

@@ -100,7 +100,12 @@ bool OpenclHarness::build(const std::string& source, std::string& log) {
     log = "clCreateProgramWithSource failed: " + std::to_string(status);
     return false;
   }
-  status = clBuildProgram(program, 1, &device_, "-cl-std=CL1.2 -Werror", nullptr, nullptr);
+  // As porta's OpenCL backend builds: subgroup built-ins need OpenCL C 2.0 or later.
+  std::string options = "-cl-std=CL1.2 -Werror";
+  if (source.find("// requires OpenCL extension: cl_khr_subgroup") != std::string::npos)
+    options = device_string(device_, CL_DEVICE_VERSION).rfind("OpenCL 3.", 0) == 0 ? "-cl-std=CL3.0 -Werror"
+                                                                                   : "-cl-std=CL2.0 -Werror";
+  status = clBuildProgram(program, 1, &device_, options.c_str(), nullptr, nullptr);
   size_t size = 0;
   clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
   log.assign(size, '\0');

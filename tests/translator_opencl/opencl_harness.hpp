@@ -30,8 +30,9 @@ class OpenclHarness {
   // none: porta's OpenCL backend refuses such a kernel before building it.
   std::string missing_extension(const std::string& source) const;
 
-  // clBuildProgram with "-cl-std=CL1.2 -Werror". True on success; `log` gets
-  // the build log (empty for a clean build).
+  // clBuildProgram with "-cl-std=CL1.2 -Werror" (OpenCL C 2.0 or 3.0 for a
+  // translation with subgroup operations, as the backend does). True on
+  // success; `log` gets the build log (empty for a clean build).
   bool build(const std::string& source, std::string& log);
 
   // Builds `source` and runs `entry` over groups x workgroup items with one

@@ -1661,6 +1661,102 @@ inline void memoryBarrierShared() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void groupMemoryBarrier() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 #endif
 
+// ---- subgroup operations: what the cpp and cuda runtimes share ----
+// (their "subgroups" sections in porta_cpu_kernel.inc and porta_cuda_kernel.inc)
+// The operators of subgroup reductions and scans, and their identities.
+enum porta_subgroup_op {
+  porta_subgroup_add,
+  porta_subgroup_mul,
+  porta_subgroup_min,
+  porta_subgroup_max,
+  porta_subgroup_and,
+  porta_subgroup_or,
+  porta_subgroup_xor
+};
+
+template <class T>
+struct porta_subgroup_scalar {
+  typedef T type;
+};
+template <class T, int N>
+struct porta_subgroup_scalar<vec<T, N>> {
+  typedef T type;
+};
+
+// The largest and smallest values of a scalar type (infinities for floats).
+template <class S>
+PORTA_GLSL_FN S porta_subgroup_highest();
+template <>
+PORTA_GLSL_FN float porta_subgroup_highest<float>() { return uintBitsToFloat(0x7f800000u); }
+template <>
+PORTA_GLSL_FN double porta_subgroup_highest<double>() { return uint64BitsToDouble(0x7ff0000000000000ull); }
+template <>
+PORTA_GLSL_FN int porta_subgroup_highest<int>() { return 0x7fffffff; }
+template <>
+PORTA_GLSL_FN uint porta_subgroup_highest<uint>() { return 0xffffffffu; }
+template <>
+PORTA_GLSL_FN int64_t porta_subgroup_highest<int64_t>() { return 0x7fffffffffffffffll; }
+template <>
+PORTA_GLSL_FN uint64_t porta_subgroup_highest<uint64_t>() { return 0xffffffffffffffffull; }
+template <>
+PORTA_GLSL_FN bool porta_subgroup_highest<bool>() { return true; }
+
+template <class S>
+PORTA_GLSL_FN S porta_subgroup_lowest() {
+  if constexpr (S(-1) > S(0))
+    return S(0);  // unsigned, bool
+  else if constexpr (S(0.5) != S(0))
+    return -porta_subgroup_highest<S>();  // -infinity
+  else
+    return S(-porta_subgroup_highest<S>() - S(1));
+}
+
+// What an exclusive scan gives the first active lane (Vulkan's identities).
+template <porta_subgroup_op Op, class T>
+PORTA_GLSL_FN T porta_subgroup_identity() {
+  typedef typename porta_subgroup_scalar<T>::type S;
+  S s = S(0);
+  if constexpr (Op == porta_subgroup_mul)
+    s = S(1);
+  else if constexpr (Op == porta_subgroup_min)
+    s = porta_subgroup_highest<S>();
+  else if constexpr (Op == porta_subgroup_max)
+    s = porta_subgroup_lowest<S>();
+  else if constexpr (Op == porta_subgroup_and)
+    s = porta_subgroup_highest<S>() == S(1) ? S(1) : S(~S(0));
+  return T(s);
+}
+
+template <porta_subgroup_op Op, class T>
+PORTA_GLSL_FN T porta_subgroup_combine(const T& a, const T& b) {
+  if constexpr (Op == porta_subgroup_add)
+    return a + b;
+  else if constexpr (Op == porta_subgroup_mul)
+    return a * b;
+  else if constexpr (Op == porta_subgroup_min)
+    return min(a, b);
+  else if constexpr (Op == porta_subgroup_max)
+    return max(a, b);
+  else if constexpr (Op == porta_subgroup_and)
+    return T(a & b);
+  else if constexpr (Op == porta_subgroup_or)
+    return T(a | b);
+  else
+    return T(a ^ b);
+}
+
+// subgroupAllEqual's comparison: every component.
+template <class T>
+PORTA_GLSL_FN bool porta_subgroup_equal(const T& a, const T& b) {
+  return a == b;
+}
+template <class T, int N>
+PORTA_GLSL_FN bool porta_subgroup_equal(const vec<T, N>& a, const vec<T, N>& b) {
+  for (int i = 0; i < N; ++i)
+    if (!(a[i] == b[i])) return false;
+  return true;
+}
+
 // ---- what translated code uses beyond GLSL ----
 // A typed pointer `offset` bytes into a buffer.
 template <class T>

@@ -45,7 +45,8 @@ std::vector<std::string> flag_list(uint32_t flags) {
   } kFlags[] = {{PORTA_DEVICE_FLAG_UNIFIED_MEMORY, "unified-memory"},
                 {PORTA_DEVICE_FLAG_PRECOMPILED_DEFAULTS, "precompiled-defaults"},
                 {PORTA_DEVICE_FLAG_REFERENCE, "reference"},
-                {PORTA_DEVICE_FLAG_FIBER_BARRIERS, "fiber-barriers"}};
+                {PORTA_DEVICE_FLAG_FIBER_BARRIERS, "fiber-barriers"},
+                {PORTA_DEVICE_FLAG_LOOP_LIMIT, "loop-limit"}};
   std::vector<std::string> out;
   for (const auto& f : kFlags)
     if (flags & f.bit) out.push_back(f.name);

@@ -387,6 +387,12 @@ void describe(Instance& in, PhysicalDevice& d) {
   // between barriers.
   if (info.type == PORTA_DEVICE_CPU)
     info.flags = PORTA_DEVICE_FLAG_UNIFIED_MEMORY | PORTA_DEVICE_FLAG_FIBER_BARRIERS;
+  // llvmpipe (lavapipe, every Mesa release so far) compiles each loop with a
+  // counter shared by all loops of the invocation (gallivm's loop limiter,
+  // LP_MAX_TGSI_LOOP_ITERATIONS = 65535) and leaves every loop once it runs
+  // out, silently: a long-running work-item computes a wrong answer.
+  // tests/vulkan/driver_test.cpp measures the limit and checks this flag.
+  if (has_driver && driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE) info.flags |= PORTA_DEVICE_FLAG_LOOP_LIMIT;
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 10;  // after CUDA, before OpenCL on a device both drive
   // C of at least 2048 x 2048: the best of `porta-bench --gpu-only

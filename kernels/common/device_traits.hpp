@@ -22,4 +22,11 @@ inline bool fiber_barriers(const porta_device_info& info) {
   return (info.flags & PORTA_DEVICE_FLAG_FIBER_BARRIERS) != 0;
 }
 
+// The driver silently ends a work-item's loops after PORTA_LOOP_LIMIT_ITERATIONS
+// iterations in all (Mesa's llvmpipe): a launcher splits the work so that no
+// item loops more, or refuses the shape.
+inline bool loop_limited(const porta_device_info& info) {
+  return (info.flags & PORTA_DEVICE_FLAG_LOOP_LIMIT) != 0;
+}
+
 }  // namespace porta::ops

@@ -46,25 +46,21 @@ struct LogregPlan {
   uint64_t workspace_floats = 0;  // groups * (d + 2)
 };
 
-// Devices whose barriers switch fibers (porta's CPU backend, lavapipe):
-// groups of one item, which walk their rows. Where the kernel's defaults are
-// compiled in (porta's CPU backend), MODE 2: no barriers, no fiber switches,
-// and its compiler adds the running sums as one vec4. lavapipe takes each row
-// through the tile path instead (MODE 0, one row per tile): at m = 2^16, d =
-// 256, 101 ms against 235 in MODE 2 and 330 with 64 items (2026-11-23, this
-// machine). PoCL, whose work-item loops handle barriers cheaply, keeps 64
-// items.
-bool one_item_groups(const porta_device_info& info) { return fiber_barriers(info); }
+// Devices whose barriers switch fibers (porta's CPU backend): groups of one
+// item, which walk their rows. Where the kernel's defaults are compiled in
+// (porta's CPU backend), MODE 2: no barriers, no fiber switches, and its
+// compiler adds the running sums as one vec4. lavapipe, whose barriers switch
+// fibers too, ends a work-item's loops after 65535 iterations in all
+// (loop_limited): one item per group would need thousands of small groups,
+// and 64 items share the rows ten times faster (m = 2^16, d = 256: 387 ms
+// against 3844 with one item; 2026-11-25, this machine; the 101 ms measured
+// before were of loops cut short). PoCL, whose work-item loops handle
+// barriers cheaply, keeps 64 items too.
+bool one_item_groups(const porta_device_info& info) { return fiber_barriers(info) && !loop_limited(info); }
 
-LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d) {
-  if (m == 0 || d == 0)
-    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "X is %llu x %llu: %s", static_cast<unsigned long long>(m),
-              static_cast<unsigned long long>(d),
-              m == 0 ? "m = 0, there are no samples" : "d = 0, there are no features");
-  if (m > kMaxElements || d > kMaxElements || m * d > kMaxElements)
-    call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than 2^31 - 1 elements",
-              static_cast<unsigned long long>(m), static_cast<unsigned long long>(d));
-  const porta_device_info& device = call.info;
+// How items share the work: the group size, MODE and the shape of a tile (or
+// step), before the rows are split among groups.
+LogregPlan shape_plan(const porta_device_info& device, uint64_t d) {
   LogregPlan plan;
   // CPU-type devices run work-items as loop iterations or fibers: fewer per
   // group means less switching at each barrier. GPUs want full groups.
@@ -96,17 +92,83 @@ LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d) {
     plan.rows_per_tile = 1;
     plan.lanes = 1;
   }
+  return plan;
+}
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+uint64_t log2_of(uint64_t pow2) {
+  uint64_t n = 0;
+  while (pow2 > 1) pow2 /= 2, ++n;
+  return n;
+}
+
+// Loop iterations one item of logreg_partial.comp makes per tile (MODE 0),
+// step (MODE 1) or row (MODE 2), counting every loop of the code, those of
+// four fixed trips too, at its full trip count: an upper bound, whatever the
+// driver's compiler unrolls.
+uint64_t partial_iterations_per_tile(const LogregPlan& p, uint64_t d) {
+  const uint64_t wg = p.workgroup, r = p.rows_per_tile, t = p.lanes, c = p.columns;
+  if (p.mode == 1)  // copy and load R x C, the dot products, two levels of sums, X^T r
+    return 1 + r * c + 3 * r * (c + 1) + r + wg / r;
+  if (p.mode == 2)  // z over four columns at a time and the rest, then x r likewise
+    return 1 + 2 * (ceil_div(d, 4) + 3);
+  if (d > kTileFloats) return 1 + 2 * ceil_div(d, wg) + log2_of(wg);
+  uint64_t n = 1 + ceil_div(r * d, 4 * wg) * 9;  // the tile's loads: two loops of four per pass
+  n += t == 1 ? ceil_div(r, wg) * (d + 1) : ceil_div(d, t) + log2_of(t);
+  n += d >= wg ? ceil_div(d, wg) * (r + 1) : ceil_div(r, wg / d) + wg / d;
+  return n;
+}
+
+// Splits the m rows into groups of consecutive tiles. Where the driver ends a
+// work-item's loops after PORTA_LOOP_LIMIT_ITERATIONS in all (Mesa's llvmpipe,
+// loop_limited), each group takes few enough tiles to stay below half of it
+// (room for what the count leaves out), and logreg_update.comp's loop over
+// the groups must fit too. False when the rows cannot be split so.
+bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, uint64_t d) {
   // Enough groups to fill the device (on GPUs, 1024 groups of 256 items or as
   // many items in narrower groups); each takes consecutive tiles.
   const uint64_t target_groups = one_item_groups(device) ? 64
                                  : cpu_like(device)      ? 32
                                                          : 1024 * (kWorkgroupMax / plan.workgroup);
-  const uint64_t tiles = (m + plan.rows_per_tile - 1) / plan.rows_per_tile;
-  const uint64_t per_group = (tiles + target_groups - 1) / target_groups;
+  const uint64_t tiles = ceil_div(m, plan.rows_per_tile);
+  uint64_t per_group = ceil_div(tiles, target_groups);
+  if (loop_limited(device)) {
+    const uint64_t budget = PORTA_LOOP_LIMIT_ITERATIONS / 2;
+    const uint64_t fixed =
+        2 * (plan.workgroup + 1) + (plan.mode == 2 ? d : 0);  // the group's sums; MODE 2 zeroes its slot
+    const uint64_t per_tile = partial_iterations_per_tile(plan, d);
+    if (fixed + per_tile > budget) return false;
+    per_group = std::min(per_group, (budget - fixed) / per_tile);
+    if (ceil_div(tiles, per_group) > budget) return false;  // logreg_update's loop over the groups
+  }
+  if (ceil_div(tiles, per_group) > device.limits.max_workgroup_count[0]) return false;
   plan.tiles_per_group = static_cast<uint32_t>(per_group);
-  plan.groups = static_cast<uint32_t>((tiles + per_group - 1) / per_group);
+  plan.groups = static_cast<uint32_t>(ceil_div(tiles, per_group));
   plan.workspace_floats = static_cast<uint64_t>(plan.groups) * (d + 2);
-  return plan;
+  return true;
+}
+
+LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d) {
+  if (m == 0 || d == 0)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "X is %llu x %llu: %s", static_cast<unsigned long long>(m),
+              static_cast<unsigned long long>(d),
+              m == 0 ? "m = 0, there are no samples" : "d = 0, there are no features");
+  if (m > kMaxElements || d > kMaxElements || m * d > kMaxElements)
+    call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than 2^31 - 1 elements",
+              static_cast<unsigned long long>(m), static_cast<unsigned long long>(d));
+  const porta_device_info& device = call.info;
+  LogregPlan plan = shape_plan(device, d);
+  if (split_rows(plan, device, m, d)) return plan;
+  if (loop_limited(device))
+    call.fail(PORTA_ERROR_UNSUPPORTED,
+              "X is %llu x %llu: more work per work-item than the device's loop limit allows (%u loop "
+              "iterations per item in all, PORTA_DEVICE_FLAG_LOOP_LIMIT) within %u work-groups",
+              static_cast<unsigned long long>(m), static_cast<unsigned long long>(d),
+              PORTA_LOOP_LIMIT_ITERATIONS, device.limits.max_workgroup_count[0]);
+  call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more rows than %u work-groups can take",
+            static_cast<unsigned long long>(m), static_cast<unsigned long long>(d),
+            device.limits.max_workgroup_count[0]);
 }
 
 }  // namespace

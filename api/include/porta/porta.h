@@ -140,9 +140,16 @@ typedef enum porta_device_flag {
                                                        constants are compiled in: no compiler at run time */
   PORTA_DEVICE_FLAG_REFERENCE = 1u << 2,            /* the reference implementation (checked against a
                                                        float64 oracle) others are compared with */
-  PORTA_DEVICE_FLAG_FIBER_BARRIERS = 1u << 3        /* a barrier switches work-items one by one (fibers,
+  PORTA_DEVICE_FLAG_FIBER_BARRIERS = 1u << 3,       /* a barrier switches work-items one by one (fibers,
                                                        coroutines): one-item groups without barriers are faster */
+  PORTA_DEVICE_FLAG_LOOP_LIMIT = 1u << 4            /* the driver ends every loop of a work-item once its loops
+                                                       have made PORTA_LOOP_LIMIT_ITERATIONS iterations in all,
+                                                       silently (Mesa's llvmpipe): launchers keep below it */
 } porta_device_flag;
+
+/* Loop iterations a work-item may make, all loops together, on a device with
+ * PORTA_DEVICE_FLAG_LOOP_LIMIT (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS). */
+#define PORTA_LOOP_LIMIT_ITERATIONS 65535u
 
 /* A tile of a blocked matrix kernel. All zero: no preference (the op's default). */
 typedef struct porta_tile_shape {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "capabilities.hpp"
+
 namespace porta::vk {
 
 using plugin::fail;
@@ -15,17 +17,22 @@ Device::Device(const PhysicalDevice& p) : physical(p) {
   push_descriptor = p.push_descriptor;
   timestamps = p.timestamp_valid_bits != 0;
 
+  // Every extension a kernel may need that the device has (capabilities.cpp),
+  // with every feature of the device: prepare_module then refuses exactly
+  // what the device lacks.
   std::vector<const char*> extensions;
   if (push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
-  for (const char* optional : {VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME, kCooperativeMatrixExtension,
-                               kBfloat16Extension, "VK_KHR_portability_subset"})
+  for (const char* optional : wanted_device_extensions())
     if (p.has(optional)) extensions.push_back(optional);
+  if (p.has("VK_KHR_portability_subset")) extensions.push_back("VK_KHR_portability_subset");
+  enabled_extensions.insert(extensions.begin(), extensions.end());
 
   FeatureChain features(p);
   in.fn.vkGetPhysicalDeviceFeatures2(p.handle, &features.core);
   if (!timeline) features.v12.timelineSemaphore = VK_FALSE;
   // Robust access costs speed and porta checks ranges itself.
   features.core.features.robustBufferAccess = VK_FALSE;
+  features.v13.robustImageAccess = VK_FALSE;
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info =

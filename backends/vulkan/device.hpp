@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,7 @@ class Device {
   bool timeline = false;
   bool push_descriptor = false;
   bool timestamps = false;
+  std::set<std::string> enabled_extensions;  // what kernels may use (capabilities.hpp)
   uint32_t device_memory_type = 0;
   uint32_t staging_memory_type = 0;
   bool device_memory_host_visible = false;  // UMA or resizable BAR: buffers are used through memcpy

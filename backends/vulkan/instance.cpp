@@ -266,6 +266,7 @@ void describe(Instance& in, PhysicalDevice& d) {
     const char* name;
     uint32_t header;
   } kNewerExtensions[] = {{kCooperativeMatrixExtension, VK_MAKE_API_VERSION(0, 1, 3, 255)},
+                          {kExpectAssumeExtension, VK_MAKE_API_VERSION(0, 1, 3, 265)},
                           {kBfloat16Extension, VK_MAKE_API_VERSION(0, 1, 4, 311)}};
   for (const auto& e : kNewerExtensions)
     if (in.validation_layer_version && in.validation_layer_version < e.header && d.extensions.erase(e.name))
@@ -292,17 +293,32 @@ void describe(Instance& in, PhysicalDevice& d) {
   subgroup.pNext = &maint3;
   const bool has_driver = v12 || d.has(VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
   void** tail = &maint3.pNext;
-  if (has_driver) {
+  // From Vulkan 1.2 the driver's identity comes with the float controls in
+  // the 1.2 structure, which may not be chained beside the older ones.
+  d.v12_properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES;
+  if (v12) {
+    *tail = &d.v12_properties;
+    tail = &d.v12_properties.pNext;
+  } else if (has_driver) {
     *tail = &driver;
     tail = &driver.pNext;
   }
   if (v13) *tail = &maint4;
   in.fn.vkGetPhysicalDeviceProperties2(d.handle, &props);
+  d.subgroup = subgroup;
+  d.subgroup.pNext = nullptr;
+  d.v12_properties.pNext = nullptr;
+  if (v12) {
+    driver.driverID = d.v12_properties.driverID;
+    std::memcpy(driver.driverName, d.v12_properties.driverName, sizeof driver.driverName);
+    std::memcpy(driver.driverInfo, d.v12_properties.driverInfo, sizeof driver.driverInfo);
+  }
   d.max_allocation = maint3.maxMemoryAllocationSize;
   d.max_buffer = v13 ? maint4.maxBufferSize : d.max_allocation;
 
-  FeatureChain features(d);
-  in.fn.vkGetPhysicalDeviceFeatures2(d.handle, &features.core);
+  d.features = std::make_unique<FeatureChain>(d);
+  const FeatureChain& features = *d.features;
+  in.fn.vkGetPhysicalDeviceFeatures2(d.handle, &d.features->core);
   d.timeline = v12 && features.v12.timelineSemaphore && !in.is_disabled("timeline");
   d.push_descriptor = d.has(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) && !in.is_disabled("push-descriptor");
 
@@ -439,6 +455,12 @@ FeatureChain::FeatureChain(const PhysicalDevice& d) {
   v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
   v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
   atomic_float.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
+  atomic_float2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT;
+  workgroup_layout.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR;
+  subgroup_uniform_control_flow.sType =
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_FEATURES_KHR;
+  clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
+  expect_assume.sType = kStructureTypeShaderExpectAssumeFeaturesKHR;
   cooperative_matrix.sType = kStructureTypeCooperativeMatrixFeaturesKHR;
   bfloat16.sType = kStructureTypeShaderBfloat16FeaturesKHR;
   void** tail = &core.pNext;
@@ -452,7 +474,13 @@ FeatureChain::FeatureChain(const PhysicalDevice& d) {
     link(v12);
   }
   if (d.api_version >= VK_API_VERSION_1_3) link(v13);
+  // One structure per extension the device has and porta enables (Device).
   if (d.has(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) link(atomic_float);
+  if (d.has(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME)) link(atomic_float2);
+  if (d.has(VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME)) link(workgroup_layout);
+  if (d.has(VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME)) link(subgroup_uniform_control_flow);
+  if (d.has(VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) link(clock);
+  if (d.has(kExpectAssumeExtension)) link(expect_assume);
   if (d.has(kCooperativeMatrixExtension)) link(cooperative_matrix);
   if (d.has(kBfloat16Extension)) link(bfloat16);
 }

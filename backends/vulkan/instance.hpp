@@ -3,6 +3,7 @@
 // every physical device offers, gathered once at init().
 #pragma once
 
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,6 +32,14 @@ constexpr VkStructureType kStructureTypeCooperativeMatrixFeaturesKHR =
 constexpr VkStructureType kStructureTypeShaderBfloat16FeaturesKHR = static_cast<VkStructureType>(1000141000);
 constexpr const char* kCooperativeMatrixExtension = "VK_KHR_cooperative_matrix";
 constexpr const char* kBfloat16Extension = "VK_KHR_shader_bfloat16";
+struct ShaderExpectAssumeFeaturesKHR {
+  VkStructureType sType;
+  void* pNext;
+  VkBool32 shaderExpectAssume;
+};
+constexpr VkStructureType kStructureTypeShaderExpectAssumeFeaturesKHR =
+    static_cast<VkStructureType>(1000544000);
+constexpr const char* kExpectAssumeExtension = "VK_KHR_shader_expect_assume";
 
 struct PhysicalDevice;
 
@@ -43,6 +52,11 @@ struct FeatureChain {
   VkPhysicalDeviceVulkan12Features v12{};
   VkPhysicalDeviceVulkan13Features v13{};
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{};
+  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT atomic_float2{};
+  VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR workgroup_layout{};
+  VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR subgroup_uniform_control_flow{};
+  VkPhysicalDeviceShaderClockFeaturesKHR clock{};
+  ShaderExpectAssumeFeaturesKHR expect_assume{};
   CooperativeMatrixFeaturesKHR cooperative_matrix{};
   ShaderBfloat16FeaturesKHR bfloat16{};
 
@@ -67,6 +81,12 @@ struct PhysicalDevice {
   bool timeline = false;
   bool push_descriptor = false;
   porta_device_info info{};
+  // What the device offers to shaders: its features (all of which the device
+  // is opened with), its subgroup operations and, from Vulkan 1.2, its float
+  // controls; capabilities.cpp checks modules against them.
+  std::unique_ptr<FeatureChain> features;
+  VkPhysicalDeviceSubgroupProperties subgroup{};
+  VkPhysicalDeviceVulkan12Properties v12_properties{};  // all zero below Vulkan 1.2
 
   bool has(const char* extension) const { return extensions.count(extension) != 0; }
 };

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "capabilities.hpp"
+
 namespace porta::vk {
 
 using plugin::fail;
@@ -48,6 +50,9 @@ bool cache_data_matches(const Device& device, const void* data, size_t size) {
 }
 
 void create_pipeline(Device& device, Kernel& k, const porta_kernel_desc& desc) {
+  // Refuses, before the driver sees it, a module that needs what the device lacks.
+  const std::vector<uint32_t> spirv =
+      prepare_module(device.physical, device.enabled_extensions, desc.spirv, desc.spirv_words, k.name);
   const porta_host_api* host = plugin::host();
   const std::string key = cache_key(device, desc);
   void* cached = nullptr;
@@ -73,8 +78,8 @@ void create_pipeline(Device& device, Kernel& k, const porta_kernel_desc& desc) {
   VkShaderModule module = VK_NULL_HANDLE;
   VkShaderModuleCreateInfo module_info =
       make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-  module_info.codeSize = desc.spirv_words * sizeof(uint32_t);
-  module_info.pCode = desc.spirv;
+  module_info.codeSize = spirv.size() * sizeof(uint32_t);
+  module_info.pCode = spirv.data();
   r = device.fn.vkCreateShaderModule(device.handle, &module_info, nullptr, &module);
   if (r != VK_SUCCESS) {
     device.fn.vkDestroyPipelineCache(device.handle, cache, nullptr);

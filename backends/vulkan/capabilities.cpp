@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <spirv-tools/libspirv.hpp>
 #include <spirv/unified1/spirv.hpp>
 
 namespace porta::vk {
@@ -370,11 +371,69 @@ bool extension_enabled(const PhysicalDevice& d, const std::set<std::string>& ena
   return (e.core && d.api_version >= e.core) || enabled.count(e.device) != 0;
 }
 
+// The SPIR-V versions a device accepts: 1.0 on Vulkan 1.0, up to 1.3 on 1.1
+// (1.4 with VK_KHR_spirv_1_4), 1.5 on 1.2, 1.6 on 1.3.
+spv_target_env target_env(const PhysicalDevice& d, const std::set<std::string>& enabled,
+                          uint32_t* max_version) {
+  if (d.api_version >= VK_API_VERSION_1_3) return *max_version = 0x10600, SPV_ENV_VULKAN_1_3;
+  if (d.api_version >= VK_API_VERSION_1_2) return *max_version = 0x10500, SPV_ENV_VULKAN_1_2;
+  if (enabled.count(VK_KHR_SPIRV_1_4_EXTENSION_NAME))
+    return *max_version = 0x10400, SPV_ENV_VULKAN_1_1_SPIRV_1_4;
+  return *max_version = 0x10300, SPV_ENV_VULKAN_1_1;
+}
+
+// The module as the validation layer sees it on this device: its SPIR-V
+// version, and its block layouts with the layout features the device has.
+// A layout the device lacks is refused naming the feature; anything else the
+// validator rejects is an invalid kernel, with the validator's message.
+void check_against_device(const PhysicalDevice& d, const std::set<std::string>& enabled,
+                          const std::vector<uint32_t>& spirv, const std::string& where) {
+  uint32_t max_version = 0;
+  const spv_target_env env = target_env(d, enabled, &max_version);
+  const uint32_t version = spirv.size() > 1 ? spirv[1] & 0x00ffff00u : 0;
+  if (version > max_version)
+    fail(PORTA_ERROR_UNSUPPORTED,
+         "%s: the module is SPIR-V %u.%u; %s (Vulkan %u.%u) takes SPIR-V %u.%u at most", where.c_str(),
+         version >> 16, (version >> 8) & 0xff, d.label.c_str(), VK_API_VERSION_MAJOR(d.api_version),
+         VK_API_VERSION_MINOR(d.api_version), max_version >> 16, (max_version >> 8) & 0xff);
+  const FeatureChain& f = *d.features;
+  auto validate = [&](bool standard_uniform, bool scalar, std::string* message) {
+    spvtools::SpirvTools tools(env);
+    tools.SetMessageConsumer(
+        [message](spv_message_level_t, const char*, const spv_position_t&, const char* m) {
+          if (message && message->empty()) *message = m;
+        });
+    spvtools::ValidatorOptions options;
+    options.SetRelaxBlockLayout(true);  // core from Vulkan 1.1 (VK_KHR_relaxed_block_layout)
+    options.SetUniformBufferStandardLayout(standard_uniform);
+    options.SetScalarBlockLayout(scalar);
+    options.SetWorkgroupScalarBlockLayout(scalar &&
+                                          f.workgroup_layout.workgroupMemoryExplicitLayoutScalarBlockLayout);
+    return tools.Validate(spirv.data(), spirv.size(), options);
+  };
+  const bool standard_uniform = f.v12.uniformBufferStandardLayout != 0, scalar = f.v12.scalarBlockLayout != 0;
+  std::string message;
+  if (validate(standard_uniform, scalar, &message)) return;
+  if (!standard_uniform && validate(true, scalar, nullptr))
+    fail(PORTA_ERROR_UNSUPPORTED,
+         "%s: a uniform block is laid out like a storage block (std430), which needs "
+         "VkPhysicalDeviceVulkan12Features::uniformBufferStandardLayout; %s does not have it (%s)",
+         where.c_str(), d.label.c_str(), message.c_str());
+  if (!scalar && validate(true, true, nullptr))
+    fail(PORTA_ERROR_UNSUPPORTED,
+         "%s: a block has the scalar layout, which needs "
+         "VkPhysicalDeviceVulkan12Features::scalarBlockLayout; %s "
+         "does not have it (%s)",
+         where.c_str(), d.label.c_str(), message.c_str());
+  fail(PORTA_ERROR_INVALID_KERNEL, "%s: the module is not valid SPIR-V for %s: %s", where.c_str(),
+       d.label.c_str(), message.c_str());
+}
+
 }  // namespace
 
 const std::vector<const char*>& wanted_device_extensions() {
   static const std::vector<const char*> list = [] {
-    std::vector<const char*> out;
+    std::vector<const char*> out = {VK_KHR_SPIRV_1_4_EXTENSION_NAME};  // SPIR-V 1.4 modules on Vulkan 1.1
     for (const ExtensionNeed& e : kExtensions)
       if (std::find_if(out.begin(), out.end(),
                        [&](const char* n) { return std::strcmp(n, e.device) == 0; }) == out.end())
@@ -470,6 +529,7 @@ std::vector<uint32_t> prepare_module(const PhysicalDevice& d, const std::set<std
     copied_to = in.at + length;
   });
   keep_until(count);
+  check_against_device(d, enabled, out, where);
   return out;
 }
 

@@ -200,6 +200,21 @@ CapabilityNeed capability_need(const PhysicalDevice& d, uint32_t capability) {
               {"VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR::"
                "workgroupMemoryExplicitLayout16BitAccess",
                f.workgroup_layout.workgroupMemoryExplicitLayout16BitAccess != 0}};
+    // Arrays of buffers indexed by non-uniform values.
+    case spv::CapabilityShaderNonUniform:
+      return {"ShaderNonUniform", {"Vulkan 1.2", d.api_version >= VK_API_VERSION_1_2}};
+    case spv::CapabilityRuntimeDescriptorArray:
+      return {
+          "RuntimeDescriptorArray",
+          {"VkPhysicalDeviceVulkan12Features::runtimeDescriptorArray", f.v12.runtimeDescriptorArray != 0}};
+    case spv::CapabilityStorageBufferArrayNonUniformIndexing:
+      return {"StorageBufferArrayNonUniformIndexing",
+              {"VkPhysicalDeviceVulkan12Features::shaderStorageBufferArrayNonUniformIndexing",
+               f.v12.shaderStorageBufferArrayNonUniformIndexing != 0}};
+    case spv::CapabilityUniformBufferArrayNonUniformIndexing:
+      return {"UniformBufferArrayNonUniformIndexing",
+              {"VkPhysicalDeviceVulkan12Features::shaderUniformBufferArrayNonUniformIndexing",
+               f.v12.shaderUniformBufferArrayNonUniformIndexing != 0}};
     // Float controls: the capabilities need the extension (1.2); the
     // execution modes are checked against the properties (check_float_controls).
     case spv::CapabilityDenormPreserve:

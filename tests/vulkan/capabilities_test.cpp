@@ -3,7 +3,8 @@
 // the device does not have is refused before the driver sees it, with the
 // capability, the Vulkan feature and the device named; instructions that
 // change no result (SPV_KHR_expect_assume) run where the device lacks their
-// extension. ctest runs this under the validation layer: any message fails it.
+// extension; kernels whose features the device has build. ctest runs this
+// under the validation layer: any message fails it.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -128,6 +129,58 @@ TEST_F(VulkanCapabilities, RefusesWhatTheDeviceLacksNamingIt) {
   // lavapipe has neither: there the refusals are what is tested.
   if (std::string(info.name).find("llvmpipe") != std::string::npos) {
     EXPECT_EQ(refused, static_cast<int>(std::size(kLacking))) << info.name << " was expected to lack both";
+  }
+}
+
+// Kernels whose capabilities map to features: each builds where the device has
+// them (lavapipe has all of these), or is refused naming what it lacks.
+const char* const kHaving[] = {
+    R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Data { uint64_t v[]; };
+void main() { atomicAdd(v[0], uint64_t(gl_GlobalInvocationID.x)); }
+)",
+    R"(#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Data { uint v[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  v[i] = subgroupAdd(v[i]) + subgroupBallotBitCount(subgroupBallot(v[i] > 3u));
+}
+)",
+    R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_atomic_float : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Data { float16_t h[64]; uint8_t b[64]; float sum; };
+void main() {
+  uint i = gl_LocalInvocationID.x;
+  h[i] = h[i] * float16_t(2.0);
+  b[i] = b[i] + uint8_t(1);
+  atomicAdd(sum, 1.0);
+}
+)",
+};
+
+TEST_F(VulkanCapabilities, BuildsWhatTheDeviceHas) {
+  const bool llvmpipe = std::string(info.name).find("llvmpipe") != std::string::npos;
+  for (const char* source : kHaving) {
+    SCOPED_TRACE(source);
+    auto k = glsl(source, "having");
+    porta_plugin_kernel out = nullptr;
+    const porta_status status = try_kernel(k->desc(), &out);
+    if (llvmpipe || status != PORTA_ERROR_UNSUPPORTED) {
+      EXPECT_EQ(status, PORTA_SUCCESS) << error();
+    } else {
+      EXPECT_NE(error().find("does not have"), std::string::npos) << error();
+    }
   }
 }
 

@@ -221,6 +221,10 @@ std::vector<Case> matmul_cases() {
   add(5, 0, 3);
   add(5, 5, 0, false, false, 1, 0.5f, 0, 1);  // K = 0: C = beta C
   add(1, 1, 1);
+  // A depth K past llvmpipe's loop limit (65535 iterations per work-item in
+  // all), with products of one sign so that a K loop cut short is far outside
+  // the bound.
+  add(2, 3, 62000, false, false, 1, 0, 0, 0, Values::kNegative);
   // Small and prime sizes.
   for (uint64_t m : {2, 3, 7, 13, 33})
     for (uint64_t n : {1, 7, 33})

@@ -2,6 +2,8 @@
 // shared memory, TM x TN outputs per item). The launcher checks the shapes of
 // op(A), op(B) and C and picks the tile for the device. Error bound:
 // bound.hpp.
+#include <algorithm>
+
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
 #include "launchers.hpp"
@@ -69,6 +71,20 @@ Tile pick_tile(const porta_device_info& info, uint64_t m, uint64_t n) {
   return tile;
 }
 
+// Where the driver ends a work-item's loops after PORTA_LOOP_LIMIT_ITERATIONS
+// in all (llvmpipe, loop_limited), the depth K one dispatch may take: each
+// slice of BK costs an item one iteration of the K loop, its share of the
+// two loops that load the slice and BK multiply steps (the [[unroll]] loops
+// inside them are unrolled), and a dispatch stays below half of the limit.
+uint64_t depth_per_dispatch(const porta_device_info& info, const Tile& t, uint64_t k) {
+  if (!loop_limited(info)) return std::max<uint64_t>(k, 1);
+  const uint64_t threads = uint64_t(t.lx) * t.ly;
+  const uint64_t loads = (uint64_t(t.tm) / 4 * t.ly * t.bk + threads - 1) / threads +
+                         (uint64_t(t.tn) / 4 * t.lx * t.bk + threads - 1) / threads;
+  const uint64_t per_slice = 1 + loads + t.bk;
+  return std::max<uint64_t>(PORTA_LOOP_LIMIT_ITERATIONS / 2 / per_slice, 1) * t.bk;
+}
+
 }  // namespace
 
 void launch_matmul(porta_stream stream, const porta_tensor* a_tensor, const porta_tensor* b_tensor,
@@ -122,6 +138,10 @@ void launch_matmul(porta_stream stream, const porta_tensor* a_tensor, const port
          trans_b ? 1u : 0u,
          alpha,
          beta};
+  // K in slices where the device limits loops (depth_per_dispatch): C = alpha
+  // op(A) op(B) over the first slice plus beta C, then each further slice
+  // added with beta = 1. Elsewhere one dispatch takes all of K.
+  const uint64_t depth = depth_per_dispatch(call.info, tile, k);
   auto kernel = builtin_kernel(call, "matmul",
                                {{0, tile.lx},
                                 {1, tile.ly},
@@ -130,8 +150,16 @@ void launch_matmul(porta_stream stream, const porta_tensor* a_tensor, const port
                                 {4, tile.tn},
                                 {5, tile.prefetch},
                                 {6, tile.fma}});
-  dispatch(call, kernel, static_cast<uint32_t>(groups_x), static_cast<uint32_t>(groups_y),
-           {a.buffer, b.buffer, c.buffer}, push);
+  uint64_t k0 = 0;
+  do {
+    push.k = static_cast<uint32_t>(std::min(depth, k - k0));
+    push.a_offset = static_cast<uint32_t>(a.offset + (trans_a ? k0 * lda : k0));
+    push.b_offset = static_cast<uint32_t>(b.offset + (trans_b ? k0 : k0 * ldb));
+    push.beta = k0 == 0 ? beta : 1.0f;
+    dispatch(call, kernel, static_cast<uint32_t>(groups_x), static_cast<uint32_t>(groups_y),
+             {a.buffer, b.buffer, c.buffer}, push);
+    k0 += depth;
+  } while (k0 < k);
 }
 
 }  // namespace porta::ops

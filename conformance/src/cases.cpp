@@ -18,28 +18,17 @@ const std::vector<std::string>& builtin_ops() {
 
 const char* values_name(Values v) {
   switch (v) {
-    case Values::kNormal:
-      return "normal";
-    case Values::kNegative:
-      return "negative";
-    case Values::kTiny:
-      return "tiny";
-    case Values::kHuge:
-      return "huge";
-    case Values::kZeros:
-      return "zeros";
-    case Values::kDenormal:
-      return "denormal";
-    case Values::kInf:
-      return "inf";
-    case Values::kNan:
-      return "nan";
-    case Values::kInfNan:
-      return "inf-nan";
-    case Values::kMixed:
-      return "mixed";
-    case Values::kSaturated:
-      return "saturated";
+    case Values::kNormal: return "normal";
+    case Values::kNegative: return "negative";
+    case Values::kTiny: return "tiny";
+    case Values::kHuge: return "huge";
+    case Values::kZeros: return "zeros";
+    case Values::kDenormal: return "denormal";
+    case Values::kInf: return "inf";
+    case Values::kNan: return "nan";
+    case Values::kInfNan: return "inf-nan";
+    case Values::kMixed: return "mixed";
+    case Values::kSaturated: return "saturated";
   }
   return "?";
 }
@@ -61,10 +50,9 @@ uint64_t case_seed(uint64_t run_seed, const std::string& op, const std::string& 
 
 namespace {
 
-const uint64_t kLengths[] = {0,  1,   2,   3,   4,   5,    7,    8,    13,   31,   61,
-                             64, 127, 255, 256, 257, 1021, 1024, 1025, 4099, 65537};
-const uint64_t kLargeLength = (1u << 20) + 3;  // 4097 groups of 256
-const uint64_t kHugeLength = (1u << 24) + 7;   // --full: >= 2^24 elements
+const uint64_t kLengths[] = {0, 1, 2, 3, 4, 5, 7, 8, 13, 31, 61, 64, 127, 255, 256, 257, 1021, 1024, 1025, 4099, 65537};
+const uint64_t kLargeLength = (1u << 20) + 3;      // 4097 groups of 256
+const uint64_t kHugeLength = (1u << 24) + 7;       // --full: >= 2^24 elements
 const Values kElementwiseValues[] = {Values::kNegative, Values::kTiny, Values::kHuge, Values::kZeros,
                                      Values::kDenormal, Values::kInf,  Values::kNan,  Values::kMixed};
 
@@ -108,7 +96,8 @@ void elementwise_rows(const std::string& op, std::vector<Case>& out) {
   for (const auto& o : offsets)
     for (uint64_t n : {uint64_t(1), uint64_t(7), uint64_t(257), uint64_t(4099)}) {
       Case c = elementwise(op, n,
-                           n_name(n) + tagged("-off", o[0]) + tagged(".", o[1]) + "." + std::to_string(o[2]));
+                           n_name(n) + tagged("-off", o[0]) + tagged(".", o[1]) + "." +
+                               std::to_string(o[2]));
       for (int i = 0; i < 3; ++i) c.off[i] = o[i];
       out.push_back(c);
     }
@@ -136,8 +125,9 @@ std::vector<Case> fill_cases() {
   out.push_back(huge);
   // Every value class as the fill value.
   const std::pair<const char*, float> values[] = {
-      {"neg", -7.5f},         {"tiny", 1.5e-38f}, {"huge", 3.0e38f},     {"zero", 0.0f}, {"negzero", -0.0f},
-      {"denormal", 1.0e-40f}, {"inf", INFINITY},  {"neginf", -INFINITY}, {"nan", NAN}};
+      {"neg", -7.5f},      {"tiny", 1.5e-38f},      {"huge", 3.0e38f},  {"zero", 0.0f},
+      {"negzero", -0.0f},  {"denormal", 1.0e-40f},  {"inf", INFINITY},  {"neginf", -INFINITY},
+      {"nan", NAN}};
   for (const auto& [name, v] : values) {
     Case c = elementwise("fill", 1021, std::string("n1021-") + name);
     c.scalar = v;
@@ -145,8 +135,7 @@ std::vector<Case> fill_cases() {
     out.push_back(c);
   }
   // Views of every rank, at an offset.
-  const std::vector<std::vector<uint64_t>> shapes = {
-      {10, 10}, {3, 5, 7}, {2, 3, 5, 7}, {1, 1, 1, 1}, {17, 0}};
+  const std::vector<std::vector<uint64_t>> shapes = {{10, 10}, {3, 5, 7}, {2, 3, 5, 7}, {1, 1, 1, 1}, {17, 0}};
   for (const auto& s : shapes) {
     Case c = elementwise("fill", 1, "shape");
     uint64_t n = 1;
@@ -172,11 +161,10 @@ std::vector<Case> scale_cases() {
     c.scalar = c.values == Values::kTiny ? 0x1p-20f : c.values == Values::kHuge ? 0x1p20f : -0.3f;
   }
   for (float alpha : {0.0f, -0.0f, INFINITY, NAN}) {
-    Case c = elementwise("scale", 1021,
-                         "n1021-alpha-" + std::string(std::isnan(alpha)     ? "nan"
-                                                      : std::isinf(alpha)   ? "inf"
-                                                      : std::signbit(alpha) ? "negzero"
-                                                                            : "zero"));
+    Case c = elementwise("scale", 1021, "n1021-alpha-" + std::string(std::isnan(alpha) ? "nan"
+                                                                     : std::isinf(alpha) ? "inf"
+                                                                     : std::signbit(alpha) ? "negzero"
+                                                                                           : "zero"));
     c.scalar = alpha;
     c.values = Values::kMixed;
     out.push_back(c);

@@ -51,41 +51,42 @@ CapabilityNeed capability_need(const PhysicalDevice& d, uint32_t capability) {
     case spv::CapabilityUniformBufferArrayDynamicIndexing:
       return {"UniformBufferArrayDynamicIndexing", {}};
     case spv::CapabilityGroupNonUniform:
-      return {"GroupNonUniform", subgroup_operation(d, VK_SUBGROUP_FEATURE_BASIC_BIT,
-                                                    "VkPhysicalDeviceSubgroupProperties::supportedOperations "
-                                                    "VK_SUBGROUP_FEATURE_BASIC_BIT in compute")};
+      return {"GroupNonUniform (basic subgroup operations)",
+              subgroup_operation(d, VK_SUBGROUP_FEATURE_BASIC_BIT,
+                                 "VkPhysicalDeviceSubgroupProperties::supportedOperations "
+                                 "VK_SUBGROUP_FEATURE_BASIC_BIT in compute")};
     case spv::CapabilityGroupNonUniformVote:
-      return {"GroupNonUniformVote",
+      return {"GroupNonUniformVote (vote subgroup operations)",
               subgroup_operation(d, VK_SUBGROUP_FEATURE_VOTE_BIT,
                                  "VkPhysicalDeviceSubgroupProperties::supportedOperations "
                                  "VK_SUBGROUP_FEATURE_VOTE_BIT in compute")};
     case spv::CapabilityGroupNonUniformArithmetic:
-      return {"GroupNonUniformArithmetic",
+      return {"GroupNonUniformArithmetic (arithmetic subgroup operations)",
               subgroup_operation(d, VK_SUBGROUP_FEATURE_ARITHMETIC_BIT,
                                  "VkPhysicalDeviceSubgroupProperties::supportedOperations "
                                  "VK_SUBGROUP_FEATURE_ARITHMETIC_BIT in compute")};
     case spv::CapabilityGroupNonUniformBallot:
-      return {"GroupNonUniformBallot",
+      return {"GroupNonUniformBallot (ballot subgroup operations)",
               subgroup_operation(d, VK_SUBGROUP_FEATURE_BALLOT_BIT,
                                  "VkPhysicalDeviceSubgroupProperties::supportedOperations "
                                  "VK_SUBGROUP_FEATURE_BALLOT_BIT in compute")};
     case spv::CapabilityGroupNonUniformShuffle:
-      return {"GroupNonUniformShuffle",
+      return {"GroupNonUniformShuffle (shuffle subgroup operations)",
               subgroup_operation(d, VK_SUBGROUP_FEATURE_SHUFFLE_BIT,
                                  "VkPhysicalDeviceSubgroupProperties::supportedOperations "
                                  "VK_SUBGROUP_FEATURE_SHUFFLE_BIT in compute")};
     case spv::CapabilityGroupNonUniformShuffleRelative:
-      return {"GroupNonUniformShuffleRelative",
+      return {"GroupNonUniformShuffleRelative (shuffle relative subgroup operations)",
               subgroup_operation(d, VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT,
                                  "VkPhysicalDeviceSubgroupProperties::supportedOperations "
                                  "VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT in compute")};
     case spv::CapabilityGroupNonUniformClustered:
-      return {"GroupNonUniformClustered",
+      return {"GroupNonUniformClustered (clustered subgroup operations)",
               subgroup_operation(d, VK_SUBGROUP_FEATURE_CLUSTERED_BIT,
                                  "VkPhysicalDeviceSubgroupProperties::supportedOperations "
                                  "VK_SUBGROUP_FEATURE_CLUSTERED_BIT in compute")};
     case spv::CapabilityGroupNonUniformQuad:
-      return {"GroupNonUniformQuad",
+      return {"GroupNonUniformQuad (quad subgroup operations)",
               subgroup_operation(d, VK_SUBGROUP_FEATURE_QUAD_BIT,
                                  "VkPhysicalDeviceSubgroupProperties::supportedOperations "
                                  "VK_SUBGROUP_FEATURE_QUAD_BIT in compute")};

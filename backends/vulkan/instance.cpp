@@ -372,8 +372,6 @@ void describe(Instance& in, PhysicalDevice& d) {
   l.max_shared_memory_bytes = lim.maxComputeSharedMemorySize;
   l.max_push_constant_bytes = lim.maxPushConstantsSize;
   l.subgroup_size = subgroup.subgroupSize;
-  d.subgroup = subgroup;
-  d.subgroup.pNext = nullptr;
   l.max_allocation_bytes = d.max_allocation;
   // A buffer is one allocation; a kernel may bind at most maxStorageBufferRange of
   // it, which stream_dispatch checks (transfers work on larger buffers).

@@ -74,10 +74,9 @@ struct PhysicalDevice {
   uint32_t api_version = 0;
   std::set<std::string> extensions;
   uint32_t queue_family = 0;
-  uint32_t timestamp_valid_bits = 0;              // 0: the queue cannot write timestamps
-  VkPhysicalDeviceSubgroupProperties subgroup{};  // pNext cleared
-  uint64_t max_allocation = 0;                    // maxMemoryAllocationSize
-  uint64_t max_buffer = 0;                        // maxBufferSize (Vulkan 1.3), else max_allocation
+  uint32_t timestamp_valid_bits = 0;  // 0: the queue cannot write timestamps
+  uint64_t max_allocation = 0;        // maxMemoryAllocationSize
+  uint64_t max_buffer = 0;            // maxBufferSize (Vulkan 1.3), else max_allocation
   bool timeline = false;
   bool push_descriptor = false;
   porta_device_info info{};
@@ -85,7 +84,7 @@ struct PhysicalDevice {
   // is opened with), its subgroup operations and, from Vulkan 1.2, its float
   // controls; capabilities.cpp checks modules against them.
   std::unique_ptr<FeatureChain> features;
-  VkPhysicalDeviceSubgroupProperties subgroup{};
+  VkPhysicalDeviceSubgroupProperties subgroup{};        // pNext cleared
   VkPhysicalDeviceVulkan12Properties v12_properties{};  // all zero below Vulkan 1.2
 
   bool has(const char* extension) const { return extensions.count(extension) != 0; }

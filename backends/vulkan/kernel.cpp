@@ -140,7 +140,6 @@ Kernel* create_kernel(Device& device, const porta_kernel_desc& desc) {
     fail(PORTA_ERROR_INVALID_KERNEL, "vulkan: %s: kernel '%s': no SPIR-V given", device.label().c_str(),
          k->name.c_str());
   check_limits(device, desc, k->name.c_str());
-  check_subgroup_operations(device, desc, k->name.c_str());
   k->push_constant_size = desc.push_constant_size;
 
   std::vector<VkDescriptorSetLayoutBinding> bindings(desc.buffer_count);

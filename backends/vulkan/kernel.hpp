@@ -22,9 +22,6 @@ struct Kernel {
 
 // Throws UNSUPPORTED (naming the limit or feature), INVALID_KERNEL or COMPILE.
 Kernel* create_kernel(Device& device, const porta_kernel_desc& desc);
-// Refuses (UNSUPPORTED) a kernel whose subgroup operations the device does
-// not support in compute shaders (subgroup_check.cpp).
-void check_subgroup_operations(const Device& device, const porta_kernel_desc& desc, const char* name);
 void destroy_kernel(Kernel* kernel);
 
 }  // namespace porta::vk

@@ -153,6 +153,24 @@ void main() {
   EXPECT_EQ(specialised.local_size[0], 128u);
 }
 
+TEST(Reflect, SharedArraysOfArraysCountEachElementOnce) {
+  const char* source = R"(#version 450
+layout(local_size_x = 16, local_size_y = 16) in;
+layout(binding = 0) buffer B { float b[]; };
+shared float grid[2][16][16];
+shared uint flag[4][256];
+void main() {
+  uvec2 l = gl_LocalInvocationID.xy;
+  grid[1][l.y][l.x] = b[l.y * 16u + l.x];
+  flag[l.x % 4u][l.y] = l.x;
+  barrier();
+  b[l.y * 16u + l.x] = grid[1][l.x][l.y] + float(flag[l.y % 4u][l.x]);
+}
+)";
+  const pt::KernelSignature s = pt::reflect(pt::prepare(pt::compile_glsl(source, "k.comp")));
+  EXPECT_EQ(s.shared_memory_bytes, 2u * 16 * 16 * 4 + 4u * 256 * 4);
+}
+
 TEST(Reflect, RejectsWhatKernelsCannotTake) {
   EXPECT_NE(error_of(R"(#version 450
 layout(local_size_x = 1) in;

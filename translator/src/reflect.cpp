@@ -27,8 +27,8 @@ uint32_t array_length(const spirv_cross::Compiler& compiler, const SPIRType& typ
 void natural_layout(const spirv_cross::Compiler& compiler, const SPIRType& type, uint64_t& size,
                     uint64_t& align) {
   if (!type.array.empty()) {
-    uint64_t count = 1;
-    for (size_t i = 0; i < type.array.size(); ++i) count *= array_length(compiler, type, i);
+    // The outermost dimension only: parent_type is the array of the others.
+    const uint64_t count = array_length(compiler, type, type.array.size() - 1);
     const SPIRType& element = compiler.get_type(type.parent_type);
     uint64_t element_size = 0, element_align = 1;
     natural_layout(compiler, element, element_size, element_align);

@@ -150,13 +150,13 @@ std::string CppCompiler::variable_decl(const SPIRType& type, const std::string& 
   return "porta_glsl::vec4_register " + name + type_to_array_glsl(type);
 }
 
-void CppCompiler::emit_instruction(const spirv_cross::Instruction& instruction) {
+void CppCompiler::emit_target_instruction(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   const auto opcode = static_cast<spv::Op>(instruction.op);
   if ((opcode == spv::OpAccessChain || opcode == spv::OpInBoundsAccessChain) &&
       register_chains_.count(ops[1]) && register_variables_.count(ops[2]) &&
       register_chains_[ops[1]].component) {
-    TargetCompiler::emit_instruction(instruction);
+    TargetCompiler::emit_target_instruction(instruction);
     // The emitter names a constant component .x .y .z .w; vec4_register
     // reads it with [i] (a dynamic index is already [i]).
     auto* chain = maybe_get<SPIRExpression>(ops[1]);
@@ -184,7 +184,7 @@ void CppCompiler::emit_instruction(const spirv_cross::Instruction& instruction) 
     const uint32_t variable = chain != register_chains_.end() ? chain->second.variable : pointer;
     const bool whole = chain == register_chains_.end() || !chain->second.component;
     if (register_variables_.count(variable) && whole) {
-      TargetCompiler::emit_instruction(instruction);
+      TargetCompiler::emit_target_instruction(instruction);
       // A forwarded load is the variable's own expression; templates (fma,
       // min, ...) need a vec4, so it becomes load_register(...). A load kept
       // in a temporary converted on its declaration.
@@ -194,7 +194,7 @@ void CppCompiler::emit_instruction(const spirv_cross::Instruction& instruction) 
       return;
     }
   }
-  TargetCompiler::emit_instruction(instruction);
+  TargetCompiler::emit_target_instruction(instruction);
 }
 
 const std::unordered_set<std::string>& CppCompiler::reserved_words() const {

@@ -51,7 +51,7 @@ class CppCompiler final : public TargetCompiler {
   void find_register_variables(const std::vector<uint32_t>& spirv);
   void drop_register_variable(uint32_t variable);
   std::string variable_decl(const spirv_cross::SPIRType& type, const std::string& name, uint32_t id) override;
-  void emit_instruction(const spirv_cross::Instruction& instruction) override;
+  void emit_target_instruction(const spirv_cross::Instruction& instruction) override;
   std::unordered_set<uint32_t> register_variables_;
   std::unordered_map<uint32_t, RegisterChain> register_chains_;
 

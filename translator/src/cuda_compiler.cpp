@@ -33,7 +33,7 @@ const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
   // generated code uses.
   static const std::unordered_set<std::string> words = cxx_reserved_words(
       {"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "half",
-       "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared", "group_shared", "pc"});
+       "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared", "group_shared", "pc", "porta_b"});
   return words;
 }
 
@@ -90,6 +90,17 @@ void CudaCompiler::emit_kernel_entry() {
     // GLSL types in porta_group_shared do.
     statement("__shared__ alignas(", ns, "porta_group_shared) unsigned char porta_shared_storage[sizeof(", ns,
               "porta_group_shared)];");
+    if (!zero_initialized_shared_variables().empty()) {
+      // Some shared variables have a zero initialiser: the block zeroes the
+      // storage together before any thread reads it.
+      statement(
+          "for (unsigned porta_b = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); "
+          "porta_b < "
+          "sizeof(",
+          ns, "porta_group_shared); porta_b += blockDim.x * blockDim.y * blockDim.z)");
+      statement("    porta_shared_storage[porta_b] = 0;");
+      statement("__syncthreads();");
+    }
     statement(ns, "porta_work_item(", arguments, "*reinterpret_cast<", ns,
               "porta_group_shared*>(porta_shared_storage)).main();");
   }

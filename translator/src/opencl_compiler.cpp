@@ -101,7 +101,7 @@ const std::unordered_set<std::string>& OpenclCompiler::reserved_words() const {
       "fmod", "as_int", "as_uint", "as_float", "NULL", "offsetof", "CLK_LOCAL_MEM_FENCE",
       "CLK_GLOBAL_MEM_FENCE", "INFINITY", "NAN", "MAXFLOAT", "HUGE_VALF",
       // names the translation defines
-      "main", "porta_i", "porta_opencl_kernel"};
+      "main", "porta_i", "porta_opencl_kernel", "porta_local_index", "porta_group_size", "porta_b"};
   return words;
 }
 
@@ -228,12 +228,18 @@ void OpenclCompiler::emit_prelude() {
   emit_subgroup_requirements();
   emit_runtime_section(kRuntimeFile, "prelude");
   statement("");
+  // The emitter also writes GLSL's scalar conversions, int(0x80000000) or
+  // short(x): C casts in OpenCL C.
+  for (const char* scalar :
+       {"bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double"})
+    vectors.insert(scalar);
   vector_literal_types_ = std::move(vectors);
 }
 
 std::string OpenclCompiler::finish(std::string text) {
   // The emitter spells vector constructors as GLSL does, float4(a, b.xy, c);
-  // OpenCL C's vector literal is (float4)(a, b.xy, c). The rewrite is done on
+  // OpenCL C's vector literal is (float4)(a, b.xy, c), and a scalar
+  // constructor, int(x), is the cast ((int)(x)). The rewrite is done on
   // the text (a function-like macro would do it too, but NVIDIA's compiler
   // refuses variadic macros). The literal is parenthesised whole, since a
   // postfix operator would otherwise bind to its argument list.
@@ -832,6 +838,24 @@ void OpenclCompiler::emit_entry_point_declarations() {
     statement(variable_decl(get<SPIRVariable>(id)), ";");
     any = true;
   }
+  // __local variables take no initialiser: the group zeroes them together
+  // before any work-item reads them.
+  const std::vector<uint32_t> zeroed = zero_initialized_shared_variables();
+  if (!zeroed.empty()) {
+    statement("// Shared variables with a zero initialiser.");
+    begin_scope();
+    statement(
+        "const uint porta_local_index = (uint)(get_local_id(0) + get_local_size(0) * (get_local_id(1) + "
+        "get_local_size(1) * get_local_id(2)));");
+    statement(
+        "const uint porta_group_size = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));");
+    for (uint32_t id : zeroed)
+      statement("for (uint porta_b = porta_local_index; porta_b < sizeof(", to_name(id),
+                "); porta_b += porta_group_size) ((__local uchar*)&", to_name(id), ")[porta_b] = 0;");
+    statement("barrier(CLK_LOCAL_MEM_FENCE);");
+    end_scope();
+    any = true;
+  }
   if (any) statement("");
   emit_subgroup_builtins();
 }
@@ -869,7 +893,7 @@ std::string OpenclCompiler::as_unsigned(const std::string& expr, const SPIRType&
   return "as_" + vector_type_name(unsigned_of(from.basetype), from.vecsize) + "(" + expr + ")";
 }
 
-void OpenclCompiler::emit_instruction(const spirv_cross::Instruction& instruction) {
+void OpenclCompiler::emit_target_instruction(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   if (is_atomic_read_modify_write(static_cast<spv::Op>(instruction.op))) {
     emit_atomic(instruction);
@@ -958,7 +982,7 @@ void OpenclCompiler::emit_instruction(const spirv_cross::Instruction& instructio
     default:
       break;
   }
-  TargetCompiler::emit_instruction(instruction);
+  TargetCompiler::emit_target_instruction(instruction);
 }
 
 void OpenclCompiler::emit_atomic(const spirv_cross::Instruction& instruction) {

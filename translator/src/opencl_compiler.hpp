@@ -58,7 +58,7 @@ class OpenclCompiler final : public TargetCompiler {
   void emit_function_prototype(spirv_cross::SPIRFunction& func,
                                const spirv_cross::Bitset& return_flags) override;
   void emit_entry_point_declarations() override;
-  void emit_instruction(const spirv_cross::Instruction& instruction) override;
+  void emit_target_instruction(const spirv_cross::Instruction& instruction) override;
   void emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op, const uint32_t* args,
                     uint32_t count) override;
   std::string constant_op_expression(const spirv_cross::SPIRConstantOp& op) override;
@@ -69,7 +69,7 @@ class OpenclCompiler final : public TargetCompiler {
   // ---- pieces of the translation unit ----
   void prepare_names();
   void emit_prelude();
-  std::set<std::string> vector_literal_types_;  // the vector types emit_prelude saw
+  std::set<std::string> vector_literal_types_;  // the vector and scalar types finish() turns into casts
   void emit_division_helpers();
   void emit_constants_and_structs();
   void emit_struct(const spirv_cross::SPIRType& type);

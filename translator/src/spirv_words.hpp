@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <spirv.hpp>
+#include <string>
 #include <vector>
 
 #include "porta_translator/translator.hpp"
@@ -42,6 +43,12 @@ inline bool is_group_non_uniform(spv::Capability capability) {
       return false;
   }
 }
+
+// The name of the instruction whose words (the first holds the opcode and the
+// word count) are given: "OpSMod"; "opcode N" for one the disassembler does not know.
+// OpExtInst names its set (`extended_set`, the import's name) and instruction:
+// "GLSL.std.450 Fract".
+std::string instruction_name(const uint32_t* words, uint32_t count, const std::string& extended_set = "");
 
 // Spec constants replaced by constants with the given values (defaults for the
 // others) and spec-constant expressions folded: what a driver would compile.

@@ -127,9 +127,28 @@ std::unordered_set<std::string> TargetCompiler::cxx_reserved_words(
 }
 
 void TargetCompiler::unsupported(const std::string& what) const {
-  throw Error(
-      Error::Kind::UnsupportedFeature,
-      std::string("target ") + target_name(const_cast<TargetCompiler*>(this)->target()) + ": " + what);
+  const std::string where = emitting_position();
+  throw Error(Error::Kind::UnsupportedFeature, std::string("target ") +
+                                                   target_name(const_cast<TargetCompiler*>(this)->target()) +
+                                                   ": " + what + (where.empty() ? "" : " (" + where + ")"));
+}
+
+std::string TargetCompiler::emitting_position() const {
+  if (!emitting_ || emitting_->offset == 0) return "";
+  const uint32_t* words = &ir.spirv[emitting_->offset - 1];
+  std::string extended_set;
+  if (emitting_->op == spv::OpExtInst && emitting_->length >= 4) {
+    // The import's name: SPIRV-Cross keeps only the sets it knows.
+    for_each_instruction(ir.spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
+      if (opcode == spv::OpExtInstImport && count >= 2 && operands[0] == words[3])
+        extended_set = reinterpret_cast<const char*>(&operands[1]);
+    });
+  }
+  std::string where = instruction_name(words, emitting_->length + 1, extended_set);
+  if (line_file_ != 0)
+    if (const auto* file = maybe_get<spirv_cross::SPIRString>(line_file_))
+      where += " at " + file->str + ":" + std::to_string(line_);
+  return where;
 }
 
 void TargetCompiler::emit_runtime_section(std::string_view file, std::string_view section,
@@ -300,6 +319,34 @@ void TargetCompiler::collect_interface() {
         break;
     }
   }
+}
+
+std::vector<uint32_t> TargetCompiler::zero_initialized_shared_variables() {
+  std::function<bool(uint32_t)> is_zero = [&](uint32_t id) {
+    const auto* constant = maybe_get<SPIRConstant>(id);
+    if (!constant || constant->specialization) return false;
+    for (uint32_t sub : constant->subconstants)
+      if (!is_zero(sub)) return false;
+    for (uint32_t col = 0; col < constant->columns(); ++col)
+      for (uint32_t row = 0; row < constant->vector_size(); ++row) {
+        if (constant->m.c[col].id[row] != 0) {
+          if (!is_zero(constant->m.c[col].id[row])) return false;
+        } else if (constant->scalar_u64(col, row) != 0) {
+          return false;
+        }
+      }
+    return true;
+  };
+  std::vector<uint32_t> variables;
+  for (uint32_t id : shared_variables_) {
+    const SPIRVariable& var = get<SPIRVariable>(id);
+    if (!var.initializer) continue;
+    if (!is_zero(var.initializer))
+      unsupported("shared variable '" + CompilerGLSL::to_name(id) +
+                  "' with an initial value other than zero");
+    variables.push_back(id);
+  }
+  return variables;
 }
 
 bool TargetCompiler::is_workgroup_size_constant(uint32_t id) const {
@@ -799,6 +846,25 @@ std::string TargetCompiler::atomic_call(const spirv_cross::Instruction& instruct
 }
 
 void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instruction) {
+  if (instruction.op == spv::OpLine && instruction.length >= 2) {
+    line_file_ = stream(instruction)[0];
+    line_ = stream(instruction)[1];
+  } else if (instruction.op == spv::OpNoLine) {
+    line_file_ = 0;
+  }
+  // Restored on the way out: an instruction may emit others (a block's phi copies).
+  const spirv_cross::Instruction* outer = emitting_;
+  emitting_ = &instruction;
+  try {
+    emit_target_instruction(instruction);
+  } catch (...) {
+    emitting_ = outer;
+    throw;
+  }
+  emitting_ = outer;
+}
+
+void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   const auto opcode = static_cast<spv::Op>(instruction.op);
   if (emit_byte_addressed(instruction)) return;
@@ -856,7 +922,8 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
           }
         }
       }
-      if (safe) break;
+      // C's % takes the dividend's sign, OpSMod the divisor's: never plain %.
+      if (safe && opcode != spv::OpSMod) break;
       const SPIRType& type = get<SPIRType>(result_type);
       const bool is_signed = opcode == spv::OpSDiv || opcode == spv::OpSRem || opcode == spv::OpSMod;
       SPIRType::BaseType base = type.basetype;
@@ -871,10 +938,77 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
       emit_binary_func_op_cast(result_type, id, a, b, name.c_str(), base, !is_signed);
       return;
     }
+    case spv::OpShiftLeftLogical:
+    case spv::OpShiftRightLogical:
+    case spv::OpShiftRightArithmetic:
+      if (emit_shift(instruction)) return;
+      break;
     default:
       break;
   }
   CompilerGLSL::emit_instruction(instruction);
+}
+
+// SPIR-V leaves a shift by the base's bit width or more undefined; C and C++
+// make it undefined behaviour, which optimisers exploit. porta defines it the
+// way OpenCL C does, and Vulkan drivers built on NIR (Mesa) and x86 do: the
+// amount is taken modulo the bit width (x << 33 == x << 1). A left shift of a
+// signed value is done in the unsigned type (C's rules make shifting a
+// negative value, or into the sign bit, undefined).
+bool TargetCompiler::emit_shift(const spirv_cross::Instruction& instruction) {
+  const uint32_t* ops = stream(instruction);
+  const auto opcode = static_cast<spv::Op>(instruction.op);
+  const SPIRType& type = get<SPIRType>(ops[0]);
+  if (type.columns != 1 || type.width < 8 || type.basetype == SPIRType::Boolean) return false;
+  const SPIRType& amount_type = expression_type(ops[3]);
+  bool in_range = false;
+  if (const auto* constant = maybe_get<SPIRConstant>(ops[3]); constant && !constant->specialization) {
+    in_range = true;
+    for (uint32_t c = 0; c < amount_type.vecsize; ++c)
+      if ((amount_type.width == 64 ? constant->scalar_u64(0, c) : constant->scalar(0, c)) >= type.width)
+        in_range = false;
+  }
+  const bool signed_result = type.basetype == SPIRType::Int || type.basetype == SPIRType::Int64 ||
+                             type.basetype == SPIRType::Short || type.basetype == SPIRType::SByte;
+  if (in_range && (opcode != spv::OpShiftLeftLogical || !signed_result)) return false;
+  // The operand as the opcode reads it: arithmetic shifts signed, the others unsigned.
+  SPIRType operand = type;
+  const bool arithmetic = opcode == spv::OpShiftRightArithmetic;
+  switch (type.width) {
+    case 8:
+      operand.basetype = arithmetic ? SPIRType::SByte : SPIRType::UByte;
+      break;
+    case 16:
+      operand.basetype = arithmetic ? SPIRType::Short : SPIRType::UShort;
+      break;
+    case 64:
+      operand.basetype = arithmetic ? SPIRType::Int64 : SPIRType::UInt64;
+      break;
+    default:
+      operand.basetype = arithmetic ? SPIRType::Int : SPIRType::UInt;
+      break;
+  }
+  const SPIRType& value_type = expression_type(ops[2]);
+  const std::string value = value_type.basetype == operand.basetype ? to_enclosed_unpacked_expression(ops[2])
+                                                                    : bitcast_glsl(operand, ops[2]);
+  std::string amount = to_enclosed_unpacked_expression(ops[3]);
+  // OpenCL C masks shift amounts itself.
+  if (!in_range && target() != Target::OpenCL) {
+    SPIRType scalar = amount_type;
+    scalar.vecsize = 1;
+    std::string mask = std::to_string(type.width - 1);
+    if (amount_type.width == 32)
+      mask += amount_type.basetype == SPIRType::UInt ? "u" : "";
+    else
+      mask = type_to_glsl(scalar) + "(" + mask + ")";
+    amount = "(" + amount + " & " + mask + ")";
+  }
+  const std::string expr = bitcast_expression(
+      type, operand.basetype, value + (opcode == spv::OpShiftLeftLogical ? " << " : " >> ") + amount);
+  emit_op(ops[0], ops[1], expr, should_forward(ops[2]) && should_forward(ops[3]));
+  inherit_expression_dependencies(ops[1], ops[2]);
+  inherit_expression_dependencies(ops[1], ops[3]);
+  return true;
 }
 
 std::string TargetCompiler::type_to_glsl(const SPIRType& type, uint32_t id) {

@@ -146,11 +146,20 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   uint32_t push_constant_variable() const { return push_constant_variable_; }
   std::string push_constant_type_name();
   const std::vector<uint32_t>& shared_variables() const { return shared_variables_; }
+  // The shared variables the module initialises (OpVariable's initializer;
+  // GLSL's `shared uint s = {};`), which each work-group must see set before
+  // its first use. Only zero initialisers are taken (GLSL allows no others);
+  // any other is refused.
+  std::vector<uint32_t> zero_initialized_shared_variables();
   bool kernel_uses_barrier() const { return uses_barrier_; }
   std::string workgroup_size_expression(int dimension);
   // "uint" for target cpp: a literal of the named scalar type.
   std::string literal(uint32_t value) const { return std::to_string(value) + "u"; }
 
+  // Throws Error(UnsupportedFeature): "target T: <what> (<instruction> at
+  // <file>:<line>)" while an instruction is being emitted, the file and line
+  // from the module's OpLine debug info where it has some; "target T: <what>"
+  // otherwise.
   [[noreturn]] void unsupported(const std::string& what) const;
   // ---- subgroup operations (subgroup_lowering.cpp) ----
   // One GroupNonUniform instruction, decoded: GLSL's function for it
@@ -236,7 +245,11 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   std::string builtin_to_glsl(spv::BuiltIn builtin, spv::StorageClass storage) override;
   void emit_function_prototype(spirv_cross::SPIRFunction& func,
                                const spirv_cross::Bitset& return_flags) override;
-  void emit_instruction(const spirv_cross::Instruction& instruction) override;
+  // Notes the instruction (and its OpLine) for unsupported(), then
+  // emit_target_instruction().
+  void emit_instruction(const spirv_cross::Instruction& instruction) final;
+  // What the targets share; a target's override handles its own instructions first.
+  virtual void emit_target_instruction(const spirv_cross::Instruction& instruction);
   std::string type_to_glsl(const spirv_cross::SPIRType& type, uint32_t id = 0) override;
   void replace_illegal_names() override;
   std::string to_name(uint32_t id, bool allow_alias = true) const override;
@@ -264,7 +277,14 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   void emit_scalar_spec_constant(const spirv_cross::SPIRConstant& constant);
   std::string member_declaration(const spirv_cross::SPIRType& member_type, const std::string& name);
 
+  std::string emitting_position() const;
+  // Shifts with porta's defined semantics; false when the emitter's own are exact.
+  bool emit_shift(const spirv_cross::Instruction& instruction);
+
   TranslateOptions options_;
+  // The instruction being emitted and the last OpLine seen (file id 0: none).
+  const spirv_cross::Instruction* emitting_ = nullptr;
+  uint32_t line_file_ = 0, line_ = 0;
   std::vector<BufferView> buffers_;
   uint32_t push_constant_variable_ = 0;
   std::vector<uint32_t> shared_variables_;

@@ -32,8 +32,8 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 //@section bitfield_reverse
-// GLSL's bitfieldReverse (OpenCL C 1.2 has no bit reversal).
-uint porta_bitfield_reverse(uint x)
+// GLSL's bitfieldReverse (OpenCL C 1.2 has no bit reversal), for {T}: uint or uintN.
+{T} porta_bitfield_reverse_{T}({T} x)
 {
     x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
     x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
@@ -77,3 +77,64 @@ uint porta_bitfield_reverse(uint x)
 
 //@section vector4
 {T} porta_{OP}_{T}({T} a, {T} b) { return ({T})(porta_{OP}_{S}(a.x, b.x), porta_{OP}_{S}(a.y, b.y), porta_{OP}_{S}(a.z, b.z), porta_{OP}_{S}(a.w, b.w)); }
+
+//@section pack
+// GLSL's pack/unpack functions (OpenCL C 1.2 has none): round to nearest even, as GPUs do.
+uint porta_packUnorm4x8(float4 v)
+{
+    const uint4 b = convert_uint4(rint(clamp(v, 0.0f, 1.0f) * 255.0f));
+    return b.x | (b.y << 8) | (b.z << 16) | (b.w << 24);
+}
+uint porta_packSnorm4x8(float4 v)
+{
+    const uint4 b = as_uint4(convert_int4(rint(clamp(v, -1.0f, 1.0f) * 127.0f))) & 0xffu;
+    return b.x | (b.y << 8) | (b.z << 16) | (b.w << 24);
+}
+uint porta_packUnorm2x16(float2 v)
+{
+    const uint2 b = convert_uint2(rint(clamp(v, 0.0f, 1.0f) * 65535.0f));
+    return b.x | (b.y << 16);
+}
+uint porta_packSnorm2x16(float2 v)
+{
+    const uint2 b = as_uint2(convert_int2(rint(clamp(v, -1.0f, 1.0f) * 32767.0f))) & 0xffffu;
+    return b.x | (b.y << 16);
+}
+float4 porta_unpackUnorm4x8(uint p)
+{
+    return convert_float4((uint4)(p, p >> 8, p >> 16, p >> 24) & 0xffu) / 255.0f;
+}
+float4 porta_unpackSnorm4x8(uint p)
+{
+    const int4 b = as_int4((uint4)(p << 24, p << 16, p << 8, p)) >> 24;
+    return clamp(convert_float4(b) / 127.0f, -1.0f, 1.0f);
+}
+float2 porta_unpackUnorm2x16(uint p)
+{
+    return convert_float2((uint2)(p, p >> 16) & 0xffffu) / 65535.0f;
+}
+float2 porta_unpackSnorm2x16(uint p)
+{
+    const int2 b = as_int2((uint2)(p << 16, p)) >> 16;
+    return clamp(convert_float2(b) / 32767.0f, -1.0f, 1.0f);
+}
+uint porta_packHalf2x16(float2 v)
+{
+    ushort h[2];
+    vstore_half2_rte(v, 0, (__private half*)h);
+    return (uint)h[0] | ((uint)h[1] << 16);
+}
+float2 porta_unpackHalf2x16(uint p)
+{
+    const ushort h[2] = {(ushort)p, (ushort)(p >> 16)};
+    return vload_half2(0, (const __private half*)h);
+}
+
+//@section refract
+// GLSL's refract for {T} (OpenCL C 1.2 has no refract).
+{T} porta_refract_{T}({T} i, {T} n, {S} eta)
+{
+    const {S} d = dot(n, i);
+    const {S} k = ({S})1 - eta * eta * (({S})1 - d * d);
+    return k < ({S})0 ? ({T})(({S})0) : eta * i - (eta * d + sqrt(k)) * n;
+}

@@ -294,8 +294,17 @@ std::string OpenclCompiler::finish(std::string text) {
 
 void OpenclCompiler::emit_division_helpers() {
   if (division_helpers_.empty()) return;
-  if (division_helpers_.count({-1, "porta_bitfield_reverse"})) {
-    emit_runtime_section(kRuntimeFile, "bitfield_reverse");
+  for (const auto& [rank, name] : division_helpers_) {
+    if (rank != -2) continue;
+    // section:T:S
+    const size_t first = name.find(':'), second = name.find(':', first + 1);
+    emit_runtime_section(kRuntimeFile, name.substr(0, first),
+                         {{"T", name.substr(first + 1, second - first - 1)}, {"S", name.substr(second + 1)}});
+    statement("");
+  }
+  for (const auto& [rank, name] : division_helpers_) {
+    if (rank >= 0 || name.rfind("porta_bitfield_reverse_", 0) != 0) continue;
+    emit_runtime_section(kRuntimeFile, "bitfield_reverse", {{"T", name.substr(23)}});
     statement("");
   }
   bool division_comment = false;
@@ -949,12 +958,14 @@ void OpenclCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
       return;
     case spv::OpBitReverse: {
       const SPIRType& result = get<SPIRType>(ops[0]);
-      if (result.vecsize > 1 || result.width != 32)
-        unsupported("bitfieldReverse of vectors or non-32-bit integers");
-      require_helper(-1, "porta_bitfield_reverse");
-      std::string expr = "porta_bitfield_reverse(" +
-                         as_unsigned(to_unpacked_expression(ops[2]), expression_type(ops[2])) + ")";
-      if (is_signed(result.basetype)) expr = "as_int(" + expr + ")";
+      if (result.width != 32)
+        unsupported("bitfieldReverse of " + std::to_string(result.width) + "-bit integers");
+      const std::string helper = "porta_bitfield_reverse_" + vector_type_name(SPIRType::UInt, result.vecsize);
+      require_helper(-1, helper);
+      std::string expr =
+          helper + "(" + as_unsigned(to_unpacked_expression(ops[2]), expression_type(ops[2])) + ")";
+      if (is_signed(result.basetype))
+        expr = "as_" + vector_type_name(SPIRType::Int, result.vecsize) + "(" + expr + ")";
       emit_op(ops[0], ops[1], expr, should_forward(ops[2]));
       inherit_expression_dependencies(ops[1], ops[2]);
       return;
@@ -974,7 +985,8 @@ void OpenclCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
     case spv::OpISubBorrow:
     case spv::OpUMulExtended:
     case spv::OpSMulExtended:
-      unsupported("uaddCarry, usubBorrow, umulExtended and imulExtended");
+      emit_struct_result(instruction);
+      return;
     case spv::OpDPdx:
     case spv::OpDPdy:
     case spv::OpFwidth:
@@ -1082,34 +1094,47 @@ void OpenclCompiler::emit_conversion(const spirv_cross::Instruction& instruction
 }
 
 void OpenclCompiler::emit_bitfield(const spirv_cross::Instruction& instruction) {
+  // Base, Insert and the result are scalars or vectors of 32 or 64 bits;
+  // Offset and Count are scalars, which OpenCL C applies to every component.
   const uint32_t* ops = stream(instruction);
   const auto opcode = static_cast<spv::Op>(instruction.op);
   const SPIRType& result = get<SPIRType>(ops[0]);
-  if (result.vecsize > 1 || result.width != 32)
-    unsupported("bitfieldExtract/bitfieldInsert on vectors or non-32-bit integers");
-  const std::string x = to_enclosed_unpacked_expression(ops[2]);
-  const std::string ux = as_unsigned(x, expression_type(ops[2]));
+  if (result.width != 32 && result.width != 64)
+    unsupported("bitfieldExtract/bitfieldInsert on " + std::to_string(result.width) + "-bit integers");
+  const bool wide = result.width == 64;
+  const std::string unsigned_type =
+      vector_type_name(wide ? SPIRType::UInt64 : SPIRType::UInt, result.vecsize);
+  const std::string signed_type = vector_type_name(wide ? SPIRType::Int64 : SPIRType::Int, result.vecsize);
+  const std::string scalar = wide ? "(ulong)" : "(uint)";
+  const std::string one = wide ? "1ul" : "1u", width = wide ? "64u" : "32u";
+  const std::string all_ones =
+      "(" + unsigned_type + ")(" + (wide ? "0xfffffffffffffffful" : "0xffffffffu") + ")";
+  const std::string ux = as_unsigned(to_enclosed_unpacked_expression(ops[2]), expression_type(ops[2]));
+  auto operand = [&](uint32_t id) { return scalar + to_enclosed_unpacked_expression(id); };
+  // The field's mask (Count ones), at bit 0.
+  auto field_mask = [&](const std::string& bits) {
+    return "(" + bits + " == " + width + " ? " + all_ones + " : (" + unsigned_type + ")((" + one + " << " +
+           bits + ") - " + one + "))";
+  };
   std::string expr;
-  auto operand = [&](uint32_t id) { return "(uint)" + to_enclosed_unpacked_expression(id); };
   if (opcode == spv::OpBitFieldInsert) {
     const std::string insert = as_unsigned(to_enclosed_unpacked_expression(ops[3]), expression_type(ops[3]));
     const std::string offset = operand(ops[4]), bits = operand(ops[5]);
-    const std::string mask =
-        "((" + bits + " == 32u ? 0xffffffffu : (1u << " + bits + ") - 1u) << " + offset + ")";
-    expr = "(" + ux + " & ~" + mask + ") | ((" + insert + " << " + offset + ") & " + mask + ")";
+    const std::string mask = "(" + field_mask(bits) + " << " + offset + ")";
+    expr = "((" + ux + " & ~" + mask + ") | ((" + insert + " << " + offset + ") & " + mask + "))";
   } else {
     const std::string offset = operand(ops[3]), bits = operand(ops[4]);
     if (opcode == spv::OpBitFieldUExtract) {
-      expr =
-          "(" + bits + " == 32u ? " + ux + " : (" + ux + " >> " + offset + ") & ((1u << " + bits + ") - 1u))";
+      expr = "((" + ux + " >> " + offset + ") & " + field_mask(bits) + ")";
+      if (is_signed(result.basetype)) expr = "as_" + signed_type + expr;
     } else {
       // Shift the field to the top, then arithmetic-shift it back down.
-      expr = "(" + bits + " == 0u ? 0 : as_int(" + ux + " << (32u - " + offset + " - " + bits +
-             ")) >> (32u - " + bits + "))";
-      if (!is_signed(result.basetype)) expr = "as_uint" + expr;
+      expr = "(" + bits + " == 0 ? (" + signed_type + ")(0) : as_" + signed_type + "(" + ux + " << (" +
+             width + " - " + offset + " - " + bits + ")) >> (" + width + " - " + bits + "))";
+      if (!is_signed(result.basetype)) expr = "as_" + unsigned_type + expr;
     }
   }
-  if (opcode != spv::OpBitFieldSExtract && is_signed(result.basetype)) expr = "as_int(" + expr + ")";
+  if (opcode == spv::OpBitFieldInsert && is_signed(result.basetype)) expr = "as_" + signed_type + expr;
   bool forward = true;
   for (uint32_t i = 2; i < instruction.length; ++i) forward = forward && should_forward(ops[i]);
   emit_op(ops[0], ops[1], expr, forward);
@@ -1139,6 +1164,7 @@ void OpenclCompiler::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op
   auto signed_operand = [&](const std::string& expr) {
     return is_signed(expression_type(args[0]).basetype) ? expr : bitcast_glsl(signed_operand_type(), args[0]);
   };
+  if (emit_extended_glsl(result_type, id, op, args)) return;
   switch (static_cast<GLSLstd450>(op)) {
     case GLSLstd450RoundEven:
       emit_unary_func_op(result_type, id, args[0], "rint");
@@ -1199,28 +1225,6 @@ void OpenclCompiler::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op
       emit_expression(from_unsigned("31u - clz(" + flipped + ")"), {args[0]});
       return;
     }
-    case GLSLstd450Modf:
-    case GLSLstd450ModfStruct:
-    case GLSLstd450Frexp:
-    case GLSLstd450FrexpStruct:
-      unsupported("modf and frexp");
-    case GLSLstd450PackSnorm4x8:
-    case GLSLstd450PackUnorm4x8:
-    case GLSLstd450PackSnorm2x16:
-    case GLSLstd450PackUnorm2x16:
-    case GLSLstd450PackHalf2x16:
-    case GLSLstd450PackDouble2x32:
-    case GLSLstd450UnpackSnorm2x16:
-    case GLSLstd450UnpackUnorm2x16:
-    case GLSLstd450UnpackHalf2x16:
-    case GLSLstd450UnpackSnorm4x8:
-    case GLSLstd450UnpackUnorm4x8:
-    case GLSLstd450UnpackDouble2x32:
-      unsupported("the pack/unpack functions");
-    case GLSLstd450FaceForward:
-    case GLSLstd450Reflect:
-    case GLSLstd450Refract:
-      unsupported("faceforward, reflect and refract");
     case GLSLstd450Determinant:
     case GLSLstd450MatrixInverse:
       emit_matrix_glsl_op(result_type, id, op, args);

@@ -152,6 +152,11 @@ class OpenclCompiler final : public TargetCompiler {
   bool fold_constant(uint32_t id, uint32_t& value) const;
   // Requests a helper function for the prelude (a recompile emits it).
   void require_helper(int rank, const std::string& name);
+  // Requests a section of the runtime file for the prelude, with {T} and {S}.
+  void require_section(const std::string& section, const std::string& type, const std::string& scalar);
+  // opencl_lowering.cpp: what OpenCL C has no built-in for. False: not one of them.
+  bool emit_struct_result(const spirv_cross::Instruction& instruction);
+  bool emit_extended_glsl(uint32_t result_type, uint32_t id, uint32_t op, const uint32_t* args);
 
   // ---- subgroups (opencl_subgroups.cpp) ----
   // sub_group_* from cl_khr_subgroups and the cl_khr_subgroup_* extensions:

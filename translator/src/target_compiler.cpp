@@ -943,10 +943,38 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
     case spv::OpShiftRightArithmetic:
       if (emit_shift(instruction)) return;
       break;
+    case spv::OpExpectKHR:
+      // A hint: its value is the value.
+      emit_op(ops[0], ops[1], to_unpacked_expression(ops[2]), should_forward(ops[2]));
+      inherit_expression_dependencies(ops[1], ops[2]);
+      return;
+    case spv::OpAssumeTrueKHR:
+      return;  // a hint; the targets' compilers need none
+    case spv::OpExtInst: {
+      // GLSL.std.450 is the targets' to lower; non-semantic sets (debug info,
+      // printf) carry no computation, and the emitter drops them. Any other
+      // set (SPV_AMD_*) the emitter would write as GLSL calls none of the
+      // targets has.
+      using Extension = spirv_cross::SPIRExtension;
+      const Extension::Extension set = get<Extension>(ops[2]).ext;
+      if (set != Extension::GLSL && set != Extension::SPV_debug_info &&
+          set != Extension::NonSemanticDebugPrintf && set != Extension::NonSemanticShaderDebugInfo &&
+          set != Extension::NonSemanticGeneric)
+        unsupported("an instruction of an extended instruction set other than GLSL.std.450");
+      break;
+    }
     default:
       break;
   }
   CompilerGLSL::emit_instruction(instruction);
+  // The emitter writes "// unimplemented op" for an instruction it does not
+  // know and leaves the result undefined (later: "Cannot resolve expression
+  // type"): refused here, naming it.
+  bool has_result = false, has_type = false;
+  spv::HasResultAndType(opcode, &has_result, &has_type);
+  if (has_result && has_type && instruction.length >= 2 &&
+      ir.ids[ops[1]].get_type() == spirv_cross::TypeNone && get<SPIRType>(ops[0]).basetype != SPIRType::Void)
+    unsupported("this instruction");
 }
 
 // SPIR-V leaves a shift by the base's bit width or more undefined; C and C++
@@ -1084,6 +1112,14 @@ void TargetCompiler::replace_illegal_names() {
     if (constant.is_used_as_lut || constant.specialization) claim_unique_name(id);
   });
   ir.for_each_typed_id<SPIRConstantOp>([&](uint32_t id, SPIRConstantOp&) { claim_unique_name(id); });
+  // Struct types too: the emitter names the results of modf, frexp,
+  // uaddCarry and friends "ResType", whatever their members; C and C++ need
+  // one name per type. A type that aliases another is not declared.
+  ir.for_each_typed_id<SPIRType>([&](uint32_t id, SPIRType& type) {
+    if (type.basetype == SPIRType::Struct && type.self == id && type.array.empty() && !type.pointer &&
+        type.type_alias == spirv_cross::TypeID(0))
+      claim_unique_name(id);
+  });
 }
 
 }  // namespace porta::translator::detail

@@ -1,0 +1,164 @@
+// Target opencl: the GLSL.std.450 functions and instructions OpenCL C 1.2 has
+// no built-in for: the struct results (modf, frexp, uaddCarry, usubBorrow,
+// umulExtended, imulExtended), out parameters (OpenCL C takes pointers), the
+// pack/unpack functions and faceforward/reflect/refract. The helpers are
+// sections of runtime/porta_opencl.cl.
+#define SPV_ENABLE_UTILITY_CODE
+#include <GLSL.std.450.h>
+
+#include "opencl_compiler.hpp"
+
+namespace porta::translator::detail {
+
+namespace {
+
+bool is_float(const SPIRType& type) {
+  return type.basetype == SPIRType::Float || type.basetype == SPIRType::Double;
+}
+
+}  // namespace
+
+void OpenclCompiler::require_section(const std::string& section, const std::string& type,
+                                     const std::string& scalar) {
+  require_helper(-2, section + ":" + type + ":" + scalar);
+}
+
+bool OpenclCompiler::emit_struct_result(const spirv_cross::Instruction& instruction) {
+  const uint32_t* ops = stream(instruction);
+  const auto opcode = static_cast<spv::Op>(instruction.op);
+  if (opcode != spv::OpIAddCarry && opcode != spv::OpISubBorrow && opcode != spv::OpUMulExtended &&
+      opcode != spv::OpSMulExtended)
+    return false;
+  // The result is a struct of two members of the operands' type: the low
+  // part (or sum, or difference) and the high part (or carry, or borrow).
+  const uint32_t result_type = ops[0], id = ops[1];
+  const SPIRType& type = get<SPIRType>(result_type);
+  const SPIRType& operand = get<SPIRType>(type.member_types[0]);
+  if (operand.width != 32)
+    unsupported("extended arithmetic on " + std::to_string(operand.width) + "-bit integers");
+  const std::string a = to_enclosed_unpacked_expression(ops[2]), b = to_enclosed_unpacked_expression(ops[3]);
+  emit_uninitialized_temporary_expression(result_type, id);
+  const std::string low = to_expression(id) + "." + to_member_name(type, 0);
+  const std::string high = to_expression(id) + "." + to_member_name(type, 1);
+  const std::string operand_type = type_to_glsl(operand);
+  const std::string unsigned_type = vector_type_name(SPIRType::UInt, operand.vecsize);
+  const bool is_signed = operand.basetype == SPIRType::Int;
+  auto as = [&](const std::string& type_name, const std::string& expr) {
+    return "as_" + type_name + "(" + expr + ")";
+  };
+  // select(0, 1, c) takes a scalar's or a vector's comparison alike.
+  auto flag = [&](const std::string& condition) {
+    return "select((" + operand_type + ")(0), (" + operand_type + ")(1), " + condition + ")";
+  };
+  switch (opcode) {
+    case spv::OpIAddCarry:
+      statement(low, " = ", a, " + ", b, ";");
+      statement(high, " = ", flag(low + " < " + a), ";");
+      break;
+    case spv::OpISubBorrow:
+      statement(low, " = ", a, " - ", b, ";");
+      statement(high, " = ", flag(a + " < " + b), ";");
+      break;
+    default:
+      // Low bits in the unsigned type (signed overflow is undefined in C).
+      statement(
+          low, " = ",
+          is_signed ? as(operand_type, as(unsigned_type, a) + " * " + as(unsigned_type, b)) : a + " * " + b,
+          ";");
+      statement(high, " = mul_hi(", a, ", ", b, ");");
+      break;
+  }
+  return true;
+}
+
+bool OpenclCompiler::emit_extended_glsl(uint32_t result_type, uint32_t id, uint32_t op,
+                                        const uint32_t* args) {
+  const SPIRType& result = get<SPIRType>(result_type);
+  auto forward_all = [&](std::initializer_list<uint32_t> operands) {
+    bool forward = true;
+    for (uint32_t operand : operands) forward = forward && should_forward(operand);
+    return forward;
+  };
+  auto emit_call = [&](const std::string& expr, std::initializer_list<uint32_t> operands) {
+    emit_op(result_type, id, expr, forward_all(operands));
+    for (uint32_t operand : operands) inherit_expression_dependencies(id, operand);
+  };
+  const std::string scalar = is_float(result) ? vector_type_name(result.basetype, 1) : "";
+  switch (static_cast<GLSLstd450>(op)) {
+    case GLSLstd450Modf:
+    case GLSLstd450Frexp: {
+      // GLSL's out parameter is OpenCL's pointer; both return the other part.
+      const char* function = op == GLSLstd450Modf ? "modf" : "frexp";
+      // Declares the variable first, and keeps the call out of later reads of it.
+      register_call_out_argument(args[1]);
+      forced_temporaries.insert(id);
+      emit_call(std::string(function) + "(" + to_unpacked_expression(args[0]) + ", &" +
+                    to_enclosed_expression(args[1]) + ")",
+                {args[0]});
+      register_write(args[1]);
+      return true;
+    }
+    case GLSLstd450ModfStruct:
+    case GLSLstd450FrexpStruct: {
+      // Member 0: the fraction (or mantissa); member 1: the whole part (or exponent).
+      forced_temporaries.insert(id);
+      emit_uninitialized_temporary_expression(result_type, id);
+      const char* function = op == GLSLstd450ModfStruct ? "modf" : "frexp";
+      statement(to_expression(id), ".", to_member_name(result, 0), " = ", function, "(",
+                to_unpacked_expression(args[0]), ", &", to_expression(id), ".", to_member_name(result, 1),
+                ");");
+      return true;
+    }
+    case GLSLstd450PackSnorm4x8:
+    case GLSLstd450PackUnorm4x8:
+    case GLSLstd450PackSnorm2x16:
+    case GLSLstd450PackUnorm2x16:
+    case GLSLstd450PackHalf2x16:
+    case GLSLstd450UnpackSnorm2x16:
+    case GLSLstd450UnpackUnorm2x16:
+    case GLSLstd450UnpackHalf2x16:
+    case GLSLstd450UnpackSnorm4x8:
+    case GLSLstd450UnpackUnorm4x8: {
+      static const char* const names[] = {
+          "packSnorm4x8",    "packUnorm4x8",    "packSnorm2x16",  "packUnorm2x16",  "packHalf2x16",
+          "unpackSnorm2x16", "unpackUnorm2x16", "unpackHalf2x16", "unpackSnorm4x8", "unpackUnorm4x8"};
+      require_section("pack", "", "");
+      emit_call(std::string("porta_") + names[op - GLSLstd450PackSnorm4x8] + "(" +
+                    to_unpacked_expression(args[0]) + ")",
+                {args[0]});
+      return true;
+    }
+    case GLSLstd450PackDouble2x32:
+      emit_call("as_double(" + to_unpacked_expression(args[0]) + ")", {args[0]});
+      return true;
+    case GLSLstd450UnpackDouble2x32:
+      emit_call("as_uint2(" + to_unpacked_expression(args[0]) + ")", {args[0]});
+      return true;
+    case GLSLstd450FaceForward: {
+      const std::string n = to_enclosed_unpacked_expression(args[0]);
+      emit_call("(dot(" + to_unpacked_expression(args[2]) + ", " + to_unpacked_expression(args[1]) + ") < (" +
+                    scalar + ")0 ? " + n + " : -" + n + ")",
+                {args[0], args[1], args[2]});
+      return true;
+    }
+    case GLSLstd450Reflect: {
+      const std::string i = to_enclosed_unpacked_expression(args[0]),
+                        n = to_enclosed_unpacked_expression(args[1]);
+      emit_call("(" + i + " - ((" + scalar + ")2 * dot(" + n + ", " + i + ")) * " + n + ")",
+                {args[0], args[1]});
+      return true;
+    }
+    case GLSLstd450Refract: {
+      const std::string type = type_to_glsl(result);
+      require_section("refract", type, scalar);
+      emit_call("porta_refract_" + type + "(" + to_unpacked_expression(args[0]) + ", " +
+                    to_unpacked_expression(args[1]) + ", " + to_unpacked_expression(args[2]) + ")",
+                {args[0], args[1], args[2]});
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace porta::translator::detail

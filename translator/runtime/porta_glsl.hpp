@@ -1636,6 +1636,24 @@ template <class T, class U, class V>
 __device__ inline T atomicCompSwap(T& mem, U compare, V v) {
   return ::atomicCAS(&mem, T(compare), T(v));
 }
+// CUDA has the 64-bit read-modify-write atomics for unsigned long long only
+// (min and max for long long too): the signed ones go through its bits.
+#define PORTA_GLSL_ATOMIC_INT64(glsl, cuda)                                                  \
+  template <class U>                                                                         \
+  __device__ inline int64_t glsl(int64_t& mem, U v) {                                        \
+    return int64_t(::cuda(reinterpret_cast<unsigned long long*>(&mem), (unsigned long long)v)); \
+  }
+PORTA_GLSL_ATOMIC_INT64(atomicAdd, atomicAdd)
+PORTA_GLSL_ATOMIC_INT64(atomicAnd, atomicAnd)
+PORTA_GLSL_ATOMIC_INT64(atomicOr, atomicOr)
+PORTA_GLSL_ATOMIC_INT64(atomicXor, atomicXor)
+PORTA_GLSL_ATOMIC_INT64(atomicExchange, atomicExch)
+#undef PORTA_GLSL_ATOMIC_INT64
+template <class U, class V>
+__device__ inline int64_t atomicCompSwap(int64_t& mem, U compare, V v) {
+  return int64_t(::atomicCAS(reinterpret_cast<unsigned long long*>(&mem), (unsigned long long)compare,
+                             (unsigned long long)v));
+}
 __device__ inline void memoryBarrier() { __threadfence(); }
 __device__ inline void memoryBarrierBuffer() { __threadfence(); }
 __device__ inline void memoryBarrierShared() { __threadfence_block(); }
@@ -1644,6 +1662,16 @@ __device__ inline void groupMemoryBarrier() { __threadfence_block(); }
 template <class T, class U>
 inline T atomicAdd(T& mem, U v) {
   return __atomic_fetch_add(&mem, T(v), __ATOMIC_RELAXED);
+}
+// Float add (GL_EXT_shader_atomic_float): a compare-exchange loop on the bits.
+template <class U>
+inline float atomicAdd(float& mem, U v) {
+  float old;
+  __atomic_load(&mem, &old, __ATOMIC_RELAXED);
+  for (;;) {
+    float sum = old + float(v);
+    if (__atomic_compare_exchange(&mem, &old, &sum, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return old;
+  }
 }
 template <class T, class U>
 inline T atomicAnd(T& mem, U v) {

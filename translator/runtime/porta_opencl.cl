@@ -27,6 +27,12 @@
 //@section fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+//@section int64_atomics
+// 64-bit atomics: atom_add, atom_cmpxchg, ... (the OpenCL backend asks for the
+// atomic-int64 feature, which these extensions give).
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+
 //@section prelude
 // GLSL rounds a * b + c twice unless the source asks for fma(); OpenCL C would fuse it.
 #pragma OPENCL FP_CONTRACT OFF

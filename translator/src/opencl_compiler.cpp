@@ -226,6 +226,9 @@ void OpenclCompiler::emit_prelude() {
   });
   if (uses_double) emit_runtime_section(kRuntimeFile, "fp64");
   emit_subgroup_requirements();
+  if (std::find(ir.declared_capabilities.begin(), ir.declared_capabilities.end(), spv::CapabilityInt64Atomics) !=
+      ir.declared_capabilities.end())
+    emit_runtime_section(kRuntimeFile, "int64_atomics");
   emit_runtime_section(kRuntimeFile, "prelude");
   statement("");
   // The emitter also writes GLSL's scalar conversions, int(0x80000000) or
@@ -912,10 +915,12 @@ void OpenclCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
   switch (static_cast<spv::Op>(instruction.op)) {
     case spv::OpAtomicLoad:
     case spv::OpAtomicStore:
+      emit_atomic_load_store(instruction);
+      return;
     case spv::OpAtomicCompareExchangeWeak:
     case spv::OpAtomicFlagTestAndSet:
     case spv::OpAtomicFlagClear:
-      unsupported("atomic loads, stores and flags (OpenCL C 1.2 has read-modify-write atomics only)");
+      unsupported("atomic flags and weak compare-exchange");
     case spv::OpAtomicFAddEXT:
       unsupported("float atomics");
     case spv::OpControlBarrier:
@@ -1000,11 +1005,13 @@ void OpenclCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
 void OpenclCompiler::emit_atomic(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   const SPIRType& type = get<SPIRType>(ops[0]);
-  if (type.basetype != SPIRType::Int && type.basetype != SPIRType::UInt)
-    unsupported(type.basetype == SPIRType::Float
-                    ? "float atomics"
-                    : "atomics on " + type_to_glsl(type) + " (32-bit integers only)");
-  const std::string call = atomic_call(instruction, "&" + to_enclosed_expression(ops[2]));
+  const bool wide = type.basetype == SPIRType::Int64 || type.basetype == SPIRType::UInt64;
+  if (type.basetype != SPIRType::Int && type.basetype != SPIRType::UInt && !wide)
+    unsupported(type.basetype == SPIRType::Float ? "float atomics"
+                                                 : "atomics on " + type_to_glsl(type) + " (32- and 64-bit integers only)");
+  std::string call = atomic_call(instruction, "&" + to_enclosed_expression(ops[2]));
+  // 64-bit: cl_khr_int64_base_atomics and cl_khr_int64_extended_atomics spell them atom_*.
+  if (wide) call.replace(0, 7, "atom_");
   // No load may be forwarded across an atomic.
   flush_all_atomic_capable_variables();
   if (result_is_read(ops[1])) {

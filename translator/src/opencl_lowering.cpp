@@ -10,6 +10,8 @@
 
 namespace porta::translator::detail {
 
+using spirv_cross::join;
+
 namespace {
 
 bool is_float(const SPIRType& type) {
@@ -38,17 +40,17 @@ bool OpenclCompiler::emit_struct_result(const spirv_cross::Instruction& instruct
     unsupported("extended arithmetic on " + std::to_string(operand.width) + "-bit integers");
   const std::string a = to_enclosed_unpacked_expression(ops[2]), b = to_enclosed_unpacked_expression(ops[3]);
   emit_uninitialized_temporary_expression(result_type, id);
-  const std::string low = to_expression(id) + "." + to_member_name(type, 0);
-  const std::string high = to_expression(id) + "." + to_member_name(type, 1);
+  const std::string low = join(to_expression(id), ".", to_member_name(type, 0));
+  const std::string high = join(to_expression(id), ".", to_member_name(type, 1));
   const std::string operand_type = type_to_glsl(operand);
   const std::string unsigned_type = vector_type_name(SPIRType::UInt, operand.vecsize);
   const bool is_signed = operand.basetype == SPIRType::Int;
   auto as = [&](const std::string& type_name, const std::string& expr) {
-    return "as_" + type_name + "(" + expr + ")";
+    return join("as_", type_name, "(", expr, ")");
   };
   // select(0, 1, c) takes a scalar's or a vector's comparison alike.
   auto flag = [&](const std::string& condition) {
-    return "select((" + operand_type + ")(0), (" + operand_type + ")(1), " + condition + ")";
+    return join("select((", operand_type, ")(0), (", operand_type, ")(1), ", condition, ")");
   };
   switch (opcode) {
     case spv::OpIAddCarry:
@@ -92,9 +94,9 @@ bool OpenclCompiler::emit_extended_glsl(uint32_t result_type, uint32_t id, uint3
       // Declares the variable first, and keeps the call out of later reads of it.
       register_call_out_argument(args[1]);
       forced_temporaries.insert(id);
-      emit_call(std::string(function) + "(" + to_unpacked_expression(args[0]) + ", &" +
-                    to_enclosed_expression(args[1]) + ")",
-                {args[0]});
+      emit_call(
+          join(function, "(", to_unpacked_expression(args[0]), ", &", to_enclosed_expression(args[1]), ")"),
+          {args[0]});
       register_write(args[1]);
       return true;
     }
@@ -123,41 +125,63 @@ bool OpenclCompiler::emit_extended_glsl(uint32_t result_type, uint32_t id, uint3
           "packSnorm4x8",    "packUnorm4x8",    "packSnorm2x16",  "packUnorm2x16",  "packHalf2x16",
           "unpackSnorm2x16", "unpackUnorm2x16", "unpackHalf2x16", "unpackSnorm4x8", "unpackUnorm4x8"};
       require_section("pack", "", "");
-      emit_call(std::string("porta_") + names[op - GLSLstd450PackSnorm4x8] + "(" +
-                    to_unpacked_expression(args[0]) + ")",
+      emit_call(join("porta_", names[op - GLSLstd450PackSnorm4x8], "(", to_unpacked_expression(args[0]), ")"),
                 {args[0]});
       return true;
     }
     case GLSLstd450PackDouble2x32:
-      emit_call("as_double(" + to_unpacked_expression(args[0]) + ")", {args[0]});
+      emit_call(join("as_double(", to_unpacked_expression(args[0]), ")"), {args[0]});
       return true;
     case GLSLstd450UnpackDouble2x32:
-      emit_call("as_uint2(" + to_unpacked_expression(args[0]) + ")", {args[0]});
+      emit_call(join("as_uint2(", to_unpacked_expression(args[0]), ")"), {args[0]});
       return true;
     case GLSLstd450FaceForward: {
       const std::string n = to_enclosed_unpacked_expression(args[0]);
-      emit_call("(dot(" + to_unpacked_expression(args[2]) + ", " + to_unpacked_expression(args[1]) + ") < (" +
-                    scalar + ")0 ? " + n + " : -" + n + ")",
+      emit_call(join("(dot(", to_unpacked_expression(args[2]), ", ", to_unpacked_expression(args[1]), ") < (",
+                     scalar, ")0 ? ", n, " : -", n, ")"),
                 {args[0], args[1], args[2]});
       return true;
     }
     case GLSLstd450Reflect: {
       const std::string i = to_enclosed_unpacked_expression(args[0]),
                         n = to_enclosed_unpacked_expression(args[1]);
-      emit_call("(" + i + " - ((" + scalar + ")2 * dot(" + n + ", " + i + ")) * " + n + ")",
-                {args[0], args[1]});
+      emit_call(join("(", i, " - ((", scalar, ")2 * dot(", n, ", ", i, ")) * ", n, ")"), {args[0], args[1]});
       return true;
     }
     case GLSLstd450Refract: {
       const std::string type = type_to_glsl(result);
       require_section("refract", type, scalar);
-      emit_call("porta_refract_" + type + "(" + to_unpacked_expression(args[0]) + ", " +
-                    to_unpacked_expression(args[1]) + ", " + to_unpacked_expression(args[2]) + ")",
+      emit_call(join("porta_refract_", type, "(", to_unpacked_expression(args[0]), ", ",
+                     to_unpacked_expression(args[1]), ", ", to_unpacked_expression(args[2]), ")"),
                 {args[0], args[1], args[2]});
       return true;
     }
     default:
       return false;
+  }
+}
+
+// OpenCL C 1.2 has read-modify-write atomics only: an atomic load is an
+// atomic add of 0, an atomic store an exchange whose old value is dropped.
+// Both are as atomic as the load and store they stand for, and order the same.
+void OpenclCompiler::emit_atomic_load_store(const spirv_cross::Instruction& instruction) {
+  const uint32_t* ops = stream(instruction);
+  const bool load = instruction.op == spv::OpAtomicLoad;
+  const uint32_t pointer = load ? ops[2] : ops[0];
+  const SPIRType& type = expression_type(pointer);
+  if ((type.basetype != SPIRType::Int && type.basetype != SPIRType::UInt) || type.vecsize != 1) {
+    std::string what = load ? "atomic loads of " : "atomic stores of ";
+    what += type_to_glsl(type);
+    unsupported(what + " (32-bit integers only)");
+  }
+  flush_all_atomic_capable_variables();
+  const std::string address = join("&", to_enclosed_expression(pointer));
+  if (load) {
+    forced_temporaries.insert(ops[1]);
+    emit_op(ops[0], ops[1], join("atomic_add(", address, ", 0)"), false);
+  } else {
+    statement("atomic_xchg(", address, ", ", to_unpacked_expression(ops[3]), ");");
+    register_write(pointer);
   }
 }
 

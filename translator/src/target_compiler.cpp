@@ -67,6 +67,7 @@ const AtomicOperation* find_atomic(spv::Op opcode) {
       {spv::OpAtomicOr, {"atomicOr", Value}, {"atomic_or", Value}},
       {spv::OpAtomicXor, {"atomicXor", Value}, {"atomic_xor", Value}},
       {spv::OpAtomicExchange, {"atomicExchange", Value}, {"atomic_xchg", Value}},
+      {spv::OpAtomicFAddEXT, {"atomicAdd", Value}, {"atomic_add", Value}},
       {spv::OpAtomicIIncrement, {"atomicAdd", One}, {"atomic_inc", None}},
       {spv::OpAtomicIDecrement, {"atomicAdd", MinusOne}, {"atomic_dec", None}},
       {spv::OpAtomicCompareExchange,
@@ -312,7 +313,9 @@ void TargetCompiler::collect_interface() {
       case spv::CapabilityFloat16:
         unsupported("16-bit floating point (float16_t)");
       case spv::CapabilityAtomicFloat32AddEXT:
-        unsupported("float atomics");
+        // CUDA has float atomic add, and the C++ runtime a compare-exchange loop.
+        if (target() == Target::OpenCL) unsupported("float atomics");
+        break;
       case spv::CapabilityPhysicalStorageBufferAddresses:
         unsupported("buffer device addresses");
       default:
@@ -880,6 +883,14 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
   if ((opcode == spv::OpControlBarrier || opcode == spv::OpMemoryBarrier) &&
       emit_subgroup_barrier(instruction))
     return;
+  if (opcode == spv::OpAtomicFAddEXT) {
+    // The emitter writes float atomics for Vulkan GLSL only.
+    forced_temporaries.insert(ops[1]);
+    emit_op(ops[0], ops[1], atomic_call(instruction, to_non_uniform_aware_expression(ops[2])), false);
+    flush_all_atomic_capable_variables();
+    register_write(ops[2]);
+    return;
+  }
   switch (opcode) {
     case spv::OpArrayLength:
       unsupported("the length of a runtime array (.length()): pass the element count as a push constant");
@@ -998,7 +1009,10 @@ bool TargetCompiler::emit_shift(const spirv_cross::Instruction& instruction) {
   }
   const bool signed_result = type.basetype == SPIRType::Int || type.basetype == SPIRType::Int64 ||
                              type.basetype == SPIRType::Short || type.basetype == SPIRType::SByte;
-  if (in_range && (opcode != spv::OpShiftLeftLogical || !signed_result)) return false;
+  // The emitter casts an amount of another width to the base's type, which
+  // OpenCL's as_T reinterpretation cannot do: those are written here too.
+  if (in_range && (opcode != spv::OpShiftLeftLogical || !signed_result) && amount_type.width == type.width)
+    return false;
   // The operand as the opcode reads it: arithmetic shifts signed, the others unsigned.
   SPIRType operand = type;
   const bool arithmetic = opcode == spv::OpShiftRightArithmetic;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -283,6 +284,58 @@ TEST_P(FloatFunctions, AgreeWithTheCpuBackend) {
                     << as_float(want[i]) << " (" << ulp_distance(got[i], want[i]) << " ulp > " << ulp << ")";
       ++reported;
     }
+  }
+}
+
+// Atomics whose results do not depend on the order of the work-items: every
+// word equals the CPU backend's, and on the CPU backend the host's sums.
+TEST_F(Instructions, AtomicsOnBuffersAndSharedMemory) {
+  const Words input = random_words(4 * 64, 9);
+  const std::vector<std::pair<const char*, std::pair<size_t, Words>>> kernels = {
+      {"atomics.comp", {16, input}},
+      {"atomics_int64.comp", {12, random_words(4 * 64 * 2, 9)}},
+      {"atomic_float_add.comp", {2, {}}}};
+  for (const auto& [name, buffers] : kernels) {
+    const porta::KernelSource source = porta::glsl(kernel_source(name), name);
+    auto dispatch = [&](porta::Device& on) {
+      porta::Kernel kernel = on.kernel(source);
+      porta::Stream stream = on.stream();
+      std::vector<porta::Buffer> bound = {on.upload(Words(buffers.first, 0u))};
+      if (!buffers.second.empty()) bound.push_back(on.upload(buffers.second));
+      stream.dispatch_bytes(kernel, {4}, porta::Span<const porta::Buffer>(bound.data(), bound.size()),
+                            nullptr, 0);
+      stream.sync();
+      Words out(buffers.first);
+      bound[0].read(out);
+      return out;
+    };
+    Words got;
+    try {
+      got = dispatch(device);
+    } catch (const porta::Error& e) {
+      // A device without 64-bit or float atomics refuses the kernel, naming the feature.
+      const std::string message = e.what();
+      ASSERT_NE(message.find("needs atomic-"), std::string::npos) << message;
+      std::printf("%s: refused as it should be: %s\n", name, message.c_str());
+      continue;
+    }
+    if (std::string(name) == "atomic_float_add.comp")
+      // 4 groups x 64 items add 0.5; each group adds 8 x (0 + 0.25 + ... + 1.75).
+      expect_words(got, {0x43000000u /* 128 */, 0x43600000u /* 224 */});
+    if (porta::test::testing_cpu()) {
+      if (std::string(name) == "atomics.comp") {
+        uint32_t sum = 0, ones = 0;
+        for (uint32_t i = 0; i < 256; ++i) sum += (input[i] >> 8) & 0xffu, ones |= 1u << (i % 32);
+        EXPECT_EQ(got[0], sum);
+        EXPECT_EQ(got[4], ones);
+        EXPECT_EQ(got[6], 256u);
+        EXPECT_EQ(got[3], 0u);
+      }
+      continue;
+    }
+    porta::Device cpu = porta::open("cpu");
+    SCOPED_TRACE(name);
+    expect_words(got, dispatch(cpu));
   }
 }
 

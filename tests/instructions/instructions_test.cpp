@@ -4,6 +4,7 @@
 // documented choice) says, computed on the host. Integers are exact.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -336,6 +337,63 @@ TEST_F(Instructions, AtomicsOnBuffersAndSharedMemory) {
     porta::Device cpu = porta::open("cpu");
     SCOPED_TRACE(name);
     expect_words(got, dispatch(cpu));
+  }
+}
+
+// Float to integer: truncation in range; porta's translated targets
+// saturate out of range and give 0 for NaN (SPIR-V: undefined).
+int32_t saturate_int(float v) {
+  if (v != v) return 0;
+  if (v <= -2147483648.0f) return INT32_MIN;
+  if (v >= 2147483648.0f) return INT32_MAX;
+  return int32_t(v);
+}
+uint32_t saturate_uint(float v) {
+  if (v != v || v <= 0.0f) return 0;
+  if (v >= 4294967296.0f) return UINT32_MAX;
+  return uint32_t(v);
+}
+
+TEST_F(Instructions, FloatToIntegerSaturates) {
+  const float values[16] = {0.0f, -0.75f, 3.99f, -3.99f, 2147483520.0f, 2147483648.0f, -2147483648.0f, -3e9f,
+                            3e9f, 4e9f,   5e9f,  -1e30f, 1e30f,         INFINITY,      -INFINITY,      NAN};
+  Words input(16);
+  std::memcpy(input.data(), values, sizeof(values));
+  const bool in_range_only = porta::test::backend_name_under_test() == "vulkan";
+  const Words r = run("float_to_int.comp", 1, input, 64);
+  for (uint32_t i = 0; i < 16; ++i) {
+    const float v = values[i];
+    // Vulkan drivers compile the SPIR-V themselves: only values in range are defined there.
+    if (in_range_only && !(v > -2147483648.0f && v < 2147483648.0f && v > -1.0f)) continue;
+    SCOPED_TRACE(v);
+    EXPECT_EQ(r[4 * i + 0], u32(saturate_int(v)));
+    EXPECT_EQ(r[4 * i + 1], saturate_uint(v));
+    EXPECT_EQ(r[4 * i + 2], u32(saturate_int(v) ^ saturate_int(-v)));
+    EXPECT_EQ(r[4 * i + 3], saturate_uint(v));
+  }
+}
+
+// Spec constants of every kind, with the values given and with the defaults.
+TEST_F(Instructions, SpecConstantsOfEveryKind) {
+  struct Case {
+    std::vector<porta::SpecConstant> specs;
+    uint32_t group, n, m, k, flag;
+    float scale;
+  };
+  const Case cases[] = {{{{0, 16u}, {1, 3u}, {2, -5}, {3, true}, {4, 2.5f}}, 16, 3, 7, uint32_t(-5), 1, 2.5f},
+                        {{}, 1, 4, 9, 2, 0, 1.0f}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE("work-group size " + std::to_string(c.group));
+    const uint32_t items = 2 * c.group;
+    const Words r = run("spec_constants.comp", 2, {}, 8 * items, c.specs);
+    Words want;
+    for (uint32_t g = 0; g < items; ++g) {
+      const uint32_t l = g % c.group;
+      want.insert(want.end(), {c.group, c.m + c.n * 100u + c.m * 10000u, 0u - c.k + c.k * 3u, c.flag,
+                               uint32_t(float(c.m - 1) * c.scale * 2.0f), c.n - 1 + l + c.n * 1000u,
+                               (l + 1) % c.group * 3u, c.m});
+    }
+    expect_words(r, want);
   }
 }
 

@@ -964,6 +964,43 @@ PORTA_GLSL_FN constexpr uint64_t doubleBitsToUint64(double x) { return bit_cast<
 PORTA_GLSL_FN constexpr double int64BitsToDouble(int64_t x) { return bit_cast<double>(x); }
 PORTA_GLSL_FN constexpr double uint64BitsToDouble(uint64_t x) { return bit_cast<double>(x); }
 
+// ---- float → integer conversion ----
+// SPIR-V leaves a value outside the integer's range undefined; C++ makes it
+// undefined behaviour. porta saturates (NaN gives 0), as CUDA's cvt and
+// OpenCL's convert_T_sat_rtz do.
+template <class I>
+struct integer_range;
+template <>
+struct integer_range<int> {
+  static constexpr double lo = -2147483648.0, hi = 2147483647.0;
+};
+template <>
+struct integer_range<uint> {
+  static constexpr double lo = 0.0, hi = 4294967295.0;
+};
+template <>
+struct integer_range<int64_t> {
+  static constexpr double lo = -9223372036854775808.0, hi = 9223372036854775808.0;  // hi: 2^63, not representable
+};
+template <>
+struct integer_range<uint64_t> {
+  static constexpr double lo = 0.0, hi = 18446744073709551616.0;  // 2^64
+};
+template <class I, class F>
+PORTA_GLSL_FN I saturating_cast(F x) {
+  const double v = double(x);
+  if (!(v == v)) return I(0);
+  if (v <= integer_range<I>::lo) return I(integer_range<I>::lo);
+  if (v >= integer_range<I>::hi) return I(~I(0) > I(0) ? ~I(0) : ~(I(1) << (sizeof(I) * 8 - 1)));
+  return I(x);
+}
+template <class I, class F, int N>
+PORTA_GLSL_FN vec<I, N> saturating_cast(const vec<F, N>& x) {
+  vec<I, N> r;
+  for (int i = 0; i < N; ++i) r[i] = saturating_cast<I>(x[i]);
+  return r;
+}
+
 // Applies a scalar function to every component (one, two or three vectors).
 #define PORTA_GLSL_VECTORIZE1(name)                                          \
   template <class T, int N>                                                  \

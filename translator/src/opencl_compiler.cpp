@@ -1007,8 +1007,9 @@ void OpenclCompiler::emit_atomic(const spirv_cross::Instruction& instruction) {
   const SPIRType& type = get<SPIRType>(ops[0]);
   const bool wide = type.basetype == SPIRType::Int64 || type.basetype == SPIRType::UInt64;
   if (type.basetype != SPIRType::Int && type.basetype != SPIRType::UInt && !wide)
-    unsupported(type.basetype == SPIRType::Float ? "float atomics"
-                                                 : "atomics on " + type_to_glsl(type) + " (32- and 64-bit integers only)");
+    unsupported(type.basetype == SPIRType::Float
+                    ? "float atomics"
+                    : "atomics on " + type_to_glsl(type) + " (32- and 64-bit integers only)");
   std::string call = atomic_call(instruction, "&" + to_enclosed_expression(ops[2]));
   // 64-bit: cl_khr_int64_base_atomics and cl_khr_int64_extended_atomics spell them atom_*.
   if (wide) call.replace(0, 7, "atom_");
@@ -1095,8 +1096,11 @@ void OpenclCompiler::emit_conversion(const spirv_cross::Instruction& instruction
     default:
       break;
   }
-  const std::string function =
+  std::string function =
       result.vecsize > 1 ? "convert_" + type_to_glsl(expected) : "(" + type_to_glsl(expected) + ")";
+  // Float to integer saturates, NaN gives 0: C leaves out-of-range values undefined.
+  if (opcode == spv::OpConvertFToS || opcode == spv::OpConvertFToU)
+    function = "convert_" + type_to_glsl(expected) + "_sat_rtz";
   emit_unary_func_op_cast(ops[0], ops[1], ops[2], function.c_str(), input, expected.basetype);
 }
 

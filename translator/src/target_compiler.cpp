@@ -12,6 +12,8 @@
 
 namespace porta::translator::detail {
 
+using spirv_cross::join;
+
 namespace {
 
 // A kernel need not read every spec constant it declares (prepare() keeps the
@@ -954,6 +956,24 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
     case spv::OpShiftRightArithmetic:
       if (emit_shift(instruction)) return;
       break;
+    case spv::OpConvertFToS:
+    case spv::OpConvertFToU: {
+      // Out-of-range values saturate, NaN gives 0 (porta_glsl.hpp's
+      // saturating_cast; OpenCL's convert_T_sat_rtz): never C++'s undefined behaviour.
+      if (target() == Target::OpenCL) break;
+      const SPIRType& type = get<SPIRType>(ops[0]);
+      SPIRType integer = type;
+      integer.vecsize = 1;
+      const bool to_signed = opcode == spv::OpConvertFToS;
+      integer.basetype = type.width == 64 ? (to_signed ? SPIRType::Int64 : SPIRType::UInt64)
+                                          : (to_signed ? SPIRType::Int : SPIRType::UInt);
+      if (type.width != 32 && type.width != 64) break;
+      const std::string expr =
+          join("saturating_cast<", type_to_glsl(integer), ">(", to_unpacked_expression(ops[2]), ")");
+      emit_op(ops[0], ops[1], bitcast_expression(type, integer.basetype, expr), should_forward(ops[2]));
+      inherit_expression_dependencies(ops[1], ops[2]);
+      return;
+    }
     case spv::OpExpectKHR:
       // A hint: its value is the value.
       emit_op(ops[0], ops[1], to_unpacked_expression(ops[2]), should_forward(ops[2]));

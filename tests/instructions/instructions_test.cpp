@@ -344,6 +344,79 @@ TEST_F(Instructions, AtomicsOnBuffersAndSharedMemory) {
   }
 }
 
+TEST_F(Instructions, ExtendedArithmeticStructResults) {
+  const Words a = random_words(64, 33);
+  const Words r = run("struct_results.comp", 1, a, 8 * 64);
+  Words want;
+  for (uint32_t i = 0; i < 64; ++i) {
+    const uint32_t x = a[i], y = a[(i + 5) % 64];
+    const uint64_t product = uint64_t(x) * y;
+    const int64_t signed_product = int64_t(s32(x)) * s32(y);
+    auto add = [](uint32_t p, uint32_t q, uint32_t& carry) {
+      carry = p + q < p;
+      return p + q;
+    };
+    uint32_t c0, c1, c2;
+    const uint32_t sum = add(x, y, c0);
+    const uint32_t s2x = add(x, y, c1), s2y = add(y, x * 3u, c2);
+    const int64_t h0 = int64_t(s32(x)) * -3, h1 = int64_t(s32(y)) * s32(x);
+    const uint32_t mixed =
+        uint32_t(uint64_t(h0) >> 32) ^ uint32_t(uint64_t(h1) >> 32) ^ uint32_t(h0) ^ uint32_t(h1);
+    want.insert(want.end(), {sum ^ (c0 << 31), (x - y) ^ (uint32_t(x < y) << 30), uint32_t(product >> 32),
+                             uint32_t(product), uint32_t(uint64_t(signed_product) >> 32),
+                             uint32_t(signed_product), s2x + s2y * 7u + c1 * 11u + c2 * 13u, mixed});
+  }
+  expect_words(r, want);
+}
+
+// SPIR-V's OpSRem (the dividend's sign, C's %) next to OpSMod, and
+// GLSL.std.450's NMin/NMax/NClamp, which take the other operand for a NaN.
+TEST_F(Instructions, SRemAndNanAwareMinMax) {
+  const Words a = random_words(64, 35);
+  const Words r = run("nonstandard_ops.comp", 1, a, 4 * 64);
+  for (uint32_t i = 0; i < 64; ++i) {
+    const int32_t x = s32(a[i]);
+    int32_t y = (s32(a[(i + 1) % 64]) >> 24) | 1;
+    if (y == -1) y = 3;
+    SCOPED_TRACE(i);
+    EXPECT_EQ(s32(r[4 * i + 0]), x % y);
+    if (!on_lavapipe()) {  // see IntegerModuloTakesTheDivisorsSign
+      EXPECT_EQ(s32(r[4 * i + 1]), smod(x, y));
+    }
+    const float f = i % 4 == 0 ? NAN : float(x >> 16);
+    const float nmin = std::isnan(f) ? 3.0f : std::fmin(f, 3.0f),
+                nmax = std::isnan(f) ? -3.0f : std::fmax(f, -3.0f);
+    EXPECT_EQ(s32(r[4 * i + 2]), int32_t(nmin + nmax));
+    // NClamp of NaN: min(max(NaN, lo), hi) with NaN-aware min/max gives lo.
+    EXPECT_EQ(s32(r[4 * i + 3]), std::isnan(f) ? -100 : int32_t(std::fmin(std::fmax(f, -100.0f), 100.0f)));
+  }
+}
+
+// Pack and unpack: every word equals the CPU backend's (porta_glsl.hpp's
+// functions, round to nearest even); on the CPU backend, the unorm packing
+// against the host.
+TEST_F(Instructions, PackAndUnpack) {
+  const Words a = random_words(64, 31);
+  const Words got = run("pack_unpack.comp", 1, a, 12 * 64);
+  if (porta::test::testing_cpu()) {
+    for (uint32_t i = 0; i < 64; ++i) {
+      uint32_t packed = 0;
+      for (int c = 0; c < 4; ++c) {
+        const float v = (float((a[i] >> (8 * c)) & 0xffu) + 0.25f) / 255.0f;
+        packed |= uint32_t(std::nearbyint(std::fmin(std::fmax(v, 0.0f), 1.0f) * 255.0f)) << (8 * c);
+      }
+      EXPECT_EQ(got[12 * i + 0], packed) << i;
+      EXPECT_EQ(got[12 * i + 11], a[i]) << i;  // unpack then pack again
+    }
+    return;
+  }
+  porta::Device cpu = porta::open("cpu");
+  std::swap(device, cpu);
+  const Words want = run("pack_unpack.comp", 1, a, 12 * 64);
+  std::swap(device, cpu);
+  expect_words(got, want);
+}
+
 // Float to integer: truncation in range; porta's translated targets
 // saturate out of range and give 0 for NaN (SPIR-V: undefined).
 int32_t saturate_int(float v) {

@@ -1531,6 +1531,26 @@ PORTA_GLSL_FN uint usubBorrow(uint x, uint y, uint& borrow) {
   borrow = x < y ? 1u : 0u;
   return x - y;
 }
+template <int N>
+PORTA_GLSL_FN vec<uint, N> uaddCarry(const vec<uint, N>& x, const vec<uint, N>& y, vec<uint, N>& carry) {
+  vec<uint, N> r;
+  for (int i = 0; i < N; ++i) r[i] = uaddCarry(x[i], y[i], carry[i]);
+  return r;
+}
+template <int N>
+PORTA_GLSL_FN vec<uint, N> usubBorrow(const vec<uint, N>& x, const vec<uint, N>& y, vec<uint, N>& borrow) {
+  vec<uint, N> r;
+  for (int i = 0; i < N; ++i) r[i] = usubBorrow(x[i], y[i], borrow[i]);
+  return r;
+}
+template <class T, int N>
+PORTA_GLSL_FN void umulExtended(const vec<T, N>& x, const vec<T, N>& y, vec<T, N>& msb, vec<T, N>& lsb) {
+  for (int i = 0; i < N; ++i) umulExtended(x[i], y[i], msb[i], lsb[i]);
+}
+template <class T, int N>
+PORTA_GLSL_FN void imulExtended(const vec<T, N>& x, const vec<T, N>& y, vec<T, N>& msb, vec<T, N>& lsb) {
+  for (int i = 0; i < N; ++i) imulExtended(x[i], y[i], msb[i], lsb[i]);
+}
 
 // Integer division and remainder that do not trap: GLSL leaves x / 0 undefined,
 // a CPU would raise SIGFPE. x / 0 gives 0 here, INT_MIN / -1 wraps.

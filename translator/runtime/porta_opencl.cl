@@ -124,16 +124,51 @@ float2 porta_unpackSnorm2x16(uint p)
     const int2 b = as_int2((uint2)(p << 16, p)) >> 16;
     return clamp(convert_float2(b) / 32767.0f, -1.0f, 1.0f);
 }
+// float -> binary16, round to nearest even; integer arithmetic only (vstore_half
+// on private memory crashes some compilers).
+uint porta_float_to_half(float value)
+{
+    const uint f = as_uint(value);
+    const uint sign = (f >> 16) & 0x8000u;
+    const uint exponent = (f >> 23) & 0xffu;
+    const uint mantissa = f & 0x7fffffu;
+    if (exponent == 0xffu) return sign | 0x7c00u | (mantissa ? 0x200u | (mantissa >> 13) : 0u);
+    const int e = (int)exponent - 127 + 15;
+    if (e >= 31) return sign | 0x7c00u;
+    if (e <= 0) {
+        if (e < -10) return sign;
+        const uint full = mantissa | 0x800000u;
+        const uint shift = (uint)(14 - e);
+        uint half_value = full >> shift;
+        const uint rest = full & ((1u << shift) - 1u);
+        const uint halfway = 1u << (shift - 1u);
+        if (rest > halfway || (rest == halfway && (half_value & 1u))) ++half_value;
+        return sign | half_value;
+    }
+    uint half_value = ((uint)e << 10) | (mantissa >> 13);
+    const uint rest = mantissa & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (half_value & 1u))) ++half_value;
+    return sign | half_value;
+}
+float porta_half_to_float(uint h)
+{
+    const uint sign = (h & 0x8000u) << 16;
+    const uint exponent = (h >> 10) & 0x1fu;
+    const uint mantissa = h & 0x3ffu;
+    if (exponent == 0u) {
+        const float magnitude = (float)mantissa * 5.9604644775390625e-8f;  // 2^-24
+        return as_float(sign | as_uint(magnitude));
+    }
+    if (exponent == 31u) return as_float(sign | 0x7f800000u | (mantissa << 13));
+    return as_float(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+}
 uint porta_packHalf2x16(float2 v)
 {
-    ushort h[2];
-    vstore_half2_rte(v, 0, (__private half*)h);
-    return (uint)h[0] | ((uint)h[1] << 16);
+    return porta_float_to_half(v.x) | (porta_float_to_half(v.y) << 16);
 }
 float2 porta_unpackHalf2x16(uint p)
 {
-    const ushort h[2] = {(ushort)p, (ushort)(p >> 16)};
-    return vload_half2(0, (const __private half*)h);
+    return (float2)(porta_half_to_float(p & 0xffffu), porta_half_to_float(p >> 16));
 }
 
 //@section refract

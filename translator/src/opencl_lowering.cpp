@@ -121,12 +121,21 @@ bool OpenclCompiler::emit_extended_glsl(uint32_t result_type, uint32_t id, uint3
     case GLSLstd450UnpackHalf2x16:
     case GLSLstd450UnpackSnorm4x8:
     case GLSLstd450UnpackUnorm4x8: {
-      static const char* const names[] = {
-          "packSnorm4x8",    "packUnorm4x8",    "packSnorm2x16",  "packUnorm2x16",  "packHalf2x16",
-          "unpackSnorm2x16", "unpackUnorm2x16", "unpackHalf2x16", "unpackSnorm4x8", "unpackUnorm4x8"};
+      // GLSL.std.450 numbers these 54..65 with the Double2x32 ones among them.
+      static const struct {
+        GLSLstd450 op;
+        const char* name;
+      } kPack[] = {
+          {GLSLstd450PackSnorm4x8, "packSnorm4x8"},       {GLSLstd450PackUnorm4x8, "packUnorm4x8"},
+          {GLSLstd450PackSnorm2x16, "packSnorm2x16"},     {GLSLstd450PackUnorm2x16, "packUnorm2x16"},
+          {GLSLstd450PackHalf2x16, "packHalf2x16"},       {GLSLstd450UnpackSnorm2x16, "unpackSnorm2x16"},
+          {GLSLstd450UnpackUnorm2x16, "unpackUnorm2x16"}, {GLSLstd450UnpackHalf2x16, "unpackHalf2x16"},
+          {GLSLstd450UnpackSnorm4x8, "unpackSnorm4x8"},   {GLSLstd450UnpackUnorm4x8, "unpackUnorm4x8"}};
+      const char* name = nullptr;
+      for (const auto& entry : kPack)
+        if (entry.op == static_cast<GLSLstd450>(op)) name = entry.name;
       require_section("pack", "", "");
-      emit_call(join("porta_", names[op - GLSLstd450PackSnorm4x8], "(", to_unpacked_expression(args[0]), ")"),
-                {args[0]});
+      emit_call(join("porta_", name, "(", to_unpacked_expression(args[0]), ")"), {args[0]});
       return true;
     }
     case GLSLstd450PackDouble2x32:

@@ -417,6 +417,26 @@ TEST_F(Instructions, PackAndUnpack) {
   expect_words(got, want);
 }
 
+TEST_F(Instructions, MixIsGlslsFormula) {
+  const Words q = random_words(64, 41);
+  const Words r = run("mix.comp", 1, q, 128);
+  for (uint32_t i = 0; i < 64; ++i) {
+    const float x = i % 8 == 0 ? INFINITY : float(s32(q[i]) >> 12) / 16.0f;
+    const float y = float(s32(q[(i + 1) % 64]) >> 12) / 16.0f, a = float(i % 5) * 0.25f;
+    auto mix = [](float p, float q, float t) { return p * (1.0f - t) + q * t; };
+    const float want[2] = {mix(x, y, a), mix(x, y, a) + mix(y, -x, 0.5f)};
+    for (int k = 0; k < 2; ++k) {
+      const float got = as_float(r[2 * i + k]);
+      if (std::isinf(want[k]) || std::isnan(want[k])) {
+        // 1 - a is 0 for a = 1: inf * 0 is NaN by GLSL's formula too.
+        EXPECT_TRUE(std::isnan(want[k]) ? std::isnan(got) : got == want[k]) << i << " " << k << ": " << got;
+      } else {
+        EXPECT_NEAR(got, want[k], 4e-6f * (1.0f + std::fabs(want[k]))) << i << " " << k;
+      }
+    }
+  }
+}
+
 // Float to integer: truncation in range; porta's translated targets
 // saturate out of range and give 0 for NaN (SPIR-V: undefined).
 int32_t saturate_int(float v) {

@@ -144,6 +144,16 @@ bool OpenclCompiler::emit_extended_glsl(uint32_t result_type, uint32_t id, uint3
     case GLSLstd450UnpackDouble2x32:
       emit_call(join("as_uint2(", to_unpacked_expression(args[0]), ")"), {args[0]});
       return true;
+    case GLSLstd450FMix: {
+      // GLSL defines mix as x * (1 - a) + y * a; OpenCL's mix() is x + (y - x) * a,
+      // which differs in rounding and gives NaN for an infinite x.
+      const std::string x = to_enclosed_unpacked_expression(args[0]),
+                        y = to_enclosed_unpacked_expression(args[1]),
+                        a = to_enclosed_unpacked_expression(args[2]);
+      emit_call(join("(", x, " * ((", scalar, ")1 - ", a, ") + ", y, " * ", a, ")"),
+                {args[0], args[1], args[2]});
+      return true;
+    }
     case GLSLstd450FaceForward: {
       const std::string n = to_enclosed_unpacked_expression(args[0]);
       emit_call(join("(dot(", to_unpacked_expression(args[2]), ", ", to_unpacked_expression(args[1]), ") < (",

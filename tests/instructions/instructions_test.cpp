@@ -4,6 +4,7 @@
 // documented choice) says, computed on the host. Integers are exact.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -136,17 +137,20 @@ TEST_F(Instructions, ShiftAmountsAreTakenModuloTheWidth) {
 
 TEST_F(Instructions, SignedArithmeticWraps) {
   const Words a = random_words(64, 5);
-  const Words r = run("wrap.comp", 1, a, 6 * 64);
-  Words want(6 * 64);
+  const Words r = run("wrap.comp", 1, a, 9 * 64);
+  Words want(9 * 64);
   for (uint32_t i = 0; i < 64; ++i) {
     const uint32_t x = i == 0 ? 0x80000000u : i == 1 ? 0x7fffffffu : a[i];
     const uint32_t y = a[(i + 1) % 64];
-    want[6 * i + 0] = x + y;
-    want[6 * i + 1] = x - y;
-    want[6 * i + 2] = x * y;
-    want[6 * i + 3] = 0u - x;
-    want[6 * i + 4] = s32(x) < 0 ? 0u - x : x;
-    want[6 * i + 5] = x * 65537u + 0x7fffffffu;
+    want[9 * i + 0] = x + y;
+    want[9 * i + 1] = x - y;
+    want[9 * i + 2] = x * y;
+    want[9 * i + 3] = 0u - x;
+    want[9 * i + 4] = s32(x) < 0 ? 0u - x : x;
+    want[9 * i + 5] = x * 65537u + 0x7fffffffu;
+    want[9 * i + 6] = u32(int32_t(float(s32(0u - (x + 1u))) * 0.5f));
+    want[9 * i + 7] = u32(std::min(s32(0u - (x ^ 1u)), 5));
+    want[9 * i + 8] = u32(s32(0u - (x | 2u)) / 3);
   }
   expect_words(r, want);
 }

@@ -909,7 +909,8 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
       const SPIRType::BaseType as_unsigned =
           type.basetype == SPIRType::Int ? SPIRType::UInt : SPIRType::UInt64;
       if (opcode == spv::OpSNegate) {
-        emit_unary_func_op_cast(ops[0], ops[1], ops[2], "-", as_unsigned, type.basetype);
+        // The result is the unsigned negation, seen as the signed type again.
+        emit_unary_func_op_cast(ops[0], ops[1], ops[2], "-", as_unsigned, as_unsigned);
         return;
       }
       const char* op = opcode == spv::OpIAdd ? "+" : opcode == spv::OpISub ? "-" : "*";

@@ -70,8 +70,12 @@ uint64_t features_of(const std::string& extensions) {
       has_extension(extensions, "cl_khr_subgroup_non_uniform_vote") &&
       has_extension(extensions, "cl_khr_subgroup_non_uniform_arithmetic"))
     f |= PORTA_FEATURE_SUBGROUPS;
-  if (has_extension(extensions, "cl_khr_int64_base_atomics")) f |= PORTA_FEATURE_ATOMIC_INT64;
-  if (has_extension(extensions, "cl_ext_float_atomics")) f |= PORTA_FEATURE_ATOMIC_FLOAT32;
+  // 64-bit min/max/and/or/xor are in the extended set, add/exchange/compare-exchange in the base one.
+  if (has_extension(extensions, "cl_khr_int64_base_atomics") &&
+      has_extension(extensions, "cl_khr_int64_extended_atomics"))
+    f |= PORTA_FEATURE_ATOMIC_INT64;
+  // Float atomic add: the translation's compare-exchange loop on the bits, on any device.
+  f |= PORTA_FEATURE_ATOMIC_FLOAT32;
   return f;
 }
 

@@ -171,6 +171,28 @@ float2 porta_unpackHalf2x16(uint p)
     return (float2)(porta_half_to_float(p & 0xffffu), porta_half_to_float(p >> 16));
 }
 
+//@section atomic_float_add
+// Float atomic add (GL_EXT_shader_atomic_float): a compare-exchange loop on the
+// bits, one helper per address space (OpenCL C 1.2 has no generic one).
+float porta_atomic_add_float_global(volatile __global float* p, float v)
+{
+    uint old = as_uint(*p);
+    for (;;) {
+        const uint seen = atomic_cmpxchg((volatile __global uint*)p, old, as_uint(as_float(old) + v));
+        if (seen == old) return as_float(old);
+        old = seen;
+    }
+}
+float porta_atomic_add_float_local(volatile __local float* p, float v)
+{
+    uint old = as_uint(*p);
+    for (;;) {
+        const uint seen = atomic_cmpxchg((volatile __local uint*)p, old, as_uint(as_float(old) + v));
+        if (seen == old) return as_float(old);
+        old = seen;
+    }
+}
+
 //@section refract
 // GLSL's refract for {T} (OpenCL C 1.2 has no refract).
 {T} porta_refract_{T}({T} i, {T} n, {S} eta)

@@ -921,8 +921,6 @@ void OpenclCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
     case spv::OpAtomicFlagTestAndSet:
     case spv::OpAtomicFlagClear:
       unsupported("atomic flags and weak compare-exchange");
-    case spv::OpAtomicFAddEXT:
-      unsupported("float atomics");
     case spv::OpControlBarrier:
     case spv::OpMemoryBarrier:
       emit_barrier(instruction);
@@ -1006,6 +1004,10 @@ void OpenclCompiler::emit_atomic(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   const SPIRType& type = get<SPIRType>(ops[0]);
   const bool wide = type.basetype == SPIRType::Int64 || type.basetype == SPIRType::UInt64;
+  if (instruction.op == spv::OpAtomicFAddEXT && type.basetype == SPIRType::Float && type.vecsize == 1) {
+    emit_atomic_float_add(instruction);
+    return;
+  }
   if (type.basetype != SPIRType::Int && type.basetype != SPIRType::UInt && !wide)
     unsupported(type.basetype == SPIRType::Float
                     ? "float atomics"

@@ -141,6 +141,7 @@ class OpenclCompiler final : public TargetCompiler {
   // ---- instructions ----
   void emit_atomic(const spirv_cross::Instruction& instruction);
   void emit_atomic_load_store(const spirv_cross::Instruction& instruction);  // opencl_lowering.cpp
+  void emit_atomic_float_add(const spirv_cross::Instruction& instruction);   // opencl_lowering.cpp
   void emit_barrier(const spirv_cross::Instruction& instruction);
   void emit_conversion(const spirv_cross::Instruction& instruction);
   void emit_bitfield(const spirv_cross::Instruction& instruction);

@@ -91,6 +91,9 @@ TargetCompiler::TargetCompiler(std::vector<uint32_t> spirv, const TranslateOptio
   bool in_function = false;
   for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
     if (opcode == spv::OpControlBarrier) uses_barrier_ = true;
+    if (opcode == spv::OpExtension && count >= 1 &&
+        std::strcmp(reinterpret_cast<const char*>(operands), "SPV_EXT_shader_atomic_float_add") == 0)
+      locals_unoptimised_ = true;
     if (opcode == spv::OpFunction) in_function = true;
     if (!in_function) return;
     if (opcode == spv::OpFunctionEnd) in_function = false;
@@ -315,8 +318,7 @@ void TargetCompiler::collect_interface() {
       case spv::CapabilityFloat16:
         unsupported("16-bit floating point (float16_t)");
       case spv::CapabilityAtomicFloat32AddEXT:
-        // CUDA has float atomic add, and the C++ runtime a compare-exchange loop.
-        if (target() == Target::OpenCL) unsupported("float atomics");
+        // Add only (CUDA's atomicAdd, compare-exchange loops in C++ and OpenCL C).
         break;
       case spv::CapabilityPhysicalStorageBufferAddresses:
         unsupported("buffer device addresses");
@@ -1096,6 +1098,15 @@ void TargetCompiler::emit_block_hints(const spirv_cross::SPIRBlock& block) {
   else if (block.hint == spirv_cross::SPIRBlock::HintDontUnroll)
     hint = loop_hint(false);
   if (!hint.empty()) statement(hint);
+}
+
+// Where spirv-opt left dead locals (locals_unoptimised_), the target
+// compilers must not warn about them (NVRTC's #177 and #550).
+std::string TargetCompiler::variable_decl(const SPIRVariable& variable) {
+  std::string declaration = CompilerGLSL::variable_decl(variable);
+  if (locals_unoptimised_ && variable.storage == spv::StorageClassFunction && target() != Target::OpenCL)
+    declaration = "[[maybe_unused]] " + declaration;
+  return declaration;
 }
 
 // C-family arrays are not values: a store of a whole array becomes a copy, and

@@ -258,6 +258,8 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   void emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) override;
   void emit_block_hints(const spirv_cross::SPIRBlock& block) override;
   void emit_subgroup_op(const spirv_cross::Instruction& instruction) override;
+  std::string variable_decl(const spirv_cross::SPIRVariable& variable) override;
+  using CompilerGLSL::variable_decl;
 
   // Size and alignment of a type as the target's structs lay it out: an
   // array as its elements, anything else as element_layout() says.
@@ -291,6 +293,9 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   std::vector<uint32_t> private_variables_;
   bool uses_barrier_ = false;
   bool uses_subgroups_ = false;
+  // The module declares an extension for which Debian's spirv-opt skips its
+  // local passes (SPV_EXT_shader_atomic_float_add): dead locals stay.
+  bool locals_unoptimised_ = false;
   std::unordered_set<uint32_t> read_ids_;
   bool emitted_workgroup_size_ = false;
   std::unordered_map<uint32_t, uint32_t> struct_alignment_;

@@ -390,15 +390,17 @@ void expect_refused(const char* glsl, const std::string& feature) {
 }
 
 // A member in a vec3's fourth slot is read by byte offset now: TypesOpencl.*.
-// Subgroup operations translate (tests/subgroups).
-TEST(OpenclRefusal, FloatAtomics) {
+// Subgroup operations translate (tests/subgroups); float atomic add is a
+// compare-exchange loop (tests/instructions).
+TEST(OpenclRefusal, OtherExtendedInstructionSets) {
   expect_refused(R"(#version 450
-#extension GL_EXT_shader_atomic_float : require
+#extension GL_EXT_spirv_intrinsics : require
 layout(local_size_x = 1) in;
 layout(binding = 0) buffer D { float d[]; };
-void main() { atomicAdd(d[0], 1.0); }
+spirv_instruction(set = "SPV_AMD_shader_trinary_minmax", id = 1) float fmin3(float a, float b, float c);
+void main() { d[0] = fmin3(d[0], d[1], d[2]); }
 )",
-                 "float atomics");
+                 "SPV_AMD_shader_trinary_minmax FMin3AMD");
 }
 
 }  // namespace

@@ -441,6 +441,30 @@ TEST_F(Instructions, MixIsGlslsFormula) {
   }
 }
 
+TEST_F(Instructions, SmallIntegersWrapInConversions) {
+  const Words a = random_words(64, 45);
+  Words r;
+  try {
+    r = run("small_integers.comp", 1, a, 128);
+  } catch (const porta::Error& e) {
+    const std::string message = e.what();
+    ASSERT_NE(message.find("needs int"), std::string::npos) << message;
+    GTEST_SKIP() << message;
+  }
+  Words want;
+  for (uint32_t i = 0; i < 64; ++i) {
+    const int32_t x = s32(a[i]);
+    const int16_t s = int16_t(x);
+    const uint16_t us = uint16_t(x >> 3);
+    const int8_t b = int8_t(x >> 5);
+    const uint8_t ub = uint8_t(x >> 7);
+    const int16_t t = int16_t(s * 3 + b);
+    want.push_back(u32(int32_t(t) + int32_t(us) * 2));
+    want.push_back(u32(int32_t(ub) - int32_t(b) - 7 + 44));
+  }
+  expect_words(r, want);
+}
+
 // Float to integer: truncation in range; porta's translated targets
 // saturate out of range and give 0 for NaN (SPIR-V: undefined).
 int32_t saturate_int(float v) {

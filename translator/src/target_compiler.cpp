@@ -91,9 +91,9 @@ TargetCompiler::TargetCompiler(std::vector<uint32_t> spirv, const TranslateOptio
   bool in_function = false;
   for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
     if (opcode == spv::OpControlBarrier) uses_barrier_ = true;
-    if (opcode == spv::OpExtension && count >= 1 &&
-        std::strcmp(reinterpret_cast<const char*>(operands), "SPV_EXT_shader_atomic_float_add") == 0)
-      locals_unoptimised_ = true;
+    if (opcode == spv::OpExtension && count >= 1)
+      for (const char* extension : {"SPV_EXT_shader_atomic_float_add", "SPV_KHR_expect_assume"})
+        if (std::strcmp(reinterpret_cast<const char*>(operands), extension) == 0) locals_unoptimised_ = true;
     if (opcode == spv::OpFunction) in_function = true;
     if (!in_function) return;
     if (opcode == spv::OpFunctionEnd) in_function = false;

@@ -294,7 +294,7 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   bool uses_barrier_ = false;
   bool uses_subgroups_ = false;
   // The module declares an extension for which Debian's spirv-opt skips its
-  // local passes (SPV_EXT_shader_atomic_float_add): dead locals stay.
+  // local passes (SPV_EXT_shader_atomic_float_add, SPV_KHR_expect_assume): dead locals stay.
   bool locals_unoptimised_ = false;
   std::unordered_set<uint32_t> read_ids_;
   bool emitted_workgroup_size_ = false;

@@ -227,11 +227,13 @@ void main() {
     const uint32_t inserted = (v & ~(7u << 28)) | (5u << 28);
     const uint32_t abs_s = s < 0 ? 0u - uint32_t(s) : uint32_t(s);
     const uint32_t neg_s = 0u - v;
+    // GLSL's % on int is OpSMod: the result takes the divisor's sign (7).
+    const int32_t neg_s_mod_7 = (int32_t(neg_s) % 7 + 7) % 7;
     const uint32_t expected[4] = {
         uint32_t(__builtin_popcount(v)) + (v ^ (v >> 3)),
         uint32_t(msb(v)) ^ (uint32_t(lsb(v)) << 8) ^ (uint32_t(msb(s < 0 ? ~v : v)) << 16),
         ((v >> 4) & 0xffu) | (sfield << 8) | inserted,
-        rev + uint32_t(s >> 2) + (v << 5) + uint32_t(int32_t(neg_s) % 7) + v / 3u + abs_s + (~v & 0xffu)};
+        rev + uint32_t(s >> 2) + (v << 5) + uint32_t(neg_s_mod_7) + v / 3u + abs_s + (~v & 0xffu)};
     for (int c = 0; c < 4; ++c) ASSERT_EQ(o[i * 4 + c], expected[c]) << "item " << i << " component " << c;
   }
 }

@@ -1557,7 +1557,11 @@ PORTA_GLSL_FN void imulExtended(const vec<T, N>& x, const vec<T, N>& y, vec<T, N
 template <class T>
 PORTA_GLSL_FN T checked_div(T a, T b) {
   if (b == T(0)) return T(0);
-  if (detail::is_signed_integer<T>::value && b == T(-1)) return T(T(0) - a == a ? a : T(0) - a);
+  if (detail::is_signed_integer<T>::value && b == T(-1)) {
+    // -a without signed overflow (CUDA compiles without -fwrapv): the lowest value stays.
+    const T lowest = T(T(1) << (sizeof(T) * 8 - 1));
+    return a == lowest ? a : T(-a);
+  }
   return T(a / b);
 }
 template <class T>

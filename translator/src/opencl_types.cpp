@@ -402,7 +402,7 @@ bool OpenclCompiler::emit_matrix_or_bool_vector(const spirv_cross::Instruction& 
         }
         return false;
       }
-      TargetCompiler::emit_instruction(instruction);  // forwarding and dependencies
+      TargetCompiler::emit_target_instruction(instruction);  // forwarding and dependencies
       // The emitter's chain up to the matrix, then the matrix's own steps.
       const spv::StorageClass storage = get<SPIRType>(ops[0]).storage;
       uint32_t matrix_type = base_type, leaf = 0;

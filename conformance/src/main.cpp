@@ -6,6 +6,7 @@
 // --backend B --device I --json-fragment FILE) that writes one JSON line per
 // case as it goes: a crash or hang of one device loses only that device's
 // remaining cases, and the case it died in is named.
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -39,10 +41,15 @@ const char kDescription[] =
     "from each op's error bound (porta-conformance --tolerances lists them).";
 
 const char kFooter[] =
-    "User kernels: each --buffer, in binding order, is BYTES (filled with the NaN pattern 0x7f80dead),\n"
-    "zeros:BYTES, random:SEED:BYTES, pattern:HEX32:BYTES or file:PATH; --push is hex:BYTES, 0xBYTES,\n"
-    "f32:1,2, u32:1,2, i32:-1 or a float list, appended in order. Buffers are compared bit for bit,\n"
-    "or as float32 within --tolerance ULP ulps.\n"
+    "User kernels: --inputs auto fills every buffer and the push constants from the kernel's reflected\n"
+    "types (floats k/256 in [-2, 2], integers in [0, 64), bools 0/1; a runtime array gets --elements N\n"
+    "elements, default the dispatch's invocations), from --seed. Or each --buffer, in parameter order\n"
+    "(set, binding, array element), is BYTES (filled with the NaN pattern 0x7f80dead), zeros:BYTES,\n"
+    "random:SEED:BYTES, pattern:HEX32:BYTES or file:PATH; --push is hex:BYTES, 0xBYTES, f32:1,2, u32:1,2,\n"
+    "i32:-1 or a float list, appended in order. Every device runs in its own process; its buffers are\n"
+    "compared member by member with the CPU backend's (or, where it refuses the kernel, the first device\n"
+    "that ran it): floats within --tolerance-ulp ulps (default 4) or as many ulps of 32.0 apart, integers\n"
+    "and bools exactly, padding bit for bit.\n"
     "Exit status: 0 all passed (skips and named deviations allowed), 1 a failure or crash, 2 bad\n"
     "arguments, 77 nothing selected was available.";
 
@@ -57,6 +64,7 @@ struct Options {
   std::string program = "porta-conformance";  // as the user called it, for replay commands
   UserKernel kernel;
   bool kernel_mode = false;
+  std::string kernel_job;  // a device's process: the job folder its parent prepared
   std::string command;
 };
 
@@ -73,7 +81,8 @@ std::string shell_quote(const std::string& s) {
 // Declares the options on `command`; their values land in `o` and `raw`.
 struct RawOptions {
   std::vector<std::string> backends, ops;
-  std::string seed, timeout, tolerance;
+  std::string seed, timeout, tolerance, inputs, elements;
+  std::vector<std::string> needs;
 };
 
 void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
@@ -82,8 +91,9 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
       "[--quick | --full] [--backend LIST] [--device SEL] [--op LIST]\n"
       "[--case NAME] [--seed N] [--json FILE] [--junit FILE] [--html FILE]\n"
       "[--timeout SECONDS] [--list]\n"
-      "--kernel FILE.comp|FILE.spv --groups X,Y,Z --buffer SPEC... [--push SPEC]...\n"
-      "[--tolerance ULP] [--backend LIST] [--device SEL] [reports as above]");
+      "--kernel FILE.comp|FILE.spv [--groups X,Y,Z] [--inputs auto [--elements N] | --buffer SPEC...]\n"
+      "[--push SPEC]... [--spec ID=VALUE]... [--entry NAME] [--tolerance-ulp N] [--requires LIST]\n"
+      "[--strict] [--seed N] [--timeout SECONDS] [--backend LIST] [--device SEL] [reports as above]");
   command.footer(kFooter);
   CLI::App& app = command.app();
   app.add_flag_callback(
@@ -121,8 +131,24 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
       ->type_name("SPEC");
   repeatable(app.add_option("--push", o.kernel.push, "push-constant bytes of the user's kernel (see below)"))
       ->type_name("SPEC");
-  app.add_option("--tolerance", raw.tolerance, "compare the user's buffers as float32 within ULP ulps")
-      ->type_name("ULP");
+  app.add_option("--tolerance-ulp,--tolerance", raw.tolerance,
+                 "floats of the user's kernel agree within N ulps (default 4)")
+      ->type_name("N");
+  app.add_option("--inputs", raw.inputs, "auto: every buffer and push constant from the kernel's types")
+      ->type_name("auto");
+  app.add_option("--elements", raw.elements,
+                 "--inputs auto: elements of each runtime array (default: the dispatch's invocations)")
+      ->type_name("N");
+  repeatable(app.add_option("--spec", o.kernel.specs, "a spec constant's value, typed by its declaration"))
+      ->type_name("ID=VALUE");
+  app.add_option("--entry", o.kernel.entry, "the entry point of a module with several")->type_name("NAME");
+  repeatable(app.add_option("--requires", raw.needs,
+                            "comma list of features the kernel needs (porta-info lists them); a device "
+                            "without them is a skip naming them"))
+      ->type_name("LIST");
+  app.add_flag("--layout", o.kernel.layout, "print the user's kernel's buffers as typed and sized, and exit");
+  app.add_flag("--strict", o.kernel.strict, "a device that refuses the user's kernel fails (not a skip)");
+  app.add_option("--kernel-job", o.kernel_job)->group("");
   // How a device's own process is started (run_device): not for users.
   app.add_option("--json-fragment", o.fragment)->group("");
   app.add_option("--program", o.program)->group("");
@@ -133,15 +159,30 @@ void finish(Options& o, const RawOptions& raw) {
   o.backends = porta::cli::split_list(raw.backends);
   o.ops = porta::cli::split_list(raw.ops);
   if (!raw.seed.empty()) o.seed = parse_size(raw.seed, "--seed");
+  o.kernel_mode = !o.kernel.path.empty();
+  // A hung kernel is found sooner than a hung suite.
+  if (o.kernel_mode) o.timeout = 300;
   if (!raw.timeout.empty()) o.timeout = static_cast<int>(parse_size(raw.timeout, "--timeout"));
+  if (o.timeout <= 0) throw UsageError("--timeout must be at least 1 second");
   if (!raw.tolerance.empty()) {
     const std::string& v = raw.tolerance;
     char* end = nullptr;
     o.kernel.tolerance_ulp = std::strtod(v.c_str(), &end);
-    if (*end || o.kernel.tolerance_ulp < 0)
-      throw UsageError("--tolerance '" + v + "' is not a number of ulps >= 0");
+    if (v.empty() || *end || !(o.kernel.tolerance_ulp >= 0))
+      throw UsageError("--tolerance-ulp '" + v + "' is not a number of ulps >= 0");
   }
-  o.kernel_mode = !o.kernel.path.empty();
+  if (!raw.inputs.empty() && raw.inputs != "auto")
+    throw UsageError("--inputs '" + raw.inputs + "': the only way is auto");
+  o.kernel.auto_inputs = raw.inputs == "auto";
+  if (!raw.elements.empty()) {
+    if (!o.kernel.auto_inputs) throw UsageError("--elements sizes the buffers of --inputs auto");
+    o.kernel.elements = parse_size(raw.elements, "--elements");
+    if (o.kernel.elements == 0) throw UsageError("--elements must be at least 1");
+  }
+  o.kernel.needs = porta::cli::split_list(raw.needs);
+  if (!o.kernel_mode && (!o.kernel.specs.empty() || !o.kernel.entry.empty() || o.kernel.auto_inputs ||
+                         !o.kernel.buffers.empty() || !o.kernel.push.empty() || o.kernel.strict))
+    throw UsageError("--buffer, --push, --spec, --entry, --inputs and --strict go with --kernel FILE");
   int to_stdout = 0;
   for (const std::string* report : {&o.json, &o.junit, &o.html}) to_stdout += porta::cli::is_stdout(*report);
   if (to_stdout > 1) throw UsageError("only one of --json, --junit and --html can write to standard output");
@@ -157,6 +198,7 @@ void finish(Options& o, const RawOptions& raw) {
     if (!found) throw UsageError("no case named '" + o.case_name + "' in op(s) given (--list shows them)");
   }
   if (o.kernel_mode) validate(o.kernel);
+  if (!o.kernel_job.empty()) o.kernel_mode = true;
   if (!o.fragment.empty() && (o.backends.size() != 1 || o.device.empty()))
     throw UsageError("--json-fragment runs one device: it needs --backend NAME and --device INDEX");
 }
@@ -183,22 +225,27 @@ void emit(FILE* f, const Json& j) {
   std::fflush(f);
 }
 
+// The options that run the user's kernel again, as the user gave them.
+std::string kernel_arguments(const Options& o) {
+  const UserKernel& k = o.kernel;
+  std::string cmd = " --kernel " + shell_quote(k.path) + " --groups " + shell_quote(k.groups);
+  if (!k.entry.empty()) cmd += " --entry " + shell_quote(k.entry);
+  for (const auto& s : k.specs) cmd += " --spec " + shell_quote(s);
+  if (k.auto_inputs) cmd += " --inputs auto --seed " + std::to_string(o.seed);
+  if (k.elements) cmd += " --elements " + std::to_string(k.elements);
+  for (const auto& b : k.buffers) cmd += " --buffer " + shell_quote(b);
+  for (const auto& p : k.push) cmd += " --push " + shell_quote(p);
+  char t[48];
+  std::snprintf(t, sizeof t, " --tolerance-ulp %g", k.tolerance_ulp);
+  return cmd + t;
+}
+
 std::string replay_command(const Options& o, const CaseResult& r) {
   std::string cmd;
   if (const char* p = std::getenv("PORTA_PLUGIN_PATH"); p && *p)
     cmd += "PORTA_PLUGIN_PATH=" + shell_quote(p) + " ";
   cmd += shell_quote(o.program) + " --backend " + r.backend + " --device " + std::to_string(r.device_index);
-  if (o.kernel_mode) {
-    cmd += " --kernel " + shell_quote(o.kernel.path) + " --groups " + o.kernel.groups;
-    for (const auto& b : o.kernel.buffers) cmd += " --buffer " + shell_quote(b);
-    for (const auto& p : o.kernel.push) cmd += " --push " + shell_quote(p);
-    if (o.kernel.tolerance_ulp >= 0) {
-      char t[32];
-      std::snprintf(t, sizeof t, " --tolerance %g", o.kernel.tolerance_ulp);
-      cmd += t;
-    }
-    return cmd;
-  }
+  if (o.kernel_mode) return cmd + kernel_arguments(o);
   return cmd + " --op " + r.op + " --case " + shell_quote(r.name) + " --seed " + std::to_string(r.seed);
 }
 
@@ -229,7 +276,7 @@ int child_main(const Options& o) {
   dj["driver"] = info.driver;
   dj["api"] = info.api_version;
   emit(f, dj);
-  if (!is_reference(info)) {
+  if (!is_reference(info) && !o.kernel_mode) {
     try {
       d.ref = open_reference();
     } catch (const porta::Error& e) {
@@ -250,8 +297,10 @@ int child_main(const Options& o) {
     b["op"] = "kernel";
     b["case"] = o.kernel.path;
     emit(f, b);
-    CaseResult r = run_user_kernel(d, o.kernel);
-    finish(r);
+    // Judged by the parent, once every device has run.
+    CaseResult r = run_job(d.dut, o.kernel_job);
+    r.seed = o.seed;
+    emit(f, r.to_json());
   } else {
     for (const auto& op : o.ops) {
       const auto start = std::chrono::steady_clock::now();
@@ -302,11 +351,7 @@ void run_device(const Options& o, DeviceReport& dev) {
       std::to_string(dev.index), "--json-fragment", fragment,  "--seed",    std::to_string(o.seed)};
   if (o.full) args.push_back("--full");
   if (o.kernel_mode) {
-    args.insert(args.end(), {"--kernel", o.kernel.path, "--groups", o.kernel.groups});
-    for (const auto& b : o.kernel.buffers) args.insert(args.end(), {"--buffer", b});
-    for (const auto& p : o.kernel.push) args.insert(args.end(), {"--push", p});
-    if (o.kernel.tolerance_ulp >= 0)
-      args.insert(args.end(), {"--tolerance", std::to_string(o.kernel.tolerance_ulp)});
+    args.insert(args.end(), {"--kernel", o.kernel.path, "--kernel-job", o.kernel_job});
   } else {
     std::string ops;
     for (const auto& op : o.ops) ops += (ops.empty() ? "" : ",") + op;
@@ -415,9 +460,31 @@ bool device_selected(const std::string& sel, const porta::DeviceInfo& info) {
   return std::string(info.name).find(sel) != std::string::npos;
 }
 
-int parent_main(const Options& o) {
+int parent_main(Options o) {
   FILE* text = report_on_stdout(o) ? stderr : stdout;
   const auto start = std::chrono::steady_clock::now();
+  // --kernel: the kernel is compiled, reflected and given its inputs once, in
+  // a folder every device's process reads.
+  std::optional<KernelJob> job;
+  if (o.kernel_mode) {
+    try {
+      job = prepare_job(o.kernel, o.seed);
+      if (o.kernel.layout) {
+        std::fputs(describe_layout(*job).c_str(), stdout);
+        return 0;
+      }
+      char folder[] = "/tmp/porta-kernel-XXXXXX";
+      if (!mkdtemp(folder)) throw std::runtime_error(std::string("cannot create a folder in /tmp: ") + std::strerror(errno));
+      o.kernel_job = folder;
+      write_job(*job, o.kernel_job);
+    } catch (const UsageError& e) {
+      std::fprintf(stderr, "porta-conformance: %s\n", e.what());
+      return 2;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "porta-conformance: %s: %s\n", o.kernel.path.c_str(), e.what());
+      return 1;
+    }
+  }
   RunReport report;
   report.mode = o.kernel_mode ? "kernel " + o.kernel.path : o.full ? "--full" : "--quick";
   report.seed = o.seed;
@@ -437,6 +504,21 @@ int parent_main(const Options& o) {
       if (has_reference(b)) names.push_back(b.name);
     for (const auto& b : found)
       if (!has_reference(b)) names.push_back(b.name);
+  }
+  if (o.kernel_mode) {
+    // Every device is compared with the CPU backend's results: it runs even where --backend leaves it out.
+    for (const auto& info : devices)
+      if (is_reference(info) && std::find(names.begin(), names.end(), std::string(info.backend)) == names.end()) {
+        DeviceReport d;
+        d.backend = info.backend;
+        d.index = static_cast<int>(info.index);
+        d.device = info.name;
+        d.reference = d.reference_only = true;
+        std::fprintf(text, "[%s:%u] %s (the reference)\n", info.backend, info.index, info.name);
+        std::fflush(text);
+        run_device(o, d);
+        report.devices.push_back(d);
+      }
   }
   for (const auto& name : names) {
     auto it =
@@ -464,7 +546,23 @@ int parent_main(const Options& o) {
       d.reference = is_reference(info);
       std::fprintf(text, "[%s:%u] %s\n", name.c_str(), info.index, info.name);
       std::fflush(text);
-      run_device(o, d);
+      const std::string missing = job ? missing_features(job->needs, info.features) : "";
+      if (!missing.empty()) {
+        // Not started: the device lacks what the kernel declares it needs.
+        d.status = "ran";
+        CaseResult r;
+        r.backend = name;
+        r.device = d.device;
+        r.device_index = d.index;
+        r.op = "kernel";
+        r.name = job->name;
+        r.seed = o.seed;
+        r.outcome = Outcome::kSkip;
+        r.detail = "the device lacks " + missing;
+        d.cases.push_back(r);
+      } else {
+        run_device(o, d);
+      }
       report.devices.push_back(d);
     }
     if (!any) {
@@ -474,6 +572,11 @@ int parent_main(const Options& o) {
       d.reason = o.device.empty() ? "the backend has no device" : "no device matches --device " + o.device;
       report.devices.push_back(d);
     }
+  }
+  if (job) {
+    judge_job(*job, o.kernel_job, o.kernel, report);
+    std::error_code ignored;
+    std::filesystem::remove_all(o.kernel_job, ignored);
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   print_text(report, text);
@@ -485,7 +588,15 @@ int parent_main(const Options& o) {
     std::fprintf(stderr, "porta-conformance: %s\n", e.what());
     return 1;
   }
-  return exit_status(report);
+  const int status = exit_status(report);
+  if (job && status == 0) {
+    // Nothing ran the kernel (every device skipped it): 77, as when none is there.
+    bool ran = false;
+    for (const auto& d : report.devices)
+      for (const auto& c : d.cases) ran = ran || c.outcome == Outcome::kPass;
+    if (!ran) return 77;
+  }
+  return status;
 }
 
 void list_cases(const Options& o) {

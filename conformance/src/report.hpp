@@ -17,6 +17,7 @@ struct DeviceReport {
   std::string status;   // "ran", "unavailable", "crashed", "timed out", "failed to start"
   std::string reason;   // why unavailable / how it crashed
   bool reference = false;  // the CPU backend: judged against the float64 oracle
+  bool reference_only = false;  // --kernel: run as the reference though --backend did not select it
   std::vector<CaseResult> cases;
   std::string label() const;  // "vulkan:0" or "cuda"
   std::vector<std::string> deviations() const;

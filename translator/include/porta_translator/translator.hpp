@@ -142,4 +142,61 @@ struct Translation {
 
 Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions& options);
 
+// ---- Typed buffer layouts (tools that fill or compare a kernel's buffers) ----
+
+// One scalar of a block: where it is and what it holds. Vectors and matrices
+// are their components, arrays their elements, structs their members.
+struct LayoutField {
+  std::string path;  // "pos.y", "m[1][0]", "a[3]"; relative to the block (or to a runtime-array element)
+  uint64_t offset = 0;  // bytes from the block's (or the element's) start
+  ScalarType type = ScalarType::UInt;
+  uint32_t width = 4;  // bytes: 1, 2, 4 or 8 (bool members are 4-byte)
+};
+
+// Every typed byte of one buffer parameter (or of the push-constant block),
+// from the block's Offset/ArrayStride/MatrixStride/RowMajor decorations.
+// Bytes no field covers are padding.
+struct BlockLayout {
+  uint32_t set = 0, binding = 0, array_index = 0;
+  bool uniform = false;    // a uniform block (std140, read-only)
+  bool read_only = false;  // NonWritable, or a uniform block
+  std::string name;        // block instance name, else its type name
+  std::string type_name;   // the block's type name
+  uint64_t fixed_size = 0;  // bytes before the runtime array (the declared size without one)
+  std::vector<LayoutField> fields;  // the fixed part's scalars, by offset
+  // The last member, when it is a runtime array: `element` are one element's
+  // scalars, offsets from the element's start and paths that follow
+  // "name[i]" (".pos.y", "[2]" or "" for a scalar element).
+  bool has_runtime_array = false;
+  std::string runtime_name;
+  uint64_t runtime_offset = 0, runtime_stride = 0;
+  std::vector<LayoutField> element;
+  // Bytes a buffer holding `elements` runtime-array elements takes.
+  uint64_t size_for(uint64_t elements) const {
+    return has_runtime_array ? runtime_offset + elements * runtime_stride : fixed_size;
+  }
+};
+
+struct KernelLayout {
+  std::vector<BlockLayout> buffers;  // one per buffer parameter, by (set, binding, array element)
+  bool has_push_constants = false;
+  BlockLayout push_constants;
+  uint32_t local_size[3] = {1, 1, 1};  // with the spec-constant values applied
+  std::vector<SpecConstant> spec_constants;  // the 32-bit ones (bool, int, uint, float), by id
+};
+
+// The layouts of every storage and uniform buffer of the module's single entry
+// point. Where several blocks alias one (set, binding), the view with the
+// largest fixed part types the parameter. Array lengths that are spec constants
+// take `specs`' values. Throws Error(UnsupportedFeature) for what it cannot
+// type (a runtime-sized array of buffers), naming it.
+KernelLayout reflect_layout(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs = {});
+
+// The names of the module's GLCompute entry points.
+std::vector<std::string> entry_points(const std::vector<uint32_t>& spirv);
+// The module with only entry point `name` (others' OpEntryPoint and execution
+// modes removed, then the functions only they called; every buffer stays). Throws
+// Error(InvalidSpirv) naming the module's entry points when there is no `name`.
+std::vector<uint32_t> select_entry_point(const std::vector<uint32_t>& spirv, const std::string& name);
+
 }  // namespace porta::translator

@@ -507,8 +507,13 @@ int parent_main(Options o) {
   }
   if (o.kernel_mode) {
     // Every device is compared with the CPU backend's results: it runs even where --backend leaves it out.
+    bool selected = false;
     for (const auto& info : devices)
-      if (is_reference(info) && std::find(names.begin(), names.end(), std::string(info.backend)) == names.end()) {
+      selected = selected || (is_reference(info) && device_selected(o.device, info) &&
+                              std::find(names.begin(), names.end(), std::string(info.backend)) != names.end());
+    for (const auto& info : devices)
+      if (!selected && is_reference(info)) {
+        selected = true;
         DeviceReport d;
         d.backend = info.backend;
         d.index = static_cast<int>(info.index);
@@ -580,6 +585,14 @@ int parent_main(Options o) {
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   print_text(report, text);
+  if (job) {
+    // What each device did with the kernel, passes included: which device was the reference and why.
+    std::fprintf(text, "\nKernel %s:\n", job->name.c_str());
+    for (const auto& d : report.devices)
+      for (const auto& c : d.cases)
+        std::fprintf(text, "  %-12s %-6s %s\n", d.label().c_str(), outcome_name(c.outcome),
+                     c.detail.substr(0, c.detail.find('\n')).c_str());
+  }
   try {
     if (!o.json.empty()) write_json(report, o.json);
     if (!o.junit.empty()) write_junit(report, o.junit);

@@ -147,6 +147,12 @@ KernelJob prepare_job(const UserKernel& k, uint64_t seed) {
     job.spirv = tr::spirv_from_bytes(bytes.data(), bytes.size());
     const std::vector<std::string> entries = tr::entry_points(job.spirv);
     if (!k.entry.empty()) {
+      if (std::find(entries.begin(), entries.end(), k.entry) == entries.end()) {
+        std::string names;
+        for (const auto& e : entries) names += (names.empty() ? "" : ", ") + e;
+        throw UsageError("--entry " + k.entry + ": '" + k.path + "' has no compute entry point of that name; it has " +
+                         (names.empty() ? "none" : names));
+      }
       job.spirv = tr::select_entry_point(job.spirv, k.entry);
     } else if (entries.size() > 1) {
       std::string names;
@@ -311,7 +317,7 @@ void judge_job(const KernelJob& job, const std::string& folder, const UserKernel
   const DeviceReport* ref = nullptr;
   const DeviceReport* cpu = nullptr;
   for (const auto& d : report.devices)
-    if (d.reference) cpu = &d;
+    if (d.reference && !cpu) cpu = &d;
   if (cpu && ran(*cpu)) ref = cpu;
   for (const auto& d : report.devices)
     if (!ref && ran(d)) ref = &d;
@@ -320,10 +326,11 @@ void judge_job(const KernelJob& job, const std::string& folder, const UserKernel
     if (!cpu)
       why_not_cpu = "the CPU backend is unavailable";
     else if (!cpu->cases.empty())
-      why_not_cpu = "the CPU backend " + std::string(cpu->cases[0].outcome == Outcome::kSkip ? "refused" : "failed") +
+      why_not_cpu = cpu->label() + ", the reference, " +
+                    (cpu->cases[0].outcome == Outcome::kSkip ? "refused" : "failed") +
                     " the kernel: " + cpu->cases[0].detail;
     else
-      why_not_cpu = "the CPU backend " + cpu->status + ": " + cpu->reason;
+      why_not_cpu = cpu->label() + ", the reference, " + cpu->status + ": " + cpu->reason;
   }
   Bytes want;
   if (ref) want = read_file(output_file(folder, ref->backend, ref->index));

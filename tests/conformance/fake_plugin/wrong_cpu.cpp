@@ -5,6 +5,10 @@
 //   unwritten  one written element put back to what it held before
 //   swap       two written elements with different values exchanged
 //   segfault   the process dies on the third dispatch
+//   crash      the process dies on its first dispatch (a kernel that crashes one backend)
+//   hang       the first dispatch never returns
+//   refuse     the reference device (as the CPU plugin is) that refuses every
+//              kernel: the other devices must be compared with each other
 //   none       forwards untouched
 // porta-conformance must catch each one and say where. Two more modes are
 // not wrong but limited, as real devices are; the suite must name them
@@ -16,6 +20,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdint>
@@ -66,7 +71,7 @@ porta_status device_info(uint32_t index, porta_device_info* info) {
   porta_status s = g_real->device_info(index, info);
   if (s != PORTA_SUCCESS) return s;
   porta::plugin::copy_string(info->name, "corrupting (" + mode() + ") " + info->name);
-  info->flags &= PORTA_DEVICE_FLAG_UNIFIED_MEMORY | PORTA_DEVICE_FLAG_FIBER_BARRIERS;
+  if (mode() != "refuse") info->flags &= PORTA_DEVICE_FLAG_UNIFIED_MEMORY | PORTA_DEVICE_FLAG_FIBER_BARRIERS;
   info->timer = PORTA_TIMER_DEVICE;
   info->priority = 50;
   info->tuning = {};
@@ -104,6 +109,9 @@ void buffer_destroy(porta_plugin_buffer b) {
 }
 
 porta_status kernel_create(porta_plugin_device d, const porta_kernel_desc* desc, porta_plugin_kernel* k) {
+  if (mode() == "refuse")
+    return porta::plugin::guard(
+        [] { porta::plugin::fail(PORTA_ERROR_UNSUPPORTED, "wrongcpu: refuses every kernel (refuse mode)"); });
   return g_real->kernel_create(d, desc, k);
 }
 void kernel_destroy(porta_plugin_kernel k) { g_real->kernel_destroy(k); }
@@ -204,6 +212,8 @@ porta_status stream_dispatch(porta_plugin_stream s, porta_plugin_kernel k, const
                              uint32_t push_size) {
   const std::string how = mode();
   if (how == "segfault" && ++g_dispatches == 3) crash();
+  if (how == "crash") crash();
+  while (how == "hang") pause();
   if (how != "ulp" && how != "unwritten" && how != "swap" && how != "ftz")
     return g_real->stream_dispatch(s, k, groups, buffers, count, push, push_size);
   std::vector<Words> before(count);

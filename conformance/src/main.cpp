@@ -555,6 +555,7 @@ int parent_main(Options o) {
       if (!missing.empty()) {
         // Not started: the device lacks what the kernel declares it needs.
         d.status = "ran";
+        d.lacks_features = true;
         CaseResult r;
         r.backend = name;
         r.device = d.device;

@@ -18,6 +18,7 @@ struct DeviceReport {
   std::string reason;   // why unavailable / how it crashed
   bool reference = false;  // the CPU backend: judged against the float64 oracle
   bool reference_only = false;  // --kernel: run as the reference though --backend did not select it
+  bool lacks_features = false;  // --kernel: not run, the device lacks a feature of --requires
   std::vector<CaseResult> cases;
   std::string label() const;  // "vulkan:0" or "cuda"
   std::vector<std::string> deviations() const;

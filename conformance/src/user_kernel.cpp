@@ -338,7 +338,7 @@ void judge_job(const KernelJob& job, const std::string& folder, const UserKernel
   tolerance.ulp = k.tolerance_ulp;
   for (auto& d : report.devices) {
     for (CaseResult& r : d.cases) {
-      if (r.outcome == Outcome::kSkip && k.strict && !d.reference_only) {
+      if (r.outcome == Outcome::kSkip && k.strict && !d.reference_only && !d.lacks_features) {
         r.outcome = Outcome::kFail;
         r.detail = "refused (--strict): " + r.detail;
       }

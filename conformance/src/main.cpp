@@ -474,7 +474,8 @@ int parent_main(Options o) {
         return 0;
       }
       char folder[] = "/tmp/porta-kernel-XXXXXX";
-      if (!mkdtemp(folder)) throw std::runtime_error(std::string("cannot create a folder in /tmp: ") + std::strerror(errno));
+      if (!mkdtemp(folder))
+        throw std::runtime_error(std::string("cannot create a folder in /tmp: ") + std::strerror(errno));
       o.kernel_job = folder;
       write_job(*job, o.kernel_job);
     } catch (const UsageError& e) {
@@ -509,8 +510,9 @@ int parent_main(Options o) {
     // Every device is compared with the CPU backend's results: it runs even where --backend leaves it out.
     bool selected = false;
     for (const auto& info : devices)
-      selected = selected || (is_reference(info) && device_selected(o.device, info) &&
-                              std::find(names.begin(), names.end(), std::string(info.backend)) != names.end());
+      selected =
+          selected || (is_reference(info) && device_selected(o.device, info) &&
+                       std::find(names.begin(), names.end(), std::string(info.backend)) != names.end());
     for (const auto& info : devices)
       if (!selected && is_reference(info)) {
         selected = true;

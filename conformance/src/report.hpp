@@ -13,10 +13,10 @@ namespace porta::conformance {
 
 struct DeviceReport {
   std::string backend, device;
-  int index = -1;       // -1: the backend is unavailable (no device ran)
-  std::string status;   // "ran", "unavailable", "crashed", "timed out", "failed to start"
-  std::string reason;   // why unavailable / how it crashed
-  bool reference = false;  // the CPU backend: judged against the float64 oracle
+  int index = -1;               // -1: the backend is unavailable (no device ran)
+  std::string status;           // "ran", "unavailable", "crashed", "timed out", "failed to start"
+  std::string reason;           // why unavailable / how it crashed
+  bool reference = false;       // the CPU backend: judged against the float64 oracle
   bool reference_only = false;  // --kernel: run as the reference though --backend did not select it
   bool lacks_features = false;  // --kernel: not run, the device lacks a feature of --requires
   std::vector<CaseResult> cases;
@@ -25,7 +25,7 @@ struct DeviceReport {
 };
 
 struct RunReport {
-  std::string mode;     // "quick", "full" or "kernel FILE"
+  std::string mode;  // "quick", "full" or "kernel FILE"
   uint64_t seed = 0;
   std::vector<std::string> ops;  // columns of the matrix
   std::string command;

@@ -93,7 +93,8 @@ std::string value_text(uint64_t bits, ScalarType type, uint32_t width) {
       break;
     case ScalarType::Int: {
       const int shift = 64 - 8 * static_cast<int>(width);
-      std::snprintf(s, sizeof s, "%lld", static_cast<long long>(static_cast<int64_t>(bits << shift) >> shift));
+      std::snprintf(s, sizeof s, "%lld",
+                    static_cast<long long>(static_cast<int64_t>(bits << shift) >> shift));
       break;
     }
     default:
@@ -104,8 +105,9 @@ std::string value_text(uint64_t bits, ScalarType type, uint32_t width) {
 
 // Every field of the buffer with its absolute offset and full path: the fixed
 // part, then each runtime-array element that fits in `bytes`.
-void for_each_field(const BlockLayout& layout, uint64_t bytes,
-                    const std::function<void(const LayoutField&, uint64_t, const std::string*, uint64_t)>& visit) {
+void for_each_field(
+    const BlockLayout& layout, uint64_t bytes,
+    const std::function<void(const LayoutField&, uint64_t, const std::string*, uint64_t)>& visit) {
   for (const LayoutField& f : layout.fields)
     if (f.offset + f.width <= bytes) visit(f, f.offset, nullptr, 0);
   if (!layout.has_runtime_array || layout.runtime_stride == 0 || bytes < layout.runtime_offset) return;
@@ -120,8 +122,8 @@ void for_each_field(const BlockLayout& layout, uint64_t bytes,
 }  // namespace
 
 std::string buffer_label(const BlockLayout& layout, size_t parameter) {
-  std::string s = "buffer " + std::to_string(parameter) + " (set " + std::to_string(layout.set) + ", binding " +
-                  std::to_string(layout.binding);
+  std::string s = "buffer " + std::to_string(parameter) + " (set " + std::to_string(layout.set) +
+                  ", binding " + std::to_string(layout.binding);
   if (layout.array_index) s += ", element " + std::to_string(layout.array_index);
   if (!layout.name.empty()) s += ", '" + layout.name + "'";
   return s + (layout.uniform ? ", uniform)" : ")");
@@ -162,14 +164,15 @@ Bytes fill_block(const BlockLayout& layout, uint64_t elements, std::mt19937_64& 
   return out;
 }
 
-Difference compare_block(const BlockLayout& layout, const Bytes& got, const Bytes& want, const UlpTolerance& tolerance,
-                         const std::string& where, const std::string& reference, size_t max_lines) {
+Difference compare_block(const BlockLayout& layout, const Bytes& got, const Bytes& want,
+                         const UlpTolerance& tolerance, const std::string& where,
+                         const std::string& reference, size_t max_lines) {
   Difference d;
   if (got == want) return d;
   if (got.size() != want.size()) {
     d.count = 1;
-    d.lines.push_back(where + ": " + std::to_string(got.size()) + " bytes, " + std::to_string(want.size()) + " on " +
-                      reference);
+    d.lines.push_back(where + ": " + std::to_string(got.size()) + " bytes, " + std::to_string(want.size()) +
+                      " on " + reference);
     return d;
   }
   std::vector<bool> typed(got.size(), false);
@@ -177,38 +180,39 @@ Difference compare_block(const BlockLayout& layout, const Bytes& got, const Byte
     ++d.count;
     if (d.lines.size() < max_lines) d.lines.push_back(line);
   };
-  for_each_field(layout, got.size(), [&](const LayoutField& f, uint64_t at, const std::string* array, uint64_t i) {
-    for (uint32_t k = 0; k < f.width; ++k) typed[at + k] = true;
-    const uint64_t g = load(got, at, f.width), w = load(want, at, f.width);
-    if (g == w) return;
-    double ulps = 0;
-    if (f.type == ScalarType::Float) {
-      const double gv = float_value(g, f.width), wv = float_value(w, f.width);
-      if (std::isnan(gv) && std::isnan(wv)) return;  // any NaN is a NaN
-      if (!std::isnan(gv) && !std::isnan(wv)) {
-        ulps = std::fabs(static_cast<double>(ordered(g, f.width) - ordered(w, f.width)));
-        if (ulps <= tolerance.ulp || std::fabs(gv - wv) <= tolerance.ulp * ulp_of_32(f.width)) {
+  for_each_field(
+      layout, got.size(), [&](const LayoutField& f, uint64_t at, const std::string* array, uint64_t i) {
+        for (uint32_t k = 0; k < f.width; ++k) typed[at + k] = true;
+        const uint64_t g = load(got, at, f.width), w = load(want, at, f.width);
+        if (g == w) return;
+        double ulps = 0;
+        if (f.type == ScalarType::Float) {
+          const double gv = float_value(g, f.width), wv = float_value(w, f.width);
+          if (std::isnan(gv) && std::isnan(wv)) return;  // any NaN is a NaN
+          if (!std::isnan(gv) && !std::isnan(wv)) {
+            ulps = std::fabs(static_cast<double>(ordered(g, f.width) - ordered(w, f.width)));
+            if (ulps <= tolerance.ulp || std::fabs(gv - wv) <= tolerance.ulp * ulp_of_32(f.width)) {
+              d.worst_ulp = std::max(d.worst_ulp, ulps);
+              return;
+            }
+          } else {
+            ulps = INFINITY;
+          }
           d.worst_ulp = std::max(d.worst_ulp, ulps);
-          return;
+        } else if (f.type == ScalarType::Bool && (g != 0) == (w != 0)) {
+          return;  // true is any non-zero word
         }
-      } else {
-        ulps = INFINITY;
-      }
-      d.worst_ulp = std::max(d.worst_ulp, ulps);
-    } else if (f.type == ScalarType::Bool && (g != 0) == (w != 0)) {
-      return;  // true is any non-zero word
-    }
-    const std::string path = array ? *array + "[" + std::to_string(i) + "]" + f.path : f.path;
-    std::string line = where + " byte " + std::to_string(at) + " " + path + " (" + type_name(f.type, f.width) +
-                       "): " + value_text(g, f.type, f.width) + ", " + reference + " " +
-                       value_text(w, f.type, f.width);
-    if (f.type == ScalarType::Float) {
-      char t[64];
-      std::snprintf(t, sizeof t, " (%.3g ulp > %g)", ulps, tolerance.ulp);
-      line += t;
-    }
-    report(line);
-  });
+        const std::string path = array ? *array + "[" + std::to_string(i) + "]" + f.path : f.path;
+        std::string line = where + " byte " + std::to_string(at) + " " + path + " (" +
+                           type_name(f.type, f.width) + "): " + value_text(g, f.type, f.width) + ", " +
+                           reference + " " + value_text(w, f.type, f.width);
+        if (f.type == ScalarType::Float) {
+          char t[64];
+          std::snprintf(t, sizeof t, " (%.3g ulp > %g)", ulps, tolerance.ulp);
+          line += t;
+        }
+        report(line);
+      });
   // Padding, and bytes past the last whole element: bit for bit.
   for (uint64_t at = 0; at < got.size(); ++at) {
     if (typed[at] || got[at] == want[at]) continue;

@@ -36,8 +36,8 @@ struct Difference {
 // Compares `got` with `want` (the same size) as typed by `layout`; `where`
 // names the buffer, `reference` the device `want` came from.
 Difference compare_block(const porta::translator::BlockLayout& layout, const Bytes& got, const Bytes& want,
-                         const UlpTolerance& tolerance, const std::string& where, const std::string& reference,
-                         size_t max_lines = 8);
+                         const UlpTolerance& tolerance, const std::string& where,
+                         const std::string& reference, size_t max_lines = 8);
 
 // "buffer 1 (set 0, binding 1, 'Out')".
 std::string buffer_label(const porta::translator::BlockLayout& layout, size_t parameter);

@@ -150,15 +150,16 @@ KernelJob prepare_job(const UserKernel& k, uint64_t seed) {
       if (std::find(entries.begin(), entries.end(), k.entry) == entries.end()) {
         std::string names;
         for (const auto& e : entries) names += (names.empty() ? "" : ", ") + e;
-        throw UsageError("--entry " + k.entry + ": '" + k.path + "' has no compute entry point of that name; it has " +
+        throw UsageError("--entry " + k.entry + ": '" + k.path +
+                         "' has no compute entry point of that name; it has " +
                          (names.empty() ? "none" : names));
       }
       job.spirv = tr::select_entry_point(job.spirv, k.entry);
     } else if (entries.size() > 1) {
       std::string names;
       for (const auto& e : entries) names += (names.empty() ? "" : ", ") + e;
-      throw UsageError("'" + k.path + "' has " + std::to_string(entries.size()) +
-                       " compute entry points (" + names + "): pick one with --entry NAME");
+      throw UsageError("'" + k.path + "' has " + std::to_string(entries.size()) + " compute entry points (" +
+                       names + "): pick one with --entry NAME");
     }
   }
   const tr::KernelLayout declared = tr::reflect_layout(job.spirv);
@@ -177,8 +178,8 @@ KernelJob prepare_job(const UserKernel& k, uint64_t seed) {
     for (const tr::BlockLayout& b : layout.buffers) job.buffers.push_back(fill_block(b, elements, rng));
   } else {
     if (k.buffers.size() != layout.buffers.size())
-      throw UsageError("the kernel has " + std::to_string(layout.buffers.size()) + " buffer parameter(s) but " +
-                       std::to_string(k.buffers.size()) +
+      throw UsageError("the kernel has " + std::to_string(layout.buffers.size()) +
+                       " buffer parameter(s) but " + std::to_string(k.buffers.size()) +
                        " --buffer option(s) were given (one per parameter, in order; or --inputs auto)" +
                        describe_buffers(layout));
     for (const std::string& spec : k.buffers) job.buffers.push_back(parse_buffer(spec).contents());
@@ -187,8 +188,8 @@ KernelJob prepare_job(const UserKernel& k, uint64_t seed) {
   if (!k.push.empty()) {
     for (const auto& p : k.push) append_push(p, job.push);
     if (job.push.size() != push_size)
-      throw UsageError("the kernel's push-constant block is " + std::to_string(push_size) + " bytes but --push gives " +
-                       std::to_string(job.push.size()));
+      throw UsageError("the kernel's push-constant block is " + std::to_string(push_size) +
+                       " bytes but --push gives " + std::to_string(job.push.size()));
   } else if (layout.has_push_constants) {
     if (!k.auto_inputs)
       throw UsageError("the kernel has a " + std::to_string(push_size) +
@@ -210,7 +211,8 @@ std::string describe_layout(const KernelJob& job) {
     return s;
   };
   auto block = [&](const tr::BlockLayout& b, const std::string& label, uint64_t bytes) {
-    std::string s = label + ": " + std::to_string(bytes) + " bytes, fixed part " + std::to_string(b.fixed_size);
+    std::string s =
+        label + ": " + std::to_string(bytes) + " bytes, fixed part " + std::to_string(b.fixed_size);
     if (b.has_runtime_array)
       s += ", runtime array " + b.runtime_name + "[] at " + std::to_string(b.runtime_offset) + " stride " +
            std::to_string(b.runtime_stride);
@@ -219,8 +221,8 @@ std::string describe_layout(const KernelJob& job) {
     return s;
   };
   char local[64];
-  std::snprintf(local, sizeof local, "local size %u,%u,%u\n", job.layout.local_size[0], job.layout.local_size[1],
-                job.layout.local_size[2]);
+  std::snprintf(local, sizeof local, "local size %u,%u,%u\n", job.layout.local_size[0],
+                job.layout.local_size[1], job.layout.local_size[2]);
   std::string s = local;
   for (size_t i = 0; i < job.layout.buffers.size(); ++i)
     s += block(job.layout.buffers[i], buffer_label(job.layout.buffers[i], i), job.buffers[i].size());
@@ -366,9 +368,8 @@ void judge_job(const KernelJob& job, const std::string& folder, const UserKernel
         const Bytes got(got_all.begin() + at, got_all.begin() + at + n);
         const Bytes expect(want.begin() + at, want.begin() + at + n);
         at += n;
-        const Difference diff =
-            compare_block(job.layout.buffers[i], got, expect, tolerance, buffer_label(job.layout.buffers[i], i),
-                          "on " + reference);
+        const Difference diff = compare_block(job.layout.buffers[i], got, expect, tolerance,
+                                              buffer_label(job.layout.buffers[i], i), "on " + reference);
         r.worst_error = std::max(r.worst_error, diff.worst_ulp);
         bad += diff.count;
         for (const auto& line : diff.lines) lines += "\n" + line;

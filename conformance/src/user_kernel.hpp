@@ -31,8 +31,8 @@ struct UserKernel {
   uint64_t elements = 0;             // runtime-array elements; 0: the dispatch's invocations
   double tolerance_ulp = 4;
   std::vector<std::string> needs;  // feature names (porta/features.h)
-  bool strict = false;                // a device that refuses the kernel fails
-  bool layout = false;                // print the typed layout and exit
+  bool strict = false;             // a device that refuses the kernel fails
+  bool layout = false;             // print the typed layout and exit
 };
 
 // What every device's process runs: prepared once by the parent.

@@ -59,8 +59,8 @@ std::vector<uint32_t> select_entry_point(const std::vector<uint32_t>& spirv, con
     }
   });
   if (!found)
-    throw Error(Error::Kind::InvalidSpirv,
-                "the module has no GLCompute entry point '" + name + "'; its entry points: " + (all.empty() ? "none" : all));
+    throw Error(Error::Kind::InvalidSpirv, "the module has no GLCompute entry point '" + name +
+                                               "'; its entry points: " + (all.empty() ? "none" : all));
   dropped_functions.erase(kept_function);  // one function may serve several entry points
   std::vector<uint32_t> out(spirv.begin(), spirv.begin() + kSpirvHeaderWords);
   size_t at = kSpirvHeaderWords;
@@ -83,9 +83,8 @@ std::vector<uint32_t> select_entry_point(const std::vector<uint32_t>& spirv, con
   spvtools::Optimizer optimizer(SPV_ENV_UNIVERSAL_1_6);
   optimizer.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
   std::string log;
-  optimizer.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* message) {
-    log += std::string(message) + "\n";
-  });
+  optimizer.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&,
+                                   const char* message) { log += std::string(message) + "\n"; });
   std::vector<uint32_t> stripped;
   spvtools::OptimizerOptions options;
   options.set_run_validator(false);

@@ -59,18 +59,19 @@ struct Walker {
 
   // Every scalar of a value of type `type_id` at `offset`. `matrix_stride`
   // and `row_major` come from the struct member holding the (array of) matrix.
-  void walk(uint32_t type_id, uint64_t offset, const std::string& path, uint32_t matrix_stride, bool row_major,
-            std::vector<LayoutField>& out) const {
+  void walk(uint32_t type_id, uint64_t offset, const std::string& path, uint32_t matrix_stride,
+            bool row_major, std::vector<LayoutField>& out) const {
     const SPIRType& type = compiler.get_type(type_id);
     if (!type.array.empty()) {
       // array.back() is the outermost dimension; parent_type the element.
       const uint64_t length = array_length(type, type.array.size() - 1);
       const uint32_t stride = compiler.get_decoration(type_id, spv::DecorationArrayStride);
       if (stride == 0)
-        throw Error(Error::Kind::InvalidSpirv, "array '" + path + "' of block '" + block + "' has no ArrayStride");
+        throw Error(Error::Kind::InvalidSpirv,
+                    "array '" + path + "' of block '" + block + "' has no ArrayStride");
       for (uint64_t i = 0; i < length; ++i)
-        walk(type.parent_type, offset + i * stride, path + "[" + std::to_string(i) + "]", matrix_stride, row_major,
-             out);
+        walk(type.parent_type, offset + i * stride, path + "[" + std::to_string(i) + "]", matrix_stride,
+             row_major, out);
       return;
     }
     if (type.basetype == SPIRType::Struct) {
@@ -78,9 +79,10 @@ struct Walker {
         std::string name = compiler.get_member_name(type.self, i);
         if (name.empty()) name = "_m" + std::to_string(i);
         const uint32_t member_offset = compiler.type_struct_member_offset(type, i);
-        const uint32_t stride = compiler.has_member_decoration(type.self, i, spv::DecorationMatrixStride)
-                                    ? compiler.get_member_decoration(type.self, i, spv::DecorationMatrixStride)
-                                    : 0;
+        const uint32_t stride =
+            compiler.has_member_decoration(type.self, i, spv::DecorationMatrixStride)
+                ? compiler.get_member_decoration(type.self, i, spv::DecorationMatrixStride)
+                : 0;
         const bool member_row_major = compiler.has_member_decoration(type.self, i, spv::DecorationRowMajor);
         walk(type.member_types[i], offset + member_offset, path.empty() ? name : path + "." + name, stride,
              member_row_major, out);
@@ -92,11 +94,13 @@ struct Walker {
     static const char kComponents[] = "xyzw";
     if (type.columns > 1) {
       if (matrix_stride == 0)
-        throw Error(Error::Kind::InvalidSpirv, "matrix '" + path + "' of block '" + block + "' has no MatrixStride");
+        throw Error(Error::Kind::InvalidSpirv,
+                    "matrix '" + path + "' of block '" + block + "' has no MatrixStride");
       for (uint32_t c = 0; c < type.columns; ++c)
         for (uint32_t r = 0; r < type.vecsize; ++r) {
           const uint64_t at = row_major ? r * matrix_stride + c * width : c * matrix_stride + r * width;
-          add(out, {path + "[" + std::to_string(c) + "][" + std::to_string(r) + "]", offset + at, scalar, width});
+          add(out,
+              {path + "[" + std::to_string(c) + "][" + std::to_string(r) + "]", offset + at, scalar, width});
         }
       return;
     }
@@ -121,9 +125,11 @@ struct Walker {
         layout.runtime_stride = compiler.type_struct_member_array_stride(type, uint32_t(members - 1));
         const uint32_t stride =
             compiler.has_member_decoration(type.self, uint32_t(members - 1), spv::DecorationMatrixStride)
-                ? compiler.get_member_decoration(type.self, uint32_t(members - 1), spv::DecorationMatrixStride)
+                ? compiler.get_member_decoration(type.self, uint32_t(members - 1),
+                                                 spv::DecorationMatrixStride)
                 : 0;
-        const bool row_major = compiler.has_member_decoration(type.self, uint32_t(members - 1), spv::DecorationRowMajor);
+        const bool row_major =
+            compiler.has_member_decoration(type.self, uint32_t(members - 1), spv::DecorationRowMajor);
         walk(last.parent_type, 0, "", stride, row_major, layout.element);
         // Paths of an element follow "name[i]": a member starts with a dot.
         for (LayoutField& f : layout.element)
@@ -139,7 +145,8 @@ struct Walker {
       walk(type.member_types[i], compiler.type_struct_member_offset(type, i), name, stride,
            compiler.has_member_decoration(type.self, i, spv::DecorationRowMajor), layout.fields);
     }
-    layout.fixed_size = layout.has_runtime_array ? layout.runtime_offset : compiler.get_declared_struct_size(type);
+    layout.fixed_size =
+        layout.has_runtime_array ? layout.runtime_offset : compiler.get_declared_struct_size(type);
     std::stable_sort(layout.fields.begin(), layout.fields.end(),
                      [](const LayoutField& a, const LayoutField& b) { return a.offset < b.offset; });
   }
@@ -155,7 +162,8 @@ KernelLayout reflect_layout(const std::vector<uint32_t>& spirv, const std::vecto
       for (const spirv_cross::SpecializationConstant& spec : declared.get_specialization_constants()) {
         const spirv_cross::SPIRConstant& constant = declared.get_constant(spec.id);
         const SPIRType& type = declared.get_type(constant.constant_type);
-        if (type.vecsize != 1 || type.columns != 1 || (type.basetype != SPIRType::Boolean && type.width != 32))
+        if (type.vecsize != 1 || type.columns != 1 ||
+            (type.basetype != SPIRType::Boolean && type.width != 32))
           continue;
         if (type.basetype != SPIRType::Boolean && type.basetype != SPIRType::Int &&
             type.basetype != SPIRType::UInt && type.basetype != SPIRType::Float)
@@ -193,7 +201,8 @@ KernelLayout reflect_layout(const std::vector<uint32_t>& spirv, const std::vecto
         layout.uniform = uniform;
         layout.name = compiler.get_name(resource.id);
         if (layout.name.empty()) layout.name = compiler.get_name(resource.base_type_id);
-        layout.read_only = uniform || compiler.get_buffer_block_flags(resource.id).get(spv::DecorationNonWritable);
+        layout.read_only =
+            uniform || compiler.get_buffer_block_flags(resource.id).get(spv::DecorationNonWritable);
         const Walker walker{compiler, layout.name};
         walker.block_layout(resource.base_type_id, layout);
         // An array of buffers is one parameter per element.
@@ -201,10 +210,10 @@ KernelLayout reflect_layout(const std::vector<uint32_t>& spirv, const std::vecto
         uint64_t count = 1;
         for (size_t d = 0; d < type.array.size(); ++d) {
           if (type.array_size_literal[d] && type.array[d] == 0)
-            throw Error(Error::Kind::UnsupportedFeature, "buffer array '" + layout.name + "' (set " +
-                                                             std::to_string(layout.set) + ", binding " +
-                                                             std::to_string(layout.binding) +
-                                                             ") has no size; its parameters cannot be counted");
+            throw Error(Error::Kind::UnsupportedFeature,
+                        "buffer array '" + layout.name + "' (set " + std::to_string(layout.set) +
+                            ", binding " + std::to_string(layout.binding) +
+                            ") has no size; its parameters cannot be counted");
           count *= walker.array_length(type, d);
         }
         for (uint64_t i = 0; i < count; ++i) {
@@ -224,7 +233,8 @@ KernelLayout reflect_layout(const std::vector<uint32_t>& spirv, const std::vecto
     // Several blocks at one (set, binding, element) are views of one parameter.
     out.buffers.erase(std::unique(out.buffers.begin(), out.buffers.end(),
                                   [](const BlockLayout& a, const BlockLayout& b) {
-                                    return a.set == b.set && a.binding == b.binding && a.array_index == b.array_index;
+                                    return a.set == b.set && a.binding == b.binding &&
+                                           a.array_index == b.array_index;
                                   }),
                       out.buffers.end());
     if (!resources.push_constant_buffers.empty()) {

@@ -147,7 +147,7 @@ Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions
 // One scalar of a block: where it is and what it holds. Vectors and matrices
 // are their components, arrays their elements, structs their members.
 struct LayoutField {
-  std::string path;  // "pos.y", "m[1][0]", "a[3]"; relative to the block (or to a runtime-array element)
+  std::string path;     // "pos.y", "m[1][0]", "a[3]"; relative to the block (or to a runtime-array element)
   uint64_t offset = 0;  // bytes from the block's (or the element's) start
   ScalarType type = ScalarType::UInt;
   uint32_t width = 4;  // bytes: 1, 2, 4 or 8 (bool members are 4-byte)
@@ -158,11 +158,11 @@ struct LayoutField {
 // Bytes no field covers are padding.
 struct BlockLayout {
   uint32_t set = 0, binding = 0, array_index = 0;
-  bool uniform = false;    // a uniform block (std140, read-only)
-  bool read_only = false;  // NonWritable, or a uniform block
-  std::string name;        // block instance name, else its type name
-  std::string type_name;   // the block's type name
-  uint64_t fixed_size = 0;  // bytes before the runtime array (the declared size without one)
+  bool uniform = false;             // a uniform block (std140, read-only)
+  bool read_only = false;           // NonWritable, or a uniform block
+  std::string name;                 // block instance name, else its type name
+  std::string type_name;            // the block's type name
+  uint64_t fixed_size = 0;          // bytes before the runtime array (the declared size without one)
   std::vector<LayoutField> fields;  // the fixed part's scalars, by offset
   // The last member, when it is a runtime array: `element` are one element's
   // scalars, offsets from the element's start and paths that follow
@@ -181,7 +181,7 @@ struct KernelLayout {
   std::vector<BlockLayout> buffers;  // one per buffer parameter, by (set, binding, array element)
   bool has_push_constants = false;
   BlockLayout push_constants;
-  uint32_t local_size[3] = {1, 1, 1};  // with the spec-constant values applied
+  uint32_t local_size[3] = {1, 1, 1};        // with the spec-constant values applied
   std::vector<SpecConstant> spec_constants;  // the 32-bit ones (bool, int, uint, float), by id
 };
 

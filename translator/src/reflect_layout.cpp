@@ -25,6 +25,13 @@ struct Walker {
   const spirv_cross::Compiler& compiler;
   std::string block;  // for messages
 
+  // A struct member's MatrixStride, 0 without one. (get_member_decoration
+  // does not know this decoration: it answers 1.)
+  uint32_t member_matrix_stride(const SPIRType& type, uint32_t member) const {
+    if (!compiler.has_member_decoration(type.self, member, spv::DecorationMatrixStride)) return 0;
+    return compiler.type_struct_member_matrix_stride(type, member);
+  }
+
   uint64_t array_length(const SPIRType& type, size_t dimension) const {
     if (type.array_size_literal[dimension]) return type.array[dimension];
     return compiler.get_constant(type.array[dimension]).scalar();
@@ -79,10 +86,7 @@ struct Walker {
         std::string name = compiler.get_member_name(type.self, i);
         if (name.empty()) name = "_m" + std::to_string(i);
         const uint32_t member_offset = compiler.type_struct_member_offset(type, i);
-        const uint32_t stride =
-            compiler.has_member_decoration(type.self, i, spv::DecorationMatrixStride)
-                ? compiler.get_member_decoration(type.self, i, spv::DecorationMatrixStride)
-                : 0;
+        const uint32_t stride = member_matrix_stride(type, i);
         const bool member_row_major = compiler.has_member_decoration(type.self, i, spv::DecorationRowMajor);
         walk(type.member_types[i], offset + member_offset, path.empty() ? name : path + "." + name, stride,
              member_row_major, out);
@@ -123,11 +127,7 @@ struct Walker {
         if (layout.runtime_name.empty()) layout.runtime_name = "_m" + std::to_string(members - 1);
         layout.runtime_offset = compiler.type_struct_member_offset(type, uint32_t(members - 1));
         layout.runtime_stride = compiler.type_struct_member_array_stride(type, uint32_t(members - 1));
-        const uint32_t stride =
-            compiler.has_member_decoration(type.self, uint32_t(members - 1), spv::DecorationMatrixStride)
-                ? compiler.get_member_decoration(type.self, uint32_t(members - 1),
-                                                 spv::DecorationMatrixStride)
-                : 0;
+        const uint32_t stride = member_matrix_stride(type, uint32_t(members - 1));
         const bool row_major =
             compiler.has_member_decoration(type.self, uint32_t(members - 1), spv::DecorationRowMajor);
         walk(last.parent_type, 0, "", stride, row_major, layout.element);
@@ -139,9 +139,7 @@ struct Walker {
     for (uint32_t i = 0; i < fixed_members; ++i) {
       std::string name = compiler.get_member_name(type.self, i);
       if (name.empty()) name = "_m" + std::to_string(i);
-      const uint32_t stride = compiler.has_member_decoration(type.self, i, spv::DecorationMatrixStride)
-                                  ? compiler.get_member_decoration(type.self, i, spv::DecorationMatrixStride)
-                                  : 0;
+      const uint32_t stride = member_matrix_stride(type, i);
       walk(type.member_types[i], compiler.type_struct_member_offset(type, i), name, stride,
            compiler.has_member_decoration(type.self, i, spv::DecorationRowMajor), layout.fields);
     }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <map>
 
 #include "json.hpp"
 #include "kernel_io.hpp"
@@ -312,6 +313,25 @@ CaseResult run_job(porta::Device& dev, const std::string& folder) {
 }
 
 void judge_job(const KernelJob& job, const std::string& folder, const UserKernel& k, RunReport& report) {
+  // Each device's buffers, as its process left them; a device whose file is
+  // missing or of the wrong size failed.
+  size_t total = 0;
+  for (const Bytes& b : job.buffers) total += b.size();
+  std::map<const DeviceReport*, Bytes> outputs;
+  for (auto& d : report.devices)
+    for (CaseResult& r : d.cases) {
+      if (r.outcome != Outcome::kPass || r.detail != "ran") continue;
+      try {
+        Bytes out = read_file(output_file(folder, d.backend, d.index));
+        if (out.size() != total)
+          throw std::runtime_error(std::to_string(out.size()) + " bytes where the buffers hold " +
+                                   std::to_string(total));
+        outputs[&d] = std::move(out);
+      } catch (const std::exception& e) {
+        r.outcome = Outcome::kFail;
+        r.detail = std::string("the device's buffers could not be read back: ") + e.what();
+      }
+    }
   // The reference: the CPU backend where it ran the kernel, else the first device that did.
   auto ran = [](const DeviceReport& d) {
     return d.status == "ran" && d.cases.size() == 1 && d.cases[0].outcome == Outcome::kPass;
@@ -335,7 +355,7 @@ void judge_job(const KernelJob& job, const std::string& folder, const UserKernel
       why_not_cpu = cpu->label() + ", the reference, " + cpu->status + ": " + cpu->reason;
   }
   Bytes want;
-  if (ref) want = read_file(output_file(folder, ref->backend, ref->index));
+  if (ref) want = outputs.at(ref);
   UlpTolerance tolerance;
   tolerance.ulp = k.tolerance_ulp;
   for (auto& d : report.devices) {
@@ -347,7 +367,7 @@ void judge_job(const KernelJob& job, const std::string& folder, const UserKernel
       if (r.outcome != Outcome::kPass || r.detail != "ran") continue;
       r.unit = "ulp";
       r.worst_bound = k.tolerance_ulp;
-      const Bytes got_all = read_file(output_file(folder, d.backend, d.index));
+      const Bytes& got_all = outputs.at(&d);
       if (&d == ref) {
         int written = 0;
         size_t at = 0;

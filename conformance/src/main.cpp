@@ -5,8 +5,9 @@
 // Each (backend, device) runs in a child process (this program again, with
 // --backend B --device I --json-fragment FILE) that writes one JSON line per
 // case as it goes: a crash or hang of one device loses only that device's
-// remaining cases, and the case it died in is named.
-#include <dirent.h>
+// remaining cases, and the case it died in is named. With --kernel the parent
+// prepares the kernel's job once (user_kernel.hpp), each device's process
+// runs it, and the parent compares the devices' buffers.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -148,8 +149,8 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
       ->type_name("LIST");
   app.add_flag("--layout", o.kernel.layout, "print the user's kernel's buffers as typed and sized, and exit");
   app.add_flag("--strict", o.kernel.strict, "a device that refuses the user's kernel fails (not a skip)");
-  app.add_option("--kernel-job", o.kernel_job)->group("");
   // How a device's own process is started (run_device): not for users.
+  app.add_option("--kernel-job", o.kernel_job)->group("");
   app.add_option("--json-fragment", o.fragment)->group("");
   app.add_option("--program", o.program)->group("");
 }

@@ -266,6 +266,8 @@ void write_json(const RunReport& report, const std::string& path) {
     j["status"] = d.status;
     j["reason"] = d.reason;
     j["reference"] = d.reference;
+    j["reference_only"] = d.reference_only;
+    j["lacks_features"] = d.lacks_features;
     Json dev = Json::array();
     for (const auto& n : d.deviations()) dev.push_back(n);
     j["deviations"] = dev;

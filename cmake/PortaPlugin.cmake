@@ -3,7 +3,7 @@
 function(porta_add_plugin name)
   set(target porta-${name})
   add_library(${target} MODULE ${ARGN})
-  target_link_libraries(${target} PRIVATE porta_headers Threads::Threads ${CMAKE_DL_LIBS})
+  target_link_libraries(${target} PRIVATE porta_headers porta_common Threads::Threads ${CMAKE_DL_LIBS})
   set_target_properties(${target} PROPERTIES
     PREFIX lib
     OUTPUT_NAME porta-${name}

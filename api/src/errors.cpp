@@ -2,11 +2,11 @@
 #include "errors.hpp"
 
 #include <cstdarg>
-#include <cstdio>
 #include <new>
 #include <string>
 
 #include "log.hpp"
+#include "porta_common/format.hpp"
 
 namespace porta::core {
 namespace {
@@ -14,30 +14,12 @@ namespace {
 thread_local std::string last_error_message;  // "STATUS_NAME: cause"
 thread_local std::string last_error_cause_text;
 
-std::string vformat(const char* fmt, va_list args) {
-  va_list copy;
-  va_copy(copy, args);
-  int n = std::vsnprintf(nullptr, 0, fmt, copy);
-  va_end(copy);
-  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
-  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, fmt, args);
-  return out;
-}
-
 }  // namespace
-
-std::string format(const char* fmt, ...) {
-  va_list args;
-  va_start(args, fmt);
-  std::string s = vformat(fmt, args);
-  va_end(args);
-  return s;
-}
 
 void fail(porta_status status, const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  std::string s = vformat(fmt, args);
+  std::string s = common::vformat(fmt, args);
   va_end(args);
   throw Failure(status, s);
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "porta/porta.h"
+#include "porta_common/format.hpp"
 
 namespace porta::core {
 
@@ -19,7 +20,7 @@ struct Failure : std::runtime_error {
 };
 
 [[noreturn, gnu::format(printf, 2, 3)]] void fail(porta_status status, const char* fmt, ...);
-[[gnu::format(printf, 1, 2)]] std::string format(const char* fmt, ...);
+using common::format;
 
 void set_last_error(porta_status status, const std::string& message);
 void clear_last_error();

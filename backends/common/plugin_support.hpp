@@ -6,7 +6,6 @@
 #include <dlfcn.h>
 
 #include <cstdarg>
-#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -14,6 +13,7 @@
 #include <string>
 
 #include "porta/plugin.h"
+#include "porta_common/format.hpp"
 
 namespace porta::plugin {
 
@@ -29,23 +29,8 @@ struct Failure : std::runtime_error {
   porta_status status;
 };
 
-inline std::string vformat(const char* fmt, va_list args) {
-  va_list copy;
-  va_copy(copy, args);
-  int n = std::vsnprintf(nullptr, 0, fmt, copy);
-  va_end(copy);
-  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
-  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, fmt, args);
-  return out;
-}
-
-[[gnu::format(printf, 1, 2)]] inline std::string format(const char* fmt, ...) {
-  va_list args;
-  va_start(args, fmt);
-  std::string s = vformat(fmt, args);
-  va_end(args);
-  return s;
-}
+using common::format;
+using common::vformat;
 
 [[noreturn, gnu::format(printf, 2, 3)]] inline void fail(porta_status status, const char* fmt, ...) {
   va_list args;

@@ -1,17 +1,17 @@
 #include "op_call.hpp"
 
 #include <cstdarg>
-#include <cstdio>
+
+#include "porta_common/format.hpp"
 
 namespace porta::ops {
 
 void OpCall::fail(porta_status status, const char* fmt, ...) const {
   va_list args;
   va_start(args, fmt);
-  char buffer[1024];
-  std::vsnprintf(buffer, sizeof buffer, fmt, args);
+  const std::string cause = common::vformat(fmt, args);
   va_end(args);
-  throw porta::Error(status, std::string(op) + " on " + device_label(info) + ": " + buffer);
+  throw porta::Error(status, std::string(op) + " on " + device_label(info) + ": " + cause);
 }
 
 std::string device_label(const porta_device_info& info) {

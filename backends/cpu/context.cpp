@@ -9,16 +9,32 @@
 // runs kernels with the same floating-point environment and none changes it,
 // and restoring them costs more than the rest of the switch.
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 extern "C" void porta_cpu_context_switch(void** save_sp, void* next_sp);
 extern "C" void porta_cpu_context_start();
-asm(R"(
-  .text
-  .p2align 4
-  .globl porta_cpu_context_switch
-  .hidden porta_cpu_context_switch
-  .type porta_cpu_context_switch, @function
-porta_cpu_context_switch:
+
+// What opens and closes each assembly function below, on both architectures:
+// 16-byte aligned, global but hidden (never exported from the plugin), typed
+// as a function (the type's prefix is @ on x86-64, % on AArch64) and sized.
+#if defined(__x86_64__)
+#define PORTA_CPU_ASM_FUNCTION_TYPE "@function"
+#else
+#define PORTA_CPU_ASM_FUNCTION_TYPE "%function"
+#endif
+#define PORTA_CPU_ASM_BEGIN(name)                                                                  \
+  ".p2align 4\n.globl " #name "\n.hidden " #name "\n.type " #name ", " PORTA_CPU_ASM_FUNCTION_TYPE \
+  "\n" #name ":\n"
+#define PORTA_CPU_ASM_END(name) ".size " #name ", .-" #name "\n"
+
+namespace porta::cpu {
+
+void context_switch(Context* from, Context* to) { porta_cpu_context_switch(&from->sp, to->sp); }
+
+}  // namespace porta::cpu
+#endif
+
+#if defined(__x86_64__)
+asm(".text\n" PORTA_CPU_ASM_BEGIN(porta_cpu_context_switch) R"(
   pushq %rbp
   pushq %rbx
   pushq %r12
@@ -34,18 +50,11 @@ porta_cpu_context_switch:
   popq %rbx
   popq %rbp
   ret
-  .size porta_cpu_context_switch, .-porta_cpu_context_switch
-
-  .p2align 4
-  .globl porta_cpu_context_start
-  .hidden porta_cpu_context_start
-  .type porta_cpu_context_start, @function
-porta_cpu_context_start:
+)" PORTA_CPU_ASM_END(porta_cpu_context_switch) PORTA_CPU_ASM_BEGIN(porta_cpu_context_start) R"(
   movq %r12, %rdi
   callq *%r13
   ud2
-  .size porta_cpu_context_start, .-porta_cpu_context_start
-)");
+)" PORTA_CPU_ASM_END(porta_cpu_context_start));
 
 namespace porta::cpu {
 
@@ -62,20 +71,10 @@ void context_make(Context* context, void* base, size_t size, void (*entry)(void*
   context->sp = sp;
 }
 
-void context_switch(Context* from, Context* to) { porta_cpu_context_switch(&from->sp, to->sp); }
-
 }  // namespace porta::cpu
 
 #elif defined(__aarch64__)
-extern "C" void porta_cpu_context_switch(void** save_sp, void* next_sp);
-extern "C" void porta_cpu_context_start();
-asm(R"(
-  .text
-  .p2align 4
-  .globl porta_cpu_context_switch
-  .hidden porta_cpu_context_switch
-  .type porta_cpu_context_switch, %function
-porta_cpu_context_switch:
+asm(".text\n" PORTA_CPU_ASM_BEGIN(porta_cpu_context_switch) R"(
   sub sp, sp, #160
   stp x19, x20, [sp, #0]
   stp x21, x22, [sp, #16]
@@ -102,18 +101,11 @@ porta_cpu_context_switch:
   ldp d14, d15, [sp, #144]
   add sp, sp, #160
   ret
-  .size porta_cpu_context_switch, .-porta_cpu_context_switch
-
-  .p2align 4
-  .globl porta_cpu_context_start
-  .hidden porta_cpu_context_start
-  .type porta_cpu_context_start, %function
-porta_cpu_context_start:
+)" PORTA_CPU_ASM_END(porta_cpu_context_switch) PORTA_CPU_ASM_BEGIN(porta_cpu_context_start) R"(
   mov x0, x19
   blr x20
   brk #0
-  .size porta_cpu_context_start, .-porta_cpu_context_start
-)");
+)" PORTA_CPU_ASM_END(porta_cpu_context_start));
 
 namespace porta::cpu {
 
@@ -126,8 +118,6 @@ void context_make(Context* context, void* base, size_t size, void (*entry)(void*
   sp[11] = reinterpret_cast<void*>(&porta_cpu_context_start);  // x30: where ret goes
   context->sp = sp;
 }
-
-void context_switch(Context* from, Context* to) { porta_cpu_context_switch(&from->sp, to->sp); }
 
 }  // namespace porta::cpu
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "porta/porta.h"
@@ -54,15 +55,20 @@ void main() {
 TEST(Reflect, BuffersInBindingOrderWithAccess) {
   const pt::KernelSignature s = reflect_glsl(kInterface);
   EXPECT_EQ(s.entry_point, "main");
-  ASSERT_EQ(s.buffers.size(), 3u);
-  EXPECT_EQ(s.buffers[0].binding, 0u);
-  EXPECT_EQ(s.buffers[0].name, "weights");
-  EXPECT_EQ(s.buffers[0].access, pt::Access::Read);
-  EXPECT_EQ(s.buffers[1].binding, 2u);
-  EXPECT_EQ(s.buffers[1].access, pt::Access::ReadWrite);
-  EXPECT_EQ(s.buffers[2].binding, 5u);
-  EXPECT_EQ(s.buffers[2].name, "out_data");
-  EXPECT_EQ(s.buffers[2].access, pt::Access::Write);
+  const struct {
+    uint32_t binding;
+    const char* name;
+    pt::Access access;
+  } expected[] = {{0, "weights", pt::Access::Read},
+                  {2, "state", pt::Access::ReadWrite},
+                  {5, "out_data", pt::Access::Write}};
+  ASSERT_EQ(s.buffers.size(), std::size(expected));
+  for (size_t i = 0; i < std::size(expected); ++i) {
+    EXPECT_EQ(s.buffers[i].set, 0u) << expected[i].name;
+    EXPECT_EQ(s.buffers[i].binding, expected[i].binding) << expected[i].name;
+    EXPECT_EQ(s.buffers[i].name, expected[i].name);
+    EXPECT_EQ(s.buffers[i].access, expected[i].access) << expected[i].name;
+  }
   EXPECT_EQ(s.local_size[0], 8u);
   EXPECT_EQ(s.local_size[1], 4u);
   EXPECT_EQ(s.local_size[2], 1u);
@@ -111,17 +117,25 @@ void main() {
   EXPECT_EQ(s.local_size_spec_id[2], 6);
   EXPECT_EQ(s.local_size[0], 1u);
   EXPECT_EQ(s.local_size[1], 2u);
-  ASSERT_EQ(s.spec_constants.size(), 5u);
-  EXPECT_EQ(s.spec_constants[0].id, 1u);
-  EXPECT_EQ(s.spec_constants[0].name, "m");
-  EXPECT_EQ(s.spec_constants[0].type, pt::ScalarType::Float);
-  EXPECT_EQ(s.spec_constants[0].default_bits, 0u);
-  EXPECT_EQ(s.spec_constants[1].type, pt::ScalarType::Int);
-  EXPECT_EQ(static_cast<int32_t>(s.spec_constants[1].default_bits), -3);
-  EXPECT_EQ(s.spec_constants[2].type, pt::ScalarType::Bool);
-  EXPECT_EQ(s.spec_constants[2].default_bits, 1u);
-  EXPECT_EQ(s.spec_constants[3].id, 4u);
-  EXPECT_EQ(s.spec_constants[3].name, "local_size_x");
+  // The work-group size ids come last, named after the size they set, with
+  // the size's default (1 where the layout gives only the id).
+  const struct {
+    uint32_t id;
+    const char* name;
+    pt::ScalarType type;
+    uint32_t default_bits;
+  } expected[] = {{1, "m", pt::ScalarType::Float, 0},
+                  {2, "offset", pt::ScalarType::Int, static_cast<uint32_t>(-3)},
+                  {3, "enabled", pt::ScalarType::Bool, 1},
+                  {4, "local_size_x", pt::ScalarType::UInt, 1},
+                  {6, "local_size_z", pt::ScalarType::UInt, 1}};
+  ASSERT_EQ(s.spec_constants.size(), std::size(expected));
+  for (size_t i = 0; i < std::size(expected); ++i) {
+    EXPECT_EQ(s.spec_constants[i].id, expected[i].id) << expected[i].name;
+    EXPECT_EQ(s.spec_constants[i].name, expected[i].name);
+    EXPECT_EQ(s.spec_constants[i].type, expected[i].type) << expected[i].name;
+    EXPECT_EQ(s.spec_constants[i].default_bits, expected[i].default_bits) << expected[i].name;
+  }
 
   uint32_t size[3];
   pt::resolve_local_size(s, {{4, 64}, {6, 2}, {1, 0}}, size);

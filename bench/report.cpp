@@ -28,6 +28,60 @@ Json number(double v) {
 
 }  // namespace
 
+// How each part of a run reads in --json (nlohmann-json's to_json, found by
+// argument-dependent lookup when a value or a vector of them is assigned).
+void to_json(Json& j, const DeviceSummary& d) {
+  j = {{"backend", d.backend},
+       {"device", d.device},
+       {"type", d.type},
+       {"copy_gbs", number(d.copy_gbs)},
+       {"buffer_copy_gbs", number(d.copy_engine_gbs)},
+       {"copy_kernel_gbs", number(d.copy_kernel_gbs)},
+       {"peak_flops", number(d.peak.flops)},
+       {"peak_source", d.peak.source},
+       {"error", d.error}};
+}
+
+void to_json(Json& j, const Peer& p) {
+  j = {{"file", p.file}, {"loaded", p.table != nullptr}, {"device", p.device}, {"reason", p.reason}};
+}
+
+void to_json(Json& j, const Comparison& c) {
+  j = {{"peer", c.peer}, {"median_ms", number(c.peer_ms)}, {"ratio", number(c.ratio)}};
+}
+
+void to_json(Json& j, const Row& r) {
+  j = {{"backend", r.backend},
+       {"device", r.device},
+       {"op", r.op},
+       {"size", r.size},
+       {"dims", r.dims},
+       {"error", r.error},
+       {"median_ms", number(r.timing.median_ms)},
+       {"min_ms", number(r.timing.min_ms)},
+       {"runs", r.timing.runs},
+       {"timer", r.timer},
+       {"unit", r.flops ? "GFLOP/s" : "GB/s"},
+       {"rate", number(r.rate)},
+       {"bound_fraction", number(r.bound)},
+       {"bound", r.bound_kind},
+       {"peers", r.peers}};
+}
+
+void to_json(Json& j, const Overhead& oh) {
+  Json peers = Json::array();
+  for (const auto& [peer, times] : oh.peers)
+    peers.push_back({{"peer", peer},
+                     {"round_trip_us", number(times.first)},
+                     {"replay_per_dispatch_us", number(times.second)}});
+  j = {{"backend", oh.backend},
+       {"device", oh.device},
+       {"error", oh.error},
+       {"round_trip_us", number(oh.round_trip_us)},
+       {"replay_per_dispatch_us", number(oh.replay_per_dispatch_us)},
+       {"peers", peers}};
+}
+
 std::string size_text(const std::string& op, const Dims& d) {
   auto pow2 = [](uint64_t v) {
     if (v && !(v & (v - 1)) && v >= 1024) return "2^" + std::to_string(__builtin_ctzll(v));
@@ -117,58 +171,10 @@ void write_json(const Bench& bench, const std::string& path) {
   j["command"] = o.command;
   j["runs"] = o.runs;
   j["warmup"] = o.warmup;
-  Json& devices = j["devices"] = Json::array();
-  for (const auto& d : bench.devices())
-    devices.push_back({{"backend", d.backend},
-                       {"device", d.device},
-                       {"type", d.type},
-                       {"copy_gbs", number(d.copy_gbs)},
-                       {"buffer_copy_gbs", number(d.copy_engine_gbs)},
-                       {"copy_kernel_gbs", number(d.copy_kernel_gbs)},
-                       {"peak_flops", number(d.peak.flops)},
-                       {"peak_source", d.peak.source},
-                       {"error", d.error}});
-  Json& peers = j["peers"] = Json::array();
-  for (const Peer& p : bench.peers())
-    peers.push_back(
-        {{"file", p.file}, {"loaded", p.table != nullptr}, {"device", p.device}, {"reason", p.reason}});
-  Json& results = j["results"] = Json::array();
-  for (const auto& r : bench.rows()) {
-    Json row;
-    row["backend"] = r.backend;
-    row["device"] = r.device;
-    row["op"] = r.op;
-    row["size"] = r.size;
-    row["dims"] = r.dims;
-    row["error"] = r.error;
-    row["median_ms"] = number(r.timing.median_ms);
-    row["min_ms"] = number(r.timing.min_ms);
-    row["runs"] = r.timing.runs;
-    row["timer"] = r.timer;
-    row["unit"] = r.flops ? "GFLOP/s" : "GB/s";
-    row["rate"] = number(r.rate);
-    row["bound_fraction"] = number(r.bound);
-    row["bound"] = r.bound_kind;
-    Json& vs = row["peers"] = Json::array();
-    for (const auto& p : r.peers)
-      vs.push_back({{"peer", p.peer}, {"median_ms", number(p.peer_ms)}, {"ratio", number(p.ratio)}});
-    results.push_back(row);
-  }
-  Json& overhead = j["overhead"] = Json::array();
-  for (const auto& oh : bench.overheads()) {
-    Json entry;
-    entry["backend"] = oh.backend;
-    entry["device"] = oh.device;
-    entry["error"] = oh.error;
-    entry["round_trip_us"] = number(oh.round_trip_us);
-    entry["replay_per_dispatch_us"] = number(oh.replay_per_dispatch_us);
-    Json& vs = entry["peers"] = Json::array();
-    for (const auto& p : oh.peers)
-      vs.push_back({{"peer", p.first},
-                    {"round_trip_us", number(p.second.first)},
-                    {"replay_per_dispatch_us", number(p.second.second)}});
-    overhead.push_back(entry);
-  }
+  j["devices"] = bench.devices();
+  j["peers"] = bench.peers();
+  j["results"] = bench.rows();
+  j["overhead"] = bench.overheads();
   porta::cli::write_output(path, j.dump() + "\n");
 }
 

@@ -8,8 +8,12 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
+#include <iterator>
 #include <numeric>
+#include <set>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "harness/plugin_fixture.hpp"
@@ -357,16 +361,28 @@ struct IsaLevel {
   const char* name;
   bool expected;
 };
+// Whether the processor has every one of `flags`, as the kernel reports them
+// in /proc/cpuinfo: found apart from builtin.cpp's own CPUID query.
+bool cpu_has_flags(std::initializer_list<const char*> flags) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.compare(0, 5, "flags") != 0) continue;
+    std::istringstream words(line.substr(line.find(':') + 1));
+    std::set<std::string> present{std::istream_iterator<std::string>(words),
+                                  std::istream_iterator<std::string>()};
+    for (const char* flag : flags)
+      if (!present.count(flag)) return false;
+    return true;
+  }
+  return false;
+}
+
 std::vector<IsaLevel> isa_levels() {
-#if defined(__x86_64__) && defined(__GNUC__)
-  __builtin_cpu_init();
-  // The same features builtin.cpp asks for, found here on their own.
-  const bool host_v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                       __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
-                       __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
-  const bool host_v4 = host_v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                       __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
-                       __builtin_cpu_supports("avx512vl");
+#if defined(__x86_64__)
+  // The features of each level that builtin.cpp asks for.
+  const bool host_v3 = cpu_has_flags({"avx", "avx2", "bmi1", "bmi2", "f16c", "fma"});
+  const bool host_v4 = host_v3 && cpu_has_flags({"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"});
 #else
   const bool host_v3 = false, host_v4 = false;
 #endif

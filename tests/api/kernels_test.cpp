@@ -5,6 +5,7 @@
 #include <numeric>
 #include <random>
 
+#include "support/kernel_cases.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -22,6 +23,22 @@ class Kernels : public ::testing::Test {
     stream.read(b, out);
     stream.sync();
     return out;
+  }
+
+  // Runs `c` on the device under test and checks its buffers; returns the kernel.
+  porta::Kernel run(porta::test::KernelCase c) {
+    std::vector<porta::SpecConstant> specs;
+    for (const porta::test::SpecBits& spec : c.specs) specs.emplace_back(spec.id, spec.bits);
+    porta::Kernel k = dev.kernel(porta::glsl(c.glsl, c.name), specs);
+    std::vector<porta::Buffer> buffers;
+    for (const std::vector<uint8_t>& b : c.buffers) buffers.push_back(dev.upload(b));
+    stream.dispatch_bytes(k, {c.groups[0], c.groups[1], c.groups[2]},
+                          porta::Span<const porta::Buffer>(buffers.data(), buffers.size()),
+                          c.push.empty() ? nullptr : c.push.data(), static_cast<uint32_t>(c.push.size()));
+    for (size_t i = 0; i < buffers.size(); ++i) c.buffers[i] = read<uint8_t>(buffers[i], c.buffers[i].size());
+    SCOPED_TRACE(c.name);
+    c.check(c.buffers);
+    return k;
   }
 };
 
@@ -66,28 +83,12 @@ void main() {
 }
 
 TEST_F(Kernels, SpecConstantsIncludingWorkgroupSize) {
-  const char* src = R"(#version 450
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const float scale = 1.0;
-layout(constant_id = 2) const int offset = 0;
-layout(binding = 0) buffer Data { float v[]; };
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  v[i] = v[i] * scale + float(offset) + float(gl_WorkGroupSize.x);
-})";
   for (uint32_t wg : {1u, 32u, 128u}) {
-    auto k = dev.kernel(porta::glsl(src, "spec"), {{0, wg}, {1, 3.0f}, {2, -7}});
+    porta::Kernel k = run(porta::test::spec_constants_case(wg));
     EXPECT_EQ(k.workgroup_size()[0], wg);
-    std::vector<float> v(256);
-    std::iota(v.begin(), v.end(), 0.0f);
-    auto b = dev.upload(v);
-    stream.dispatch(k, {256 / wg}, {b});
-    auto o = read<float>(b, 256);
-    for (uint32_t i = 0; i < 256; ++i)
-      ASSERT_EQ(o[i], v[i] * 3.0f - 7.0f + float(wg)) << "wg " << wg << " i " << i;
   }
   // Defaults apply when nothing is given: local_size_x_id without a default literal is 1.
-  auto k = dev.kernel(porta::glsl(src, "spec-defaults"));
+  auto k = dev.kernel(porta::glsl(porta::test::spec_constants_case(1).glsl, "spec-defaults"));
   EXPECT_EQ(k.workgroup_size()[0], 1u);
 }
 

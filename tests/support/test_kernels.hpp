@@ -1,7 +1,8 @@
 // Every kernel porta ships or tests: the compute shaders in kernels/ and the
-// test folders, and every GLSL string (a raw string R"(#version ...)" or a
-// run of C string literals starting "#version") in the translator, API and
-// plugin conformance (tests/cts) sources and in tests/support/shared_kernels.hpp.
+// test folders (tests/support/kernels among them), and every GLSL string (a
+// raw string R"(#version ...)" or a run of C string literals starting
+// "#version") in the translator, API and plugin conformance (tests/cts)
+// sources.
 // Read from the source tree when a test runs, so that a kernel added anywhere
 // there is checked by every translator target's compile test without being
 // listed again.
@@ -125,15 +126,15 @@ inline std::vector<TestKernel> all_test_kernels(const std::filesystem::path& sou
     const auto invalid = d::invalid_inputs().find(name);
     out.push_back({name, std::move(glsl), invalid == d::invalid_inputs().end() ? "" : invalid->second});
   };
-  for (const auto& path : d::files_in(source_root,
-                                      {"kernels", "tests/translator/kernels", "tests/cuda/glsl",
-                                       "tests/conformance/kernels", "tests/subgroups/kernels"},
-                                      {".comp"}))
+  for (const auto& path :
+       d::files_in(source_root,
+                   {"kernels", "tests/support/kernels", "tests/translator/kernels", "tests/cuda/glsl",
+                    "tests/conformance/kernels", "tests/subgroups/kernels"},
+                   {".comp"}))
     add(path, d::read_text(path), "");
-  std::vector<std::filesystem::path> sources = d::files_in(
-      source_root, {"tests/translator", "tests/translator_opencl", "tests/api", "tests/cts"}, {".cpp", ".c"});
-  sources.push_back(source_root / "tests/support/shared_kernels.hpp");
-  for (const auto& path : sources) {
+  for (const auto& path :
+       d::files_in(source_root, {"tests/translator", "tests/translator_opencl", "tests/api", "tests/cts"},
+                   {".cpp", ".c"})) {
     int index = 0;
     for (std::string& glsl : d::glsl_strings(d::read_text(path))) {
       std::string suffix = "_";

@@ -5,79 +5,64 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "kernel_runner.hpp"
-#include "support/shared_kernels.hpp"
+#include "support/kernel_cases.hpp"
 
 namespace pt = porta::translator;
 using porta::test::CompiledKernel;
-using porta::test::kConstantsInTwoFunctions;
-using porta::test::kSaxpy;
+using porta::test::float_bits;
+using porta::test::KernelCase;
 using porta::test::spirv_of;
 
 namespace {
 
 #define ASSERT_BUILT(kernel) ASSERT_TRUE((kernel).ok()) << (kernel).error()
 
-uint32_t float_bits(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof(bits));
-  return bits;
+// Runs `c` (optimised, or as glslang wrote it) and checks its buffers; returns
+// the kernel, for a test's checks of the translation itself, or null when it
+// did not build (a failure of the test).
+std::unique_ptr<CompiledKernel> run_case(KernelCase c, bool optimize = true) {
+  std::vector<pt::SpecValue> specs;
+  for (const porta::test::SpecBits& spec : c.specs) specs.push_back({spec.id, spec.bits});
+  auto kernel = std::make_unique<CompiledKernel>(spirv_of(c.glsl, optimize), specs);
+  if (!kernel->ok()) {
+    ADD_FAILURE() << c.name << " did not build: " << kernel->error();
+    return nullptr;
+  }
+  std::vector<void*> buffers;
+  for (std::vector<uint8_t>& b : c.buffers) buffers.push_back(b.data());
+  kernel->dispatch(c.groups[0], c.groups[1], c.groups[2], buffers, c.push.empty() ? nullptr : c.push.data(),
+                   static_cast<uint32_t>(c.push.size()));
+  SCOPED_TRACE(c.name + (optimize ? "" : " as glslang wrote it"));
+  c.check(c.buffers);
+  return kernel;
 }
 
 }  // namespace
 
 TEST(CppTarget, SaxpyWithPushConstantsAndNonContiguousBindings) {
   for (bool optimize : {true, false}) {
-    CompiledKernel kernel(spirv_of(kSaxpy, optimize));
-    ASSERT_BUILT(kernel);
-    EXPECT_EQ(kernel.entry().abi_version, PORTA_CPU_KERNEL_ABI_VERSION);
-    EXPECT_EQ(kernel.entry().workgroup_size[0], 64u);
-    EXPECT_EQ(kernel.entry().uses_barrier, 0u);
-    const uint32_t n = 1000;
-    std::vector<float> x(1024), y(1024), out(1024, -7.0f);
-    for (uint32_t i = 0; i < 1024; ++i) {
-      x[i] = 0.5f * float(i);
-      y[i] = 3.0f - float(i % 17);
-    }
-    struct {
-      uint32_t n;
-      float alpha;
-    } push = {n, 1.25f};
-    kernel.dispatch(16, 1, 1, {x.data(), y.data(), out.data()}, &push, sizeof(push));
-    for (uint32_t i = 0; i < 1024; ++i) {
-      if (i < n)
-        ASSERT_EQ(out[i], 1.25f * x[i] + y[i]) << i;
-      else
-        ASSERT_EQ(out[i], -7.0f) << "early return must not write " << i;
-    }
+    std::unique_ptr<CompiledKernel> kernel = run_case(porta::test::saxpy_case(), optimize);
+    ASSERT_TRUE(kernel);
+    EXPECT_EQ(kernel->entry().abi_version, PORTA_CPU_KERNEL_ABI_VERSION);
+    EXPECT_EQ(kernel->entry().workgroup_size[0], 64u);
+    EXPECT_EQ(kernel->entry().uses_barrier, 0u);
   }
 }
 
 TEST(CppTarget, SpecConstantsFixWorkGroupSizeAndValues) {
-  const char* source = R"(#version 450
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const float m = 0;
-layout(constant_id = 2) const int bias = 0;
-layout(binding = 0) buffer Data { float v[]; };
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  v[i] = v[i] * m + float(bias) + float(gl_WorkGroupSize.x);
-}
-)";
-  CompiledKernel kernel(spirv_of(source), {{0, 32}, {1, float_bits(2.5f)}, {2, uint32_t(-4)}});
-  ASSERT_BUILT(kernel);
-  EXPECT_EQ(kernel.entry().workgroup_size[0], 32u);
-  EXPECT_NE(kernel.source().find("constexpr float m = 2.5f;"), std::string::npos) << kernel.source();
-  std::vector<float> v(128);
-  for (size_t i = 0; i < v.size(); ++i) v[i] = float(i);
-  kernel.dispatch(4, 1, 1, {v.data()});
-  for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], float(i) * 2.5f - 4.0f + 32.0f) << i;
+  const KernelCase c = porta::test::spec_constants_case(32);
+  std::unique_ptr<CompiledKernel> kernel = run_case(c);
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(kernel->entry().workgroup_size[0], 32u);
+  EXPECT_NE(kernel->source().find("constexpr float scale = 2.5f;"), std::string::npos) << kernel->source();
 
-  // Defaults when no values are given: m = 0, bias = 0, local_size_x = 1.
-  CompiledKernel defaults(spirv_of(source));
+  // Defaults when no values are given: local_size_x = 1.
+  CompiledKernel defaults(spirv_of(c.glsl));
   ASSERT_BUILT(defaults);
   EXPECT_EQ(defaults.entry().workgroup_size[0], 1u);
 }
@@ -85,44 +70,14 @@ void main() {
 TEST(CppTarget, ConstantsFromSpecConstantsInTwoFunctionsKeepApart) {
   // Both `group` constants are computed from a spec constant, so they are
   // declared at namespace scope in the translation: they must get two names.
-  for (bool optimize : {true, false}) {
-    CompiledKernel kernel(spirv_of(kConstantsInTwoFunctions, optimize), {{0, 4}, {1, 5}});
-    ASSERT_BUILT(kernel);
-    std::vector<uint32_t> v(8);
-    kernel.dispatch(2, 1, 1, {v.data()});
-    for (uint32_t x : v) ASSERT_EQ(x, 8u + 20u * 100u + 9u * 10000u) << kernel.source();
-  }
+  for (bool optimize : {true, false}) run_case(porta::test::constants_in_two_functions_case(), optimize);
 }
 
 TEST(CppTarget, TreeReductionWithSharedMemoryAndBarrierInLoop) {
-  const char* source = R"(#version 450
-layout(local_size_x_id = 0) in;
-layout(binding = 0) readonly buffer In { float data[]; } src;
-layout(binding = 1) writeonly buffer Out { float sums[]; } dst;
-shared float partial[gl_WorkGroupSize.x];
-void main() {
-  uint l = gl_LocalInvocationID.x;
-  partial[l] = src.data[gl_GlobalInvocationID.x];
-  barrier();
-  for (uint stride = gl_WorkGroupSize.x / 2; stride > 0; stride >>= 1) {
-    if (l < stride) partial[l] += partial[l + stride];
-    barrier();
-  }
-  if (l == 0) dst.sums[gl_WorkGroupID.x] = partial[0];
-}
-)";
-  CompiledKernel kernel(spirv_of(source), {{0, 64}});
-  ASSERT_BUILT(kernel);
-  EXPECT_EQ(kernel.entry().uses_barrier, 1u);
-  EXPECT_EQ(kernel.entry().shared_memory_bytes, 64u * 4);
-  std::vector<float> in(8 * 64), sums(8, 0.0f);
-  for (size_t i = 0; i < in.size(); ++i) in[i] = float(i % 13);
-  kernel.dispatch(8, 1, 1, {in.data(), sums.data()});
-  for (int g = 0; g < 8; ++g) {
-    float expected = 0;
-    for (int i = 0; i < 64; ++i) expected += in[g * 64 + i];
-    EXPECT_EQ(sums[g], expected) << g;
-  }
+  std::unique_ptr<CompiledKernel> kernel = run_case(porta::test::reduce_sum_case(64));
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(kernel->entry().uses_barrier, 1u);
+  EXPECT_EQ(kernel->entry().shared_memory_bytes, 64u * 4);
 }
 
 TEST(CppTarget, SharedAtomicsHistogram) {
@@ -403,30 +358,12 @@ void main() { points[gl_GlobalInvocationID.x] *= 2.0; }
     ASSERT_EQ(points[i], i % 4 == 3 ? float(i) : 2.0f * float(i)) << i << "\n" << kernel.source();
 }
 
-TEST(CppTarget, IntegerDivisionByZeroDoesNotTrap) {
-  const char* source = R"(#version 450
-layout(local_size_x = 1) in;
-layout(binding = 0) readonly buffer Operands { ivec2 ab[]; };
-layout(binding = 1) writeonly buffer Results { ivec4 r[]; };
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  ivec2 v = ab[i];
-  uint ua = uint(v.x), ub = uint(v.y);
-  r[i] = ivec4(v.x / v.y, v.x % v.y, int(ua / ub), int(ua % ub));
+TEST(CppTarget, IntegerDivisionByZeroAndBitFunctionsMatchTheOtherTargets) {
+  run_case(porta::test::integer_division_and_bits_case());
 }
-)";
-  CompiledKernel kernel(spirv_of(source));
-  ASSERT_BUILT(kernel);
-  std::vector<int32_t> ab = {7, 2, -7, 2, 5, 0, INT_MIN, -1, 9, -4};
-  std::vector<int32_t> r(5 * 4, 99);
-  kernel.dispatch(5, 1, 1, {ab.data(), r.data()});
-  EXPECT_EQ(r[0], 3);
-  EXPECT_EQ(r[1], 1);
-  EXPECT_EQ(r[4], -3);
-  EXPECT_EQ(r[5], 1);  // GLSL % on int is OpSMod: the sign of the divisor
-  EXPECT_EQ(r[16], -2);
-  EXPECT_EQ(r[17], -3);
-  EXPECT_EQ(uint32_t(r[18]), 9u / uint32_t(-4));
+
+TEST(CppTarget, FloatFunctionsAndVectorsMatchTheOtherTargets) {
+  run_case(porta::test::float_functions_and_vectors_case());
 }
 
 TEST(CppTarget, MathFunctionsMatchTheCLibrary) {

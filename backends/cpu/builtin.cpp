@@ -30,14 +30,9 @@ IsaLevel host_isa_level() {
 }  // namespace
 
 const char* isa_level_name(IsaLevel level) {
-  switch (level) {
-    case IsaLevel::X86_64_V3:
-      return "x86-64-v3";
-    case IsaLevel::X86_64_V4:
-      return "x86-64-v4";
-    default:
-      return "baseline";
-  }
+  // Indexed by IsaLevel, as BuiltinKernel::entries is; PORTA_CPU_ISA's values.
+  static constexpr const char* kNames[kIsaLevelCount] = {"baseline", "x86-64-v3", "x86-64-v4"};
+  return kNames[static_cast<int>(level)];
 }
 
 IsaLevel isa_level() {

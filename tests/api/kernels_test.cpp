@@ -161,88 +161,10 @@ TEST_F(Kernels, VectorMath) {
   if (porta::test::on_oclgrind(dev) && porta::test::oclgrind_checks_uninitialized())
     GTEST_SKIP() << "oclgrind 21.10 crashes (SIGSEGV) on this kernel's vector code when "
                     "OCLGRIND_UNINITIALIZED=1; api.opencl.oclgrind_races_bounds runs it with that check off";
-  const char* src = R"(#version 450
-layout(local_size_x = 32) in;
-layout(binding = 0) readonly buffer In { vec4 x[]; };
-layout(binding = 1) writeonly buffer Out { vec4 y[]; };
-layout(binding = 2) writeonly buffer Out2 { vec2 z[]; };
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  vec4 v = x[i];
-  vec2 a = v.xy * 2.0 + v.zw;
-  vec4 w = vec4(a, dot(v.xy, v.zw), length(v));
-  y[i] = w.wzyx + vec4(1.0);
-  z[i] = max(v.yx, vec2(0.5)) - abs(v.zw);
-})";
-  const uint32_t n = 64;
-  auto x = random_floats(4 * n, 11);
-  auto k = dev.kernel(porta::glsl(src, "vecmath"));
-  auto bx = dev.upload(x);
-  auto by = dev.buffer(16 * n), bz = dev.buffer(8 * n);
-  stream.dispatch(k, {n / 32}, {bx, by, bz});
-  auto y = read<float>(by, 4 * n);
-  auto z = read<float>(bz, 2 * n);
-  for (uint32_t i = 0; i < n; ++i) {
-    double v0 = x[4 * i], v1 = x[4 * i + 1], v2 = x[4 * i + 2], v3 = x[4 * i + 3];
-    double a0 = v0 * 2 + v2, a1 = v1 * 2 + v3;
-    double dot = v0 * v2 + v1 * v3, len = std::sqrt(v0 * v0 + v1 * v1 + v2 * v2 + v3 * v3);
-    double want[4] = {len + 1, dot + 1, a1 + 1, a0 + 1};
-    for (int c = 0; c < 4; ++c) EXPECT_NEAR(y[4 * i + c], want[c], 1e-5 * (1 + std::fabs(want[c]))) << i << c;
-    EXPECT_FLOAT_EQ(z[2 * i], std::max<float>(x[4 * i + 1], 0.5f) - std::fabs(x[4 * i + 2]));
-    EXPECT_FLOAT_EQ(z[2 * i + 1], std::max<float>(x[4 * i], 0.5f) - std::fabs(x[4 * i + 3]));
-  }
+  run(porta::test::vector_math_case());
 }
 
-TEST_F(Kernels, IntegerArithmeticAndBitOperations) {
-  const char* src = R"(#version 450
-layout(local_size_x = 16) in;
-layout(binding = 0) readonly buffer In { uint u[]; };
-layout(binding = 1) writeonly buffer Out { uint r[]; };
-layout(binding = 2) writeonly buffer OutI { int ri[]; };
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  uint x = u[i];
-  r[8 * i + 0] = (x << 3) ^ (x >> 5);
-  r[8 * i + 1] = x & 0xF0F0F0F0u | ~x & 0x0F0F0F0Fu;
-  r[8 * i + 2] = uint(bitCount(x));
-  r[8 * i + 3] = uint(findMSB(x | 1u));
-  r[8 * i + 4] = x * 2654435761u + 12345u;
-  r[8 * i + 5] = x / 7u + x % 7u;
-  r[8 * i + 6] = bitfieldExtract(x, 4, 8);
-  r[8 * i + 7] = uint(findLSB(x | 0x80000000u));
-  int s = int(x) - 2000000000;
-  // GLSL leaves % undefined for negative operands (drivers differ); / truncates.
-  ri[2 * i + 0] = s / 13 + int(uint(abs(s)) % 13u);
-  ri[2 * i + 1] = s >> 3;
-})";
-  const uint32_t n = 64;
-  std::vector<uint32_t> u(n);
-  std::mt19937 rng(5);
-  for (auto& x : u) x = rng();
-  u[0] = 0;
-  u[1] = 0xFFFFFFFFu;
-  auto k = dev.kernel(porta::glsl(src, "bits"));
-  auto bu = dev.upload(u);
-  auto br = dev.buffer(8 * 4 * n), bi = dev.buffer(2 * 4 * n);
-  stream.dispatch(k, {n / 16}, {bu, br, bi});
-  auto r = read<uint32_t>(br, 8 * n);
-  auto ri = read<int32_t>(bi, 2 * n);
-  for (uint32_t i = 0; i < n; ++i) {
-    uint32_t x = u[i];
-    EXPECT_EQ(r[8 * i + 0], (x << 3) ^ (x >> 5));
-    EXPECT_EQ(r[8 * i + 1], (x & 0xF0F0F0F0u) | (~x & 0x0F0F0F0Fu));
-    EXPECT_EQ(r[8 * i + 2], static_cast<uint32_t>(__builtin_popcount(x)));
-    EXPECT_EQ(r[8 * i + 3], 31u - __builtin_clz(x | 1u));
-    EXPECT_EQ(r[8 * i + 4], x * 2654435761u + 12345u);
-    EXPECT_EQ(r[8 * i + 5], x / 7u + x % 7u);
-    EXPECT_EQ(r[8 * i + 6], (x >> 4) & 0xFFu);
-    EXPECT_EQ(r[8 * i + 7], static_cast<uint32_t>(__builtin_ctz(x | 0x80000000u)));
-    int32_t s = static_cast<int32_t>(x - 2000000000u);
-    const uint32_t magnitude = s < 0 ? 0u - static_cast<uint32_t>(s) : static_cast<uint32_t>(s);
-    EXPECT_EQ(ri[2 * i], s / 13 + static_cast<int32_t>(magnitude % 13u));
-    EXPECT_EQ(ri[2 * i + 1], s >> 3);
-  }
-}
+TEST_F(Kernels, IntegerArithmeticAndBitOperations) { run(porta::test::integer_bits_case()); }
 
 TEST_F(Kernels, LoopsBranchesEarlyReturnAndHelperFunction) {
   const char* src = R"(#version 450

@@ -259,4 +259,86 @@ inline KernelCase float_functions_and_vectors_case() {
   return c;
 }
 
+// vector_math.comp on 64 vec4s of sin(i) * 2, against float64 (the first two
+// outputs, within 1e-5 relative) and exact float arithmetic.
+inline KernelCase vector_math_case() {
+  KernelCase c = kernel_cases_detail::make("tests/support/kernels/vector_math.comp");
+  const uint32_t n = 64;
+  std::vector<float> p(n * 4);
+  for (size_t i = 0; i < p.size(); ++i) p[i] = std::sin(float(i)) * 2.0f;
+  c.groups = {n / 16, 1, 1};
+  c.buffers = {bytes_of(p), std::vector<uint8_t>(n * 16), std::vector<uint8_t>(n * 16),
+               std::vector<uint8_t>(n * 8)};
+  c.check = [p, n](const std::vector<std::vector<uint8_t>>& buffers) {
+    const std::vector<float> r = values_of<float>(buffers[1]), y = values_of<float>(buffers[2]),
+                             z = values_of<float>(buffers[3]);
+    auto near = [](float got, double want) { return std::fabs(got - want) <= 1e-5 * (1 + std::fabs(want)); };
+    for (uint32_t i = 0; i < n; ++i) {
+      const double v0 = p[4 * i], v1 = p[4 * i + 1], v2 = p[4 * i + 2], v3 = p[4 * i + 3];
+      const double a0 = v0 * 2 + v2, a1 = v1 * 2 + v3;
+      const double dot = v0 * v2 + v1 * v3, len = std::sqrt(v0 * v0 + v1 * v1 + v2 * v2 + v3 * v3);
+      const double reversed[4] = {len + 1, dot + 1, a1 + 1, a0 + 1};
+      for (int k = 0; k < 4; ++k)
+        EXPECT_PRED2(near, y[4 * i + k], reversed[k]) << "y, item " << i << " component " << k;
+      EXPECT_FLOAT_EQ(z[2 * i], std::max<float>(p[4 * i + 1], 0.5f) - std::fabs(p[4 * i + 2])) << i;
+      EXPECT_FLOAT_EQ(z[2 * i + 1], std::max<float>(p[4 * i], 0.5f) - std::fabs(p[4 * i + 3])) << i;
+      // q.zw = q.wz * 2; q.xyz += vec3(q.xy, 1).zxy * 0.5
+      const double x = v0 + 0.5, qy = v1 + v0 * 0.5, qz = v3 * 2 + v1 * 0.5, qw = v2 * 2;
+      const double dx = std::max(x - 0.25, 0.0), dy = std::max(qy - 0.25, 0.0);
+      const double result[4] = {std::sqrt(x * x + qy * qy) + qw * 0.5, (x * qz + qy * qw) + qz * 0.5,
+                                std::min(qz, 1.5) + std::fabs(dx - dy) + qy * 0.5,
+                                std::min(std::max(qw, -1.0), 1.0) + x * 0.5};
+      for (int k = 0; k < 4; ++k)
+        EXPECT_PRED2(near, r[4 * i + k], result[k]) << "r, item " << i << " component " << k;
+    }
+  };
+  return c;
+}
+
+// integer_bits.comp on 64 values: 0, INT_MIN's bits, all ones and a spread
+// of others.
+inline KernelCase integer_bits_case() {
+  KernelCase c = kernel_cases_detail::make("tests/support/kernels/integer_bits.comp");
+  const uint32_t n = 64;
+  std::vector<uint32_t> u(n);
+  for (uint32_t i = 0; i < n; ++i) u[i] = uint32_t(i * 2654435761u) ^ uint32_t(i << 20);
+  u[0] = 0;
+  u[1] = 0x80000000u;
+  u[2] = 0xFFFFFFFFu;
+  c.groups = {n / 16, 1, 1};
+  c.buffers = {bytes_of(u), std::vector<uint8_t>(11 * 4 * n), std::vector<uint8_t>(2 * 4 * n)};
+  c.check = [u, n](const std::vector<std::vector<uint8_t>>& buffers) {
+    const std::vector<uint32_t> r = values_of<uint32_t>(buffers[1]);
+    const std::vector<int32_t> ri = values_of<int32_t>(buffers[2]);
+    auto msb = [](uint32_t x) { return x ? 31 - __builtin_clz(x) : -1; };
+    auto lsb = [](uint32_t x) { return x ? __builtin_ctz(x) : -1; };
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t x = u[i];
+      const int32_t sx = int32_t(x);
+      uint32_t reversed = 0;
+      for (int b = 0; b < 32; ++b) reversed |= ((x >> b) & 1u) << (31 - b);
+      const uint32_t signed_field = uint32_t(int32_t(x << (32 - 3 - 5)) >> (32 - 5));
+      const uint32_t inserted = (x & ~(7u << 28)) | (5u << 28);
+      const uint32_t expected[11] = {
+          (x << 3) ^ (x >> 5),
+          (x & 0xF0F0F0F0u) | (~x & 0x0F0F0F0Fu),
+          uint32_t(__builtin_popcount(x)),
+          31u - __builtin_clz(x | 1u),
+          x * 2654435761u + 12345u,
+          x / 7u + x % 7u,
+          (x >> 4) & 0xFFu,
+          uint32_t(__builtin_ctz(x | 0x80000000u)),
+          uint32_t(msb(x)) ^ (uint32_t(lsb(x)) << 8) ^ (uint32_t(msb(sx < 0 ? ~x : x)) << 16),
+          ((x >> 4) & 0xFFu) | (signed_field << 8) | inserted,
+          reversed + uint32_t(sx >> 2) + (x << 5) + x / 3u + (~x & 0xFFu)};
+      for (int k = 0; k < 11; ++k) EXPECT_EQ(r[11 * i + k], expected[k]) << "item " << i << " result " << k;
+      const int32_t s = int32_t(x - 2000000000u);
+      const uint32_t magnitude = s < 0 ? 0u - uint32_t(s) : uint32_t(s);
+      EXPECT_EQ(ri[2 * i], s / 13 + int32_t(magnitude % 13u)) << i;
+      EXPECT_EQ(ri[2 * i + 1], s >> 3) << i;
+    }
+  };
+  return c;
+}
+
 }  // namespace porta::test

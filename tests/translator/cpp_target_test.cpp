@@ -108,90 +108,9 @@ void main() {
   EXPECT_EQ(bins, expected);
 }
 
-TEST(CppTarget, VectorMathAndSwizzles) {
-  const char* source = R"(#version 450
-layout(local_size_x = 16) in;
-layout(binding = 0) readonly buffer Points { vec4 p[]; };
-layout(binding = 1) writeonly buffer Results { vec4 r[]; };
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  vec4 q = p[i];
-  q.zw = q.wz * 2.0;
-  vec3 n = vec3(q.xy, 1.0);
-  q.xyz += n.zxy * 0.5;
-  float len = length(q.xy);
-  vec2 d = max(q.xy - vec2(0.25), vec2(0.0));
-  r[i] = vec4(len, dot(q.xy, q.zw), min(q.z, 1.5) + abs(d.x - d.y), clamp(q.w, -1.0, 1.0)) + q.wzyx * 0.5;
-}
-)";
-  CompiledKernel kernel(spirv_of(source));
-  ASSERT_BUILT(kernel);
-  std::vector<float> p(32 * 4), r(32 * 4);
-  for (size_t i = 0; i < p.size(); ++i) p[i] = std::sin(float(i)) * 2.0f;
-  kernel.dispatch(2, 1, 1, {p.data(), r.data()});
-  for (int i = 0; i < 32; ++i) {
-    float x = p[i * 4], y = p[i * 4 + 1], z = p[i * 4 + 2], w = p[i * 4 + 3];
-    const float nz = w * 2.0f, nw = z * 2.0f;
-    z = nz;
-    w = nw;
-    const float n0 = x, n1 = y, n2 = 1.0f;
-    x += n2 * 0.5f;
-    y += n0 * 0.5f;
-    z += n1 * 0.5f;
-    const float len = std::sqrt(x * x + y * y);
-    const float dx = std::max(x - 0.25f, 0.0f), dy = std::max(y - 0.25f, 0.0f);
-    const float expected[4] = {len + w * 0.5f, (x * z + y * w) + z * 0.5f,
-                               std::min(z, 1.5f) + std::fabs(dx - dy) + y * 0.5f,
-                               std::min(std::max(w, -1.0f), 1.0f) + x * 0.5f};
-    for (int c = 0; c < 4; ++c)
-      EXPECT_NEAR(r[i * 4 + c], expected[c], 1e-5f * (1 + std::fabs(expected[c]))) << i;
-  }
-}
+TEST(CppTarget, VectorMathAndSwizzles) { run_case(porta::test::vector_math_case()); }
 
-TEST(CppTarget, IntegerBitOperations) {
-  const char* source = R"(#version 450
-layout(local_size_x = 32) in;
-layout(binding = 0) readonly buffer In { uint a[]; };
-layout(binding = 1) writeonly buffer Out { uvec4 o[]; };
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  uint v = a[i];
-  int s = int(v);
-  o[i] = uvec4(uint(bitCount(v)) + (v ^ (v >> 3)),
-               uint(findMSB(v)) ^ (uint(findLSB(v)) << 8) ^ (uint(findMSB(s)) << 16),
-               bitfieldExtract(v, 4, 8) | (uint(bitfieldExtract(s, 3, 5)) << 8) | bitfieldInsert(v, 5u, 28, 3),
-               bitfieldReverse(v) + uint(s >> 2) + (v << 5) + uint(-s % 7) + v / 3u + uint(abs(s)) + (~v & 0xffu));
-}
-)";
-  CompiledKernel kernel(spirv_of(source));
-  ASSERT_BUILT(kernel);
-  std::vector<uint32_t> a(64), o(64 * 4);
-  for (size_t i = 0; i < a.size(); ++i) a[i] = uint32_t(i * 2654435761u) ^ uint32_t(i << 20);
-  a[0] = 0;
-  a[1] = 0x80000000u;
-  a[2] = 0xffffffffu;
-  kernel.dispatch(2, 1, 1, {a.data(), o.data()});
-  auto msb = [](uint32_t x) { return x ? 31 - __builtin_clz(x) : -1; };
-  auto lsb = [](uint32_t x) { return x ? __builtin_ctz(x) : -1; };
-  for (size_t i = 0; i < a.size(); ++i) {
-    const uint32_t v = a[i];
-    const int32_t s = int32_t(v);
-    uint32_t rev = 0;
-    for (int b = 0; b < 32; ++b) rev |= ((v >> b) & 1u) << (31 - b);
-    const uint32_t sfield = uint32_t(int32_t(v << (32 - 3 - 5)) >> (32 - 5));
-    const uint32_t inserted = (v & ~(7u << 28)) | (5u << 28);
-    const uint32_t abs_s = s < 0 ? 0u - uint32_t(s) : uint32_t(s);
-    const uint32_t neg_s = 0u - v;
-    // GLSL's % on int is OpSMod: the result takes the divisor's sign (7).
-    const int32_t neg_s_mod_7 = (int32_t(neg_s) % 7 + 7) % 7;
-    const uint32_t expected[4] = {
-        uint32_t(__builtin_popcount(v)) + (v ^ (v >> 3)),
-        uint32_t(msb(v)) ^ (uint32_t(lsb(v)) << 8) ^ (uint32_t(msb(s < 0 ? ~v : v)) << 16),
-        ((v >> 4) & 0xffu) | (sfield << 8) | inserted,
-        rev + uint32_t(s >> 2) + (v << 5) + uint32_t(neg_s_mod_7) + v / 3u + abs_s + (~v & 0xffu)};
-    for (int c = 0; c < 4; ++c) ASSERT_EQ(o[i * 4 + c], expected[c]) << "item " << i << " component " << c;
-  }
-}
+TEST(CppTarget, IntegerBitOperations) { run_case(porta::test::integer_bits_case()); }
 
 TEST(CppTarget, LoopsBranchesEarlyReturnAndHelperTakingVec2) {
   const char* source = R"(#version 450

@@ -90,6 +90,10 @@ TEST_F(OpenclRun, IntegerDivisionByZeroAndBitFunctionsMatchTheOtherTargets) {
 
 TEST_F(OpenclRun, FloatFunctionsAndVectors) { run(porta::test::float_functions_and_vectors_case()); }
 
+TEST_F(OpenclRun, VectorMathAndSwizzles) { run(porta::test::vector_math_case()); }
+
+TEST_F(OpenclRun, IntegerBitOperations) { run(porta::test::integer_bits_case()); }
+
 TEST_F(OpenclRun, AtomicsOnBuffersAndSharedMemory) {
   const char* glsl = R"(#version 450
 layout(local_size_x = 64) in;

@@ -29,6 +29,7 @@ class Kernels : public ::testing::Test {
   porta::Kernel run(porta::test::KernelCase c) {
     std::vector<porta::SpecConstant> specs;
     for (const porta::test::SpecBits& spec : c.specs) specs.emplace_back(spec.id, spec.bits);
+    SCOPED_TRACE(c.name);
     porta::Kernel k = dev.kernel(porta::glsl(c.glsl, c.name), specs);
     std::vector<porta::Buffer> buffers;
     for (const std::vector<uint8_t>& b : c.buffers) buffers.push_back(dev.upload(b));
@@ -36,7 +37,6 @@ class Kernels : public ::testing::Test {
                           porta::Span<const porta::Buffer>(buffers.data(), buffers.size()),
                           c.push.empty() ? nullptr : c.push.data(), static_cast<uint32_t>(c.push.size()));
     for (size_t i = 0; i < buffers.size(); ++i) c.buffers[i] = read<uint8_t>(buffers[i], c.buffers[i].size());
-    SCOPED_TRACE(c.name);
     c.check(c.buffers);
     return k;
   }

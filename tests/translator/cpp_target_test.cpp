@@ -14,7 +14,6 @@
 
 namespace pt = porta::translator;
 using porta::test::CompiledKernel;
-using porta::test::float_bits;
 using porta::test::KernelCase;
 using porta::test::spirv_of;
 
@@ -26,6 +25,7 @@ namespace {
 // the kernel, for a test's checks of the translation itself, or null when it
 // did not build (a failure of the test).
 std::unique_ptr<CompiledKernel> run_case(KernelCase c, bool optimize = true) {
+  SCOPED_TRACE(c.name + (optimize ? "" : " as glslang wrote it"));
   std::vector<pt::SpecValue> specs;
   for (const porta::test::SpecBits& spec : c.specs) specs.push_back({spec.id, spec.bits});
   auto kernel = std::make_unique<CompiledKernel>(spirv_of(c.glsl, optimize), specs);
@@ -37,7 +37,6 @@ std::unique_ptr<CompiledKernel> run_case(KernelCase c, bool optimize = true) {
   for (std::vector<uint8_t>& b : c.buffers) buffers.push_back(b.data());
   kernel->dispatch(c.groups[0], c.groups[1], c.groups[2], buffers, c.push.empty() ? nullptr : c.push.data(),
                    static_cast<uint32_t>(c.push.size()));
-  SCOPED_TRACE(c.name + (optimize ? "" : " as glslang wrote it"));
   c.check(c.buffers);
   return kernel;
 }

@@ -3,9 +3,7 @@
 // by value), checked against host computations; and what the target refuses.
 #include <gtest/gtest.h>
 
-#include <climits>
-#include <cmath>
-#include <cstring>
+#include <algorithm>
 
 #include "opencl_harness.hpp"
 #include "porta_translator/translator.hpp"

@@ -36,12 +36,7 @@ class BackendRun : public types::KernelRun {
   }
 };
 
-#define PORTA_TYPES_TEST(name) \
-  TEST(TypesBackend, name) {   \
-    BackendRun run;            \
-    types::name(run);          \
-  }
-PORTA_TYPES_CASES(PORTA_TYPES_TEST)
+PORTA_TYPES_TESTS(TypesBackend, BackendRun)
 
 }  // namespace
 

@@ -38,6 +38,8 @@ class KernelRun {
   // failure naming what failed) if it could not run.
   virtual bool operator()(const std::string& file, uint32_t groups, std::vector<std::vector<float>*> buffers,
                           const std::vector<float>& push = {}) = 0;
+  // Why this target cannot run here, or "" when it can.
+  virtual std::string unavailable() const { return ""; }
   std::string source;  // the last translation, for failure messages
 };
 
@@ -410,21 +412,32 @@ inline void BvecLanesAtDynamicIndices(KernelRun& run) {
   }
 }
 
-// Every case, for the targets' test files: X(name) once per case.
-#define PORTA_TYPES_CASES(X)                         \
-  X(Std140ArrayStride16InStorageBuffer)              \
-  X(ScalarLayoutVec3ArraysAndStructs)                \
-  X(Std430Vec3ArrayStride16)                         \
-  X(RowMajorMat3x4InBuffer)                          \
-  X(MatrixInstructions)                              \
-  X(Std140RuntimeArrayOfStructsLoadedAndStoredWhole) \
-  X(PushConstantsWithMat3)                           \
-  X(ArraysOfArraysNestedStructsAndExplicitOffsets)   \
-  X(BoolAndBvecEverywhere)                           \
-  X(Int64AndFloat64)                                 \
-  X(AtomicsInAStd140Buffer)                          \
-  X(RuntimeArrayOfArrays)                            \
-  X(EveryMatrixShape)                                \
-  X(BvecLanesAtDynamicIndices)
+// Every case, for the targets' test files: X(name, ...) once per case, with
+// the arguments after X.
+#define PORTA_TYPES_CASES(X, ...)                                 \
+  X(Std140ArrayStride16InStorageBuffer, __VA_ARGS__)              \
+  X(ScalarLayoutVec3ArraysAndStructs, __VA_ARGS__)                \
+  X(Std430Vec3ArrayStride16, __VA_ARGS__)                         \
+  X(RowMajorMat3x4InBuffer, __VA_ARGS__)                          \
+  X(MatrixInstructions, __VA_ARGS__)                              \
+  X(Std140RuntimeArrayOfStructsLoadedAndStoredWhole, __VA_ARGS__) \
+  X(PushConstantsWithMat3, __VA_ARGS__)                           \
+  X(ArraysOfArraysNestedStructsAndExplicitOffsets, __VA_ARGS__)   \
+  X(BoolAndBvecEverywhere, __VA_ARGS__)                           \
+  X(Int64AndFloat64, __VA_ARGS__)                                 \
+  X(AtomicsInAStd140Buffer, __VA_ARGS__)                          \
+  X(RuntimeArrayOfArrays, __VA_ARGS__)                            \
+  X(EveryMatrixShape, __VA_ARGS__)                                \
+  X(BvecLanesAtDynamicIndices, __VA_ARGS__)
+
+// One TEST(suite, Case) per case, each run by a new `Runner` (a KernelRun);
+// a runner whose target is unavailable here says why, and the test skips.
+#define PORTA_TYPES_TEST(name, suite, Runner)                                         \
+  TEST(suite, name) {                                                                 \
+    Runner run;                                                                       \
+    if (const std::string why = run.unavailable(); !why.empty()) GTEST_SKIP() << why; \
+    porta::test::types::name(run);                                                    \
+  }
+#define PORTA_TYPES_TESTS(suite, Runner) PORTA_TYPES_CASES(PORTA_TYPES_TEST, suite, Runner)
 
 }  // namespace porta::test::types

@@ -27,11 +27,6 @@ class CppRun : public types::KernelRun {
   }
 };
 
-#define PORTA_TYPES_TEST(name) \
-  TEST(TypesCpp, name) {       \
-    CppRun run;                \
-    types::name(run);          \
-  }
-PORTA_TYPES_CASES(PORTA_TYPES_TEST)
+PORTA_TYPES_TESTS(TypesCpp, CppRun)
 
 }  // namespace

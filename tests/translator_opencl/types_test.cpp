@@ -16,6 +16,7 @@ porta::test::OpenclHarness& harness() {
 
 class OpenclRun : public types::KernelRun {
  public:
+  std::string unavailable() const override { return harness().available() ? "" : harness().reason(); }
   bool operator()(const std::string& file, uint32_t groups, std::vector<std::vector<float>*> buffers,
                   const std::vector<float>& push) override {
     std::vector<uint32_t> spirv = pt::prepare(pt::compile_glsl(types::kernel_file(file), file));
@@ -50,12 +51,6 @@ class OpenclRun : public types::KernelRun {
   }
 };
 
-#define PORTA_TYPES_TEST(name)                                      \
-  TEST(TypesOpencl, name) {                                         \
-    if (!harness().available()) GTEST_SKIP() << harness().reason(); \
-    OpenclRun run;                                                  \
-    types::name(run);                                               \
-  }
-PORTA_TYPES_CASES(PORTA_TYPES_TEST)
+PORTA_TYPES_TESTS(TypesOpencl, OpenclRun)
 
 }  // namespace

@@ -5,26 +5,14 @@
 #include <numeric>
 #include <random>
 
+#include "support/device_test.hpp"
 #include "support/kernel_cases.hpp"
 #include "test_support.hpp"
 
 namespace {
 
-using porta::test::open_under_test;
-
-class Kernels : public ::testing::Test {
+class Kernels : public porta::test::DeviceTest {
  protected:
-  porta::Device dev = open_under_test();
-  porta::Stream stream = dev.stream();
-
-  template <class T>
-  std::vector<T> read(const porta::Buffer& b, size_t n) {
-    std::vector<T> out(n);
-    stream.read(b, out);
-    stream.sync();
-    return out;
-  }
-
   // Runs `c` on the device under test and checks its buffers; returns the kernel.
   porta::Kernel run(porta::test::KernelCase c) {
     std::vector<porta::SpecConstant> specs;

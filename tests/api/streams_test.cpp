@@ -4,6 +4,7 @@
 #include <numeric>
 #include <thread>
 
+#include "support/device_test.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -26,7 +27,7 @@ void expect_error(porta_status want, const std::function<void()>& f, const std::
   }
 }
 
-class Streams : public ::testing::Test {
+class Streams : public porta::test::DeviceTest {
  protected:
   // A dispatch of `kernel` with these arguments is refused as INVALID_ARGUMENT, saying `needle`.
   template <class... Push>
@@ -36,9 +37,6 @@ class Streams : public ::testing::Test {
     expect_error(
         PORTA_ERROR_INVALID_ARGUMENT, [&] { stream.dispatch(kernel, groups, buffers, push...); }, needle);
   }
-
-  porta::Device dev = open_under_test();
-  porta::Stream stream = dev.stream();
 };
 
 TEST_F(Streams, RoundTripsOfAwkwardSizes) {

@@ -15,10 +15,10 @@
 
 #include "porta/porta.hpp"
 #include "support/backend_under_test.hpp"
+#include "support/device_test.hpp"
 
 namespace {
 
-using porta::test::open_under_test;
 using porta::test::testing_cpu;
 
 std::string read_kernel(const std::string& name) {
@@ -28,11 +28,8 @@ std::string read_kernel(const std::string& name) {
   return text.str();
 }
 
-class Subgroups : public ::testing::Test {
+class Subgroups : public porta::test::DeviceTest {
  protected:
-  porta::Device dev = open_under_test();
-  porta::Stream stream = dev.stream();
-
   bool supported() const { return (dev.info().features & PORTA_FEATURE_SUBGROUPS) != 0; }
 
   // The kernel, or null with the skip reason where the device refuses it as
@@ -46,14 +43,6 @@ class Subgroups : public ::testing::Test {
       reason = e.what();
       return nullptr;
     }
-  }
-
-  template <class T>
-  std::vector<T> read(const porta::Buffer& b, size_t n) {
-    std::vector<T> out(n);
-    stream.read(b, out);
-    stream.sync();
-    return out;
   }
 
   // Runs a kernel of kernels/ whose one buffer gets a flag word per

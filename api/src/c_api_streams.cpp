@@ -188,8 +188,8 @@ porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel, con
              name.c_str(), kAxis[i], groups[i], s.device->label.c_str(), lim.max_workgroup_count[i]);
     }
     if (buffer_count != k.interface.buffer_count)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': %u buffers given; the kernel has %u storage buffers", call,
-           name.c_str(), buffer_count, k.interface.buffer_count);
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': %u buffers given; the kernel has %u buffer parameters",
+           call, name.c_str(), buffer_count, k.interface.buffer_count);
     if (buffer_count && !buffers)
       fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': buffers is null", call, name.c_str());
     if (push_size != k.interface.push_constant_size)
@@ -204,13 +204,22 @@ porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel, con
     for (uint32_t i = 0; i < buffer_count; ++i) {
       // The buffer's name in a message is built only when it is wrong: this
       // runs for every buffer of every dispatch.
+      const KernelBufferParameter& parameter = k.interface.buffers[i];
       const auto what = [&] {
-        return format("buffer %u (binding %u) of kernel '%s'", i, k.interface.bindings[i], name.c_str());
+        const std::string element = parameter.is_array ? format("[%u]", parameter.array_index) : "";
+        return format("buffer %u ('%s%s', set %u, binding %u%s) of kernel '%s'", i, parameter.name.c_str(),
+                      element.c_str(), parameter.set, parameter.binding, element.c_str(), name.c_str());
       };
       if (!is_live(buffers[i], "buffer"))
         check_handle(buffers[i], "buffer", (std::string(call) + ": " + what()).c_str());
       if (buffers[i]->state->device != s.device)
         check_same_device(s.device, buffers[i]->state->device, call, what().c_str());
+      // A kernel reads its block's fixed members wherever it likes: a smaller
+      // buffer would be read out of bounds on every backend.
+      if (buffers[i]->state->size < parameter.min_size)
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %s is %llu bytes; its block needs at least %llu bytes", call,
+             what().c_str(), static_cast<unsigned long long>(buffers[i]->state->size),
+             static_cast<unsigned long long>(parameter.min_size));
       handles[i] = buffers[i]->state->handle;
       objects.push_back(buffers[i]->state);
     }

@@ -53,10 +53,18 @@ struct porta_buffer_t {
   std::shared_ptr<BufferState> state;
 };
 
+// One buffer parameter as the dispatch check needs it.
+struct KernelBufferParameter {
+  uint32_t set = 0, binding = 0, array_index = 0;
+  bool is_array = false;  // one element of an array of blocks
+  std::string name;
+  uint64_t min_size = 0;  // bytes the block's fixed part needs
+};
+
 struct KernelInterface {
   std::string name;
   uint32_t buffer_count = 0;
-  std::vector<uint32_t> bindings;
+  std::vector<KernelBufferParameter> buffers;  // parameter order
   uint32_t push_constant_size = 0;         // the block the kernel declares: what callers pass
   uint32_t device_push_constant_size = 0;  // the part the optimised kernel reads: what the backend gets
   uint32_t workgroup_size[3] = {1, 1, 1};

@@ -26,6 +26,7 @@ struct Dispatch {
   uint32_t invocations;
   uint32_t groups[3];
   std::vector<void*> buffers;
+  std::vector<uint64_t> buffer_sizes;  // what .length() reads
   std::vector<unsigned char> push;
 };
 
@@ -37,7 +38,8 @@ void run_dispatch(ThreadPool& pool, const Dispatch& d) {
     FiberScheduler& scheduler = FiberScheduler::for_this_thread();
     if (d.entry->uses_barrier) scheduler.reserve(d.invocations);
     porta_cpu_group_args args{};
-    args.buffers = d.buffers.data();
+    args.buffers = d.buffers.empty() ? nullptr : d.buffers.data();
+    args.buffer_sizes = d.buffer_sizes.empty() ? nullptr : d.buffer_sizes.data();
     args.buffer_count = static_cast<uint32_t>(d.buffers.size());
     args.push = d.push.empty() ? nullptr : d.push.data();
     std::memcpy(args.num_groups, d.groups, sizeof args.num_groups);
@@ -93,9 +95,13 @@ void stream_dispatch(porta_plugin_stream_t& s, const porta_plugin_kernel_t& kern
     plugin::fail(PORTA_ERROR_UNSUPPORTED, "%s: kernel '%s': %u x %u x %u work-groups are more than 2^62",
                  where("stream_dispatch").c_str(), kernel.name.c_str(), groups[0], groups[1], groups[2]);
   }
-  Dispatch d{kernel.entry, kernel.invocations, {groups[0], groups[1], groups[2]}, {}, {}};
+  Dispatch d{kernel.entry, kernel.invocations, {groups[0], groups[1], groups[2]}, {}, {}, {}};
   d.buffers.reserve(buffers.size());
-  for (uint32_t i = 0; i < buffers.size(); ++i) d.buffers.push_back(buffers[i].data);
+  d.buffer_sizes.reserve(buffers.size());
+  for (uint32_t i = 0; i < buffers.size(); ++i) {
+    d.buffers.push_back(buffers[i].data);
+    d.buffer_sizes.push_back(buffers[i].size);
+  }
   if (push && push_size)
     d.push.assign(static_cast<const unsigned char*>(push),
                   static_cast<const unsigned char*>(push) + push_size);

@@ -74,12 +74,13 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
   for (int i = 0; i < 3; ++i) k.block[i] = desc->workgroup_size[i];
   const char* name = k.name.c_str();
 
+  // Each buffer takes its pointer and its size (porta_buffer_sizes, after the push constants).
   uint32_t parameter_bytes =
-      desc->buffer_count * static_cast<uint32_t>(sizeof(CUdeviceptr)) + k.push_param_size;
+      desc->buffer_count * static_cast<uint32_t>(sizeof(CUdeviceptr) + sizeof(uint64_t)) + k.push_param_size;
   if (parameter_bytes > kParameterBytes) {
     dev.fail(PORTA_ERROR_UNSUPPORTED,
-             "kernel '%s' needs %u bytes of kernel parameters (%u buffers and %u bytes of push constants); "
-             "CUDA allows %u",
+             "kernel '%s' needs %u bytes of kernel parameters (%u buffers with their sizes and %u bytes of "
+             "push constants); CUDA allows %u",
              name, parameter_bytes, desc->buffer_count, desc->push_constant_size, kParameterBytes);
   }
 

@@ -154,21 +154,26 @@ void stream_dispatch(Stream* s, Kernel* k, const uint32_t groups[3], plugin::Buf
   Device& dev = device_of(s);
   ContextScope scope(dev);
   // kernelParams: a pointer to each argument's value — each buffer's device
-  // address, then the push-constant struct. The driver copies them at launch
-  // (and at capture), so locals suffice. The push bytes are padded with zeros
-  // to the struct's C++ size, which the driver reads in full.
+  // address, then the push-constant struct, then the buffers' sizes (one
+  // porta_buffer_sizes<N> struct, when there are buffers). The driver copies
+  // them at launch (and at capture), so locals suffice. The push bytes are
+  // padded with zeros to the struct's C++ size, which the driver reads in full.
   CUdeviceptr ptrs[kMaxBuffers];
-  void* args[kMaxBuffers + 1];
+  uint64_t sizes[kMaxBuffers];
+  void* args[kMaxBuffers + 2];
+  uint32_t arg = 0;
   for (uint32_t i = 0; i < buffer_count; ++i) {
     ptrs[i] = buffers[i].ptr;
-    args[i] = &ptrs[i];
+    sizes[i] = buffers[i].size;
+    args[arg++] = &ptrs[i];
   }
   alignas(16) unsigned char push_bytes[4096];
   if (k->push_param_size > 0) {
     std::memcpy(push_bytes, push, push_size);
     std::memset(push_bytes + push_size, 0, k->push_param_size - push_size);
-    args[buffer_count] = push_bytes;
+    args[arg++] = push_bytes;
   }
+  if (buffer_count > 0) args[arg++] = sizes;
   dev.check(driver().cuLaunchKernel(k->function, groups[0], groups[1], groups[2], k->block[0], k->block[1],
                                     k->block[2], k->dynamic_shared, s->cu, args, nullptr),
             "cuLaunchKernel of kernel '%s' (%ux%ux%u groups of %ux%ux%u)", k->name.c_str(), groups[0],

@@ -86,12 +86,14 @@ std::string cache_key(const porta_kernel_desc& desc, const DeviceEntry& entry) {
 // it does not know, so that is refused here, before compiling.
 void check_parameter_size(const porta_kernel_desc& desc, const porta_plugin_device_t& device) {
   const DeviceEntry& entry = *device.entry;
-  uint64_t parameter_bytes = uint64_t{desc.buffer_count} * entry.pointer_bytes + desc.push_constant_size;
+  // Each buffer takes its pointer and its size (the porta_buffer_sizes struct).
+  uint64_t parameter_bytes =
+      uint64_t{desc.buffer_count} * (entry.pointer_bytes + sizeof(uint64_t)) + desc.push_constant_size;
   if (parameter_bytes > entry.max_parameter_bytes)
     plugin::fail(
         PORTA_ERROR_UNSUPPORTED,
-        "opencl: %s: kernel '%s' passes %u buffers and %u push-constant bytes (%llu parameter bytes), more "
-        "than the device's CL_DEVICE_MAX_PARAMETER_SIZE of %u",
+        "opencl: %s: kernel '%s' passes %u buffers with their sizes and %u push-constant bytes (%llu "
+        "parameter bytes), more than the device's CL_DEVICE_MAX_PARAMETER_SIZE of %u",
         device.where.c_str(), desc.name, desc.buffer_count, desc.push_constant_size,
         static_cast<unsigned long long>(parameter_bytes), entry.max_parameter_bytes);
 }

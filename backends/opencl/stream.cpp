@@ -21,7 +21,8 @@ void submit(porta_plugin_stream_t& stream, StreamOp op) {
 }
 
 void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const uint32_t groups[3],
-              const std::vector<cl_mem>& buffers, const std::vector<unsigned char>& push) {
+              const std::vector<cl_mem>& buffers, const std::vector<cl_ulong>& sizes,
+              const std::vector<unsigned char>& push) {
   const std::string where = stream.device->where + ": kernel '" + kernel.name + "'";
   size_t global[3], local[3];
   for (int d = 0; d < 3; ++d) {
@@ -42,6 +43,13 @@ void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, cons
     if (status != CL_SUCCESS)
       check(status, where + plugin::format(": push constants (%zu bytes) as argument %u", push.size(), arg),
             "clSetKernelArg");
+    ++arg;
+  }
+  // Then the buffers' sizes, one struct by value (porta_buffer_sizes), for .length().
+  if (!sizes.empty()) {
+    cl_int status = cl().clSetKernelArg(kernel.kernel, arg, sizes.size() * sizeof(cl_ulong), sizes.data());
+    if (status != CL_SUCCESS)
+      check(status, where + plugin::format(": buffer sizes as argument %u", arg), "clSetKernelArg");
   }
   check(cl().clEnqueueNDRangeKernel(stream.queue, kernel.kernel, 3, nullptr, global, local, 0, nullptr,
                                     nullptr),
@@ -107,14 +115,18 @@ void stream_dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kerne
                      plugin::BufferList<porta_plugin_buffer_t> buffers, const void* push,
                      uint32_t push_size) {
   std::vector<cl_mem> mems;
-  for (uint32_t i = 0; i < buffers.size(); ++i) mems.push_back(buffers[i].mem);
+  std::vector<cl_ulong> sizes;
+  for (uint32_t i = 0; i < buffers.size(); ++i) {
+    mems.push_back(buffers[i].mem);
+    sizes.push_back(buffers[i].size);
+  }
   std::vector<unsigned char> bytes;
   if (push_size)
     bytes.assign(static_cast<const unsigned char*>(push),
                  static_cast<const unsigned char*>(push) + push_size);
   const uint32_t g[3] = {groups[0], groups[1], groups[2]};
-  submit(stream, [=, kernel = &kernel, mems = std::move(mems), bytes = std::move(bytes)](
-                     porta_plugin_stream_t& s) { dispatch(s, *kernel, g, mems, bytes); });
+  submit(stream, [=, kernel = &kernel, mems = std::move(mems), sizes = std::move(sizes),
+                  bytes = std::move(bytes)](porta_plugin_stream_t& s) { dispatch(s, *kernel, g, mems, sizes, bytes); });
 }
 
 void stream_sync(porta_plugin_stream_t& stream) {

@@ -1,5 +1,6 @@
 #include "kernel.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -12,13 +13,70 @@ using plugin::format;
 
 namespace {
 
-// The core checks the limits porta_device_info reports; this one it does not know.
+// The core checks the limits porta_device_info reports; these it does not know.
 void check_limits(const Device& device, const porta_kernel_desc& desc, const char* name) {
   const VkPhysicalDeviceLimits& lim = device.limits();
-  if (desc.buffer_count > lim.maxPerStageDescriptorStorageBuffers)
+  uint32_t storage = 0, uniform = 0, sets = 0;
+  for (uint32_t i = 0; i < desc.buffer_count; ++i) {
+    (desc.buffers[i].kind == PORTA_BUFFER_KIND_UNIFORM ? uniform : storage)++;
+    sets = std::max(sets, desc.buffers[i].set + 1);
+  }
+  if (storage > lim.maxPerStageDescriptorStorageBuffers)
     fail(PORTA_ERROR_UNSUPPORTED,
          "vulkan: %s: kernel '%s': %u storage buffers exceed maxPerStageDescriptorStorageBuffers = %u",
-         device.label().c_str(), name, desc.buffer_count, lim.maxPerStageDescriptorStorageBuffers);
+         device.label().c_str(), name, storage, lim.maxPerStageDescriptorStorageBuffers);
+  if (uniform > lim.maxPerStageDescriptorUniformBuffers)
+    fail(PORTA_ERROR_UNSUPPORTED,
+         "vulkan: %s: kernel '%s': %u uniform buffers exceed maxPerStageDescriptorUniformBuffers = %u",
+         device.label().c_str(), name, uniform, lim.maxPerStageDescriptorUniformBuffers);
+  if (sets > lim.maxBoundDescriptorSets)
+    fail(PORTA_ERROR_UNSUPPORTED, "vulkan: %s: kernel '%s' uses descriptor set %u; the device binds %u sets",
+         device.label().c_str(), name, sets - 1, lim.maxBoundDescriptorSets);
+}
+
+// The descriptor sets of a kernel's buffers: one layout per set from 0 to the
+// highest used (empty ones in between), a binding per (set, binding) whose
+// descriptorCount is the length of an array of blocks.
+void create_set_layouts(Device& device, Kernel& k, const porta_kernel_desc& desc) {
+  std::vector<std::vector<VkDescriptorSetLayoutBinding>> bindings;
+  for (uint32_t i = 0; i < desc.buffer_count; ++i) {
+    const porta_kernel_buffer_desc& b = desc.buffers[i];
+    const VkDescriptorType type =
+        b.kind == PORTA_BUFFER_KIND_UNIFORM ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    k.buffers.push_back({b.set, b.binding, b.array_index, type});
+    if (b.set >= bindings.size()) {
+      bindings.resize(b.set + 1);
+      k.sets.resize(b.set + 1);
+    }
+    (type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ? k.sets[b.set].uniform : k.sets[b.set].storage)++;
+    auto& set = bindings[b.set];
+    auto same = std::find_if(set.begin(), set.end(),
+                             [&](const VkDescriptorSetLayoutBinding& x) { return x.binding == b.binding; });
+    if (same != set.end()) {  // the next element of an array of blocks
+      same->descriptorCount = std::max(same->descriptorCount, b.array_index + 1);
+      continue;
+    }
+    VkDescriptorSetLayoutBinding binding{};
+    binding.binding = b.binding;
+    binding.descriptorType = type;
+    binding.descriptorCount = b.array_index + 1;
+    binding.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    set.push_back(binding);
+  }
+  // Push descriptors fit one set of a pipeline layout, and VkPhysicalDevice-
+  // PushDescriptorPropertiesKHR guarantees at least 32 of them.
+  uint32_t used_sets = 0;
+  for (const auto& set : bindings) used_sets += set.empty() ? 0 : 1;
+  if (device.push_descriptor && used_sets == 1 && desc.buffer_count <= 32) k.sets.back().push = true;
+  for (size_t s = 0; s < k.sets.size(); ++s) {
+    VkDescriptorSetLayoutCreateInfo info =
+        make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+    info.flags = k.sets[s].push ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0;
+    info.bindingCount = static_cast<uint32_t>(bindings[s].size());
+    info.pBindings = bindings[s].data();
+    device.check(device.fn.vkCreateDescriptorSetLayout(device.handle, &info, nullptr, &k.sets[s].layout),
+                 "vkCreateDescriptorSetLayout");
+  }
 }
 
 // The identity of the driver's pipeline-cache format, added to the core's key.
@@ -142,28 +200,15 @@ Kernel* create_kernel(Device& device, const porta_kernel_desc& desc) {
   check_limits(device, desc, k->name.c_str());
   k->push_constant_size = desc.push_constant_size;
 
-  std::vector<VkDescriptorSetLayoutBinding> bindings(desc.buffer_count);
-  for (uint32_t i = 0; i < desc.buffer_count; ++i) {
-    bindings[i] = {};
-    bindings[i].binding = desc.buffers[i].binding;
-    bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    bindings[i].descriptorCount = 1;
-    bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    k->bindings.push_back(desc.buffers[i].binding);
-  }
   try {
-    VkDescriptorSetLayoutCreateInfo set_info =
-        make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-    set_info.flags = device.push_descriptor ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0;
-    set_info.bindingCount = desc.buffer_count;
-    set_info.pBindings = bindings.data();
-    device.check(device.fn.vkCreateDescriptorSetLayout(device.handle, &set_info, nullptr, &k->set_layout),
-                 "vkCreateDescriptorSetLayout");
+    create_set_layouts(device, *k, desc);
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, desc.push_constant_size};
     VkPipelineLayoutCreateInfo layout_info =
         make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
-    layout_info.setLayoutCount = 1;
-    layout_info.pSetLayouts = &k->set_layout;
+    std::vector<VkDescriptorSetLayout> set_layouts;
+    for (const KernelSet& set : k->sets) set_layouts.push_back(set.layout);
+    layout_info.setLayoutCount = static_cast<uint32_t>(set_layouts.size());
+    layout_info.pSetLayouts = set_layouts.data();
     layout_info.pushConstantRangeCount = desc.push_constant_size ? 1 : 0;
     layout_info.pPushConstantRanges = &range;
     device.check(device.fn.vkCreatePipelineLayout(device.handle, &layout_info, nullptr, &k->layout),
@@ -181,7 +226,8 @@ void destroy_kernel(Kernel* k) {
   Device& d = *k->device;
   if (k->pipeline) d.fn.vkDestroyPipeline(d.handle, k->pipeline, nullptr);
   if (k->layout) d.fn.vkDestroyPipelineLayout(d.handle, k->layout, nullptr);
-  if (k->set_layout) d.fn.vkDestroyDescriptorSetLayout(d.handle, k->set_layout, nullptr);
+  for (const KernelSet& set : k->sets)
+    if (set.layout) d.fn.vkDestroyDescriptorSetLayout(d.handle, set.layout, nullptr);
   delete k;
 }
 

@@ -1,6 +1,7 @@
 // Kernels: a compute pipeline built from the SPIR-V and the interface libporta
-// reflected (storage buffers at set 0, one push-constant block, specialization
-// constants), with its VkPipelineCache kept in porta's kernel cache.
+// reflected (storage and uniform buffers at any descriptor set, arrays of
+// them, one push-constant block, specialization constants), with its
+// VkPipelineCache kept in porta's kernel cache.
 #pragma once
 
 #include <string>
@@ -10,13 +11,30 @@
 
 namespace porta::vk {
 
+// Where one buffer parameter goes: a descriptor of a set.
+struct KernelBuffer {
+  uint32_t set = 0, binding = 0, array_index = 0;
+  VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+};
+
+// One descriptor set of the pipeline layout: sets 0..the highest one a
+// buffer uses, those in between empty.
+struct KernelSet {
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  uint32_t storage = 0, uniform = 0;  // descriptors of each type (descriptor pool sizes)
+  // Written with vkCmdPushDescriptorSetKHR rather than allocated: a pipeline
+  // layout may have one such set, so only a kernel whose buffers are all in
+  // one set (within maxPushDescriptors) uses them.
+  bool push = false;
+};
+
 struct Kernel {
   Device* device = nullptr;
   std::string name;
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  std::vector<KernelSet> sets;  // none for a kernel without buffers
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  std::vector<uint32_t> bindings;  // binding of each buffer parameter, in parameter order
+  std::vector<KernelBuffer> buffers;  // in parameter order
   uint32_t push_constant_size = 0;
 };
 

@@ -60,18 +60,20 @@ void begin_command_buffer(Device& d, VkCommandBuffer cb, VkCommandBufferUsageFla
 
 // ---- descriptor sets ----
 
-VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout, uint32_t buffers) {
+VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout, uint32_t storage, uint32_t uniform) {
   Device& d = *device_;
   for (;;) {
     bool fresh = false;
     if (current_ == pools_.size()) {
       const uint32_t sets = 128;
-      VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(sets * 8, buffers)};
+      const VkDescriptorPoolSize sizes[] = {
+          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(sets * 8, storage)},
+          {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, std::max(sets * 2, uniform)}};
       VkDescriptorPoolCreateInfo info =
           make<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
       info.maxSets = sets;
-      info.poolSizeCount = 1;
-      info.pPoolSizes = &size;
+      info.poolSizeCount = 2;
+      info.pPoolSizes = sizes;
       VkDescriptorPool pool = VK_NULL_HANDLE;
       d.check(d.fn.vkCreateDescriptorPool(d.handle, &info, nullptr, &pool), "vkCreateDescriptorPool");
       pools_.push_back(pool);
@@ -406,31 +408,45 @@ void Stream::dispatch(Kernel* k, const uint32_t groups[3], plugin::BufferList<Bu
   std::vector<VkWriteDescriptorSet> writes(count);
   for (uint32_t i = 0; i < count; ++i) {
     const Buffer* b = &buffers[i];
-    if (b->size > lim.maxStorageBufferRange)
+    const KernelBuffer& to = k->buffers[i];
+    const bool uniform = to.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    // Whole buffers are bound at offset 0, which meets minUniformBufferOffsetAlignment
+    // and minStorageBufferOffsetAlignment; their size must fit the range limit.
+    const uint32_t range_limit = uniform ? lim.maxUniformBufferRange : lim.maxStorageBufferRange;
+    if (b->size > range_limit)
       fail(PORTA_ERROR_UNSUPPORTED,
-           "vulkan: %s: dispatch of '%s': buffer %u is %llu bytes, more than a kernel may bind "
-           "(maxStorageBufferRange = %u)",
-           dev, k->name.c_str(), i, static_cast<unsigned long long>(b->size), lim.maxStorageBufferRange);
+           "vulkan: %s: dispatch of '%s': buffer %u (set %u, binding %u) is %llu bytes, more than a kernel "
+           "may bind as a %s buffer (%s = %u)",
+           dev, k->name.c_str(), i, to.set, to.binding, static_cast<unsigned long long>(b->size),
+           uniform ? "uniform" : "storage", uniform ? "maxUniformBufferRange" : "maxStorageBufferRange",
+           range_limit);
     infos[i] = {b->handle, 0, VK_WHOLE_SIZE};
     writes[i] = make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
-    writes[i].dstBinding = k->bindings[i];
+    writes[i].dstBinding = to.binding;
+    writes[i].dstArrayElement = to.array_index;
     writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].descriptorType = to.type;
     writes[i].pBufferInfo = &infos[i];
   }
 
   VkCommandBuffer cb = begin_op();
   device_.fn.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
-  if (count > 0) {
-    if (device_.push_descriptor) {
-      device_.fn.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, count,
-                                           writes.data());
+  for (uint32_t s = 0; s < k->sets.size(); ++s) {
+    const KernelSet& set = k->sets[s];
+    if (set.storage + set.uniform == 0) continue;  // an empty set between used ones: nothing reads it
+    std::vector<VkWriteDescriptorSet> set_writes;
+    for (uint32_t i = 0; i < count; ++i)
+      if (k->buffers[i].set == s) set_writes.push_back(writes[i]);
+    const uint32_t n = static_cast<uint32_t>(set_writes.size());
+    if (set.push) {
+      device_.fn.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, s, n,
+                                           set_writes.data());
     } else {
       DescriptorArena& arena = recording_ ? recording_->arena : open_->arena;
-      VkDescriptorSet set = arena.allocate(k->set_layout, count);
-      for (auto& w : writes) w.dstSet = set;
-      device_.fn.vkUpdateDescriptorSets(device_.handle, count, writes.data(), 0, nullptr);
-      device_.fn.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1, &set, 0,
+      VkDescriptorSet handle = arena.allocate(set.layout, set.storage, set.uniform);
+      for (auto& w : set_writes) w.dstSet = handle;
+      device_.fn.vkUpdateDescriptorSets(device_.handle, n, set_writes.data(), 0, nullptr);
+      device_.fn.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, s, 1, &handle, 0,
                                          nullptr);
     }
   }

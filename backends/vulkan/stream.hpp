@@ -29,12 +29,13 @@ struct HostWrite {
   uint64_t size;
 };
 
-// Descriptor sets for dispatches when the device lacks push descriptors: pools
-// that grow on demand and are reset when their command buffer is recycled.
+// Descriptor sets for dispatches that do not push them (no push descriptors,
+// or a kernel with buffers in several sets): pools that grow on demand and are reset when their command buffer is recycled.
 class DescriptorArena {
  public:
   void init(Device* device) { device_ = device; }
-  VkDescriptorSet allocate(VkDescriptorSetLayout layout, uint32_t buffers);
+  // A set of `layout`, which holds `storage` storage and `uniform` uniform buffer descriptors.
+  VkDescriptorSet allocate(VkDescriptorSetLayout layout, uint32_t storage, uint32_t uniform);
   void reset();
   void destroy();
 

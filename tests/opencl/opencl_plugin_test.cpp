@@ -55,7 +55,7 @@ class Opencl : public PluginTest {
 
   porta_status create(const KernelSpec& spec, porta_plugin_kernel* kernel) {
     std::vector<porta_kernel_buffer_desc> bufs(spec.buffer_count);
-    for (uint32_t i = 0; i < spec.buffer_count; ++i) bufs[i] = {i, PORTA_ACCESS_READ_WRITE};
+    for (uint32_t i = 0; i < spec.buffer_count; ++i) bufs[i] = {0, i, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE};
     porta_kernel_desc desc{};
     desc.source = spec.source;
     desc.source_size = std::strlen(spec.source);
@@ -78,9 +78,12 @@ class Opencl : public PluginTest {
   }
 };
 
+// Hand-written kernels take what translated ones take: the buffers, the push
+// constants, then the buffers' sizes (translator/README.md).
 constexpr const char* kAddSource = R"(
 typedef struct { uint value; uint n; } PushConstants;
-__kernel void add(__global uint* data, PushConstants pc) {
+typedef struct { ulong bytes[1]; } porta_buffer_sizes;
+__kernel void add(__global uint* data, PushConstants pc, porta_buffer_sizes sizes) {
   uint i = (uint)get_global_id(0);
   if (i < pc.n) data[i] += pc.value;
 }
@@ -238,7 +241,8 @@ TEST_F(Opencl, OclgrindSeesOutOfBoundsRead) {
   if (!std::getenv("PORTA_TEST_OCLGRIND_SELF_CHECK")) GTEST_SKIP() << "only for the oclgrind self-check";
   const char* bad = R"(
 typedef struct { uint n; } PushConstants;
-__kernel void overrun(__global const uint* in, __global uint* out, PushConstants pc) {
+typedef struct { ulong bytes[2]; } porta_buffer_sizes;
+__kernel void overrun(__global const uint* in, __global uint* out, PushConstants pc, porta_buffer_sizes sizes) {
   uint i = (uint)get_global_id(0);
   out[i] = in[i + pc.n];
 }

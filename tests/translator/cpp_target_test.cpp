@@ -33,8 +33,8 @@ std::unique_ptr<CompiledKernel> run_case(KernelCase c, bool optimize = true) {
     ADD_FAILURE() << c.name << " did not build: " << kernel->error();
     return nullptr;
   }
-  std::vector<void*> buffers;
-  for (std::vector<uint8_t>& b : c.buffers) buffers.push_back(b.data());
+  std::vector<CompiledKernel::Buffer> buffers;
+  for (std::vector<uint8_t>& b : c.buffers) buffers.emplace_back(b);
   kernel->dispatch(c.groups[0], c.groups[1], c.groups[2], buffers, c.push.empty() ? nullptr : c.push.data(),
                    static_cast<uint32_t>(c.push.size()));
   c.check(c.buffers);
@@ -103,7 +103,7 @@ void main() {
     expected[values[i] % 16]++;
   }
   expected[16] = 128;
-  kernel.dispatch(4, 1, 1, {values.data(), bins.data()});
+  kernel.dispatch(4, 1, 1, {values, bins});
   EXPECT_EQ(bins, expected);
 }
 
@@ -155,7 +155,7 @@ void main() {
       int32_t max_iter;
       uint32_t count;
     } push = {50, count};
-    kernel.dispatch(8, 1, 1, {pts.data(), iterations.data()}, &push, sizeof(push));
+    kernel.dispatch(8, 1, 1, {pts, iterations}, &push, sizeof(push));
     for (uint32_t i = 0; i < 64; ++i) {
       if (i >= count) {
         EXPECT_EQ(iterations[i], -5);
@@ -217,7 +217,7 @@ void main() {
   }
   std::vector<int32_t> stats(10, 0);
   stats[1] = INT_MAX;
-  kernel.dispatch(2, 1, 1, {particles.data(), stats.data()});
+  kernel.dispatch(2, 1, 1, {particles, stats});
   uint32_t heavy = 0;
   int32_t min_x = INT_MAX;
   for (uint32_t i = 0; i < count; ++i) {
@@ -252,7 +252,7 @@ void main() {
   ASSERT_BUILT(kernel);
   std::vector<float> spheres(8 * 4), volume(8);
   for (int i = 0; i < 32; ++i) spheres[i] = float(i) * 0.5f;
-  kernel.dispatch(2, 1, 1, {spheres.data(), volume.data()});
+  kernel.dispatch(2, 1, 1, {spheres, volume});
   for (int i = 0; i < 8; ++i) {
     const float r = spheres[i * 4 + 3];
     EXPECT_EQ(volume[i], r * r * r * 4.0f + spheres[i * 4 + 2]) << i;
@@ -271,7 +271,7 @@ void main() { points[gl_GlobalInvocationID.x] *= 2.0; }
   ASSERT_BUILT(kernel);
   std::vector<float> points(12);
   for (size_t i = 0; i < points.size(); ++i) points[i] = float(i);
-  kernel.dispatch(3, 1, 1, {points.data()});
+  kernel.dispatch(3, 1, 1, {points});
   for (size_t i = 0; i < points.size(); ++i)
     ASSERT_EQ(points[i], i % 4 == 3 ? float(i) : 2.0f * float(i)) << i << "\n" << kernel.source();
 }
@@ -307,7 +307,7 @@ void main() {
   ASSERT_BUILT(kernel);
   std::vector<float> x(16), y(16 * 8);
   for (int i = 0; i < 16; ++i) x[i] = -2.3f + 0.37f * float(i);
-  kernel.dispatch(2, 1, 1, {x.data(), y.data()});
+  kernel.dispatch(2, 1, 1, {x, y});
   for (int i = 0; i < 16; ++i) {
     const float v = x[i], a = std::fabs(v) + 0.5f;
     const float t = std::min(std::max((v + 1.0f) / 2.0f, 0.0f), 1.0f);
@@ -345,7 +345,7 @@ void main() {
   ASSERT_BUILT(kernel);
   const uint32_t gx = 3, gy = 2, width = gx * 4, height = gy * 2;
   std::vector<uint32_t> ids(width * height * 4, 0xdeadu);
-  kernel.dispatch(gx, gy, 1, {ids.data()});
+  kernel.dispatch(gx, gy, 1, {ids});
   for (uint32_t y = 0; y < height; ++y)
     for (uint32_t x = 0; x < width; ++x) {
       const uint32_t* id = &ids[(y * width + x) * 4];
@@ -377,7 +377,7 @@ void main() {
     ASSERT_BUILT(kernel);
     std::vector<float> s(20), o(16);
     for (int i = 0; i < 20; ++i) s[i] = float(i * i % 7);
-    kernel.dispatch(4, 1, 1, {s.data(), o.data()});
+    kernel.dispatch(4, 1, 1, {s, o});
     const float w[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};
     for (int i = 0; i < 16; ++i) {
       float acc = 0.0f;
@@ -418,7 +418,7 @@ void main() {
     std::vector<float> v(8 * 4);
     for (size_t i = 0; i < v.size(); ++i) v[i] = float(int(i * 5 % 11) - 4) * 0.75f;
     const std::vector<float> in = v;
-    kernel.dispatch(2, 1, 1, {v.data()});
+    kernel.dispatch(2, 1, 1, {v});
     for (int i = 0; i < 8; ++i) {
       const float x = in[i * 4], y = in[i * 4 + 1], z = in[i * 4 + 2], w = in[i * 4 + 3];
       const bool cx = x < 1.0f + z, cy = y < 1.0f + w;
@@ -514,7 +514,7 @@ void main() {
     EXPECT_NE(text.find("porta_glsl::vec4_register single"), std::string::npos) << text;
     EXPECT_EQ(text.find("porta_glsl::vec4_register written"), std::string::npos) << text;
     std::vector<float> o(8, -1.0f);
-    kernel.dispatch(2, 1, 1, {x.data(), o.data()});
+    kernel.dispatch(2, 1, 1, {x, o});
     for (uint32_t i = 0; i < 8; ++i)
       EXPECT_EQ(o[i], expected(x, i)) << "item " << i << (optimize ? " (optimized)" : "");
   }

@@ -105,8 +105,14 @@ CompiledKernel::~CompiledKernel() {
   }
 }
 
-void CompiledKernel::dispatch(uint32_t gx, uint32_t gy, uint32_t gz, const std::vector<void*>& buffers,
+void CompiledKernel::dispatch(uint32_t gx, uint32_t gy, uint32_t gz, const std::vector<Buffer>& buffers,
                               const void* push, uint32_t) const {
+  std::vector<void*> pointers;
+  std::vector<uint64_t> sizes;
+  for (const Buffer& buffer : buffers) {
+    pointers.push_back(buffer.data);
+    sizes.push_back(buffer.size);
+  }
   ThreadScheduler threads;
   porta_cpu_scheduler scheduler{};
   if (entry_->uses_barrier) {
@@ -118,7 +124,8 @@ void CompiledKernel::dispatch(uint32_t gx, uint32_t gy, uint32_t gz, const std::
     scheduler.barrier = SequentialScheduler::barrier;
   }
   porta_cpu_group_args args{};
-  args.buffers = buffers.data();
+  args.buffers = pointers.data();
+  args.buffer_sizes = sizes.data();
   args.buffer_count = static_cast<uint32_t>(buffers.size());
   args.push = push;
   args.num_groups[0] = gx;

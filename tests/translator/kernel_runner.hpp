@@ -30,8 +30,17 @@ class CompiledKernel {
   const std::string& source() const { return source_; }
   const porta_cpu_kernel_entry& entry() const { return *entry_; }
 
+  // One buffer parameter: its memory and size in bytes (what .length() reads).
+  struct Buffer {
+    template <class T>
+    Buffer(std::vector<T>& v) : data(v.data()), size(v.size() * sizeof(T)) {}
+    template <class T>
+    Buffer(T* object) : data(object), size(sizeof(T)) {}
+    void* data;
+    uint64_t size;
+  };
   // Runs every work-group in sequence.
-  void dispatch(uint32_t gx, uint32_t gy, uint32_t gz, const std::vector<void*>& buffers,
+  void dispatch(uint32_t gx, uint32_t gy, uint32_t gz, const std::vector<Buffer>& buffers,
                 const void* push = nullptr, uint32_t push_size = 0) const;
 
  private:

@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define PORTA_CPU_KERNEL_ABI_VERSION 1u
+#define PORTA_CPU_KERNEL_ABI_VERSION 2u
 
 /* Work-items per subgroup (gl_SubgroupSize) in kernels with subgroup
  * operations; the device reports it as its subgroup size. */
@@ -35,7 +35,8 @@ typedef struct porta_cpu_scheduler {
 } porta_cpu_scheduler;
 
 typedef struct porta_cpu_group_args {
-  void* const* buffers; /* storage buffers in parameter order */
+  void* const* buffers;         /* buffer parameters in parameter order (NULL if none) */
+  const uint64_t* buffer_sizes; /* their sizes in bytes, for .length() */
   uint32_t buffer_count;
   const void* push; /* push-constant bytes, NULL if none */
   uint32_t group_id[3];

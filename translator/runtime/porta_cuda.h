@@ -6,10 +6,12 @@
  * functions without an execution-space annotation are device functions.
  *
  * The kernel: extern "C" __global__ void porta_cuda_kernel(
- * const void* __restrict__ b0, void* b1, ..., <push-constant struct> pc) — one
- * pointer per storage buffer in binding order (const __restrict__ where the
- * buffer is readonly; a written buffer may alias another parameter), then the
- * push constants by value (omitted when the kernel has none).
+ * const void* __restrict__ b0, void* b1, ..., <push-constant struct> pc,
+ * porta_buffer_sizes<N> porta_sizes) — one pointer per buffer parameter in
+ * (set, binding, array element) order (const __restrict__ where no view of
+ * the buffer writes it; a written buffer may alias another parameter), then
+ * the push constants by value (omitted when the kernel has none), then the
+ * buffers' sizes in bytes by value (omitted when the kernel has no buffers).
  * Shared memory is static; the block size is the work-group size.
  *
  * NVRTC (13.0) has no standard headers and lacks a few GCC builtins that
@@ -35,5 +37,12 @@
 #define __builtin_clz(x) __clz(x)
 #endif
 #endif
+
+/* The sizes in bytes of a kernel's N buffer parameters, passed by value
+ * after the push constants: what `.length()` (OpArrayLength) reads. */
+template <unsigned N>
+struct porta_buffer_sizes {
+  unsigned long long bytes[N];
+};
 
 #endif /* PORTA_CUDA_H */

@@ -215,8 +215,11 @@ void CppCompiler::emit_translation_unit() {
       "args->group_id[0], args->group_id[1], args->group_id[2]", "local_id",
       "gl_WorkGroupID * gl_WorkGroupSize + local_id",
       "local_id.x + gl_WorkGroupSize.x * (local_id.y + gl_WorkGroupSize.y * local_id.z)"};
-  constructor.view_base = [](const BufferView& view) {
-    return "args->buffers[" + std::to_string(view.parameter) + "]";
+  constructor.view_base = [](uint32_t parameter) {
+    return "args->buffers[" + std::to_string(parameter) + "]";
+  };
+  constructor.view_size = [](uint32_t parameter) {
+    return "args->buffer_sizes[" + std::to_string(parameter) + "]";
   };
   constructor.push_constants = "*static_cast<const " + push_constant_type_name() + "*>(args->push)";
   constructor.extra_members = {"const porta_cpu_scheduler* porta_scheduler;"};

@@ -14,12 +14,12 @@
 
 namespace porta::translator::detail {
 
-std::string CudaCompiler::buffer_parameter(const BufferView& view, bool entry) const {
+std::string CudaCompiler::buffer_parameter(uint32_t index, bool entry) const {
   std::string name = "b";
-  name += std::to_string(view.parameter);
-  if (view.access != Access::Read) return "void* " + name;
-  // Only a readonly buffer is __restrict__ (NVCC may then load it through the
-  // read-only data cache). A buffer the kernel writes may be the very buffer
+  name += std::to_string(index);
+  if (buffer_parameters()[index].access != Access::Read) return "void* " + name;
+  // Only a buffer no view writes is __restrict__ (NVCC may then load it through
+  // the read-only data cache). A buffer the kernel writes may be the very buffer
   // another parameter points to: an elementwise op run in place (mul(a, b, a))
   // passes one buffer as an input and as the output. Its readonly side may keep
   // restrict because the only overlap porta's ops allow is exactly the same
@@ -28,12 +28,17 @@ std::string CudaCompiler::buffer_parameter(const BufferView& view, bool entry) c
   return std::string("const void*") + (entry ? " __restrict__ " : " ") + name;
 }
 
+std::string CudaCompiler::buffer_sizes_type() const {
+  return "porta_buffer_sizes<" + std::to_string(buffer_parameters().size()) + ">";
+}
+
 const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
   // The C++ words, CUDA's built-in variables and types, and the names the
   // generated code uses.
-  static const std::unordered_set<std::string> words = cxx_reserved_words(
-      {"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "half",
-       "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared", "group_shared", "pc", "porta_b"});
+  static const std::unordered_set<std::string> words =
+      cxx_reserved_words({"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3",
+                          "half", "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared",
+                          "group_shared", "pc", "porta_b", "porta_sizes", "porta_buffer_sizes"});
   return words;
 }
 
@@ -41,17 +46,22 @@ void CudaCompiler::emit_translation_unit() {
   WorkItemConstructor constructor;
   constructor.comment =
       "// One work-item (a CUDA thread): GLSL's built-ins and resources as members, the kernel as main().";
-  for (const BufferView& view : buffer_views())
-    constructor.parameters += buffer_parameter(view, false) + ", ";
+  for (uint32_t i = 0; i < buffer_parameters().size(); ++i)
+    constructor.parameters += buffer_parameter(i, false) + ", ";
   if (push_constant_variable()) constructor.parameters += "const " + push_constant_type_name() + "& pc, ";
+  if (!buffer_parameters().empty())
+    constructor.parameters += "const ::" + buffer_sizes_type() + "& porta_sizes, ";
   constructor.parameters += "porta_group_shared& group_shared";
   constructor.built_ins = {
       "gridDim.x, gridDim.y, gridDim.z", "blockIdx.x, blockIdx.y, blockIdx.z",
       "threadIdx.x, threadIdx.y, threadIdx.z", "gl_WorkGroupID * gl_WorkGroupSize + gl_LocalInvocationID",
       "threadIdx.x + gl_WorkGroupSize.x * (threadIdx.y + gl_WorkGroupSize.y * threadIdx.z)"};
-  constructor.view_base = [](const BufferView& view) {
+  constructor.view_base = [](uint32_t parameter) {
     std::string name = "b";  // appended: "b" + std::string trips GCC 12's -Wrestrict false positive
-    return name += std::to_string(view.parameter);
+    return name += std::to_string(parameter);
+  };
+  constructor.view_size = [](uint32_t parameter) {
+    return "porta_sizes.bytes[" + std::to_string(parameter) + "]";
   };
   constructor.push_constants = "pc";
   emit_cxx_kernel(kRuntimeFile, constructor);
@@ -68,16 +78,21 @@ void CudaCompiler::emit_kernel_entry() {
     if (!parameters.empty()) parameters += ", ";
     parameters += declaration;
   };
-  for (const BufferView& view : buffer_views()) {
-    add_parameter(buffer_parameter(view, true));
+  for (uint32_t i = 0; i < buffer_parameters().size(); ++i) {
+    add_parameter(buffer_parameter(i, true));
     arguments += "b";
-    arguments += std::to_string(view.parameter) + ", ";
+    arguments += std::to_string(i) + ", ";
   }
   if (push_constant_variable()) {
     add_parameter("const " + ns + push_constant_type_name() + " pc");
     arguments += "pc, ";
   }
-  statement("// Buffers in binding order, then the push constants by value; one thread per work-item.");
+  if (!buffer_parameters().empty()) {
+    add_parameter("const " + buffer_sizes_type() + " porta_sizes");
+    arguments += "porta_sizes, ";
+  }
+  statement("// Buffers in (set, binding) order, the push constants by value, the buffers' sizes;");
+  statement("// one thread per work-item.");
   statement("extern \"C\" __global__ void __launch_bounds__(", ns, "gl_WorkGroupSize.x * ", ns,
             "gl_WorkGroupSize.y * ", ns, "gl_WorkGroupSize.z)");
   statement("porta_cuda_kernel(", parameters, ")");

@@ -19,7 +19,10 @@ class CudaCompiler final : public TargetCompiler {
 
   // "const void* __restrict__ b0" (the kernel's own parameter, `entry`) or
   // "void* b1": how buffer parameters are declared.
-  std::string buffer_parameter(const BufferView& view, bool entry) const;
+  // Buffer parameter `index` as the entry point (entry) or porta_work_item takes it.
+  std::string buffer_parameter(uint32_t index, bool entry) const;
+  // The by-value struct of the buffers' sizes (porta_cuda.h).
+  std::string buffer_sizes_type() const;
   void emit_kernel_entry();
 };
 

@@ -101,7 +101,8 @@ const std::unordered_set<std::string>& OpenclCompiler::reserved_words() const {
       "fmod", "as_int", "as_uint", "as_float", "NULL", "offsetof", "CLK_LOCAL_MEM_FENCE",
       "CLK_GLOBAL_MEM_FENCE", "INFINITY", "NAN", "MAXFLOAT", "HUGE_VALF",
       // names the translation defines
-      "main", "porta_i", "porta_opencl_kernel", "porta_local_index", "porta_group_size", "porta_b"};
+      "main", "porta_i", "porta_opencl_kernel", "porta_local_index", "porta_group_size", "porta_b",
+      "porta_sizes", "porta_buffer_sizes"};
   return words;
 }
 
@@ -210,6 +211,12 @@ void OpenclCompiler::emit_translation_unit() {
   emit_matrix_helpers();
   emit_division_helpers();
   emit_constants_and_structs();
+  if (!buffer_parameters().empty()) {
+    statement("// The size in bytes of each buffer parameter, for .length().");
+    statement("typedef struct porta_buffer_sizes { ulong bytes[", buffer_parameters().size(),
+              "]; } porta_buffer_sizes;");
+    statement("");
+  }
   emit_function(get<SPIRFunction>(ir.default_entry_point), Bitset());
 }
 
@@ -226,8 +233,8 @@ void OpenclCompiler::emit_prelude() {
   });
   if (uses_double) emit_runtime_section(kRuntimeFile, "fp64");
   emit_subgroup_requirements();
-  if (std::find(ir.declared_capabilities.begin(), ir.declared_capabilities.end(), spv::CapabilityInt64Atomics) !=
-      ir.declared_capabilities.end())
+  if (std::find(ir.declared_capabilities.begin(), ir.declared_capabilities.end(),
+                spv::CapabilityInt64Atomics) != ir.declared_capabilities.end())
     emit_runtime_section(kRuntimeFile, "int64_atomics");
   emit_runtime_section(kRuntimeFile, "prelude");
   statement("");
@@ -744,27 +751,72 @@ void OpenclCompiler::byte_store(const SPIRType& type, uint32_t variable, const s
 // ---------------------------------------------------------------------------
 // Functions
 
+bool OpenclCompiler::view_is_parameter(const BufferView& view) const {
+  return !view.is_array && buffer_parameters()[view.parameter].views == 1;
+}
+
+std::string OpenclCompiler::view_element_type(const BufferView& view) {
+  if (is_byte_addressed(view.variable)) return "uchar";  // addressed by byte offsets (buffer_layout.cpp)
+  const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
+  if (!block_is_array(block)) return to_name(block.self);
+  const SPIRType& array = get<SPIRType>(block.member_types[0]);
+  return type_to_glsl(get<SPIRType>(array.parent_type));
+}
+
 std::string OpenclCompiler::kernel_parameters() {
   std::string parameters;
-  for (const BufferView& view : buffer_views()) {
-    const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
-    std::string element;
-    if (is_byte_addressed(view.variable)) {
-      element = "uchar";
-    } else if (block_is_array(block)) {
-      const SPIRType& array = get<SPIRType>(block.member_types[0]);
-      element = type_to_glsl(get<SPIRType>(array.parent_type));
-    } else {
-      element = to_name(block.self);
-    }
+  auto add = [&](const std::string& parameter) {
     if (!parameters.empty()) parameters += ", ";
-    parameters += buffer_pointer_type(element, view.access) + " " + to_name(view.variable);
+    parameters += parameter;
+  };
+  for (uint32_t i = 0; i < buffer_parameters().size(); ++i) {
+    const BufferParameter& parameter = buffer_parameters()[i];
+    const BufferView* typed = nullptr;
+    for (const BufferView& view : buffer_views())
+      if (view.parameter == i && view_is_parameter(view)) typed = &view;
+    if (typed)
+      add(buffer_pointer_type(view_element_type(*typed), typed->access) + " " + to_name(typed->variable));
+    else  // views over it are declared in the kernel; they may alias: no restrict
+      add(std::string("__global ") + (parameter.access == Access::Read ? "const " : "") +
+          "uchar* porta_buffer_" + std::to_string(i));
   }
-  if (push_constant_variable()) {
-    if (!parameters.empty()) parameters += ", ";
-    parameters += "const " + push_constant_type_name() + " " + to_name(push_constant_variable());
-  }
+  if (push_constant_variable())
+    add("const " + push_constant_type_name() + " " + to_name(push_constant_variable()));
+  if (!buffer_parameters().empty()) add("const porta_buffer_sizes porta_sizes");
   return parameters;
+}
+
+void OpenclCompiler::emit_buffer_view_declarations() {
+  for (const BufferView& view : buffer_views()) {
+    if (view_is_parameter(view)) continue;
+    const std::string pointer = std::string("__global ") + (view.access == Access::Read ? "const " : "") +
+                                view_element_type(view) + "*";
+    auto cast = [&](uint32_t parameter) {
+      return "(" + pointer + ")porta_buffer_" + std::to_string(parameter);
+    };
+    if (!view.is_array) {
+      statement(pointer, " ", to_name(view.variable), " = ", cast(view.parameter), ";");
+      continue;
+    }
+    std::string elements;
+    for (uint32_t i = 0; i < view.count; ++i) elements += (i ? ", " : "") + cast(view.parameter + i);
+    statement(pointer, " ", to_name(view.variable), "[", view.count, "] = { ", elements, " };");
+  }
+}
+
+std::string OpenclCompiler::buffer_base_pointer(uint32_t variable, const std::string& element) {
+  const BufferView* view = find_buffer_view(variable);
+  const std::string index = element.empty() ? "" : "[" + element + "]";
+  return std::string("((__global ") + (view && view->access == Access::Read ? "const " : "") + "uchar*)" +
+         to_name(variable) + index + ")";
+}
+
+std::string OpenclCompiler::buffer_size_expression(uint32_t variable, const std::string& element) {
+  const BufferView* view = find_buffer_view(variable);
+  if (!view) unsupported("the size of '" + to_name(variable) + "', which is not a buffer");
+  std::string index = std::to_string(view->parameter);
+  if (!element.empty()) index += " + (" + element + ")";
+  return "porta_sizes.bytes[" + index + "]";
 }
 
 // Helper functions cannot see the kernel's resources: OpenCL C 1.2 has no
@@ -802,7 +854,8 @@ void OpenclCompiler::emit_function_prototype(SPIRFunction& func, const Bitset&) 
     processing_entry_point = true;
     const std::string size = "reqd_work_group_size(" + workgroup_size_expression(0) + ", " +
                              workgroup_size_expression(1) + ", " + workgroup_size_expression(2) + ")";
-    statement("// Buffers in binding order, then the push constants by value; one work-item per invocation.");
+    statement("// Buffers in (set, binding) order, the push constants by value, the buffers' sizes;");
+    statement("// one work-item per invocation.");
     statement("__kernel __attribute__((", size, "))");
     statement("void ", kEntryPoint, "(", kernel_parameters(), ")");
     return;
@@ -823,6 +876,7 @@ void OpenclCompiler::emit_function_prototype(SPIRFunction& func, const Bitset&) 
 }
 
 void OpenclCompiler::emit_entry_point_declarations() {
+  emit_buffer_view_declarations();
   bool any = false;
   for (uint32_t id : shared_variables()) {
     const SPIRVariable& var = get<SPIRVariable>(id);

@@ -77,6 +77,17 @@ class OpenclCompiler final : public TargetCompiler {
   // "__global const float* restrict": how a kernel parameter points into a buffer.
   std::string buffer_pointer_type(const std::string& element, Access access) const;
 
+  // ---- buffer parameters (the kernel ABI) ----
+  // A single block alone at its binding is its own parameter, typed; an
+  // array of blocks or blocks aliasing one binding are views declared in the
+  // kernel over untyped `porta_buffer_N` parameters.
+  bool view_is_parameter(const BufferView& view) const;
+  // "float" for a block that is one runtime array, else the block's struct.
+  std::string view_element_type(const BufferView& view);
+  void emit_buffer_view_declarations();
+  std::string buffer_base_pointer(uint32_t variable, const std::string& element = "") override;
+  std::string buffer_size_expression(uint32_t variable, const std::string& element = "") override;
+
   // ---- layout ----
   // OpenCL C lays a 3-component vector out in 16 bytes, not 12.
   void element_layout(const spirv_cross::SPIRType& type, uint32_t& size, uint32_t& align) override;

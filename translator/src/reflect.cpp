@@ -3,6 +3,7 @@
 #include <cstring>
 #include <spirv_cross.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "porta/porta.h"
@@ -123,6 +124,93 @@ uint32_t shared_bytes(ModuleWalker& compiler) {
   return static_cast<uint32_t>(std::min<uint64_t>(total, UINT32_MAX));
 }
 
+// The access a block's decorations allow.
+Access block_access(const spirv_cross::Compiler& compiler, uint32_t variable) {
+  const spirv_cross::Bitset flags = compiler.get_buffer_block_flags(variable);
+  const bool no_write = flags.get(spv::DecorationNonWritable);
+  const bool no_read = flags.get(spv::DecorationNonReadable);
+  if (no_write && no_read) return Access::ReadWrite;  // neither readable nor writable: unconstrained
+  return no_write ? Access::Read : no_read ? Access::Write : Access::ReadWrite;
+}
+
+// Every storage and uniform block as kernel parameters, in (set, binding,
+// array element) order. Blocks declared at one (set, binding) are views of
+// one parameter: its access is what all of them do, its min_size the
+// largest fixed part.
+std::vector<BufferBinding> reflect_buffers(const spirv_cross::Compiler& compiler,
+                                           const spirv_cross::ShaderResources& resources) {
+  struct View {
+    BufferBinding binding;
+    uint32_t count = 1;  // elements of an array of blocks
+  };
+  std::vector<View> views;
+  auto add = [&](const spirv_cross::Resource& resource, BufferKind kind) {
+    View view;
+    BufferBinding& b = view.binding;
+    b.set = compiler.get_decoration(resource.id, spv::DecorationDescriptorSet);
+    b.binding = compiler.get_decoration(resource.id, spv::DecorationBinding);
+    b.kind = kind;
+    b.name = compiler.get_name(resource.id);
+    if (b.name.empty()) b.name = compiler.get_name(resource.base_type_id);
+    const std::string where = std::string(kind == BufferKind::Uniform ? "uniform" : "storage") + " buffer '" +
+                              b.name + "' (set " + std::to_string(b.set) + ", binding " +
+                              std::to_string(b.binding) + ")";
+    const SPIRType& type = compiler.get_type(resource.type_id);
+    if (type.array.size() > 1)
+      throw Error(Error::Kind::UnsupportedFeature,
+                  where + " is an array of arrays of blocks; porta takes one-dimensional arrays of buffers");
+    if (type.array.size() == 1) {
+      if (!type.array_size_literal[0])
+        throw Error(Error::Kind::UnsupportedFeature,
+                    where + " is an array whose size is a specialization constant; give it a literal size");
+      if (type.array[0] == 0)
+        throw Error(Error::Kind::UnsupportedFeature,
+                    where + " is a runtime-sized array of blocks (descriptor indexing); give it a size");
+      view.count = type.array[0];
+    }
+    b.access = kind == BufferKind::Uniform ? Access::Read : block_access(compiler, resource.id);
+    const SPIRType& block = compiler.get_type(resource.base_type_id);
+    if (!block.member_types.empty()) b.min_size = compiler.get_declared_struct_size(block);
+    views.push_back(view);
+  };
+  for (const spirv_cross::Resource& resource : resources.storage_buffers) add(resource, BufferKind::Storage);
+  for (const spirv_cross::Resource& resource : resources.uniform_buffers) add(resource, BufferKind::Uniform);
+  std::stable_sort(views.begin(), views.end(), [](const View& a, const View& b) {
+    return std::pair(a.binding.set, a.binding.binding) < std::pair(b.binding.set, b.binding.binding);
+  });
+
+  std::vector<BufferBinding> buffers;
+  for (size_t i = 0; i < views.size();) {
+    View merged = views[i];
+    size_t j = i + 1;
+    for (; j < views.size() && views[j].binding.set == merged.binding.set &&
+           views[j].binding.binding == merged.binding.binding;
+         ++j) {
+      const View& other = views[j];
+      const std::string pair = "'" + merged.binding.name + "' and '" + other.binding.name + "' (set " +
+                               std::to_string(merged.binding.set) + ", binding " +
+                               std::to_string(merged.binding.binding) + ")";
+      if (other.binding.kind != merged.binding.kind)
+        throw Error(Error::Kind::InvalidSpirv,
+                    "blocks " + pair + " alias one binding but one is a uniform and one a storage buffer");
+      if (other.count != merged.count)
+        throw Error(Error::Kind::InvalidSpirv, "blocks " + pair + " alias one binding with array sizes " +
+                                                   std::to_string(merged.count) + " and " +
+                                                   std::to_string(other.count));
+      merged.binding.access = static_cast<Access>(static_cast<uint32_t>(merged.binding.access) |
+                                                  static_cast<uint32_t>(other.binding.access));
+      merged.binding.min_size = std::max(merged.binding.min_size, other.binding.min_size);
+    }
+    for (uint32_t element = 0; element < merged.count; ++element) {
+      BufferBinding b = merged.binding;
+      b.array_index = element;
+      buffers.push_back(b);
+    }
+    i = j;
+  }
+  return buffers;
+}
+
 }  // namespace
 
 const ScalarSpelling* scalar_spelling(SPIRType::BaseType base) {
@@ -194,14 +282,12 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
     signature.entry_point = entry_points[0].name;
 
     const spirv_cross::ShaderResources resources = compiler.get_shader_resources();
-    const char* const buffers_only = "porta kernels take storage buffers only";
+    const char* const buffers_only = "porta kernels take storage and uniform buffers only";
     const struct {
       const spirv_cross::SmallVector<spirv_cross::Resource>& list;
       const char* what;
       const char* advice;
     } refused[] = {
-        {resources.uniform_buffers, "uniform buffer",
-         "porta kernels take storage buffers; declare it `readonly buffer`"},
         {resources.sampled_images, "image", buffers_only},
         {resources.separate_images, "image", buffers_only},
         {resources.storage_images, "storage image", buffers_only},
@@ -212,35 +298,7 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
     for (const auto& resource : refused)
       if (!resource.list.empty()) reject_resource(compiler, resource.list[0], resource.what, resource.advice);
 
-    for (const spirv_cross::Resource& resource : resources.storage_buffers) {
-      BufferBinding buffer;
-      buffer.set = compiler.get_decoration(resource.id, spv::DecorationDescriptorSet);
-      buffer.binding = compiler.get_decoration(resource.id, spv::DecorationBinding);
-      buffer.name = compiler.get_name(resource.id);
-      if (buffer.name.empty()) buffer.name = compiler.get_name(resource.base_type_id);
-      if (buffer.set != 0)
-        throw Error(Error::Kind::UnsupportedFeature, "storage buffer '" + buffer.name + "' is at set " +
-                                                         std::to_string(buffer.set) + ", binding " +
-                                                         std::to_string(buffer.binding) +
-                                                         "; porta kernels use descriptor set 0 only");
-      const spirv_cross::Bitset flags = compiler.get_buffer_block_flags(resource.id);
-      const bool no_write = flags.get(spv::DecorationNonWritable);
-      const bool no_read = flags.get(spv::DecorationNonReadable);
-      if (no_write && no_read)
-        buffer.access = Access::ReadWrite;  // declared neither readable nor writable: treat as unconstrained
-      else
-        buffer.access = no_write ? Access::Read : no_read ? Access::Write : Access::ReadWrite;
-      signature.buffers.push_back(buffer);
-    }
-    std::sort(signature.buffers.begin(), signature.buffers.end(),
-              [](const BufferBinding& a, const BufferBinding& b) { return a.binding < b.binding; });
-    for (size_t i = 1; i < signature.buffers.size(); ++i)
-      if (signature.buffers[i].binding == signature.buffers[i - 1].binding)
-        throw Error(Error::Kind::UnsupportedFeature, "storage buffers '" + signature.buffers[i - 1].name +
-                                                         "' and '" + signature.buffers[i].name +
-                                                         "' share binding " +
-                                                         std::to_string(signature.buffers[i].binding));
-
+    signature.buffers = reflect_buffers(compiler, resources);
     if (resources.push_constant_buffers.size() > 1)
       throw Error(Error::Kind::InvalidSpirv, "more than one push-constant block");
     if (!resources.push_constant_buffers.empty()) {

@@ -68,9 +68,13 @@ std::string describe(const KernelSignature& s) {
   out << "\n";
   out << "buffers (parameter order):\n";
   if (s.buffers.empty()) out << "  none\n";
-  for (size_t i = 0; i < s.buffers.size(); ++i)
-    out << "  [" << i << "] set " << s.buffers[i].set << ", binding " << s.buffers[i].binding << ": "
-        << s.buffers[i].name << " (" << access_name(s.buffers[i].access) << ")\n";
+  for (size_t i = 0; i < s.buffers.size(); ++i) {
+    const BufferBinding& b = s.buffers[i];
+    out << "  [" << i << "] set " << b.set << ", binding " << b.binding;
+    if (b.array_index) out << "[" << b.array_index << "]";
+    out << ": " << (b.kind == BufferKind::Uniform ? "uniform " : "") << b.name << " ("
+        << access_name(b.access) << ", at least " << b.min_size << " bytes)\n";
+  }
   out << "push constants: " << s.push_constant_size << " bytes\n";
   for (const PushConstantMember& m : s.push_constants)
     out << "  offset " << m.offset << ", size " << m.size << ": " << m.type << " " << m.name << "\n";

@@ -127,7 +127,7 @@ std::unordered_set<std::string> TargetCompiler::cxx_reserved_words(
       // names porta_glsl.hpp and the translation define
       "main", "porta_glsl", "buffer_at", "array_copy", "checked_div", "checked_rem", "checked_mod", "vec",
       "mat", "adjugate", "shared", "porta_work_item", "porta_group_shared", "swizzle", "components", "detail",
-      "bit_cast", "float_to_half", "half_to_float"};
+      "bit_cast", "float_to_half", "half_to_float", "porta_bytes", "porta_size"};
   words.insert(target_words);
   return words;
 }
@@ -211,6 +211,11 @@ std::string TargetCompiler::compile() {
   replace_illegal_names();
   collect_interface();
   find_byte_addressed_buffers();
+  // Byte-addressed accesses start from one buffer's base, not from an element
+  // of an array of blocks.
+  for (const BufferView& view : buffers_)
+    if (view.is_array && is_byte_addressed(view.variable))
+      unsupported("an array of blocks ('" + get_name(view.variable) + "') whose layout is byte-addressed");
 
   uint32_t pass_count = 0;
   do {
@@ -256,23 +261,34 @@ void TargetCompiler::collect_interface() {
     switch (var.storage) {
       case spv::StorageClassStorageBuffer:
       case spv::StorageClassUniform: {
-        const bool ssbo = var.storage == spv::StorageClassStorageBuffer ||
-                          has_decoration(type.self, spv::DecorationBufferBlock);
-        if (!ssbo)
-          unsupported("uniform buffer '" + get_name(id) +
-                      "': porta kernels take storage buffers (readonly buffer)");
-        if (get_decoration(id, spv::DecorationDescriptorSet) != 0)
-          unsupported("storage buffer '" + get_name(id) + "' is not in descriptor set 0");
-        if (!type.array.empty()) unsupported("arrays of storage buffers ('" + get_name(id) + "')");
         BufferView view;
         view.variable = id;
+        view.set = get_decoration(id, spv::DecorationDescriptorSet);
         view.binding = get_decoration(id, spv::DecorationBinding);
-        const Bitset flags = get_buffer_block_flags(id);
-        const bool no_write = flags.get(spv::DecorationNonWritable),
-                   no_read = flags.get(spv::DecorationNonReadable);
-        view.access = no_write && !no_read   ? Access::Read
-                      : no_read && !no_write ? Access::Write
-                                             : Access::ReadWrite;
+        view.kind = var.storage == spv::StorageClassStorageBuffer ||
+                            has_decoration(type.self, spv::DecorationBufferBlock)
+                        ? BufferKind::Storage
+                        : BufferKind::Uniform;
+        const std::string what = std::string(view.kind == BufferKind::Uniform ? "uniform" : "storage") +
+                                 " buffer '" + get_name(id) + "' (set " + std::to_string(view.set) +
+                                 ", binding " + std::to_string(view.binding) + ")";
+        if (type.array.size() > 1) unsupported(what + ": arrays of arrays of blocks");
+        if (type.array.size() == 1) {
+          if (!type.array_size_literal[0] || type.array[0] == 0)
+            unsupported(what + ": an array of blocks whose size is not a literal (descriptor indexing)");
+          view.count = type.array[0];
+          view.is_array = true;
+        }
+        if (view.kind == BufferKind::Uniform) {
+          view.access = Access::Read;
+        } else {
+          const Bitset flags = get_buffer_block_flags(id);
+          const bool no_write = flags.get(spv::DecorationNonWritable),
+                     no_read = flags.get(spv::DecorationNonReadable);
+          view.access = no_write && !no_read   ? Access::Read
+                        : no_read && !no_write ? Access::Write
+                                               : Access::ReadWrite;
+        }
         buffers.push_back(view);
         break;
       }
@@ -291,13 +307,33 @@ void TargetCompiler::collect_interface() {
         break;
     }
   });
-  std::sort(buffers.begin(), buffers.end(),
-            [](const BufferView& a, const BufferView& b) { return a.binding < b.binding; });
+  // Parameter order: (set, binding), then the elements of an array of
+  // blocks; views at one (set, binding) share its parameters.
+  std::stable_sort(buffers.begin(), buffers.end(), [](const BufferView& a, const BufferView& b) {
+    return std::pair(a.set, a.binding) < std::pair(b.set, b.binding);
+  });
+  std::vector<BufferParameter> parameters;
   for (size_t i = 0; i < buffers.size(); ++i) {
     BufferView& view = buffers[i];
-    view.parameter = static_cast<uint32_t>(i);
-    if (i > 0 && buffers[i - 1].binding == view.binding)
-      unsupported("two storage buffers share binding " + std::to_string(view.binding));
+    const bool alias = i > 0 && buffers[i - 1].set == view.set && buffers[i - 1].binding == view.binding;
+    if (alias) {
+      const BufferView& first = buffers[i - 1];
+      if (first.kind != view.kind || first.count != view.count)
+        unsupported("blocks '" + get_name(first.variable) + "' and '" + get_name(view.variable) +
+                    "' alias set " + std::to_string(view.set) + ", binding " + std::to_string(view.binding) +
+                    " with different descriptor types or array sizes");
+      view.parameter = first.parameter;
+    } else {
+      view.parameter = static_cast<uint32_t>(parameters.size());
+      for (uint32_t element = 0; element < view.count; ++element)
+        parameters.push_back({view.set, view.binding, element, view.kind, Access(0), 0});
+    }
+    for (uint32_t element = 0; element < view.count; ++element) {
+      BufferParameter& parameter = parameters[view.parameter + element];
+      parameter.access =
+          static_cast<Access>(static_cast<uint32_t>(parameter.access) | static_cast<uint32_t>(view.access));
+      parameter.views++;
+    }
     const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
     view.type_name = to_name(block.self);
     // An anonymous instance (`buffer In { float x[]; };`) is named after its
@@ -309,6 +345,7 @@ void TargetCompiler::collect_interface() {
     }
   }
   buffers_ = std::move(buffers);
+  parameters_ = std::move(parameters);
 
   for (spv::Capability capability : ir.declared_capabilities) {
     switch (capability) {
@@ -618,19 +655,28 @@ std::string TargetCompiler::push_constant_type_name() {
 
 void TargetCompiler::emit_buffer_views() {
   if (buffers_.empty()) return;
-  statement("// Storage buffers, in parameter order. Each view points into one buffer.");
+  statement("// Buffers, in parameter order. Each view points into one buffer and knows its size.");
+  std::unordered_set<uint32_t> emitted;
   for (const BufferView& view : buffers_) {
     const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
-    const char* access = view.access == Access::Read    ? "readonly"
-                         : view.access == Access::Write ? "writeonly"
-                                                        : "readwrite";
-    statement("// parameter ", view.parameter, ": binding ", view.binding, ", ", access);
+    if (!emitted.insert(block.self).second) continue;  // an array of blocks: one type, many views
+    const char* access = view.kind == BufferKind::Uniform ? "uniform"
+                         : view.access == Access::Read    ? "readonly"
+                         : view.access == Access::Write   ? "writeonly"
+                                                          : "readwrite";
+    std::string parameters =
+        "parameter" + std::string(view.count > 1 ? "s " : " ") + std::to_string(view.parameter);
+    if (view.count > 1) parameters += "-" + std::to_string(view.parameter + view.count - 1);
+    statement("// ", parameters, ": set ", view.set, ", binding ", view.binding, ", ", access,
+              parameters_[view.parameter].views > 1 ? ", one of several views of this binding" : "");
     if (is_byte_addressed(view.variable)) {
       // Its layout is not C++'s (buffer_layout.cpp): accesses read and write
       // at byte offsets from the SPIR-V's layout decorations.
       const char* constness = view.access == Access::Read ? "const " : "";
-      statement("struct ", view.type_name, " { ", constness, "void* base; explicit ", view.type_name, "(",
-                constness, "void* base) : base(base) {} };");
+      statement("struct ", view.type_name, " { ", constness, "void* base; ", constness,
+                "unsigned char* porta_bytes; uint64_t porta_size; explicit ", view.type_name, "(", constness,
+                "void* base, uint64_t size) : base(base), porta_bytes(static_cast<", constness,
+                "unsigned char*>(base)), porta_size(size) {} };");
       statement("");
       continue;
     }
@@ -658,6 +704,17 @@ void TargetCompiler::emit_buffer_views() {
         initialisers.push_back(member_name + "(buffer_at<" + qualified + ">(base, " + std::to_string(offset) +
                                "))");
       } else {
+        // A reference to a C++ array reads elements at the element's own
+        // size apart: only right where the block's ArrayStride says the same.
+        if (!member_type.array.empty()) {
+          uint32_t size = 0, align = 1;
+          target_layout(get<SPIRType>(member_type.parent_type), size, align);
+          const uint32_t stride = type_struct_member_array_stride(block, i);
+          if (stride != size)
+            unsupported("buffer " + view.type_name + ": " + member_name + " has array stride " +
+                        std::to_string(stride) + " but its elements take " + std::to_string(size) +
+                        " bytes (std140 arrays of scalars and vec2/vec3 are padded to 16 bytes)");
+        }
         std::string element = type_to_glsl(member_type) + type_to_array_glsl(member_type);
         if (view.access == Access::Read) element = "const " + element;
         std::string declarator = member_type.array.empty()
@@ -670,10 +727,15 @@ void TargetCompiler::emit_buffer_views() {
                                "))");
       }
     }
+    // The buffer's bytes and size, for .length() and byte-addressed lowering.
+    const char* constness = view.access == Access::Read ? "const " : "";
+    statement(constness, "unsigned char* porta_bytes;");
+    statement("uint64_t porta_size;");
+    initialisers.push_back(std::string("porta_bytes(static_cast<") + constness + "unsigned char*>(base))");
+    initialisers.push_back("porta_size(size)");
     std::string init;
     for (size_t i = 0; i < initialisers.size(); ++i) init += (i ? ", " : "") + initialisers[i];
-    statement("explicit ", view.type_name, "(", view.access == Access::Read ? "const " : "",
-              "void* base) : ", init, " {}");
+    statement("explicit ", view.type_name, "(", constness, "void* base, uint64_t size) : ", init, " {}");
     end_scope_decl();
     statement("");
   }
@@ -719,7 +781,9 @@ void TargetCompiler::emit_work_item(std::string_view runtime_file, const WorkIte
   begin_scope();
   for (const char* built_in : built_ins)
     statement(built_in == built_ins[4] ? "uint " : "uvec3 ", built_in, ";");
-  for (const BufferView& view : buffers_) statement(view.type_name, " ", to_name(view.variable), ";");
+  for (const BufferView& view : buffers_)
+    statement(view.type_name, " ", to_name(view.variable),
+              view.is_array ? "[" + std::to_string(view.count) + "]" : "", ";");
   if (push_constant_variable_)
     statement("const ", push_constant_type_name(), "& ", to_name(push_constant_variable_), ";");
   statement("porta_group_shared& shared;");
@@ -730,8 +794,19 @@ void TargetCompiler::emit_work_item(std::string_view runtime_file, const WorkIte
   std::vector<std::string> initialisers;
   for (size_t i = 0; i < constructor.built_ins.size(); ++i)
     initialisers.push_back(std::string(built_ins[i]) + "(" + constructor.built_ins[i] + ")");
-  for (const BufferView& view : buffers_)
-    initialisers.push_back(to_name(view.variable) + "(" + constructor.view_base(view) + ")");
+  for (const BufferView& view : buffers_) {
+    auto view_of = [&](uint32_t parameter) {
+      return constructor.view_base(parameter) + ", " + constructor.view_size(parameter);
+    };
+    if (!view.is_array) {
+      initialisers.push_back(to_name(view.variable) + "(" + view_of(view.parameter) + ")");
+      continue;
+    }
+    std::string elements;
+    for (uint32_t i = 0; i < view.count; ++i)
+      elements += (i ? ", " : "") + view.type_name + "(" + view_of(view.parameter + i) + ")";
+    initialisers.push_back(to_name(view.variable) + "{" + elements + "}");
+  }
   if (push_constant_variable_)
     initialisers.push_back(to_name(push_constant_variable_) + "(" + constructor.push_constants + ")");
   initialisers.push_back("shared(group_shared)");
@@ -897,7 +972,16 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
   }
   switch (opcode) {
     case spv::OpArrayLength:
-      unsupported("the length of a runtime array (.length()): pass the element count as a push constant");
+      emit_array_length(instruction);
+      return;
+    case spv::OpAccessChain:
+    case spv::OpInBoundsAccessChain: {
+      // One block of an array of blocks: .length() needs its size.
+      const BufferView* view = find_buffer_view(ops[2]);
+      if (view && view->is_array && instruction.length == 4)
+        buffer_element_chains_[ops[1]] = {ops[2], ops[3]};
+      break;
+    }
     case spv::OpIAdd:
     case spv::OpISub:
     case spv::OpIMul:
@@ -1074,6 +1158,55 @@ bool TargetCompiler::emit_shift(const spirv_cross::Instruction& instruction) {
   inherit_expression_dependencies(ops[1], ops[2]);
   inherit_expression_dependencies(ops[1], ops[3]);
   return true;
+}
+
+const TargetCompiler::BufferView* TargetCompiler::find_buffer_view(uint32_t variable) const {
+  for (const BufferView& view : buffers_)
+    if (view.variable == variable) return &view;
+  return nullptr;
+}
+
+std::vector<uint32_t> TargetCompiler::buffer_parameter_indexes(uint32_t variable) const {
+  std::vector<uint32_t> indexes;
+  if (const BufferView* view = find_buffer_view(variable))
+    for (uint32_t i = 0; i < view->count; ++i) indexes.push_back(view->parameter + i);
+  return indexes;
+}
+
+// The C++-based targets keep each buffer's bytes and size in its view.
+std::string TargetCompiler::buffer_base_pointer(uint32_t variable, const std::string& element) {
+  const std::string index = element.empty() ? "" : "[" + element + "]";
+  return to_name(variable) + index + ".porta_bytes";
+}
+
+std::string TargetCompiler::buffer_size_expression(uint32_t variable, const std::string& element) {
+  const std::string index = element.empty() ? "" : "[" + element + "]";
+  return to_name(variable) + index + ".porta_size";
+}
+
+void TargetCompiler::emit_array_length(const spirv_cross::Instruction& instruction) {
+  // Operands: result type, result, the block's pointer, the runtime array's member index.
+  const uint32_t* ops = stream(instruction);
+  uint32_t variable = ops[2];
+  std::string element;
+  if (auto chain = buffer_element_chains_.find(ops[2]); chain != buffer_element_chains_.end()) {
+    variable = chain->second.first;
+    element = to_unpacked_expression(chain->second.second);
+  }
+  const BufferView* view = find_buffer_view(variable);
+  if (!view || (view->is_array && element.empty()))
+    unsupported(
+        "the length of a runtime array (.length()) of a block reached through a pointer porta does not "
+        "follow");
+  const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view->variable));
+  const uint32_t offset = type_struct_member_offset(block, ops[3]);
+  const uint32_t stride = type_struct_member_array_stride(block, ops[3]);
+  // The core refuses a buffer smaller than the block's fixed part, so the
+  // subtraction does not wrap.
+  const std::string size = buffer_size_expression(view->variable, element);
+  emit_op(ops[0], ops[1],
+          "(uint)((" + size + " - " + std::to_string(offset) + "u) / " + std::to_string(stride) + "u)",
+          false);
 }
 
 std::string TargetCompiler::type_to_glsl(const SPIRType& type, uint32_t id) {

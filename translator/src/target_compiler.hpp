@@ -5,12 +5,16 @@
 // decisions in one place.
 //
 // Shared decisions (the kernel ABI of DESIGN.md):
-//  - storage buffers are kernel parameters in binding order; each becomes a
-//    "buffer view": a struct named after the block, with a pointer for its
-//    runtime array and a reference for each member before it, so the GLSL
-//    expressions `block.member[i]` read unchanged; a buffer whose declared
-//    layout the target's types cannot hold is byte-addressed instead
-//    (buffer_layout.cpp);
+//  - storage and uniform buffers, at any set, are kernel parameters in
+//    (set, binding, array element) order (reflect.cpp's order); each block
+//    variable becomes a "buffer view": a struct named after the block, with a
+//    pointer for its runtime array and a reference for each member before it,
+//    so the GLSL expressions `block.member[i]` read unchanged; an array of N
+//    blocks is an array of N views over N parameters, and blocks declared at
+//    one binding are several views of one parameter. Every kernel also gets
+//    each buffer's size in bytes (for .length(): OpArrayLength); a buffer
+//    whose declared layout the target's types cannot hold is byte-addressed
+//    instead (buffer_layout.cpp);
 //  - the push-constant block is one struct whose std430 offsets (the SPIR-V
 //    Offset decorations) are checked by static_assert;
 //  - spec constants are compile-time constants carrying the values fixed at
@@ -55,14 +59,25 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   std::string compile() final;
 
  protected:
-  // One storage buffer, in parameter order.
+  // One block variable (a storage or uniform block, or an array of them), in
+  // parameter order.
   struct BufferView {
     uint32_t variable = 0;
+    uint32_t set = 0;
     uint32_t binding = 0;
-    uint32_t parameter = 0;  // index among the kernel's buffers
+    uint32_t parameter = 0;  // index of its (first) parameter among the kernel's buffers
+    uint32_t count = 1;      // parameters it spans: N for an array of N blocks, else 1
+    bool is_array = false;   // declared as an array of blocks (its expression is indexed)
+    BufferKind kind = BufferKind::Storage;
+    Access access = Access::ReadWrite;  // this view's own (uniform blocks: Read)
+    std::string type_name;              // the view struct's name (the block name)
+  };
+  // One kernel parameter: what every view of it does together.
+  struct BufferParameter {
+    uint32_t set = 0, binding = 0, array_index = 0;
+    BufferKind kind = BufferKind::Storage;
     Access access = Access::ReadWrite;
-    std::string type_name;      // the view struct's name (the block name)
-    std::string instance_name;  // the expression name used in the kernel body
+    uint32_t views = 0;  // block variables over it: more than 1 when blocks alias one binding
   };
 
   // ---- what each target decides ----
@@ -106,8 +121,10 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
     // The constructor arguments of gl_NumWorkGroups, gl_WorkGroupID,
     // gl_LocalInvocationID, gl_GlobalInvocationID, gl_LocalInvocationIndex.
     std::array<std::string, 5> built_ins;
-    std::function<std::string(const BufferView&)> view_base;  // the memory a view points into
-    std::string push_constants;                               // what the push-constant reference binds to
+    // The memory parameter `parameter` points into, and its size in bytes.
+    std::function<std::string(uint32_t parameter)> view_base;
+    std::function<std::string(uint32_t parameter)> view_size;
+    std::string push_constants;  // what the push-constant reference binds to
     // Members of the target's own after the shared memory, and their initialisers.
     std::vector<std::string> extra_members;
     std::vector<std::string> extra_initialisers;
@@ -127,6 +144,19 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   void emit_cxx_kernel(std::string_view runtime_file, const WorkItemConstructor& constructor);
 
   const std::vector<BufferView>& buffer_views() const { return buffers_; }
+  const std::vector<BufferParameter>& buffer_parameters() const { return parameters_; }
+
+  // ---- buffer parameters, for lowering that addresses buffers directly ----
+  // The view of a block variable (or of an array of blocks), or nullptr.
+  const BufferView* find_buffer_view(uint32_t variable) const;
+  // Its parameter indexes, in order: one, or N for an array of N blocks.
+  std::vector<uint32_t> buffer_parameter_indexes(uint32_t variable) const;
+  // The buffer's first byte as a byte pointer expression (`const` where the
+  // view is read-only); `element` is the index expression into an array of
+  // blocks ("" for a single block).
+  virtual std::string buffer_base_pointer(uint32_t variable, const std::string& element = "");
+  // The buffer's size in bytes, a 64-bit unsigned expression.
+  virtual std::string buffer_size_expression(uint32_t variable, const std::string& element = "");
   const std::vector<uint32_t>& private_variables() const { return private_variables_; }
   // Whether any instruction reads the result `id` (an atomic's old value, say).
   bool result_is_read(uint32_t id) const { return read_ids_.count(id) != 0; }
@@ -282,12 +312,17 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   std::string emitting_position() const;
   // Shifts with porta's defined semantics; false when the emitter's own are exact.
   bool emit_shift(const spirv_cross::Instruction& instruction);
+  // .length(): (size - offset of the runtime array) / its stride.
+  void emit_array_length(const spirv_cross::Instruction& instruction);
 
   TranslateOptions options_;
   // The instruction being emitted and the last OpLine seen (file id 0: none).
   const spirv_cross::Instruction* emitting_ = nullptr;
   uint32_t line_file_ = 0, line_ = 0;
   std::vector<BufferView> buffers_;
+  std::vector<BufferParameter> parameters_;
+  // An access chain picking one block of an array of blocks → (variable, index id).
+  std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> buffer_element_chains_;
   uint32_t push_constant_variable_ = 0;
   std::vector<uint32_t> shared_variables_;
   std::vector<uint32_t> private_variables_;

@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 3u
+#define PORTA_PLUGIN_ABI_VERSION 4u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */
@@ -76,10 +76,23 @@ typedef struct porta_host_api {
   const char* porta_version;
 } porta_host_api;
 
-/* A storage buffer of a kernel, in parameter order. */
+/* The kind of descriptor a buffer parameter is. */
+typedef enum porta_buffer_kind {
+  PORTA_BUFFER_KIND_STORAGE = 0, /* a `buffer` block (std430 or as decorated) */
+  PORTA_BUFFER_KIND_UNIFORM = 1  /* a `uniform` block: read-only, std140 */
+} porta_buffer_kind;
+
+/* One buffer parameter of a kernel. Parameters are every storage and uniform
+ * block of the kernel, at any descriptor set, ordered by (set, binding,
+ * array_index): an array of N blocks (`buffer B { } b[3];`) is N consecutive
+ * parameters with array_index 0..N-1; blocks declared at one (set, binding)
+ * are views of one parameter (one entry). A kernel may have none. */
 typedef struct porta_kernel_buffer_desc {
-  uint32_t binding; /* set = 0, binding = this */
-  uint32_t access;  /* porta_access flags */
+  uint32_t set;
+  uint32_t binding;
+  uint32_t array_index; /* element of an array of blocks, else 0 */
+  uint32_t kind;        /* porta_buffer_kind */
+  uint32_t access;      /* porta_access flags (all views together; uniform: read) */
 } porta_kernel_buffer_desc;
 
 typedef struct porta_kernel_spec_value {
@@ -97,7 +110,7 @@ typedef struct porta_kernel_desc {
   size_t source_size;
   const char* entry_point; /* name of the entry point in `spirv` and `source` */
   const char* name;        /* the kernel's name for messages */
-  uint32_t buffer_count;   /* storage buffers, in parameter order */
+  uint32_t buffer_count;   /* buffer parameters, in parameter order; may be 0 */
   const porta_kernel_buffer_desc* buffers;
   uint32_t push_constant_size; /* bytes, 0 if none */
   uint32_t spec_count;         /* values for every spec constant (defaults filled in) */
@@ -146,8 +159,13 @@ typedef struct porta_plugin_api {
   /* Fill with a repeated 32-bit pattern; offset and size are multiples of 4. */
   porta_status (*stream_fill)(porta_plugin_stream stream, porta_plugin_buffer dst, uint64_t offset,
                               uint64_t size, uint32_t pattern);
-  /* Dispatch `groups` work-groups; `buffers` in the kernel's parameter order;
-   * `push` holds exactly the kernel's push_constant_size bytes (NULL if 0). */
+  /* Dispatch `groups` work-groups; `buffers` in the kernel's parameter order
+   * (none for a kernel without buffers: buffer_count 0, buffers may be NULL);
+   * `push` holds exactly the kernel's push_constant_size bytes (NULL if 0).
+   * Every buffer holds at least its block's fixed part (the core checks).
+   * Translated kernels (every language but SPIR-V) also take each buffer's
+   * size in bytes, for `.length()`: how each language receives them is
+   * translator/README.md's "Buffer parameters". */
   porta_status (*stream_dispatch)(porta_plugin_stream stream, porta_plugin_kernel kernel,
                                   const uint32_t groups[3], const porta_plugin_buffer* buffers,
                                   uint32_t buffer_count, const void* push, uint32_t push_size);

@@ -25,11 +25,20 @@ struct Error : std::runtime_error {
 
 enum class Access : uint32_t { Read = 1, Write = 2, ReadWrite = 3 };
 
+enum class BufferKind : uint32_t { Storage = 0, Uniform = 1 };
+
+// One buffer parameter of a kernel (the kernel ABI of DESIGN.md). Every
+// storage or uniform block, at any descriptor set, is one; an array of N
+// blocks (`buffer B { } b[3];`) is N of them, array_index 0..N-1; blocks
+// declared at one (set, binding) are views of one parameter.
 struct BufferBinding {
   uint32_t set = 0;
   uint32_t binding = 0;
-  std::string name;  // block instance name or block type name
-  Access access = Access::ReadWrite;
+  uint32_t array_index = 0;  // element of an array of blocks, else 0
+  BufferKind kind = BufferKind::Storage;
+  std::string name;  // block instance name or block type name (the first view's, for aliases)
+  Access access = Access::ReadWrite;  // all views together; uniform blocks are Read
+  uint64_t min_size = 0;  // bytes the block's fixed part needs (a runtime array counts 0 elements)
 };
 
 struct PushConstantMember {
@@ -56,7 +65,7 @@ struct SpecValue {
 // Feature bits use porta_feature values from porta.h.
 struct KernelSignature {
   std::string entry_point;
-  std::vector<BufferBinding> buffers;  // sorted by binding: parameter order
+  std::vector<BufferBinding> buffers;  // parameter order: sorted by (set, binding, array_index)
   uint32_t push_constant_size = 0;     // bytes (std430, from Offset decorations)
   std::vector<PushConstantMember> push_constants;
   std::vector<SpecConstant> spec_constants;

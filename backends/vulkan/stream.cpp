@@ -434,9 +434,21 @@ void Stream::dispatch(Kernel* k, const uint32_t groups[3], plugin::BufferList<Bu
   for (uint32_t s = 0; s < k->sets.size(); ++s) {
     const KernelSet& set = k->sets[s];
     if (set.storage + set.uniform == 0) continue;  // an empty set between used ones: nothing reads it
+    // The elements of an array of blocks are consecutive parameters: one
+    // write covers them (descriptorCount = N from dstArrayElement 0).
+    // (Lavapipe's push descriptors drop dstArrayElement when each element is
+    // written on its own.)
     std::vector<VkWriteDescriptorSet> set_writes;
-    for (uint32_t i = 0; i < count; ++i)
-      if (k->buffers[i].set == s) set_writes.push_back(writes[i]);
+    for (uint32_t i = 0; i < count; ++i) {
+      if (k->buffers[i].set != s) continue;
+      VkWriteDescriptorSet* last = set_writes.empty() ? nullptr : &set_writes.back();
+      if (last && last->dstBinding == writes[i].dstBinding &&
+          last->dstArrayElement + last->descriptorCount == writes[i].dstArrayElement &&
+          last->pBufferInfo + last->descriptorCount == writes[i].pBufferInfo)
+        last->descriptorCount++;
+      else
+        set_writes.push_back(writes[i]);
+    }
     const uint32_t n = static_cast<uint32_t>(set_writes.size());
     if (set.push) {
       device_.fn.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, s, n,

@@ -82,15 +82,6 @@ TEST(KernelErrors, SharedMemoryLargerThanTheDeviceAllows) {
   expect_kernel_error(dev, porta::glsl(src, "hungry"), PORTA_ERROR_UNSUPPORTED, "shared memory");
 }
 
-TEST(KernelErrors, BuffersOutsideSetZeroAreRefused) {
-  auto dev = open_under_test();
-  const char* src = R"(#version 450
-layout(local_size_x = 1) in;
-layout(set = 1, binding = 0) buffer D { float v[]; };
-void main() { v[0] = 1.0; })";
-  expect_kernel_error(dev, porta::glsl(src, "set1"), PORTA_ERROR_UNSUPPORTED, "set");
-}
-
 // The core refuses a kernel that needs a feature the device lacks, naming the
 // feature as porta's feature table spells it.
 TEST(KernelErrors, MissingFeatureIsRefusedByName) {

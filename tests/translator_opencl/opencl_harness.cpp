@@ -150,11 +150,19 @@ std::string OpenclHarness::run(const std::string& source, const std::string& ent
     if (status != CL_SUCCESS)
       error = "clSetKernelArg(buffer " + std::to_string(i) + "): " + std::to_string(status);
   }
+  cl_uint next_arg = static_cast<cl_uint>(buffers.size());
   if (error.empty() && !push.empty()) {
-    status = clSetKernelArg(kernel, static_cast<cl_uint>(buffers.size()), push.size(), push.data());
+    status = clSetKernelArg(kernel, next_arg++, push.size(), push.data());
     if (status != CL_SUCCESS)
       error = "clSetKernelArg(push constants, " + std::to_string(push.size()) +
               " bytes): " + std::to_string(status);
+  }
+  // Then the buffers' sizes (porta_buffer_sizes), as the OpenCL backend passes them.
+  if (error.empty() && !buffers.empty()) {
+    std::vector<cl_ulong> sizes;
+    for (const auto* buffer : buffers) sizes.push_back(buffer->size());
+    status = clSetKernelArg(kernel, next_arg, sizes.size() * sizeof(cl_ulong), sizes.data());
+    if (status != CL_SUCCESS) error = "clSetKernelArg(buffer sizes): " + std::to_string(status);
   }
   if (error.empty()) {
     size_t global[3], local[3];

@@ -188,35 +188,119 @@ void main() {
 TEST(Reflect, RejectsWhatKernelsCannotTake) {
   EXPECT_NE(error_of(R"(#version 450
 layout(local_size_x = 1) in;
-layout(set = 1, binding = 3) buffer Elsewhere { float x[]; } elsewhere;
-void main() { elsewhere.x[0] = 1.0; }
-)")
-                .find("'elsewhere' is at set 1, binding 3"),
-            std::string::npos);
-  EXPECT_NE(error_of(R"(#version 450
-layout(local_size_x = 1) in;
 layout(binding = 0) uniform sampler2D tex;
 layout(binding = 1) buffer O { vec4 o[]; };
 void main() { o[0] = textureLod(tex, vec2(0), 0.0); }
 )")
                 .find("image 'tex'"),
             std::string::npos);
+  // An unsized array of blocks needs descriptor indexing.
   EXPECT_NE(error_of(R"(#version 450
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer B { float x[]; } many[];
+void main() { many[nonuniformEXT(gl_GlobalInvocationID.x)].x[0] = 1.0; }
+)")
+                .find("'many' (set 0, binding 0) is a runtime-sized array of blocks"),
+            std::string::npos);
+}
+
+// The ABI's parameter order: (set, binding, array element), whatever order
+// the source declares them in; uniform and storage blocks alike.
+TEST(Reflect, ParametersBySetBindingAndArrayElement) {
+  const pt::KernelSignature s = reflect_glsl(R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 2, binding = 0) writeonly buffer Late { float late[]; };
+layout(set = 1, binding = 4) readonly buffer Many { uint header; float x[]; } many[3];
+layout(set = 0, binding = 7, std140) uniform Params { vec4 scale; float bias; uint n; } params;
+layout(set = 1, binding = 1) buffer Mid { float mid[]; };
+void main() {
+  late[0] = many[0].x[0] + many[1].x[1] + many[2].x[2] + mid[0] * params.scale.x + params.bias + float(params.n);
+}
+)");
+  struct Expected {
+    uint32_t set, binding, array_index;
+    pt::BufferKind kind;
+    const char* name;
+    pt::Access access;
+    uint64_t min_size;
+  };
+  const Expected expected[] = {
+      {0, 7, 0, pt::BufferKind::Uniform, "params", pt::Access::Read, 24},
+      {1, 1, 0, pt::BufferKind::Storage, "Mid", pt::Access::ReadWrite, 0},
+      {1, 4, 0, pt::BufferKind::Storage, "many", pt::Access::Read, 4},
+      {1, 4, 1, pt::BufferKind::Storage, "many", pt::Access::Read, 4},
+      {1, 4, 2, pt::BufferKind::Storage, "many", pt::Access::Read, 4},
+      {2, 0, 0, pt::BufferKind::Storage, "Late", pt::Access::Write, 0},
+  };
+  ASSERT_EQ(s.buffers.size(), std::size(expected));
+  for (size_t i = 0; i < std::size(expected); ++i) {
+    SCOPED_TRACE("parameter " + std::to_string(i));
+    const pt::BufferBinding& b = s.buffers[i];
+    EXPECT_EQ(b.set, expected[i].set);
+    EXPECT_EQ(b.binding, expected[i].binding);
+    EXPECT_EQ(b.array_index, expected[i].array_index);
+    EXPECT_EQ(b.kind, expected[i].kind);
+    EXPECT_EQ(b.name, expected[i].name);
+    EXPECT_EQ(b.access, expected[i].access);
+    EXPECT_EQ(b.min_size, expected[i].min_size);
+  }
+}
+
+// Blocks declared at one binding are views of one parameter: what any view
+// does, and the largest fixed part.
+TEST(Reflect, BlocksAliasingOneBindingAreOneParameter) {
+  const pt::KernelSignature s = reflect_glsl(R"(#version 450
+layout(local_size_x = 1) in;
+layout(binding = 3) readonly buffer Words { uint count; uint pad; uint words[]; } as_words;
+layout(binding = 3) writeonly buffer Floats { float values[]; } as_floats;
+layout(binding = 1) readonly buffer In { float x[]; };
+void main() { as_floats.values[as_words.count] = x[as_words.words[0]]; }
+)");
+  ASSERT_EQ(s.buffers.size(), 2u);
+  EXPECT_EQ(s.buffers[0].binding, 1u);
+  EXPECT_EQ(s.buffers[1].binding, 3u);
+  EXPECT_EQ(s.buffers[1].access, pt::Access::ReadWrite);
+  EXPECT_EQ(s.buffers[1].min_size, 8u);
+  // A uniform and a storage block cannot share a descriptor.
+  try {
+    reflect_glsl(R"(#version 450
 layout(local_size_x = 1) in;
 layout(binding = 0) uniform U { float u; } ubo;
-layout(binding = 1) buffer O { float o[]; };
-void main() { o[0] = ubo.u; }
-)")
-                .find("uniform buffer 'ubo'"),
-            std::string::npos);
-  EXPECT_NE(error_of(R"(#version 450
+layout(binding = 0) buffer S { float s[]; } ssbo;
+void main() { ssbo.s[0] = ubo.u; }
+)");
+    ADD_FAILURE() << "a uniform and a storage block at one binding were accepted";
+  } catch (const pt::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("one is a uniform and one a storage buffer"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Reflect, UniformBlocksAreReadOnlyStd140) {
+  const pt::KernelSignature s = reflect_glsl(R"(#version 450
 layout(local_size_x = 1) in;
-layout(binding = 0) buffer A { float a[]; } first;
-layout(binding = 0) buffer B { float b[]; } second;
-void main() { first.a[0] = second.b[1]; }
-)")
-                .find("share binding 0"),
-            std::string::npos);
+layout(binding = 0) uniform Params { float a; vec3 v; float b; vec2 w; } params;
+layout(binding = 1) buffer Out { float o[]; };
+void main() { o[0] = params.a + params.v.y + params.b + params.w.x; }
+)");
+  ASSERT_EQ(s.buffers.size(), 2u);
+  EXPECT_EQ(s.buffers[0].kind, pt::BufferKind::Uniform);
+  EXPECT_EQ(s.buffers[0].access, pt::Access::Read);
+  // std140: a at 0, v at 16, b at 28, w at 32: 40 bytes.
+  EXPECT_EQ(s.buffers[0].min_size, 40u);
+}
+
+TEST(Reflect, KernelWithoutBuffers) {
+  const pt::KernelSignature s = reflect_glsl(R"(#version 450
+layout(local_size_x = 16) in;
+shared float t[16];
+void main() { t[gl_LocalInvocationIndex] = 1.0; barrier(); }
+)",
+                                             /*optimize=*/false);  // spirv-opt drops stores nothing reads
+  EXPECT_TRUE(s.buffers.empty());
+  EXPECT_EQ(s.shared_memory_bytes, 64u);
+  EXPECT_NE(pt::describe(s).find("buffers (parameter order):\n  none"), std::string::npos) << pt::describe(s);
 }
 
 TEST(Reflect, FeaturesFromCapabilities) {
@@ -233,6 +317,6 @@ void main() { v[gl_GlobalInvocationID.x] += uint64_t(subgroupAdd(1u)); }
 
 TEST(Reflect, DescribeIsReadable) {
   const std::string text = pt::describe(reflect_glsl(kInterface));
-  EXPECT_NE(text.find("binding 5: out_data (writeonly)"), std::string::npos) << text;
+  EXPECT_NE(text.find("binding 5: out_data (writeonly, at least 0 bytes)"), std::string::npos) << text;
   EXPECT_NE(text.find("offset 16, size 16: vec4 color"), std::string::npos) << text;
 }

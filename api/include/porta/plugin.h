@@ -13,7 +13,8 @@
  * - The core validates arguments before calling: device indexes below
  *   device_count(), sizes > 0 and ranges in bounds, fill offsets and sizes
  *   multiples of 4, group counts within the limits, buffer counts and
- *   push-constant sizes equal to the kernel's, work-group size, shared memory,
+ *   push-constant sizes equal to the kernel's, every buffer at least as large
+ *   as its block's fixed part, work-group size, shared memory,
  *   push constants and features within the device's info, and the recording
  *   state of a stream. A plugin trusts these and only reports what its runtime
  *   says.

@@ -65,8 +65,8 @@ struct KernelInterface {
   std::string name;
   uint32_t buffer_count = 0;
   std::vector<KernelBufferParameter> buffers;  // parameter order
-  uint32_t push_constant_size = 0;         // the block the kernel declares: what callers pass
-  uint32_t device_push_constant_size = 0;  // the part the optimised kernel reads: what the backend gets
+  uint32_t push_constant_size = 0;             // the block the kernel declares: what callers pass
+  uint32_t device_push_constant_size = 0;      // the part the optimised kernel reads: what the backend gets
   uint32_t workgroup_size[3] = {1, 1, 1};
 };
 

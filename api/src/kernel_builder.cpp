@@ -120,9 +120,10 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
 
     std::vector<porta_kernel_buffer_desc> buffers;
     for (const auto& b : sig.buffers)
-      buffers.push_back({b.set, b.binding, b.array_index,
-                         b.kind == tr::BufferKind::Uniform ? PORTA_BUFFER_KIND_UNIFORM : PORTA_BUFFER_KIND_STORAGE,
-                         static_cast<uint32_t>(b.access)});
+      buffers.push_back(
+          {b.set, b.binding, b.array_index,
+           b.kind == tr::BufferKind::Uniform ? PORTA_BUFFER_KIND_UNIFORM : PORTA_BUFFER_KIND_STORAGE,
+           static_cast<uint32_t>(b.access)});
 
     std::string salt = format("porta %s|language %d|", PORTA_VERSION_STRING, static_cast<int>(language));
     for (const auto& s : all_specs) salt += format("%u=%u;", s.id, s.bits);
@@ -154,8 +155,9 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     kernel->interface.buffer_count = desc.buffer_count;
     for (size_t i = 0; i < sig.buffers.size(); ++i) {
       const tr::BufferBinding& b = sig.buffers[i];
-      const bool in_array = b.array_index > 0 || (i + 1 < sig.buffers.size() && sig.buffers[i + 1].set == b.set &&
-                                                   sig.buffers[i + 1].binding == b.binding);
+      const bool in_array =
+          b.array_index > 0 || (i + 1 < sig.buffers.size() && sig.buffers[i + 1].set == b.set &&
+                                sig.buffers[i + 1].binding == b.binding);
       kernel->interface.buffers.push_back({b.set, b.binding, b.array_index, in_array, b.name, b.min_size});
     }
     kernel->interface.push_constant_size = declared_push_size;

@@ -125,8 +125,9 @@ void stream_dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kerne
     bytes.assign(static_cast<const unsigned char*>(push),
                  static_cast<const unsigned char*>(push) + push_size);
   const uint32_t g[3] = {groups[0], groups[1], groups[2]};
-  submit(stream, [=, kernel = &kernel, mems = std::move(mems), sizes = std::move(sizes),
-                  bytes = std::move(bytes)](porta_plugin_stream_t& s) { dispatch(s, *kernel, g, mems, sizes, bytes); });
+  submit(stream,
+         [=, kernel = &kernel, mems = std::move(mems), sizes = std::move(sizes), bytes = std::move(bytes)](
+             porta_plugin_stream_t& s) { dispatch(s, *kernel, g, mems, sizes, bytes); });
 }
 
 void stream_sync(porta_plugin_stream_t& stream) {

@@ -41,8 +41,8 @@ void create_set_layouts(Device& device, Kernel& k, const porta_kernel_desc& desc
   std::vector<std::vector<VkDescriptorSetLayoutBinding>> bindings;
   for (uint32_t i = 0; i < desc.buffer_count; ++i) {
     const porta_kernel_buffer_desc& b = desc.buffers[i];
-    const VkDescriptorType type =
-        b.kind == PORTA_BUFFER_KIND_UNIFORM ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    const VkDescriptorType type = b.kind == PORTA_BUFFER_KIND_UNIFORM ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                                      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     k.buffers.push_back({b.set, b.binding, b.array_index, type});
     if (b.set >= bindings.size()) {
       bindings.resize(b.set + 1);

@@ -66,9 +66,8 @@ VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout, uint32_t
     bool fresh = false;
     if (current_ == pools_.size()) {
       const uint32_t sets = 128;
-      const VkDescriptorPoolSize sizes[] = {
-          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(sets * 8, storage)},
-          {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, std::max(sets * 2, uniform)}};
+      const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(sets * 8, storage)},
+                                            {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, std::max(sets * 2, uniform)}};
       VkDescriptorPoolCreateInfo info =
           make<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
       info.maxSets = sets;

@@ -30,7 +30,8 @@ struct HostWrite {
 };
 
 // Descriptor sets for dispatches that do not push them (no push descriptors,
-// or a kernel with buffers in several sets): pools that grow on demand and are reset when their command buffer is recycled.
+// or a kernel with buffers in several sets): pools that grow on demand and are reset when their command
+// buffer is recycled.
 class DescriptorArena {
  public:
   void init(Device* device) { device_ = device; }

@@ -57,7 +57,8 @@ TEST(Abi, SetsArraysAliasesAndLengths) {
     porta::Kernel k = dev.kernel(porta::glsl(abi::kArrayOfBuffers, "abi_array"));
     ASSERT_EQ(k.buffer_count(), 4u);
     std::vector<float> x0(n, 1.0f), x1(n + 5, 10.0f), x2(n + 9, 100.0f);
-    porta::Buffer b0 = dev.upload(x0), b1 = dev.upload(x1), b2 = dev.upload(x2), out = dev.buffer((n + 3) * 4);
+    porta::Buffer b0 = dev.upload(x0), b1 = dev.upload(x1), b2 = dev.upload(x2),
+                  out = dev.buffer((n + 3) * 4);
     s.dispatch(k, {2, 1, 1}, {b0, b1, b2, out}, n);
     std::vector<float> y(n + 3);
     s.read(out, y);

@@ -73,7 +73,8 @@ std::string replace(std::string s, const std::string& from, const std::string& t
   return s;
 }
 
-const porta_kernel_buffer_desc kBuffers[2] = {{0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ}, {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_WRITE}};
+const porta_kernel_buffer_desc kBuffers[2] = {{0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
+                                              {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_WRITE}};
 
 struct Desc {
   std::string source, name, key;
@@ -456,7 +457,9 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
       float alpha, beta;
     } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f};
     static const porta_kernel_buffer_desc access[3] = {
-        {0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ}, {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ}, {0, 2, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE}};
+        {0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
+        {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
+        {0, 2, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE}};
     // matmul.comp's defaults: 16 x 8 items of 8 x 8 elements, 64 x 128 blocks.
     Desc desc(builtin_text("matmul"), "matmul", "isa-variants", 16, 3, sizeof push);
     desc.d.workgroup_size[1] = 8;
@@ -490,11 +493,12 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
       uint32_t m, d, x_offset, ldx, y_offset, w_offset, b_offset, rows_per_tile, lanes, tiles_per_group,
           partials_offset;
     } push{m, d, 0, d, 0, 0, 0, 1, 1, rows_per_group, 0};
-    static const porta_kernel_buffer_desc access[5] = {{0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
-                                                       {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
-                                                       {0, 2, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
-                                                       {0, 3, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
-                                                       {0, 4, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE}};
+    static const porta_kernel_buffer_desc access[5] = {
+        {0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
+        {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
+        {0, 2, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
+        {0, 3, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
+        {0, 4, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE}};
     Desc desc(builtin_text("logreg_partial"), "logreg_partial", "isa-variants", 1, 5, sizeof push);
     desc.d.buffers = access;
     desc.d.shared_memory_bytes = 13 * 1024;

@@ -45,7 +45,8 @@ struct KernelDesc {
   KernelDesc(std::string src, std::string entry_point, uint32_t buffer_count, uint32_t push_size, uint32_t wx,
              uint32_t wy = 1, uint32_t wz = 1, uint32_t shared = 0)
       : source(std::move(src)), entry(std::move(entry_point)) {
-    for (uint32_t i = 0; i < buffer_count; ++i) buffers.push_back({0, i, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE});
+    for (uint32_t i = 0; i < buffer_count; ++i)
+      buffers.push_back({0, i, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE});
     key = "test-" + entry + "-" + std::to_string(std::hash<std::string>{}(source));
     desc.source = source.c_str();
     desc.source_size = source.size();

@@ -55,7 +55,8 @@ class Opencl : public PluginTest {
 
   porta_status create(const KernelSpec& spec, porta_plugin_kernel* kernel) {
     std::vector<porta_kernel_buffer_desc> bufs(spec.buffer_count);
-    for (uint32_t i = 0; i < spec.buffer_count; ++i) bufs[i] = {0, i, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE};
+    for (uint32_t i = 0; i < spec.buffer_count; ++i)
+      bufs[i] = {0, i, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE};
     porta_kernel_desc desc{};
     desc.source = spec.source;
     desc.source_size = std::strlen(spec.source);

@@ -32,9 +32,10 @@ GlslKernel::GlslKernel(const std::string& glsl, const std::string& name, porta_k
     specs_.push_back({sc.id, bits});
   }
   for (const tr::BufferBinding& b : sig.buffers)
-    buffers_.push_back({b.set, b.binding, b.array_index,
-                        b.kind == tr::BufferKind::Uniform ? PORTA_BUFFER_KIND_UNIFORM : PORTA_BUFFER_KIND_STORAGE,
-                        static_cast<uint32_t>(b.access)});
+    buffers_.push_back(
+        {b.set, b.binding, b.array_index,
+         b.kind == tr::BufferKind::Uniform ? PORTA_BUFFER_KIND_UNIFORM : PORTA_BUFFER_KIND_STORAGE,
+         static_cast<uint32_t>(b.access)});
   const tr::KernelSignature specialised = tr::reflect(spirv_, values);
   tr::resolve_local_size(sig, values, desc_.workgroup_size);
   desc_.push_constant_size = sig.push_constant_size;

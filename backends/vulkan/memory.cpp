@@ -130,8 +130,9 @@ Buffer* create_buffer(Device& device, uint64_t size, MemoryKind kind) {
   buffer->size = size;
   VkBufferCreateInfo info = make<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   info.size = size;
+  // Any buffer may be handed to a kernel as a storage or a uniform block.
   info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-               (staging ? 0 : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+               (staging ? 0 : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   device.check(device.fn.vkCreateBuffer(device.handle, &info, nullptr, &buffer->handle), "vkCreateBuffer");
   try {

@@ -85,10 +85,11 @@ void main() {
   acc[i] += x[i];
 }
 )");
-  EXPECT_NE(source.find("porta_cuda_kernel(const void* __restrict__ b0, void* b1, void* b2)"),
+  EXPECT_NE(source.find("porta_cuda_kernel(const void* __restrict__ b0, void* b1, void* b2, const "
+                        "porta_buffer_sizes<3> porta_sizes)"),
             std::string::npos)
       << source;
-  EXPECT_NE(source.find("explicit In(const void* base)"), std::string::npos) << source;
+  EXPECT_NE(source.find("explicit In(const void* base, uint64_t size)"), std::string::npos) << source;
   std::string reason;
   const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
   if (!nvrtc) GTEST_SKIP() << reason;

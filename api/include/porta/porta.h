@@ -91,7 +91,7 @@ typedef enum porta_device_type {
   PORTA_DEVICE_OTHER = 4
 } porta_device_type;
 
-/* Access of a kernel's storage buffer. */
+/* Access of a kernel's buffer parameter. */
 typedef enum porta_access {
   PORTA_ACCESS_READ = 1,
   PORTA_ACCESS_WRITE = 2,
@@ -299,7 +299,9 @@ typedef struct porta_kernel_descriptor {
 PORTA_API porta_status porta_kernel_create(porta_device device, const porta_kernel_descriptor* descriptor,
                                            porta_kernel* kernel);
 PORTA_API void porta_kernel_destroy(porta_kernel kernel);
-/* Interface of a kernel: storage buffers, push-constant bytes, work-group size. */
+/* Interface of a kernel: buffer parameters (every storage and uniform block,
+ * an array of N blocks counting N, blocks sharing a binding counting one),
+ * push-constant bytes, work-group size. */
 PORTA_API uint32_t porta_kernel_buffer_count(porta_kernel kernel);
 PORTA_API uint32_t porta_kernel_push_constant_size(porta_kernel kernel);
 PORTA_API void porta_kernel_workgroup_size(porta_kernel kernel, uint32_t size[3]);
@@ -319,7 +321,9 @@ PORTA_API porta_status porta_stream_copy(porta_stream stream, porta_buffer src, 
                                          porta_buffer dst, uint64_t dst_offset, uint64_t size);
 PORTA_API porta_status porta_stream_fill(porta_stream stream, porta_buffer dst, uint64_t offset,
                                          uint64_t size, uint32_t pattern);
-/* buffers in the kernel's parameter order (ascending binding); push_size must
+/* buffers in the kernel's parameter order: (set, binding, array element); none
+ * (buffers may be NULL) for a kernel without buffers. Each buffer must hold
+ * its block's fixed part (the members before a runtime array). push_size must
  * equal porta_kernel_push_constant_size. */
 PORTA_API porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel,
                                              const uint32_t groups[3], const porta_buffer* buffers,

@@ -71,7 +71,10 @@ std::string describe(const KernelSignature& s) {
   for (size_t i = 0; i < s.buffers.size(); ++i) {
     const BufferBinding& b = s.buffers[i];
     out << "  [" << i << "] set " << b.set << ", binding " << b.binding;
-    if (b.array_index) out << "[" << b.array_index << "]";
+    // An element of an array of blocks (its first has index 0 and a next one).
+    const bool in_array = b.array_index > 0 || (i + 1 < s.buffers.size() && s.buffers[i + 1].set == b.set &&
+                                                s.buffers[i + 1].binding == b.binding);
+    if (in_array) out << "[" << b.array_index << "]";
     out << ": " << (b.kind == BufferKind::Uniform ? "uniform " : "") << b.name << " ("
         << access_name(b.access) << ", at least " << b.min_size << " bytes)\n";
   }

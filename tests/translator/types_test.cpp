@@ -19,8 +19,8 @@ class CppRun : public types::KernelRun {
       ADD_FAILURE() << kernel.error();
       return false;
     }
-    std::vector<void*> data;
-    for (std::vector<float>* buffer : buffers) data.push_back(buffer->data());
+    std::vector<CompiledKernel::Buffer> data;
+    for (std::vector<float>* buffer : buffers) data.emplace_back(*buffer);
     kernel.dispatch(groups, 1, 1, data, push.empty() ? nullptr : push.data(),
                     static_cast<uint32_t>(push.size() * sizeof(float)));
     return true;

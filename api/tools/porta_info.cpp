@@ -46,7 +46,8 @@ std::vector<std::string> flag_list(uint32_t flags) {
                 {PORTA_DEVICE_FLAG_PRECOMPILED_DEFAULTS, "precompiled-defaults"},
                 {PORTA_DEVICE_FLAG_REFERENCE, "reference"},
                 {PORTA_DEVICE_FLAG_FIBER_BARRIERS, "fiber-barriers"},
-                {PORTA_DEVICE_FLAG_LOOP_LIMIT, "loop-limit"}};
+                {PORTA_DEVICE_FLAG_LOOP_LIMIT, "loop-limit"},
+                {PORTA_DEVICE_FLAG_SMOD_AS_SREM, "smod-as-srem"}};
   std::vector<std::string> out;
   for (const auto& f : kFlags)
     if (flags & f.bit) out.push_back(f.name);

@@ -407,6 +407,14 @@ void describe(Instance& in, PhysicalDevice& d) {
   // out, silently: a long-running work-item computes a wrong answer.
   // tests/vulkan/driver_test.cpp measures the limit and checks this flag.
   if (has_driver && driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE) info.flags |= PORTA_DEVICE_FLAG_LOOP_LIMIT;
+  // llvmpipe (Mesa 22.3) computes OpSMod as OpSRem: the result takes the
+  // dividend's sign, not the divisor's (-7 % 3 gives -1, not 2), silently.
+  // capabilities.cpp rewrites OpSMod for it (unless PORTA_VULKAN_DISABLE names
+  // "smod-fix", which tests/vulkan/driver_test.cpp uses to check this flag
+  // against the driver).
+  if (has_driver && driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE)
+    info.flags |= PORTA_DEVICE_FLAG_SMOD_AS_SREM;
+  d.fix_smod = (info.flags & PORTA_DEVICE_FLAG_SMOD_AS_SREM) && !in.is_disabled("smod-fix");
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 10;  // after CUDA, before OpenCL on a device both drive
   // C of at least 2048 x 2048: the best of `porta-bench --gpu-only

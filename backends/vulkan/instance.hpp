@@ -79,6 +79,7 @@ struct PhysicalDevice {
   uint64_t max_buffer = 0;            // maxBufferSize (Vulkan 1.3), else max_allocation
   bool timeline = false;
   bool push_descriptor = false;
+  bool fix_smod = false;  // rewrite OpSMod (PORTA_DEVICE_FLAG_SMOD_AS_SREM) in prepare_module
   porta_device_info info{};
   // What the device offers to shaders: its features (all of which the device
   // is opened with), its subgroup operations and, from Vulkan 1.2, its float
@@ -99,7 +100,8 @@ struct Instance {
   uint32_t api_version = VK_API_VERSION_1_1;
   std::vector<PhysicalDevice> devices;
   // Capabilities named in PORTA_VULKAN_DISABLE (comma list: "uma", "push-descriptor",
-  // "timeline"), so tests exercise the paths other drivers take.
+  // "timeline"), so tests exercise the paths other drivers take; "smod-fix"
+  // hands OpSMod to the driver as it is, so tests see what the driver does.
   std::set<std::string> disabled;
   uint64_t timeout_ns = 60ull * 1000 * 1000 * 1000;  // PORTA_VULKAN_TIMEOUT_MS
   uint32_t validation_layer_version = 0;             // its header version; 0: validation off

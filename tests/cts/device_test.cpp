@@ -127,7 +127,7 @@ TEST_P(Devices, FlagsTimerAndPriorityAreSane) {
     ASSERT_EQ(api().device_info(d, &i), PORTA_SUCCESS) << error();
     const uint32_t known_flags = PORTA_DEVICE_FLAG_UNIFIED_MEMORY | PORTA_DEVICE_FLAG_PRECOMPILED_DEFAULTS |
                                  PORTA_DEVICE_FLAG_REFERENCE | PORTA_DEVICE_FLAG_FIBER_BARRIERS |
-                                 PORTA_DEVICE_FLAG_LOOP_LIMIT;
+                                 PORTA_DEVICE_FLAG_LOOP_LIMIT | PORTA_DEVICE_FLAG_SMOD_AS_SREM;
     EXPECT_EQ(i.flags & ~known_flags, 0u) << "unknown flag bits";
     EXPECT_TRUE(i.timer == PORTA_TIMER_DEVICE || i.timer == PORTA_TIMER_HOST) << i.timer;
     // Barriers on fibers, and the reference implementation, run on the CPU.

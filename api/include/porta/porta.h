@@ -142,9 +142,11 @@ typedef enum porta_device_flag {
                                                        float64 oracle) others are compared with */
   PORTA_DEVICE_FLAG_FIBER_BARRIERS = 1u << 3,       /* a barrier switches work-items one by one (fibers,
                                                        coroutines): one-item groups without barriers are faster */
-  PORTA_DEVICE_FLAG_LOOP_LIMIT = 1u << 4            /* the driver ends every loop of a work-item once its loops
+  PORTA_DEVICE_FLAG_LOOP_LIMIT = 1u << 4,           /* the driver ends every loop of a work-item once its loops
                                                        have made PORTA_LOOP_LIMIT_ITERATIONS iterations in all,
                                                        silently (Mesa's llvmpipe): launchers keep below it */
+  PORTA_DEVICE_FLAG_SMOD_AS_SREM = 1u << 5          /* the driver computes SPIR-V OpSMod as OpSRem (Mesa's
+                                                       llvmpipe); the plugin rewrites OpSMod, so kernels are exact */
 } porta_device_flag;
 
 /* Loop iterations a work-item may make, all loops together, on a device with

@@ -4,7 +4,9 @@
 // is refused before the driver sees it, naming the capability, what Vulkan
 // calls the feature, and the device. Instructions that change nothing a
 // kernel computes (OpExpectKHR, OpAssumeTrueKHR, non-semantic instructions)
-// are taken out where the device did not enable their extension.
+// are taken out where the device did not enable their extension. OpSMod is
+// rewritten with OpSRem on drivers that compute it as OpSRem
+// (PORTA_DEVICE_FLAG_SMOD_AS_SREM).
 #pragma once
 
 #include <cstdint>

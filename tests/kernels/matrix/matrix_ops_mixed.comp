@@ -1,4 +1,4 @@
-// porta-conformance: --groups 1,1,1 --inputs auto --elements 4 --tolerance-ulp 64
+// porta-conformance: --groups 1,1,1 --inputs auto --elements 96 --tolerance-ulp 64
 // what: mat4 * vec4, vec4 * mat4, inverse(mat3), determinant, outerProduct, transpose, matrixCompMult, mat * mat, matrix +, -, scalar * (inverse: 64 ulp)
 #version 450
 layout(local_size_x = 4) in;

@@ -1,4 +1,4 @@
-// porta-conformance: --groups 1,1,1 --inputs auto --elements 4
+// porta-conformance: --groups 1,1,1 --inputs auto --elements 64
 // what: every non-square matrix shape in registers and shared memory: products of mat2x3/mat3x2/mat2x4/mat4x2/mat3x4/mat4x3, vector * matrix, transpose, ==, a matrix function argument and result
 #version 450
 layout(local_size_x = 4) in;

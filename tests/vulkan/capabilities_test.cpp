@@ -14,30 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "harness/plugin_fixture.hpp"
+#include "vulkan_fixture.hpp"
 
 namespace porta::test {
 namespace {
 
-const char* const kValidation = "vulkan validation:";
-
-const Plugin& vulkan_plugin() {
-  return plugin_at(path_from_env("PORTA_TEST_VULKAN_PLUGIN", PORTA_TEST_VULKAN_PLUGIN));
-}
-
-class VulkanCapabilities : public PluginTest {
- protected:
-  void SetUp() override {
-    ASSERT_TRUE(vulkan_plugin().available()) << vulkan_plugin().reason;
-    validation_before_ = TestHost::count_logged(kValidation);
-    open(vulkan_plugin(), 0);
-  }
-  void TearDown() override {
-    PluginTest::TearDown();
-    EXPECT_EQ(TestHost::count_logged(kValidation), validation_before_) << "validation messages were logged";
-  }
-  int validation_before_ = 0;
-};
+class VulkanCapabilities : public VulkanPluginTest {};
 
 std::vector<uint32_t> read_spirv(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

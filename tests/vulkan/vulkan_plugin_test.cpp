@@ -15,31 +15,14 @@
 #include <fstream>
 #include <vector>
 
-#include "harness/plugin_fixture.hpp"
 #include "harness/test_kernels.hpp"
+#include "vulkan_fixture.hpp"
 
 namespace porta::test {
 namespace {
 
-const char* const kValidation = "vulkan validation:";
-
-const Plugin& vulkan_plugin() {
-  return plugin_at(path_from_env("PORTA_TEST_VULKAN_PLUGIN", PORTA_TEST_VULKAN_PLUGIN));
-}
-
-class VulkanPlugin : public PluginTest {
+class VulkanPlugin : public VulkanPluginTest {
  protected:
-  void SetUp() override {
-    // The plugin must be there: a skip would hide a machine without the layer.
-    ASSERT_TRUE(vulkan_plugin().available()) << vulkan_plugin().reason;
-    validation_before_ = TestHost::count_logged(kValidation);
-    open(vulkan_plugin(), 0);
-  }
-  void TearDown() override {
-    PluginTest::TearDown();
-    EXPECT_EQ(TestHost::count_logged(kValidation), validation_before_) << "validation messages were logged";
-  }
-
   porta_plugin_kernel saxpy(uint32_t workgroup, float bias) {
     uint32_t bias_bits;
     std::memcpy(&bias_bits, &bias, 4);
@@ -61,8 +44,6 @@ class VulkanPlugin : public PluginTest {
                  uint32_t iterations) {
     dispatch(k, (n + 63) / 64, {b}, IncrementPush{n, add, iterations});
   }
-
-  int validation_before_ = 0;
 
  private:
   std::unique_ptr<GlslKernel> saxpy_, increment_;

@@ -6,6 +6,8 @@
 #include <spirv-tools/libspirv.hpp>
 #include <spirv/unified1/spirv.hpp>
 
+#include "spirv_module.hpp"
+
 namespace porta::vk {
 namespace {
 
@@ -308,30 +310,6 @@ const ExtensionNeed kExtensions[] = {
     {"SPV_KHR_bfloat16", kBfloat16Extension, 0},
 };
 
-// The string operand of an instruction, as a std::string (it is NUL-padded).
-std::string literal_string(const uint32_t* words, size_t count) {
-  const char* text = reinterpret_cast<const char*>(words);
-  return std::string(text, strnlen(text, count * sizeof(uint32_t)));
-}
-
-struct Instruction {
-  uint32_t opcode;
-  const uint32_t* operands;
-  uint32_t operand_count;
-  size_t at;  // word index of the instruction
-};
-
-template <class Visit>
-void for_each_instruction(const uint32_t* words, size_t count, Visit&& visit) {
-  size_t at = 5;  // after the header
-  while (at < count) {
-    const uint32_t length = words[at] >> 16;
-    if (length == 0 || at + length > count) return;  // malformed: the driver's validation says so
-    visit(Instruction{words[at] & 0xffffu, words + at + 1, length - 1, at});
-    at += length;
-  }
-}
-
 // Float-controls execution modes need the matching property for their width.
 void check_float_controls(const PhysicalDevice& d, const Instruction& in, const std::string& where) {
   if (in.operand_count < 3) return;
@@ -446,96 +424,6 @@ void check_against_device(const PhysicalDevice& d, const std::set<std::string>& 
        d.label.c_str(), message.c_str());
 }
 
-// OpSMod as its definition builds it from OpSRem, for drivers that compute
-// OpSMod as OpSRem (PORTA_DEVICE_FLAG_SMOD_AS_SREM): with r = a srem b, the
-// result is r + b where r is not zero and its sign differs from b's, else r:
-//   r = OpSRem a b; nz = OpINotEqual r 0; x = OpBitwiseXor r b;
-//   differ = OpSLessThan x 0; fix = OpLogicalAnd nz differ; sum = OpIAdd r b;
-//   result = OpSelect fix sum r
-// Scalars and vectors of any width. The bool types the comparisons need are
-// the module's own where it declares them (a second OpTypeBool would be
-// invalid), else added; the zeros are new OpConstantNull of the result types.
-// OpSpecConstantOp SMod is left: the driver folds it at pipeline creation.
-std::vector<uint32_t> rewrite_smod(const std::vector<uint32_t>& in) {
-  std::set<uint32_t> ints;                      // OpTypeInt ids
-  std::map<uint32_t, uint32_t> int_components;  // scalar or vector of int -> components
-  uint32_t bool_type = 0;
-  std::map<uint32_t, uint32_t> bool_vectors;  // components -> OpTypeVector of bool
-  std::set<uint32_t> smod_types;              // result types of OpSMod
-  size_t first_function = 0;
-  for_each_instruction(in.data(), in.size(), [&](const Instruction& i) {
-    if (i.opcode == spv::OpTypeInt && i.operand_count >= 1) {
-      ints.insert(i.operands[0]);
-      int_components[i.operands[0]] = 1;
-    } else if (i.opcode == spv::OpTypeBool && i.operand_count >= 1 && !bool_type) {
-      bool_type = i.operands[0];
-    } else if (i.opcode == spv::OpTypeVector && i.operand_count >= 3) {
-      if (ints.count(i.operands[1])) int_components[i.operands[0]] = i.operands[2];
-      if (bool_type && i.operands[1] == bool_type) bool_vectors.emplace(i.operands[2], i.operands[0]);
-    } else if (i.opcode == spv::OpFunction && !first_function) {
-      first_function = i.at;
-    } else if (i.opcode == spv::OpSMod && i.operand_count == 4) {
-      smod_types.insert(i.operands[0]);
-    }
-  });
-  if (smod_types.empty() || !first_function) return in;
-
-  uint32_t bound = in[3];
-  std::vector<uint32_t> declarations;  // go before the first OpFunction
-  auto declare = [&](uint32_t opcode, std::initializer_list<uint32_t> operands) {
-    declarations.push_back(uint32_t(operands.size() + 1) << 16 | opcode);
-    declarations.insert(declarations.end(), operands);
-  };
-  if (!bool_type) declare(spv::OpTypeBool, {bool_type = bound++});
-  std::map<uint32_t, uint32_t> zero, condition;  // result type -> its zero, its bool type
-  for (uint32_t type : smod_types) {
-    const uint32_t components = int_components.count(type) ? int_components[type] : 1;
-    if (components == 1) {
-      condition[type] = bool_type;
-    } else {
-      auto v = bool_vectors.find(components);
-      if (v == bool_vectors.end()) {
-        v = bool_vectors.emplace(components, bound++).first;
-        declare(spv::OpTypeVector, {v->second, bool_type, components});
-      }
-      condition[type] = v->second;
-    }
-    declare(spv::OpConstantNull, {type, zero[type] = bound++});
-  }
-
-  std::vector<uint32_t> out(in.begin(), in.begin() + 5);
-  out.reserve(in.size() + declarations.size() + 32 * smod_types.size());
-  size_t copied_to = 5;
-  auto keep_until = [&](size_t at) { out.insert(out.end(), in.begin() + copied_to, in.begin() + at); };
-  auto emit = [&](uint32_t opcode, std::initializer_list<uint32_t> operands) {
-    out.push_back(uint32_t(operands.size() + 1) << 16 | opcode);
-    out.insert(out.end(), operands);
-  };
-  for_each_instruction(in.data(), in.size(), [&](const Instruction& i) {
-    if (i.at == first_function) {
-      keep_until(i.at);
-      out.insert(out.end(), declarations.begin(), declarations.end());
-      copied_to = i.at;
-    }
-    if (i.opcode != spv::OpSMod || i.operand_count != 4) return;
-    keep_until(i.at);
-    const uint32_t type = i.operands[0], result = i.operands[1], a = i.operands[2], b = i.operands[3];
-    const uint32_t cond = condition[type], z = zero[type];
-    const uint32_t r = bound++, nz = bound++, x = bound++, differ = bound++, fix = bound++, sum = bound++;
-    emit(spv::OpSRem, {type, r, a, b});
-    emit(spv::OpINotEqual, {cond, nz, r, z});
-    emit(spv::OpBitwiseXor, {type, x, r, b});
-    emit(spv::OpSLessThan, {cond, differ, x, z});
-    emit(spv::OpLogicalAnd, {cond, fix, nz, differ});
-    emit(spv::OpIAdd, {type, sum, r, b});
-    emit(spv::OpSelect, {type, result, fix, sum, r});
-    copied_to = i.at + i.operand_count + 1;
-  });
-  keep_until(in.size());
-  out[3] = bound;
-  return out;
-}
-
 }  // namespace
 
 const std::vector<const char*>& wanted_device_extensions() {
@@ -636,7 +524,7 @@ std::vector<uint32_t> prepare_module(const PhysicalDevice& d, const std::set<std
     copied_to = in.at + length;
   });
   keep_until(count);
-  if (d.fix_smod) out = rewrite_smod(out);
+  if (d.rewrite_remainders) out = rewrite_signed_remainders(out);
   check_against_device(d, enabled, out, where);
   return out;
 }

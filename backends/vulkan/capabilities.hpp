@@ -4,9 +4,9 @@
 // is refused before the driver sees it, naming the capability, what Vulkan
 // calls the feature, and the device. Instructions that change nothing a
 // kernel computes (OpExpectKHR, OpAssumeTrueKHR, non-semantic instructions)
-// are taken out where the device did not enable their extension. OpSMod is
-// rewritten with OpSRem on drivers that compute it as OpSRem
-// (PORTA_DEVICE_FLAG_SMOD_AS_SREM).
+// are taken out where the device did not enable their extension. OpSRem and
+// OpSMod are built from OpSDiv where the device did not enable maintenance8
+// (remainder.cpp).
 #pragma once
 
 #include <cstdint>

@@ -25,11 +25,13 @@ Device::Device(const PhysicalDevice& p) : physical(p) {
   for (const char* optional : wanted_device_extensions())
     if (p.has(optional)) extensions.push_back(optional);
   if (p.has("VK_KHR_portability_subset")) extensions.push_back("VK_KHR_portability_subset");
+  if (p.has(kMaintenance8Extension)) extensions.push_back(kMaintenance8Extension);
   enabled_extensions.insert(extensions.begin(), extensions.end());
 
   FeatureChain features(p);
   in.fn.vkGetPhysicalDeviceFeatures2(p.handle, &features.core);
   if (!timeline) features.v12.timelineSemaphore = VK_FALSE;
+  if (!p.exact_remainders) features.maintenance8.maintenance8 = VK_FALSE;  // PORTA_VULKAN_DISABLE
   // Robust access costs speed and porta checks ranges itself.
   features.core.features.robustBufferAccess = VK_FALSE;
   features.v13.robustImageAccess = VK_FALSE;

@@ -407,14 +407,18 @@ void describe(Instance& in, PhysicalDevice& d) {
   // out, silently: a long-running work-item computes a wrong answer.
   // tests/vulkan/driver_test.cpp measures the limit and checks this flag.
   if (has_driver && driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE) info.flags |= PORTA_DEVICE_FLAG_LOOP_LIMIT;
-  // llvmpipe (Mesa 22.3) computes OpSMod as OpSRem: the result takes the
-  // dividend's sign, not the divisor's (-7 % 3 gives -1, not 2), silently.
-  // capabilities.cpp rewrites OpSMod for it (unless PORTA_VULKAN_DISABLE names
-  // "smod-fix", which tests/vulkan/driver_test.cpp uses to check this flag
-  // against the driver).
+  // The Vulkan SPIR-V environment leaves OpSRem and OpSMod undefined for
+  // negative operands unless maintenance8 is enabled: NVIDIA's driver then
+  // computes unsigned remainders, llvmpipe (Mesa 22.3) computes OpSMod as
+  // OpSRem (-7 % 3 gives -1, not 2), silently. Without maintenance8 both are
+  // built from OpSDiv (remainder.cpp), unless PORTA_VULKAN_DISABLE names
+  // "remainder-fix" (tests/vulkan/driver_test.cpp uses that to check the
+  // driver's own answers against PORTA_DEVICE_FLAG_SMOD_AS_SREM).
   if (has_driver && driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE)
     info.flags |= PORTA_DEVICE_FLAG_SMOD_AS_SREM;
-  d.fix_smod = (info.flags & PORTA_DEVICE_FLAG_SMOD_AS_SREM) && !in.is_disabled("smod-fix");
+  d.exact_remainders = features.maintenance8.maintenance8 && !in.is_disabled("maintenance8");
+  d.rewrite_remainders = (!d.exact_remainders || (info.flags & PORTA_DEVICE_FLAG_SMOD_AS_SREM)) &&
+                         !in.is_disabled("remainder-fix");
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 10;  // after CUDA, before OpenCL on a device both drive
   // C of at least 2048 x 2048: the best of `porta-bench --gpu-only
@@ -469,6 +473,7 @@ FeatureChain::FeatureChain(const PhysicalDevice& d) {
   expect_assume.sType = kStructureTypeShaderExpectAssumeFeaturesKHR;
   cooperative_matrix.sType = kStructureTypeCooperativeMatrixFeaturesKHR;
   bfloat16.sType = kStructureTypeShaderBfloat16FeaturesKHR;
+  maintenance8.sType = kStructureTypeMaintenance8FeaturesKHR;
   void** tail = &core.pNext;
   auto link = [&tail](auto& s) {
     *tail = &s;
@@ -489,6 +494,7 @@ FeatureChain::FeatureChain(const PhysicalDevice& d) {
   if (d.has(kExpectAssumeExtension)) link(expect_assume);
   if (d.has(kCooperativeMatrixExtension)) link(cooperative_matrix);
   if (d.has(kBfloat16Extension)) link(bfloat16);
+  if (d.has(kMaintenance8Extension)) link(maintenance8);
 }
 
 Instance& instance() { return *instance_slot(); }

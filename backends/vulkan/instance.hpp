@@ -40,6 +40,15 @@ struct ShaderExpectAssumeFeaturesKHR {
 constexpr VkStructureType kStructureTypeShaderExpectAssumeFeaturesKHR =
     static_cast<VkStructureType>(1000544000);
 constexpr const char* kExpectAssumeExtension = "VK_KHR_shader_expect_assume";
+// VK_KHR_maintenance8: with its feature enabled, OpSRem and OpSMod keep their
+// SPIR-V meaning for negative operands (remainder.cpp).
+struct Maintenance8FeaturesKHR {
+  VkStructureType sType;
+  void* pNext;
+  VkBool32 maintenance8;
+};
+constexpr VkStructureType kStructureTypeMaintenance8FeaturesKHR = static_cast<VkStructureType>(1000574000);
+constexpr const char* kMaintenance8Extension = "VK_KHR_maintenance8";
 
 struct PhysicalDevice;
 
@@ -59,6 +68,7 @@ struct FeatureChain {
   ShaderExpectAssumeFeaturesKHR expect_assume{};
   CooperativeMatrixFeaturesKHR cooperative_matrix{};
   ShaderBfloat16FeaturesKHR bfloat16{};
+  Maintenance8FeaturesKHR maintenance8{};
 
   explicit FeatureChain(const PhysicalDevice& device);
   FeatureChain(const FeatureChain&) = delete;
@@ -79,7 +89,10 @@ struct PhysicalDevice {
   uint64_t max_buffer = 0;            // maxBufferSize (Vulkan 1.3), else max_allocation
   bool timeline = false;
   bool push_descriptor = false;
-  bool fix_smod = false;  // rewrite OpSMod (PORTA_DEVICE_FLAG_SMOD_AS_SREM) in prepare_module
+  // Build OpSRem and OpSMod from OpSDiv in prepare_module (remainder.cpp):
+  // the device does not enable maintenance8, or PORTA_DEVICE_FLAG_SMOD_AS_SREM.
+  bool rewrite_remainders = false;
+  bool exact_remainders = false;  // maintenance8 is enabled: OpSRem/OpSMod are exact
   porta_device_info info{};
   // What the device offers to shaders: its features (all of which the device
   // is opened with), its subgroup operations and, from Vulkan 1.2, its float
@@ -100,8 +113,9 @@ struct Instance {
   uint32_t api_version = VK_API_VERSION_1_1;
   std::vector<PhysicalDevice> devices;
   // Capabilities named in PORTA_VULKAN_DISABLE (comma list: "uma", "push-descriptor",
-  // "timeline"), so tests exercise the paths other drivers take; "smod-fix"
-  // hands OpSMod to the driver as it is, so tests see what the driver does.
+  // "timeline", "maintenance8"), so tests exercise the paths other drivers take;
+  // "remainder-fix" hands OpSRem and OpSMod to the driver as they are, so tests
+  // see what the driver does.
   std::set<std::string> disabled;
   uint64_t timeout_ns = 60ull * 1000 * 1000 * 1000;  // PORTA_VULKAN_TIMEOUT_MS
   uint32_t validation_layer_version = 0;             // its header version; 0: validation off

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -71,65 +72,84 @@ TEST_F(VulkanDriver, LoopLimitIsReportedWhereTheDriverEndsLoopsEarly) {
   }
 }
 
-// OpSMod of every sign pair, as scalars and vectors, 32- and 64-bit: a[i] %
-// b[i] (int) into r[0..3], the same as an ivec4 into r[4..7], as int64_t
-// into r64[0..3] and as an i64vec2 into r64[4..7] (pairs 0 and 1).
-const char* const kSMod = R"(#version 450
+// Signed remainders of every sign pair, the lowest int and zero, as
+// scalars and vectors, 32- and 64-bit: for pair i, r[i] = a[i] % b[i] (GLSL's
+// %, OpSMod), r[8 + i] the same through an ivec4, s[i] = OpSRem, and r64 /
+// s64 the same on int64_t.
+const char* const kRemainders = R"(#version 450
 #extension GL_ARB_gpu_shader_int64 : require
+#extension GL_EXT_spirv_intrinsics : require
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0) buffer Words { int a[4]; int b[4]; int r[8]; };
-layout(set = 0, binding = 1) buffer Longs { int64_t r64[8]; };
+layout(set = 0, binding = 0) buffer Words { int a[8]; int b[8]; int r[16]; int s[8]; };
+layout(set = 0, binding = 1) buffer Longs { int64_t r64[8]; int64_t s64[8]; };
+spirv_instruction(id = 138) int srem(int x, int y);
+spirv_instruction(id = 138) int64_t srem(int64_t x, int64_t y);
 void main() {
-  for (int i = 0; i < 4; ++i) r[i] = a[i] % b[i];
-  ivec4 v = ivec4(a[0], a[1], a[2], a[3]) % ivec4(b[0], b[1], b[2], b[3]);
-  for (int i = 0; i < 4; ++i) r[4 + i] = v[i];
-  for (int i = 0; i < 4; ++i) r64[i] = int64_t(a[i]) % int64_t(b[i]);
-  i64vec2 w = i64vec2(a[0], a[1]) % i64vec2(b[0], b[1]);
-  r64[4] = w.x;
-  r64[5] = w.y;
-  r64[6] = 0;
-  r64[7] = 0;
+  for (int i = 0; i < 8; ++i) {
+    r[i] = a[i] % b[i];
+    s[i] = srem(a[i], b[i]);
+    r64[i] = int64_t(a[i]) % int64_t(b[i]);
+    s64[i] = srem(int64_t(a[i]), int64_t(b[i]));
+  }
+  for (int h = 0; h < 8; h += 4) {
+    ivec4 v = ivec4(a[h], a[h + 1], a[h + 2], a[h + 3]) % ivec4(b[h], b[h + 1], b[h + 2], b[h + 3]);
+    for (int i = 0; i < 4; ++i) r[8 + h + i] = v[i];
+  }
 }
 )";
 
-// llvmpipe (Mesa 22.3) computes OpSMod as OpSRem: -7 % 3 gives -1 (the
-// dividend's sign), not 2 (the divisor's). The plugin reports that as
-// PORTA_DEVICE_FLAG_SMOD_AS_SREM and rewrites OpSMod (capabilities.cpp); the
-// rewritten module passes spirv-tools' validator there and the validation
-// layer here. With PORTA_VULKAN_DISABLE=smod-fix (ctest vulkan.driver.smod_raw)
-// the module goes to the driver as it is, and the answers must be OpSRem's
-// exactly where the flag is set.
-TEST_F(VulkanDriver, SModAsSRemIsReportedWhereTheDriverComputesIt) {
+// OpSRem: the dividend's sign.
+int64_t srem(int64_t a, int64_t b) { return a % b; }
+// OpSMod: the divisor's sign.
+int64_t smod(int64_t a, int64_t b) {
+  const int64_t r = srem(a, b);
+  return r != 0 && ((r ^ b) < 0) ? r + b : r;
+}
+
+// The Vulkan SPIR-V environment leaves OpSRem and OpSMod undefined for
+// negative operands unless VK_KHR_maintenance8 is enabled, and drivers differ:
+// NVIDIA's computes unsigned remainders, llvmpipe (Mesa 22.3) computes OpSMod
+// as OpSRem. porta enables maintenance8 where the device has it and otherwise
+// builds both from OpSDiv (remainder.cpp); the rewritten module passes
+// spirv-tools' validator and the validation layer here. Either way the
+// answers are SPIR-V's, exactly. With PORTA_VULKAN_DISABLE=remainder-fix
+// (ctest vulkan.driver.remainder_raw) the module goes to the driver as it is,
+// and OpSMod must give OpSRem's answers exactly where
+// PORTA_DEVICE_FLAG_SMOD_AS_SREM is reported.
+TEST_F(VulkanDriver, SignedRemaindersAreExact) {
   if (!(info.features & PORTA_FEATURE_INT64)) GTEST_SKIP() << info.name << " has no int64 (shaderInt64)";
   const char* disabled = std::getenv("PORTA_VULKAN_DISABLE");
-  const bool raw = disabled && std::strstr(disabled, "smod-fix");
+  const bool raw = disabled && std::strstr(disabled, "remainder-fix");
   const bool flagged = (info.flags & PORTA_DEVICE_FLAG_SMOD_AS_SREM) != 0;
-  auto source = glsl(kSMod, "smod");
+  if (raw && !flagged)
+    GTEST_SKIP() << info.name
+                 << ": the driver's own remainders of negative operands are undefined without "
+                    "VK_KHR_maintenance8 and no flag says what they are: nothing to check";
+  auto source = glsl(kRemainders, "remainders");
   porta_plugin_kernel k = kernel(*source);
-  const std::vector<int32_t> a = {-7, -7, 7, 7}, b = {3, -3, -3, 3};
-  std::vector<int32_t> words(16, 0x5a5a5a5a);
+  const int32_t lowest = INT32_MIN;
+  const std::vector<int32_t> a = {-7, -7, 7, 7, lowest, lowest, 0, -1}, b = {3, -3, -3, 3, -2, 7, -5, 2};
+  std::vector<int32_t> words(40, 0x5a5a5a5a);
   std::copy(a.begin(), a.end(), words.begin());
-  std::copy(b.begin(), b.end(), words.begin() + 4);
-  porta_plugin_buffer w = buffer(words.size() * 4), l = buffer(8 * 8);
+  std::copy(b.begin(), b.end(), words.begin() + 8);
+  porta_plugin_buffer w = buffer(words.size() * 4), l = buffer(16 * 8);
   write(w, words.data(), words.size() * 4);
   dispatch(k, 1, 1, 1, {w, l}, nullptr, 0);
-  std::vector<int64_t> longs(8);
+  std::vector<int64_t> longs(16);
   read(w, words.data(), words.size() * 4);
   read(l, longs.data(), longs.size() * 8);
   sync();
-  const int32_t smod[4] = {2, -1, -2, 1}, srem[4] = {-1, -1, 1, 1};
-  const bool srem_seen = raw && flagged;  // what this run must give
-  const int32_t* want = srem_seen ? srem : smod;
-  for (int i = 0; i < 4; ++i) {
+  const char* what = raw ? "OpSRem's answer (the driver as it is; PORTA_DEVICE_FLAG_SMOD_AS_SREM is reported)"
+                         : "OpSMod's answer (the divisor's sign)";
+  for (size_t i = 0; i < a.size(); ++i) {
     SCOPED_TRACE(std::to_string(a[i]) + " % " + std::to_string(b[i]) + (raw ? " (raw driver)" : " (porta)"));
-    const char* what = srem_seen ? "OpSRem's answer (PORTA_DEVICE_FLAG_SMOD_AS_SREM is reported)"
-                                 : "OpSMod's answer (the divisor's sign)";
-    EXPECT_EQ(words[8 + i], want[i]) << info.name << ": int, want " << what;
-    EXPECT_EQ(words[12 + i], want[i]) << info.name << ": ivec4, want " << what;
-    EXPECT_EQ(longs[i], want[i]) << info.name << ": int64_t, want " << what;
-    if (i < 2) {
-      EXPECT_EQ(longs[4 + i], want[i]) << info.name << ": i64vec2, want " << what;
-    }
+    const int64_t mod = raw ? srem(a[i], b[i]) : smod(a[i], b[i]), rem = srem(a[i], b[i]);
+    EXPECT_EQ(words[16 + i], mod) << info.name << ": int %, want " << what;
+    EXPECT_EQ(words[24 + i], mod) << info.name << ": ivec4 %, want " << what;
+    EXPECT_EQ(longs[i], raw ? srem(a[i], b[i]) : smod(a[i], b[i])) << info.name << ": int64_t %, want " << what;
+    if (raw) continue;  // the driver's own OpSRem of negative operands is undefined
+    EXPECT_EQ(words[32 + i], rem) << info.name << ": int OpSRem, want the dividend's sign";
+    EXPECT_EQ(longs[8 + i], rem) << info.name << ": int64_t OpSRem, want the dividend's sign";
   }
 }
 

@@ -524,7 +524,7 @@ std::vector<uint32_t> prepare_module(const PhysicalDevice& d, const std::set<std
     copied_to = in.at + length;
   });
   keep_until(count);
-  if (d.rewrite_remainders) out = rewrite_signed_remainders(out);
+  out = rewrite_module(out, {d.rewrite_remainders, d.rewrite_fmix});
   check_against_device(d, enabled, out, where);
   return out;
 }

@@ -5,8 +5,8 @@
 // calls the feature, and the device. Instructions that change nothing a
 // kernel computes (OpExpectKHR, OpAssumeTrueKHR, non-semantic instructions)
 // are taken out where the device did not enable their extension. OpSRem and
-// OpSMod are built from OpSDiv where the device did not enable maintenance8
-// (remainder.cpp).
+// OpSMod are built from OpSDiv where the device did not enable maintenance8,
+// and FMix as GLSL's formula (rewrites.cpp).
 #pragma once
 
 #include <cstdint>

@@ -267,6 +267,7 @@ void describe(Instance& in, PhysicalDevice& d) {
     uint32_t header;
   } kNewerExtensions[] = {{kCooperativeMatrixExtension, VK_MAKE_API_VERSION(0, 1, 3, 255)},
                           {kExpectAssumeExtension, VK_MAKE_API_VERSION(0, 1, 3, 265)},
+                          {kMaintenance8Extension, VK_MAKE_API_VERSION(0, 1, 4, 307)},
                           {kBfloat16Extension, VK_MAKE_API_VERSION(0, 1, 4, 311)}};
   for (const auto& e : kNewerExtensions)
     if (in.validation_layer_version && in.validation_layer_version < e.header && d.extensions.erase(e.name))
@@ -411,7 +412,7 @@ void describe(Instance& in, PhysicalDevice& d) {
   // negative operands unless maintenance8 is enabled: NVIDIA's driver then
   // computes unsigned remainders, llvmpipe (Mesa 22.3) computes OpSMod as
   // OpSRem (-7 % 3 gives -1, not 2), silently. Without maintenance8 both are
-  // built from OpSDiv (remainder.cpp), unless PORTA_VULKAN_DISABLE names
+  // built from OpSDiv (rewrites.cpp), unless PORTA_VULKAN_DISABLE names
   // "remainder-fix" (tests/vulkan/driver_test.cpp uses that to check the
   // driver's own answers against PORTA_DEVICE_FLAG_SMOD_AS_SREM).
   if (has_driver && driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE)
@@ -419,6 +420,10 @@ void describe(Instance& in, PhysicalDevice& d) {
   d.exact_remainders = features.maintenance8.maintenance8 && !in.is_disabled("maintenance8");
   d.rewrite_remainders = (!d.exact_remainders || (info.flags & PORTA_DEVICE_FLAG_SMOD_AS_SREM)) &&
                          !in.is_disabled("remainder-fix");
+  // GLSL's mix is x * (1 - a) + y * a; drivers may compute x + (y - x) * a
+  // (NaN for an infinite x: NVIDIA's does). Every module's FMix is rebuilt as
+  // the formula (rewrites.cpp), as the other backends compute it.
+  d.rewrite_fmix = !in.is_disabled("fmix-formula");
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 10;  // after CUDA, before OpenCL on a device both drive
   // C of at least 2048 x 2048: the best of `porta-bench --gpu-only

@@ -41,7 +41,7 @@ constexpr VkStructureType kStructureTypeShaderExpectAssumeFeaturesKHR =
     static_cast<VkStructureType>(1000544000);
 constexpr const char* kExpectAssumeExtension = "VK_KHR_shader_expect_assume";
 // VK_KHR_maintenance8: with its feature enabled, OpSRem and OpSMod keep their
-// SPIR-V meaning for negative operands (remainder.cpp).
+// SPIR-V meaning for negative operands (rewrites.cpp).
 struct Maintenance8FeaturesKHR {
   VkStructureType sType;
   void* pNext;
@@ -89,10 +89,11 @@ struct PhysicalDevice {
   uint64_t max_buffer = 0;            // maxBufferSize (Vulkan 1.3), else max_allocation
   bool timeline = false;
   bool push_descriptor = false;
-  // Build OpSRem and OpSMod from OpSDiv in prepare_module (remainder.cpp):
+  // Build OpSRem and OpSMod from OpSDiv in prepare_module (rewrites.cpp):
   // the device does not enable maintenance8, or PORTA_DEVICE_FLAG_SMOD_AS_SREM.
   bool rewrite_remainders = false;
   bool exact_remainders = false;  // maintenance8 is enabled: OpSRem/OpSMod are exact
+  bool rewrite_fmix = true;       // GLSL.std.450 FMix as GLSL's formula (rewrites.cpp)
   porta_device_info info{};
   // What the device offers to shaders: its features (all of which the device
   // is opened with), its subgroup operations and, from Vulkan 1.2, its float
@@ -114,8 +115,8 @@ struct Instance {
   std::vector<PhysicalDevice> devices;
   // Capabilities named in PORTA_VULKAN_DISABLE (comma list: "uma", "push-descriptor",
   // "timeline", "maintenance8"), so tests exercise the paths other drivers take;
-  // "remainder-fix" hands OpSRem and OpSMod to the driver as they are, so tests
-  // see what the driver does.
+  // "remainder-fix" and "fmix-formula" hand OpSRem/OpSMod and FMix to the
+  // driver as they are, so tests see what the driver does.
   std::set<std::string> disabled;
   uint64_t timeout_ns = 60ull * 1000 * 1000 * 1000;  // PORTA_VULKAN_TIMEOUT_MS
   uint32_t validation_layer_version = 0;             // its header version; 0: validation off

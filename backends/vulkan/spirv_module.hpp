@@ -42,8 +42,15 @@ inline void emit_instruction(std::vector<uint32_t>& out, uint32_t opcode,
   out.insert(out.end(), operands);
 }
 
-// Signed remainders (OpSRem, OpSMod) built from OpSDiv, which the Vulkan
-// SPIR-V environment defines for every sign; see remainder.cpp.
-std::vector<uint32_t> rewrite_signed_remainders(const std::vector<uint32_t>& module);
+// What rewrite_module rebuilds (rewrites.cpp).
+struct Rewrites {
+  // OpSRem and OpSMod from OpSDiv, which the Vulkan SPIR-V environment
+  // defines for every sign; it leaves them undefined for negative operands
+  // unless VK_KHR_maintenance8 is enabled.
+  bool signed_remainders = false;
+  // GLSL.std.450 FMix as x * (1 - a) + y * a, as GLSL defines it.
+  bool fmix = false;
+};
+std::vector<uint32_t> rewrite_module(const std::vector<uint32_t>& module, const Rewrites& which);
 
 }  // namespace porta::vk

@@ -110,7 +110,7 @@ int64_t smod(int64_t a, int64_t b) {
 // negative operands unless VK_KHR_maintenance8 is enabled, and drivers differ:
 // NVIDIA's computes unsigned remainders, llvmpipe (Mesa 22.3) computes OpSMod
 // as OpSRem. porta enables maintenance8 where the device has it and otherwise
-// builds both from OpSDiv (remainder.cpp); the rewritten module passes
+// builds both from OpSDiv (rewrites.cpp); the rewritten module passes
 // spirv-tools' validator and the validation layer here. Either way the
 // answers are SPIR-V's, exactly. With PORTA_VULKAN_DISABLE=remainder-fix
 // (ctest vulkan.driver.remainder_raw) the module goes to the driver as it is,

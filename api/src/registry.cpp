@@ -1,6 +1,8 @@
 // Plugin discovery and loading. Search order: PORTA_PLUGIN_PATH (a colon
 // list), the folder of libporta.so itself (and its porta/ subfolder), then the
-// install's plugin folder. The first plugin of a name wins. Every failure is
+// install's plugin folder. The first plugin of a name wins; a file that is
+// not a usable porta plugin (damaged, not a library, another ABI) is skipped
+// with a warning and the next file of that name is tried. Every failure is
 // kept with its reason and never stops the other plugins.
 #include "registry.hpp"
 
@@ -135,9 +137,16 @@ void Registry::load_folder(const std::string& folder) {
   std::sort(files.begin(), files.end());
   for (const auto& file : files) {
     std::string name = file.substr(9, file.size() - 12);
-    if (find(name)) {
-      log(PORTA_LOG_DEBUG, "plugin " + folder + "/" + file + " ignored: " + name + " already found earlier");
-      continue;
+    if (Plugin* earlier = find(name)) {
+      if (earlier->api) {
+        log(PORTA_LOG_DEBUG, "plugin " + folder + "/" + file + " ignored: " + name + " already found earlier");
+        continue;
+      }
+      // The earlier file is no porta plugin at all: this one may be.
+      log(PORTA_LOG_WARN, "plugin file " + earlier->path + " skipped (" + earlier->reason + "); trying " +
+                              folder + "/" + file);
+      plugins_.erase(std::find_if(plugins_.begin(), plugins_.end(),
+                                  [&](const std::unique_ptr<Plugin>& p) { return p.get() == earlier; }));
     }
     load_plugin(folder + "/" + file, name);
   }

@@ -1,6 +1,7 @@
 // GLSL → SPIR-V, validation and optimisation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,27 @@ TEST(FrontEnd, SyntaxErrorNamesFileAndLine) {
   EXPECT_EQ(e.kind, pt::Error::Kind::InvalidGlsl);
   EXPECT_NE(std::string(e.what()).find("kernel.comp:5: error"), std::string::npos) << e.what();
   EXPECT_NE(std::string(e.what()).find("'y'"), std::string::npos) << e.what();
+}
+
+// A source without #version compiles as GLSL 4.50, and its errors keep the
+// source's own line numbers.
+TEST(FrontEnd, MissingVersionMeans450) {
+  const std::string body =
+      "layout(local_size_x = 1) in;\n"
+      "layout(binding = 0) buffer D { double v[]; };\n"  // double: not in GLSL ES
+      "void main() { v[0] = 1.0lf; }\n";
+  EXPECT_FALSE(pt::compile_glsl(body, "k.comp").empty());
+  const pt::Error e = expect_error([&] { pt::compile_glsl(body + "void f() { x = 1; }\n", "k.comp"); });
+  EXPECT_NE(std::string(e.what()).find("k.comp:4: error"), std::string::npos) << e.what();
+}
+
+// A #version without compute shaders gets one line, not glslang's built-ins.
+TEST(FrontEnd, VersionWithoutComputeIsOneLine) {
+  const pt::Error e = expect_error([] { pt::compile_glsl("#version 300 es\nvoid main() {}\n", "old.comp"); });
+  EXPECT_EQ(e.kind, pt::Error::Kind::InvalidGlsl);
+  const std::string what = e.what();
+  EXPECT_LT(std::count(what.begin(), what.end(), '\n'), 3) << what;
+  EXPECT_NE(what.find("old.comp"), std::string::npos) << what;
 }
 
 TEST(FrontEnd, NonComputeStageIsRejected) {

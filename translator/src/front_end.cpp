@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <regex>
 #include <shaderc/shaderc.hpp>
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
@@ -73,10 +74,21 @@ std::vector<uint32_t> run_passes(const std::vector<uint32_t>& spirv,
   return optimized;
 }
 
+// Whether the source has a #version directive (glslang needs it first, after
+// comments and blank lines; a misplaced one is the compiler's error to report).
+bool has_version_directive(const std::string& source) {
+  static const std::regex directive(R"((^|\n)[ \t]*#[ \t]*version\b)");
+  return std::regex_search(source, directive);
+}
+
 }  // namespace
 
-std::vector<uint32_t> compile_glsl(const std::string& source, const std::string& name) {
+std::vector<uint32_t> compile_glsl(const std::string& given, const std::string& name) {
   const std::string label = name.empty() ? "kernel.comp" : name;
+  // Without #version glslang takes GLSL ES 1.00, which has no compute
+  // shaders, and prints its whole built-in prelude as the error: a source
+  // without one is compiled as `#version 450`, with its own line numbers.
+  const std::string source = has_version_directive(given) ? given : "#version 450\n#line 1\n" + given;
   shaderc::Compiler compiler;
   if (!compiler.IsValid())
     throw Error(Error::Kind::Internal, "the GLSL compiler (shaderc) failed to initialise");
@@ -91,6 +103,13 @@ std::vector<uint32_t> compile_glsl(const std::string& source, const std::string&
   if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
     std::string log = result.GetErrorMessage();
     while (!log.empty() && log.back() == '\n') log.pop_back();
+    // glslang reports a failure in its own built-in declarations (a #version
+    // or profile it cannot compile compute shaders for) with all of them.
+    if (log.find("Unable to parse built-ins") != std::string::npos)
+      throw Error(Error::Kind::InvalidGlsl,
+                  "GLSL compilation of " + label +
+                      " failed: its #version/profile has no compute shaders (porta compiles "
+                      "GLSL 4.30 and later, or ES 3.10 and later)");
     throw Error(Error::Kind::InvalidGlsl, "GLSL compilation of " + label + " failed:\n" + log);
   }
   return std::vector<uint32_t>(result.cbegin(), result.cend());

@@ -1,8 +1,9 @@
 // The kernel cache: $PORTA_CACHE_DIR, else $XDG_CACHE_HOME/porta, else
 // ~/.cache/porta. Writes are atomic (temporary file, then rename), so a reader
 // sees a whole entry or none. Each entry starts with a header holding a magic
-// and a checksum of what follows, so that a damaged file is found here and
-// rebuilt, and never reaches a driver. PORTA_CACHE=0 turns it off.
+// and a checksum over its key and what follows, so that a damaged (or
+// renamed) file is found here and rebuilt, and never reaches a driver or the
+// cpu backend's loader. PORTA_CACHE=0 turns it off.
 #include "cache.hpp"
 
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 
 #include "errors.hpp"
 #include "log.hpp"
+#include "porta_common/hash.hpp"
 
 namespace porta::core {
 namespace {
@@ -53,14 +55,15 @@ std::string resolve_cache_dir() {
   return dir;
 }
 
-// Entry header: "PORTAKC1", then the payload's 64-bit FNV-1a in native byte order.
-constexpr char kMagic[8] = {'P', 'O', 'R', 'T', 'A', 'K', 'C', '1'};
-constexpr size_t kHeaderSize = 16;
+// Entry header: "PORTAKC2", then the XXH3-128 of the key and the payload
+// (high half, then low half, native byte order).
+constexpr char kMagic[8] = {'P', 'O', 'R', 'T', 'A', 'K', 'C', '2'};
+constexpr size_t kHeaderSize = 24;
 
-uint64_t checksum(const uint8_t* data, size_t size) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 1099511628211ull;
-  return h;
+void checksum(const std::string& key, const uint8_t* data, size_t size, uint8_t out[16]) {
+  const XXH128_hash_t h = common::Hasher().add(key).add(data, size).digest();
+  std::memcpy(out, &h.high64, 8);
+  std::memcpy(out + 8, &h.low64, 8);
 }
 
 bool valid_key(const std::string& key) {
@@ -83,10 +86,10 @@ bool cache_load(const std::string& key, std::vector<uint8_t>& data) {
   if (!in) return false;
   std::vector<uint8_t> file{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (in.bad()) return false;
-  uint64_t stored = 0;
-  if (file.size() >= kHeaderSize) std::memcpy(&stored, file.data() + sizeof kMagic, sizeof stored);
+  uint8_t want[16];
+  if (file.size() >= kHeaderSize) checksum(key, file.data() + kHeaderSize, file.size() - kHeaderSize, want);
   if (file.size() < kHeaderSize || std::memcmp(file.data(), kMagic, sizeof kMagic) != 0 ||
-      stored != checksum(file.data() + kHeaderSize, file.size() - kHeaderSize)) {
+      std::memcmp(file.data() + sizeof kMagic, want, sizeof want) != 0) {
     log(PORTA_LOG_WARN, "kernel cache: " + cache_dir() + "/" + key + " is damaged; it will be rebuilt");
     std::remove((cache_dir() + "/" + key).c_str());
     return false;
@@ -104,8 +107,7 @@ bool cache_store(const std::string& key, const void* data, size_t size) {
   if (fd < 0) return false;
   uint8_t header[kHeaderSize];
   std::memcpy(header, kMagic, sizeof kMagic);
-  const uint64_t sum = checksum(static_cast<const uint8_t*>(data), size);
-  std::memcpy(header + sizeof kMagic, &sum, sizeof sum);
+  checksum(key, static_cast<const uint8_t*>(data), size, header + sizeof kMagic);
   std::vector<uint8_t> file(header, header + kHeaderSize);
   file.insert(file.end(), static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
   const char* p = reinterpret_cast<const char*>(file.data());
@@ -130,18 +132,8 @@ bool cache_store(const std::string& key, const void* data, size_t size) {
   return ok;
 }
 
-// 128-bit FNV-1a pair, as hex: a content key, not a security boundary.
 std::string hash_hex(const void* data, size_t size, const std::string& salt) {
-  uint64_t a = 1469598103934665603ull, b = 0x9e3779b97f4a7c15ull;
-  auto mix = [&](const unsigned char* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-      a = (a ^ p[i]) * 1099511628211ull;
-      b = (b ^ p[i]) * 0x100000001b3ull + 0x632be59bd9b4e019ull;
-    }
-  };
-  mix(reinterpret_cast<const unsigned char*>(salt.data()), salt.size());
-  mix(static_cast<const unsigned char*>(data), size);
-  return format("%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
+  return common::Hasher().add(salt).add(data, size).hex();
 }
 
 }  // namespace porta::core

@@ -139,7 +139,8 @@ void Registry::load_folder(const std::string& folder) {
     std::string name = file.substr(9, file.size() - 12);
     if (Plugin* earlier = find(name)) {
       if (earlier->api) {
-        log(PORTA_LOG_DEBUG, "plugin " + folder + "/" + file + " ignored: " + name + " already found earlier");
+        log(PORTA_LOG_DEBUG,
+            "plugin " + folder + "/" + file + " ignored: " + name + " already found earlier");
         continue;
       }
       // The earlier file is no porta plugin at all: this one may be.

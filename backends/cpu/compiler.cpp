@@ -22,6 +22,7 @@
 
 #include "builtin.hpp"
 #include "device.hpp"
+#include "porta_common/hash.hpp"
 
 extern char** environ;
 
@@ -136,20 +137,6 @@ Compiler compiler() {
   return known.emplace(display, c).first->second;
 }
 
-// 128-bit FNV-1a (two 64-bit lanes with different bases), enough to name cache entries.
-std::string hash_hex(const std::string& text) {
-  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
-  for (unsigned char ch : text) {
-    a = (a ^ ch) * 0x100000001b3ull;
-    b = (b ^ ch) * 0x100000001b3ull;
-    b ^= b >> 29;
-  }
-  char out[33];
-  std::snprintf(out, sizeof out, "%016llx%016llx", static_cast<unsigned long long>(a),
-                static_cast<unsigned long long>(b));
-  return out;
-}
-
 // Opens a built kernel and checks it is the one asked for; on failure returns
 // nullptr with the reason in *why and leaves nothing open.
 const porta_cpu_kernel_entry* try_load(const std::string& path, const porta_kernel_desc& desc,
@@ -204,55 +191,48 @@ void build(const porta_kernel_desc& desc, std::string_view source, const std::st
   }
 }
 
+// Opens a kernel library from its bytes, written to a private temporary
+// folder, so the bytes the cache checked (a checksum over the entry and its
+// key) are the bytes dlopen maps: a cached library changed on disk is never
+// run. (A fresh path each time: dlopen hands back an already loaded library
+// of the same name.)
+const porta_cpu_kernel_entry* load_bytes(const void* data, size_t size, const porta_kernel_desc& desc,
+                                         std::string* why) {
+  TempDir dir;
+  const fs::path so = dir.path() / "kernel.so";
+  write_file(so, static_cast<const char*>(data), size);
+  return try_load(so.string(), desc, why);  // a loaded library keeps its mapping
+}
+
+// The kernel from the cache (host cache_load: checked against the entry's
+// checksum), else built in a temporary folder and stored in the cache.
 const porta_cpu_kernel_entry* build_and_load(const porta_kernel_desc& desc, std::string_view source,
                                              const std::string& key, const Compiler& cxx) {
-  const char* name = desc.name ? desc.name : "(unnamed)";
-  char cache_path[4096];
+  const std::string name = desc.name ? desc.name : "(unnamed)";
   const porta_host_api* host = plugin::host();
-  bool cached = host && host->cache_path && host->cache_path(key.c_str(), cache_path, sizeof cache_path);
   std::string why;
-  if (!cached) {
-    TempDir dir;
-    std::string so = (dir.path() / "kernel.so").string();
-    build(desc, source, so, cxx);
-    const porta_cpu_kernel_entry* entry = try_load(so, desc, &why);
-    if (!entry)
-      fail(PORTA_ERROR_COMPILE, "%s: kernel '%s': built object unusable: %s", where("kernel_create").c_str(),
-           name, why.c_str());
-    return entry;
-  }
-  std::string path = cache_path;
-  if (access(path.c_str(), F_OK) == 0) {
-    if (const porta_cpu_kernel_entry* entry = try_load(path, desc, &why)) {
-      plugin::log(PORTA_LOG_DEBUG, "cpu: kernel '" + std::string(name) + "' loaded from the cache: " + path);
+  void* cached = nullptr;
+  size_t cached_size = 0;
+  if (host && host->cache_load && host->cache_load(key.c_str(), &cached, &cached_size)) {
+    const porta_cpu_kernel_entry* entry = load_bytes(cached, cached_size, desc, &why);
+    std::free(cached);
+    if (entry) {
+      plugin::log(PORTA_LOG_DEBUG, "cpu: kernel '" + name + "' loaded from the cache: " + key);
       return entry;
     }
-    plugin::log(PORTA_LOG_WARN, "cpu: kernel '" + std::string(name) + "': corrupt cache entry " + path +
-                                    " (" + why + "); rebuilding it");
-    unlink(path.c_str());
+    plugin::log(PORTA_LOG_WARN,
+                "cpu: kernel '" + name + "': unusable cache entry " + key + " (" + why + "); rebuilding it");
   }
-  std::error_code ignored;
-  fs::create_directories(fs::path(path).parent_path(), ignored);
-  // Built next to its final name, then renamed: readers see all of it or nothing.
-  static std::atomic<unsigned> counter{0};
-  std::string temp = path + plugin::format(".tmp.%ld.%u", static_cast<long>(getpid()), counter++);
-  try {
-    build(desc, source, temp, cxx);
-  } catch (...) {
-    unlink(temp.c_str());
-    throw;
-  }
-  if (rename(temp.c_str(), path.c_str()) != 0) {
-    int e = errno;
-    unlink(temp.c_str());
-    fail(PORTA_ERROR_BACKEND, "%s: kernel '%s': cannot store %s in the cache: %s",
-         where("kernel_create").c_str(), name, path.c_str(), std::strerror(e));
-  }
-  plugin::log(PORTA_LOG_DEBUG, "cpu: kernel '" + std::string(name) + "' compiled into the cache: " + path);
-  const porta_cpu_kernel_entry* entry = try_load(path, desc, &why);
+  TempDir dir;
+  const std::string so = (dir.path() / "kernel.so").string();
+  build(desc, source, so, cxx);
+  const porta_cpu_kernel_entry* entry = try_load(so, desc, &why);
   if (!entry)
     fail(PORTA_ERROR_COMPILE, "%s: kernel '%s': built object unusable: %s", where("kernel_create").c_str(),
-         name, why.c_str());
+         name.c_str(), why.c_str());
+  const std::string bytes = read_file(so);
+  if (host && host->cache_store && host->cache_store(key.c_str(), bytes.data(), bytes.size()))
+    plugin::log(PORTA_LOG_DEBUG, "cpu: kernel '" + name + "' compiled into the cache: " + key);
   return entry;
 }
 
@@ -271,11 +251,11 @@ const porta_cpu_kernel_entry* compile_kernel(const porta_kernel_desc& desc, std:
     key_text += "\n";
     key_text += kRuntimeHeaders[i].name;
     key_text += ' ';
-    key_text += hash_hex(std::string(kRuntimeHeaders[i].data, kRuntimeHeaders[i].size));
+    key_text += common::Hasher().add(kRuntimeHeaders[i].data, kRuntimeHeaders[i].size).hex();
   }
   key_text += "\n";
   key_text += source;
-  std::string key = "cpu-" + hash_hex(key_text);
+  std::string key = "cpu-" + common::Hasher().add(key_text).hex();
 
   // Threads asking for the same kernel at once share one build.
   static std::mutex mutex;

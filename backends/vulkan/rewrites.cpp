@@ -5,9 +5,10 @@
 // first function (the module's own bool types where it has them: a second
 // OpTypeBool would be invalid). The result goes through the validator like
 // every module.
+#include <spirv/unified1/GLSL.std.450.h>
+
 #include <map>
 #include <set>
-#include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp>
 
 #include "spirv_module.hpp"
@@ -102,7 +103,8 @@ class Rewriter {
     if (!first_function_) return in_;
     for_each_instruction(in_.data(), in_.size(), [&](const Instruction& i) {
       if (i.at < first_function_) return;
-      if (!replace(i, body)) body.insert(body.end(), in_.begin() + i.at, in_.begin() + i.at + i.operand_count + 1);
+      if (!replace(i, body))
+        body.insert(body.end(), in_.begin() + i.at, in_.begin() + i.at + i.operand_count + 1);
     });
     std::vector<uint32_t> out(in_.begin(), in_.begin() + first_function_);
     out.insert(out.end(), declarations_.begin(), declarations_.end());

@@ -197,15 +197,19 @@ TEST_F(Cpu, RuntimeCompiledDispatchAndCacheHit) {
   api().kernel_destroy(k);
 }
 
+// An entry whose bytes are no kernel library (the test host's cache keeps no
+// checksum; libporta's finds changed bytes before the plugin sees them).
 TEST_F(Cpu, CorruptCacheEntryIsRebuilt) {
-  TestHost::set_cache_path_hook(
-      [](const std::string& path) { std::ofstream(path, std::ios::binary) << "not a shared object"; });
-  TestHost::clear_logs();
   Desc desc = scale_desc("scale-corrupt");
   porta_plugin_kernel k = kernel(desc);
-  TestHost::set_cache_path_hook(nullptr);
   ASSERT_TRUE(k);
-  EXPECT_TRUE(TestHost::logged("corrupt cache entry", PORTA_LOG_WARN));
+  api().kernel_destroy(k);
+  for (const std::string& key : TestHost::cache_keys())
+    std::ofstream(TestHost::cache_file(key), std::ios::binary | std::ios::trunc) << "not a shared object";
+  TestHost::clear_logs();
+  k = kernel(desc);
+  ASSERT_TRUE(k);
+  EXPECT_TRUE(TestHost::logged("unusable cache entry", PORTA_LOG_WARN));
   check_scale(k, 500);
   api().kernel_destroy(k);
 }

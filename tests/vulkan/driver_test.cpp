@@ -146,7 +146,8 @@ TEST_F(VulkanDriver, SignedRemaindersAreExact) {
     const int64_t mod = raw ? srem(a[i], b[i]) : smod(a[i], b[i]), rem = srem(a[i], b[i]);
     EXPECT_EQ(words[16 + i], mod) << info.name << ": int %, want " << what;
     EXPECT_EQ(words[24 + i], mod) << info.name << ": ivec4 %, want " << what;
-    EXPECT_EQ(longs[i], raw ? srem(a[i], b[i]) : smod(a[i], b[i])) << info.name << ": int64_t %, want " << what;
+    EXPECT_EQ(longs[i], raw ? srem(a[i], b[i]) : smod(a[i], b[i]))
+        << info.name << ": int64_t %, want " << what;
     if (raw) continue;  // the driver's own OpSRem of negative operands is undefined
     EXPECT_EQ(words[32 + i], rem) << info.name << ": int OpSRem, want the dividend's sign";
     EXPECT_EQ(longs[8 + i], rem) << info.name << ": int64_t OpSRem, want the dividend's sign";

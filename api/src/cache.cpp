@@ -98,38 +98,55 @@ bool cache_load(const std::string& key, std::vector<uint8_t>& data) {
   return true;
 }
 
+// Set once a write fails for want of room or permission (a full or read-only
+// disk): the cache stays off for the rest of the process, with one warning,
+// rather than failing and warning at every kernel.
+std::atomic<bool> g_writes_off{false};
+
 bool cache_store(const std::string& key, const void* data, size_t size) {
-  if (cache_dir().empty() || !valid_key(key)) return false;
+  if (cache_dir().empty() || !valid_key(key) || g_writes_off.load()) return false;
   static std::atomic<unsigned> counter{0};
   std::string final_path = cache_dir() + "/" + key;
   std::string tmp = format("%s.tmp.%d.%u", final_path.c_str(), static_cast<int>(getpid()), counter++);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
   uint8_t header[kHeaderSize];
   std::memcpy(header, kMagic, sizeof kMagic);
   checksum(key, static_cast<const uint8_t*>(data), size, header + sizeof kMagic);
   std::vector<uint8_t> file(header, header + kHeaderSize);
   file.insert(file.end(), static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);
-  const char* p = reinterpret_cast<const char*>(file.data());
-  size_t left = file.size();
-  bool ok = true;
-  while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ok = false;
-      break;
+  int error = 0;
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error = errno;
+  } else {
+    const char* p = reinterpret_cast<const char*>(file.data());
+    size_t left = file.size();
+    while (left > 0 && !error) {
+      const ssize_t n = ::write(fd, p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        error = n < 0 ? errno : ENOSPC;
+        break;
+      }
+      p += n;
+      left -= static_cast<size_t>(n);
     }
-    p += n;
-    left -= static_cast<size_t>(n);
+    if (::close(fd) != 0 && !error) error = errno;
+    if (!error && std::rename(tmp.c_str(), final_path.c_str()) != 0) error = errno;
   }
-  ok = (::close(fd) == 0) && ok;
-  if (ok) ok = std::rename(tmp.c_str(), final_path.c_str()) == 0;
-  if (!ok) {
-    std::remove(tmp.c_str());
-    log(PORTA_LOG_WARN, "kernel cache: could not write " + final_path);
+  if (!error) return true;
+  std::remove(tmp.c_str());
+  const bool no_room = error == ENOSPC || error == EDQUOT || error == EFBIG || error == EROFS ||
+                       error == EACCES || error == EPERM;
+  if (no_room) {
+    if (!g_writes_off.exchange(true))
+      log(PORTA_LOG_WARN,
+          format("kernel cache off: cannot write in %s (%s); kernels are built anew each time",
+                 cache_dir().c_str(), std::strerror(error)));
+  } else {
+    log(PORTA_LOG_WARN,
+        format("kernel cache: could not write %s (%s)", final_path.c_str(), std::strerror(error)));
   }
-  return ok;
+  return false;
 }
 
 std::string hash_hex(const void* data, size_t size, const std::string& salt) {

@@ -1,6 +1,9 @@
 // Kernels that must be refused at creation with a message that says why, and
 // the kernel cache surviving a corrupt entry.
 #include <dirent.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -115,13 +118,33 @@ void main() { v[0] = subgroupAdd(v[0]); })"},
   if (refused == 0) GTEST_SKIP() << dev.name() << " has every feature tried";
 }
 
+// How run_child starts the child.
+struct Child {
+  std::string stderr_path;  // where its standard error goes; empty: inherited
+  bool small_disk = false;  // the cache folder on its own 8 KiB tmpfs: a disk that fills up
+};
+
+// run_child's exit status when the child cannot mount its small disk.
+constexpr int kNoMount = 124;
+
 // Runs this test binary again with `filter` and a cache dir, in a fresh process
 // (a process keeps kernels it built in memory).
-int run_child(const std::string& filter, const std::string& cache) {
+int run_child(const std::string& filter, const std::string& cache, const Child& how = {}) {
   pid_t pid = fork();
   if (pid == 0) {
     setenv("PORTA_CACHE_DIR", cache.c_str(), 1);
     setenv("PORTA_CACHE_CHILD", "1", 1);
+    if (!how.stderr_path.empty()) {
+      const int fd = open(how.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd < 0 || dup2(fd, 2) < 0) _exit(126);
+    }
+    if (how.small_disk) {
+      // A mount of its own (needs CAP_SYS_ADMIN), private to the child.
+      std::filesystem::create_directories(cache);
+      if (unshare(CLONE_NEWNS) != 0 || mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+          mount("tmpfs", cache.c_str(), "tmpfs", 0, "size=8k") != 0)
+        _exit(kNoMount);
+    }
     std::string arg = "--gtest_filter=" + filter;
     execl("/proc/self/exe", "child", arg.c_str(), static_cast<char*>(nullptr));
     _exit(127);
@@ -131,17 +154,31 @@ int run_child(const std::string& filter, const std::string& cache) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+size_t count_of(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
 TEST(KernelCache, ChildBuildsAndRuns) {
-  if (!std::getenv("PORTA_CACHE_CHILD"))
-    GTEST_SKIP() << "runs only as the child of KernelCache.CorruptEntryIsRebuilt";
+  if (!std::getenv("PORTA_CACHE_CHILD")) GTEST_SKIP() << "runs only as the child of the KernelCache tests";
   auto dev = open_under_test();
-  const char* src = R"(#version 450
+  // Two kernels: a cache that fails at the first store is asked again.
+  for (uint32_t m : {3u, 5u}) {
+    const std::string src = R"(#version 450
 layout(local_size_x = 4) in;
+layout(constant_id = 0) const uint M = 1u;
 layout(binding = 0) buffer D { uint v[]; };
-void main() { v[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 3u + 1u; })";
-  auto k = dev.kernel(porta::glsl(src, "cache-probe"));
-  const std::vector<uint32_t> r = porta::test::run_on_one_buffer(dev, k, {4}, 16);
-  for (uint32_t i = 0; i < 16; ++i) ASSERT_EQ(r[i], i * 3 + 1);
+void main() { v[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * M + 1u; })";
+    auto k = dev.kernel(porta::glsl(src, "cache-probe-" + std::to_string(m)), {{0, m}});
+    const std::vector<uint32_t> r = porta::test::run_on_one_buffer(dev, k, {4}, 16);
+    for (uint32_t i = 0; i < 16; ++i) ASSERT_EQ(r[i], i * m + 1);
+  }
 }
 
 // Builds the probe kernel into a fresh cache in a child process, damages
@@ -169,6 +206,28 @@ TEST(KernelCache, CorruptEntryIsRebuilt) {
   expect_damage_rebuilt([](const std::filesystem::path& entry) {
     std::ofstream(entry, std::ios::binary | std::ios::trunc) << "this is not a kernel";
   });
+}
+
+// A disk that fills up (an 8 KiB tmpfs) and a folder no file can be made in
+// (/proc, for root too): the kernels run, and the cache says once that it is
+// off.
+TEST(KernelCache, UnwritableCacheWarnsOnceAndRuns) {
+  if (std::getenv("PORTA_CACHE_CHILD")) GTEST_SKIP() << "parent only";
+  const std::string base =
+      std::filesystem::temp_directory_path() / ("porta-cache-full-" + std::to_string(getpid()));
+  const std::string log = base + ".log";
+  std::filesystem::remove_all(base);
+  ASSERT_EQ(run_child("KernelCache.ChildBuildsAndRuns", "/proc/porta-cache", {log}), 0) << read_all(log);
+  std::string text = read_all(log);
+  EXPECT_EQ(count_of(text, "kernel cache off"), 1u) << text;
+  const int full = run_child("KernelCache.ChildBuildsAndRuns", base, {log, true});
+  std::filesystem::remove_all(base);
+  text = read_all(log);
+  std::filesystem::remove(log);
+  if (full == kNoMount) GTEST_SKIP() << "mounting a small tmpfs for the full-disk case needs CAP_SYS_ADMIN";
+  ASSERT_EQ(full, 0) << text;
+  EXPECT_LE(count_of(text, "kernel cache off"), 1u) << text;
+  EXPECT_EQ(count_of(text, "could not write"), 0u) << text;
 }
 
 // Bytes changed inside an entry, its size kept: on the cpu backend the entry

@@ -129,7 +129,7 @@ constexpr int kNoMount = 124;
 
 // Runs this test binary again with `filter` and a cache dir, in a fresh process
 // (a process keeps kernels it built in memory).
-int run_child(const std::string& filter, const std::string& cache, const Child& how = {}) {
+pid_t spawn_child(const std::string& filter, const std::string& cache, const Child& how = {}) {
   pid_t pid = fork();
   if (pid == 0) {
     setenv("PORTA_CACHE_DIR", cache.c_str(), 1);
@@ -149,9 +149,17 @@ int run_child(const std::string& filter, const std::string& cache, const Child& 
     execl("/proc/self/exe", "child", arg.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
+  return pid;
+}
+
+int wait_child(pid_t pid) {
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+int run_child(const std::string& filter, const std::string& cache, const Child& how = {}) {
+  return wait_child(spawn_child(filter, cache, how));
 }
 
 std::string read_all(const std::string& path) {
@@ -206,6 +214,21 @@ TEST(KernelCache, CorruptEntryIsRebuilt) {
   expect_damage_rebuilt([](const std::filesystem::path& entry) {
     std::ofstream(entry, std::ios::binary | std::ios::trunc) << "this is not a kernel";
   });
+}
+
+// Eight processes building the same kernels into one empty cache at once,
+// then eight loading them: every one gets right answers.
+TEST(KernelCache, EightProcessesShareOneCache) {
+  if (std::getenv("PORTA_CACHE_CHILD")) GTEST_SKIP() << "parent only";
+  const std::string cache =
+      std::filesystem::temp_directory_path() / ("porta-cache-shared-" + std::to_string(getpid()));
+  std::filesystem::remove_all(cache);
+  for (const char* round : {"building", "loading"}) {
+    std::vector<pid_t> children;
+    for (int i = 0; i < 8; ++i) children.push_back(spawn_child("KernelCache.ChildBuildsAndRuns", cache));
+    for (pid_t child : children) EXPECT_EQ(wait_child(child), 0) << round;
+  }
+  std::filesystem::remove_all(cache);
 }
 
 // A disk that fills up (an 8 KiB tmpfs) and a folder no file can be made in

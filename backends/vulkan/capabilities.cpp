@@ -40,9 +40,19 @@ struct CapabilityNeed {
   Need need;
 };
 
+// What a capability needs, spelled once: the structure and member named in
+// the message are the ones read.
+#define PORTA_NEED(structure, member, field) \
+  Need { #structure "::" #field, f.member.field != 0 }
+#define PORTA_NEED_EITHER(structure, member, a, b) \
+  Need { #structure "::" #a " or " #b, f.member.a || f.member.b }
+#define PORTA_SUBGROUP_NEED(bit)                                                                         \
+  subgroup_operation(d, VK_SUBGROUP_FEATURE_##bit##_BIT,                                                 \
+                     "VkPhysicalDeviceSubgroupProperties::supportedOperations VK_SUBGROUP_FEATURE_" #bit \
+                     "_BIT in compute")
+
 CapabilityNeed capability_need(const PhysicalDevice& d, uint32_t capability) {
   const FeatureChain& f = *d.features;
-  const VkPhysicalDeviceFeatures& core = f.core.features;
   switch (capability) {
     // Core Vulkan compute, no feature needed.
     case spv::CapabilityMatrix:
@@ -54,171 +64,125 @@ CapabilityNeed capability_need(const PhysicalDevice& d, uint32_t capability) {
     case spv::CapabilityUniformBufferArrayDynamicIndexing:
       return {"UniformBufferArrayDynamicIndexing", {}};
     case spv::CapabilityGroupNonUniform:
-      return {"GroupNonUniform (basic subgroup operations)",
-              subgroup_operation(d, VK_SUBGROUP_FEATURE_BASIC_BIT,
-                                 "VkPhysicalDeviceSubgroupProperties::supportedOperations "
-                                 "VK_SUBGROUP_FEATURE_BASIC_BIT in compute")};
+      return {"GroupNonUniform (basic subgroup operations)", PORTA_SUBGROUP_NEED(BASIC)};
     case spv::CapabilityGroupNonUniformVote:
-      return {"GroupNonUniformVote (vote subgroup operations)",
-              subgroup_operation(d, VK_SUBGROUP_FEATURE_VOTE_BIT,
-                                 "VkPhysicalDeviceSubgroupProperties::supportedOperations "
-                                 "VK_SUBGROUP_FEATURE_VOTE_BIT in compute")};
+      return {"GroupNonUniformVote (vote subgroup operations)", PORTA_SUBGROUP_NEED(VOTE)};
     case spv::CapabilityGroupNonUniformArithmetic:
-      return {"GroupNonUniformArithmetic (arithmetic subgroup operations)",
-              subgroup_operation(d, VK_SUBGROUP_FEATURE_ARITHMETIC_BIT,
-                                 "VkPhysicalDeviceSubgroupProperties::supportedOperations "
-                                 "VK_SUBGROUP_FEATURE_ARITHMETIC_BIT in compute")};
+      return {"GroupNonUniformArithmetic (arithmetic subgroup operations)", PORTA_SUBGROUP_NEED(ARITHMETIC)};
     case spv::CapabilityGroupNonUniformBallot:
-      return {"GroupNonUniformBallot (ballot subgroup operations)",
-              subgroup_operation(d, VK_SUBGROUP_FEATURE_BALLOT_BIT,
-                                 "VkPhysicalDeviceSubgroupProperties::supportedOperations "
-                                 "VK_SUBGROUP_FEATURE_BALLOT_BIT in compute")};
+      return {"GroupNonUniformBallot (ballot subgroup operations)", PORTA_SUBGROUP_NEED(BALLOT)};
     case spv::CapabilityGroupNonUniformShuffle:
-      return {"GroupNonUniformShuffle (shuffle subgroup operations)",
-              subgroup_operation(d, VK_SUBGROUP_FEATURE_SHUFFLE_BIT,
-                                 "VkPhysicalDeviceSubgroupProperties::supportedOperations "
-                                 "VK_SUBGROUP_FEATURE_SHUFFLE_BIT in compute")};
+      return {"GroupNonUniformShuffle (shuffle subgroup operations)", PORTA_SUBGROUP_NEED(SHUFFLE)};
     case spv::CapabilityGroupNonUniformShuffleRelative:
       return {"GroupNonUniformShuffleRelative (shuffle relative subgroup operations)",
-              subgroup_operation(d, VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT,
-                                 "VkPhysicalDeviceSubgroupProperties::supportedOperations "
-                                 "VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT in compute")};
+              PORTA_SUBGROUP_NEED(SHUFFLE_RELATIVE)};
     case spv::CapabilityGroupNonUniformClustered:
-      return {"GroupNonUniformClustered (clustered subgroup operations)",
-              subgroup_operation(d, VK_SUBGROUP_FEATURE_CLUSTERED_BIT,
-                                 "VkPhysicalDeviceSubgroupProperties::supportedOperations "
-                                 "VK_SUBGROUP_FEATURE_CLUSTERED_BIT in compute")};
+      return {"GroupNonUniformClustered (clustered subgroup operations)", PORTA_SUBGROUP_NEED(CLUSTERED)};
     case spv::CapabilityGroupNonUniformQuad:
-      return {"GroupNonUniformQuad (quad subgroup operations)",
-              subgroup_operation(d, VK_SUBGROUP_FEATURE_QUAD_BIT,
-                                 "VkPhysicalDeviceSubgroupProperties::supportedOperations "
-                                 "VK_SUBGROUP_FEATURE_QUAD_BIT in compute")};
+      return {"GroupNonUniformQuad (quad subgroup operations)", PORTA_SUBGROUP_NEED(QUAD)};
     case spv::CapabilitySubgroupBallotKHR:
       return {"SubgroupBallotKHR", {"VK_EXT_shader_subgroup_ballot", d.has("VK_EXT_shader_subgroup_ballot")}};
     case spv::CapabilitySubgroupVoteKHR:
       return {"SubgroupVoteKHR", {"VK_EXT_shader_subgroup_vote", d.has("VK_EXT_shader_subgroup_vote")}};
     // Types.
     case spv::CapabilityFloat64:
-      return {"Float64", {"VkPhysicalDeviceFeatures::shaderFloat64", core.shaderFloat64 != 0}};
+      return {"Float64", PORTA_NEED(VkPhysicalDeviceFeatures, core.features, shaderFloat64)};
     case spv::CapabilityInt64:
-      return {"Int64", {"VkPhysicalDeviceFeatures::shaderInt64", core.shaderInt64 != 0}};
+      return {"Int64", PORTA_NEED(VkPhysicalDeviceFeatures, core.features, shaderInt64)};
     case spv::CapabilityInt16:
-      return {"Int16", {"VkPhysicalDeviceFeatures::shaderInt16", core.shaderInt16 != 0}};
+      return {"Int16", PORTA_NEED(VkPhysicalDeviceFeatures, core.features, shaderInt16)};
     case spv::CapabilityFloat16:
-      return {"Float16", {"VkPhysicalDeviceVulkan12Features::shaderFloat16", f.v12.shaderFloat16 != 0}};
+      return {"Float16", PORTA_NEED(VkPhysicalDeviceVulkan12Features, v12, shaderFloat16)};
     case spv::CapabilityInt8:
-      return {"Int8", {"VkPhysicalDeviceVulkan12Features::shaderInt8", f.v12.shaderInt8 != 0}};
+      return {"Int8", PORTA_NEED(VkPhysicalDeviceVulkan12Features, v12, shaderInt8)};
     // 8- and 16-bit storage.
     case spv::CapabilityStorageBuffer16BitAccess:
       return {"StorageBuffer16BitAccess",
-              {"VkPhysicalDeviceVulkan11Features::storageBuffer16BitAccess",
-               f.v11.storageBuffer16BitAccess != 0}};
+              PORTA_NEED(VkPhysicalDeviceVulkan11Features, v11, storageBuffer16BitAccess)};
     case spv::CapabilityUniformAndStorageBuffer16BitAccess:
       return {"UniformAndStorageBuffer16BitAccess",
-              {"VkPhysicalDeviceVulkan11Features::uniformAndStorageBuffer16BitAccess",
-               f.v11.uniformAndStorageBuffer16BitAccess != 0}};
+              PORTA_NEED(VkPhysicalDeviceVulkan11Features, v11, uniformAndStorageBuffer16BitAccess)};
     case spv::CapabilityStoragePushConstant16:
       return {"StoragePushConstant16",
-              {"VkPhysicalDeviceVulkan11Features::storagePushConstant16", f.v11.storagePushConstant16 != 0}};
+              PORTA_NEED(VkPhysicalDeviceVulkan11Features, v11, storagePushConstant16)};
     case spv::CapabilityStorageInputOutput16:
       return {"StorageInputOutput16",
-              {"VkPhysicalDeviceVulkan11Features::storageInputOutput16", f.v11.storageInputOutput16 != 0}};
+              PORTA_NEED(VkPhysicalDeviceVulkan11Features, v11, storageInputOutput16)};
     case spv::CapabilityStorageBuffer8BitAccess:
-      return {
-          "StorageBuffer8BitAccess",
-          {"VkPhysicalDeviceVulkan12Features::storageBuffer8BitAccess", f.v12.storageBuffer8BitAccess != 0}};
+      return {"StorageBuffer8BitAccess",
+              PORTA_NEED(VkPhysicalDeviceVulkan12Features, v12, storageBuffer8BitAccess)};
     case spv::CapabilityUniformAndStorageBuffer8BitAccess:
       return {"UniformAndStorageBuffer8BitAccess",
-              {"VkPhysicalDeviceVulkan12Features::uniformAndStorageBuffer8BitAccess",
-               f.v12.uniformAndStorageBuffer8BitAccess != 0}};
+              PORTA_NEED(VkPhysicalDeviceVulkan12Features, v12, uniformAndStorageBuffer8BitAccess)};
     case spv::CapabilityStoragePushConstant8:
       return {"StoragePushConstant8",
-              {"VkPhysicalDeviceVulkan12Features::storagePushConstant8", f.v12.storagePushConstant8 != 0}};
+              PORTA_NEED(VkPhysicalDeviceVulkan12Features, v12, storagePushConstant8)};
     // Atomics.
     case spv::CapabilityInt64Atomics:
-      return {"Int64Atomics",
-              {"VkPhysicalDeviceVulkan12Features::shaderBufferInt64Atomics or shaderSharedInt64Atomics",
-               f.v12.shaderBufferInt64Atomics || f.v12.shaderSharedInt64Atomics}};
+      return {"Int64Atomics", PORTA_NEED_EITHER(VkPhysicalDeviceVulkan12Features, v12,
+                                                shaderBufferInt64Atomics, shaderSharedInt64Atomics)};
     case spv::CapabilityAtomicFloat32AddEXT:
       return {"AtomicFloat32AddEXT",
-              {"VkPhysicalDeviceShaderAtomicFloatFeaturesEXT::shaderBufferFloat32AtomicAdd or "
-               "shaderSharedFloat32AtomicAdd",
-               f.atomic_float.shaderBufferFloat32AtomicAdd || f.atomic_float.shaderSharedFloat32AtomicAdd}};
+              PORTA_NEED_EITHER(VkPhysicalDeviceShaderAtomicFloatFeaturesEXT, atomic_float,
+                                shaderBufferFloat32AtomicAdd, shaderSharedFloat32AtomicAdd)};
     case spv::CapabilityAtomicFloat64AddEXT:
       return {"AtomicFloat64AddEXT",
-              {"VkPhysicalDeviceShaderAtomicFloatFeaturesEXT::shaderBufferFloat64AtomicAdd or "
-               "shaderSharedFloat64AtomicAdd",
-               f.atomic_float.shaderBufferFloat64AtomicAdd || f.atomic_float.shaderSharedFloat64AtomicAdd}};
+              PORTA_NEED_EITHER(VkPhysicalDeviceShaderAtomicFloatFeaturesEXT, atomic_float,
+                                shaderBufferFloat64AtomicAdd, shaderSharedFloat64AtomicAdd)};
     case spv::CapabilityAtomicFloat16AddEXT:
       return {"AtomicFloat16AddEXT",
-              {"VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT::shaderBufferFloat16AtomicAdd or "
-               "shaderSharedFloat16AtomicAdd",
-               f.atomic_float2.shaderBufferFloat16AtomicAdd || f.atomic_float2.shaderSharedFloat16AtomicAdd}};
+              PORTA_NEED_EITHER(VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT, atomic_float2,
+                                shaderBufferFloat16AtomicAdd, shaderSharedFloat16AtomicAdd)};
     case spv::CapabilityAtomicFloat32MinMaxEXT:
       return {"AtomicFloat32MinMaxEXT",
-              {"VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT::shaderBufferFloat32AtomicMinMax or "
-               "shaderSharedFloat32AtomicMinMax",
-               f.atomic_float2.shaderBufferFloat32AtomicMinMax ||
-                   f.atomic_float2.shaderSharedFloat32AtomicMinMax}};
+              PORTA_NEED_EITHER(VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT, atomic_float2,
+                                shaderBufferFloat32AtomicMinMax, shaderSharedFloat32AtomicMinMax)};
     case spv::CapabilityAtomicFloat64MinMaxEXT:
       return {"AtomicFloat64MinMaxEXT",
-              {"VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT::shaderBufferFloat64AtomicMinMax or "
-               "shaderSharedFloat64AtomicMinMax",
-               f.atomic_float2.shaderBufferFloat64AtomicMinMax ||
-                   f.atomic_float2.shaderSharedFloat64AtomicMinMax}};
+              PORTA_NEED_EITHER(VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT, atomic_float2,
+                                shaderBufferFloat64AtomicMinMax, shaderSharedFloat64AtomicMinMax)};
     case spv::CapabilityAtomicFloat16MinMaxEXT:
       return {"AtomicFloat16MinMaxEXT",
-              {"VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT::shaderBufferFloat16AtomicMinMax or "
-               "shaderSharedFloat16AtomicMinMax",
-               f.atomic_float2.shaderBufferFloat16AtomicMinMax ||
-                   f.atomic_float2.shaderSharedFloat16AtomicMinMax}};
+              PORTA_NEED_EITHER(VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT, atomic_float2,
+                                shaderBufferFloat16AtomicMinMax, shaderSharedFloat16AtomicMinMax)};
     // Memory model, pointers, layouts.
     case spv::CapabilityVulkanMemoryModel:
-      return {"VulkanMemoryModel",
-              {"VkPhysicalDeviceVulkan12Features::vulkanMemoryModel", f.v12.vulkanMemoryModel != 0}};
+      return {"VulkanMemoryModel", PORTA_NEED(VkPhysicalDeviceVulkan12Features, v12, vulkanMemoryModel)};
     case spv::CapabilityVulkanMemoryModelDeviceScope:
       return {"VulkanMemoryModelDeviceScope",
-              {"VkPhysicalDeviceVulkan12Features::vulkanMemoryModelDeviceScope",
-               f.v12.vulkanMemoryModelDeviceScope != 0}};
+              PORTA_NEED(VkPhysicalDeviceVulkan12Features, v12, vulkanMemoryModelDeviceScope)};
     case spv::CapabilityVariablePointersStorageBuffer:
       return {"VariablePointersStorageBuffer",
-              {"VkPhysicalDeviceVulkan11Features::variablePointersStorageBuffer",
-               f.v11.variablePointersStorageBuffer != 0}};
+              PORTA_NEED(VkPhysicalDeviceVulkan11Features, v11, variablePointersStorageBuffer)};
     case spv::CapabilityVariablePointers:
-      return {"VariablePointers",
-              {"VkPhysicalDeviceVulkan11Features::variablePointers", f.v11.variablePointers != 0}};
+      return {"VariablePointers", PORTA_NEED(VkPhysicalDeviceVulkan11Features, v11, variablePointers)};
     case spv::CapabilityPhysicalStorageBufferAddresses:
       return {"PhysicalStorageBufferAddresses",
-              {"VkPhysicalDeviceVulkan12Features::bufferDeviceAddress", f.v12.bufferDeviceAddress != 0}};
+              PORTA_NEED(VkPhysicalDeviceVulkan12Features, v12, bufferDeviceAddress)};
     case spv::CapabilityWorkgroupMemoryExplicitLayoutKHR:
       return {"WorkgroupMemoryExplicitLayoutKHR",
-              {"VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR::workgroupMemoryExplicitLayout",
-               f.workgroup_layout.workgroupMemoryExplicitLayout != 0}};
+              PORTA_NEED(VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR, workgroup_layout,
+                         workgroupMemoryExplicitLayout)};
     case spv::CapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR:
       return {"WorkgroupMemoryExplicitLayout8BitAccessKHR",
-              {"VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR::"
-               "workgroupMemoryExplicitLayout8BitAccess",
-               f.workgroup_layout.workgroupMemoryExplicitLayout8BitAccess != 0}};
+              PORTA_NEED(VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR, workgroup_layout,
+                         workgroupMemoryExplicitLayout8BitAccess)};
     case spv::CapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR:
       return {"WorkgroupMemoryExplicitLayout16BitAccessKHR",
-              {"VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR::"
-               "workgroupMemoryExplicitLayout16BitAccess",
-               f.workgroup_layout.workgroupMemoryExplicitLayout16BitAccess != 0}};
+              PORTA_NEED(VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR, workgroup_layout,
+                         workgroupMemoryExplicitLayout16BitAccess)};
     // Arrays of buffers indexed by non-uniform values.
     case spv::CapabilityShaderNonUniform:
       return {"ShaderNonUniform", {"Vulkan 1.2", d.api_version >= VK_API_VERSION_1_2}};
     case spv::CapabilityRuntimeDescriptorArray:
-      return {
-          "RuntimeDescriptorArray",
-          {"VkPhysicalDeviceVulkan12Features::runtimeDescriptorArray", f.v12.runtimeDescriptorArray != 0}};
+      return {"RuntimeDescriptorArray",
+              PORTA_NEED(VkPhysicalDeviceVulkan12Features, v12, runtimeDescriptorArray)};
     case spv::CapabilityStorageBufferArrayNonUniformIndexing:
       return {"StorageBufferArrayNonUniformIndexing",
-              {"VkPhysicalDeviceVulkan12Features::shaderStorageBufferArrayNonUniformIndexing",
-               f.v12.shaderStorageBufferArrayNonUniformIndexing != 0}};
+              PORTA_NEED(VkPhysicalDeviceVulkan12Features, v12, shaderStorageBufferArrayNonUniformIndexing)};
     case spv::CapabilityUniformBufferArrayNonUniformIndexing:
       return {"UniformBufferArrayNonUniformIndexing",
-              {"VkPhysicalDeviceVulkan12Features::shaderUniformBufferArrayNonUniformIndexing",
-               f.v12.shaderUniformBufferArrayNonUniformIndexing != 0}};
+              PORTA_NEED(VkPhysicalDeviceVulkan12Features, v12, shaderUniformBufferArrayNonUniformIndexing)};
     // Float controls: the capabilities need the extension (1.2); the
     // execution modes are checked against the properties (check_float_controls).
     case spv::CapabilityDenormPreserve:
@@ -233,49 +197,41 @@ CapabilityNeed capability_need(const PhysicalDevice& d, uint32_t capability) {
       return {"RoundingModeRTZ", {}};
     // Others.
     case spv::CapabilityDotProductInputAll:
-      return {
-          "DotProductInputAll",
-          {"VkPhysicalDeviceVulkan13Features::shaderIntegerDotProduct", f.v13.shaderIntegerDotProduct != 0}};
+      return {"DotProductInputAll",
+              PORTA_NEED(VkPhysicalDeviceVulkan13Features, v13, shaderIntegerDotProduct)};
     case spv::CapabilityDotProductInput4x8Bit:
-      return {
-          "DotProductInput4x8Bit",
-          {"VkPhysicalDeviceVulkan13Features::shaderIntegerDotProduct", f.v13.shaderIntegerDotProduct != 0}};
+      return {"DotProductInput4x8Bit",
+              PORTA_NEED(VkPhysicalDeviceVulkan13Features, v13, shaderIntegerDotProduct)};
     case spv::CapabilityDotProductInput4x8BitPacked:
-      return {
-          "DotProductInput4x8BitPacked",
-          {"VkPhysicalDeviceVulkan13Features::shaderIntegerDotProduct", f.v13.shaderIntegerDotProduct != 0}};
+      return {"DotProductInput4x8BitPacked",
+              PORTA_NEED(VkPhysicalDeviceVulkan13Features, v13, shaderIntegerDotProduct)};
     case spv::CapabilityDotProduct:
-      return {
-          "DotProduct",
-          {"VkPhysicalDeviceVulkan13Features::shaderIntegerDotProduct", f.v13.shaderIntegerDotProduct != 0}};
+      return {"DotProduct", PORTA_NEED(VkPhysicalDeviceVulkan13Features, v13, shaderIntegerDotProduct)};
     case spv::CapabilityShaderClockKHR:
-      return {"ShaderClockKHR",
-              {"VkPhysicalDeviceShaderClockFeaturesKHR::shaderSubgroupClock or shaderDeviceClock",
-               f.clock.shaderSubgroupClock || f.clock.shaderDeviceClock}};
+      return {"ShaderClockKHR", PORTA_NEED_EITHER(VkPhysicalDeviceShaderClockFeaturesKHR, clock,
+                                                  shaderSubgroupClock, shaderDeviceClock)};
     case spv::CapabilityExpectAssumeKHR:
       return {"ExpectAssumeKHR",
-              {"VkPhysicalDeviceShaderExpectAssumeFeaturesKHR::shaderExpectAssume",
-               f.expect_assume.shaderExpectAssume != 0}};
+              PORTA_NEED(VkPhysicalDeviceShaderExpectAssumeFeaturesKHR, expect_assume, shaderExpectAssume)};
     case kCapabilityCooperativeMatrixKHR:
-      return {"CooperativeMatrixKHR",
-              {"VkPhysicalDeviceCooperativeMatrixFeaturesKHR::cooperativeMatrix",
-               f.cooperative_matrix.cooperativeMatrix != 0}};
+      return {"CooperativeMatrixKHR", PORTA_NEED(VkPhysicalDeviceCooperativeMatrixFeaturesKHR,
+                                                 cooperative_matrix, cooperativeMatrix)};
     case kCapabilityBFloat16TypeKHR:
       return {"BFloat16TypeKHR",
-              {"VkPhysicalDeviceShaderBfloat16FeaturesKHR::shaderBFloat16Type",
-               f.bfloat16.shaderBFloat16Type != 0}};
+              PORTA_NEED(VkPhysicalDeviceShaderBfloat16FeaturesKHR, bfloat16, shaderBFloat16Type)};
     case kCapabilityBFloat16DotProductKHR:
       return {"BFloat16DotProductKHR",
-              {"VkPhysicalDeviceShaderBfloat16FeaturesKHR::shaderBFloat16DotProduct",
-               f.bfloat16.shaderBFloat16DotProduct != 0}};
+              PORTA_NEED(VkPhysicalDeviceShaderBfloat16FeaturesKHR, bfloat16, shaderBFloat16DotProduct)};
     case kCapabilityBFloat16CooperativeMatrixKHR:
-      return {"BFloat16CooperativeMatrixKHR",
-              {"VkPhysicalDeviceShaderBfloat16FeaturesKHR::shaderBFloat16CooperativeMatrix",
-               f.bfloat16.shaderBFloat16CooperativeMatrix != 0}};
+      return {"BFloat16CooperativeMatrixKHR", PORTA_NEED(VkPhysicalDeviceShaderBfloat16FeaturesKHR, bfloat16,
+                                                         shaderBFloat16CooperativeMatrix)};
     default:
       return {};
   }
 }
+#undef PORTA_NEED
+#undef PORTA_NEED_EITHER
+#undef PORTA_SUBGROUP_NEED
 
 // A SPIR-V extension: the device extension that allows it, and the Vulkan
 // version that made that extension core (0: never).
@@ -321,36 +277,20 @@ void check_float_controls(const PhysicalDevice& d, const Instruction& in, const 
   const char* name = nullptr;
   const char* property = nullptr;
   VkBool32 met = VK_FALSE;
+  // The execution mode and the property family it needs, spelled once.
+#define PORTA_FLOAT_CONTROL(mode_name, family)            \
+  case spv::ExecutionMode##mode_name:                     \
+    name = #mode_name;                                    \
+    property = #family;                                   \
+    met = pick(p.family##16, p.family##32, p.family##64); \
+    break;
   switch (mode) {
-    case spv::ExecutionModeDenormPreserve:
-      name = "DenormPreserve";
-      property = "shaderDenormPreserveFloat";
-      met = pick(p.shaderDenormPreserveFloat16, p.shaderDenormPreserveFloat32, p.shaderDenormPreserveFloat64);
-      break;
-    case spv::ExecutionModeDenormFlushToZero:
-      name = "DenormFlushToZero";
-      property = "shaderDenormFlushToZeroFloat";
-      met = pick(p.shaderDenormFlushToZeroFloat16, p.shaderDenormFlushToZeroFloat32,
-                 p.shaderDenormFlushToZeroFloat64);
-      break;
-    case spv::ExecutionModeSignedZeroInfNanPreserve:
-      name = "SignedZeroInfNanPreserve";
-      property = "shaderSignedZeroInfNanPreserveFloat";
-      met = pick(p.shaderSignedZeroInfNanPreserveFloat16, p.shaderSignedZeroInfNanPreserveFloat32,
-                 p.shaderSignedZeroInfNanPreserveFloat64);
-      break;
-    case spv::ExecutionModeRoundingModeRTE:
-      name = "RoundingModeRTE";
-      property = "shaderRoundingModeRTEFloat";
-      met = pick(p.shaderRoundingModeRTEFloat16, p.shaderRoundingModeRTEFloat32,
-                 p.shaderRoundingModeRTEFloat64);
-      break;
-    case spv::ExecutionModeRoundingModeRTZ:
-      name = "RoundingModeRTZ";
-      property = "shaderRoundingModeRTZFloat";
-      met = pick(p.shaderRoundingModeRTZFloat16, p.shaderRoundingModeRTZFloat32,
-                 p.shaderRoundingModeRTZFloat64);
-      break;
+    PORTA_FLOAT_CONTROL(DenormPreserve, shaderDenormPreserveFloat)
+    PORTA_FLOAT_CONTROL(DenormFlushToZero, shaderDenormFlushToZeroFloat)
+    PORTA_FLOAT_CONTROL(SignedZeroInfNanPreserve, shaderSignedZeroInfNanPreserveFloat)
+    PORTA_FLOAT_CONTROL(RoundingModeRTE, shaderRoundingModeRTEFloat)
+    PORTA_FLOAT_CONTROL(RoundingModeRTZ, shaderRoundingModeRTZFloat)
+#undef PORTA_FLOAT_CONTROL
     default:
       return;
   }

@@ -2,8 +2,8 @@
 // dispatched with buffers, push constants and specialization constants, in
 // 1-D, 2-D and 3-D grids, with shared memory, barriers and atomics.
 #include <algorithm>
+#include <bit>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <numeric>
 #include <random>
@@ -38,12 +38,6 @@ class KernelTest : public Cts {
 
 PORTA_CTS_SUITE_OF(Kernels, KernelTest);
 
-uint32_t float_bits(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  return bits;
-}
-
 TEST_P(Kernels, BuffersPushAndSpecConstants) {
   const uint32_t n = 1000;  // not a multiple of the work-group size: the bounds check matters
   std::vector<float> x(n), y(n);
@@ -61,7 +55,7 @@ TEST_P(Kernels, BuffersPushAndSpecConstants) {
   // Two value sets of the spec constants: two kernels from one source.
   for (auto [workgroup, bias] : {std::pair{32u, 0.5f}, std::pair{64u, -3.0f}}) {
     SCOPED_TRACE("work-group " + std::to_string(workgroup));
-    auto saxpy = glsl(k::kSaxpy, "saxpy", {{0, workgroup}, {1, float_bits(bias)}});
+    auto saxpy = glsl(k::kSaxpy, "saxpy", {{0, workgroup}, {1, std::bit_cast<uint32_t>(bias)}});
     EXPECT_EQ(saxpy->desc().workgroup_size[0], workgroup);
     porta_plugin_kernel kern = kernel(*saxpy);
     ASSERT_NE(kern, nullptr);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -199,12 +200,6 @@ TEST_F(Instructions, BitOperationsOnScalarsAndVectors) {
   expect_words(r, want);
 }
 
-float as_float(uint32_t w) {
-  float f;
-  std::memcpy(&f, &w, 4);
-  return f;
-}
-
 TEST_F(Instructions, ExpressionsKeepTheirGrouping) {
   const Words a = random_words(64, 3);
   const Words r = run("float_grouping.comp", 1, a, 8 * 64);
@@ -223,7 +218,7 @@ TEST_F(Instructions, ExpressionsKeepTheirGrouping) {
                            fract(x) * c - fract(y) * c,
                            -fract(x)};
     for (int k = 0; k < 8; ++k) {
-      const float got = as_float(r[8 * i + k]);
+      const float got = std::bit_cast<float>(r[8 * i + k]);
       // mod divides: GLSL allows 2.5 ulp for x / y, which |x| < 2^23 magnifies.
       EXPECT_NEAR(got, want[k], 1e-3f * (1.0f + std::fabs(want[k]))) << "item " << i << " value " << k;
     }
@@ -276,10 +271,12 @@ TEST_P(FloatFunctions, AgreeWithTheCpuBackend) {
   std::swap(device, cpu);
   int reported = 0;
   for (size_t i = 0; i < words && reported < 20; ++i) {
-    const bool both_nan = std::isnan(as_float(got[i])) && std::isnan(as_float(want[i]));
+    const bool both_nan =
+        std::isnan(std::bit_cast<float>(got[i])) && std::isnan(std::bit_cast<float>(want[i]));
     if (!both_nan && ulp_distance(got[i], want[i]) > ulp) {
-      ADD_FAILURE() << name << " word " << i << ": " << as_float(got[i]) << ", the CPU backend "
-                    << as_float(want[i]) << " (" << ulp_distance(got[i], want[i]) << " ulp > " << ulp << ")";
+      ADD_FAILURE() << name << " word " << i << ": " << std::bit_cast<float>(got[i]) << ", the CPU backend "
+                    << std::bit_cast<float>(want[i]) << " (" << ulp_distance(got[i], want[i]) << " ulp > "
+                    << ulp << ")";
       ++reported;
     }
   }
@@ -417,7 +414,7 @@ TEST_F(Instructions, MixIsGlslsFormula) {
     auto mix = [](float p, float q, float t) { return p * (1.0f - t) + q * t; };
     const float want[2] = {mix(x, y, a), mix(x, y, a) + mix(y, -x, 0.5f)};
     for (int k = 0; k < 2; ++k) {
-      const float got = as_float(r[2 * i + k]);
+      const float got = std::bit_cast<float>(r[2 * i + k]);
       if (std::isinf(want[k]) || std::isnan(want[k])) {
         // 1 - a is 0 for a = 1: inf * 0 is NaN by GLSL's formula too.
         EXPECT_TRUE(std::isnan(want[k]) ? std::isnan(got) : got == want[k]) << i << " " << k << ": " << got;

@@ -44,6 +44,20 @@ Words random_words(size_t count, uint32_t seed) {
   return words;
 }
 
+int32_t s32(uint32_t w) { return static_cast<int32_t>(w); }
+uint32_t u32(int64_t v) { return static_cast<uint32_t>(v); }
+
+void expect_words(const Words& got, const Words& want) {
+  ASSERT_EQ(got.size(), want.size());
+  int reported = 0;
+  for (size_t i = 0; i < want.size() && reported < 20; ++i)
+    if (got[i] != want[i]) {
+      ADD_FAILURE() << "word " << i << ": got 0x" << std::hex << got[i] << " (" << std::dec << s32(got[i])
+                    << "), want 0x" << std::hex << want[i] << " (" << std::dec << s32(want[i]) << ")";
+      ++reported;
+    }
+}
+
 class Instructions : public ::testing::Test {
  protected:
   porta::Device device = porta::test::open_under_test();
@@ -64,21 +78,20 @@ class Instructions : public ::testing::Test {
     buffers.back().read(out);
     return out;
   }
-};
 
-int32_t s32(uint32_t w) { return static_cast<int32_t>(w); }
-uint32_t u32(int64_t v) { return static_cast<uint32_t>(v); }
-
-void expect_words(const Words& got, const Words& want) {
-  ASSERT_EQ(got.size(), want.size());
-  int reported = 0;
-  for (size_t i = 0; i < want.size() && reported < 20; ++i)
-    if (got[i] != want[i]) {
-      ADD_FAILURE() << "word " << i << ": got 0x" << std::hex << got[i] << " (" << std::dec << s32(got[i])
-                    << "), want 0x" << std::hex << want[i] << " (" << std::dec << s32(want[i]) << ")";
-      ++reported;
+  // Runs `name` as one group of 64 items over random_words(64, seed) and
+  // expects, item after item, the words `item_words(i, a)` gives for item i.
+  void expect_items(const std::string& name, uint32_t seed,
+                    const std::function<Words(uint32_t i, const Words& a)>& item_words) {
+    const Words a = random_words(64, seed);
+    Words want;
+    for (uint32_t i = 0; i < 64; ++i) {
+      const Words w = item_words(i, a);
+      want.insert(want.end(), w.begin(), w.end());
     }
-}
+    expect_words(run(name, 1, a, want.size()), want);
+  }
+};
 
 // OpSMod: the result takes the divisor's sign.
 int32_t smod(int32_t x, int32_t y) {
@@ -87,21 +100,13 @@ int32_t smod(int32_t x, int32_t y) {
 }
 
 TEST_F(Instructions, IntegerModuloTakesTheDivisorsSign) {
-  const Words a = random_words(64, 7);
-  const Words r = run("integer_mod.comp", 1, a, 6 * 64);
-  Words want(6 * 64);
-  for (uint32_t i = 0; i < 64; ++i) {
+  expect_items("integer_mod.comp", 7, [](uint32_t i, const Words& a) -> Words {
     const int32_t x = s32(a[i]);
     int32_t y = s32(a[(i + 1) % 64]) >> 20;
     if (y == 0 || y == -1) y = 7;
-    want[6 * i + 0] = u32(smod(x, 3));
-    want[6 * i + 1] = u32(smod(x, -5));
-    want[6 * i + 2] = u32(smod(x, y));
-    want[6 * i + 3] = u32(x / y);
-    want[6 * i + 4] = u32(x / -3);
-    want[6 * i + 5] = a[i] % static_cast<uint32_t>(y);
-  }
-  expect_words(r, want);
+    return {u32(smod(x, 3)), u32(smod(x, -5)), u32(smod(x, y)),
+            u32(x / y),      u32(x / -3),      a[i] % static_cast<uint32_t>(y)};
+  });
 }
 
 TEST_F(Instructions, SModOfSmallValues) {
@@ -112,41 +117,28 @@ TEST_F(Instructions, SModOfSmallValues) {
 // porta takes a shift amount modulo the bit width (OpenCL C's rule; SPIR-V
 // leaves amounts >= the width undefined).
 TEST_F(Instructions, ShiftAmountsAreTakenModuloTheWidth) {
-  const Words a = random_words(64, 11);
-  const Words r = run("shifts.comp", 1, a, 6 * 64);
-  Words want(6 * 64);
-  for (uint32_t i = 0; i < 64; ++i) {
+  expect_items("shifts.comp", 11, [](uint32_t i, const Words& a) -> Words {
     const int32_t x = s32(a[i]);
     const uint32_t s = (i < 32 ? i : a[(i + 1) % 64] & 63u) & 31u;
-    want[6 * i + 0] = a[i] << s;
-    want[6 * i + 1] = u32(x >> s);
-    want[6 * i + 2] = a[i] >> s;
     const uint32_t vx = a[i] << s, vy = (a[i] ^ 0x5a5au) << 3;
-    want[6 * i + 3] = vx ^ vy;
-    want[6 * i + 4] = (a[i] >> s) + (7u >> s);
-    want[6 * i + 5] = a[i] << 31;
-  }
-  expect_words(r, want);
+    return {a[i] << s, u32(x >> s), a[i] >> s, vx ^ vy, (a[i] >> s) + (7u >> s), a[i] << 31};
+  });
 }
 
 TEST_F(Instructions, SignedArithmeticWraps) {
-  const Words a = random_words(64, 5);
-  const Words r = run("wrap.comp", 1, a, 9 * 64);
-  Words want(9 * 64);
-  for (uint32_t i = 0; i < 64; ++i) {
+  expect_items("wrap.comp", 5, [](uint32_t i, const Words& a) -> Words {
     const uint32_t x = i == 0 ? 0x80000000u : i == 1 ? 0x7fffffffu : a[i];
     const uint32_t y = a[(i + 1) % 64];
-    want[9 * i + 0] = x + y;
-    want[9 * i + 1] = x - y;
-    want[9 * i + 2] = x * y;
-    want[9 * i + 3] = 0u - x;
-    want[9 * i + 4] = s32(x) < 0 ? 0u - x : x;
-    want[9 * i + 5] = x * 65537u + 0x7fffffffu;
-    want[9 * i + 6] = u32(int32_t(float(s32(0u - (x + 1u))) * 0.5f));
-    want[9 * i + 7] = u32(std::min(s32(0u - (x ^ 1u)), 5));
-    want[9 * i + 8] = u32(s32(0u - (x | 2u)) / 3);
-  }
-  expect_words(r, want);
+    return {x + y,
+            x - y,
+            x * y,
+            0u - x,
+            s32(x) < 0 ? 0u - x : x,
+            x * 65537u + 0x7fffffffu,
+            u32(int32_t(float(s32(0u - (x + 1u))) * 0.5f)),
+            u32(std::min(s32(0u - (x ^ 1u)), 5)),
+            u32(s32(0u - (x | 2u)) / 3)};
+  });
 }
 
 int32_t find_msb(int32_t x) {
@@ -173,10 +165,7 @@ uint32_t reverse(uint32_t v) {
 }
 
 TEST_F(Instructions, BitOperationsOnScalarsAndVectors) {
-  const Words a = random_words(64, 13);
-  const Words r = run("bits.comp", 1, a, 12 * 64);
-  Words want(12 * 64);
-  for (uint32_t i = 0; i < 64; ++i) {
+  expect_items("bits.comp", 13, [](uint32_t i, const Words& a) -> Words {
     const uint32_t u = i == 0 ? 0u : i == 1 ? ~0u : a[i];
     const int32_t x = s32(u);
     const uint32_t y = a[(i + 1) % 64];
@@ -195,9 +184,8 @@ TEST_F(Instructions, BitOperationsOnScalarsAndVectors) {
     const int32_t cx = __builtin_popcount(u) + find_lsb(u) + find_msb(x);
     const int32_t cy = __builtin_popcount(y) + find_lsb(0u) + find_msb(s32(y));
     w.push_back(u32(cx * 100 + cy));
-    std::copy(w.begin(), w.end(), want.begin() + 12 * i);
-  }
-  expect_words(r, want);
+    return w;
+  });
 }
 
 TEST_F(Instructions, ExpressionsKeepTheirGrouping) {
@@ -335,10 +323,7 @@ TEST_F(Instructions, AtomicsOnBuffersAndSharedMemory) {
 }
 
 TEST_F(Instructions, ExtendedArithmeticStructResults) {
-  const Words a = random_words(64, 33);
-  const Words r = run("struct_results.comp", 1, a, 8 * 64);
-  Words want;
-  for (uint32_t i = 0; i < 64; ++i) {
+  expect_items("struct_results.comp", 33, [](uint32_t i, const Words& a) -> Words {
     const uint32_t x = a[i], y = a[(i + 5) % 64];
     const uint64_t product = uint64_t(x) * y;
     const int64_t signed_product = int64_t(s32(x)) * s32(y);
@@ -352,11 +337,15 @@ TEST_F(Instructions, ExtendedArithmeticStructResults) {
     const int64_t h0 = int64_t(s32(x)) * -3, h1 = int64_t(s32(y)) * s32(x);
     const uint32_t mixed =
         uint32_t(uint64_t(h0) >> 32) ^ uint32_t(uint64_t(h1) >> 32) ^ uint32_t(h0) ^ uint32_t(h1);
-    want.insert(want.end(), {sum ^ (c0 << 31), (x - y) ^ (uint32_t(x < y) << 30), uint32_t(product >> 32),
-                             uint32_t(product), uint32_t(uint64_t(signed_product) >> 32),
-                             uint32_t(signed_product), s2x + s2y * 7u + c1 * 11u + c2 * 13u, mixed});
-  }
-  expect_words(r, want);
+    return {sum ^ (c0 << 31),
+            (x - y) ^ (uint32_t(x < y) << 30),
+            uint32_t(product >> 32),
+            uint32_t(product),
+            uint32_t(uint64_t(signed_product) >> 32),
+            uint32_t(signed_product),
+            s2x + s2y * 7u + c1 * 11u + c2 * 13u,
+            mixed};
+  });
 }
 
 // SPIR-V's OpSRem (the dividend's sign, C's %) next to OpSMod, and

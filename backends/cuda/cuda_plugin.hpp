@@ -1,5 +1,5 @@
-// The CUDA plugin's objects and the functions each file implements; plugin.cpp
-// puts them into the porta_plugin_api table.
+// The CUDA plugin's objects and its Backend, whose entries each file defines;
+// plugin.cpp exports the porta_plugin_api table made from it.
 #pragma once
 
 #include <condition_variable>
@@ -139,40 +139,48 @@ struct Sequence {
   std::unique_ptr<RecordedStorage> storage;
 };
 
-// device.cpp
-void enumerate_devices();  // throws UNAVAILABLE with the reason
-void forget_devices();
-uint32_t device_count();
-const porta_device_info& device_info(uint32_t index);
-Device* device_open(uint32_t index);
-void device_close(Device* device);
+void free_recorded_storage(Device& device, RecordedStorage& storage);  // memory.cpp
 
-// memory.cpp
-Buffer* buffer_create(Device* device, uint64_t size);
-void buffer_destroy(Buffer* buffer);
-void free_recorded_storage(Device& device, RecordedStorage& storage);
+// What plugin_adapter.hpp makes the plugin from; the file of each concern
+// defines its entries.
+struct Backend {
+  static constexpr const char* name = "cuda";
+  static constexpr porta_kernel_language language = PORTA_LANGUAGE_CUDA;
 
-// kernel.cpp
-Kernel* kernel_create(Device* device, const porta_kernel_desc* desc);
-void kernel_destroy(Kernel* kernel);
+  // device.cpp
+  static void init();  // throws UNAVAILABLE with the reason
+  static void shutdown();
+  static uint32_t device_count();
+  static const porta_device_info& device_info(uint32_t index);
+  static Device* device_open(uint32_t index);
+  static void device_close(Device* device);
 
-// stream.cpp
-Stream* stream_create(Device* device);
-void stream_destroy(Stream* stream);
-void stream_write(Stream* stream, Buffer* dst, uint64_t offset, const void* src, uint64_t size);
-void stream_read(Stream* stream, Buffer* src, uint64_t offset, void* dst, uint64_t size);
-void stream_copy(Stream* stream, Buffer* src, uint64_t src_offset, Buffer* dst, uint64_t dst_offset,
-                 uint64_t size);
-void stream_fill(Stream* stream, Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern);
-void stream_dispatch(Stream* stream, Kernel* kernel, const uint32_t groups[3],
-                     plugin::BufferList<Buffer> buffers, const void* push, uint32_t push_size);
-void stream_sync(Stream* stream);
-Event* event_record(Stream* stream);
-double event_elapsed_ms(Event* start, Event* end);
-void event_destroy(Event* event);
-void stream_begin_record(Stream* stream);
-Sequence* stream_end_record(Stream* stream);
-void stream_replay(Stream* stream, Sequence* sequence);
-void sequence_destroy(Sequence* sequence);
+  // memory.cpp
+  static Buffer* buffer_create(Device& device, uint64_t size);
+  static void buffer_destroy(Buffer* buffer);
+
+  // kernel.cpp
+  static Kernel* kernel_create(Device& device, const porta_kernel_desc& desc);
+  static void kernel_destroy(Kernel* kernel);
+
+  // stream.cpp
+  static Stream* stream_create(Device& device);
+  static void stream_destroy(Stream* stream);
+  static void stream_write(Stream& s, Buffer& dst, uint64_t offset, const void* src, uint64_t size);
+  static void stream_read(Stream& s, Buffer& src, uint64_t offset, void* dst, uint64_t size);
+  static void stream_copy(Stream& s, Buffer& src, uint64_t src_offset, Buffer& dst, uint64_t dst_offset,
+                          uint64_t size);
+  static void stream_fill(Stream& s, Buffer& dst, uint64_t offset, uint64_t size, uint32_t pattern);
+  static void stream_dispatch(Stream& s, Kernel& kernel, const uint32_t groups[3],
+                              plugin::BufferList<Buffer> buffers, const void* push, uint32_t push_size);
+  static void stream_sync(Stream& s);
+  static Event* event_record(Stream& s);
+  static double event_elapsed_ms(Event& start, Event& end);
+  static void event_destroy(Event* event);
+  static void stream_begin_record(Stream& s);
+  static Sequence* stream_end_record(Stream& s);
+  static void stream_replay(Stream& s, Sequence& sequence);
+  static void sequence_destroy(Sequence* sequence);
+};
 
 }  // namespace porta::cuda

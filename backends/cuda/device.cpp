@@ -104,7 +104,7 @@ Found describe(int ordinal) {
 
 }  // namespace
 
-void enumerate_devices() {
+void Backend::init() {
   load_driver();
   const Driver& cu = driver();
   int count = 0;
@@ -118,13 +118,13 @@ void enumerate_devices() {
   g_found = std::move(found);
 }
 
-void forget_devices() { g_found.clear(); }
+void Backend::shutdown() { g_found.clear(); }
 
-uint32_t device_count() { return static_cast<uint32_t>(g_found.size()); }
+uint32_t Backend::device_count() { return static_cast<uint32_t>(g_found.size()); }
 
-const porta_device_info& device_info(uint32_t index) { return g_found[index].info; }
+const porta_device_info& Backend::device_info(uint32_t index) { return g_found[index].info; }
 
-Device* device_open(uint32_t index) {
+Device* Backend::device_open(uint32_t index) {
   const Found& f = g_found[index];
   auto device = std::make_unique<Device>();
   device->index = index;
@@ -139,7 +139,7 @@ Device* device_open(uint32_t index) {
   return device.release();
 }
 
-void device_close(Device* device) {
+void Backend::device_close(Device* device) {
   if (!device) return;
   {
     ContextScope scope(*device, ContextScope::Releasing{});

@@ -59,29 +59,28 @@ struct ModuleGuard {
 
 }  // namespace
 
-Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
-  Device& dev = *device;
+Kernel* Backend::kernel_create(Device& dev, const porta_kernel_desc& desc) {
   ContextScope scope(dev);
   auto kernel = std::make_unique<Kernel>();
   Kernel& k = *kernel;
-  k.device = device;
-  k.name = desc->name ? desc->name : (desc->entry_point ? desc->entry_point : "kernel");
-  k.buffer_count = desc->buffer_count;
-  k.push_size = desc->push_constant_size;
+  k.device = &dev;
+  k.name = desc.name ? desc.name : (desc.entry_point ? desc.entry_point : "kernel");
+  k.buffer_count = desc.buffer_count;
+  k.push_size = desc.push_constant_size;
   // The push-constant struct's alignment is at most 16 bytes (a vec4), so its
   // C++ size is at most the std430 size rounded up to 16.
-  k.push_param_size = (desc->push_constant_size + 15u) & ~15u;
-  for (int i = 0; i < 3; ++i) k.block[i] = desc->workgroup_size[i];
+  k.push_param_size = (desc.push_constant_size + 15u) & ~15u;
+  for (int i = 0; i < 3; ++i) k.block[i] = desc.workgroup_size[i];
   const char* name = k.name.c_str();
 
   // Each buffer takes its pointer and its size (porta_buffer_sizes, after the push constants).
   uint32_t parameter_bytes =
-      desc->buffer_count * static_cast<uint32_t>(sizeof(CUdeviceptr) + sizeof(uint64_t)) + k.push_param_size;
+      desc.buffer_count * static_cast<uint32_t>(sizeof(CUdeviceptr) + sizeof(uint64_t)) + k.push_param_size;
   if (parameter_bytes > kParameterBytes) {
     dev.fail(PORTA_ERROR_UNSUPPORTED,
              "kernel '%s' needs %u bytes of kernel parameters (%u buffers with their sizes and %u bytes of "
              "push constants); CUDA allows %u",
-             name, parameter_bytes, desc->buffer_count, desc->push_constant_size, kParameterBytes);
+             name, parameter_bytes, desc.buffer_count, desc.push_constant_size, kParameterBytes);
   }
 
   const Nvrtc* nvrtc = nullptr;
@@ -92,8 +91,8 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
   }
   ModuleGuard guard{&k};
   const porta_host_api* host = plugin::host();
-  bool cache = desc->cache_key && host && host->cache_load && host->cache_store;
-  std::string key = cache ? module_cache_key(dev, *desc, *nvrtc) : std::string();
+  bool cache = desc.cache_key && host && host->cache_load && host->cache_store;
+  std::string key = cache ? module_cache_key(dev, desc, *nvrtc) : std::string();
   if (cache) {
     void* data = nullptr;
     size_t size = 0;
@@ -113,17 +112,17 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
     CompiledModule compiled;
     try {
       compiled = nvrtc->compile(
-          std::string(desc->source, desc->source_size ? desc->source_size : std::strlen(desc->source)),
-          k.name, dev.arch);
+          std::string(desc.source, desc.source_size ? desc.source_size : std::strlen(desc.source)), k.name,
+          dev.arch);
     } catch (const plugin::Failure& f) {
       // Translated kernels declare shared memory statically, which CUDA
       // limits to 48 KiB per block (ptxas fails above it).
-      if (f.status == PORTA_ERROR_COMPILE && desc->shared_memory_bytes > kDefaultSharedBytes) {
+      if (f.status == PORTA_ERROR_COMPILE && desc.shared_memory_bytes > kDefaultSharedBytes) {
         dev.fail(
             PORTA_ERROR_UNSUPPORTED,
             "kernel '%s' declares %u bytes of shared memory; CUDA allows at most %u bytes of static shared "
             "memory per block: %s",
-            name, desc->shared_memory_bytes, kDefaultSharedBytes, f.what());
+            name, desc.shared_memory_bytes, kDefaultSharedBytes, f.what());
       }
       dev.fail(f.status, "kernel '%s': %s", name, f.what());
     }
@@ -143,12 +142,12 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
     if (cache) host->cache_store(key.c_str(), compiled.image.data(), compiled.image.size());
   }
 
-  CUresult r = driver().cuModuleGetFunction(&k.function, k.module, desc->entry_point);
+  CUresult r = driver().cuModuleGetFunction(&k.function, k.module, desc.entry_point);
   if (r == CUDA_ERROR_NOT_FOUND) {
     dev.fail(PORTA_ERROR_INVALID_KERNEL, "kernel '%s' has no entry point '%s' in its CUDA source", name,
-             desc->entry_point);
+             desc.entry_point);
   }
-  dev.check(r, "cuModuleGetFunction(%s) of kernel '%s'", desc->entry_point, name);
+  dev.check(r, "cuModuleGetFunction(%s) of kernel '%s'", desc.entry_point, name);
 
   // Registers limit the block size below the device's maximum.
   uint64_t threads = uint64_t{k.block[0]} * k.block[1] * k.block[2];
@@ -170,7 +169,7 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
   }
   // Shared memory the kernel declares beyond its static arrays is dynamic
   // (extern __shared__); above 48 KiB in total it needs the opt-in.
-  if (desc->shared_memory_bytes > static_shared) k.dynamic_shared = desc->shared_memory_bytes - static_shared;
+  if (desc.shared_memory_bytes > static_shared) k.dynamic_shared = desc.shared_memory_bytes - static_shared;
   if (k.dynamic_shared > 0 && static_shared + k.dynamic_shared > kDefaultSharedBytes) {
     dev.check(driver().cuFuncSetAttribute(k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                           static_cast<int>(k.dynamic_shared)),
@@ -181,7 +180,7 @@ Kernel* kernel_create(Device* device, const porta_kernel_desc* desc) {
   return kernel.release();
 }
 
-void kernel_destroy(Kernel* kernel) {
+void Backend::kernel_destroy(Kernel* kernel) {
   if (!kernel) return;
   {
     ContextScope scope(*kernel->device, ContextScope::Releasing{});

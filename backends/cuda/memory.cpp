@@ -3,17 +3,17 @@
 
 namespace porta::cuda {
 
-Buffer* buffer_create(Device* device, uint64_t size) {
-  ContextScope scope(*device);
+Buffer* Backend::buffer_create(Device& device, uint64_t size) {
+  ContextScope scope(device);
   auto buffer = std::make_unique<Buffer>();
-  buffer->device = device;
+  buffer->device = &device;
   buffer->size = size;
-  device->check(driver().cuMemAlloc(&buffer->ptr, size), "cuMemAlloc(%llu bytes)",
-                static_cast<unsigned long long>(size));
+  device.check(driver().cuMemAlloc(&buffer->ptr, size), "cuMemAlloc(%llu bytes)",
+               static_cast<unsigned long long>(size));
   return buffer.release();
 }
 
-void buffer_destroy(Buffer* buffer) {
+void Backend::buffer_destroy(Buffer* buffer) {
   if (!buffer) return;
   {
     ContextScope scope(*buffer->device, ContextScope::Releasing{});

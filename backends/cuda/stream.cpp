@@ -21,38 +21,35 @@ void CUDA_CB run_host_copy(void* data) {
   std::memcpy(copy->dst, copy->src, copy->size);
 }
 
-Device& device_of(Stream* stream) { return *stream->device; }
-
 // Pinned memory owned by the sequence being recorded: a graph's memcpy nodes
 // need pinned host memory, and its host nodes copy between that memory and
 // the caller's pointer at every replay.
-void* recorded_pinned(Stream* s, uint64_t size) {
+void* recorded_pinned(Stream& s, uint64_t size) {
   void* p = nullptr;
-  s->device->check(driver().cuMemHostAlloc(&p, size, CU_MEMHOSTALLOC_PORTABLE),
-                   "cuMemHostAlloc(%llu bytes) for a transfer in a recorded sequence",
-                   static_cast<ull>(size));
-  s->recorded->pinned.push_back(p);
+  s.device->check(driver().cuMemHostAlloc(&p, size, CU_MEMHOSTALLOC_PORTABLE),
+                  "cuMemHostAlloc(%llu bytes) for a transfer in a recorded sequence", static_cast<ull>(size));
+  s.recorded->pinned.push_back(p);
   return p;
 }
 
-HostCopy* recorded_copy(Stream* s, void* dst, const void* src, uint64_t size) {
-  s->recorded->copies.push_back(std::make_unique<HostCopy>(HostCopy{dst, src, size}));
-  return s->recorded->copies.back().get();
+HostCopy* recorded_copy(Stream& s, void* dst, const void* src, uint64_t size) {
+  s.recorded->copies.push_back(std::make_unique<HostCopy>(HostCopy{dst, src, size}));
+  return s.recorded->copies.back().get();
 }
 
 }  // namespace
 
-Stream* stream_create(Device* device) {
-  ContextScope scope(*device);
+Stream* Backend::stream_create(Device& device) {
+  ContextScope scope(device);
   auto stream = std::make_unique<Stream>();
-  stream->device = device;
+  stream->device = &device;
   // Non-blocking: porta's streams never wait for work of the legacy default
   // stream that other libraries in the process may use.
-  device->check(driver().cuStreamCreate(&stream->cu, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  device.check(driver().cuStreamCreate(&stream->cu, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
   return stream.release();
 }
 
-void stream_destroy(Stream* stream) {
+void Backend::stream_destroy(Stream* stream) {
   if (!stream) return;
   {
     ContextScope scope(*stream->device, ContextScope::Releasing{});
@@ -67,16 +64,16 @@ void stream_destroy(Stream* stream) {
   delete stream;
 }
 
-void stream_write(Stream* s, Buffer* dst, uint64_t offset, const void* src, uint64_t size) {
-  Device& dev = device_of(s);
+void Backend::stream_write(Stream& s, Buffer& dst, uint64_t offset, const void* src, uint64_t size) {
+  Device& dev = *s.device;
   ContextScope scope(dev);
   const Driver& cu = driver();
-  if (s->recording) {
+  if (s.recording) {
     void* pinned = recorded_pinned(s, size);
     HostCopy* copy = recorded_copy(s, pinned, src, size);
-    dev.check(cu.cuLaunchHostFunc(s->cu, run_host_copy, copy),
+    dev.check(cu.cuLaunchHostFunc(s.cu, run_host_copy, copy),
               "cuLaunchHostFunc (recorded write of %llu bytes)", static_cast<ull>(size));
-    dev.check(cu.cuMemcpyHtoDAsync(dst->ptr + offset, pinned, size, s->cu),
+    dev.check(cu.cuMemcpyHtoDAsync(dst.ptr + offset, pinned, size, s.cu),
               "cuMemcpyHtoDAsync (recorded write of %llu bytes at offset %llu)", static_cast<ull>(size),
               static_cast<ull>(offset));
     return;
@@ -88,28 +85,28 @@ void stream_write(Stream* s, Buffer* dst, uint64_t offset, const void* src, uint
     uint64_t n = std::min<uint64_t>(size - done, StagingPool::kChunkBytes);
     StagingPool::Chunk* chunk = dev.staging->acquire();
     std::memcpy(chunk->host, from + done, n);
-    CUresult r = cu.cuMemcpyHtoDAsync(dst->ptr + offset + done, chunk->host, n, s->cu);
+    CUresult r = cu.cuMemcpyHtoDAsync(dst.ptr + offset + done, chunk->host, n, s.cu);
     if (r != CUDA_SUCCESS) {
       dev.staging->abandon(chunk);
       dev.check(r, "cuMemcpyHtoDAsync (write of %llu bytes at offset %llu)", static_cast<ull>(size),
                 static_cast<ull>(offset));
     }
-    dev.staging->release(chunk, s->cu);
+    dev.staging->release(chunk, s.cu);
     done += n;
   }
 }
 
-void stream_read(Stream* s, Buffer* src, uint64_t offset, void* dst, uint64_t size) {
-  Device& dev = device_of(s);
+void Backend::stream_read(Stream& s, Buffer& src, uint64_t offset, void* dst, uint64_t size) {
+  Device& dev = *s.device;
   ContextScope scope(dev);
   const Driver& cu = driver();
-  if (s->recording) {
+  if (s.recording) {
     void* pinned = recorded_pinned(s, size);
     HostCopy* copy = recorded_copy(s, dst, pinned, size);
-    dev.check(cu.cuMemcpyDtoHAsync(pinned, src->ptr + offset, size, s->cu),
+    dev.check(cu.cuMemcpyDtoHAsync(pinned, src.ptr + offset, size, s.cu),
               "cuMemcpyDtoHAsync (recorded read of %llu bytes at offset %llu)", static_cast<ull>(size),
               static_cast<ull>(offset));
-    dev.check(cu.cuLaunchHostFunc(s->cu, run_host_copy, copy),
+    dev.check(cu.cuLaunchHostFunc(s.cu, run_host_copy, copy),
               "cuLaunchHostFunc (recorded read of %llu bytes)", static_cast<ull>(size));
     return;
   }
@@ -117,7 +114,7 @@ void stream_read(Stream* s, Buffer* src, uint64_t offset, void* dst, uint64_t si
   for (uint64_t done = 0; done < size;) {
     uint64_t n = std::min<uint64_t>(size - done, StagingPool::kChunkBytes);
     StagingPool::Chunk* chunk = dev.staging->acquire();
-    CUresult r = cu.cuMemcpyDtoHAsync(chunk->host, src->ptr + offset + done, n, s->cu);
+    CUresult r = cu.cuMemcpyDtoHAsync(chunk->host, src.ptr + offset + done, n, s.cu);
     if (r != CUDA_SUCCESS) {
       dev.staging->abandon(chunk);
       dev.check(r, "cuMemcpyDtoHAsync (read of %llu bytes at offset %llu)", static_cast<ull>(size),
@@ -126,32 +123,32 @@ void stream_read(Stream* s, Buffer* src, uint64_t offset, void* dst, uint64_t si
     // The copy out of the chunk runs in stream order once the DMA is done;
     // the chunk's event follows it, so the chunk is not reused before.
     chunk->copy = HostCopy{to + done, chunk->host, n};
-    r = cu.cuLaunchHostFunc(s->cu, run_host_copy, &chunk->copy);
-    dev.staging->release(chunk, s->cu);
+    r = cu.cuLaunchHostFunc(s.cu, run_host_copy, &chunk->copy);
+    dev.staging->release(chunk, s.cu);
     dev.check(r, "cuLaunchHostFunc (read of %llu bytes)", static_cast<ull>(size));
     done += n;
   }
 }
 
-void stream_copy(Stream* s, Buffer* src, uint64_t src_offset, Buffer* dst, uint64_t dst_offset,
-                 uint64_t size) {
-  Device& dev = device_of(s);
+void Backend::stream_copy(Stream& s, Buffer& src, uint64_t src_offset, Buffer& dst, uint64_t dst_offset,
+                          uint64_t size) {
+  Device& dev = *s.device;
   ContextScope scope(dev);
-  dev.check(driver().cuMemcpyDtoDAsync(dst->ptr + dst_offset, src->ptr + src_offset, size, s->cu),
+  dev.check(driver().cuMemcpyDtoDAsync(dst.ptr + dst_offset, src.ptr + src_offset, size, s.cu),
             "cuMemcpyDtoDAsync (%llu bytes)", static_cast<ull>(size));
 }
 
-void stream_fill(Stream* s, Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern) {
-  Device& dev = device_of(s);
+void Backend::stream_fill(Stream& s, Buffer& dst, uint64_t offset, uint64_t size, uint32_t pattern) {
+  Device& dev = *s.device;
   ContextScope scope(dev);
-  dev.check(driver().cuMemsetD32Async(dst->ptr + offset, pattern, size / 4, s->cu),
+  dev.check(driver().cuMemsetD32Async(dst.ptr + offset, pattern, size / 4, s.cu),
             "cuMemsetD32Async (%llu bytes at offset %llu)", static_cast<ull>(size), static_cast<ull>(offset));
 }
 
-void stream_dispatch(Stream* s, Kernel* k, const uint32_t groups[3], plugin::BufferList<Buffer> buffers,
-                     const void* push, uint32_t push_size) {
+void Backend::stream_dispatch(Stream& s, Kernel& k, const uint32_t groups[3],
+                              plugin::BufferList<Buffer> buffers, const void* push, uint32_t push_size) {
   const uint32_t buffer_count = buffers.size();
-  Device& dev = device_of(s);
+  Device& dev = *s.device;
   ContextScope scope(dev);
   // kernelParams: a pointer to each argument's value — each buffer's device
   // address, then the push-constant struct, then the buffers' sizes (one
@@ -168,31 +165,31 @@ void stream_dispatch(Stream* s, Kernel* k, const uint32_t groups[3], plugin::Buf
     args[arg++] = &ptrs[i];
   }
   alignas(16) unsigned char push_bytes[4096];
-  if (k->push_param_size > 0) {
+  if (k.push_param_size > 0) {
     std::memcpy(push_bytes, push, push_size);
-    std::memset(push_bytes + push_size, 0, k->push_param_size - push_size);
+    std::memset(push_bytes + push_size, 0, k.push_param_size - push_size);
     args[arg++] = push_bytes;
   }
   if (buffer_count > 0) args[arg++] = sizes;
-  dev.check(driver().cuLaunchKernel(k->function, groups[0], groups[1], groups[2], k->block[0], k->block[1],
-                                    k->block[2], k->dynamic_shared, s->cu, args, nullptr),
-            "cuLaunchKernel of kernel '%s' (%ux%ux%u groups of %ux%ux%u)", k->name.c_str(), groups[0],
-            groups[1], groups[2], k->block[0], k->block[1], k->block[2]);
+  dev.check(driver().cuLaunchKernel(k.function, groups[0], groups[1], groups[2], k.block[0], k.block[1],
+                                    k.block[2], k.dynamic_shared, s.cu, args, nullptr),
+            "cuLaunchKernel of kernel '%s' (%ux%ux%u groups of %ux%ux%u)", k.name.c_str(), groups[0],
+            groups[1], groups[2], k.block[0], k.block[1], k.block[2]);
 }
 
-void stream_sync(Stream* s) {
-  Device& dev = device_of(s);
+void Backend::stream_sync(Stream& s) {
+  Device& dev = *s.device;
   ContextScope scope(dev);
-  dev.check(driver().cuStreamSynchronize(s->cu), "cuStreamSynchronize");
+  dev.check(driver().cuStreamSynchronize(s.cu), "cuStreamSynchronize");
 }
 
-Event* event_record(Stream* s) {
-  Device& dev = device_of(s);
+Event* Backend::event_record(Stream& s) {
+  Device& dev = *s.device;
   ContextScope scope(dev);
   auto event = std::make_unique<Event>();
   event->device = &dev;
   dev.check(driver().cuEventCreate(&event->cu, CU_EVENT_DEFAULT), "cuEventCreate");
-  CUresult r = driver().cuEventRecord(event->cu, s->cu);
+  CUresult r = driver().cuEventRecord(event->cu, s.cu);
   if (r != CUDA_SUCCESS) {
     driver().cuEventDestroy(event->cu);
     dev.check(r, "cuEventRecord");
@@ -200,11 +197,11 @@ Event* event_record(Stream* s) {
   return event.release();
 }
 
-double event_elapsed_ms(Event* start, Event* end) {
-  Device& dev = *start->device;
+double Backend::event_elapsed_ms(Event& start, Event& end) {
+  Device& dev = *start.device;
   ContextScope scope(dev);
   float ms = 0;
-  CUresult r = driver().cuEventElapsedTime(&ms, start->cu, end->cu);
+  CUresult r = driver().cuEventElapsedTime(&ms, start.cu, end.cu);
   if (r == CUDA_ERROR_NOT_READY) {
     dev.fail(PORTA_ERROR_INVALID_ARGUMENT,
              "cuEventElapsedTime: an event has not completed yet; sync its stream first");
@@ -213,7 +210,7 @@ double event_elapsed_ms(Event* start, Event* end) {
   return ms;
 }
 
-void event_destroy(Event* event) {
+void Backend::event_destroy(Event* event) {
   if (!event) return;
   {
     ContextScope scope(*event->device, ContextScope::Releasing{});
@@ -222,26 +219,26 @@ void event_destroy(Event* event) {
   delete event;
 }
 
-void stream_begin_record(Stream* s) {
-  Device& dev = device_of(s);
+void Backend::stream_begin_record(Stream& s) {
+  Device& dev = *s.device;
   ContextScope scope(dev);
   // Relaxed: other threads using the device while this one records must not
   // see their calls refused; the plugin itself makes no unsafe call on the
   // capturing stream.
-  dev.check(driver().cuStreamBeginCapture(s->cu, CU_STREAM_CAPTURE_MODE_RELAXED), "cuStreamBeginCapture");
-  s->recording = true;
-  s->recorded = std::make_unique<RecordedStorage>();
+  dev.check(driver().cuStreamBeginCapture(s.cu, CU_STREAM_CAPTURE_MODE_RELAXED), "cuStreamBeginCapture");
+  s.recording = true;
+  s.recorded = std::make_unique<RecordedStorage>();
 }
 
-Sequence* stream_end_record(Stream* s) {
-  Device& dev = device_of(s);
+Sequence* Backend::stream_end_record(Stream& s) {
+  Device& dev = *s.device;
   ContextScope scope(dev);
   auto sequence = std::make_unique<Sequence>();
   sequence->device = &dev;
-  sequence->storage = std::move(s->recorded);
-  s->recording = false;
+  sequence->storage = std::move(s.recorded);
+  s.recording = false;
   try {
-    dev.check(driver().cuStreamEndCapture(s->cu, &sequence->graph), "cuStreamEndCapture");
+    dev.check(driver().cuStreamEndCapture(s.cu, &sequence->graph), "cuStreamEndCapture");
     dev.check(driver().cuGraphInstantiate(&sequence->exec, sequence->graph, 0), "cuGraphInstantiate");
   } catch (...) {
     if (sequence->graph) driver().cuGraphDestroy(sequence->graph);
@@ -251,13 +248,13 @@ Sequence* stream_end_record(Stream* s) {
   return sequence.release();
 }
 
-void stream_replay(Stream* s, Sequence* sequence) {
-  Device& dev = device_of(s);
+void Backend::stream_replay(Stream& s, Sequence& sequence) {
+  Device& dev = *s.device;
   ContextScope scope(dev);
-  dev.check(driver().cuGraphLaunch(sequence->exec, s->cu), "cuGraphLaunch");
+  dev.check(driver().cuGraphLaunch(sequence.exec, s.cu), "cuGraphLaunch");
 }
 
-void sequence_destroy(Sequence* sequence) {
+void Backend::sequence_destroy(Sequence* sequence) {
   if (!sequence) return;
   {
     ContextScope scope(*sequence->device, ContextScope::Releasing{});

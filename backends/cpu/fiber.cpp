@@ -58,9 +58,7 @@ size_t fiber_stack_bytes() {
 StackPool::StackPool(size_t stack_bytes)
     : stack_bytes_(round_up(stack_bytes, page_size())), mapping_bytes_(stack_bytes_ + page_size()) {}
 
-StackPool::~StackPool() {
-  for (const Stack& s : stacks_) munmap(s.mapping, mapping_bytes_);
-}
+void StackPool::Unmap::operator()(void* mapping) const { munmap(mapping, bytes); }
 
 void StackPool::reserve(size_t count) {
   static bool warned_guard = false;
@@ -71,6 +69,7 @@ void StackPool::reserve(size_t count) {
       plugin::fail(PORTA_ERROR_OUT_OF_MEMORY, "cannot map %zu fiber stacks of %zu KiB: %s", count,
                    stack_bytes_ / 1024, std::strerror(errno));
     }
+    std::unique_ptr<void, Unmap> mapping(m, Unmap{mapping_bytes_});
     // Each guard page splits the mapping, and the kernel limits mappings per
     // process (vm.max_map_count); past that limit, run without the guard.
     if (mprotect(m, page_size(), PROT_NONE) != 0 && !warned_guard) {
@@ -78,7 +77,7 @@ void StackPool::reserve(size_t count) {
       plugin::log(PORTA_LOG_WARN, "cpu: fiber stacks run without guard pages (mprotect: " +
                                       std::string(std::strerror(errno)) + ")");
     }
-    stacks_.push_back({m, static_cast<char*>(m) + page_size()});
+    stacks_.push_back({std::move(mapping), static_cast<char*>(m) + page_size()});
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "context.hpp"
@@ -22,9 +23,6 @@ namespace porta::cpu {
 class StackPool {
  public:
   explicit StackPool(size_t stack_bytes);
-  ~StackPool();
-  StackPool(const StackPool&) = delete;
-  StackPool& operator=(const StackPool&) = delete;
 
   // Makes at least `count` stacks available; throws porta::plugin::Failure
   // (out of memory) if the system refuses.
@@ -34,8 +32,13 @@ class StackPool {
   size_t stack_bytes() const { return stack_bytes_; }
 
  private:
+  // Unmaps a stack's mapping (its guard page and the stack) with its owner.
+  struct Unmap {
+    size_t bytes;
+    void operator()(void* mapping) const;
+  };
   struct Stack {
-    void* mapping;
+    std::unique_ptr<void, Unmap> mapping;
     void* base;
   };
   size_t stack_bytes_;

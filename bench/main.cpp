@@ -13,6 +13,7 @@
 //
 // The parts: harness (timing), peers (loading and matching peer libraries),
 // ops/ (one file per benchmark), bench (the run), report and targets.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -40,11 +41,23 @@ uint64_t parse_size(const std::string& text) {
   return v;
 }
 
+// What --ops takes: every benchmark in ops/, and the dispatch overhead.
+std::vector<std::string> op_names() {
+  std::vector<std::string> names;
+  for (const OpBench* bench : op_benches()) names.push_back(bench->name);
+  names.push_back("overhead");
+  return names;
+}
+
+std::string joined(const std::vector<std::string>& items, const char* separator) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : separator) + item;
+  return text;
+}
+
 bool known_op(const std::string& op) {
-  if (op == "overhead") return true;
-  for (const OpBench* bench : op_benches())
-    if (op == bench->name) return true;
-  return false;
+  const std::vector<std::string> names = op_names();
+  return std::find(names.begin(), names.end(), op) != names.end();
 }
 
 // The command line's text options, read into `o` once parsed.
@@ -55,15 +68,15 @@ struct RawOptions {
 
 void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
   using porta::cli::repeatable;
-  command.synopsis(
-      "[--backends cuda,vulkan,opencl,cpu] [--ops mul,sigmoid,matmul,logreg_step,overhead]\n"
-      "[--elementwise N,...] [--matmul N,...] [--logreg MxD,...]\n"
-      "[--runs N (>= 10)] [--warmup N] [--no-peers] [--gpu-only] [--json FILE]\n"
-      "[--sweep-matmul kernels/matmul/matmul.comp]");
+  const std::string ops = "[--ops " + joined(op_names(), ",") + "]";
+  command.synopsis("[--backends cuda,vulkan,opencl,cpu] " + ops +
+                   "\n[--elementwise N,...] [--matmul N,...] [--logreg MxD,...]\n"
+                   "[--runs N (>= 10)] [--warmup N] [--no-peers] [--gpu-only] [--json FILE]\n"
+                   "[--sweep-matmul kernels/matmul/matmul.comp]");
   CLI::App& app = command.app();
   app.add_option("--backends", raw.backends, "comma list of backends to run (default: every one found)")
       ->type_name("LIST");
-  app.add_option("--ops", raw.ops, "comma list of mul, sigmoid, matmul, logreg_step, overhead (default: all)")
+  app.add_option("--ops", raw.ops, "comma list of " + joined(op_names(), ", ") + " (default: all)")
       ->type_name("LIST");
   repeatable(app.add_option("--elementwise", raw.elementwise, "sizes of mul and sigmoid, in elements"))
       ->type_name("N,...");

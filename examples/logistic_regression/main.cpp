@@ -70,6 +70,11 @@ struct RawOptions {
   std::string samples, features, iterations, seed, report_every, lr;
 };
 
+const char kDescription[] =
+    "Trains logistic regression on the device with porta::ops::logreg_step and reports the loss,\n"
+    "the training accuracy and the time per iteration. Without a data option: the classic\n"
+    "example, 5 samples of 2 features.";
+
 void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
   command.synopsis(
       "[--samples N --features D] [--csv FILE] [--iterations K] [--lr R] [--seed S]\n"
@@ -372,22 +377,13 @@ int run_all(const Data& data, uint64_t iterations, float lr, uint64_t report_eve
 }  // namespace
 
 int main(int argc, char** argv) {
-  porta::cli::Command command(
-      "porta-logreg",
-      "Trains logistic regression on the device with porta::ops::logreg_step and reports "
-      "the loss,\nthe training accuracy and the time per iteration. Without a data "
-      "option: the classic\nexample, 5 samples of 2 features.",
-      porta_version());
+  porta::cli::Command command("porta-logreg", kDescription, porta_version());
   Options o;
   RawOptions raw;
   declare(command, o, raw);
-  if (std::optional<int> done = command.parse(argc, argv)) return *done;
-  try {
+  // Bad option values are reported as bad arguments (2), any other failure as 1.
+  return command.run(argc, argv, [&] {
     finish(o, raw);
-  } catch (const std::exception& e) {
-    return command.usage_error(e.what());
-  }
-  try {
     if (!std::isfinite(o.lr))
       throw std::runtime_error("the learning rate --lr " + std::to_string(o.lr) + " is not finite");
     if (o.lr <= 0)
@@ -438,11 +434,5 @@ int main(int argc, char** argv) {
       return 1;
     }
     return 0;
-  } catch (const porta::Error& e) {
-    std::fprintf(stderr, "porta-logreg: %s\n", e.what());
-    return 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "porta-logreg: %s\n", e.what());
-    return 1;
-  }
+  });
 }

@@ -1,7 +1,6 @@
 // o = a · b, elementwise, with the kernel written once in GLSL and run on
 // whichever device PORTA_BACKEND / PORTA_DEVICE (or --backend) selects.
 #include <cstdio>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +8,10 @@
 #include "porta_cli.hpp"
 
 namespace {
+
+const char kDescription[] =
+    "o = a * b, elementwise, with the kernel written once in GLSL, on the device that\n"
+    "--backend (else PORTA_BACKEND / PORTA_DEVICE) selects.";
 
 const char* kShader = R"(#version 450
 layout(local_size_x = 64) in;
@@ -31,18 +34,14 @@ void print(const char* label, const std::vector<float>& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  porta::cli::Command command(
-      "porta-array-multiplication",
-      "o = a * b, elementwise, with the kernel written once in GLSL, on the device that\n"
-      "--backend (else PORTA_BACKEND / PORTA_DEVICE) selects.",
-      porta_version());
+  porta::cli::Command command("porta-array-multiplication", kDescription, porta_version());
   command.footer("Exit status: 0 the result is right, 1 it is wrong or the device failed, 2 bad arguments.");
   std::string selector;
   command.app()
       .add_option("--backend", selector, "a device selector: cpu, vulkan, opencl:1, cuda:NAME...")
       ->type_name("SELECTOR");
-  if (std::optional<int> done = command.parse(argc, argv)) return *done;
-  try {
+  // A failure of porta's is reported as "porta-array-multiplication: ..." (exit 1).
+  return command.run(argc, argv, [&] {
     porta::Device device = porta::open(selector);
     std::printf("device: %s:%u %s\n", device.info().backend, device.info().index, device.info().name);
 
@@ -70,8 +69,5 @@ int main(int argc, char** argv) {
         return 1;
       }
     return 0;
-  } catch (const porta::Error& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return 1;
-  }
+  });
 }

@@ -37,6 +37,59 @@ HostCopy* recorded_copy(Stream& s, void* dst, const void* src, uint64_t size) {
   return s.recorded->copies.back().get();
 }
 
+// A write in a recorded sequence: at every replay a host node copies the
+// caller's bytes into the pinned memory, then a memcpy node copies that to
+// the buffer.
+void record_write(Stream& s, Buffer& dst, uint64_t offset, const void* src, uint64_t size) {
+  void* pinned = recorded_pinned(s, size);
+  s.device->check(driver().cuLaunchHostFunc(s.cu, run_host_copy, recorded_copy(s, pinned, src, size)),
+                  "cuLaunchHostFunc (recorded write of %llu bytes)", static_cast<ull>(size));
+  s.device->check(driver().cuMemcpyHtoDAsync(dst.ptr + offset, pinned, size, s.cu),
+                  "cuMemcpyHtoDAsync (recorded write of %llu bytes at offset %llu)", static_cast<ull>(size),
+                  static_cast<ull>(offset));
+}
+
+// A read in a recorded sequence: the memcpy node first, then the host node
+// that copies the pinned memory out to the caller's pointer.
+void record_read(Stream& s, Buffer& src, uint64_t offset, void* dst, uint64_t size) {
+  void* pinned = recorded_pinned(s, size);
+  HostCopy* copy = recorded_copy(s, dst, pinned, size);
+  s.device->check(driver().cuMemcpyDtoHAsync(pinned, src.ptr + offset, size, s.cu),
+                  "cuMemcpyDtoHAsync (recorded read of %llu bytes at offset %llu)", static_cast<ull>(size),
+                  static_cast<ull>(offset));
+  s.device->check(driver().cuLaunchHostFunc(s.cu, run_host_copy, copy),
+                  "cuLaunchHostFunc (recorded read of %llu bytes)", static_cast<ull>(size));
+}
+
+// A transfer outside a recording, in parts of one pinned staging chunk each,
+// so that every part is a true DMA and overlaps with the host's work on the
+// next: `dma(chunk, done, n)` queues the DMA of bytes [done, done + n), then
+// `then(chunk, done, n)` queues what must finish before the chunk is reused.
+// Both throw through Device::check; a chunk whose DMA was not queued goes back
+// unused, any other is released behind what was queued.
+template <class Dma, class Then>
+void through_staging(Stream& s, uint64_t size, Dma dma, Then then) {
+  StagingPool& staging = *s.device->staging;
+  for (uint64_t done = 0; done < size;) {
+    const uint64_t n = std::min<uint64_t>(size - done, StagingPool::kChunkBytes);
+    StagingPool::Chunk* chunk = staging.acquire();
+    try {
+      dma(*chunk, done, n);
+    } catch (...) {
+      staging.abandon(chunk);
+      throw;
+    }
+    try {
+      then(*chunk, done, n);
+    } catch (...) {
+      staging.release(chunk, s.cu);
+      throw;
+    }
+    staging.release(chunk, s.cu);
+    done += n;
+  }
+}
+
 }  // namespace
 
 Stream* Backend::stream_create(Device& device) {
@@ -65,69 +118,40 @@ void Backend::stream_destroy(Stream* stream) {
 }
 
 void Backend::stream_write(Stream& s, Buffer& dst, uint64_t offset, const void* src, uint64_t size) {
-  Device& dev = *s.device;
-  ContextScope scope(dev);
-  const Driver& cu = driver();
-  if (s.recording) {
-    void* pinned = recorded_pinned(s, size);
-    HostCopy* copy = recorded_copy(s, pinned, src, size);
-    dev.check(cu.cuLaunchHostFunc(s.cu, run_host_copy, copy),
-              "cuLaunchHostFunc (recorded write of %llu bytes)", static_cast<ull>(size));
-    dev.check(cu.cuMemcpyHtoDAsync(dst.ptr + offset, pinned, size, s.cu),
-              "cuMemcpyHtoDAsync (recorded write of %llu bytes at offset %llu)", static_cast<ull>(size),
-              static_cast<ull>(offset));
-    return;
-  }
+  ContextScope scope(*s.device);
+  if (s.recording) return record_write(s, dst, offset, src, size);
   // The caller's bytes are copied into pinned chunks now, so the transfer is
   // a true DMA and overlaps with filling the next chunk.
   const char* from = static_cast<const char*>(src);
-  for (uint64_t done = 0; done < size;) {
-    uint64_t n = std::min<uint64_t>(size - done, StagingPool::kChunkBytes);
-    StagingPool::Chunk* chunk = dev.staging->acquire();
-    std::memcpy(chunk->host, from + done, n);
-    CUresult r = cu.cuMemcpyHtoDAsync(dst.ptr + offset + done, chunk->host, n, s.cu);
-    if (r != CUDA_SUCCESS) {
-      dev.staging->abandon(chunk);
-      dev.check(r, "cuMemcpyHtoDAsync (write of %llu bytes at offset %llu)", static_cast<ull>(size),
-                static_cast<ull>(offset));
-    }
-    dev.staging->release(chunk, s.cu);
-    done += n;
-  }
+  through_staging(
+      s, size,
+      [&](StagingPool::Chunk& chunk, uint64_t done, uint64_t n) {
+        std::memcpy(chunk.host, from + done, n);
+        s.device->check(driver().cuMemcpyHtoDAsync(dst.ptr + offset + done, chunk.host, n, s.cu),
+                        "cuMemcpyHtoDAsync (write of %llu bytes at offset %llu)", static_cast<ull>(size),
+                        static_cast<ull>(offset));
+      },
+      [](StagingPool::Chunk&, uint64_t, uint64_t) {});
 }
 
 void Backend::stream_read(Stream& s, Buffer& src, uint64_t offset, void* dst, uint64_t size) {
-  Device& dev = *s.device;
-  ContextScope scope(dev);
-  const Driver& cu = driver();
-  if (s.recording) {
-    void* pinned = recorded_pinned(s, size);
-    HostCopy* copy = recorded_copy(s, dst, pinned, size);
-    dev.check(cu.cuMemcpyDtoHAsync(pinned, src.ptr + offset, size, s.cu),
-              "cuMemcpyDtoHAsync (recorded read of %llu bytes at offset %llu)", static_cast<ull>(size),
-              static_cast<ull>(offset));
-    dev.check(cu.cuLaunchHostFunc(s.cu, run_host_copy, copy),
-              "cuLaunchHostFunc (recorded read of %llu bytes)", static_cast<ull>(size));
-    return;
-  }
+  ContextScope scope(*s.device);
+  if (s.recording) return record_read(s, src, offset, dst, size);
   char* to = static_cast<char*>(dst);
-  for (uint64_t done = 0; done < size;) {
-    uint64_t n = std::min<uint64_t>(size - done, StagingPool::kChunkBytes);
-    StagingPool::Chunk* chunk = dev.staging->acquire();
-    CUresult r = cu.cuMemcpyDtoHAsync(chunk->host, src.ptr + offset + done, n, s.cu);
-    if (r != CUDA_SUCCESS) {
-      dev.staging->abandon(chunk);
-      dev.check(r, "cuMemcpyDtoHAsync (read of %llu bytes at offset %llu)", static_cast<ull>(size),
-                static_cast<ull>(offset));
-    }
-    // The copy out of the chunk runs in stream order once the DMA is done;
-    // the chunk's event follows it, so the chunk is not reused before.
-    chunk->copy = HostCopy{to + done, chunk->host, n};
-    r = cu.cuLaunchHostFunc(s.cu, run_host_copy, &chunk->copy);
-    dev.staging->release(chunk, s.cu);
-    dev.check(r, "cuLaunchHostFunc (read of %llu bytes)", static_cast<ull>(size));
-    done += n;
-  }
+  through_staging(
+      s, size,
+      [&](StagingPool::Chunk& chunk, uint64_t done, uint64_t n) {
+        s.device->check(driver().cuMemcpyDtoHAsync(chunk.host, src.ptr + offset + done, n, s.cu),
+                        "cuMemcpyDtoHAsync (read of %llu bytes at offset %llu)", static_cast<ull>(size),
+                        static_cast<ull>(offset));
+      },
+      // The copy out of the chunk runs in stream order once the DMA is done;
+      // the chunk's event follows it, so the chunk is not reused before.
+      [&](StagingPool::Chunk& chunk, uint64_t done, uint64_t n) {
+        chunk.copy = HostCopy{to + done, chunk.host, n};
+        s.device->check(driver().cuLaunchHostFunc(s.cu, run_host_copy, &chunk.copy),
+                        "cuLaunchHostFunc (read of %llu bytes)", static_cast<ull>(size));
+      });
 }
 
 void Backend::stream_copy(Stream& s, Buffer& src, uint64_t src_offset, Buffer& dst, uint64_t dst_offset,

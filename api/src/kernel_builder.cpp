@@ -113,7 +113,10 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     std::string source;
     std::string entry = sig.entry_point;
     if (language != PORTA_LANGUAGE_SPIRV) {
-      tr::Translation t = tr::translate(prepared, {tr::target_for_language(language), values});
+      // The translation's subgroups are the device's (OpenCL devices without
+      // subgroup extensions report subgroups of one work-item).
+      tr::Translation t = tr::translate(
+          prepared, {tr::target_for_language(language), values, device->info.limits.subgroup_size});
       source = std::move(t.source);
       entry = t.entry_point;
     }

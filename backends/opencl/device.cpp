@@ -56,6 +56,19 @@ bool has_extension(const std::string& extensions, const char* name) {
 
 namespace {
 
+// Subgroup operations run on the device's own subgroups where it has the
+// extensions of the non-uniform built-ins, which take the active work-items
+// as Vulkan does (shuffles, relative shuffles and clustered reductions are
+// checked per kernel: kernel.cpp). Elsewhere subgroups have one work-item:
+// Vulkan allows that size, and every operation has an exact meaning there
+// (translator/src/opencl_subgroups.cpp).
+bool has_native_subgroups(const std::string& extensions) {
+  return has_extension(extensions, "cl_khr_subgroups") &&
+         has_extension(extensions, "cl_khr_subgroup_ballot") &&
+         has_extension(extensions, "cl_khr_subgroup_non_uniform_vote") &&
+         has_extension(extensions, "cl_khr_subgroup_non_uniform_arithmetic");
+}
+
 uint64_t features_of(const std::string& extensions) {
   // OpenCL C 1.2 (full profile) has char, short and long arithmetic, byte-addressable
   // stores, half storage (vload_half/vstore_half) and 32-bit atomics in its core.
@@ -63,13 +76,8 @@ uint64_t features_of(const std::string& extensions) {
                PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_ATOMIC_INT32;
   if (has_extension(extensions, "cl_khr_fp16")) f |= PORTA_FEATURE_FP16;
   if (has_extension(extensions, "cl_khr_fp64")) f |= PORTA_FEATURE_FP64;
-  // Translated subgroup operations use the non-uniform built-ins, which take
-  // the active work-items as Vulkan does; shuffles, relative shuffles and
-  // clustered reductions are checked per kernel (kernel.cpp).
-  if (has_extension(extensions, "cl_khr_subgroups") && has_extension(extensions, "cl_khr_subgroup_ballot") &&
-      has_extension(extensions, "cl_khr_subgroup_non_uniform_vote") &&
-      has_extension(extensions, "cl_khr_subgroup_non_uniform_arithmetic"))
-    f |= PORTA_FEATURE_SUBGROUPS;
+  // Subgroups, the device's own or of one work-item: has_native_subgroups().
+  f |= PORTA_FEATURE_SUBGROUPS;
   // 64-bit min/max/and/or/xor are in the extended set, add/exchange/compare-exchange in the base one.
   if (has_extension(extensions, "cl_khr_int64_base_atomics") &&
       has_extension(extensions, "cl_khr_int64_extended_atomics"))
@@ -157,7 +165,10 @@ DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32
   // left of the parameter space after 16 pointers is what any kernel can count on.
   int64_t left = static_cast<int64_t>(e.max_parameter_bytes) - 16 * static_cast<int64_t>(e.pointer_bytes);
   limits.max_push_constant_bytes = static_cast<uint32_t>(std::max<int64_t>(left, 128));
-  limits.subgroup_size = 0;
+  // The size the translation's subgroups have: 1 where porta runs subgroups
+  // of one work-item; the device's own size varies by kernel (OpenCL asks
+  // per kernel), so unknown there.
+  limits.subgroup_size = has_native_subgroups(extensions) ? 0 : 1;
   limits.max_allocation_bytes = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   limits.max_buffer_bytes = limits.max_allocation_bytes;
   info.features = features_of(extensions);

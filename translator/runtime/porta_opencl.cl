@@ -171,6 +171,17 @@ float2 porta_unpackHalf2x16(uint p)
     return (float2)(porta_half_to_float(p & 0xffffu), porta_half_to_float(p >> 16));
 }
 
+//@section ballot_bit_extract
+// subgroupBallotBitExtract on subgroups of one work-item (the OpenCL backend's
+// emulation): bit `index` of a 128-bit ballot, bits 0-31 in x. Exact for any
+// ballot, whichever subgroup made it.
+bool porta_ballot_bit_extract(uint4 ballot, uint index)
+{
+    const uint word = (index >> 5) & 3u;
+    const uint bits = word == 0u ? ballot.x : word == 1u ? ballot.y : word == 2u ? ballot.z : ballot.w;
+    return ((bits >> (index & 31u)) & 1u) != 0u;
+}
+
 //@section atomic_float_add
 // Float atomic add (GL_EXT_shader_atomic_float): a compare-exchange loop on the
 // bits, one helper per address space (OpenCL C 1.2 has no generic one).

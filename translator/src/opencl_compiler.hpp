@@ -176,8 +176,15 @@ class OpenclCompiler final : public TargetCompiler {
   // always the non-uniform forms, which take the active work-items as Vulkan
   // does. Each extension used is named in a "// requires OpenCL extension:"
   // line, which the OpenCL backend checks against the device before building.
+  // With subgroups of one work-item (TranslateOptions::subgroup_size 1, for
+  // devices without those extensions), each operation's exact meaning there
+  // instead, and no extension.
   std::string subgroup_expression(const SubgroupOperation& operation, uint32_t result_type) override;
   std::string subgroup_barrier_statement(bool control) override;
+  bool takes_single_invocation_subgroups() const override { return true; }
+  std::string single_invocation_expression(const SubgroupOperation& operation, uint32_t result_type);
+  // The identity of a reduction for one scalar of `base` (exclusive scans).
+  static std::string reduction_identity(SubgroupReduction reduction, spirv_cross::SPIRType::BaseType base);
   void require_extension(const std::string& name);
   void emit_subgroup_requirements();
   void emit_subgroup_builtins();

@@ -1,13 +1,30 @@
-// Subgroup operations on target opencl: GLSL's subgroup functions as the
-// sub_group_* built-ins of cl_khr_subgroups and the cl_khr_subgroup_*
-// extensions. Vulkan's operations take the active invocations, so the
-// non-uniform forms are used throughout (sub_group_non_uniform_reduce_add,
-// not sub_group_reduce_add, which needs every work-item of the subgroup):
-// exact in divergent control flow, at the price of needing the extension.
-// Those built-ins take scalars (sub_group_non_uniform_broadcast aside): a
-// vector is done component by component. Quads are shuffles. Every
-// extension a kernel uses is named in a "// requires OpenCL extension: NAME"
-// line; the OpenCL backend refuses a kernel that names one the device lacks.
+// Subgroup operations on target opencl, in one of two ways, as the device's
+// subgroup size says (TranslateOptions::subgroup_size):
+//
+// The device's own subgroups: GLSL's subgroup functions as the sub_group_*
+// built-ins of cl_khr_subgroups and the cl_khr_subgroup_* extensions.
+// Vulkan's operations take the active invocations, so the non-uniform forms
+// are used throughout (sub_group_non_uniform_reduce_add, not
+// sub_group_reduce_add, which needs every work-item of the subgroup): exact
+// in divergent control flow, at the price of needing the extension. Those
+// built-ins take scalars (sub_group_non_uniform_broadcast aside): a vector is
+// done component by component. Quads are shuffles. Every extension a kernel
+// uses is named in a "// requires OpenCL extension: NAME" line; the OpenCL
+// backend refuses a kernel that names one the device lacks.
+//
+// Subgroups of one work-item (size 1), for devices without those extensions
+// (the OpenCL backend reports subgroup size 1 for them): Vulkan allows a
+// subgroup of one invocation, and there every operation has an exact meaning
+// that needs no built-in. The work-item is its subgroup's only invocation
+// (gl_SubgroupInvocationID 0, gl_SubgroupID its local index, as many
+// subgroups as work-items); elect is true; votes, broadcasts, reductions and
+// inclusive scans give its own value; exclusive scans the operation's
+// identity; a ballot has bit 0 alone. A shuffle to another index, a quad
+// operation and a cluster of more than one invocation read an invocation
+// that is not active (or does not exist), which SPIR-V leaves undefined:
+// they give the own value, what a reduction over the active invocations of
+// the cluster is. Nothing is refused: every operation is exact or undefined
+// by SPIR-V itself.
 #include "opencl_compiler.hpp"
 
 namespace porta::translator::detail {
@@ -22,6 +39,32 @@ constexpr const char* kShuffle = "cl_khr_subgroup_shuffle";
 constexpr const char* kShuffleRelative = "cl_khr_subgroup_shuffle_relative";
 constexpr const char* kClustered = "cl_khr_subgroup_clustered_reduce";
 
+// The operations that are one built-in of their operands.
+struct Builtin {
+  spv::Op opcode;
+  const char* extension;
+  const char* name;
+  // The built-in takes scalars: a vector goes component by component.
+  bool per_component;
+};
+constexpr Builtin kBuiltinOperations[] = {
+    {spv::OpGroupNonUniformElect, kVote, "sub_group_elect", false},
+    {spv::OpGroupNonUniformAll, kVote, "sub_group_non_uniform_all", false},
+    {spv::OpGroupNonUniformAny, kVote, "sub_group_non_uniform_any", false},
+    {spv::OpGroupNonUniformAllEqual, kVote, "sub_group_non_uniform_all_equal", true},
+    {spv::OpGroupNonUniformBroadcast, kBallot, "sub_group_non_uniform_broadcast", false},
+    {spv::OpGroupNonUniformBroadcastFirst, kBallot, "sub_group_broadcast_first", true},
+    {spv::OpGroupNonUniformBallot, kBallot, "sub_group_ballot", false},
+    {spv::OpGroupNonUniformInverseBallot, kBallot, "sub_group_inverse_ballot", false},
+    {spv::OpGroupNonUniformBallotBitExtract, kBallot, "sub_group_ballot_bit_extract", false},
+    {spv::OpGroupNonUniformBallotFindLSB, kBallot, "sub_group_ballot_find_lsb", false},
+    {spv::OpGroupNonUniformBallotFindMSB, kBallot, "sub_group_ballot_find_msb", false},
+    {spv::OpGroupNonUniformShuffle, kShuffle, "sub_group_shuffle", true},
+    {spv::OpGroupNonUniformShuffleXor, kShuffle, "sub_group_shuffle_xor", true},
+    {spv::OpGroupNonUniformShuffleUp, kShuffleRelative, "sub_group_shuffle_up", true},
+    {spv::OpGroupNonUniformShuffleDown, kShuffleRelative, "sub_group_shuffle_down", true},
+};
+
 }  // namespace
 
 void OpenclCompiler::require_extension(const std::string& name) {
@@ -34,6 +77,8 @@ void OpenclCompiler::require_extension(const std::string& name) {
 // translation names them in comments of a fixed form, which the OpenCL
 // backend reads.
 void OpenclCompiler::emit_subgroup_requirements() {
+  if (single_invocation_subgroups() && kernel_uses_subgroups())
+    statement("// Subgroups of one work-item: the device has no cl_khr_subgroup_* extensions.");
   if (extensions_.empty()) return;
   // Every cl_khr_subgroup_* extension builds on cl_khr_subgroups.
   extensions_.insert(kSubgroups);
@@ -41,85 +86,76 @@ void OpenclCompiler::emit_subgroup_requirements() {
 }
 
 void OpenclCompiler::emit_subgroup_builtins() {
-  struct Builtin {
+  struct Value {
     spv::BuiltIn builtin;
     const char* type;
-    const char* value;
+    const char* device;  // the device's own subgroups
     const char* extension;
+    const char* single;  // subgroups of one work-item
   };
-  static const Builtin kBuiltins[] = {
-      {spv::BuiltInSubgroupSize, "uint", "get_max_sub_group_size()", kSubgroups},
-      {spv::BuiltInSubgroupLocalInvocationId, "uint", "get_sub_group_local_id()", kSubgroups},
-      {spv::BuiltInNumSubgroups, "uint", "get_num_sub_groups()", kSubgroups},
-      {spv::BuiltInSubgroupId, "uint", "get_sub_group_id()", kSubgroups},
-      {spv::BuiltInSubgroupEqMask, "uint4", "get_sub_group_eq_mask()", kBallot},
-      {spv::BuiltInSubgroupGeMask, "uint4", "get_sub_group_ge_mask()", kBallot},
-      {spv::BuiltInSubgroupGtMask, "uint4", "get_sub_group_gt_mask()", kBallot},
-      {spv::BuiltInSubgroupLeMask, "uint4", "get_sub_group_le_mask()", kBallot},
-      {spv::BuiltInSubgroupLtMask, "uint4", "get_sub_group_lt_mask()", kBallot},
+  static const Value kValues[] = {
+      {spv::BuiltInSubgroupSize, "uint", "get_max_sub_group_size()", kSubgroups, "1u"},
+      {spv::BuiltInSubgroupLocalInvocationId, "uint", "get_sub_group_local_id()", kSubgroups, "0u"},
+      {spv::BuiltInNumSubgroups, "uint", "get_num_sub_groups()", kSubgroups,
+       "get_local_size(0) * get_local_size(1) * get_local_size(2)"},
+      {spv::BuiltInSubgroupId, "uint", "get_sub_group_id()", kSubgroups,
+       "get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2))"},
+      {spv::BuiltInSubgroupEqMask, "uint4", "get_sub_group_eq_mask()", kBallot, "(uint4)(1u, 0u, 0u, 0u)"},
+      {spv::BuiltInSubgroupGeMask, "uint4", "get_sub_group_ge_mask()", kBallot, "(uint4)(1u, 0u, 0u, 0u)"},
+      {spv::BuiltInSubgroupGtMask, "uint4", "get_sub_group_gt_mask()", kBallot, "(uint4)(0u)"},
+      {spv::BuiltInSubgroupLeMask, "uint4", "get_sub_group_le_mask()", kBallot, "(uint4)(1u, 0u, 0u, 0u)"},
+      {spv::BuiltInSubgroupLtMask, "uint4", "get_sub_group_lt_mask()", kBallot, "(uint4)(0u)"},
   };
   bool any = false;
-  for (const Builtin& b : kBuiltins) {
-    if (!active_input_builtins.get(b.builtin)) continue;
-    require_extension(b.extension);
-    statement("const ", b.type, " ", subgroup_builtin_name(b.builtin), " = (", b.type, ")", b.value, ";");
+  for (const Value& v : kValues) {
+    if (!active_input_builtins.get(v.builtin)) continue;
+    if (!single_invocation_subgroups()) require_extension(v.extension);
+    statement("const ", v.type, " ", subgroup_builtin_name(v.builtin), " = (", v.type, ")(",
+              single_invocation_subgroups() ? v.single : v.device, ");");
     any = true;
   }
   if (any) statement("");
 }
 
 std::string OpenclCompiler::subgroup_barrier_statement(bool control) {
-  if (!control) return "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);";
+  // A subgroup of one work-item has no one else to wait for.
+  if (!control || single_invocation_subgroups())
+    return "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);";
   require_extension(kSubgroups);
   return "sub_group_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);";
 }
 
 std::string OpenclCompiler::subgroup_expression(const SubgroupOperation& operation, uint32_t result_type) {
+  if (single_invocation_subgroups()) return single_invocation_expression(operation, result_type);
   const auto& ops = operation.operands;
   auto operand = [&](size_t i) { return to_unpacked_expression(ops[i]); };
-  // `function(value, extra...)`, component by component for a vector value;
-  // `join` combines the components' results ("" builds the result vector).
-  auto per_component = [&](const std::string& function, const std::string& extra, const char* join = "") {
+  // `function(value, extra...)`, component by component for a vector value:
+  // the results make the result vector, or for a scalar result (all_equal)
+  // are and-ed.
+  auto per_component = [&](const std::string& function, const std::string& extra) {
     const SPIRType& type = expression_type(ops[0]);
     if (type.vecsize == 1)
       return std::string(function).append("(").append(operand(0)).append(extra).append(")");
+    const SPIRType& result = get<SPIRType>(result_type);
+    const bool join = result.vecsize == 1;
     const std::string value = to_enclosed_unpacked_expression(ops[0]);
     std::string out = "(";
-    if (!*join) out.append(vector_type_name(get<SPIRType>(result_type).basetype, type.vecsize)).append(")(");
+    if (!join) out.append(vector_type_name(result.basetype, type.vecsize)).append(")(");
     for (uint32_t c = 0; c < type.vecsize; ++c) {
-      if (c) out += *join ? join : ", ";
+      if (c) out += join ? " && " : ", ";
       out += function + "(" + value + "." + "xyzw"[c] + extra + ")";
     }
     return out + ")";
   };
+  for (const Builtin& builtin : kBuiltinOperations) {
+    if (builtin.opcode != operation.opcode) continue;
+    require_extension(builtin.extension);
+    std::string extra;
+    for (size_t i = builtin.per_component ? 1 : 0; i < ops.size(); ++i) extra += (i ? ", " : "") + operand(i);
+    if (builtin.per_component) return per_component(builtin.name, extra);
+    return std::string(builtin.name) + "(" + extra + ")";
+  }
   switch (operation.opcode) {
-    case spv::OpGroupNonUniformElect:
-      require_extension(kVote);
-      return "sub_group_elect()";
-    case spv::OpGroupNonUniformAll:
-      require_extension(kVote);
-      return "sub_group_non_uniform_all(" + operand(0) + ")";
-    case spv::OpGroupNonUniformAny:
-      require_extension(kVote);
-      return "sub_group_non_uniform_any(" + operand(0) + ")";
-    case spv::OpGroupNonUniformAllEqual:
-      require_extension(kVote);
-      return per_component("sub_group_non_uniform_all_equal", "", " && ");
-    case spv::OpGroupNonUniformBroadcast:
-      require_extension(kBallot);
-      return "sub_group_non_uniform_broadcast(" + operand(0) + ", " + operand(1) + ")";
-    case spv::OpGroupNonUniformBroadcastFirst:
-      require_extension(kBallot);
-      return per_component("sub_group_broadcast_first", "");
-    case spv::OpGroupNonUniformBallot:
-      require_extension(kBallot);
-      return "sub_group_ballot(" + operand(0) + ")";
-    case spv::OpGroupNonUniformInverseBallot:
-      require_extension(kBallot);
-      return "sub_group_inverse_ballot(" + operand(0) + ")";
-    case spv::OpGroupNonUniformBallotBitExtract:
-      require_extension(kBallot);
-      return "sub_group_ballot_bit_extract(" + operand(0) + ", " + operand(1) + ")";
     case spv::OpGroupNonUniformBallotBitCount:
       require_extension(kBallot);
       return (operation.group_operation == spv::GroupOperationReduce ? "sub_group_ballot_bit_count("
@@ -127,24 +163,6 @@ std::string OpenclCompiler::subgroup_expression(const SubgroupOperation& operati
                   ? "sub_group_ballot_inclusive_scan("
                   : "sub_group_ballot_exclusive_scan(") +
              operand(0) + ")";
-    case spv::OpGroupNonUniformBallotFindLSB:
-      require_extension(kBallot);
-      return "sub_group_ballot_find_lsb(" + operand(0) + ")";
-    case spv::OpGroupNonUniformBallotFindMSB:
-      require_extension(kBallot);
-      return "sub_group_ballot_find_msb(" + operand(0) + ")";
-    case spv::OpGroupNonUniformShuffle:
-      require_extension(kShuffle);
-      return per_component("sub_group_shuffle", ", " + operand(1));
-    case spv::OpGroupNonUniformShuffleXor:
-      require_extension(kShuffle);
-      return per_component("sub_group_shuffle_xor", ", " + operand(1));
-    case spv::OpGroupNonUniformShuffleUp:
-      require_extension(kShuffleRelative);
-      return per_component("sub_group_shuffle_up", ", " + operand(1));
-    case spv::OpGroupNonUniformShuffleDown:
-      require_extension(kShuffleRelative);
-      return per_component("sub_group_shuffle_down", ", " + operand(1));
     case spv::OpGroupNonUniformQuadBroadcast:
       require_extension(kShuffle);
       return per_component("sub_group_shuffle",
@@ -175,6 +193,84 @@ std::string OpenclCompiler::subgroup_expression(const SubgroupOperation& operati
                      : operation.group_operation == spv::GroupOperationInclusiveScan ? "scan_inclusive_"
                                                                                      : "scan_exclusive_";
   return per_component(std::string("sub_group_non_uniform_") + form + name, "");
+}
+
+// The identity of a reduction for one scalar of `base` (OpenCL C spelling).
+std::string OpenclCompiler::reduction_identity(SubgroupReduction reduction, SPIRType::BaseType base) {
+  using R = SubgroupReduction;
+  if (reduction == R::Add || reduction == R::Or || reduction == R::Xor) return "0";
+  if (reduction == R::Mul) return "1";
+  if (reduction == R::And) return base == SPIRType::Boolean ? "1" : "~0";
+  const bool min = reduction == R::Min;  // the identity of min is the largest value
+  switch (base) {
+    case SPIRType::SByte:
+      return min ? "SCHAR_MAX" : "SCHAR_MIN";
+    case SPIRType::UByte:
+      return min ? "UCHAR_MAX" : "0";
+    case SPIRType::Short:
+      return min ? "SHRT_MAX" : "SHRT_MIN";
+    case SPIRType::UShort:
+      return min ? "USHRT_MAX" : "0";
+    case SPIRType::Int:
+      return min ? "INT_MAX" : "INT_MIN";
+    case SPIRType::UInt:
+      return min ? "UINT_MAX" : "0";
+    case SPIRType::Int64:
+      return min ? "LONG_MAX" : "LONG_MIN";
+    case SPIRType::UInt64:
+      return min ? "ULONG_MAX" : "0";
+    default:  // half, float, double
+      return min ? "INFINITY" : "-INFINITY";
+  }
+}
+
+std::string OpenclCompiler::single_invocation_expression(const SubgroupOperation& operation,
+                                                         uint32_t result_type) {
+  const auto& ops = operation.operands;
+  const std::string own = ops.empty() ? "" : to_enclosed_unpacked_expression(ops[0]);
+  switch (operation.opcode) {
+    case spv::OpGroupNonUniformElect:
+      return "true";
+    case spv::OpGroupNonUniformAllEqual: {
+      // Equal to itself, as the other backends compare: false for a NaN.
+      const SPIRType& type = expression_type(ops[0]);
+      if (type.basetype != SPIRType::Half && type.basetype != SPIRType::Float &&
+          type.basetype != SPIRType::Double)
+        return "true";
+      return type.vecsize == 1 ? "(" + own + " == " + own + ")" : "all(" + own + " == " + own + ")";
+    }
+    case spv::OpGroupNonUniformBallot:
+      return "(uint4)(" + own + " ? 1u : 0u, 0u, 0u, 0u)";
+    case spv::OpGroupNonUniformInverseBallot:
+      return "((" + own + ".x & 1u) != 0u)";
+    case spv::OpGroupNonUniformBallotBitExtract:
+      require_section("ballot_bit_extract", "", "");
+      return "porta_ballot_bit_extract(" + to_unpacked_expression(ops[0]) + ", (uint)(" +
+             to_unpacked_expression(ops[1]) + "))";
+    case spv::OpGroupNonUniformBallotBitCount:
+      // Only bit 0 stands for an invocation; none is below it.
+      return operation.group_operation == spv::GroupOperationExclusiveScan ? "0u" : "(" + own + ".x & 1u)";
+    case spv::OpGroupNonUniformBallotFindLSB:
+    case spv::OpGroupNonUniformBallotFindMSB:
+      // Bit 0, or GLSL's findLSB/findMSB of no bit set (SPIR-V: undefined).
+      return "((" + own + ".x & 1u) != 0u ? 0u : 0xffffffffu)";
+    default:
+      break;
+  }
+  if (operation.reduction != SubgroupReduction::None &&
+      operation.group_operation == spv::GroupOperationExclusiveScan) {
+    const SPIRType& type = get<SPIRType>(result_type);
+    const std::string value = reduction_identity(operation.reduction, type.basetype);
+    const bool boolean = type.basetype == SPIRType::Boolean;
+    if (boolean && type.vecsize == 1) return value == "0" ? "false" : "true";
+    // A bvecN is an intN of -1 (true) and 0 (false); a vector's identity is a splat.
+    std::string out = "(";
+    out.append(type_to_glsl(type)).append(")(").append(boolean && value != "0" ? "-1" : value).append(")");
+    return out;
+  }
+  // Votes, broadcasts, shuffles, quads, reductions, inclusive scans and
+  // clustered reductions: the own value.
+  return to_unpacked_expression(ops[0]);
 }
 
 }  // namespace porta::translator::detail

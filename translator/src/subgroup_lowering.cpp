@@ -11,29 +11,59 @@
 
 namespace porta::translator::detail {
 
+namespace {
+
+enum class Signedness { Any, Signed, Unsigned };
+
+// The instructions that are one GLSL function of their value operands.
+struct PlainOperation {
+  spv::Op opcode;
+  const char* function;
+  uint32_t operands;  // value operands after the scope
+  bool exchanges;     // SubgroupOperation::exchanges
+  bool generic;       // SubgroupOperation::generic
+};
+constexpr PlainOperation kPlainOperations[] = {
+    {spv::OpGroupNonUniformElect, "subgroupElect", 0, true, false},
+    {spv::OpGroupNonUniformAll, "subgroupAll", 1, true, false},
+    {spv::OpGroupNonUniformAny, "subgroupAny", 1, true, false},
+    {spv::OpGroupNonUniformAllEqual, "subgroupAllEqual", 1, true, true},
+    {spv::OpGroupNonUniformBroadcast, "subgroupBroadcast", 2, true, true},
+    {spv::OpGroupNonUniformBroadcastFirst, "subgroupBroadcastFirst", 1, true, true},
+    {spv::OpGroupNonUniformBallot, "subgroupBallot", 1, true, false},
+    {spv::OpGroupNonUniformInverseBallot, "subgroupInverseBallot", 1, false, false},
+    {spv::OpGroupNonUniformBallotBitExtract, "subgroupBallotBitExtract", 2, false, false},
+    {spv::OpGroupNonUniformBallotFindLSB, "subgroupBallotFindLSB", 1, false, false},
+    {spv::OpGroupNonUniformBallotFindMSB, "subgroupBallotFindMSB", 1, false, false},
+    {spv::OpGroupNonUniformShuffle, "subgroupShuffle", 2, true, true},
+    {spv::OpGroupNonUniformShuffleXor, "subgroupShuffleXor", 2, true, true},
+    {spv::OpGroupNonUniformShuffleUp, "subgroupShuffleUp", 2, true, true},
+    {spv::OpGroupNonUniformShuffleDown, "subgroupShuffleDown", 2, true, true},
+    {spv::OpGroupNonUniformQuadBroadcast, "subgroupQuadBroadcast", 2, true, true},
+};
+
+}  // namespace
+
 std::string TargetCompiler::subgroup_builtin_name(spv::BuiltIn builtin) {
-  switch (builtin) {
-    case spv::BuiltInSubgroupSize:
-      return "gl_SubgroupSize";
-    case spv::BuiltInSubgroupLocalInvocationId:
-      return "gl_SubgroupInvocationID";
-    case spv::BuiltInNumSubgroups:
-      return "gl_NumSubgroups";
-    case spv::BuiltInSubgroupId:
-      return "gl_SubgroupID";
-    case spv::BuiltInSubgroupEqMask:
-      return "gl_SubgroupEqMask";
-    case spv::BuiltInSubgroupGeMask:
-      return "gl_SubgroupGeMask";
-    case spv::BuiltInSubgroupGtMask:
-      return "gl_SubgroupGtMask";
-    case spv::BuiltInSubgroupLeMask:
-      return "gl_SubgroupLeMask";
-    case spv::BuiltInSubgroupLtMask:
-      return "gl_SubgroupLtMask";
-    default:
-      return "";
-  }
+  static const std::pair<spv::BuiltIn, const char*> kNames[] = {
+      {spv::BuiltInSubgroupSize, "gl_SubgroupSize"},
+      {spv::BuiltInSubgroupLocalInvocationId, "gl_SubgroupInvocationID"},
+      {spv::BuiltInNumSubgroups, "gl_NumSubgroups"},
+      {spv::BuiltInSubgroupId, "gl_SubgroupID"},
+      {spv::BuiltInSubgroupEqMask, "gl_SubgroupEqMask"},
+      {spv::BuiltInSubgroupGeMask, "gl_SubgroupGeMask"},
+      {spv::BuiltInSubgroupGtMask, "gl_SubgroupGtMask"},
+      {spv::BuiltInSubgroupLeMask, "gl_SubgroupLeMask"},
+      {spv::BuiltInSubgroupLtMask, "gl_SubgroupLtMask"},
+  };
+  for (const auto& [known, name] : kNames)
+    if (known == builtin) return name;
+  return "";
+}
+
+void TargetCompiler::check_subgroup_size() const {
+  if (uses_subgroups_ && single_invocation_subgroups() && !takes_single_invocation_subgroups())
+    unsupported("subgroups of one invocation (this target's subgroups have 32 lanes)");
 }
 
 void TargetCompiler::emit_subgroup_op(const spirv_cross::Instruction& instruction) {
@@ -49,149 +79,68 @@ void TargetCompiler::emit_subgroup_op(const spirv_cross::Instruction& instructio
     for (uint32_t i = 0; i < count; ++i) operation.operands.push_back(ops[first + i]);
   };
   using R = SubgroupReduction;
-  R reduction = R::None;
-  bool signed_operation = false, unsigned_operation = false;
-  switch (opcode) {
-    case spv::OpGroupNonUniformElect:
-      operation.function = "subgroupElect";
-      break;
-    case spv::OpGroupNonUniformAll:
-      operation.function = "subgroupAll";
-      values(3, 1);
-      break;
-    case spv::OpGroupNonUniformAny:
-      operation.function = "subgroupAny";
-      values(3, 1);
-      break;
-    case spv::OpGroupNonUniformAllEqual:
-      operation.function = "subgroupAllEqual";
-      values(3, 1);
-      break;
-    case spv::OpGroupNonUniformBroadcast:
-      operation.function = "subgroupBroadcast";
-      values(3, 2);
-      break;
-    case spv::OpGroupNonUniformBroadcastFirst:
-      operation.function = "subgroupBroadcastFirst";
-      values(3, 1);
-      break;
-    case spv::OpGroupNonUniformBallot:
-      operation.function = "subgroupBallot";
-      values(3, 1);
-      break;
-    case spv::OpGroupNonUniformInverseBallot:
-      operation.function = "subgroupInverseBallot";
-      operation.exchanges = false;
-      values(3, 1);
-      break;
-    case spv::OpGroupNonUniformBallotBitExtract:
-      operation.function = "subgroupBallotBitExtract";
-      operation.exchanges = false;
-      values(3, 2);
-      break;
-    case spv::OpGroupNonUniformBallotBitCount: {
-      const auto group = static_cast<spv::GroupOperation>(ops[3]);
-      operation.function = group == spv::GroupOperationReduce          ? "subgroupBallotBitCount"
-                           : group == spv::GroupOperationInclusiveScan ? "subgroupBallotInclusiveBitCount"
-                           : group == spv::GroupOperationExclusiveScan ? "subgroupBallotExclusiveBitCount"
-                                                                       : "";
-      if (operation.function.empty()) unsupported("a ballot bit count that is no reduce or scan");
-      operation.group_operation = group;
-      operation.exchanges = false;
-      values(4, 1);
-      break;
-    }
-    case spv::OpGroupNonUniformBallotFindLSB:
-      operation.function = "subgroupBallotFindLSB";
-      operation.exchanges = false;
-      values(3, 1);
-      break;
-    case spv::OpGroupNonUniformBallotFindMSB:
-      operation.function = "subgroupBallotFindMSB";
-      operation.exchanges = false;
-      values(3, 1);
-      break;
-    case spv::OpGroupNonUniformShuffle:
-      operation.function = "subgroupShuffle";
-      values(3, 2);
-      break;
-    case spv::OpGroupNonUniformShuffleXor:
-      operation.function = "subgroupShuffleXor";
-      values(3, 2);
-      break;
-    case spv::OpGroupNonUniformShuffleUp:
-      operation.function = "subgroupShuffleUp";
-      values(3, 2);
-      break;
-    case spv::OpGroupNonUniformShuffleDown:
-      operation.function = "subgroupShuffleDown";
-      values(3, 2);
-      break;
-    case spv::OpGroupNonUniformQuadBroadcast:
-      operation.function = "subgroupQuadBroadcast";
-      values(3, 2);
-      break;
-    case spv::OpGroupNonUniformQuadSwap: {
-      const uint32_t direction = evaluate_constant_u32(ops[4]);
-      if (direction > 2) unsupported("a quad swap direction other than 0, 1 or 2");
-      operation.function = direction == 0   ? "subgroupQuadSwapHorizontal"
-                           : direction == 1 ? "subgroupQuadSwapVertical"
-                                            : "subgroupQuadSwapDiagonal";
-      values(3, 1);
-      break;
-    }
-    case spv::OpGroupNonUniformIAdd:
-    case spv::OpGroupNonUniformFAdd:
-      reduction = R::Add;
-      break;
-    case spv::OpGroupNonUniformIMul:
-    case spv::OpGroupNonUniformFMul:
-      reduction = R::Mul;
-      break;
-    case spv::OpGroupNonUniformSMin:
-      signed_operation = true;
-      reduction = R::Min;
-      break;
-    case spv::OpGroupNonUniformUMin:
-      unsigned_operation = true;
-      reduction = R::Min;
-      break;
-    case spv::OpGroupNonUniformFMin:
-      reduction = R::Min;
-      break;
-    case spv::OpGroupNonUniformSMax:
-      signed_operation = true;
-      reduction = R::Max;
-      break;
-    case spv::OpGroupNonUniformUMax:
-      unsigned_operation = true;
-      reduction = R::Max;
-      break;
-    case spv::OpGroupNonUniformFMax:
-      reduction = R::Max;
-      break;
-    case spv::OpGroupNonUniformBitwiseAnd:
-    case spv::OpGroupNonUniformLogicalAnd:
-      reduction = R::And;
-      break;
-    case spv::OpGroupNonUniformBitwiseOr:
-    case spv::OpGroupNonUniformLogicalOr:
-      reduction = R::Or;
-      break;
-    case spv::OpGroupNonUniformBitwiseXor:
-    case spv::OpGroupNonUniformLogicalXor:
-      reduction = R::Xor;
-      break;
-    default:
-      unsupported("this subgroup operation");
-  }
+  // The reductions, scans and clustered reductions: the combining operation
+  // and the signedness the opcode names (min and max only).
+  struct ReductionOpcode {
+    spv::Op opcode;
+    R reduction;
+    Signedness signedness;
+  };
+  static constexpr ReductionOpcode kReductionOpcodes[] = {
+      {spv::OpGroupNonUniformIAdd, R::Add, Signedness::Any},
+      {spv::OpGroupNonUniformFAdd, R::Add, Signedness::Any},
+      {spv::OpGroupNonUniformIMul, R::Mul, Signedness::Any},
+      {spv::OpGroupNonUniformFMul, R::Mul, Signedness::Any},
+      {spv::OpGroupNonUniformSMin, R::Min, Signedness::Signed},
+      {spv::OpGroupNonUniformUMin, R::Min, Signedness::Unsigned},
+      {spv::OpGroupNonUniformFMin, R::Min, Signedness::Any},
+      {spv::OpGroupNonUniformSMax, R::Max, Signedness::Signed},
+      {spv::OpGroupNonUniformUMax, R::Max, Signedness::Unsigned},
+      {spv::OpGroupNonUniformFMax, R::Max, Signedness::Any},
+      {spv::OpGroupNonUniformBitwiseAnd, R::And, Signedness::Any},
+      {spv::OpGroupNonUniformLogicalAnd, R::And, Signedness::Any},
+      {spv::OpGroupNonUniformBitwiseOr, R::Or, Signedness::Any},
+      {spv::OpGroupNonUniformLogicalOr, R::Or, Signedness::Any},
+      {spv::OpGroupNonUniformBitwiseXor, R::Xor, Signedness::Any},
+      {spv::OpGroupNonUniformLogicalXor, R::Xor, Signedness::Any},
+  };
+  const PlainOperation* plain = nullptr;
+  for (const PlainOperation& candidate : kPlainOperations)
+    if (candidate.opcode == opcode) plain = &candidate;
+  const ReductionOpcode* reduction = nullptr;
+  for (const ReductionOpcode& candidate : kReductionOpcodes)
+    if (candidate.opcode == opcode) reduction = &candidate;
 
-  if (reduction != R::None) {
+  if (plain) {
+    operation.function = plain->function;
+    operation.exchanges = plain->exchanges;
+    operation.generic = plain->generic;
+    values(3, plain->operands);
+  } else if (opcode == spv::OpGroupNonUniformBallotBitCount) {
+    const auto group = static_cast<spv::GroupOperation>(ops[3]);
+    operation.function = group == spv::GroupOperationReduce          ? "subgroupBallotBitCount"
+                         : group == spv::GroupOperationInclusiveScan ? "subgroupBallotInclusiveBitCount"
+                         : group == spv::GroupOperationExclusiveScan ? "subgroupBallotExclusiveBitCount"
+                                                                     : "";
+    if (operation.function.empty()) unsupported("a ballot bit count that is no reduce or scan");
+    operation.group_operation = group;
+    operation.exchanges = false;
+    values(4, 1);
+  } else if (opcode == spv::OpGroupNonUniformQuadSwap) {
+    const uint32_t direction = evaluate_constant_u32(ops[4]);
+    if (direction > 2) unsupported("a quad swap direction other than 0, 1 or 2");
+    operation.function = direction == 0   ? "subgroupQuadSwapHorizontal"
+                         : direction == 1 ? "subgroupQuadSwapVertical"
+                                          : "subgroupQuadSwapDiagonal";
+    operation.generic = true;
+    values(3, 1);
+  } else if (reduction) {
     static const char* const kNames[] = {"", "Add", "Mul", "Min", "Max", "And", "Or", "Xor"};
     const auto group = static_cast<spv::GroupOperation>(ops[3]);
-    const char* name = kNames[static_cast<int>(reduction)];
-    operation.reduction = reduction;
+    const char* name = kNames[static_cast<int>(reduction->reduction)];
+    operation.reduction = reduction->reduction;
     operation.group_operation = group;
+    operation.generic = true;
     switch (group) {
       case spv::GroupOperationReduce:
         operation.function = std::string("subgroup") + name;
@@ -216,24 +165,22 @@ void TargetCompiler::emit_subgroup_op(const spirv_cross::Instruction& instructio
     // the type, and glslang always makes the two agree.
     const SPIRType& type = get<SPIRType>(result_type);
     const bool is_signed = type.basetype == SPIRType::Int || type.basetype == SPIRType::Int64;
-    if ((signed_operation && !is_signed) || (unsigned_operation && is_signed))
+    if ((reduction->signedness == Signedness::Signed && !is_signed) ||
+        (reduction->signedness == Signedness::Unsigned && is_signed))
       unsupported("a subgroup min/max whose signedness differs from its operand's type");
+  } else {
+    unsupported("this subgroup operation");
   }
 
-  operation.generic =
-      reduction != R::None || opcode == spv::OpGroupNonUniformAllEqual ||
-      opcode == spv::OpGroupNonUniformBroadcast || opcode == spv::OpGroupNonUniformBroadcastFirst ||
-      opcode == spv::OpGroupNonUniformShuffle || opcode == spv::OpGroupNonUniformShuffleXor ||
-      opcode == spv::OpGroupNonUniformShuffleUp || opcode == spv::OpGroupNonUniformShuffleDown ||
-      opcode == spv::OpGroupNonUniformQuadBroadcast || opcode == spv::OpGroupNonUniformQuadSwap;
   for (uint32_t operand : operation.operands) {
     const SPIRType& type = expression_type(operand);
     if (type.columns > 1 || !type.array.empty() || type.basetype == SPIRType::Struct)
       unsupported("a subgroup operation on a matrix, array or struct");
   }
   // The lanes meet here: nothing may be forwarded across the call, and the
-  // call itself is a statement even when no one reads its result.
-  if (operation.exchanges) {
+  // call itself is a statement even when no one reads its result. A
+  // subgroup of one invocation meets no one.
+  if (operation.exchanges && !single_invocation_subgroups()) {
     flush_control_dependent_expressions(current_emitting_block->self);
     flush_all_active_variables();
   }

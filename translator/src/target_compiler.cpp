@@ -196,6 +196,7 @@ std::string TargetCompiler::compile() {
   backend.allow_precision_qualifiers = false;
   backend.implicit_c_integer_promotion_rules = true;
   configure_backend();
+  check_subgroup_size();
 
   const auto entry_points = get_entry_points_and_stages();
   if (entry_points.size() != 1 || entry_points[0].execution_model != spv::ExecutionModelGLCompute)

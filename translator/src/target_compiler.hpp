@@ -213,6 +213,12 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
     bool generic = false;
   };
   bool kernel_uses_subgroups() const { return uses_subgroups_; }
+  // Whether the device's subgroups have one invocation (TranslateOptions::subgroup_size).
+  bool single_invocation_subgroups() const { return options_.subgroup_size == 1; }
+  // Whether the target translates for subgroups of one invocation (opencl);
+  // a kernel with subgroup operations is refused by one that does not.
+  virtual bool takes_single_invocation_subgroups() const { return false; }
+  void check_subgroup_size() const;
   // The expression computing `operation` (result type `result_type`); by
   // default GLSL's call, which the cpp and cuda runtimes implement.
   virtual std::string subgroup_expression(const SubgroupOperation& operation, uint32_t result_type);

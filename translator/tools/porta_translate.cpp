@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
   for (const pt::TargetInfo& target : pt::targets())
     target_names.append(target_names.empty() ? "" : "|").append(target.name);
   command.synopsis("--target " + target_names +
-                   " [--spec ID=VALUE]... [--signature] [--no-optimize] [--readable]\n"
+                   " [--spec ID=VALUE]... [--subgroup-size N] [--signature] [--no-optimize] [--readable]\n"
                    "[-o OUT] FILE.comp|FILE.spv");
   std::string target_name, output;
   std::vector<std::string> spec_texts;
@@ -120,6 +120,11 @@ int main(int argc, char** argv) {
       app.add_option("--spec", spec_texts,
                      "fixes spec constant ID: an integer, a float (1.5, 2e-3) or true/false"))
       ->type_name("ID=VALUE");
+  uint32_t subgroup_size = 0;
+  app.add_option("--subgroup-size", subgroup_size,
+                 "the device's subgroup size (1: subgroups of one work-item, as the OpenCL backend runs "
+                 "them on devices without cl_khr_subgroup_*)")
+      ->type_name("N");
   app.add_flag("--signature", signature, "print the reflected kernel interface instead of source");
   app.add_flag("--no-optimize", no_optimize, "translate the SPIR-V without running spirv-opt first");
   app.add_flag("--readable", readable,
@@ -132,6 +137,7 @@ int main(int argc, char** argv) {
   if (std::optional<int> done = command.parse(argc, argv)) return *done;
 
   pt::TranslateOptions options;
+  options.subgroup_size = subgroup_size;
   const bool optimize = !no_optimize;
   std::vector<SpecArgument> spec_arguments;
   for (const std::string& text : spec_texts) {

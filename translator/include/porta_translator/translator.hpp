@@ -142,6 +142,15 @@ void resolve_local_size(const KernelSignature& signature, const std::vector<Spec
 struct TranslateOptions {
   Target target = Target::Cpp;
   std::vector<SpecValue> specs;  // fixed into the source; missing ids keep their defaults
+  // The subgroup size of the device that runs the translation, as it reports
+  // it (porta_device_limits::subgroup_size; 0: unknown). Only 1 changes a
+  // translation: target opencl then translates subgroup operations for
+  // subgroups of one work-item, each with its exact meaning there (the OpenCL
+  // backend reports 1 for devices without the cl_khr_subgroup_* extensions);
+  // targets cpp and cuda, whose subgroups have 32 lanes, refuse it for a
+  // kernel with subgroup operations. Any other value leaves subgroups to the
+  // target: the device's own through its extensions (opencl), 32 lanes (cpp, cuda).
+  uint32_t subgroup_size = 0;
 };
 
 struct Translation {

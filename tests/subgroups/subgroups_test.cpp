@@ -231,6 +231,168 @@ TEST_F(Subgroups, DevicesWithoutThemRefuseByFeature) {
   }
 }
 
+// The size a device reports is the size its kernels see.
+TEST_F(Subgroups, KernelsSeeTheReportedSubgroupSize) {
+  if (!supported()) GTEST_SKIP() << dev.name() << " has no subgroup operations";
+  const uint32_t reported = dev.info().limits.subgroup_size;
+  if (reported == 0) GTEST_SKIP() << dev.name() << " reports no subgroup size (its kernels' vary)";
+  auto kernel = dev.kernel(porta::glsl(R"(#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+layout(local_size_x = 64) in;
+layout(binding = 0) writeonly buffer Out { uint sizes[]; };
+void main() { sizes[gl_GlobalInvocationID.x] = gl_SubgroupSize; })",
+                                       "subgroup_size"));
+  porta::Buffer out = dev.upload(std::vector<uint32_t>(128, 0xdeadbeefu));
+  stream.dispatch(kernel, {2}, {out});
+  const std::vector<uint32_t> sizes = read<uint32_t>(out, 128);
+  for (uint32_t i = 0; i < 128; ++i) ASSERT_EQ(sizes[i], reported) << "invocation " << i;
+}
+
+// ---- subgroups of one work-item (OpenCL devices without cl_khr_subgroup_*) ----
+
+// Every operation at its exact meaning for a subgroup whose only invocation
+// is the work-item itself, value by value.
+TEST_F(Subgroups, SubgroupsOfOneWorkItemGiveEachOperationItsSingleInvocationMeaning) {
+  if (dev.info().limits.subgroup_size != 1)
+    GTEST_SKIP() << dev.name() << " does not run subgroups of one work-item";
+  ASSERT_TRUE(supported());
+  const char* source = R"(#version 450
+#extension GL_KHR_shader_subgroup_vote : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
+#extension GL_KHR_shader_subgroup_clustered : require
+#extension GL_KHR_shader_subgroup_quad : require
+layout(local_size_x = 8, local_size_y = 3) in;
+layout(binding = 0) readonly buffer In { int x[]; };
+layout(binding = 1) writeonly buffer Out { uint o[]; };
+const uint kSlots = 40u;
+void main() {
+  const uint i = gl_GlobalInvocationID.y * 16u + gl_GlobalInvocationID.x, base = i * kSlots;
+  const int v = x[i];
+  const uint u = uint(v);
+  const float f = float(v) * 0.25;
+  const bool p = v > 0;
+  o[base + 0u] = gl_SubgroupSize;
+  o[base + 1u] = gl_SubgroupInvocationID;
+  o[base + 2u] = gl_NumSubgroups;
+  o[base + 3u] = gl_SubgroupID;
+  o[base + 4u] = uint(subgroupElect()) | uint(subgroupAll(p)) << 1 | uint(subgroupAny(p)) << 2 |
+                 uint(subgroupAllEqual(u)) << 3 | uint(subgroupAllEqual(vec2(f, 1.0))) << 4;
+  const uvec4 b = subgroupBallot(p);
+  o[base + 5u] = b.x;
+  o[base + 6u] = b.y | b.z | b.w;
+  o[base + 7u] = subgroupBallotBitCount(b) | subgroupBallotInclusiveBitCount(b) << 8 |
+                 subgroupBallotExclusiveBitCount(b) << 16 | uint(subgroupInverseBallot(b)) << 24;
+  o[base + 8u] = subgroupBallotFindLSB(b);
+  o[base + 9u] = subgroupBallotFindMSB(b);
+  // Any ballot, bit by bit: the bit of `u` in the third word.
+  o[base + 10u] = uint(subgroupBallotBitExtract(uvec4(0u, 0u, u, 0u), 64u + u % 32u)) |
+                  uint(subgroupBallotBitExtract(uvec4(u, 0u, 0u, 0u), 5u)) << 1;
+  o[base + 11u] = gl_SubgroupEqMask.x | gl_SubgroupGeMask.x << 1 | gl_SubgroupGtMask.x << 2 |
+                  gl_SubgroupLeMask.x << 3 | gl_SubgroupLtMask.x << 4;
+  o[base + 12u] = gl_SubgroupEqMask.y | gl_SubgroupGeMask.z | gl_SubgroupLeMask.w;
+  // Reductions and inclusive scans: the own value.
+  o[base + 13u] = uint(subgroupAdd(v)) ^ uint(subgroupMul(v)) ^ uint(subgroupMin(v)) ^ uint(subgroupMax(v)) ^
+                  subgroupAnd(u) ^ subgroupOr(u) ^ subgroupXor(u) ^ uint(subgroupInclusiveAdd(v)) ^
+                  subgroupInclusiveMax(u) ^ uint(subgroupClusteredAdd(v, 1u));
+  o[base + 14u] = floatBitsToUint(subgroupAdd(f) + subgroupInclusiveMul(f) + subgroupMax(f));
+  // Exclusive scans: the operation's identity.
+  o[base + 15u] = uint(subgroupExclusiveAdd(v));
+  o[base + 16u] = uint(subgroupExclusiveMul(v));
+  o[base + 17u] = uint(subgroupExclusiveMin(v));
+  o[base + 18u] = uint(subgroupExclusiveMax(v));
+  o[base + 19u] = subgroupExclusiveMin(u);
+  o[base + 20u] = subgroupExclusiveMax(u);
+  o[base + 21u] = subgroupExclusiveAnd(u);
+  o[base + 22u] = subgroupExclusiveOr(u) | subgroupExclusiveXor(u);
+  o[base + 23u] = floatBitsToUint(subgroupExclusiveMin(f));
+  o[base + 24u] = floatBitsToUint(subgroupExclusiveMax(f));
+  o[base + 25u] = floatBitsToUint(subgroupExclusiveAdd(f));
+  o[base + 26u] = floatBitsToUint(subgroupExclusiveMul(f));
+  o[base + 27u] = uint(subgroupExclusiveAnd(p)) | uint(subgroupExclusiveOr(p)) << 1 |
+                  uint(subgroupExclusiveXor(p)) << 2 | uint(subgroupInclusiveAnd(p)) << 3;
+  const ivec2 e = subgroupExclusiveMin(ivec2(v, -v)), m = subgroupExclusiveMax(ivec2(v, -v));
+  o[base + 28u] = uint(e.x);
+  o[base + 29u] = uint(e.y);
+  o[base + 30u] = uint(m.x);
+  o[base + 31u] = uint(m.y);
+  // Reading invocation 0, the own one.
+  o[base + 32u] = uint(subgroupBroadcast(v, 0u)) ^ uint(subgroupBroadcastFirst(v)) ^ uint(subgroupShuffle(v, 0u)) ^
+                  uint(subgroupShuffleXor(v, 0u)) ^ uint(subgroupShuffleUp(v, 0u)) ^
+                  uint(subgroupShuffleDown(v, 0u)) ^ uint(subgroupQuadBroadcast(v, 0u));
+  const vec3 s = subgroupShuffle(vec3(f, 2.0 * f, -f), gl_SubgroupInvocationID);
+  o[base + 33u] = floatBitsToUint(s.x + s.y + s.z);
+  subgroupBarrier();
+  subgroupMemoryBarrier();
+  o[base + 34u] = 0x600du;
+}
+)";
+  const uint32_t groups_x = 2, groups_y = 2, n = 16 * 6, slots = 40;
+  std::vector<int32_t> x(n);
+  std::mt19937 rng(29);
+  for (auto& v : x) v = int32_t(rng() % 2001) - 1000;
+  x[0] = 0;
+  x[1] = 1;
+  x[2] = -1;
+  auto kernel = dev.kernel(porta::glsl(source, "single_invocation"));
+  porta::Buffer in = dev.upload(x);
+  porta::Buffer out = dev.upload(std::vector<uint32_t>(n * slots, 0xdeadbeefu));
+  stream.dispatch(kernel, {groups_x, groups_y, 1}, {in, out});
+  const std::vector<uint32_t> o = read<uint32_t>(out, n * slots);
+  auto bits = [](float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  };
+  for (uint32_t gy = 0; gy < 6; ++gy)
+    for (uint32_t gx = 0; gx < 16; ++gx) {
+      const uint32_t i = gy * 16 + gx, local = (gy % 3) * 8 + gx % 8;
+      const uint32_t* r = &o[i * slots];
+      const int32_t v = x[i];
+      const uint32_t u = uint32_t(v);
+      const float f = float(v) * 0.25f;
+      const uint32_t p = v > 0;
+      SCOPED_TRACE("invocation " + std::to_string(i) + ", value " + std::to_string(v));
+      EXPECT_EQ(r[0], 1u);
+      EXPECT_EQ(r[1], 0u);
+      EXPECT_EQ(r[2], 24u) << "one subgroup per work-item";
+      EXPECT_EQ(r[3], local);
+      EXPECT_EQ(r[4], 1u | p << 1 | p << 2 | 1u << 3 | 1u << 4);
+      EXPECT_EQ(r[5], p) << "a ballot has bit 0 alone";
+      EXPECT_EQ(r[6], 0u);
+      EXPECT_EQ(r[7], p | p << 8 | 0u << 16 | p << 24);
+      EXPECT_EQ(r[8], p ? 0u : 0xffffffffu);
+      EXPECT_EQ(r[9], p ? 0u : 0xffffffffu);
+      EXPECT_EQ(r[10], (u >> (u % 32) & 1u) | (u >> 5 & 1u) << 1);
+      EXPECT_EQ(r[11], 1u | 1u << 1 | 0u << 2 | 1u << 3 | 0u << 4);
+      EXPECT_EQ(r[12], 0u);
+      EXPECT_EQ(r[13], u ^ u ^ u ^ u ^ u ^ u ^ u ^ u ^ u ^ u);
+      EXPECT_EQ(r[14], bits(f + f + f));
+      EXPECT_EQ(r[15], 0u);
+      EXPECT_EQ(r[16], 1u);
+      EXPECT_EQ(r[17], uint32_t(INT32_MAX));
+      EXPECT_EQ(r[18], uint32_t(INT32_MIN));
+      EXPECT_EQ(r[19], UINT32_MAX);
+      EXPECT_EQ(r[20], 0u);
+      EXPECT_EQ(r[21], UINT32_MAX);
+      EXPECT_EQ(r[22], 0u);
+      EXPECT_EQ(r[23], bits(INFINITY));
+      EXPECT_EQ(r[24], bits(-INFINITY));
+      EXPECT_EQ(r[25], bits(0.0f));
+      EXPECT_EQ(r[26], bits(1.0f));
+      EXPECT_EQ(r[27], 1u | 0u << 1 | 0u << 2 | p << 3);
+      EXPECT_EQ(r[28], uint32_t(INT32_MAX));
+      EXPECT_EQ(r[29], uint32_t(INT32_MAX));
+      EXPECT_EQ(r[30], uint32_t(INT32_MIN));
+      EXPECT_EQ(r[31], uint32_t(INT32_MIN));
+      EXPECT_EQ(r[32], u ^ u ^ u ^ u ^ u ^ u ^ u);
+      EXPECT_EQ(r[33], bits(f + 2.0f * f + -f));
+      EXPECT_EQ(r[34], 0x600du);
+    }
+}
+
 // ---- the CPU backend's own subgroups: 32 lanes of consecutive items ----
 
 TEST_F(Subgroups, CpuLanesAreConsecutiveItemsAndScansAddInLaneOrder) {

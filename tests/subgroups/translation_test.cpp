@@ -4,6 +4,7 @@
 // enables, and the refusals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -13,10 +14,25 @@ namespace {
 
 namespace pt = porta::translator;
 
-std::string translated(const std::string& glsl, pt::Target target, bool readable = false) {
+std::string translated(const std::string& glsl, pt::Target target, bool readable = false,
+                       uint32_t subgroup_size = 0) {
   const std::vector<uint32_t> spirv =
       pt::prepare(pt::compile_glsl(glsl, "kernel.comp"), {.readable = readable, .target = target});
-  return pt::translate(spirv, {target, {}}).source;
+  return pt::translate(spirv, {target, {}, subgroup_size}).source;
+}
+
+// A kernel of 64 work-items with the GL_KHR_shader_subgroup_* extensions
+// named in `extensions` ("arithmetic clustered"), one buffer D { element d[]; }
+// and `main` as its body.
+std::string kernel(const std::string& extensions, const std::string& element, const std::string& main) {
+  std::string glsl = "#version 450\n";
+  for (size_t at = 0; at < extensions.size();) {
+    const size_t end = std::min(extensions.find(' ', at), extensions.size());
+    glsl += "#extension GL_KHR_shader_subgroup_" + extensions.substr(at, end - at) + " : require\n";
+    at = end + 1;
+  }
+  return glsl + "layout(local_size_x = 64) in;\nlayout(binding = 0) buffer D { " + element +
+         " d[]; };\nvoid main() {\n" + main + "\n}\n";
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -39,17 +55,12 @@ void main() {
 }
 
 TEST(SubgroupTranslation, CpuSitesCarryTheIterationsOfTheLoopsAroundThem) {
-  const std::string cpp = translated(R"(#version 450
-#extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 64) in;
-layout(binding = 0) buffer D { uint d[]; };
-void main() {
+  const std::string cpp = translated(kernel("arithmetic", "uint", R"(
   uint acc = subgroupAdd(1u);
   for (uint i = 0u; i < d[0]; ++i)
     for (uint j = 0u; j < gl_SubgroupInvocationID; ++j)
       acc += subgroupMax(j);
-  d[gl_GlobalInvocationID.x] = acc;
-})",
+  d[gl_GlobalInvocationID.x] = acc;)"),
                                      pt::Target::Cpp, true);
   EXPECT_TRUE(has(cpp, "subgroupAdd<uint>({0u}, 1u)")) << cpp;
   EXPECT_TRUE(has(cpp, "subgroupMax<uint>({1u, porta_loop_0, 2u, porta_loop_1, 3u}")) << cpp;
@@ -57,12 +68,10 @@ void main() {
 }
 
 TEST(SubgroupTranslation, OpenclEnablesTheExtensionsOfTheOperationsUsed) {
-  const std::string shuffle = translated(R"(#version 450
-#extension GL_KHR_shader_subgroup_shuffle : require
-layout(local_size_x = 64) in;
-layout(binding = 0) buffer D { vec2 d[]; };
-void main() { d[gl_GlobalInvocationID.x] = subgroupShuffleXor(d[gl_GlobalInvocationID.x], 1u); })",
-                                         pt::Target::OpenCL);
+  const std::string shuffle =
+      translated(kernel("shuffle", "vec2",
+                        "d[gl_GlobalInvocationID.x] = subgroupShuffleXor(d[gl_GlobalInvocationID.x], 1u);"),
+                 pt::Target::OpenCL);
   // No pragma: these extensions take none (clang warns of one).
   EXPECT_TRUE(has(shuffle, "// requires OpenCL extension: cl_khr_subgroups\n")) << shuffle;
   EXPECT_TRUE(has(shuffle, "// requires OpenCL extension: cl_khr_subgroup_shuffle\n")) << shuffle;
@@ -71,13 +80,10 @@ void main() { d[gl_GlobalInvocationID.x] = subgroupShuffleXor(d[gl_GlobalInvocat
   // A vector goes component by component.
   EXPECT_TRUE(has(shuffle, "sub_group_shuffle_xor(")) << shuffle;
 
-  const std::string arithmetic = translated(R"(#version 450
-#extension GL_KHR_shader_subgroup_arithmetic : require
-#extension GL_KHR_shader_subgroup_clustered : require
-layout(local_size_x = 64) in;
-layout(binding = 0) buffer D { int d[]; };
-void main() { d[gl_GlobalInvocationID.x] = subgroupExclusiveMin(d[0]) + subgroupClusteredAdd(d[1], 4u); })",
-                                            pt::Target::OpenCL);
+  const std::string arithmetic = translated(
+      kernel("arithmetic clustered", "int",
+             "d[gl_GlobalInvocationID.x] = subgroupExclusiveMin(d[0]) + subgroupClusteredAdd(d[1], 4u);"),
+      pt::Target::OpenCL);
   // The non-uniform forms: exact where control flow diverges.
   EXPECT_TRUE(has(arithmetic, "sub_group_non_uniform_scan_exclusive_min(")) << arithmetic;
   EXPECT_TRUE(has(arithmetic, "sub_group_clustered_reduce_add(")) << arithmetic;
@@ -86,12 +92,10 @@ void main() { d[gl_GlobalInvocationID.x] = subgroupExclusiveMin(d[0]) + subgroup
 }
 
 TEST(SubgroupTranslation, CudaUsesTheActiveLanesOfTheWarp) {
-  const std::string cuda = translated(R"(#version 450
-#extension GL_KHR_shader_subgroup_ballot : require
-layout(local_size_x = 64) in;
-layout(binding = 0) buffer D { uvec4 d[]; };
-void main() { d[gl_GlobalInvocationID.x] = subgroupBallot(d[0].x > gl_SubgroupInvocationID); })",
-                                      pt::Target::Cuda);
+  const std::string cuda =
+      translated(kernel("ballot", "uvec4",
+                        "d[gl_GlobalInvocationID.x] = subgroupBallot(d[0].x > gl_SubgroupInvocationID);"),
+                 pt::Target::Cuda);
   EXPECT_TRUE(has(cuda, "subgroupBallot(")) << cuda;
   EXPECT_TRUE(has(cuda, "__ballot_sync(__activemask(), value)")) << cuda;
 }
@@ -114,6 +118,63 @@ void main() { d[gl_GlobalInvocationID.x] = total(d[gl_GlobalInvocationID.x]); })
   } catch (const pt::Error& e) {
     EXPECT_EQ(e.kind, pt::Error::Kind::UnsupportedFeature);
     EXPECT_TRUE(has(e.what(), "outside the entry point")) << e.what();
+  }
+}
+
+TEST(SubgroupTranslation, OpenclSubgroupsOfOneWorkItemNeedNoExtension) {
+  // Every kind of operation, for a device whose subgroups have one work-item.
+  const std::string opencl =
+      translated(kernel("vote ballot arithmetic shuffle shuffle_relative clustered quad", "int", R"(
+  const uint i = gl_GlobalInvocationID.x;
+  const uvec4 b = subgroupBallot(d[i] > 0);
+  d[i] = subgroupExclusiveMin(d[i]) + subgroupExclusiveMax(d[i]) + subgroupClusteredAdd(d[i], 4u) +
+         subgroupShuffleXor(d[i], 1u) + subgroupShuffleDown(d[i], 2u) + subgroupQuadSwapDiagonal(d[i]) +
+         int(subgroupBallotExclusiveBitCount(b) + subgroupBallotFindMSB(b)) + int(subgroupAllEqual(d[i])) +
+         int(subgroupBallotBitExtract(b, i)) + int(gl_SubgroupSize + gl_SubgroupInvocationID + gl_NumSubgroups + gl_SubgroupID);
+  if (subgroupElect()) subgroupBarrier();
+  const vec2 f = subgroupExclusiveMin(vec2(d[i], 1.0));
+  if (subgroupAllEqual(f)) d[i] = 0;)"),
+                 pt::Target::OpenCL, false, 1);
+  EXPECT_FALSE(has(opencl, "sub_group_")) << opencl;
+  EXPECT_FALSE(has(opencl, "requires OpenCL extension")) << opencl;
+  EXPECT_TRUE(has(opencl, "// Subgroups of one work-item")) << opencl;
+  EXPECT_TRUE(has(opencl, "const uint gl_SubgroupSize = (uint)(1u);")) << opencl;
+  EXPECT_TRUE(has(opencl, "const uint gl_SubgroupInvocationID = (uint)(0u);")) << opencl;
+  EXPECT_TRUE(
+      has(opencl,
+          "const uint gl_NumSubgroups = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));"))
+      << opencl;
+  // Exclusive scans: the identity of the operation and type, splat for a vector.
+  EXPECT_TRUE(has(opencl, "(int)(INT_MAX)")) << opencl;
+  EXPECT_TRUE(has(opencl, "(int)(INT_MIN)")) << opencl;
+  EXPECT_TRUE(has(opencl, "(float2)(INFINITY)")) << opencl;
+  // A ballot has bit 0 alone; any ballot's bit is read exactly.
+  EXPECT_TRUE(has(opencl, " ? 1u : 0u, 0u, 0u, 0u)")) << opencl;
+  EXPECT_TRUE(has(opencl, "bool porta_ballot_bit_extract(uint4 ballot, uint index)")) << opencl;
+  // A float equals itself unless it is NaN, as the other backends compare.
+  EXPECT_TRUE(has(opencl, "all(")) << opencl;
+  EXPECT_TRUE(has(opencl, "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);")) << opencl;
+
+  // Without the size, the same kernel needs the extensions.
+  const std::string native =
+      translated(kernel("arithmetic", "int", "d[0] = subgroupExclusiveMin(d[1]);"), pt::Target::OpenCL);
+  EXPECT_TRUE(has(native, "// requires OpenCL extension: cl_khr_subgroup_non_uniform_arithmetic\n"))
+      << native;
+}
+
+TEST(SubgroupTranslation, CpuAndCudaRefuseSubgroupsOfOneInvocation) {
+  const std::string with = kernel("arithmetic", "uint", "d[0] = subgroupAdd(d[1]);");
+  const std::string without = kernel("", "uint", "d[gl_GlobalInvocationID.x] = 1u;");
+  for (pt::Target target : {pt::Target::Cpp, pt::Target::Cuda}) {
+    // A kernel without subgroup operations does not care.
+    EXPECT_FALSE(translated(without, target, false, 1).empty()) << pt::target_name(target);
+    try {
+      translated(with, target, false, 1);
+      ADD_FAILURE() << pt::target_name(target) << " translated for subgroups of one invocation";
+    } catch (const pt::Error& e) {
+      EXPECT_EQ(e.kind, pt::Error::Kind::UnsupportedFeature);
+      EXPECT_TRUE(has(e.what(), "subgroups of one invocation")) << e.what();
+    }
   }
 }
 

@@ -201,27 +201,20 @@ std::string OpenclCompiler::reduction_identity(SubgroupReduction reduction, SPIR
   if (reduction == R::Add || reduction == R::Or || reduction == R::Xor) return "0";
   if (reduction == R::Mul) return "1";
   if (reduction == R::And) return base == SPIRType::Boolean ? "1" : "~0";
-  const bool min = reduction == R::Min;  // the identity of min is the largest value
-  switch (base) {
-    case SPIRType::SByte:
-      return min ? "SCHAR_MAX" : "SCHAR_MIN";
-    case SPIRType::UByte:
-      return min ? "UCHAR_MAX" : "0";
-    case SPIRType::Short:
-      return min ? "SHRT_MAX" : "SHRT_MIN";
-    case SPIRType::UShort:
-      return min ? "USHRT_MAX" : "0";
-    case SPIRType::Int:
-      return min ? "INT_MAX" : "INT_MIN";
-    case SPIRType::UInt:
-      return min ? "UINT_MAX" : "0";
-    case SPIRType::Int64:
-      return min ? "LONG_MAX" : "LONG_MIN";
-    case SPIRType::UInt64:
-      return min ? "ULONG_MAX" : "0";
-    default:  // half, float, double
-      return min ? "INFINITY" : "-INFINITY";
-  }
+  // The identity of min is the type's largest value, of max its smallest.
+  static const struct {
+    SPIRType::BaseType base;
+    const char* largest;
+    const char* smallest;
+  } kRanges[] = {
+      {SPIRType::SByte, "SCHAR_MAX", "SCHAR_MIN"}, {SPIRType::UByte, "UCHAR_MAX", "0"},
+      {SPIRType::Short, "SHRT_MAX", "SHRT_MIN"},   {SPIRType::UShort, "USHRT_MAX", "0"},
+      {SPIRType::Int, "INT_MAX", "INT_MIN"},       {SPIRType::UInt, "UINT_MAX", "0"},
+      {SPIRType::Int64, "LONG_MAX", "LONG_MIN"},   {SPIRType::UInt64, "ULONG_MAX", "0"},
+  };
+  for (const auto& range : kRanges)
+    if (range.base == base) return reduction == R::Min ? range.largest : range.smallest;
+  return reduction == R::Min ? "INFINITY" : "-INFINITY";  // half, float, double
 }
 
 std::string OpenclCompiler::single_invocation_expression(const SubgroupOperation& operation,

@@ -37,6 +37,11 @@ std::string kernel(const std::string& extensions, const std::string& element, co
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// Each of `parts` is in `text`.
+void expect_has(const std::string& text, std::initializer_list<std::string> parts) {
+  for (const std::string& part : parts) EXPECT_TRUE(has(text, part)) << "no '" << part << "' in:\n" << text;
+}
+
 TEST(SubgroupTranslation, KernelsWithoutSubgroupOperationsGetNoneOfTheirMachinery) {
   // A loop and a barrier: what the CPU's subgroup machinery would count.
   const std::string cpp = translated(R"(#version 450
@@ -62,8 +67,8 @@ TEST(SubgroupTranslation, CpuSitesCarryTheIterationsOfTheLoopsAroundThem) {
       acc += subgroupMax(j);
   d[gl_GlobalInvocationID.x] = acc;)"),
                                      pt::Target::Cpp, true);
-  EXPECT_TRUE(has(cpp, "subgroupAdd<uint>({0u}, 1u)")) << cpp;
-  EXPECT_TRUE(has(cpp, "subgroupMax<uint>({1u, porta_loop_0, 2u, porta_loop_1, 3u}")) << cpp;
+  expect_has(cpp,
+             {"subgroupAdd<uint>({0u}, 1u)", "subgroupMax<uint>({1u, porta_loop_0, 2u, porta_loop_1, 3u}"});
   EXPECT_TRUE(has(cpp, "porta_loop_1 = 0u;")) << cpp;  // reset where the inner loop ends
 }
 
@@ -73,8 +78,8 @@ TEST(SubgroupTranslation, OpenclEnablesTheExtensionsOfTheOperationsUsed) {
                         "d[gl_GlobalInvocationID.x] = subgroupShuffleXor(d[gl_GlobalInvocationID.x], 1u);"),
                  pt::Target::OpenCL);
   // No pragma: these extensions take none (clang warns of one).
-  EXPECT_TRUE(has(shuffle, "// requires OpenCL extension: cl_khr_subgroups\n")) << shuffle;
-  EXPECT_TRUE(has(shuffle, "// requires OpenCL extension: cl_khr_subgroup_shuffle\n")) << shuffle;
+  expect_has(shuffle, {"// requires OpenCL extension: cl_khr_subgroups\n",
+                       "// requires OpenCL extension: cl_khr_subgroup_shuffle\n"});
   EXPECT_FALSE(has(shuffle, "#pragma OPENCL EXTENSION")) << shuffle;
   EXPECT_FALSE(has(shuffle, "cl_khr_subgroup_ballot")) << shuffle;
   // A vector goes component by component.
@@ -85,10 +90,9 @@ TEST(SubgroupTranslation, OpenclEnablesTheExtensionsOfTheOperationsUsed) {
              "d[gl_GlobalInvocationID.x] = subgroupExclusiveMin(d[0]) + subgroupClusteredAdd(d[1], 4u);"),
       pt::Target::OpenCL);
   // The non-uniform forms: exact where control flow diverges.
-  EXPECT_TRUE(has(arithmetic, "sub_group_non_uniform_scan_exclusive_min(")) << arithmetic;
-  EXPECT_TRUE(has(arithmetic, "sub_group_clustered_reduce_add(")) << arithmetic;
-  EXPECT_TRUE(has(arithmetic, "extension: cl_khr_subgroup_non_uniform_arithmetic\n")) << arithmetic;
-  EXPECT_TRUE(has(arithmetic, "extension: cl_khr_subgroup_clustered_reduce\n")) << arithmetic;
+  expect_has(arithmetic, {"sub_group_non_uniform_scan_exclusive_min(", "sub_group_clustered_reduce_add(",
+                          "extension: cl_khr_subgroup_non_uniform_arithmetic\n",
+                          "extension: cl_khr_subgroup_clustered_reduce\n"});
 }
 
 TEST(SubgroupTranslation, CudaUsesTheActiveLanesOfTheWarp) {
@@ -96,8 +100,7 @@ TEST(SubgroupTranslation, CudaUsesTheActiveLanesOfTheWarp) {
       translated(kernel("ballot", "uvec4",
                         "d[gl_GlobalInvocationID.x] = subgroupBallot(d[0].x > gl_SubgroupInvocationID);"),
                  pt::Target::Cuda);
-  EXPECT_TRUE(has(cuda, "subgroupBallot(")) << cuda;
-  EXPECT_TRUE(has(cuda, "__ballot_sync(__activemask(), value)")) << cuda;
+  expect_has(cuda, {"subgroupBallot(", "__ballot_sync(__activemask(), value)"});
 }
 
 TEST(SubgroupTranslation, CpuInlinesOrRefusesOperationsInHelperFunctions) {
@@ -137,23 +140,18 @@ TEST(SubgroupTranslation, OpenclSubgroupsOfOneWorkItemNeedNoExtension) {
                  pt::Target::OpenCL, false, 1);
   EXPECT_FALSE(has(opencl, "sub_group_")) << opencl;
   EXPECT_FALSE(has(opencl, "requires OpenCL extension")) << opencl;
-  EXPECT_TRUE(has(opencl, "// Subgroups of one work-item")) << opencl;
-  EXPECT_TRUE(has(opencl, "const uint gl_SubgroupSize = (uint)(1u);")) << opencl;
-  EXPECT_TRUE(has(opencl, "const uint gl_SubgroupInvocationID = (uint)(0u);")) << opencl;
+  expect_has(opencl, {"// Subgroups of one work-item", "const uint gl_SubgroupSize = (uint)(1u);",
+                      "const uint gl_SubgroupInvocationID = (uint)(0u);"});
   EXPECT_TRUE(
       has(opencl,
           "const uint gl_NumSubgroups = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));"))
       << opencl;
   // Exclusive scans: the identity of the operation and type, splat for a vector.
-  EXPECT_TRUE(has(opencl, "(int)(INT_MAX)")) << opencl;
-  EXPECT_TRUE(has(opencl, "(int)(INT_MIN)")) << opencl;
-  EXPECT_TRUE(has(opencl, "(float2)(INFINITY)")) << opencl;
+  expect_has(opencl, {"(int)(INT_MAX)", "(int)(INT_MIN)", "(float2)(INFINITY)"});
   // A ballot has bit 0 alone; any ballot's bit is read exactly.
-  EXPECT_TRUE(has(opencl, " ? 1u : 0u, 0u, 0u, 0u)")) << opencl;
-  EXPECT_TRUE(has(opencl, "bool porta_ballot_bit_extract(uint4 ballot, uint index)")) << opencl;
+  expect_has(opencl, {" ? 1u : 0u, 0u, 0u, 0u)", "bool porta_ballot_bit_extract(uint4 ballot, uint index)"});
   // A float equals itself unless it is NaN, as the other backends compare.
-  EXPECT_TRUE(has(opencl, "all(")) << opencl;
-  EXPECT_TRUE(has(opencl, "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);")) << opencl;
+  expect_has(opencl, {"all(", "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"});
 
   // Without the size, the same kernel needs the extensions.
   const std::string native =

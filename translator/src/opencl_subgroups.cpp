@@ -230,7 +230,7 @@ std::string OpenclCompiler::single_invocation_expression(const SubgroupOperation
       if (type.basetype != SPIRType::Half && type.basetype != SPIRType::Float &&
           type.basetype != SPIRType::Double)
         return "true";
-      return type.vecsize == 1 ? "(" + own + " == " + own + ")" : "all(" + own + " == " + own + ")";
+      return type.vecsize == 1 ? "!isnan(" + own + ")" : "!any(isnan(" + own + "))";
     }
     case spv::OpGroupNonUniformBallot:
       return "(uint4)(" + own + " ? 1u : 0u, 0u, 0u, 0u)";

@@ -184,7 +184,13 @@ void TargetCompiler::emit_subgroup_op(const spirv_cross::Instruction& instructio
     flush_control_dependent_expressions(current_emitting_block->self);
     flush_all_active_variables();
   }
-  emit_op(result_type, id, subgroup_expression(operation, result_type), false);
+  // In a subgroup of one invocation each operation is a pure function of its
+  // operands, forwarded as any expression is (an unread one then vanishes).
+  bool forward = single_invocation_subgroups();
+  for (uint32_t operand : operation.operands) forward = forward && should_forward(operand);
+  emit_op(result_type, id, subgroup_expression(operation, result_type), forward);
+  if (forward)
+    for (uint32_t operand : operation.operands) inherit_expression_dependencies(id, operand);
 }
 
 std::string TargetCompiler::subgroup_expression(const SubgroupOperation& operation, uint32_t) {

@@ -3,7 +3,9 @@
 // once here into GLSL's function and its operands; a target spells the call
 // (subgroup_expression) and the built-ins. Targets cpp and cuda keep GLSL's
 // names, which their runtimes implement (runtime/porta_cpu_kernel.inc,
-// runtime/porta_cuda_kernel.inc); target opencl maps them to sub_group_*.
+// runtime/porta_cuda_kernel.inc); target opencl maps them to sub_group_*,
+// or, for a device whose subgroups have one work-item
+// (TranslateOptions::subgroup_size 1), to their meaning there.
 #include <string>
 
 #include "spirv_words.hpp"

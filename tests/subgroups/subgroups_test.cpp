@@ -333,6 +333,9 @@ void main() {
   subgroupBarrier();
   subgroupMemoryBarrier();
   o[base + 34u] = 0x600du;
+  // A component of a result straight away (the cast is parenthesised whole).
+  o[base + 35u] = uint(subgroupExclusiveMax(ivec2(v, 1)).y);
+  o[base + 36u] = subgroupBallot(v > 1).x;
 }
 )";
   const uint32_t groups_x = 2, groups_y = 2, n = 16 * 6, slots = 40;
@@ -396,6 +399,8 @@ void main() {
       EXPECT_EQ(r[32], u ^ u ^ u ^ u ^ u ^ u ^ u);
       EXPECT_EQ(r[33], bits(f + 2.0f * f + -f));
       EXPECT_EQ(r[34], 0x600du);
+      EXPECT_EQ(r[35], uint32_t(INT32_MIN));
+      EXPECT_EQ(r[36], uint32_t(v > 1));
     }
 }
 

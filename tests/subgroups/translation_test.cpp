@@ -147,11 +147,11 @@ TEST(SubgroupTranslation, OpenclSubgroupsOfOneWorkItemNeedNoExtension) {
           "const uint gl_NumSubgroups = (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));"))
       << opencl;
   // Exclusive scans: the identity of the operation and type, splat for a vector.
-  expect_has(opencl, {"(int)(INT_MAX)", "(int)(INT_MIN)", "(float2)(INFINITY)"});
+  expect_has(opencl, {"((int)(INT_MAX))", "((int)(INT_MIN))", "((float2)(INFINITY))"});
   // A ballot has bit 0 alone; any ballot's bit is read exactly.
-  expect_has(opencl, {" ? 1u : 0u, 0u, 0u, 0u)", "bool porta_ballot_bit_extract(uint4 ballot, uint index)"});
+  expect_has(opencl, {" ? 1u : 0u, 0u, 0u, 0u))", "bool porta_ballot_bit_extract(uint4 ballot, uint index)"});
   // A float equals itself unless it is NaN, as the other backends compare.
-  expect_has(opencl, {"!any(isnan(", "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"});
+  expect_has(opencl, {"(!any(isnan(", "mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"});
 
   // Without the size, the same kernel needs the extensions.
   const std::string native =

@@ -230,10 +230,10 @@ std::string OpenclCompiler::single_invocation_expression(const SubgroupOperation
       if (type.basetype != SPIRType::Half && type.basetype != SPIRType::Float &&
           type.basetype != SPIRType::Double)
         return "true";
-      return type.vecsize == 1 ? "!isnan(" + own + ")" : "!any(isnan(" + own + "))";
+      return type.vecsize == 1 ? "(!isnan(" + own + "))" : "(!any(isnan(" + own + ")))";
     }
     case spv::OpGroupNonUniformBallot:
-      return "(uint4)(" + own + " ? 1u : 0u, 0u, 0u, 0u)";
+      return "((uint4)(" + own + " ? 1u : 0u, 0u, 0u, 0u))";
     case spv::OpGroupNonUniformInverseBallot:
       return "((" + own + ".x & 1u) != 0u)";
     case spv::OpGroupNonUniformBallotBitExtract:
@@ -256,9 +256,10 @@ std::string OpenclCompiler::single_invocation_expression(const SubgroupOperation
     const std::string value = reduction_identity(operation.reduction, type.basetype);
     const bool boolean = type.basetype == SPIRType::Boolean;
     if (boolean && type.vecsize == 1) return value == "0" ? "false" : "true";
-    // A bvecN is an intN of -1 (true) and 0 (false); a vector's identity is a splat.
-    std::string out = "(";
-    out.append(type_to_glsl(type)).append(")(").append(boolean && value != "0" ? "-1" : value).append(")");
+    // A bvecN is an intN of -1 (true) and 0 (false); a vector's identity is a
+    // splat. Parenthesised whole: a cast binds looser than a swizzle after it.
+    std::string out = "((";
+    out.append(type_to_glsl(type)).append(")(").append(boolean && value != "0" ? "-1" : value).append("))");
     return out;
   }
   // Votes, broadcasts, shuffles, quads, reductions, inclusive scans and

@@ -78,6 +78,9 @@ uint64_t features_of(const std::string& extensions) {
   if (has_extension(extensions, "cl_khr_fp64")) f |= PORTA_FEATURE_FP64;
   // Subgroups, the device's own or of one work-item: has_native_subgroups().
   f |= PORTA_FEATURE_SUBGROUPS;
+  // Clusters: the device's own reductions, or clusters of one work-item.
+  if (!has_native_subgroups(extensions) || has_extension(extensions, "cl_khr_subgroup_clustered_reduce"))
+    f |= PORTA_FEATURE_SUBGROUP_CLUSTERED;
   // 64-bit min/max/and/or/xor are in the extended set, add/exchange/compare-exchange in the base one.
   if (has_extension(extensions, "cl_khr_int64_base_atomics") &&
       has_extension(extensions, "cl_khr_int64_extended_atomics"))

@@ -396,6 +396,8 @@ void describe(Instance& in, PhysicalDevice& d) {
   if ((subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
       (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT))
     f |= PORTA_FEATURE_SUBGROUPS;
+  if ((f & PORTA_FEATURE_SUBGROUPS) && (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_CLUSTERED_BIT))
+    f |= PORTA_FEATURE_SUBGROUP_CLUSTERED;
   info.features = f;
 
   // lavapipe: host memory, and each work-item of a group runs as a coroutine

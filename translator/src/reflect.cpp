@@ -74,6 +74,7 @@ uint64_t features_of(const std::vector<uint32_t>& spirv, const spirv_cross::Comp
       {spv::CapabilityStoragePushConstant8, PORTA_FEATURE_STORAGE_8BIT},
       {spv::CapabilitySubgroupBallotKHR, PORTA_FEATURE_SUBGROUPS},
       {spv::CapabilitySubgroupVoteKHR, PORTA_FEATURE_SUBGROUPS},
+      {spv::CapabilityGroupNonUniformClustered, PORTA_FEATURE_SUBGROUP_CLUSTERED},
       {spv::CapabilityAtomicFloat32AddEXT, PORTA_FEATURE_ATOMIC_FLOAT32},
       {spv::CapabilityInt64Atomics, PORTA_FEATURE_ATOMIC_INT64},
   };

@@ -34,7 +34,8 @@ extern "C" {
   X(ATOMIC_INT64, 10, "atomic-int64", "64-bit integer atomics")                             \
   X(ATOMIC_FLOAT32, 11, "atomic-float32", "32-bit float atomic add")                        \
   X(COOPERATIVE_MATRIX, 12, "cooperative-matrix", "cooperative matrices")                   \
-  X(TIMELINE_SEMAPHORE, 13, "timeline-semaphore", "timeline semaphores")
+  X(TIMELINE_SEMAPHORE, 13, "timeline-semaphore", "timeline semaphores")                   \
+  X(SUBGROUP_CLUSTERED, 14, "subgroup-clustered", "clustered subgroup reductions")
 
 /* Device features (bit flags), one per entry of PORTA_FEATURE_LIST. */
 typedef enum porta_feature {

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -412,6 +413,69 @@ inline void BvecLanesAtDynamicIndices(KernelRun& run) {
   }
 }
 
+// OpBitcast between a 64-bit scalar and two 32-bit words: C++ and CUDA had
+// no packDouble2x32/packUint2x32 and left ivec2 -> int64 as the bare ivec2.
+inline void BitcastsBetweenWordPairsAnd64Bits(KernelRun& run) {
+  uint32_t w[32];
+  for (uint32_t k = 0; k < 32; ++k) w[k] = 0x9E3779B9u * (k + 1) ^ (0x85EBCA6Bu >> (k % 7));
+  std::vector<float> in(32), out(96, 0.0f);
+  std::memcpy(in.data(), w, sizeof w);
+  if (!run("bitcast_2x32.comp", 1, {&in, &out})) return;
+  const char* bytes = reinterpret_cast<const char*>(out.data());
+  for (uint32_t i = 0; i < 8; ++i) {
+    const uint32_t* q = &w[4 * i];
+    const uint64_t x_bits = uint64_t((q[1] & 0x800FFFFFu) | 0x3FF00000u) << 32 | q[0];
+    double x, d, x4 = 0;
+    std::memcpy(&x, &x_bits, 8);
+    std::memcpy(&d, bytes + 8 * i, 8);
+    EXPECT_EQ(d, x * 2.0) << i << "\n" << run.source;
+    uint64_t u;
+    std::memcpy(&u, bytes + 64 + 8 * i, 8);
+    EXPECT_EQ(u, (uint64_t(q[3]) << 32 | q[2]) * 3u) << i;
+    int64_t s;
+    std::memcpy(&s, bytes + 128 + 8 * i, 8);
+    EXPECT_EQ(s, int64_t(uint64_t(q[0]) << 32 | q[3]) >> 5) << i;
+    uint32_t back[4];
+    std::memcpy(back, bytes + 192 + 16 * i, 16);
+    x4 = x * 4.0;
+    uint64_t x4_bits, y = uint64_t(q[1]) * 0x100000001ull + q[2];
+    std::memcpy(&x4_bits, &x4, 8);
+    EXPECT_EQ(back[0], uint32_t(x4_bits)) << i << " unpackDouble2x32: the low word first";
+    EXPECT_EQ(back[1], uint32_t(x4_bits >> 32)) << i;
+    EXPECT_EQ(back[2], uint32_t(y)) << i << " unpackUint2x32";
+    EXPECT_EQ(back[3], uint32_t(y >> 32)) << i;
+    int32_t back2[2];
+    std::memcpy(back2, bytes + 320 + 8 * i, 8);
+    const uint64_t z = uint64_t(-int64_t(q[0]) * 7);
+    EXPECT_EQ(back2[0], int32_t(uint32_t(z))) << i << " unpackInt2x32";
+    EXPECT_EQ(back2[1], int32_t(uint32_t(z >> 32))) << i;
+  }
+}
+
+// Swizzles of local vectors converted and divided: in C++ `v.xy()` is a proxy
+// that must pick the vector overloads (ivec2(v.xy) did not compile on cpp/cuda).
+inline void SwizzlesAsConversionAndDivisionOperands(KernelRun& run) {
+  std::vector<float> v = inputs(64, 16), o(64, -1.0f);
+  if (!run("swizzle_arguments.comp", 1, {&v, &o})) return;
+  auto div = [](int32_t a, int32_t b) { return b == 0 ? 0 : a / b; };
+  for (uint32_t i = 0; i < 16; ++i) {
+    const float* a = &v[4 * i];
+    const float* n = &v[4 * ((i + 1) % 16)];
+    const float b[3] = {n[2] * 4.0f, n[1] * 4.0f, n[0] * 4.0f};
+    const int32_t q[3] = {int32_t(a[0] * 4.0f) + int32_t(i) + 1, int32_t(a[1] * 4.0f) + 7,
+                          int32_t(a[2] * 4.0f) - 3};
+    const int32_t expected[4] = {
+        int32_t(int32_t(a[0] * 4.0f) == int32_t(b[0])) + 2 * int32_t(int32_t(a[1] * 4.0f) == int32_t(b[1])),
+        div(q[0], q[1]) + div(q[1], q[2]) * 1000, div(q[0], q[0]) * 10 + div(q[2], q[2]),
+        int32_t(uint32_t(b[1] + 12.0f) * 100u + uint32_t(b[2] + 12.0f))};
+    for (int k = 0; k < 4; ++k) {
+      int32_t got;
+      std::memcpy(&got, &o[4 * i + k], 4);
+      EXPECT_EQ(got, expected[k]) << i << " o[" << k << "]\n" << run.source;
+    }
+  }
+}
+
 // Every case, for the targets' test files: X(name, ...) once per case, with
 // the arguments after X.
 #define PORTA_TYPES_CASES(X, ...)                                 \
@@ -428,7 +492,9 @@ inline void BvecLanesAtDynamicIndices(KernelRun& run) {
   X(AtomicsInAStd140Buffer, __VA_ARGS__)                          \
   X(RuntimeArrayOfArrays, __VA_ARGS__)                            \
   X(EveryMatrixShape, __VA_ARGS__)                                \
-  X(BvecLanesAtDynamicIndices, __VA_ARGS__)
+  X(BvecLanesAtDynamicIndices, __VA_ARGS__)                       \
+  X(BitcastsBetweenWordPairsAnd64Bits, __VA_ARGS__)               \
+  X(SwizzlesAsConversionAndDivisionOperands, __VA_ARGS__)
 
 // One TEST(suite, Case) per case, each run by a new `Runner` (a KernelRun);
 // a runner whose target is unavailable here says why, and the test skips.

@@ -88,6 +88,12 @@ template <class A>
 struct components<A, typename detail::make_void<typename A::porta_vec_type>::type> {
   static constexpr int value = A::porta_vec_type::size;
 };
+// For templates over scalars: a swizzle proxy is a vec by derivation, and
+// must take the vector overload, not deduce the scalar one exactly.
+namespace detail {
+template <class T>
+using if_scalar = typename enable_if<components<T>::value == 1, int>::type;
+}  // namespace detail
 
 #define PORTA_GLSL_SWIZZLE_INDEX_x 0
 #define PORTA_GLSL_SWIZZLE_INDEX_y 1
@@ -963,6 +969,15 @@ PORTA_GLSL_FN constexpr int64_t doubleBitsToInt64(double x) { return bit_cast<in
 PORTA_GLSL_FN constexpr uint64_t doubleBitsToUint64(double x) { return bit_cast<uint64_t>(x); }
 PORTA_GLSL_FN constexpr double int64BitsToDouble(int64_t x) { return bit_cast<double>(x); }
 PORTA_GLSL_FN constexpr double uint64BitsToDouble(uint64_t x) { return bit_cast<double>(x); }
+// GLSL.std.450's PackDouble2x32 / UnpackDouble2x32 (the first component is the
+// low word), and ARB_gpu_shader_int64's 2x32 packs, which OpBitcast between a
+// 64-bit scalar and a 2-vector of 32-bit words also is.
+PORTA_GLSL_FN double packDouble2x32(const uvec2& v) { return bit_cast<double>(v); }
+PORTA_GLSL_FN uvec2 unpackDouble2x32(double x) { return bit_cast<uvec2>(x); }
+PORTA_GLSL_FN uint64_t packUint2x32(const uvec2& v) { return bit_cast<uint64_t>(v); }
+PORTA_GLSL_FN uvec2 unpackUint2x32(uint64_t x) { return bit_cast<uvec2>(x); }
+PORTA_GLSL_FN int64_t packInt2x32(const ivec2& v) { return bit_cast<int64_t>(v); }
+PORTA_GLSL_FN ivec2 unpackInt2x32(int64_t x) { return bit_cast<ivec2>(x); }
 
 // ---- float → integer conversion ----
 // SPIR-V leaves a value outside the integer's range undefined; C++ makes it
@@ -986,7 +1001,7 @@ template <>
 struct integer_range<uint64_t> {
   static constexpr double lo = 0.0, hi = 18446744073709551616.0;  // 2^64
 };
-template <class I, class F>
+template <class I, class F, detail::if_scalar<F> = 0>
 PORTA_GLSL_FN I saturating_cast(F x) {
   const double v = double(x);
   if (!(v == v)) return I(0);
@@ -1554,7 +1569,7 @@ PORTA_GLSL_FN void imulExtended(const vec<T, N>& x, const vec<T, N>& y, vec<T, N
 
 // Integer division and remainder that do not trap: GLSL leaves x / 0 undefined,
 // a CPU would raise SIGFPE. x / 0 gives 0 here, INT_MIN / -1 wraps.
-template <class T>
+template <class T, detail::if_scalar<T> = 0>
 PORTA_GLSL_FN T checked_div(T a, T b) {
   if (b == T(0)) return T(0);
   if (detail::is_signed_integer<T>::value && b == T(-1)) {
@@ -1564,13 +1579,13 @@ PORTA_GLSL_FN T checked_div(T a, T b) {
   }
   return T(a / b);
 }
-template <class T>
+template <class T, detail::if_scalar<T> = 0>
 PORTA_GLSL_FN T checked_rem(T a, T b) {
   if (b == T(0) || (detail::is_signed_integer<T>::value && b == T(-1))) return T(0);
   return T(a % b);
 }
 // OpSMod: the result takes the sign of the divisor.
-template <class T>
+template <class T, detail::if_scalar<T> = 0>
 PORTA_GLSL_FN T checked_mod(T a, T b) {
   T r = checked_rem(a, b);
   if (r != T(0) && ((r < T(0)) != (b < T(0)))) r = T(r + b);

@@ -139,8 +139,10 @@ std::string OpenclCompiler::bitcast_glsl_op(const SPIRType& result_type, const S
     return spirv_cross::join("(", type_to_glsl(result_type), ")");
   // The emitter casts a shift's amount to the shifted type; as_T needs equal
   // sizes (a 64-bit value shifted by an int), a conversion keeps the value.
-  if (result_type.width != argument_type.width && result_type.vecsize == 1)
-    return spirv_cross::join("(", type_to_glsl(result_type), ")");
+  // Equal sizes are a reinterpretation, uint2 <-> ulong (packUint2x32) too.
+  if (result_type.width * result_type.vecsize != argument_type.width * argument_type.vecsize)
+    return result_type.vecsize == 1 ? spirv_cross::join("(", type_to_glsl(result_type), ")")
+                                    : "convert_" + type_to_glsl(result_type);
   std::string op = "as_";
   op += type_to_glsl(result_type);
   return op;

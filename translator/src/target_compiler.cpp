@@ -1215,6 +1215,19 @@ std::string TargetCompiler::type_to_glsl(const SPIRType& type, uint32_t id) {
   return CompilerGLSL::type_to_glsl(type, id);
 }
 
+std::string TargetCompiler::bitcast_glsl_op(const SPIRType& result_type, const SPIRType& argument_type) {
+  const std::string name = CompilerGLSL::bitcast_glsl_op(result_type, argument_type);
+  if (result_type.vecsize == argument_type.vecsize || result_type.pointer || argument_type.pointer)
+    return name;
+  // A bitcast between vectors of different sizes: GLSL has names for a few
+  // (porta_glsl.hpp defines the 2x32 ones); for the rest (ivec2 -> int64,
+  // uvec4 -> u64vec2, the 8- and 16-bit packs) CompilerGLSL gives a name the
+  // runtime lacks or none, which would leave the operand's type in place.
+  if (name == "packUint2x32" || name == "unpackUint2x32") return name;
+  // Both types named, so that a swizzle argument converts to its vector.
+  return "bit_cast<" + type_to_glsl(result_type) + ", " + type_to_glsl(argument_type) + ">";
+}
+
 void TargetCompiler::emit_array_copy(const std::string& lhs, uint32_t, uint32_t rhs_id, spv::StorageClass,
                                      spv::StorageClass) {
   statement("array_copy(", lhs, ", ", to_expression(rhs_id), ");");

@@ -287,6 +287,8 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // What the targets share; a target's override handles its own instructions first.
   virtual void emit_target_instruction(const spirv_cross::Instruction& instruction);
   std::string type_to_glsl(const spirv_cross::SPIRType& type, uint32_t id = 0) override;
+  std::string bitcast_glsl_op(const spirv_cross::SPIRType& result_type,
+                              const spirv_cross::SPIRType& argument_type) override;
   void replace_illegal_names() override;
   std::string to_name(uint32_t id, bool allow_alias = true) const override;
   void emit_array_copy(const std::string& lhs, uint32_t lhs_id, uint32_t rhs_id,

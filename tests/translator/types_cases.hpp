@@ -476,6 +476,33 @@ inline void SwizzlesAsConversionAndDivisionOperands(KernelRun& run) {
   }
 }
 
+// OpenCL C converts no vector implicitly and gives an int for a scalar
+// comparison: bvec3(ivec3) (compared with a uvec3 zero) and sign(int64) did
+// not compile there.
+inline void MixedSignednessComparisonAndInt64Sign(KernelRun& run) {
+  std::vector<float> in(64), out(96, -1.0f);
+  for (uint32_t k = 0; k < 64; ++k) {
+    const uint32_t word = k * 2654435761u >> 7;
+    std::memcpy(&in[k], &word, 4);
+  }
+  if (!run("sign_and_bool_casts.comp", 1, {&in, &out})) return;
+  const char* bytes = reinterpret_cast<const char*>(out.data());
+  for (uint32_t i = 0; i < 16; ++i) {
+    int32_t v[4];
+    std::memcpy(v, &in[4 * i], 16);
+    for (int32_t& x : v) x = (x & 3) - 1;
+    const int64_t w = int64_t(v[0]) * 5000000000ll - v[1];
+    int64_t s;
+    std::memcpy(&s, bytes + 8 * i, 8);
+    const int64_t sign = int64_t(w > 0) - int64_t(w < 0);
+    EXPECT_EQ(s, sign * 7) << i << "\n" << run.source;
+    int32_t o[4];
+    std::memcpy(o, bytes + 128 + 16 * i, 16);
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(o[k], int32_t(v[k] != 0)) << i << " bvec3(ivec3)." << k;
+    EXPECT_EQ(o[3], int32_t(v[2] != 0) + 2 * int32_t(v[3] != 0)) << i << " bvec2(uvec2)";
+  }
+}
+
 // Every case, for the targets' test files: X(name, ...) once per case, with
 // the arguments after X.
 #define PORTA_TYPES_CASES(X, ...)                                 \
@@ -494,7 +521,8 @@ inline void SwizzlesAsConversionAndDivisionOperands(KernelRun& run) {
   X(EveryMatrixShape, __VA_ARGS__)                                \
   X(BvecLanesAtDynamicIndices, __VA_ARGS__)                       \
   X(BitcastsBetweenWordPairsAnd64Bits, __VA_ARGS__)               \
-  X(SwizzlesAsConversionAndDivisionOperands, __VA_ARGS__)
+  X(SwizzlesAsConversionAndDivisionOperands, __VA_ARGS__)         \
+  X(MixedSignednessComparisonAndInt64Sign, __VA_ARGS__)
 
 // One TEST(suite, Case) per case, each run by a new `Runner` (a KernelRun);
 // a runner whose target is unavailable here says why, and the test skips.

@@ -72,7 +72,21 @@ template <class T>
 struct is_signed_integer {
   static constexpr bool value = T(-1) < T(0);
 };
+template <class A, class B>
+struct is_same {
+  static constexpr bool value = false;
+};
+template <class A>
+struct is_same<A, A> {
+  static constexpr bool value = true;
+};
 }  // namespace detail
+
+#if !PORTA_GLSL_CUDA
+// Target cpp writes 64-bit literals as 1l and 1ul (target_compiler.cpp).
+static_assert(detail::is_same<int64_t, long>::value && detail::is_same<uint64_t, unsigned long>::value,
+              "porta's C++ translations need an LP64 host: int64_t must be long");
+#endif
 
 template <class T, int N>
 struct vec;

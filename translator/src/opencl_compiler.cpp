@@ -1270,10 +1270,12 @@ void OpenclCompiler::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op
     }
     case GLSLstd450SSign: {
       const std::string x = to_enclosed_expression(args[0]);
-      // Vector comparisons give -1 for true, scalar ones 1.
-      emit_expression(
-          result.vecsize > 1 ? "(" + x + " < 0) - (" + x + " > 0)" : "(" + x + " > 0) - (" + x + " < 0)",
-          {args[0]});
+      // Vector comparisons give -1 for true (longN for 64-bit components),
+      // scalar ones 1 as an int, which a 64-bit result converts.
+      std::string sign =
+          result.vecsize > 1 ? "(" + x + " < 0) - (" + x + " > 0)" : "(" + x + " > 0) - (" + x + " < 0)";
+      if (result.vecsize == 1 && result.width == 64) sign = "(long)(" + sign + ")";
+      emit_expression(sign, {args[0]});
       return;
     }
     case GLSLstd450FindILsb: {

@@ -499,6 +499,11 @@ bool OpenclCompiler::emit_matrix_or_bool_vector(const spirv_cross::Instruction& 
         };
         cast(ops[2], a);
         cast(ops[3], b);
+      } else if ((opcode == spv::OpIEqual || opcode == spv::OpINotEqual) &&
+                 expression_type(ops[3]).basetype != operand.basetype) {
+        // SPIR-V lets the signedness differ (bvec3(ivec3) compares with a
+        // uvec3 zero); OpenCL C converts no vector implicitly.
+        b = "as_" + type_to_glsl(operand) + "(" + b + ")";
       }
       std::string value;
       switch (opcode) {

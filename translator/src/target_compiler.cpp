@@ -173,7 +173,10 @@ std::string TargetCompiler::compile() {
 
   backend.float_literal_suffix = true;
   backend.double_literal_suffix = false;
-  backend.long_long_literal_suffix = true;
+  // A 64-bit literal has the type of int64_t: long on the LP64 hosts target
+  // cpp compiles for (1l; porta_glsl.hpp checks), long long under NVRTC
+  // (1ll). Another type would make calls like sign(x * 5000000000) ambiguous.
+  backend.long_long_literal_suffix = target() != Target::Cpp;
   backend.uint32_t_literal_suffix = true;
   backend.int16_t_literal_suffix = "";
   backend.uint16_t_literal_suffix = "";

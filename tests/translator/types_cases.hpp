@@ -503,6 +503,42 @@ inline void MixedSignednessComparisonAndInt64Sign(KernelRun& run) {
   }
 }
 
+// An OpenCL uint3/float3 is 16 bytes: storing one wrote the padding after
+// it (PoCL left 0x2a there), where Vulkan writes the 12 bytes of the vector.
+inline void Vec3StoresLeaveTheBytesAfterThem(KernelRun& run) {
+  std::vector<float> x(32), u(32, -7.0f), pairs(128, -7.0f);
+  for (uint32_t k = 0; k < 32; ++k) {
+    const int32_t word = int32_t(k * 37 % 19) - 9;
+    std::memcpy(&x[k], &word, 4);
+  }
+  if (!run("vec3_stores.comp", 1, {&x, &u, &pairs})) return;
+  for (uint32_t i = 0; i < 8; ++i) {
+    int32_t in[4];
+    std::memcpy(in, &x[4 * i], 16);
+    for (int c = 0; c < 3; ++c) {
+      const uint32_t w = uint32_t(in[c]) * 2u + 1u;
+      uint32_t got;
+      std::memcpy(&got, &u[4 * i + c], 4);
+      EXPECT_EQ(got, w / 3u + (7u - w)) << i << " u." << c << "\n" << run.source;
+    }
+    EXPECT_EQ(u[4 * i + 3], -7.0f) << i << ": the padding after a uvec3\n" << run.source;
+    const float f[3] = {float(in[1]) * 0.5f, float(in[2]) * 0.5f, float(in[3]) * 0.5f};
+    const float* pair = &pairs[8 * i];
+    const float* whole = &pairs[64 + 8 * i];
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_EQ(pair[c], f[c] + 1.0f) << i << " a." << c;
+      EXPECT_EQ(pair[4 + c], f[(c + 2) % 3] * f[c]) << i << " b." << c;
+      EXPECT_EQ(whole[c], f[c] - 2.0f) << i << " whole a." << c;
+      EXPECT_EQ(whole[4 + c], float(uint32_t(in[c]) * 2u + 1u)) << i << " whole b." << c;
+    }
+    for (int pad : {3, 7}) {
+      EXPECT_EQ(pair[pad], -7.0f) << i << ": the padding after a vec3 member at " << 4 * pad;
+      EXPECT_EQ(whole[pad], -7.0f) << i << ": the padding after a vec3 member of a whole struct at "
+                                   << 4 * pad;
+    }
+  }
+}
+
 // Every case, for the targets' test files: X(name, ...) once per case, with
 // the arguments after X.
 #define PORTA_TYPES_CASES(X, ...)                                 \
@@ -522,7 +558,8 @@ inline void MixedSignednessComparisonAndInt64Sign(KernelRun& run) {
   X(BvecLanesAtDynamicIndices, __VA_ARGS__)                       \
   X(BitcastsBetweenWordPairsAnd64Bits, __VA_ARGS__)               \
   X(SwizzlesAsConversionAndDivisionOperands, __VA_ARGS__)         \
-  X(MixedSignednessComparisonAndInt64Sign, __VA_ARGS__)
+  X(MixedSignednessComparisonAndInt64Sign, __VA_ARGS__)           \
+  X(Vec3StoresLeaveTheBytesAfterThem, __VA_ARGS__)
 
 // One TEST(suite, Case) per case, each run by a new `Runner` (a KernelRun);
 // a runner whose target is unavailable here says why, and the test skips.

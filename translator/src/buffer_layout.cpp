@@ -117,8 +117,22 @@ void TargetCompiler::find_byte_addressed_buffers() {
     }
     if (!natural) byte_addressed_.insert(variable);
   };
-  for (const BufferView& view : buffers_) check(view.variable);
+  for (const BufferView& view : buffers_) {
+    check(view.variable);
+    if (vector3_stores_write_past_the_end() && view.access != Access::Read &&
+        contains_vector3(get_variable_data_type_id(get<SPIRVariable>(view.variable))))
+      byte_addressed_.insert(view.variable);
+  }
   if (push_constant_variable_) check(push_constant_variable_);
+}
+
+bool TargetCompiler::contains_vector3(uint32_t type_id) const {
+  const SPIRType& type = get<SPIRType>(type_id);
+  if (!type.array.empty()) return contains_vector3(type.parent_type);
+  if (type.basetype == SPIRType::Struct)
+    return std::any_of(type.member_types.begin(), type.member_types.end(),
+                       [&](uint32_t member) { return contains_vector3(member); });
+  return type.vecsize == 3;  // a vector, or a matrix of 3-component columns
 }
 
 std::string TargetCompiler::byte_address_base(uint32_t variable) {

@@ -113,6 +113,7 @@ class OpenclCompiler final : public TargetCompiler {
   void byte_store(const spirv_cross::SPIRType& type, uint32_t variable, const std::string& offset,
                   const std::string& value) override;
   bool struct_takes_stride(const spirv_cross::SPIRType& type, uint32_t stride) override;
+  bool vector3_stores_write_past_the_end() const override { return true; }
   // "(__global const float*)(data + (offset))": a pointer of `type`'s component type.
   std::string byte_pointer(const spirv_cross::SPIRType& type, uint32_t variable, const std::string& offset,
                            bool read_only);

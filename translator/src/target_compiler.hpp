@@ -251,6 +251,11 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // Whether the target's declaration of a struct with a natural layout can
   // take `stride` bytes as an array element.
   virtual bool struct_takes_stride(const SPIRType& type, uint32_t stride);
+  // Whether storing one of the target's 3-component vectors writes the 4
+  // bytes after it (OpenCL C's float3 is 16 bytes): a buffer that stores
+  // them is byte-addressed, so that a store writes the vector's 12 bytes
+  // alone, as Vulkan does, and never a neighbour's.
+  virtual bool vector3_stores_write_past_the_end() const { return false; }
   bool is_byte_addressed(uint32_t variable) const { return byte_addressed_.count(variable) != 0; }
   // Whether `id` is a byte-addressed buffer or an access chain into one.
   bool is_byte_addressed_pointer(uint32_t id) const {
@@ -352,6 +357,7 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
     uint32_t matrix_stride = 0, array_stride = 0;
   };
   void find_byte_addressed_buffers();
+  bool contains_vector3(uint32_t type_id) const;
   bool byte_chain_of(uint32_t id, ByteChain& chain);
   std::string byte_offset_text(const ByteChain& chain, uint32_t extra) const;
   std::string byte_value(const ByteChain& chain, const SPIRType& type);

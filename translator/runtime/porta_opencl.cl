@@ -183,22 +183,13 @@ bool porta_ballot_bit_extract(uint4 ballot, uint index)
 }
 
 //@section atomic_float_add
-// Float atomic add (GL_EXT_shader_atomic_float): a compare-exchange loop on the
-// bits, one helper per address space (OpenCL C 1.2 has no generic one).
-float porta_atomic_add_float_global(volatile __global float* p, float v)
+// Float atomic add (GL_EXT_shader_atomic_float) on __{T} memory: a
+// compare-exchange loop on the bits (OpenCL C 1.2 has no generic address space).
+float porta_atomic_add_float_{T}(volatile __{T} float* p, float v)
 {
     uint old = as_uint(*p);
     for (;;) {
-        const uint seen = atomic_cmpxchg((volatile __global uint*)p, old, as_uint(as_float(old) + v));
-        if (seen == old) return as_float(old);
-        old = seen;
-    }
-}
-float porta_atomic_add_float_local(volatile __local float* p, float v)
-{
-    uint old = as_uint(*p);
-    for (;;) {
-        const uint seen = atomic_cmpxchg((volatile __local uint*)p, old, as_uint(as_float(old) + v));
+        const uint seen = atomic_cmpxchg((volatile __{T} uint*)p, old, as_uint(as_float(old) + v));
         if (seen == old) return as_float(old);
         old = seen;
     }

@@ -234,8 +234,8 @@ std::string TargetCompiler::byte_value(const ByteChain& chain, const SPIRType& t
   return byte_load(type, chain.variable, byte_offset_text(chain, 0));
 }
 
-void TargetCompiler::byte_fill(const std::string& lhs, const ByteChain& chain, const SPIRType& type,
-                               uint32_t depth) {
+void TargetCompiler::byte_walk(const ByteChain& chain, const SPIRType& type, const std::string& value,
+                               uint32_t depth, const ByteLeaf& leaf) {
   if (!type.array.empty()) {
     const std::string i = "porta_i" + std::to_string(depth);
     const std::string count = type.array_size_literal.back() ? std::to_string(type.array.back()) + "u"
@@ -243,46 +243,42 @@ void TargetCompiler::byte_fill(const std::string& lhs, const ByteChain& chain, c
     statement("for (uint ", i, " = 0u; ", i, " < ", count, "; ++", i, ")");
     begin_scope();
     const ByteChain element = byte_element(chain, type, i);
-    byte_fill(lhs + "[" + i + "]", element, get<SPIRType>(element.type), depth + 1);
+    byte_walk(element, get<SPIRType>(element.type), value + "[" + i + "]", depth + 1, leaf);
     end_scope();
     return;
   }
   if (type.basetype == SPIRType::Struct) {
     for (uint32_t m = 0; m < type.member_types.size(); ++m) {
       const ByteChain member = byte_member(chain, type, m);
-      byte_fill(lhs + "." + to_member_name(type, m), member, get<SPIRType>(member.type), depth);
+      byte_walk(member, get<SPIRType>(member.type), value + "." + to_member_name(type, m), depth, leaf);
     }
     return;
   }
-  statement(lhs, " = ", byte_value(chain, type), ";");
+  leaf(chain, type, value);
 }
 
-void TargetCompiler::byte_write(const ByteChain& chain, const SPIRType& type, const std::string& value,
-                                uint32_t depth) {
-  if (!type.array.empty()) {
-    const std::string i = "porta_i" + std::to_string(depth);
-    const std::string count = type.array_size_literal.back() ? std::to_string(type.array.back()) + "u"
-                                                             : to_expression(type.array.back());
-    statement("for (uint ", i, " = 0u; ", i, " < ", count, "; ++", i, ")");
-    begin_scope();
-    const ByteChain element = byte_element(chain, type, i);
-    byte_write(element, get<SPIRType>(element.type), value + "[" + i + "]", depth + 1);
-    end_scope();
-    return;
-  }
-  if (type.basetype == SPIRType::Struct) {
-    for (uint32_t m = 0; m < type.member_types.size(); ++m) {
-      const ByteChain member = byte_member(chain, type, m);
-      byte_write(member, get<SPIRType>(member.type), value + "." + to_member_name(type, m), depth);
-    }
-    return;
-  }
+void TargetCompiler::byte_fill(const std::string& lhs, const ByteChain& chain, const SPIRType& type) {
+  byte_walk(chain, type, lhs, 0,
+            [&](const ByteChain& at, const SPIRType& leaf_type, const std::string& part) {
+              statement(part, " = ", byte_value(at, leaf_type), ";");
+            });
+}
+
+void TargetCompiler::byte_write(const ByteChain& chain, const SPIRType& type, const std::string& value) {
+  byte_walk(chain, type, value, 0,
+            [&](const ByteChain& at, const SPIRType& leaf_type, const std::string& part) {
+              byte_write_value(at, leaf_type, part);
+            });
+}
+
+void TargetCompiler::byte_write_value(const ByteChain& chain, const SPIRType& type,
+                                      const std::string& value) {
   if (type.columns > 1) {
     for (uint32_t c = 0; c < type.columns; ++c) {
       ByteChain column = chain;
       column.type = type.parent_type;
       column.offset += chain.row_major ? c * (type.width / 8) : c * chain.matrix_stride;
-      byte_write(column, get<SPIRType>(type.parent_type), matrix_column(value, c), depth);
+      byte_write_value(column, get<SPIRType>(type.parent_type), matrix_column(value, c));
     }
     return;
   }
@@ -349,7 +345,7 @@ bool TargetCompiler::emit_byte_addressed(const spirv_cross::Instruction& instruc
         emit_op(ops[0], ops[1], byte_value(chain, type), false);
       } else {
         emit_uninitialized_temporary_expression(ops[0], ops[1]);
-        byte_fill(to_name(ops[1]), chain, type, 0);
+        byte_fill(to_name(ops[1]), chain, type);
       }
       return true;
     }
@@ -365,11 +361,11 @@ bool TargetCompiler::emit_byte_addressed(const spirv_cross::Instruction& instruc
         statement("{");
         indent++;
         statement("const ", variable_decl(type, "porta_value"), " = ", to_unpacked_expression(ops[1]), ";");
-        byte_write(chain, type, "porta_value", 0);
+        byte_write(chain, type, "porta_value");
         indent--;
         statement("}");
       } else {
-        byte_write(chain, type, to_enclosed_expression(ops[1]), 0);
+        byte_write(chain, type, to_enclosed_expression(ops[1]));
       }
       register_write(ops[0]);
       return true;

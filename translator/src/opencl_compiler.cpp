@@ -1071,15 +1071,7 @@ void OpenclCompiler::emit_atomic(const spirv_cross::Instruction& instruction) {
   std::string call = atomic_call(instruction, "&" + to_enclosed_expression(ops[2]));
   // 64-bit: cl_khr_int64_base_atomics and cl_khr_int64_extended_atomics spell them atom_*.
   if (wide) call.replace(0, 7, "atom_");
-  // No load may be forwarded across an atomic.
-  flush_all_atomic_capable_variables();
-  if (result_is_read(ops[1])) {
-    forced_temporaries.insert(ops[1]);
-    emit_op(ops[0], ops[1], call, false);
-  } else {
-    statement(call, ";");
-  }
-  register_write(ops[2]);
+  emit_atomic_call(ops, call);
 }
 
 void OpenclCompiler::emit_barrier(const spirv_cross::Instruction& instruction) {

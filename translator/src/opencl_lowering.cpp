@@ -207,17 +207,11 @@ void OpenclCompiler::emit_atomic_load_store(const spirv_cross::Instruction& inst
 void OpenclCompiler::emit_atomic_float_add(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   const bool local = expression_type(ops[2]).storage == spv::StorageClassWorkgroup;
-  require_section("atomic_float_add", "", "");
-  const std::string call = join(local ? "porta_atomic_add_float_local(&" : "porta_atomic_add_float_global(&",
-                                to_enclosed_expression(ops[2]), ", ", to_unpacked_expression(ops[5]), ")");
-  flush_all_atomic_capable_variables();
-  if (result_is_read(ops[1])) {
-    forced_temporaries.insert(ops[1]);
-    emit_op(ops[0], ops[1], call, false);
-  } else {
-    statement(call, ";");
-  }
-  register_write(ops[2]);
+  const std::string space = local ? "local" : "global";
+  require_section("atomic_float_add", space, "");
+  const std::string call = join("porta_atomic_add_float_", space, "(&", to_enclosed_expression(ops[2]), ", ",
+                                to_unpacked_expression(ops[5]), ")");
+  emit_atomic_call(ops, call);
 }
 
 }  // namespace porta::translator::detail

@@ -16,6 +16,8 @@
 // and expect (they test the sign bit). Comparisons of 64-bit vectors give a
 // longN and are converted; constants and constructors make -1 of true; one
 // component read out is a scalar bool (v.x != 0).
+#include <cctype>
+
 #include "opencl_compiler.hpp"
 
 namespace porta::translator::detail {
@@ -26,6 +28,46 @@ const char* const kLanes[] = {"x", "y", "z", "w"};
 
 std::string element(const std::string& m, uint32_t c, uint32_t r) {
   return m + ".col[" + std::to_string(c) + "]." + kLanes[r];
+}
+
+// A comparison of vectors as OpenCL C spells it: an operator or a function,
+// negated for the unordered ones (true where either is NaN: the negation of
+// the ordered opposite), and the signedness its integer operands are seen with.
+struct VectorComparison {
+  spv::Op opcode;
+  const char* spelling;
+  bool negated;
+  enum Signedness { Either, Signed, Unsigned } signedness;
+};
+constexpr VectorComparison kVectorComparisons[] = {
+    {spv::OpIEqual, "==", false, VectorComparison::Either},
+    {spv::OpINotEqual, "!=", false, VectorComparison::Either},
+    {spv::OpULessThan, "<", false, VectorComparison::Unsigned},
+    {spv::OpSLessThan, "<", false, VectorComparison::Signed},
+    {spv::OpUGreaterThan, ">", false, VectorComparison::Unsigned},
+    {spv::OpSGreaterThan, ">", false, VectorComparison::Signed},
+    {spv::OpULessThanEqual, "<=", false, VectorComparison::Unsigned},
+    {spv::OpSLessThanEqual, "<=", false, VectorComparison::Signed},
+    {spv::OpUGreaterThanEqual, ">=", false, VectorComparison::Unsigned},
+    {spv::OpSGreaterThanEqual, ">=", false, VectorComparison::Signed},
+    {spv::OpFOrdEqual, "==", false, VectorComparison::Either},
+    {spv::OpFOrdNotEqual, "islessgreater", false, VectorComparison::Either},
+    {spv::OpFOrdLessThan, "<", false, VectorComparison::Either},
+    {spv::OpFOrdGreaterThan, ">", false, VectorComparison::Either},
+    {spv::OpFOrdLessThanEqual, "<=", false, VectorComparison::Either},
+    {spv::OpFOrdGreaterThanEqual, ">=", false, VectorComparison::Either},
+    {spv::OpFUnordEqual, "islessgreater", true, VectorComparison::Either},
+    {spv::OpFUnordNotEqual, "!=", false, VectorComparison::Either},
+    {spv::OpFUnordLessThan, ">=", true, VectorComparison::Either},
+    {spv::OpFUnordGreaterThan, "<=", true, VectorComparison::Either},
+    {spv::OpFUnordLessThanEqual, ">", true, VectorComparison::Either},
+    {spv::OpFUnordGreaterThanEqual, "<", true, VectorComparison::Either},
+};
+
+const VectorComparison* find_vector_comparison(spv::Op opcode) {
+  for (const VectorComparison& comparison : kVectorComparisons)
+    if (comparison.opcode == opcode) return &comparison;
+  return nullptr;
 }
 
 }  // namespace
@@ -350,6 +392,37 @@ bool OpenclCompiler::emit_matrix_or_bool_vector(const spirv_cross::Instruction& 
     emit_op(ops[0], ops[1], text, forward_all(arguments));
     for (uint32_t id : arguments) inherit_expression_dependencies(ops[1], id);
   };
+  if (const VectorComparison* comparison = find_vector_comparison(opcode)) {
+    const SPIRType& operand = expression_type(ops[2]);
+    if (operand.vecsize < 2) return false;
+    std::string a = to_enclosed_unpacked_expression(ops[2]), b = to_enclosed_unpacked_expression(ops[3]);
+    if (comparison->signedness != VectorComparison::Either) {
+      // Integer comparisons see their operands with the signedness the opcode names.
+      const bool is_signed_op = comparison->signedness == VectorComparison::Signed;
+      auto cast = [&](uint32_t id, std::string& text) {
+        const SPIRType& t = expression_type(id);
+        const bool is_signed_type = t.basetype == SPIRType::Int || t.basetype == SPIRType::Int64;
+        if (is_signed_type == is_signed_op) return;
+        SPIRType wanted = t;
+        wanted.basetype = t.width == 64 ? (is_signed_op ? SPIRType::Int64 : SPIRType::UInt64)
+                                        : (is_signed_op ? SPIRType::Int : SPIRType::UInt);
+        text = "as_" + type_to_glsl(wanted) + "(" + text + ")";
+      };
+      cast(ops[2], a);
+      cast(ops[3], b);
+    } else if (expression_type(ops[3]).basetype != operand.basetype) {
+      // SPIR-V lets the signedness of OpIEqual's operands differ (bvec3(ivec3)
+      // compares with a uvec3 zero); OpenCL C converts no vector implicitly.
+      b = "as_" + type_to_glsl(operand) + "(" + b + ")";
+    }
+    const std::string spelling = comparison->spelling;
+    std::string value = std::isalpha(static_cast<unsigned char>(spelling[0]))
+                            ? spelling + "(" + a + ", " + b + ")"
+                            : a + " " + spelling + " " + b;
+    if (comparison->negated) value = "!(" + value + ")";
+    emit_expression("(" + bool_vector_value(value, operand) + ")", {ops[2], ops[3]});
+    return true;
+  }
   // A bvec with one component replaced by -1 or 0 (OpCompositeInsert,
   // OpVectorInsertDynamic); false for any other insert.
   auto insert_bool_lane = [&] {
@@ -456,108 +529,6 @@ bool OpenclCompiler::emit_matrix_or_bool_vector(const spirv_cross::Instruction& 
       return true;
     case spv::OpVectorInsertDynamic:
       return insert_bool_lane();
-    case spv::OpIEqual:
-    case spv::OpINotEqual:
-    case spv::OpULessThan:
-    case spv::OpSLessThan:
-    case spv::OpUGreaterThan:
-    case spv::OpSGreaterThan:
-    case spv::OpULessThanEqual:
-    case spv::OpSLessThanEqual:
-    case spv::OpUGreaterThanEqual:
-    case spv::OpSGreaterThanEqual:
-    case spv::OpFOrdEqual:
-    case spv::OpFOrdNotEqual:
-    case spv::OpFUnordNotEqual:
-    case spv::OpFOrdLessThan:
-    case spv::OpFOrdGreaterThan:
-    case spv::OpFOrdLessThanEqual:
-    case spv::OpFOrdGreaterThanEqual:
-    case spv::OpFUnordEqual:
-    case spv::OpFUnordLessThan:
-    case spv::OpFUnordGreaterThan:
-    case spv::OpFUnordLessThanEqual:
-    case spv::OpFUnordGreaterThanEqual: {
-      const SPIRType& operand = expression_type(ops[2]);
-      if (operand.vecsize < 2) return false;
-      // Integer comparisons see their operands with the signedness the
-      // opcode names.
-      std::string a = to_enclosed_unpacked_expression(ops[2]), b = to_enclosed_unpacked_expression(ops[3]);
-      const bool is_signed_op = opcode == spv::OpSLessThan || opcode == spv::OpSGreaterThan ||
-                                opcode == spv::OpSLessThanEqual || opcode == spv::OpSGreaterThanEqual;
-      const bool is_unsigned_op = opcode == spv::OpULessThan || opcode == spv::OpUGreaterThan ||
-                                  opcode == spv::OpULessThanEqual || opcode == spv::OpUGreaterThanEqual;
-      if (is_signed_op || is_unsigned_op) {
-        auto cast = [&](uint32_t id, std::string& text) {
-          const SPIRType& t = expression_type(id);
-          const bool is_signed_type = t.basetype == SPIRType::Int || t.basetype == SPIRType::Int64;
-          if (is_signed_type == is_signed_op) return;
-          SPIRType wanted = t;
-          wanted.basetype = t.width == 64 ? (is_signed_op ? SPIRType::Int64 : SPIRType::UInt64)
-                                          : (is_signed_op ? SPIRType::Int : SPIRType::UInt);
-          text = "as_" + type_to_glsl(wanted) + "(" + text + ")";
-        };
-        cast(ops[2], a);
-        cast(ops[3], b);
-      } else if ((opcode == spv::OpIEqual || opcode == spv::OpINotEqual) &&
-                 expression_type(ops[3]).basetype != operand.basetype) {
-        // SPIR-V lets the signedness differ (bvec3(ivec3) compares with a
-        // uvec3 zero); OpenCL C converts no vector implicitly.
-        b = "as_" + type_to_glsl(operand) + "(" + b + ")";
-      }
-      std::string value;
-      switch (opcode) {
-        case spv::OpIEqual:
-        case spv::OpFOrdEqual:
-          value = a + " == " + b;
-          break;
-        case spv::OpINotEqual:
-        case spv::OpFUnordNotEqual:
-          value = a + " != " + b;
-          break;
-        case spv::OpFOrdNotEqual:
-          value = "islessgreater(" + a + ", " + b + ")";
-          break;
-        case spv::OpFUnordEqual:
-          value = "!islessgreater(" + a + ", " + b + ")";
-          break;
-        case spv::OpULessThan:
-        case spv::OpSLessThan:
-        case spv::OpFOrdLessThan:
-          value = a + " < " + b;
-          break;
-        case spv::OpUGreaterThan:
-        case spv::OpSGreaterThan:
-        case spv::OpFOrdGreaterThan:
-          value = a + " > " + b;
-          break;
-        case spv::OpULessThanEqual:
-        case spv::OpSLessThanEqual:
-        case spv::OpFOrdLessThanEqual:
-          value = a + " <= " + b;
-          break;
-        case spv::OpUGreaterThanEqual:
-        case spv::OpSGreaterThanEqual:
-        case spv::OpFOrdGreaterThanEqual:
-          value = a + " >= " + b;
-          break;
-        // Unordered: true where either is NaN, the negation of the ordered opposite.
-        case spv::OpFUnordLessThan:
-          value = "!(" + a + " >= " + b + ")";
-          break;
-        case spv::OpFUnordGreaterThan:
-          value = "!(" + a + " <= " + b + ")";
-          break;
-        case spv::OpFUnordLessThanEqual:
-          value = "!(" + a + " > " + b + ")";
-          break;
-        default:  // OpFUnordGreaterThanEqual
-          value = "!(" + a + " < " + b + ")";
-          break;
-      }
-      emit_expression("(" + bool_vector_value(value, operand) + ")", {ops[2], ops[3]});
-      return true;
-    }
     case spv::OpLogicalEqual:
     case spv::OpLogicalNotEqual:
     case spv::OpLogicalAnd:

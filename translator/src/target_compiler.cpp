@@ -950,17 +950,25 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
   emitting_ = outer;
 }
 
+void TargetCompiler::emit_atomic_call(const uint32_t* ops, const std::string& call) {
+  // As the emitter does for atomics: no load may be forwarded across one.
+  flush_all_atomic_capable_variables();
+  if (result_is_read(ops[1])) {
+    forced_temporaries.insert(ops[1]);
+    emit_op(ops[0], ops[1], call, false);
+  } else {
+    statement(call, ";");
+  }
+  register_write(ops[2]);
+}
+
 void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   const auto opcode = static_cast<spv::Op>(instruction.op);
   if (emit_byte_addressed(instruction)) return;
   // An atomic whose old value is read: the emitter keeps it.
   if (is_atomic_read_modify_write(opcode) && !read_ids_.count(ops[1])) {
-    const std::string call = atomic_call(instruction, to_non_uniform_aware_expression(ops[2]));
-    // As the emitter does for atomics: no load may be forwarded across one.
-    flush_all_atomic_capable_variables();
-    statement(call, ";");
-    register_write(ops[2]);
+    emit_atomic_call(ops, atomic_call(instruction, to_non_uniform_aware_expression(ops[2])));
     return;
   }
   if ((opcode == spv::OpControlBarrier || opcode == spv::OpMemoryBarrier) &&
@@ -968,10 +976,7 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
     return;
   if (opcode == spv::OpAtomicFAddEXT) {
     // The emitter writes float atomics for Vulkan GLSL only.
-    forced_temporaries.insert(ops[1]);
-    emit_op(ops[0], ops[1], atomic_call(instruction, to_non_uniform_aware_expression(ops[2])), false);
-    flush_all_atomic_capable_variables();
-    register_write(ops[2]);
+    emit_atomic_call(ops, atomic_call(instruction, to_non_uniform_aware_expression(ops[2])));
     return;
   }
   switch (opcode) {

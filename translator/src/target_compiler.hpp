@@ -112,6 +112,9 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   static bool is_atomic_read_modify_write(spv::Op opcode);
   // Its call on `pointer`, as the target spells it.
   std::string atomic_call(const spirv_cross::Instruction& instruction, const std::string& pointer);
+  // Emits an atomic instruction (`ops`: result type, result, pointer, ...)
+  // as `call`: a value where the result is read, else a statement.
+  void emit_atomic_call(const uint32_t* ops, const std::string& call);
 
   // ---- what the C++-based targets (cpp, cuda) share ----
   // How a target builds porta_work_item from what its entry point hands it.
@@ -361,8 +364,17 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   bool byte_chain_of(uint32_t id, ByteChain& chain);
   std::string byte_offset_text(const ByteChain& chain, uint32_t extra) const;
   std::string byte_value(const ByteChain& chain, const SPIRType& type);
-  void byte_fill(const std::string& lhs, const ByteChain& chain, const SPIRType& type, uint32_t depth);
-  void byte_write(const ByteChain& chain, const SPIRType& type, const std::string& value, uint32_t depth);
+  // Visits the scalars, vectors and matrices of a value of `type` at `chain`
+  // (arrays in loops over porta_i<depth>, structs member by member), each
+  // with its part of `value`, the expression of the whole in registers.
+  using ByteLeaf = std::function<void(const ByteChain&, const SPIRType&, const std::string&)>;
+  void byte_walk(const ByteChain& chain, const SPIRType& type, const std::string& value, uint32_t depth,
+                 const ByteLeaf& leaf);
+  // Loads the buffer's value into `lhs`, and stores `value` into the buffer.
+  void byte_fill(const std::string& lhs, const ByteChain& chain, const SPIRType& type);
+  void byte_write(const ByteChain& chain, const SPIRType& type, const std::string& value);
+  // Stores a scalar, vector or matrix (column by column; row-major ones a component at a time).
+  void byte_write_value(const ByteChain& chain, const SPIRType& type, const std::string& value);
   ByteChain byte_member(const ByteChain& chain, const SPIRType& type, uint32_t index) const;
   ByteChain byte_element(const ByteChain& chain, const SPIRType& type, const std::string& index) const;
   std::unordered_set<uint32_t> byte_addressed_;

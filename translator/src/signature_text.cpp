@@ -1,7 +1,9 @@
 // KernelSignature → readable text.
 #include <cstring>
+#include <initializer_list>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "porta/porta.h"
 #include "porta_translator/translator.hpp"
@@ -9,30 +11,24 @@
 namespace porta::translator {
 namespace {
 
-const char* access_name(Access access) {
-  switch (access) {
-    case Access::Read:
-      return "readonly";
-    case Access::Write:
-      return "writeonly";
-    case Access::ReadWrite:
-      return "readwrite";
-  }
+// The name of an enumerator, from a list of (value, name).
+template <class Enum>
+const char* name_of(Enum value, std::initializer_list<std::pair<Enum, const char*>> names) {
+  for (const auto& [candidate, name] : names)
+    if (candidate == value) return name;
   return "?";
 }
 
+const char* access_name(Access access) {
+  return name_of(
+      access, {{Access::Read, "readonly"}, {Access::Write, "writeonly"}, {Access::ReadWrite, "readwrite"}});
+}
+
 const char* scalar_name(ScalarType type) {
-  switch (type) {
-    case ScalarType::Bool:
-      return "bool";
-    case ScalarType::Int:
-      return "int";
-    case ScalarType::UInt:
-      return "uint";
-    case ScalarType::Float:
-      return "float";
-  }
-  return "?";
+  return name_of(type, {{ScalarType::Bool, "bool"},
+                        {ScalarType::Int, "int"},
+                        {ScalarType::UInt, "uint"},
+                        {ScalarType::Float, "float"}});
 }
 
 std::string spec_value(ScalarType type, uint32_t bits) {

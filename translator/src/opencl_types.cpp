@@ -64,6 +64,12 @@ constexpr VectorComparison kVectorComparisons[] = {
     {spv::OpFUnordGreaterThanEqual, "<", true, VectorComparison::Either},
 };
 
+// The negation of a bvec (-1/0 lanes) as ~, not !: the two agree on every
+// lane (OpenCL C 1.2, 6.3), but oclgrind (21.10) computes !, && and || of
+// vectors as if true were 1 (!(int3)(-1) gives -2), and also == and != of
+// vectors that were comparisons; the bitwise operators it computes right.
+std::string bitwise_not(const std::string& value) { return "~" + value; }
+
 const VectorComparison* find_vector_comparison(spv::Op opcode) {
   for (const VectorComparison& comparison : kVectorComparisons)
     if (comparison.opcode == opcode) return &comparison;
@@ -419,7 +425,7 @@ bool OpenclCompiler::emit_matrix_or_bool_vector(const spirv_cross::Instruction& 
     std::string value = std::isalpha(static_cast<unsigned char>(spelling[0]))
                             ? spelling + "(" + a + ", " + b + ")"
                             : a + " " + spelling + " " + b;
-    if (comparison->negated) value = "!(" + value + ")";
+    if (comparison->negated) value = bitwise_not("(" + value + ")");
     emit_expression("(" + bool_vector_value(value, operand) + ")", {ops[2], ops[3]});
     return true;
   }
@@ -534,17 +540,18 @@ bool OpenclCompiler::emit_matrix_or_bool_vector(const spirv_cross::Instruction& 
     case spv::OpLogicalAnd:
     case spv::OpLogicalOr: {
       if (expression_type(ops[2]).vecsize < 2) return false;
-      const char* op = opcode == spv::OpLogicalEqual      ? " == "
-                       : opcode == spv::OpLogicalNotEqual ? " != "
-                       : opcode == spv::OpLogicalAnd      ? " && "
-                                                          : " || ";
-      emit_expression("(" + to_enclosed_expression(ops[2]) + op + to_enclosed_expression(ops[3]) + ")",
-                      {ops[2], ops[3]});
+      // Bitwise on -1/0 lanes (see bitwise_not below).
+      const std::string a = to_enclosed_expression(ops[2]), b = to_enclosed_expression(ops[3]);
+      const std::string value = opcode == spv::OpLogicalEqual      ? bitwise_not("(" + a + " ^ " + b + ")")
+                                : opcode == spv::OpLogicalNotEqual ? a + " ^ " + b
+                                : opcode == spv::OpLogicalAnd      ? a + " & " + b
+                                                                   : a + " | " + b;
+      emit_expression("(" + value + ")", {ops[2], ops[3]});
       return true;
     }
     case spv::OpLogicalNot:
       if (expression_type(ops[2]).vecsize < 2) return false;
-      emit_expression("(!" + to_enclosed_expression(ops[2]) + ")", {ops[2]});
+      emit_expression("(" + bitwise_not(to_enclosed_expression(ops[2])) + ")", {ops[2]});
       return true;
     case spv::OpAny:
     case spv::OpAll:

@@ -185,9 +185,11 @@ bool porta_ballot_bit_extract(uint4 ballot, uint index)
 //@section atomic_float_add
 // Float atomic add (GL_EXT_shader_atomic_float) on __{T} memory: a
 // compare-exchange loop on the bits (OpenCL C 1.2 has no generic address space).
+// The first guess is 0.0f, not a plain read of *p, which would race with the
+// other work-items' exchanges; a wrong guess costs one more exchange.
 float porta_atomic_add_float_{T}(volatile __{T} float* p, float v)
 {
-    uint old = as_uint(*p);
+    uint old = 0u;
     for (;;) {
         const uint seen = atomic_cmpxchg((volatile __{T} uint*)p, old, as_uint(as_float(old) + v));
         if (seen == old) return as_float(old);

@@ -119,7 +119,9 @@ void TargetCompiler::find_byte_addressed_buffers() {
   };
   for (const BufferView& view : buffers_) {
     check(view.variable);
-    if (vector3_stores_write_past_the_end() && view.access != Access::Read &&
+    // (Not an array of blocks, which cannot be byte-addressed: there a vec3
+    // store still writes the padding after it; no member lies there.)
+    if (vector3_stores_write_past_the_end() && view.access != Access::Read && !view.is_array &&
         contains_vector3(get_variable_data_type_id(get<SPIRVariable>(view.variable))))
       byte_addressed_.insert(view.variable);
   }

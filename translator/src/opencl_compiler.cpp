@@ -50,6 +50,49 @@ const char* scalar_name(SPIRType::BaseType base) {
   return scalar ? scalar->opencl : nullptr;
 }
 
+// The operations fold_constant() evaluates on 32-bit words (bools as 0/1):
+// the result, and where it is not always defined, when it is.
+struct ConstantFold {
+  spv::Op opcode;
+  uint32_t (*value)(uint32_t a, uint32_t b, uint32_t c);
+  bool (*defined)(uint32_t a, uint32_t b) = nullptr;
+};
+constexpr bool divisor_nonzero(uint32_t, uint32_t b) { return b != 0; }
+constexpr bool signed_division_defined(uint32_t a, uint32_t b) {
+  return b != 0 && !(static_cast<int32_t>(a) == INT32_MIN && static_cast<int32_t>(b) == -1);
+}
+constexpr int32_t as_signed(uint32_t x) { return static_cast<int32_t>(x); }
+constexpr ConstantFold kConstantFolds[] = {
+    {spv::OpIAdd, [](uint32_t a, uint32_t b, uint32_t) { return a + b; }},
+    {spv::OpISub, [](uint32_t a, uint32_t b, uint32_t) { return a - b; }},
+    {spv::OpIMul, [](uint32_t a, uint32_t b, uint32_t) { return a * b; }},
+    {spv::OpUDiv, [](uint32_t a, uint32_t b, uint32_t) { return a / b; }, divisor_nonzero},
+    {spv::OpUMod, [](uint32_t a, uint32_t b, uint32_t) { return a % b; }, divisor_nonzero},
+    {spv::OpSDiv, [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(as_signed(a) / as_signed(b)); },
+     signed_division_defined},
+    {spv::OpSRem, [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(as_signed(a) % as_signed(b)); },
+     signed_division_defined},
+    {spv::OpShiftLeftLogical, [](uint32_t a, uint32_t b, uint32_t) { return b < 32 ? a << b : 0u; }},
+    {spv::OpShiftRightLogical, [](uint32_t a, uint32_t b, uint32_t) { return b < 32 ? a >> b : 0u; }},
+    {spv::OpBitwiseAnd, [](uint32_t a, uint32_t b, uint32_t) { return a & b; }},
+    {spv::OpBitwiseOr, [](uint32_t a, uint32_t b, uint32_t) { return a | b; }},
+    {spv::OpBitwiseXor, [](uint32_t a, uint32_t b, uint32_t) { return a ^ b; }},
+    {spv::OpNot, [](uint32_t a, uint32_t, uint32_t) { return ~a; }},
+    {spv::OpSNegate, [](uint32_t a, uint32_t, uint32_t) { return 0u - a; }},
+    {spv::OpSConvert, [](uint32_t a, uint32_t, uint32_t) { return a; }},
+    {spv::OpUConvert, [](uint32_t a, uint32_t, uint32_t) { return a; }},
+    {spv::OpBitcast, [](uint32_t a, uint32_t, uint32_t) { return a; }},
+    {spv::OpSelect, [](uint32_t a, uint32_t b, uint32_t c) { return a ? b : c; }},
+    {spv::OpIEqual, [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(a == b); }},
+    {spv::OpINotEqual, [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(a != b); }},
+    {spv::OpULessThan, [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(a < b); }},
+    {spv::OpUGreaterThan, [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(a > b); }},
+    {spv::OpSLessThan,
+     [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(as_signed(a) < as_signed(b)); }},
+    {spv::OpSGreaterThan,
+     [](uint32_t a, uint32_t b, uint32_t) { return uint32_t(as_signed(a) > as_signed(b)); }},
+};
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -437,83 +480,13 @@ bool OpenclCompiler::fold_constant(uint32_t id, uint32_t& value) const {
   if (count < 1 || !fold_constant(op->arguments[0], a)) return false;
   if (count > 1 && !fold_constant(op->arguments[1], b)) return false;
   if (count > 2 && !fold_constant(op->arguments[2], c)) return false;
-  const auto sa = static_cast<int32_t>(a), sb = static_cast<int32_t>(b);
-  switch (op->opcode) {
-    case spv::OpIAdd:
-      value = a + b;
+  for (const ConstantFold& fold : kConstantFolds)
+    if (fold.opcode == op->opcode) {
+      if (fold.defined && !fold.defined(a, b)) return false;
+      value = fold.value(a, b, c);
       return true;
-    case spv::OpISub:
-      value = a - b;
-      return true;
-    case spv::OpIMul:
-      value = a * b;
-      return true;
-    case spv::OpUDiv:
-      if (!b) return false;
-      value = a / b;
-      return true;
-    case spv::OpUMod:
-      if (!b) return false;
-      value = a % b;
-      return true;
-    case spv::OpSDiv:
-      if (!b || (sa == INT32_MIN && sb == -1)) return false;
-      value = static_cast<uint32_t>(sa / sb);
-      return true;
-    case spv::OpSRem:
-      if (!b || (sa == INT32_MIN && sb == -1)) return false;
-      value = static_cast<uint32_t>(sa % sb);
-      return true;
-    case spv::OpShiftLeftLogical:
-      value = b < 32 ? a << b : 0;
-      return true;
-    case spv::OpShiftRightLogical:
-      value = b < 32 ? a >> b : 0;
-      return true;
-    case spv::OpBitwiseAnd:
-      value = a & b;
-      return true;
-    case spv::OpBitwiseOr:
-      value = a | b;
-      return true;
-    case spv::OpBitwiseXor:
-      value = a ^ b;
-      return true;
-    case spv::OpNot:
-      value = ~a;
-      return true;
-    case spv::OpSNegate:
-      value = 0u - a;
-      return true;
-    case spv::OpSConvert:
-    case spv::OpUConvert:
-    case spv::OpBitcast:
-      value = a;
-      return true;
-    case spv::OpSelect:
-      value = a ? b : c;
-      return true;
-    case spv::OpIEqual:
-      value = a == b;
-      return true;
-    case spv::OpINotEqual:
-      value = a != b;
-      return true;
-    case spv::OpULessThan:
-      value = a < b;
-      return true;
-    case spv::OpUGreaterThan:
-      value = a > b;
-      return true;
-    case spv::OpSLessThan:
-      value = sa < sb;
-      return true;
-    case spv::OpSGreaterThan:
-      value = sa > sb;
-      return true;
-    default:
-      return false;
-  }
+    }
+  return false;
 }
 
 // ---------------------------------------------------------------------------

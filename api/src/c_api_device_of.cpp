@@ -63,8 +63,8 @@ porta_status porta_buffer_check_device(porta_buffer buffer, porta_device device,
 int porta_device_equal(porta_device a, porta_device b) {
   int equal = 0;
   guard([&] {
-    check_handle(a, "device", "porta_device_equal");
-    check_handle(b, "device", "porta_device_equal");
+    check_handle(a, "device", "porta_device_equal", "a");
+    check_handle(b, "device", "porta_device_equal", "b");
     equal = a->state == b->state ? 1 : 0;
   });
   return equal;

@@ -17,6 +17,15 @@ using namespace porta::core;
 
 namespace {
 
+// select_device(), its refusal named after `call`.
+Selection select_with_call(const std::string& selector, const char* call) {
+  try {
+    return select_device(selector);
+  } catch (const Failure& f) {
+    fail(f.status, "%s: %s", call, f.what());
+  }
+}
+
 // What `read` returns from a live handle; zero, with the last error set,
 // from any other.
 template <class Object, class Read>
@@ -75,7 +84,7 @@ porta_status porta_device_open(const char* selector, porta_device* device) {
   return guard([&] {
     if (!device) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_device_open: device is null");
     *device = nullptr;
-    Selection s = select_device(selector ? selector : "");
+    Selection s = select_with_call(selector ? selector : "", "porta_device_open");
     auto state = std::make_shared<DeviceState>();
     state->plugin = s.plugin;
     state->api = s.plugin->api;
@@ -162,7 +171,7 @@ porta_status porta_kernel_create_glsl(porta_device device, const char* source, s
                                       porta_kernel* kernel) {
   clear_last_error();
   return guard([&] {
-    if (!source) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_kernel_create_glsl: source is null");
+    check_kernel_source(source, size, 1, specs, spec_count, "porta_kernel_create_glsl", "source", "size");
     std::string text(source, size);
     make_kernel(device, nullptr, &text, name, specs, spec_count, kernel, "porta_kernel_create_glsl");
   });
@@ -173,7 +182,8 @@ porta_status porta_kernel_create_spirv(porta_device device, const uint32_t* word
                                        uint32_t spec_count, porta_kernel* kernel) {
   clear_last_error();
   return guard([&] {
-    if (!words && word_count) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_kernel_create_spirv: words is null");
+    check_kernel_source(words, word_count, sizeof(uint32_t), specs, spec_count, "porta_kernel_create_spirv",
+                        "words", "word_count");
     std::vector<uint32_t> spirv(words, words + word_count);
     make_kernel(device, &spirv, nullptr, name, specs, spec_count, kernel, "porta_kernel_create_spirv");
   });
@@ -196,7 +206,8 @@ uint32_t porta_kernel_push_constant_size(porta_kernel kernel) {
 void porta_kernel_workgroup_size(porta_kernel kernel, uint32_t size[3]) {
   guard([&] {
     check_handle(kernel, "kernel", "porta_kernel_workgroup_size");
-    if (size) std::memcpy(size, kernel->state->interface.workgroup_size, 3 * sizeof(uint32_t));
+    if (!size) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_kernel_workgroup_size: size is null");
+    std::memcpy(size, kernel->state->interface.workgroup_size, 3 * sizeof(uint32_t));
   });
 }
 

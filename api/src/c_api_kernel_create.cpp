@@ -130,13 +130,13 @@ void create_kernel(porta_device device, const porta_kernel_descriptor* descripto
   if (d.source_kind != PORTA_KERNEL_SOURCE_GLSL && d.source_kind != PORTA_KERNEL_SOURCE_SPIRV)
     fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: source_kind %d is not a porta_kernel_source_kind", call,
          static_cast<int>(d.source_kind));
-  if (!d.source && d.source_size) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: source is null", call);
+  // A reuse_key names a kernel the device may have built already: its source may be left out.
+  const bool keyed = (d.flags & PORTA_KERNEL_FLAG_REUSE) && d.reuse_key && *d.reuse_key;
+  check_kernel_source(d.source, d.source_size, 1, d.specs, d.spec_count, call, "source", "source_size",
+                      keyed);
   if (d.source_kind == PORTA_KERNEL_SOURCE_SPIRV && d.source_size % sizeof(uint32_t))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %zu bytes of SPIR-V are not whole 32-bit words", call,
          d.source_size);
-  if (d.spec_count && !d.specs)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %u specialization constants but a null array", call,
-         d.spec_count);
   if (d.flags & ~static_cast<uint32_t>(PORTA_KERNEL_FLAG_REUSE))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", call,
          d.flags & ~static_cast<uint32_t>(PORTA_KERNEL_FLAG_REUSE));

@@ -1,5 +1,7 @@
 // C API: streams, their operations, recorded sequences and events.
 #include <array>
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -17,6 +19,12 @@ namespace {
 const char* kAxis = "xyz";
 
 void check_range(const BufferState& b, uint64_t offset, uint64_t size, const char* call, const char* which) {
+  // offset + size may wrap around: say so rather than print a range that ends before it begins.
+  if (size > UINT64_MAX - offset)
+    fail(PORTA_ERROR_INVALID_ARGUMENT,
+         "%s on %s: %s offset + size overflows (offset %llu, size %llu); the buffer is %llu bytes", call,
+         b.device->label.c_str(), which, static_cast<unsigned long long>(offset),
+         static_cast<unsigned long long>(size), static_cast<unsigned long long>(b.size));
   if (offset > b.size || size > b.size - offset)
     fail(PORTA_ERROR_INVALID_ARGUMENT,
          "%s on %s: %s range [%llu, %llu) is past the end of the buffer (%llu bytes)", call,
@@ -36,10 +44,18 @@ porta_stream_t& stream_of(porta_stream stream, const char* call) {
   return *stream;
 }
 
-BufferState& buffer_on(porta_stream_t& s, porta_buffer buffer, const char* call, const char* what) {
-  check_handle(buffer, "buffer", call);
+// `argument` is the parameter's name in porta.h, `what` the buffer's role in words.
+BufferState& buffer_on(porta_stream_t& s, porta_buffer buffer, const char* call, const char* argument,
+                       const char* what) {
+  check_handle(buffer, "buffer", call, argument);
   check_same_device(s.device, buffer->state->device, call, what);
   return *buffer->state;
+}
+
+// The host memory of a transfer of `size` bytes is null: src of a write, dst of a read.
+[[noreturn]] void fail_null_host(const char* call, bool write, uint64_t size) {
+  fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %s is null (the host memory to %s, %llu bytes)", call,
+       write ? "src" : "dst", write ? "write from" : "read into", static_cast<unsigned long long>(size));
 }
 
 bool native_recording(const DeviceState& d) {
@@ -70,11 +86,11 @@ porta_status stream_transfer(porta_stream stream, porta_buffer buffer, uint64_t 
   clear_last_error();
   return guard([&] {
     auto& s = stream_of(stream, call);
-    auto& b = buffer_on(s, buffer, call, write ? "the destination buffer" : "the source buffer");
+    auto& b = buffer_on(s, buffer, call, write ? "dst" : "src",
+                        write ? "the destination buffer" : "the source buffer");
     check_range(b, offset, size, call, write ? "destination" : "source");
     if (size == 0) return;
-    if (!host)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %s pointer is null", call, write ? "source" : "destination");
+    if (!host) fail_null_host(call, write, size);
     auto api = s.device->api;
     auto ps = s.handle;
     auto pb = b.handle;
@@ -97,6 +113,8 @@ porta_status porta_stream_create(porta_device device, porta_stream* stream) {
     *stream = nullptr;
     auto s = std::make_unique<porta_stream_t>();
     s->device = device->state;
+    static std::atomic<uint64_t> streams_made{0};
+    s->serial = ++streams_made;
     check_plugin(s->device->api->stream_create(s->device->handle, &s->handle), *s->device, "stream_create");
     register_handle(s.get(), "stream");
     *stream = s.release();
@@ -131,8 +149,8 @@ porta_status porta_stream_copy(porta_stream stream, porta_buffer src, uint64_t s
   clear_last_error();
   return guard([&] {
     auto& s = stream_of(stream, "porta_stream_copy");
-    auto& a = buffer_on(s, src, "porta_stream_copy", "the source buffer");
-    auto& b = buffer_on(s, dst, "porta_stream_copy", "the destination buffer");
+    auto& a = buffer_on(s, src, "porta_stream_copy", "src", "the source buffer");
+    auto& b = buffer_on(s, dst, "porta_stream_copy", "dst", "the destination buffer");
     check_range(a, src_offset, size, "porta_stream_copy", "source");
     check_range(b, dst_offset, size, "porta_stream_copy", "destination");
     if (size == 0) return;
@@ -152,7 +170,7 @@ porta_status porta_stream_fill(porta_stream stream, porta_buffer dst, uint64_t o
   clear_last_error();
   return guard([&] {
     auto& s = stream_of(stream, "porta_stream_fill");
-    auto& b = buffer_on(s, dst, "porta_stream_fill", "the destination buffer");
+    auto& b = buffer_on(s, dst, "porta_stream_fill", "dst", "the destination buffer");
     check_range(b, offset, size, "porta_stream_fill", "destination");
     if (offset % 4 || size % 4)
       fail(PORTA_ERROR_INVALID_ARGUMENT,
@@ -315,6 +333,7 @@ porta_status porta_event_record(porta_stream stream, porta_event* event) {
       fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_event_record: the stream is recording a sequence");
     auto e = std::make_unique<porta_event_t>();
     e->device = s.device;
+    e->stream_serial = s.serial;
     check_plugin(s.device->api->event_record(s.handle, &e->handle), *s.device, "event_record");
     register_handle(e.get(), "event");
     *event = e.release();
@@ -324,11 +343,18 @@ porta_status porta_event_record(porta_stream stream, porta_event* event) {
 porta_status porta_event_elapsed_ms(porta_event start, porta_event end, double* ms) {
   clear_last_error();
   return guard([&] {
-    check_handle(start, "event", "porta_event_elapsed_ms");
-    check_handle(end, "event", "porta_event_elapsed_ms");
-    if (!ms) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_event_elapsed_ms: ms is null");
+    const char* call = "porta_event_elapsed_ms";
+    check_handle(start, "event", call, "start");
+    check_handle(end, "event", call, "end");
+    if (!ms) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: ms is null", call);
     if (start->device != end->device)
-      fail(PORTA_ERROR_INVALID_HANDLE, "porta_event_elapsed_ms: the events belong to different devices");
+      fail(PORTA_ERROR_INVALID_HANDLE, "%s: start belongs to %s, but end belongs to %s", call,
+           start->device->label.c_str(), end->device->label.c_str());
+    // Clocks of two streams (two queues) need not agree: Vulkan promises
+    // comparable timestamps within one queue only.
+    if (start->stream_serial != end->stream_serial)
+      fail(PORTA_ERROR_INVALID_ARGUMENT,
+           "%s: start and end were recorded on different streams; time events of one stream", call);
     check_plugin(start->device->api->event_elapsed_ms(start->handle, end->handle, ms), *start->device,
                  "event_elapsed");
   });
@@ -350,7 +376,7 @@ static porta_status transfer(porta_buffer buffer, uint64_t offset, void* host, u
     BufferState& b = *buffer->state;
     check_range(b, offset, size, call, write ? "destination" : "source");
     if (size == 0) return;
-    if (!host) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: host pointer is null", call);
+    if (!host) fail_null_host(call, write, size);
     DeviceState& d = *b.device;
     std::lock_guard lock(d.io_mutex);
     if (!d.io_stream) check_plugin(d.api->stream_create(d.handle, &d.io_stream), d, "stream_create");

@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 
 #include "errors.hpp"
@@ -30,15 +31,18 @@ void unregister_handle(const void* handle) {
   handles().erase(handle);
 }
 
-void check_handle(const void* handle, const char* kind, const char* call) {
-  if (!handle) fail(PORTA_ERROR_INVALID_HANDLE, "%s: the %s handle is null", call, kind);
+void check_handle(const void* handle, const char* kind, const char* call, const char* argument) {
+  // Built only for a message: ops check every operand on every call.
+  const auto where = [&] { return argument ? format("%s: %s", call, argument) : std::string(call); };
+  if (!handle) fail(PORTA_ERROR_INVALID_HANDLE, "%s: the %s handle is null", where().c_str(), kind);
   std::lock_guard lock(handle_mutex());
   auto it = handles().find(handle);
   if (it == handles().end())
     fail(PORTA_ERROR_INVALID_HANDLE, "%s: the %s handle %p is not live (destroyed, or never made by porta)",
-         call, kind, handle);
+         where().c_str(), kind, handle);
   if (std::strcmp(it->second, kind) != 0)
-    fail(PORTA_ERROR_INVALID_HANDLE, "%s: expected a %s handle, got a %s handle", call, kind, it->second);
+    fail(PORTA_ERROR_INVALID_HANDLE, "%s: expected a %s handle, got a %s handle", where().c_str(), kind,
+         it->second);
 }
 
 bool is_live(const void* handle, const char* kind) {

@@ -6,8 +6,9 @@ namespace porta::core {
 
 void register_handle(const void* handle, const char* kind);
 void unregister_handle(const void* handle);
-// Throws INVALID_HANDLE unless `handle` is live and of `kind`.
-void check_handle(const void* handle, const char* kind, const char* call);
+// Throws INVALID_HANDLE unless `handle` is live and of `kind`. `argument`
+// names the parameter where a call takes two handles of one kind ("src").
+void check_handle(const void* handle, const char* kind, const char* call, const char* argument = nullptr);
 // Whether `handle` is live and of `kind`, without building a message: for hot
 // paths that check many handles and name each only when one is wrong.
 bool is_live(const void* handle, const char* kind);

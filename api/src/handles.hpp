@@ -95,6 +95,7 @@ struct porta_sequence_t {
 
 struct porta_stream_t {
   DeviceRef device;
+  uint64_t serial = 0;  // unique in the process, unlike the address of a destroyed stream
   porta_plugin_stream handle = nullptr;
   std::unique_ptr<porta_sequence_t> recording;  // the sequence being recorded, if any
   // Objects used by work queued since the last sync stay alive until it ends.
@@ -103,6 +104,7 @@ struct porta_stream_t {
 
 struct porta_event_t {
   DeviceRef device;
+  uint64_t stream_serial = 0;  // the stream it was recorded on
   porta_plugin_event handle = nullptr;
 };
 

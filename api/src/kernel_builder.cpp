@@ -62,6 +62,21 @@ void check_limits(const DeviceState& device, const tr::KernelSignature& sig, con
 
 }  // namespace
 
+void check_kernel_source(const void* source, size_t count, size_t unit, const porta_spec_constant* specs,
+                         uint32_t spec_count, const char* call, const char* source_name,
+                         const char* count_name, bool may_be_empty) {
+  if (!source && count)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %s is null (%s is %zu)", call, source_name, count_name, count);
+  if (!count && !may_be_empty)
+    fail(PORTA_ERROR_INVALID_KERNEL, "%s: the kernel source is empty (%s is 0)", call, count_name);
+  if (count > kMaxKernelSourceBytes / unit)
+    fail(PORTA_ERROR_INVALID_ARGUMENT,
+         "%s: %s is %zu, more than the %llu bytes any kernel source may have; a wrong length?", call,
+         count_name, count, static_cast<unsigned long long>(kMaxKernelSourceBytes));
+  if (spec_count && !specs)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: spec_count is %u but specs is null", call, spec_count);
+}
+
 std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::vector<uint32_t>* spirv,
                                           const std::string* glsl, const std::string& name,
                                           const porta_spec_constant* specs, uint32_t spec_count) {

@@ -109,6 +109,15 @@ View view(const OpCall& call, const porta_tensor* t, const char* name) {
     if (v.shape[i] != 1 && static_cast<uint64_t>(v.strides[i]) != expect) v.contiguous = false;
     expect *= v.shape[i];
   }
+  const uint64_t buffer_elements = v.buffer_bytes / sizeof(float);
+  // An offset past the buffer is refused before it is added to: offset + extent may wrap around.
+  if (elements > 0 && v.offset >= buffer_elements)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+              "operand '%s' %s starts at element offset %llu, past the end of its buffer "
+              "(%llu bytes = %llu float32 elements)",
+              name, v.shape_text().c_str(), static_cast<unsigned long long>(v.offset),
+              static_cast<unsigned long long>(v.buffer_bytes),
+              static_cast<unsigned long long>(buffer_elements));
   // Last element touched; strides fit in 2^31 after the checks below.
   uint64_t last = v.offset;
   if (elements > 0)
@@ -119,7 +128,6 @@ View view(const OpCall& call, const porta_tensor* t, const char* name) {
     }
   v.begin = v.offset;
   v.end = elements > 0 ? last + 1 : v.offset;
-  const uint64_t buffer_elements = v.buffer_bytes / sizeof(float);
   if (elements > 0 && (v.offset > kMaxElements || last >= buffer_elements || last > kMaxElements))
     call.fail(PORTA_ERROR_INVALID_ARGUMENT,
               "operand '%s' %s at element offset %llu reaches element %llu, past the end of its buffer "

@@ -7,6 +7,15 @@
  * *_close call exactly once; a handle keeps what it depends on alive, so the
  * order of destruction is free.
  *
+ * Null, destroyed and foreign handles: *_destroy / *_close of NULL does
+ * nothing. *_destroy / *_close of a handle that is not live (destroyed
+ * already, or not made by porta, or of another kind) does nothing either but
+ * leave PORTA_ERROR_INVALID_HANDLE, naming the call, in porta_last_error().
+ * Every other call given such a handle returns PORTA_ERROR_INVALID_HANDLE (a
+ * call that returns no status returns 0 and sets porta_last_error()). This is
+ * a diagnostic, not a licence: the address of a destroyed handle may be
+ * reused by a later handle of the same kind, which a stale copy then names.
+ *
  * Threading: the library is thread-safe. A device and its buffers and kernels
  * may be used from several threads at once; a stream belongs to one thread at
  * a time.
@@ -251,7 +260,9 @@ typedef struct porta_spec_constant {
   uint32_t bits; /* 32-bit pattern: use porta_spec_float/porta_spec_int helpers or memcpy */
 } porta_spec_constant;
 
-/* GLSL compute source (`size` bytes) → kernel. `name` labels errors (may be NULL). */
+/* GLSL compute source (`size` bytes) → kernel. `name` labels errors (may be NULL).
+ * A source of more than 1 GiB is refused as a wrong length (PORTA_ERROR_INVALID_ARGUMENT);
+ * an empty one as PORTA_ERROR_INVALID_KERNEL. */
 PORTA_API porta_status porta_kernel_create_glsl(porta_device device, const char* source, size_t size,
                                                 const char* name, const porta_spec_constant* specs,
                                                 uint32_t spec_count, porta_kernel* kernel);
@@ -342,7 +353,8 @@ PORTA_API void porta_sequence_destroy(porta_sequence sequence);
 /* ---- events ---- */
 
 PORTA_API porta_status porta_event_record(porta_stream stream, porta_event* event);
-/* Milliseconds between two events of one stream; syncs nothing: sync the stream first. */
+/* Milliseconds between two events of one stream; syncs nothing: sync the stream first.
+ * Events of two streams are refused (PORTA_ERROR_INVALID_ARGUMENT): their clocks need not agree. */
 PORTA_API porta_status porta_event_elapsed_ms(porta_event start, porta_event end, double* ms);
 PORTA_API void porta_event_destroy(porta_event event);
 

@@ -22,7 +22,7 @@ void check_range(const BufferState& b, uint64_t offset, uint64_t size, const cha
   // offset + size may wrap around: say so rather than print a range that ends before it begins.
   if (size > UINT64_MAX - offset)
     fail(PORTA_ERROR_INVALID_ARGUMENT,
-         "%s on %s: %s offset + size overflows (offset %llu, size %llu); the buffer is %llu bytes", call,
+         "%s on %s: %s offset + size overflows (%llu + %llu): past the end of the buffer (%llu bytes)", call,
          b.device->label.c_str(), which, static_cast<unsigned long long>(offset),
          static_cast<unsigned long long>(size), static_cast<unsigned long long>(b.size));
   if (offset > b.size || size > b.size - offset)

@@ -436,13 +436,13 @@ void Table::buffer_rows() {
           return outcome(transfer(w.buffer, UINT64_MAX, &host, 4));
         },
         PORTA_ERROR_INVALID_ARGUMENT,
-        {std::string(role) + " offset + size overflows", "offset 18446744073709551615"});
+        {std::string(role) + " offset + size overflows", "(18446744073709551615 + 4)"});
     add(function, "size UINT64_MAX",
         [this, transfer] {
           uint32_t host = 0;
           return outcome(transfer(w.buffer, 8, &host, UINT64_MAX));
         },
-        PORTA_ERROR_INVALID_ARGUMENT, {"offset + size overflows", "size 18446744073709551615"});
+        PORTA_ERROR_INVALID_ARGUMENT, {"offset + size overflows", "(8 + 18446744073709551615)"});
     add(function, "range past the end",
         [this, transfer] {
           uint8_t host[8] = {};
@@ -729,15 +729,13 @@ void Table::transfer_rows(const char* function, bool write) {
         uint32_t host = 0;
         return outcome(transfer(w.stream, w.buffer, UINT64_MAX, &host, 4));
       },
-      PORTA_ERROR_INVALID_ARGUMENT,
-      {role + " offset + size overflows (offset 18446744073709551615, size 4)"});
+      PORTA_ERROR_INVALID_ARGUMENT, {role + " offset + size overflows (18446744073709551615 + 4)"});
   add(function, "size UINT64_MAX - 2",
       [this, transfer] {
         uint32_t host = 0;
         return outcome(transfer(w.stream, w.buffer, 4, &host, UINT64_MAX - 2));
       },
-      PORTA_ERROR_INVALID_ARGUMENT,
-      {role + " offset + size overflows (offset 4, size 18446744073709551613)"});
+      PORTA_ERROR_INVALID_ARGUMENT, {role + " offset + size overflows (4 + 18446744073709551613)"});
   add(function, "range past the end",
       [this, transfer] {
         uint8_t host[8] = {};

@@ -73,15 +73,17 @@ porta_device open_or_fail(const std::string& selector) {
   return d;
 }
 
+// Built once per device (PORTA_KERNEL_FLAG_REUSE), however many handles the rows make.
 porta_kernel_descriptor kernel_descriptor() {
-  porta_kernel_descriptor d{};
-  d.struct_size = sizeof d;
-  d.source_kind = PORTA_KERNEL_SOURCE_GLSL;
-  d.source = kKernel;
-  d.source_size = std::strlen(kKernel);
-  d.name = "bad_args";
-  d.flags = PORTA_KERNEL_FLAG_REUSE;  // built once per device, however many handles the rows make
-  return d;
+  return {.struct_size = sizeof(porta_kernel_descriptor),
+          .source_kind = PORTA_KERNEL_SOURCE_GLSL,
+          .source = kKernel,
+          .source_size = std::strlen(kKernel),
+          .name = "bad_args",
+          .specs = nullptr,
+          .spec_count = 0,
+          .flags = PORTA_KERNEL_FLAG_REUSE,
+          .reuse_key = nullptr};
 }
 
 // The objects on one device that the rows use.
@@ -175,6 +177,13 @@ struct Objects {
   porta_event event = nullptr, event2 = nullptr, event_of_stream2 = nullptr;
 };
 
+// `t` after `change`.
+template <class Change>
+porta_tensor changed(porta_tensor t, Change change) {
+  change(t);
+  return t;
+}
+
 porta_tensor tensor(porta_buffer buffer, std::initializer_list<uint64_t> shape, uint64_t offset = 0) {
   porta_tensor t{};
   t.buffer = buffer;
@@ -261,6 +270,18 @@ class Table {
         },
         PORTA_ERROR_INVALID_HANDLE,
         {std::string("expected a ") + kind + " handle, got a " + (buffer ? "stream" : "buffer") + " handle"});
+  }
+
+  // porta_buffer_get_device and porta_stream_get_device: bad handles, and a null device.
+  template <class H>
+  void get_device_rows(const std::string& function, const char* kind, H (Objects::*dead)() const, H live,
+                       porta_status (*get)(H, porta_device*)) {
+    handles<H>(function, kind, "", dead, [get](H h) {
+      porta_device d = nullptr;
+      return outcome(get(h, &d));
+    });
+    add(function, "null device", [get, live] { return outcome(get(live, nullptr)); },
+        PORTA_ERROR_INVALID_ARGUMENT, {"device is null"});
   }
 
   void device_rows();
@@ -396,13 +417,8 @@ void Table::buffer_rows() {
     EXPECT_EQ(porta_buffer_size(b), 0u);
     return reported();
   });
-  handles<porta_buffer>("porta_buffer_get_device", "buffer", "", &Objects::dead_buffer, [](porta_buffer b) {
-    porta_device d = nullptr;
-    return outcome(porta_buffer_get_device(b, &d));
-  });
-  add("porta_buffer_get_device", "null device",
-      [this] { return outcome(porta_buffer_get_device(w.buffer, nullptr)); }, PORTA_ERROR_INVALID_ARGUMENT,
-      {"device is null"});
+  get_device_rows<porta_buffer>("porta_buffer_get_device", "buffer", &Objects::dead_buffer, w.buffer,
+                                porta_buffer_get_device);
   handles<porta_buffer>(
       "porta_buffer_check_device", "buffer", "", &Objects::dead_buffer,
       [this](porta_buffer b) { return outcome(porta_buffer_check_device(b, w.device, nullptr)); });
@@ -624,13 +640,8 @@ void Table::stream_rows() {
   add("porta_stream_create", "null stream",
       [this] { return outcome(porta_stream_create(w.device, nullptr)); }, PORTA_ERROR_INVALID_ARGUMENT,
       {"stream is null"});
-  handles<porta_stream>("porta_stream_get_device", "stream", "", &Objects::dead_stream, [](porta_stream s) {
-    porta_device d = nullptr;
-    return outcome(porta_stream_get_device(s, &d));
-  });
-  add("porta_stream_get_device", "null device",
-      [this] { return outcome(porta_stream_get_device(w.stream, nullptr)); }, PORTA_ERROR_INVALID_ARGUMENT,
-      {"device is null"});
+  get_device_rows<porta_stream>("porta_stream_get_device", "stream", &Objects::dead_stream, w.stream,
+                                porta_stream_get_device);
   destroys<porta_stream>(
       "porta_stream_destroy", "stream",
       [this] {
@@ -929,47 +940,24 @@ void Table::op_rows() {
           return outcome(use(&t));
         },
         false);
-    op(function, operand + " offset UINT64_MAX",
-       [this, use] {
-         const porta_tensor t = tensor(w.buffer, {4}, UINT64_MAX);
-         return use(&t);
-       },
-       PORTA_ERROR_INVALID_ARGUMENT,
-       {named + " [4] starts at element offset 18446744073709551615, past the end of its buffer"});
-    op(function, operand + " past the end",
-       [this, use] {
-         const porta_tensor t = tensor(w.buffer, {17});
-         return use(&t);
-       },
-       PORTA_ERROR_INVALID_ARGUMENT,
-       {named + " [17] at element offset 0 reaches element 16, past the end of its buffer"});
-    op(function, operand + " rank 0",
-       [this, use] {
-         porta_tensor t = tensor(w.buffer, {4});
-         t.rank = 0;
-         return use(&t);
-       },
-       PORTA_ERROR_INVALID_ARGUMENT, {named + " has rank 0"});
-    op(function, operand + " rank 5",
-       [this, use] {
-         porta_tensor t = tensor(w.buffer, {4});
-         t.rank = 5;
-         return use(&t);
-       },
-       PORTA_ERROR_INVALID_ARGUMENT, {named + " has rank 5"});
-    op(function, operand + " dtype 9",
-       [this, use] {
-         porta_tensor t = tensor(w.buffer, {4});
-         t.dtype = static_cast<porta_dtype>(9);
-         return use(&t);
-       },
-       PORTA_ERROR_INVALID_ARGUMENT, {named + " has dtype 9, which is not a porta_dtype"});
-    op(function, operand + " of 2^40 elements",
-       [this, use] {
-         const porta_tensor t = tensor(w.buffer, {uint64_t{1} << 40});
-         return use(&t);
-       },
-       PORTA_ERROR_UNSUPPORTED, {named, "more than 2^31 - 1 elements"});
+    // A row whose operand is `t`, which is wrong as `wrong` says.
+    auto given = [&](const std::string& wrong, const porta_tensor& t, porta_status want,
+                     const std::string& says) {
+      op(function, operand + " " + wrong, [use, t] { return use(&t); }, want, {named + says});
+    };
+    const porta_tensor t4 = tensor(w.buffer, {4});
+    given("offset UINT64_MAX", tensor(w.buffer, {4}, UINT64_MAX), PORTA_ERROR_INVALID_ARGUMENT,
+          " [4] starts at element offset 18446744073709551615, past the end of its buffer");
+    given("past the end", tensor(w.buffer, {17}), PORTA_ERROR_INVALID_ARGUMENT,
+          " [17] at element offset 0 reaches element 16, past the end of its buffer");
+    given("rank 0", changed(t4, [](porta_tensor& t) { t.rank = 0; }), PORTA_ERROR_INVALID_ARGUMENT,
+          " has rank 0");
+    given("rank 5", changed(t4, [](porta_tensor& t) { t.rank = 5; }), PORTA_ERROR_INVALID_ARGUMENT,
+          " has rank 5");
+    given("dtype 9", changed(t4, [](porta_tensor& t) { t.dtype = static_cast<porta_dtype>(9); }),
+          PORTA_ERROR_INVALID_ARGUMENT, " has dtype 9, which is not a porta_dtype");
+    given("of 2^40 elements", tensor(w.buffer, {uint64_t{1} << 40}), PORTA_ERROR_UNSUPPORTED,
+          " [1099511627776] has more than 2^31 - 1 elements");
   };
   auto op_stream_rows = [&](const char* function, std::function<porta_status(porta_stream)> use) {
     handles<porta_stream>(function, "stream", "", &Objects::dead_stream,
@@ -979,18 +967,17 @@ void Table::op_rows() {
   op_stream_rows("porta_ops_fill", [t16](porta_stream s) { return porta_ops_fill(s, &t16, 1.0f); });
   tensor_rows("porta_ops_fill", "out",
               [this](const porta_tensor* t) { return porta_ops_fill(w.stream, t, 1.0f); });
-  op("porta_ops_fill", "out of int32",
-     [this] {
-       porta_tensor t = tensor(w.buffer, {4});
-       t.dtype = PORTA_DTYPE_INT32;
-       return porta_ops_fill(w.stream, &t, 0.0f);
-     },
-     PORTA_ERROR_UNSUPPORTED, {"int32", "float32 only"});
-
+  const porta_tensor int32 =
+      changed(tensor(w.buffer, {8}), [](porta_tensor& t) { t.dtype = PORTA_DTYPE_INT32; });
+  op("porta_ops_fill", "out of int32", [this, int32] { return porta_ops_fill(w.stream, &int32, 0.0f); },
+     PORTA_ERROR_UNSUPPORTED, {"operands are int32; this op computes in float32 only"});
   const porta_tensor a8 = tensor(w.buffer, {8}), b8 = tensor(w.buffer, {8}, 8);
   op_stream_rows("porta_ops_scale", [a8, b8](porta_stream s) { return porta_ops_scale(s, &a8, 2.0f, &b8); });
   tensor_rows("porta_ops_scale", "x",
               [this, b8](const porta_tensor* t) { return porta_ops_scale(w.stream, t, 2.0f, &b8); });
+  op("porta_ops_scale", "x of int32, out of float32",
+     [this, int32, b8] { return porta_ops_scale(w.stream, &int32, 2.0f, &b8); }, PORTA_ERROR_INVALID_ARGUMENT,
+     {"operand 'out' is float32 but 'x' is int32; the operands' dtypes must match"});
   op("porta_ops_scale", "out partly over x",
      [this, a8] {
        const porta_tensor out = tensor(w.buffer, {8}, 4);
@@ -1218,24 +1205,32 @@ std::set<std::string> public_functions() {
   return names;
 }
 
-// A second porta_device_open of the device under test is another device
-// (porta.h, porta_device_equal): its handles are foreign to the first's.
-TEST(BadArguments, EveryRowOnTheDeviceUnderTest) {
-  const Objects w(backend_under_test());
-  const Objects second(backend_under_test());
-  Table t(w, second);
-  t.all_rows();
-  std::set<std::string> functions;
-  for (const Row& r : t.rows) functions.insert(r.function);
-  std::printf("%zu rows over %zu functions on %s\n", t.rows.size(), functions.size(), w.info.name);
-  run(w, t.rows);
+// The rows over the device under test and a second open of it, which is
+// another device (porta.h, porta_device_equal): its handles are foreign to the first's.
+class BadArguments : public ::testing::Test {
+ protected:
+  BadArguments() { table.all_rows(); }
+
+  std::set<std::string> functions() const {
+    std::set<std::string> names;
+    for (const Row& r : table.rows) names.insert(r.function);
+    return names;
+  }
+
+  const Objects w{backend_under_test()};
+  const Objects second{backend_under_test()};
+  Table table{w, second};
+};
+
+TEST_F(BadArguments, EveryRowOnTheDeviceUnderTest) {
+  std::printf("%zu rows over %zu functions on %s\n", table.rows.size(), functions().size(), w.info.name);
+  run(w, table.rows);
 }
 
-TEST(BadArguments, HandlesOfAnotherBackendsDevice) {
+TEST_F(BadArguments, HandlesOfAnotherBackendsDevice) {
   std::string why;
   const std::string selector = other_backend_device(&why);
   if (selector.empty()) GTEST_SKIP() << "no device of another backend: " << why;
-  const Objects w(backend_under_test());
   const Objects other(selector);
   Table t(w, other);
   t.other_device_rows();
@@ -1244,15 +1239,10 @@ TEST(BadArguments, HandlesOfAnotherBackendsDevice) {
 }
 
 // Every public function has rows, except those that take no argument at all.
-TEST(BadArguments, EveryPublicFunctionHasRows) {
+TEST_F(BadArguments, EveryPublicFunctionHasRows) {
   const std::set<std::string> no_arguments = {"porta_last_error", "porta_version", "porta_backend_count",
                                               "porta_device_count"};
-  const Objects w(backend_under_test());
-  const Objects second(backend_under_test());
-  Table t(w, second);
-  t.all_rows();
-  std::set<std::string> covered;
-  for (const Row& r : t.rows) covered.insert(r.function);
+  const std::set<std::string> covered = functions();
   const std::set<std::string> declared = public_functions();
   ASSERT_GE(declared.size(), 45u) << "the declarations were not found in porta.h";
   for (const std::string& f : declared)

@@ -5,6 +5,7 @@
 // least 2^24 elements. Value classes wherever the op defines them.
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #include "suite.hpp"
@@ -17,20 +18,11 @@ const std::vector<std::string>& builtin_ops() {
 }
 
 const char* values_name(Values v) {
-  switch (v) {
-    case Values::kNormal: return "normal";
-    case Values::kNegative: return "negative";
-    case Values::kTiny: return "tiny";
-    case Values::kHuge: return "huge";
-    case Values::kZeros: return "zeros";
-    case Values::kDenormal: return "denormal";
-    case Values::kInf: return "inf";
-    case Values::kNan: return "nan";
-    case Values::kInfNan: return "inf-nan";
-    case Values::kMixed: return "mixed";
-    case Values::kSaturated: return "saturated";
-  }
-  return "?";
+  static const char* const kNames[] = {
+      "normal", "negative", "tiny",    "huge",  "zeros",    "denormal",
+      "inf",    "nan",      "inf-nan", "mixed", "saturated"};  // in Values' order
+  static_assert(std::size(kNames) == static_cast<size_t>(Values::kSaturated) + 1);
+  return kNames[static_cast<int>(v)];
 }
 
 uint64_t Case::elements() const {
@@ -50,9 +42,10 @@ uint64_t case_seed(uint64_t run_seed, const std::string& op, const std::string& 
 
 namespace {
 
-const uint64_t kLengths[] = {0, 1, 2, 3, 4, 5, 7, 8, 13, 31, 61, 64, 127, 255, 256, 257, 1021, 1024, 1025, 4099, 65537};
-const uint64_t kLargeLength = (1u << 20) + 3;      // 4097 groups of 256
-const uint64_t kHugeLength = (1u << 24) + 7;       // --full: >= 2^24 elements
+const uint64_t kLengths[] = {0,  1,   2,   3,   4,   5,    7,    8,    13,   31,   61,
+                             64, 127, 255, 256, 257, 1021, 1024, 1025, 4099, 65537};
+const uint64_t kLargeLength = (1u << 20) + 3;  // 4097 groups of 256
+const uint64_t kHugeLength = (1u << 24) + 7;   // --full: >= 2^24 elements
 const Values kElementwiseValues[] = {Values::kNegative, Values::kTiny, Values::kHuge, Values::kZeros,
                                      Values::kDenormal, Values::kInf,  Values::kNan,  Values::kMixed};
 
@@ -67,6 +60,12 @@ std::string n_name(uint64_t n) {
   std::string name = "n";
   name += std::to_string(n);
   return name;
+}
+
+// The end of a matrix op's case name: row padding, the views' offset and the value class.
+std::string layout_suffix(uint64_t pad, uint64_t offset, Values v) {
+  return (pad ? tagged("-pad", pad) : "") + (offset ? tagged("-off", offset) : "") +
+         (v != Values::kNormal ? std::string("-") + values_name(v) : "");
 }
 
 Case elementwise(const std::string& op, uint64_t n, std::string name) {
@@ -96,8 +95,7 @@ void elementwise_rows(const std::string& op, std::vector<Case>& out) {
   for (const auto& o : offsets)
     for (uint64_t n : {uint64_t(1), uint64_t(7), uint64_t(257), uint64_t(4099)}) {
       Case c = elementwise(op, n,
-                           n_name(n) + tagged("-off", o[0]) + tagged(".", o[1]) + "." +
-                               std::to_string(o[2]));
+                           n_name(n) + tagged("-off", o[0]) + tagged(".", o[1]) + "." + std::to_string(o[2]));
       for (int i = 0; i < 3; ++i) c.off[i] = o[i];
       out.push_back(c);
     }
@@ -125,9 +123,8 @@ std::vector<Case> fill_cases() {
   out.push_back(huge);
   // Every value class as the fill value.
   const std::pair<const char*, float> values[] = {
-      {"neg", -7.5f},      {"tiny", 1.5e-38f},      {"huge", 3.0e38f},  {"zero", 0.0f},
-      {"negzero", -0.0f},  {"denormal", 1.0e-40f},  {"inf", INFINITY},  {"neginf", -INFINITY},
-      {"nan", NAN}};
+      {"neg", -7.5f},         {"tiny", 1.5e-38f}, {"huge", 3.0e38f},     {"zero", 0.0f}, {"negzero", -0.0f},
+      {"denormal", 1.0e-40f}, {"inf", INFINITY},  {"neginf", -INFINITY}, {"nan", NAN}};
   for (const auto& [name, v] : values) {
     Case c = elementwise("fill", 1021, std::string("n1021-") + name);
     c.scalar = v;
@@ -135,7 +132,8 @@ std::vector<Case> fill_cases() {
     out.push_back(c);
   }
   // Views of every rank, at an offset.
-  const std::vector<std::vector<uint64_t>> shapes = {{10, 10}, {3, 5, 7}, {2, 3, 5, 7}, {1, 1, 1, 1}, {17, 0}};
+  const std::vector<std::vector<uint64_t>> shapes = {
+      {10, 10}, {3, 5, 7}, {2, 3, 5, 7}, {1, 1, 1, 1}, {17, 0}};
   for (const auto& s : shapes) {
     Case c = elementwise("fill", 1, "shape");
     uint64_t n = 1;
@@ -161,10 +159,11 @@ std::vector<Case> scale_cases() {
     c.scalar = c.values == Values::kTiny ? 0x1p-20f : c.values == Values::kHuge ? 0x1p20f : -0.3f;
   }
   for (float alpha : {0.0f, -0.0f, INFINITY, NAN}) {
-    Case c = elementwise("scale", 1021, "n1021-alpha-" + std::string(std::isnan(alpha) ? "nan"
-                                                                     : std::isinf(alpha) ? "inf"
-                                                                     : std::signbit(alpha) ? "negzero"
-                                                                                           : "zero"));
+    Case c = elementwise("scale", 1021,
+                         "n1021-alpha-" + std::string(std::isnan(alpha)     ? "nan"
+                                                      : std::isinf(alpha)   ? "inf"
+                                                      : std::signbit(alpha) ? "negzero"
+                                                                            : "zero"));
     c.scalar = alpha;
     c.values = Values::kMixed;
     out.push_back(c);
@@ -177,19 +176,18 @@ std::vector<Case> matmul_cases() {
   auto add = [&](uint64_t m, uint64_t n, uint64_t k, bool ta = false, bool tb = false, float alpha = 1,
                  float beta = 0, uint64_t pad = 0, uint64_t offset = 0, Values v = Values::kNormal,
                  bool full_only = false) {
-    Case c;
-    c.op = "matmul";
-    c.m = m;
-    c.n = n;
-    c.k = k;
-    c.trans_a = ta;
-    c.trans_b = tb;
-    c.alpha = alpha;
-    c.beta = beta;
-    c.pad = pad;
-    c.off[0] = offset;
-    c.values = v;
-    c.full_only = full_only;
+    Case c{.op = "matmul",
+           .full_only = full_only,
+           .values = v,
+           .n = n,
+           .off = {offset, 0, 0},
+           .m = m,
+           .k = k,
+           .pad = pad,
+           .trans_a = ta,
+           .trans_b = tb,
+           .alpha = alpha,
+           .beta = beta};
     char buf[160];
     std::snprintf(buf, sizeof buf, "m%llun%lluk%llu%s%s", static_cast<unsigned long long>(m),
                   static_cast<unsigned long long>(n), static_cast<unsigned long long>(k), ta ? "-ta" : "",
@@ -199,9 +197,7 @@ std::vector<Case> matmul_cases() {
       std::snprintf(buf, sizeof buf, "-a%gb%g", alpha, beta);
       c.name += buf;
     }
-    if (pad) c.name += tagged("-pad", pad);
-    if (offset) c.name += tagged("-off", offset);
-    if (v != Values::kNormal) c.name += std::string("-") + values_name(v);
+    c.name += layout_suffix(pad, offset, v);
     out.push_back(c);
   };
   // Empty and 1.
@@ -252,19 +248,16 @@ std::vector<Case> logreg_cases() {
   std::vector<Case> out;
   auto add = [&](uint64_t m, uint64_t d, bool workspace = false, uint64_t pad = 0, Values v = Values::kNormal,
                  bool full_only = false) {
-    Case c;
-    c.op = "logreg_step";
-    c.m = m;
-    c.n = d;
-    c.workspace = workspace;
-    c.pad = pad;
-    c.values = v;
-    c.full_only = full_only;
-    c.off[0] = pad ? 3 : 0;
-    c.name = tagged("m", m) + tagged("d", d);
-    if (workspace) c.name += "-workspace";
-    if (pad) c.name += tagged("-pad", pad);
-    if (v != Values::kNormal) c.name += std::string("-") + values_name(v);
+    // A padded X starts 3 elements into its buffer (not part of the name).
+    Case c{.op = "logreg_step",
+           .full_only = full_only,
+           .values = v,
+           .n = d,
+           .off = {pad ? 3u : 0u, 0, 0},
+           .m = m,
+           .pad = pad,
+           .workspace = workspace};
+    c.name = tagged("m", m) + tagged("d", d) + (workspace ? "-workspace" : "") + layout_suffix(pad, 0, v);
     out.push_back(c);
   };
   for (uint64_t m : {1, 2, 7, 61, 1021})

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 
 #include "suite.hpp"
 #include "tolerances.hpp"
@@ -18,19 +19,9 @@ float unwritten() {
 }
 
 const char* outcome_name(Outcome o) {
-  switch (o) {
-    case Outcome::kPass:
-      return "PASS";
-    case Outcome::kFail:
-      return "FAIL";
-    case Outcome::kSkip:
-      return "SKIP";
-    case Outcome::kDeviation:
-      return "DEVIATION";
-    case Outcome::kCrash:
-      return "CRASH";
-  }
-  return "?";
+  static const char* const kNames[] = {"PASS", "FAIL", "SKIP", "DEVIATION", "CRASH"};  // in Outcome's order
+  static_assert(std::size(kNames) == kOutcomeCount);
+  return kNames[static_cast<int>(o)];
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -35,24 +36,10 @@ struct Summary {
 
   void add(const CaseResult& r) {
     ++cases;
-    switch (r.outcome) {
-      case Outcome::kPass:
-        ++pass;
-        break;
-      case Outcome::kFail:
-        ++fail;
-        break;
-      case Outcome::kSkip:
-        ++skip;
-        if (skip_reason.empty()) skip_reason = r.detail;
-        break;
-      case Outcome::kDeviation:
-        ++deviation;
-        break;
-      case Outcome::kCrash:
-        ++crash;
-        break;
-    }
+    int* const counters[] = {&pass, &fail, &skip, &deviation, &crash};  // in Outcome's order
+    static_assert(std::size(counters) == kOutcomeCount);
+    ++*counters[static_cast<int>(r.outcome)];
+    if (r.outcome == Outcome::kSkip && skip_reason.empty()) skip_reason = r.detail;
     if (r.outcome == Outcome::kSkip || r.outcome == Outcome::kCrash) return;
     const double ratio =
         r.worst_bound > 0 ? r.worst_error / r.worst_bound : (r.worst_error > 0 ? INFINITY : 0);

@@ -36,15 +36,15 @@ const char* values_name(Values v);
 // One case of an op's table. Fields an op does not use stay at their defaults.
 struct Case {
   std::string op;
-  std::string name;  // unique within the op; --case NAME replays it
+  std::string name{};  // unique within the op; --case NAME replays it
   bool full_only = false;
   Values values = Values::kNormal;
   // Elementwise ops: n elements at element offsets off[] (a/x, b, out).
   uint64_t n = 0;
   uint64_t off[3] = {0, 0, 0};
   bool in_place = false;
-  std::vector<uint64_t> shape;  // fill: the view's shape (product n)
-  float scalar = 0;             // fill: the value; scale: alpha
+  std::vector<uint64_t> shape{};  // fill: the view's shape (product n)
+  float scalar = 0;               // fill: the value; scale: alpha
   // matmul: C (m x n) = alpha op(A) op(B) + beta C, op(A) m x k; rows padded by `pad`, views start at off[0].
   // logreg_step: X is m x n (d = n), rows padded by `pad`.
   uint64_t m = 0, k = 0, pad = 0;
@@ -63,6 +63,7 @@ std::vector<Case> cases_of(const std::string& op, bool full);
 uint64_t case_seed(uint64_t run_seed, const std::string& op, const std::string& name);
 
 enum class Outcome { kPass, kFail, kSkip, kDeviation, kCrash };
+constexpr int kOutcomeCount = 5;
 const char* outcome_name(Outcome o);
 
 struct CaseResult {

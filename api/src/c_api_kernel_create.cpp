@@ -67,6 +67,11 @@ const std::string& reuse_key(const porta_kernel_descriptor& d, const std::string
       key.append(reinterpret_cast<const char*>(&specs[i].id), sizeof specs[i].id);
       key.append(reinterpret_cast<const char*>(&specs[i].bits), sizeof specs[i].bits);
     }
+    // 64-bit values after the 32-bit ones, as 12-byte records in the caller's order.
+    for (uint32_t i = 0; i < d.spec64_count; ++i) {
+      key.append(reinterpret_cast<const char*>(&d.specs64[i].id), sizeof d.specs64[i].id);
+      key.append(reinterpret_cast<const char*>(&d.specs64[i].bits), sizeof d.specs64[i].bits);
+    }
   };
   // A key or a name ends at its NUL; the constants are whole 8-byte records,
   // counted where the source follows them.
@@ -80,6 +85,7 @@ const std::string& reuse_key(const porta_kernel_descriptor& d, const std::string
   key += d.source_kind == PORTA_KERNEL_SOURCE_GLSL ? 'G' : 'S';
   key.append(name.c_str(), name.size() + 1);
   key.append(reinterpret_cast<const char*>(&d.spec_count), sizeof d.spec_count);
+  key.append(reinterpret_cast<const char*>(&d.spec64_count), sizeof d.spec64_count);
   append_specs();
   key.append(static_cast<const char*>(d.source), d.source_size);
   return key;
@@ -89,11 +95,11 @@ std::shared_ptr<KernelState> build(const DeviceRef& device, const porta_kernel_d
                                    const std::string& name) {
   if (d.source_kind == PORTA_KERNEL_SOURCE_GLSL) {
     std::string text(static_cast<const char*>(d.source), d.source_size);
-    return build_kernel(device, nullptr, &text, name, d.specs, d.spec_count);
+    return build_kernel(device, nullptr, &text, name, d.specs, d.spec_count, d.specs64, d.spec64_count);
   }
   const auto* words = static_cast<const uint32_t*>(d.source);
   std::vector<uint32_t> spirv(words, words + d.source_size / sizeof(uint32_t));
-  return build_kernel(device, &spirv, nullptr, name, d.specs, d.spec_count);
+  return build_kernel(device, &spirv, nullptr, name, d.specs, d.spec_count, d.specs64, d.spec64_count);
 }
 
 // A kernel of the device's table, held the way a handle must hold it: the
@@ -134,6 +140,8 @@ void create_kernel(porta_device device, const porta_kernel_descriptor* descripto
   const bool keyed = (d.flags & PORTA_KERNEL_FLAG_REUSE) && d.reuse_key && *d.reuse_key;
   check_kernel_source(d.source, d.source_size, 1, d.specs, d.spec_count, call, "source", "source_size",
                       keyed);
+  if (d.spec64_count && !d.specs64)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: specs64 is null but spec64_count is %u", call, d.spec64_count);
   if (d.source_kind == PORTA_KERNEL_SOURCE_SPIRV && d.source_size % sizeof(uint32_t))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %zu bytes of SPIR-V are not whole 32-bit words", call,
          d.source_size);

@@ -79,10 +79,11 @@ void check_kernel_source(const void* source, size_t count, size_t unit, const po
 
 std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::vector<uint32_t>* spirv,
                                           const std::string* glsl, const std::string& name,
-                                          const porta_spec_constant* specs, uint32_t spec_count) {
-  if (spec_count > 0 && !specs)
+                                          const porta_spec_constant* specs, uint32_t spec_count,
+                                          const porta_spec_constant64* specs64, uint32_t spec64_count) {
+  if ((spec_count > 0 && !specs) || (spec64_count > 0 && !specs64))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s': %u specialization constants but a null array",
-         name.c_str(), spec_count);
+         name.c_str(), specs ? spec64_count : spec_count);
   try {
     std::vector<uint32_t> words = glsl ? tr::compile_glsl(*glsl, name) : *spirv;
     std::vector<uint32_t> prepared = tr::prepare(words);
@@ -93,31 +94,59 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     if (words != prepared)
       declared_push_size = std::max(declared_push_size, tr::reflect(words).push_constant_size);
 
-    // Spec constants: every given id must exist; every constant gets a value.
+    // Spec constants: every given id must exist, once, with a value that fits
+    // its declared type; every constant gets a value.
     std::vector<tr::SpecValue> values;
-    for (uint32_t i = 0; i < spec_count; ++i) {
-      bool known = false;
-      for (const auto& sc : sig.spec_constants) known = known || sc.id == specs[i].id;
-      if (!known) {
+    const auto give = [&](uint32_t id, uint64_t bits, bool wide) {
+      auto sc = std::find_if(sig.spec_constants.begin(), sig.spec_constants.end(),
+                             [&](const tr::SpecConstant& c) { return c.id == id; });
+      if (sc == sig.spec_constants.end()) {
         std::string ids;
-        for (const auto& sc : sig.spec_constants)
-          ids += format("%s%u (%s)", ids.empty() ? "" : ", ", sc.id, sc.name.c_str());
+        for (const auto& c : sig.spec_constants)
+          ids += format("%s%u (%s)", ids.empty() ? "" : ", ", c.id, c.name.c_str());
         fail(PORTA_ERROR_INVALID_ARGUMENT,
-             "kernel '%s' has no specialization constant with id %u; it has: %s", name.c_str(), specs[i].id,
+             "kernel '%s' has no specialization constant with id %u; it has: %s", name.c_str(), id,
              ids.empty() ? "none" : ids.c_str());
       }
-      for (uint32_t j = 0; j < i; ++j)
-        if (specs[j].id == specs[i].id)
+      for (const auto& v : values)
+        if (v.id == id)
           fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s': specialization constant %u given twice",
-               name.c_str(), specs[i].id);
-      values.push_back({specs[i].id, specs[i].bits});
+               name.c_str(), id);
+      const std::string type = tr::spec_type_name(*sc);
+      if (sc->width == 8 && !wide)
+        fail(PORTA_ERROR_INVALID_ARGUMENT,
+             "kernel '%s': specialization constant %u (%s) is a %s, 64 bits: give its value as a "
+             "porta_spec_constant64 (porta_kernel_descriptor.specs64; in C++, porta::SpecConstant "
+             "from an int64_t, uint64_t or double)",
+             name.c_str(), id, sc->name.c_str(), type.c_str());
+      if (sc->type == tr::ScalarType::Bool) {
+        bits = bits != 0;
+      } else if (sc->width < 8) {
+        const uint64_t mask = (uint64_t(1) << (8 * sc->width)) - 1;
+        const bool negative = sc->type == tr::ScalarType::Int && (bits >> (8 * sc->width - 1)) & 1;
+        const uint64_t above = bits & ~mask, extension = ~mask & (wide ? ~uint64_t(0) : 0xffffffffu);
+        if (above && !(negative && above == extension))
+          fail(PORTA_ERROR_INVALID_ARGUMENT,
+               "kernel '%s': specialization constant %u (%s) is a %s; the value 0x%llx does not fit it",
+               name.c_str(), id, sc->name.c_str(), type.c_str(), static_cast<unsigned long long>(bits));
+        bits &= mask;
+      }
+      values.push_back({id, bits});
+    };
+    for (uint32_t i = 0; i < spec_count; ++i) give(specs[i].id, specs[i].bits, false);
+    for (uint32_t i = 0; i < spec64_count; ++i) {
+      if (specs64[i].reserved)
+        fail(PORTA_ERROR_INVALID_ARGUMENT,
+             "kernel '%s': specialization constant %u: reserved is %u; it must be 0", name.c_str(),
+             specs64[i].id, specs64[i].reserved);
+      give(specs64[i].id, specs64[i].bits, true);
     }
     std::vector<porta_kernel_spec_value> all_specs;
     for (const auto& sc : sig.spec_constants) {
-      uint32_t bits = sc.default_bits;
+      uint64_t bits = sc.default_bits;
       for (const auto& v : values)
         if (v.id == sc.id) bits = v.bits;
-      all_specs.push_back({sc.id, bits});
+      all_specs.push_back({sc.id, static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32), sc.width});
     }
 
     uint32_t size[3];
@@ -144,7 +173,7 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
            static_cast<uint32_t>(b.access)});
 
     std::string salt = format("porta %s|language %d|", PORTA_VERSION_STRING, static_cast<int>(language));
-    for (const auto& s : all_specs) salt += format("%u=%u;", s.id, s.bits);
+    for (const auto& s : all_specs) salt += format("%u=%u:%u/%u;", s.id, s.bits, s.high_bits, s.size);
     // The translated source too: a translator change within one porta version
     // must not hand a plugin a binary built from the old translation.
     if (!source.empty()) salt += "source " + hash_hex(source.data(), source.size(), "") + ";";

@@ -27,6 +27,8 @@ void check_kernel_source(const void* source, size_t count, size_t unit, const po
 // Builds a kernel: front end, reflection, limits, translation, plugin.
 std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::vector<uint32_t>* spirv,
                                           const std::string* glsl, const std::string& name,
-                                          const porta_spec_constant* specs, uint32_t spec_count);
+                                          const porta_spec_constant* specs, uint32_t spec_count,
+                                          const porta_spec_constant64* specs64 = nullptr,
+                                          uint32_t spec64_count = 0);
 
 }  // namespace porta::core

@@ -147,16 +147,18 @@ void create_pipeline(Device& device, Kernel& k, const porta_kernel_desc& desc) {
     device.check(r, "vkCreateShaderModule");
   }
 
+  // Each value at its type's size (8 for 64-bit constants), in an 8-byte slot.
   std::vector<VkSpecializationMapEntry> entries(desc.spec_count);
-  std::vector<uint32_t> values(desc.spec_count);
+  std::vector<uint64_t> values(desc.spec_count);
   for (uint32_t i = 0; i < desc.spec_count; ++i) {
-    entries[i] = {desc.specs[i].id, i * 4u, 4};
-    values[i] = desc.specs[i].bits;
+    const porta_kernel_spec_value& v = desc.specs[i];
+    entries[i] = {v.id, i * 8u, v.size ? v.size : 4};
+    values[i] = uint64_t(v.high_bits) << 32 | v.bits;  // little-endian: the low bytes first
   }
   VkSpecializationInfo spec{};
   spec.mapEntryCount = desc.spec_count;
   spec.pMapEntries = entries.data();
-  spec.dataSize = values.size() * sizeof(uint32_t);
+  spec.dataSize = values.size() * sizeof(uint64_t);
   spec.pData = values.data();
 
   VkComputePipelineCreateInfo info =

@@ -180,8 +180,38 @@ std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv, const PrepareO
 
 std::vector<uint32_t> specialize(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {
   check_header(spirv);
+  // The value's SPIR-V literal words: a 64-bit type takes two, low word
+  // first; a narrower signed integer is sign-extended to 32 bits.
+  struct Declared {
+    uint32_t width = 32;
+    bool is_signed = false;
+  };
+  std::unordered_map<uint32_t, Declared> types;     // OpTypeInt / OpTypeFloat result ids
+  std::unordered_map<uint32_t, uint32_t> spec_ids;  // result id -> SpecId
+  std::unordered_map<uint32_t, Declared> by_spec_id;
+  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
+    if (opcode == spv::OpTypeInt && count >= 3) types[operands[0]] = {operands[1], operands[2] != 0};
+    if (opcode == spv::OpTypeFloat && count >= 2) types[operands[0]] = {operands[1], false};
+    if (opcode == spv::OpDecorate && count >= 3 && operands[1] == spv::DecorationSpecId)
+      spec_ids[operands[0]] = operands[2];
+    if ((opcode == spv::OpSpecConstant || opcode == spv::OpSpecConstantTrue ||
+         opcode == spv::OpSpecConstantFalse) &&
+        count >= 2 && spec_ids.count(operands[1]) && types.count(operands[0]))
+      by_spec_id[spec_ids[operands[1]]] = types[operands[0]];
+  });
   std::unordered_map<uint32_t, std::vector<uint32_t>> values;
-  for (const SpecValue& spec : specs) values[spec.id] = {spec.bits};
+  for (const SpecValue& spec : specs) {
+    const Declared declared = by_spec_id.count(spec.id) ? by_spec_id[spec.id] : Declared{};
+    uint64_t bits = spec.bits;
+    if (declared.is_signed && declared.width < 32) {
+      const int shift = 64 - static_cast<int>(declared.width);
+      bits = static_cast<uint64_t>(static_cast<int64_t>(bits << shift) >> shift);
+    }
+    if (declared.width == 64)
+      values[spec.id] = {static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)};
+    else
+      values[spec.id] = {static_cast<uint32_t>(bits)};
+  }
   spvtools::Optimizer optimizer(kTargetEnv);
   MessageLog log;
   optimizer.SetMessageConsumer(log.consumer());

@@ -214,6 +214,49 @@ std::vector<BufferBinding> reflect_buffers(const spirv_cross::Compiler& compiler
 
 }  // namespace
 
+std::vector<SpecConstant> spec_constants(const spirv_cross::Compiler& compiler) {
+  std::vector<SpecConstant> out;
+  for (const spirv_cross::SpecializationConstant& spec : compiler.get_specialization_constants()) {
+    const spirv_cross::SPIRConstant& constant = compiler.get_constant(spec.id);
+    const SPIRType& type = compiler.get_type(constant.constant_type);
+    SpecConstant c;
+    c.id = spec.constant_id;
+    c.name = compiler.get_name(spec.id);
+    if (!scalar_spelling(type.basetype) || type.vecsize != 1 || type.columns != 1)
+      throw Error(Error::Kind::UnsupportedFeature,
+                  "spec constant '" + c.name + "' (constant_id " + std::to_string(c.id) + ") has type " +
+                      glsl_type_name(compiler, type) + "; porta supports bool, integer and float scalars");
+    c.type = scalar_type(type.basetype);
+    c.width = c.type == ScalarType::Bool ? 4 : type.width / 8;
+    // SPIRV-Cross keeps a narrow constant as its SPIR-V literal word (signed
+    // ones sign-extended): keep the type's own bits.
+    const uint64_t mask = c.width == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * c.width)) - 1;
+    c.default_bits = (c.width == 8 ? constant.scalar_u64() : constant.scalar()) & mask;
+    out.push_back(c);
+  }
+  std::sort(out.begin(), out.end(), [](const SpecConstant& a, const SpecConstant& b) { return a.id < b.id; });
+  return out;
+}
+
+ScalarType scalar_type(SPIRType::BaseType base) {
+  switch (base) {
+    case SPIRType::Boolean:
+      return ScalarType::Bool;
+    case SPIRType::SByte:
+    case SPIRType::Short:
+    case SPIRType::Int:
+    case SPIRType::Int64:
+      return ScalarType::Int;
+    case SPIRType::UByte:
+    case SPIRType::UShort:
+    case SPIRType::UInt:
+    case SPIRType::UInt64:
+      return ScalarType::UInt;
+    default:
+      return ScalarType::Float;
+  }
+}
+
 const ScalarSpelling* scalar_spelling(SPIRType::BaseType base) {
   static constexpr ScalarSpelling kScalars[] = {
       {SPIRType::Boolean, "bool", "bvec", "bool"},       {SPIRType::SByte, "int8_t", nullptr, "char"},
@@ -320,30 +363,7 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
       signature.push_constant_size = static_cast<uint32_t>(compiler.get_declared_struct_size(block));
     }
 
-    for (const spirv_cross::SpecializationConstant& spec : compiler.get_specialization_constants()) {
-      const spirv_cross::SPIRConstant& constant = compiler.get_constant(spec.id);
-      const SPIRType& type = compiler.get_type(constant.constant_type);
-      SpecConstant out;
-      out.id = spec.constant_id;
-      out.name = compiler.get_name(spec.id);
-      static constexpr std::pair<SPIRType::BaseType, ScalarType> kSpecConstantTypes[] = {
-          {SPIRType::Boolean, ScalarType::Bool},
-          {SPIRType::Int, ScalarType::Int},
-          {SPIRType::UInt, ScalarType::UInt},
-          {SPIRType::Float, ScalarType::Float}};
-      const auto* known = std::find_if(std::begin(kSpecConstantTypes), std::end(kSpecConstantTypes),
-                                       [&](const auto& entry) { return entry.first == type.basetype; });
-      if (known == std::end(kSpecConstantTypes))
-        throw Error(Error::Kind::UnsupportedFeature, "spec constant '" + out.name + "' (constant_id " +
-                                                         std::to_string(out.id) + ") has type " +
-                                                         glsl_type_name(compiler, type) +
-                                                         "; porta supports bool, int, uint and float");
-      out.type = known->second;
-      out.default_bits = constant.scalar();
-      signature.spec_constants.push_back(out);
-    }
-    std::sort(signature.spec_constants.begin(), signature.spec_constants.end(),
-              [](const SpecConstant& a, const SpecConstant& b) { return a.id < b.id; });
+    signature.spec_constants = spec_constants(compiler);
 
     const spirv_cross::SPIREntryPoint& entry =
         compiler.get_entry_point(signature.entry_point, spv::ExecutionModelGLCompute);
@@ -388,7 +408,8 @@ void resolve_local_size(const KernelSignature& signature, const std::vector<Spec
     out[d] = signature.local_size[d];
     if (signature.local_size_spec_id[d] < 0) continue;
     for (const SpecValue& spec : specs)
-      if (spec.id == static_cast<uint32_t>(signature.local_size_spec_id[d])) out[d] = spec.bits;
+      if (spec.id == static_cast<uint32_t>(signature.local_size_spec_id[d]))
+        out[d] = static_cast<uint32_t>(spec.bits);
   }
 }
 

@@ -37,25 +37,6 @@ struct Walker {
     return compiler.get_constant(type.array[dimension]).scalar();
   }
 
-  static ScalarType scalar_type(const SPIRType& type) {
-    switch (type.basetype) {
-      case SPIRType::Boolean:
-        return ScalarType::Bool;
-      case SPIRType::SByte:
-      case SPIRType::Short:
-      case SPIRType::Int:
-      case SPIRType::Int64:
-        return ScalarType::Int;
-      case SPIRType::UByte:
-      case SPIRType::UShort:
-      case SPIRType::UInt:
-      case SPIRType::UInt64:
-        return ScalarType::UInt;
-      default:
-        return ScalarType::Float;
-    }
-  }
-
   void add(std::vector<LayoutField>& out, LayoutField field) const {
     if (out.size() >= kMaxFields)
       throw Error(Error::Kind::UnsupportedFeature, "block '" + block + "' has more than " +
@@ -94,7 +75,7 @@ struct Walker {
       return;
     }
     const uint32_t width = type.basetype == SPIRType::Boolean ? 4 : type.width / 8;
-    const ScalarType scalar = scalar_type(type);
+    const ScalarType scalar = scalar_type(type.basetype);
     static const char kComponents[] = "xyzw";
     if (type.columns > 1) {
       if (matrix_stride == 0)
@@ -157,20 +138,7 @@ KernelLayout reflect_layout(const std::vector<uint32_t>& spirv, const std::vecto
   try {
     {
       const spirv_cross::Compiler declared(spirv);
-      for (const spirv_cross::SpecializationConstant& spec : declared.get_specialization_constants()) {
-        const spirv_cross::SPIRConstant& constant = declared.get_constant(spec.id);
-        const SPIRType& type = declared.get_type(constant.constant_type);
-        if (type.vecsize != 1 || type.columns != 1 ||
-            (type.basetype != SPIRType::Boolean && type.width != 32))
-          continue;
-        if (type.basetype != SPIRType::Boolean && type.basetype != SPIRType::Int &&
-            type.basetype != SPIRType::UInt && type.basetype != SPIRType::Float)
-          continue;
-        out.spec_constants.push_back(
-            {spec.constant_id, declared.get_name(spec.id), Walker::scalar_type(type), constant.scalar()});
-      }
-      std::sort(out.spec_constants.begin(), out.spec_constants.end(),
-                [](const SpecConstant& a, const SpecConstant& b) { return a.id < b.id; });
+      out.spec_constants = spec_constants(declared);
     }
     // Array lengths may be spec constants: read them where they are plain constants.
     const std::vector<uint32_t> specialised = specialize(spirv, specs);

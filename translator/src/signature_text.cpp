@@ -24,33 +24,6 @@ const char* access_name(Access access) {
       access, {{Access::Read, "readonly"}, {Access::Write, "writeonly"}, {Access::ReadWrite, "readwrite"}});
 }
 
-const char* scalar_name(ScalarType type) {
-  return name_of(type, {{ScalarType::Bool, "bool"},
-                        {ScalarType::Int, "int"},
-                        {ScalarType::UInt, "uint"},
-                        {ScalarType::Float, "float"}});
-}
-
-std::string spec_value(ScalarType type, uint32_t bits) {
-  switch (type) {
-    case ScalarType::Bool:
-      return bits ? "true" : "false";
-    case ScalarType::Int:
-      return std::to_string(static_cast<int32_t>(bits));
-    case ScalarType::UInt:
-      return std::to_string(bits);
-    case ScalarType::Float: {
-      float value;
-      std::memcpy(&value, &bits, sizeof(value));
-      std::ostringstream out;
-      out.precision(9);
-      out << value;
-      return out.str();
-    }
-  }
-  return "?";
-}
-
 }  // namespace
 
 std::string describe(const KernelSignature& s) {
@@ -79,8 +52,8 @@ std::string describe(const KernelSignature& s) {
     out << "  offset " << m.offset << ", size " << m.size << ": " << m.type << " " << m.name << "\n";
   out << "spec constants:" << (s.spec_constants.empty() ? " none" : "") << "\n";
   for (const SpecConstant& c : s.spec_constants)
-    out << "  constant_id " << c.id << ": " << scalar_name(c.type) << " "
-        << (c.name.empty() ? "(unnamed)" : c.name) << " = " << spec_value(c.type, c.default_bits) << "\n";
+    out << "  constant_id " << c.id << ": " << spec_type_name(c) << " "
+        << (c.name.empty() ? "(unnamed)" : c.name) << " = " << format_spec_value(c, c.default_bits) << "\n";
   out << "shared memory: " << s.shared_memory_bytes << " bytes\n";
   out << "barriers: " << (s.uses_barrier ? "yes" : "no") << "\n";
   out << "required features:";

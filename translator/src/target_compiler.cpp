@@ -247,13 +247,18 @@ void TargetCompiler::apply_spec_values() {
     if (get_name(id).empty()) set_name(id, "constant_id_" + std::to_string(spec_id));
     for (const SpecValue& spec : options_.specs) {
       if (spec.id != spec_id) continue;
+      // SPIRV-Cross holds a constant as its SPIR-V literal: 64 bits whole,
+      // narrower signed integers sign-extended to 32.
       const SPIRType& type = get<SPIRType>(constant.constant_type);
+      const bool is_signed = type.basetype == SPIRType::SByte || type.basetype == SPIRType::Short;
       if (type.basetype == SPIRType::Boolean)
         constant.m.c[0].r[0].u32 = spec.bits != 0;
-      else if (type.width == 32)
-        constant.m.c[0].r[0].u32 = spec.bits;
+      else if (type.width == 64)
+        constant.m.c[0].r[0].u64 = spec.bits;
+      else if (is_signed)
+        constant.m.c[0].r[0].i32 = type.width == 8 ? int8_t(spec.bits) : int16_t(spec.bits);
       else
-        unsupported("spec constant " + get_name(id) + " is not a 32-bit value");
+        constant.m.c[0].r[0].u32 = static_cast<uint32_t>(spec.bits);
     }
   });
 }
@@ -428,6 +433,16 @@ std::string TargetCompiler::spec_constant_value(const SPIRConstant& constant) {
                                                      : std::to_string(static_cast<int32_t>(bits));
     case SPIRType::UInt:
       return std::to_string(bits) + "u";
+    case SPIRType::SByte:
+    case SPIRType::UByte:
+    case SPIRType::Short:
+    case SPIRType::UShort:
+    case SPIRType::Int64:
+    case SPIRType::UInt64:
+    case SPIRType::Half:
+    case SPIRType::Double:
+      // The other widths as the target spells any constant of the type.
+      return constant_expression(constant);
     default:
       unsupported("spec constant '" + to_name(constant.self) + "' of type " + type_to_glsl(type));
   }

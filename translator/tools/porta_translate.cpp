@@ -7,6 +7,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -47,52 +48,6 @@ bool split_spec(const std::string& text, SpecArgument& spec) {
   spec.id = static_cast<uint32_t>(id);
   spec.value = text.substr(eq + 1);
   return true;
-}
-
-// The bits of `text` read as the spec constant's type; false if it does not parse.
-bool spec_bits(pt::ScalarType type, const std::string& text, uint32_t& bits) {
-  char* end = nullptr;
-  errno = 0;
-  switch (type) {
-    case pt::ScalarType::Bool:
-      if (text != "true" && text != "false" && text != "1" && text != "0") return false;
-      bits = text == "true" || text == "1";
-      return true;
-    case pt::ScalarType::Float: {
-      const float f = std::strtof(text.c_str(), &end);
-      if (*end || errno) return false;
-      std::memcpy(&bits, &f, sizeof(f));
-      return true;
-    }
-    case pt::ScalarType::Int: {
-      const long long v = std::strtoll(text.c_str(), &end, 0);
-      if (*end || errno || v < INT32_MIN || v > INT32_MAX) return false;
-      bits = static_cast<uint32_t>(static_cast<int32_t>(v));
-      return true;
-    }
-    case pt::ScalarType::UInt: {
-      if (!text.empty() && text[0] == '-') return false;
-      const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
-      if (*end || errno || v > UINT32_MAX) return false;
-      bits = static_cast<uint32_t>(v);
-      return true;
-    }
-  }
-  return false;
-}
-
-const char* scalar_name(pt::ScalarType type) {
-  switch (type) {
-    case pt::ScalarType::Bool:
-      return "bool";
-    case pt::ScalarType::Int:
-      return "int";
-    case pt::ScalarType::UInt:
-      return "uint";
-    case pt::ScalarType::Float:
-      return "float";
-  }
-  return "?";
 }
 
 }  // namespace
@@ -181,10 +136,12 @@ int main(int argc, char** argv) {
       }
       pt::SpecValue value;
       value.id = argument.id;
-      if (!spec_bits(constant->type, argument.value, value.bits)) {
-        std::fprintf(stderr, "porta-translate: --spec %u=%s: not a %s value (spec constant %s)\n",
-                     argument.id, argument.value.c_str(), scalar_name(constant->type),
-                     constant->name.c_str());
+      try {
+        value.bits = pt::parse_spec_value(*constant, argument.value);
+      } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "porta-translate: --spec %u=%s: spec constant %s (%s): %s\n", argument.id,
+                     argument.value.c_str(), constant->name.c_str(), pt::spec_type_name(*constant).c_str(),
+                     e.what());
         return 1;
       }
       options.specs.push_back(value);

@@ -37,7 +37,7 @@
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 4u
+#define PORTA_PLUGIN_ABI_VERSION 5u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */
@@ -98,7 +98,10 @@ typedef struct porta_kernel_buffer_desc {
 
 typedef struct porta_kernel_spec_value {
   uint32_t id;
-  uint32_t bits; /* the value's 32 bits (bool: 0/1, int, uint or float bits) */
+  uint32_t bits; /* the value's low 32 bits (bool: 0/1; 8- and 16-bit types in the low bits, zero above) */
+  uint32_t high_bits; /* the high 32 bits of a 64-bit constant, else 0 */
+  uint32_t size;      /* bytes of the constant's type as Vulkan specialization data takes it:
+                         1, 2, 4 or 8 (bool: 4, a VkBool32) */
 } porta_kernel_spec_value;
 
 /* Everything a plugin needs to build a kernel; the core has already validated

@@ -151,11 +151,11 @@ typedef enum porta_device_flag {
                                                        float64 oracle) others are compared with */
   PORTA_DEVICE_FLAG_FIBER_BARRIERS = 1u << 3,       /* a barrier switches work-items one by one (fibers,
                                                        coroutines): one-item groups without barriers are faster */
-  PORTA_DEVICE_FLAG_LOOP_LIMIT = 1u << 4,           /* the driver ends every loop of a work-item once its loops
-                                                       have made PORTA_LOOP_LIMIT_ITERATIONS iterations in all,
-                                                       silently (Mesa's llvmpipe): launchers keep below it */
-  PORTA_DEVICE_FLAG_SMOD_AS_SREM = 1u << 5          /* the driver computes SPIR-V OpSMod as OpSRem (Mesa's
-                                                       llvmpipe); the plugin rewrites OpSMod, so kernels are exact */
+  PORTA_DEVICE_FLAG_LOOP_LIMIT = 1u << 4,  /* the driver ends every loop of a work-item once its loops
+                                              have made PORTA_LOOP_LIMIT_ITERATIONS iterations in all,
+                                              silently (Mesa's llvmpipe): launchers keep below it */
+  PORTA_DEVICE_FLAG_SMOD_AS_SREM = 1u << 5 /* the driver computes SPIR-V OpSMod as OpSRem (Mesa's
+                                              llvmpipe); the plugin rewrites OpSMod, so kernels are exact */
 } porta_device_flag;
 
 /* Loop iterations a work-item may make, all loops together, on a device with
@@ -255,10 +255,23 @@ PORTA_API porta_status porta_buffer_read(porta_buffer buffer, uint64_t offset, v
 
 /* ---- kernels ---- */
 
+/* A specialization constant's value, for constants of 32 bits or fewer: bool (0 false, anything
+ * else true), int, uint, float, and the 8- and 16-bit types in the low bits (the bits above zero
+ * or, for a negative signed value, its sign extension). */
 typedef struct porta_spec_constant {
   uint32_t id;
   uint32_t bits; /* 32-bit pattern: use porta_spec_float/porta_spec_int helpers or memcpy */
 } porta_spec_constant;
+
+/* A specialization constant's value of any width (porta_kernel_descriptor.specs64): the only way
+ * to give a 64-bit constant (int64_t, uint64_t, double) its value; narrower constants take their
+ * bits as porta_spec_constant does. A value that does not fit the constant's declared type is an
+ * error that names the constant and its type. */
+typedef struct porta_spec_constant64 {
+  uint32_t id;
+  uint32_t reserved; /* 0 */
+  uint64_t bits;
+} porta_spec_constant64;
 
 /* GLSL compute source (`size` bytes) → kernel. `name` labels errors (may be NULL).
  * A source of more than 1 GiB is refused as a wrong length (PORTA_ERROR_INVALID_ARGUMENT);
@@ -305,6 +318,10 @@ typedef struct porta_kernel_descriptor {
    * reading the source: the source and name matter only when the device first builds the key,
    * so one key must always name one source. porta's ops use keys beginning "porta.". */
   const char* reuse_key;
+  /* Specialization constants of any width, 64-bit ones included, beside `specs` (an id may be
+   * given once in the two lists together). */
+  const porta_spec_constant64* specs64;
+  uint32_t spec64_count;
 } porta_kernel_descriptor;
 
 /* A kernel as `descriptor` says: porta_kernel_create_glsl and porta_kernel_create_spirv in

@@ -153,14 +153,23 @@ inline std::vector<DeviceInfo> devices() {
   return out;
 }
 
-// A specialization-constant value for a kernel.
+// A specialization-constant value for a kernel: the value's bit pattern, 32
+// bits (porta_spec_constant: bool, 8/16/32-bit integers, float16 and float) or
+// 64 (porta_spec_constant64: int64_t, uint64_t, double), as the constructor's
+// type says. The core checks it against the constant's declared type.
 struct SpecConstant {
   uint32_t id;
-  uint32_t bits;
+  uint64_t bits;
+  uint32_t width = 4;  // bytes of the value given: 4 or 8
   SpecConstant(uint32_t id, uint32_t value) : id(id), bits(value) {}
   SpecConstant(uint32_t id, int value) : id(id), bits(static_cast<uint32_t>(value)) {}
   SpecConstant(uint32_t id, bool value) : id(id), bits(value ? 1u : 0u) {}
-  SpecConstant(uint32_t id, float value) : id(id), bits(0) { std::memcpy(&bits, &value, sizeof bits); }
+  SpecConstant(uint32_t id, float value) : id(id), bits(0) { std::memcpy(&bits, &value, sizeof value); }
+  SpecConstant(uint32_t id, int64_t value) : id(id), bits(static_cast<uint64_t>(value)), width(8) {}
+  SpecConstant(uint32_t id, uint64_t value) : id(id), bits(value), width(8) {}
+  SpecConstant(uint32_t id, double value) : id(id), bits(0), width(8) {
+    std::memcpy(&bits, &value, sizeof value);
+  }
 };
 
 // Where a kernel comes from: GLSL compute source or SPIR-V words.
@@ -372,18 +381,7 @@ class Device : public detail::Object<porta_device, porta_device_close> {
     return kernel(source, std::vector<SpecConstant>(specs));
   }
   Kernel kernel(const KernelSource& source, const std::vector<SpecConstant>& specs) const {
-    std::vector<porta_spec_constant> c;
-    for (const auto& s : specs) c.push_back({s.id, s.bits});
-    porta_kernel k = nullptr;
-    if (source.is_glsl)
-      detail::check(porta_kernel_create_glsl(handle(), source.text.data(), source.text.size(),
-                                             source.name.c_str(), c.data(), static_cast<uint32_t>(c.size()),
-                                             &k));
-    else
-      detail::check(porta_kernel_create_spirv(handle(), source.words.data(), source.words.size(),
-                                              source.name.c_str(), c.data(), static_cast<uint32_t>(c.size()),
-                                              &k));
-    return Kernel(k);
+    return build(nullptr, source, specs, 0);
   }
   // A kernel as the descriptor says (porta_kernel_create); struct_size is filled in here.
   Kernel kernel(porta_kernel_descriptor descriptor) const {
@@ -393,30 +391,39 @@ class Device : public detail::Object<porta_device, porta_device_close> {
   // The kernel this device already built from the same source, name and
   // constants, or a new one it keeps for the next call (PORTA_KERNEL_FLAG_REUSE).
   Kernel reused_kernel(const KernelSource& source, const std::vector<SpecConstant>& specs = {}) const {
-    return reuse(nullptr, source, specs);
+    return build(nullptr, source, specs, PORTA_KERNEL_FLAG_REUSE);
   }
   // The same, found by the caller's key for the source and the constants
   // (porta_kernel_descriptor.reuse_key): the source is read only the first time.
   Kernel reused_kernel(const std::string& key, const KernelSource& source,
                        const std::vector<SpecConstant>& specs = {}) const {
-    return reuse(key.c_str(), source, specs);
+    return build(key.c_str(), source, specs, PORTA_KERNEL_FLAG_REUSE);
   }
 
   Stream stream() const { return detail::created<Stream>(porta_stream_create, handle()); }
 
  private:
-  // reused_kernel with a reuse_key, or none (NULL).
-  Kernel reuse(const char* key, const KernelSource& source, const std::vector<SpecConstant>& specs) const {
-    std::vector<porta_spec_constant> c;
-    for (const auto& s : specs) c.push_back({s.id, s.bits});
+  // A kernel from `source` through porta_kernel_create: with PORTA_KERNEL_FLAG_REUSE
+  // in `flags`, the device's kernel for `key` (or, NULL, for the source) if it has one.
+  Kernel build(const char* key, const KernelSource& source, const std::vector<SpecConstant>& specs,
+               uint32_t flags) const {
+    std::vector<porta_spec_constant> narrow;
+    std::vector<porta_spec_constant64> wide;
+    for (const auto& s : specs)
+      if (s.width == 8)
+        wide.push_back({s.id, 0, s.bits});
+      else
+        narrow.push_back({s.id, static_cast<uint32_t>(s.bits)});
     porta_kernel_descriptor d{};
     d.source_kind = source.is_glsl ? PORTA_KERNEL_SOURCE_GLSL : PORTA_KERNEL_SOURCE_SPIRV;
     d.source = source.is_glsl ? static_cast<const void*>(source.text.data()) : source.words.data();
     d.source_size = source.is_glsl ? source.text.size() : source.words.size() * sizeof(uint32_t);
     d.name = source.name.c_str();
-    d.specs = c.data();
-    d.spec_count = static_cast<uint32_t>(c.size());
-    d.flags = PORTA_KERNEL_FLAG_REUSE;
+    d.specs = narrow.data();
+    d.spec_count = static_cast<uint32_t>(narrow.size());
+    d.specs64 = wide.data();
+    d.spec64_count = static_cast<uint32_t>(wide.size());
+    d.flags = flags;
     d.reuse_key = key;
     return kernel(d);
   }

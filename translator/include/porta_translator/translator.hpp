@@ -50,17 +50,34 @@ struct PushConstantMember {
 
 enum class ScalarType : uint32_t { Bool, Int, UInt, Float };
 
+// A scalar specialization constant of any width: bool, 8/16/32/64-bit
+// integers, 16/32/64-bit floats.
 struct SpecConstant {
   uint32_t id = 0;
   std::string name;
   ScalarType type = ScalarType::UInt;
-  uint32_t default_bits = 0;
+  uint32_t width = 4;         // bytes of the declared type: 1, 2, 4 or 8 (bool: 4, as Vulkan passes it)
+  uint64_t default_bits = 0;  // the default's bit pattern, zero above `width`
 };
 
+// A spec constant's value: its bit pattern at the constant's width, zero above
+// it (an int8_t -1 is 0xff).
 struct SpecValue {
   uint32_t id = 0;
-  uint32_t bits = 0;
+  uint64_t bits = 0;
 };
+
+// The declared type as GLSL spells it ("bool", "int", "uint16_t", "float64_t"), for messages.
+std::string spec_type_name(const SpecConstant& spec);
+// `text` read as a value of the spec constant's type: bool true/false/1/0;
+// integers in decimal, 0x hex or 0 octal within the type's range; floats as
+// strtod reads them, rounded to the type, within its range (inf and nan only
+// when spelled so). Returns the bit pattern; throws std::invalid_argument
+// saying what is wrong with `text` ("'5000000000' is out of the range of int
+// [-2147483648, 2147483647]").
+uint64_t parse_spec_value(const SpecConstant& spec, const std::string& text);
+// The value `bits` as text, in the spec constant's type ("-5000000000", "0.5", "true").
+std::string format_spec_value(const SpecConstant& spec, uint64_t bits);
 
 // Feature bits use porta_feature values from porta.h.
 struct KernelSignature {
@@ -200,7 +217,7 @@ struct KernelLayout {
   bool has_push_constants = false;
   BlockLayout push_constants;
   uint32_t local_size[3] = {1, 1, 1};        // with the spec-constant values applied
-  std::vector<SpecConstant> spec_constants;  // the 32-bit ones (bool, int, uint, float), by id
+  std::vector<SpecConstant> spec_constants;  // the scalar ones, by id
 };
 
 // The layouts of every storage and uniform buffer of the module's single entry

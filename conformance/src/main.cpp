@@ -51,8 +51,10 @@ const char kFooter[] =
     "compared member by member with the CPU backend's (or, where it refuses the kernel, the first device\n"
     "that ran it): floats within --tolerance-ulp ulps (default 4) or as many ulps of 32.0 apart, integers\n"
     "and bools exactly, padding bit for bit.\n"
+    "A device alone proves nothing: where only one device ran the kernel and no --expect was checked,\n"
+    "that device's case is a SKIP ('not compared'), naming why the others did not run it.\n"
     "Exit status: 0 all passed (skips and named deviations allowed), 1 a failure or crash, 2 bad\n"
-    "arguments, 77 nothing selected was available.";
+    "arguments, 77 nothing selected was available (--kernel: or nothing was compared).";
 
 struct Options {
   bool full = false;
@@ -143,6 +145,10 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
   repeatable(app.add_option("--spec", o.kernel.specs, "a spec constant's value, typed by its declaration"))
       ->type_name("ID=VALUE");
   app.add_option("--entry", o.kernel.entry, "the entry point of a module with several")->type_name("NAME");
+  repeatable(app.add_option("--expect", o.kernel.expects,
+                            "the kernel's own expected value: every scalar of buffer member NAME (NAME[i], "
+                            "NAME.x, ...) holds VALUE on every device; a device alone is then checked"))
+      ->type_name("NAME=VALUE");
   repeatable(app.add_option("--requires", raw.needs,
                             "comma list of features the kernel needs (porta-info lists them); a device "
                             "without them is a skip naming them"))
@@ -181,9 +187,11 @@ void finish(Options& o, const RawOptions& raw) {
     if (o.kernel.elements == 0) throw UsageError("--elements must be at least 1");
   }
   o.kernel.needs = porta::cli::split_list(raw.needs);
-  if (!o.kernel_mode && (!o.kernel.specs.empty() || !o.kernel.entry.empty() || o.kernel.auto_inputs ||
-                         !o.kernel.buffers.empty() || !o.kernel.push.empty() || o.kernel.strict))
-    throw UsageError("--buffer, --push, --spec, --entry, --inputs and --strict go with --kernel FILE");
+  if (!o.kernel_mode &&
+      (!o.kernel.specs.empty() || !o.kernel.entry.empty() || o.kernel.auto_inputs ||
+       !o.kernel.buffers.empty() || !o.kernel.push.empty() || o.kernel.strict || !o.kernel.expects.empty()))
+    throw UsageError(
+        "--buffer, --push, --spec, --entry, --inputs, --expect and --strict go with --kernel FILE");
   int to_stdout = 0;
   for (const std::string* report : {&o.json, &o.junit, &o.html}) to_stdout += porta::cli::is_stdout(*report);
   if (to_stdout > 1) throw UsageError("only one of --json, --junit and --html can write to standard output");
@@ -236,6 +244,7 @@ std::string kernel_arguments(const Options& o) {
   if (k.elements) cmd += " --elements " + std::to_string(k.elements);
   for (const auto& b : k.buffers) cmd += " --buffer " + shell_quote(b);
   for (const auto& p : k.push) cmd += " --push " + shell_quote(p);
+  for (const auto& e : k.expects) cmd += " --expect " + shell_quote(e);
   char t[48];
   std::snprintf(t, sizeof t, " --tolerance-ulp %g", k.tolerance_ulp);
   return cmd + t;
@@ -607,7 +616,8 @@ int parent_main(Options o) {
   }
   const int status = exit_status(report);
   if (job && status == 0) {
-    // Nothing ran the kernel (every device skipped it): 77, as when none is there.
+    // Nothing ran the kernel (every device skipped it), or one device alone ran it and
+    // nothing was compared (judge_job): 77, as when none is there.
     bool ran = false;
     for (const auto& d : report.devices)
       for (const auto& c : d.cases) ran = ran || c.outcome == Outcome::kPass;

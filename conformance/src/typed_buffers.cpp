@@ -1,9 +1,12 @@
 #include "typed_buffers.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 
 namespace porta::conformance {
 namespace {
@@ -119,7 +122,87 @@ void for_each_field(
   }
 }
 
+// Whether a float `got` (of `width` bytes) is within the tolerance of `want`.
+bool floats_agree(uint64_t got, uint64_t want, uint32_t width, const UlpTolerance& tolerance, double& ulps) {
+  const double gv = float_value(got, width), wv = float_value(want, width);
+  ulps = 0;
+  if (std::isnan(gv) || std::isnan(wv)) return ulps = INFINITY, std::isnan(gv) && std::isnan(wv);
+  ulps = std::fabs(static_cast<double>(ordered(got, width) - ordered(want, width)));
+  return ulps <= tolerance.ulp || std::fabs(gv - wv) <= tolerance.ulp * ulp_of_32(width);
+}
+
 }  // namespace
+
+Expectation parse_expectation(const std::string& text) {
+  const size_t eq = text.rfind('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw std::invalid_argument("--expect '" + text + "' is not NAME=VALUE");
+  Expectation e{text, text.substr(0, eq), text.substr(eq + 1), 0};
+  const std::string& value = e.value_text;
+  char* end = nullptr;
+  e.value = value == "true" ? 1 : value == "false" ? 0 : std::strtod(value.c_str(), &end);
+  if (end && *end) throw std::invalid_argument("--expect '" + text + "': '" + value + "' is not a number");
+  return e;
+}
+
+Difference check_expected(const BlockLayout& layout, const Bytes& got, const Expectation& expected,
+                          const UlpTolerance& tolerance, const std::string& where, size_t max_lines) {
+  Difference d;
+  const std::string& name = expected.name;
+  for_each_field(
+      layout, got.size(), [&](const LayoutField& f, uint64_t at, const std::string* array, uint64_t i) {
+        const std::string path = array ? *array + "[" + std::to_string(i) + "]" + f.path : f.path;
+        if (path.compare(0, name.size(), name) != 0 ||
+            (path.size() > name.size() && path[name.size()] != '[' && path[name.size()] != '.'))
+          return;
+        ++d.checked;
+        const uint64_t g = load(got, at, f.width);
+        double ulps = 0;
+        bool holds = false;
+        switch (f.type) {
+          case ScalarType::Bool:
+            holds = (g != 0) == (expected.value != 0);
+            break;
+          case ScalarType::Int: {
+            const int shift = 64 - 8 * static_cast<int>(f.width);
+            const int64_t v = static_cast<int64_t>(g << shift) >> shift;
+            char* end = nullptr;
+            errno = 0;
+            const long long want = std::strtoll(expected.value_text.c_str(), &end, 0);
+            holds = *end || errno ? static_cast<double>(v) == expected.value : v == want;
+            break;
+          }
+          case ScalarType::UInt: {
+            char* end = nullptr;
+            errno = 0;
+            const unsigned long long want = std::strtoull(expected.value_text.c_str(), &end, 0);
+            holds = *end || errno || expected.value_text[0] == '-' ? static_cast<double>(g) == expected.value
+                                                                   : g == want;
+            break;
+          }
+          case ScalarType::Float: {
+            uint64_t want = 0;
+            if (f.width == 2) {
+              want = half_bits(static_cast<float>(expected.value));
+            } else if (f.width == 4) {
+              const float v = static_cast<float>(expected.value);
+              std::memcpy(&want, &v, 4);
+            } else {
+              std::memcpy(&want, &expected.value, 8);
+            }
+            holds = floats_agree(g, want, f.width, tolerance, ulps);
+            break;
+          }
+        }
+        if (holds) return;
+        ++d.count;
+        if (d.lines.size() < max_lines)
+          d.lines.push_back(where + " byte " + std::to_string(at) + " " + path + " (" +
+                            type_name(f.type, f.width) + "): " + value_text(g, f.type, f.width) +
+                            ", expected " + expected.text);
+      });
+  return d;
+}
 
 std::string buffer_label(const BlockLayout& layout, size_t parameter) {
   std::string s = "buffer " + std::to_string(parameter) + " (set " + std::to_string(layout.set) +
@@ -180,39 +263,31 @@ Difference compare_block(const BlockLayout& layout, const Bytes& got, const Byte
     ++d.count;
     if (d.lines.size() < max_lines) d.lines.push_back(line);
   };
-  for_each_field(
-      layout, got.size(), [&](const LayoutField& f, uint64_t at, const std::string* array, uint64_t i) {
-        for (uint32_t k = 0; k < f.width; ++k) typed[at + k] = true;
-        const uint64_t g = load(got, at, f.width), w = load(want, at, f.width);
-        if (g == w) return;
-        double ulps = 0;
-        if (f.type == ScalarType::Float) {
-          const double gv = float_value(g, f.width), wv = float_value(w, f.width);
-          if (std::isnan(gv) && std::isnan(wv)) return;  // any NaN is a NaN
-          if (!std::isnan(gv) && !std::isnan(wv)) {
-            ulps = std::fabs(static_cast<double>(ordered(g, f.width) - ordered(w, f.width)));
-            if (ulps <= tolerance.ulp || std::fabs(gv - wv) <= tolerance.ulp * ulp_of_32(f.width)) {
-              d.worst_ulp = std::max(d.worst_ulp, ulps);
-              return;
-            }
-          } else {
-            ulps = INFINITY;
-          }
-          d.worst_ulp = std::max(d.worst_ulp, ulps);
-        } else if (f.type == ScalarType::Bool && (g != 0) == (w != 0)) {
-          return;  // true is any non-zero word
-        }
-        const std::string path = array ? *array + "[" + std::to_string(i) + "]" + f.path : f.path;
-        std::string line = where + " byte " + std::to_string(at) + " " + path + " (" +
-                           type_name(f.type, f.width) + "): " + value_text(g, f.type, f.width) + ", " +
-                           reference + " " + value_text(w, f.type, f.width);
-        if (f.type == ScalarType::Float) {
-          char t[64];
-          std::snprintf(t, sizeof t, " (%.3g ulp > %g)", ulps, tolerance.ulp);
-          line += t;
-        }
-        report(line);
-      });
+  for_each_field(layout, got.size(),
+                 [&](const LayoutField& f, uint64_t at, const std::string* array, uint64_t i) {
+                   for (uint32_t k = 0; k < f.width; ++k) typed[at + k] = true;
+                   const uint64_t g = load(got, at, f.width), w = load(want, at, f.width);
+                   if (g == w) return;
+                   double ulps = 0;
+                   if (f.type == ScalarType::Float) {
+                     const bool agree = floats_agree(g, w, f.width, tolerance, ulps);  // any NaN is a NaN
+                     if (std::isfinite(ulps)) d.worst_ulp = std::max(d.worst_ulp, ulps);
+                     if (agree) return;
+                     d.worst_ulp = std::max(d.worst_ulp, ulps);
+                   } else if (f.type == ScalarType::Bool && (g != 0) == (w != 0)) {
+                     return;  // true is any non-zero word
+                   }
+                   const std::string path = array ? *array + "[" + std::to_string(i) + "]" + f.path : f.path;
+                   std::string line = where + " byte " + std::to_string(at) + " " + path + " (" +
+                                      type_name(f.type, f.width) + "): " + value_text(g, f.type, f.width) +
+                                      ", " + reference + " " + value_text(w, f.type, f.width);
+                   if (f.type == ScalarType::Float) {
+                     char t[64];
+                     std::snprintf(t, sizeof t, " (%.3g ulp > %g)", ulps, tolerance.ulp);
+                     line += t;
+                   }
+                   report(line);
+                 });
   // Padding, and bytes past the last whole element: bit for bit.
   for (uint64_t at = 0; at < got.size(); ++at) {
     if (typed[at] || got[at] == want[at]) continue;

@@ -28,6 +28,7 @@ struct UlpTolerance {
 
 // How one buffer differs from the reference.
 struct Difference {
+  uint64_t checked = 0;            // scalars compared (check_expected)
   uint64_t count = 0;              // scalars (or padding bytes) that differ
   double worst_ulp = 0;            // the float furthest apart, in ulps
   std::vector<std::string> lines;  // the first few, each naming byte, member, type and both values
@@ -38,6 +39,22 @@ struct Difference {
 Difference compare_block(const porta::translator::BlockLayout& layout, const Bytes& got, const Bytes& want,
                          const UlpTolerance& tolerance, const std::string& where,
                          const std::string& reference, size_t max_lines = 8);
+
+// A kernel's own expected value (--expect NAME=VALUE): every scalar whose
+// member path is NAME or lies inside it (NAME[3], NAME.x, NAME[2].y) holds VALUE.
+struct Expectation {
+  std::string text;  // "NAME=VALUE", for messages
+  std::string name;
+  std::string value_text;  // integers compare exactly, all 64 bits, when it spells one
+  double value = 0;
+};
+// Parses NAME=VALUE (throws std::invalid_argument saying what is wrong).
+Expectation parse_expectation(const std::string& text);
+// Checks `got` (a buffer of `layout`) against `expected`: integers and bools
+// exactly, floats within the tolerance; `checked` counts the scalars inside NAME.
+Difference check_expected(const porta::translator::BlockLayout& layout, const Bytes& got,
+                          const Expectation& expected, const UlpTolerance& tolerance,
+                          const std::string& where, size_t max_lines = 8);
 
 // "buffer 1 (set 0, binding 1, 'Out')".
 std::string buffer_label(const porta::translator::BlockLayout& layout, size_t parameter);

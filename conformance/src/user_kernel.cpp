@@ -32,40 +32,6 @@ bool is_glsl(const std::string& path, const std::vector<uint8_t>& bytes) {
   return !spv_name && !magic;
 }
 
-// A spec constant's value as its declared type spells it.
-uint32_t spec_bits(const tr::SpecConstant& spec, const std::string& text, const std::string& option) {
-  const std::string what = "--spec " + option + ": spec constant " + std::to_string(spec.id) +
-                           (spec.name.empty() ? "" : " '" + spec.name + "'");
-  char* end = nullptr;
-  errno = 0;
-  switch (spec.type) {
-    case tr::ScalarType::Bool:
-      if (text == "true" || text == "1") return 1;
-      if (text == "false" || text == "0") return 0;
-      throw UsageError(what + " is a bool: give true, false, 1 or 0, not '" + text + "'");
-    case tr::ScalarType::Int: {
-      const long long v = std::strtoll(text.c_str(), &end, 0);
-      if (text.empty() || *end || errno || v < INT32_MIN || v > INT32_MAX)
-        throw UsageError(what + " is an int: '" + text + "' is not a 32-bit signed integer");
-      return static_cast<uint32_t>(static_cast<int32_t>(v));
-    }
-    case tr::ScalarType::UInt: {
-      const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
-      if (text.empty() || *end || errno || text[0] == '-' || v > UINT32_MAX)
-        throw UsageError(what + " is a uint: '" + text + "' is not a 32-bit unsigned integer");
-      return static_cast<uint32_t>(v);
-    }
-    case tr::ScalarType::Float: {
-      const float v = std::strtof(text.c_str(), &end);
-      if (text.empty() || *end) throw UsageError(what + " is a float: '" + text + "' is not a number");
-      uint32_t bits;
-      std::memcpy(&bits, &v, 4);
-      return bits;
-    }
-  }
-  return 0;
-}
-
 std::vector<tr::SpecValue> parse_specs(const UserKernel& k, const tr::KernelLayout& declared) {
   std::vector<tr::SpecValue> out;
   for (const std::string& option : k.specs) {
@@ -79,15 +45,29 @@ std::vector<tr::SpecValue> parse_specs(const UserKernel& k, const tr::KernelLayo
       std::string ids;
       for (const auto& s : declared.spec_constants)
         ids += (ids.empty() ? "" : ", ") + std::to_string(s.id) + (s.name.empty() ? "" : " (" + s.name + ")");
-      throw UsageError("--spec '" + option + "': the kernel has no 32-bit spec constant with constant_id " +
+      throw UsageError("--spec '" + option + "': the kernel has no spec constant with constant_id " +
                        std::to_string(id) + "; it has " + (ids.empty() ? "none" : ids));
     }
-    tr::SpecValue v{it->id, spec_bits(*it, option.substr(eq + 1), option)};
+    tr::SpecValue v{it->id, 0};
+    try {
+      v.bits = tr::parse_spec_value(*it, option.substr(eq + 1));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError("--spec " + option + ": spec constant " + std::to_string(it->id) +
+                       (it->name.empty() ? "" : " '" + it->name + "'") + " (" + tr::spec_type_name(*it) +
+                       "): " + e.what());
+    }
     out.erase(std::remove_if(out.begin(), out.end(), [&](const tr::SpecValue& s) { return s.id == v.id; }),
               out.end());
     out.push_back(v);
   }
   return out;
+}
+
+// The value as porta's API takes it: a 64-bit constant's 64 bits, else 32.
+porta::SpecConstant spec_constant(const tr::KernelLayout& declared, uint32_t id, uint64_t bits) {
+  for (const auto& s : declared.spec_constants)
+    if (s.id == id && s.width == 8) return porta::SpecConstant(id, bits);
+  return porta::SpecConstant(id, static_cast<uint32_t>(bits));
 }
 
 std::string describe_buffers(const tr::KernelLayout& layout) {
@@ -132,6 +112,13 @@ void validate(const UserKernel& k) {
   if (!std::isfinite(k.tolerance_ulp) || k.tolerance_ulp < 0)
     throw UsageError("--tolerance-ulp must be a finite number of ulps >= 0");
   parse_features(k.needs);
+  for (const auto& e : k.expects) {
+    try {
+      parse_expectation(e);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(error.what());
+    }
+  }
 }
 
 KernelJob prepare_job(const UserKernel& k, uint64_t seed) {
@@ -165,7 +152,7 @@ KernelJob prepare_job(const UserKernel& k, uint64_t seed) {
   }
   const tr::KernelLayout declared = tr::reflect_layout(job.spirv);
   const std::vector<tr::SpecValue> specs = parse_specs(k, declared);
-  for (const auto& s : specs) job.specs.emplace_back(s.id, s.bits);
+  for (const auto& s : specs) job.specs.push_back(spec_constant(declared, s.id, s.bits));
   job.layout = tr::reflect_layout(job.spirv, specs);
   job.groups = parse_groups(k.groups);
   job.needs = parse_features(k.needs);
@@ -197,6 +184,17 @@ KernelJob prepare_job(const UserKernel& k, uint64_t seed) {
                        "-byte push-constant block: give --push, or --inputs auto");
     job.push = fill_block(layout.push_constants, 0, rng);
     job.push.resize(push_size);
+  }
+  // Every --expect names scalars of some buffer.
+  for (const std::string& text : k.expects) {
+    job.expects.push_back(parse_expectation(text));
+    uint64_t checked = 0;
+    for (size_t i = 0; i < layout.buffers.size(); ++i)
+      checked += check_expected(layout.buffers[i], job.buffers[i], job.expects.back(), {}, "").checked;
+    if (!checked)
+      throw UsageError("--expect " + text + ": no member of the kernel's buffers is '" +
+                       job.expects.back().name + "' or inside it (member paths as --layout prints them)" +
+                       describe_buffers(layout));
   }
   return job;
 }
@@ -236,7 +234,7 @@ void write_job(const KernelJob& job, const std::string& folder) {
   j["name"] = job.name;
   j["groups"] = {job.groups.x, job.groups.y, job.groups.z};
   Json specs = Json::array();
-  for (const auto& s : job.specs) specs.push_back({s.id, s.bits});
+  for (const auto& s : job.specs) specs.push_back({s.id, s.bits, s.width});
   j["specs"] = specs;
   Json sizes = Json::array();
   Bytes inputs;
@@ -270,7 +268,11 @@ CaseResult run_job(porta::Device& dev, const std::string& folder) {
   return run_timed(d, "kernel", job.name, [&](CaseResult& r) {
     job.groups = {j.at("groups")[0].get<uint32_t>(), j.at("groups")[1].get<uint32_t>(),
                   j.at("groups")[2].get<uint32_t>()};
-    for (const auto& s : j.at("specs")) job.specs.emplace_back(s[0].get<uint32_t>(), s[1].get<uint32_t>());
+    for (const auto& s : j.at("specs")) {
+      porta::SpecConstant spec(s[0].get<uint32_t>(), s[1].get<uint64_t>());
+      spec.width = s[2].get<uint32_t>();
+      job.specs.push_back(spec);
+    }
     const Bytes inputs = read_file(folder + "/inputs.bin");
     size_t at = 0;
     for (const auto& size : j.at("buffers")) {
@@ -368,6 +370,27 @@ void judge_job(const KernelJob& job, const std::string& folder, const UserKernel
       r.unit = "ulp";
       r.worst_bound = k.tolerance_ulp;
       const Bytes& got_all = outputs.at(&d);
+      // The kernel's own expected values, on every device (the reference too).
+      uint64_t unexpected = 0;
+      std::string expect_lines;
+      for (const Expectation& e : job.expects) {
+        size_t at = 0;
+        for (size_t i = 0; i < job.buffers.size(); ++i) {
+          const size_t n = job.buffers[i].size();
+          const Difference diff =
+              check_expected(job.layout.buffers[i], Bytes(got_all.begin() + at, got_all.begin() + at + n), e,
+                             tolerance, buffer_label(job.layout.buffers[i], i));
+          at += n;
+          unexpected += diff.count;
+          for (const auto& line : diff.lines) expect_lines += "\n" + line;
+        }
+      }
+      if (unexpected) {
+        r.outcome = Outcome::kFail;
+        r.detail =
+            std::to_string(unexpected) + " value(s) differ from the kernel's expected values:" + expect_lines;
+        continue;
+      }
       if (&d == ref) {
         int written = 0;
         size_t at = 0;
@@ -376,7 +399,8 @@ void judge_job(const KernelJob& job, const std::string& folder, const UserKernel
           at += in.size();
         }
         r.detail = "the reference; " + std::to_string(written) + " of " + std::to_string(job.buffers.size()) +
-                   " buffer(s) written" + (why_not_cpu.empty() ? "" : " (" + why_not_cpu + ")");
+                   " buffer(s) written" + (job.expects.empty() ? "" : ", the kernel's expected values hold") +
+                   (why_not_cpu.empty() ? "" : " (" + why_not_cpu + ")");
         continue;
       }
       const std::string reference = ref->label();
@@ -401,6 +425,25 @@ void judge_job(const KernelJob& job, const std::string& folder, const UserKernel
         r.detail = "agrees with " + reference + (why_not_cpu.empty() ? "" : " (" + why_not_cpu + ")");
       }
     }
+  }
+  // One device alone proves nothing: without a second device that ran the
+  // kernel, or the kernel's own expected values, nothing was checked.
+  if (ref && outputs.size() == 1 && job.expects.empty()) {
+    std::string others;
+    for (const auto& d : report.devices) {
+      if (&d == ref) continue;
+      std::string why = d.cases.empty()
+                            ? d.status + (d.reason.empty() ? "" : ": " + d.reason)
+                            : std::string(outcome_name(d.cases[0].outcome)) + ": " + d.cases[0].detail;
+      others += "; " + d.label() + " " + why.substr(0, why.find('\n'));
+    }
+    for (auto& d : report.devices)
+      if (&d == ref && d.cases[0].outcome == Outcome::kPass) {
+        d.cases[0].outcome = Outcome::kSkip;
+        d.cases[0].detail = "not compared: " + d.label() +
+                            " alone ran the kernel, and the kernel gives no expected values (--expect)" +
+                            (others.empty() ? "; no other device is there" : others);
+      }
   }
 }
 

@@ -27,6 +27,7 @@ struct UserKernel {
   std::vector<std::string> push;     // appended in order
   std::vector<std::string> specs;    // ID=VALUE
   std::string entry;                 // the entry point of a module with several
+  std::vector<std::string> expects;  // NAME=VALUE: the kernel's own expected values
   bool auto_inputs = false;          // --inputs auto
   uint64_t elements = 0;             // runtime-array elements; 0: the dispatch's invocations
   double tolerance_ulp = 4;
@@ -41,10 +42,11 @@ struct KernelJob {
   std::vector<uint32_t> spirv;
   porta::translator::KernelLayout layout;
   porta::Groups groups{1, 1, 1};
-  std::vector<porta::SpecConstant> specs;
-  std::vector<Bytes> buffers;  // initial contents, one per parameter
+  std::vector<porta::SpecConstant> specs;  // 64-bit constants' values 64 bits wide
+  std::vector<Bytes> buffers;              // initial contents, one per parameter
   Bytes push;
   uint64_t needs = 0;  // PORTA_FEATURE_* bits
+  std::vector<Expectation> expects;
 };
 
 // Checks the command line's spelling of the kernel run (throws UsageError).

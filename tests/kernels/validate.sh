@@ -23,7 +23,7 @@ if [[ -z "$known_features" ]]; then
   echo "FAIL: no feature names found in $features_h"
   exit 1
 fi
-known_options="--groups --inputs --elements --buffer --push --spec --entry --tolerance-ulp"
+known_options="--groups --inputs --elements --buffer --push --spec --entry --tolerance-ulp --expect"
 inexact_functions="exp|exp2|log|log2|pow|sin|cos|tan|asin|acos|atan|sinh|cosh|tanh|asinh|acosh|atanh|sqrt|inversesqrt|length|distance|normalize|refract|inverse"
 
 tmp="$(mktemp -d)"

@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: subgroupAdd/Mul/Min/Max/And/Or/Xor on int and uint against a reference; work-group sums and extremes through elected lanes
 #version 450

@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: subgroupInclusive/Exclusive Add, Mul, Min, Max, And, Or, Xor (lane order) against a reference over lower lanes
 #version 450

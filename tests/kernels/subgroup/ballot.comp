@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: subgroupBallot, InverseBallot, BallotBitExtract, BitCount, Inclusive/ExclusiveBitCount, FindLSB/MSB and the lane masks, against a reference
 #version 450

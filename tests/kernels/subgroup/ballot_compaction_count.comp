@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: stream compaction within a work-group: kept values land at their rank among kept values in local-index order (ballot bit counts plus shared subgroup counts); the ballot counts are checked against the shared flags
 #version 450

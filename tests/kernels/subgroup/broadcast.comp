@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: subgroupBroadcast (constant lane 0, lane 1 when it exists) and subgroupBroadcastFirst checked against the lane's published value
 #version 450

@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups subgroup-clustered
 // what: subgroupClusteredAdd/Mul/Min/Max/And/Or/Xor for cluster sizes 1, 2, 4, 8 (where the subgroup is at least that large) against a reference
 #version 450

@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: subgroupAdd/Min/Max and inclusive add on floats in 1/8 steps (sums exact in any order) against a reference; work-group sums
 #version 450

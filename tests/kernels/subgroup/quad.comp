@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: subgroupQuadBroadcast (lanes 0..3), QuadSwapHorizontal/Vertical/Diagonal against a reference (subgroups of at least 4); quad sums to totals
 #version 450

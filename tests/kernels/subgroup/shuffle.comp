@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: subgroupShuffle with data-dependent and rotated lane indices, and subgroupShuffleXor for every mask below the subgroup size
 #version 450

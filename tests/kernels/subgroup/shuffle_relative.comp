@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: subgroupShuffleUp/Down by 1, 2 and a uniform delta where the source lane exists; a Hillis-Steele scan with ShuffleUp equals subgroupInclusiveAdd
 #version 450

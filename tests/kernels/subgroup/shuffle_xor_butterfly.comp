@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: a butterfly reduction with subgroupShuffleXor gives every lane the subgroup sum (compared with subgroupAdd); work-group totals through elected lanes
 #version 450

@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: subgroupMemoryBarrierShared + subgroupBarrier order shared-memory writes between lanes of one subgroup (no work-group barrier)
 #version 450

@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: subgroupAll, subgroupAny, subgroupAllEqual (int, float, vector) against a shared-memory reference; work-group counts of true votes
 #version 450

@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect mismatches=0
 // porta-requires: subgroups
 // what: a work-group inclusive prefix sum from subgroupInclusiveAdd plus the totals of lower subgroups (the same result for every subgroup size); a flag checks it against a shared-memory scan
 #version 450

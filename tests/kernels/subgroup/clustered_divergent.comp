@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 512
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 512 --expect flags=0
 // porta-requires: subgroups subgroup-clustered
 // what: clustered subgroup reductions (clusters of 1, 2, 4 invocations; add, min, max, or, and, float and vectors) in uniform and divergent control flow, checked per invocation; flags[i] has bit k set where check k failed, so every backend must write 0 whatever its subgroup size (clusters no larger than the subgroup)
 #version 450

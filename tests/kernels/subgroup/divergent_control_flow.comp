@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 512
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 512 --expect flags=0
 // porta-requires: subgroups
 // what: subgroup operations in divergent control flow (branches, loops of different trip counts, an operation in one iteration of a loop only, early return, a loop left by a vote) take exactly the active invocations, as Vulkan defines them for invocations that reconverge at merges; flags[i] has bit k set where check k failed, so every backend must write 0 whatever its subgroup size (1 to 64)
 #version 450

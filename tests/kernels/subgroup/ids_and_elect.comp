@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 256
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 256 --expect ok=127
 // porta-requires: subgroups
 // what: gl_SubgroupSize, gl_SubgroupInvocationID, gl_SubgroupID, gl_NumSubgroups are consistent and subgroupElect picks one lane per subgroup (flags, size-independent)
 #version 450

@@ -1,4 +1,4 @@
-// porta-conformance: --groups 4,1,1 --inputs auto --elements 512
+// porta-conformance: --groups 4,1,1 --inputs auto --elements 512 --expect flags=0
 // porta-requires: subgroups
 // what: every subgroup operation (basic, vote, ballot, arithmetic, shuffle, relative shuffle, quad; clustered_operations.comp has the clustered ones) in uniform control flow, each checked per invocation against what Vulkan defines from gl_SubgroupInvocationID and gl_SubgroupSize; flags[i] has bit k set where check k failed, so every backend must write 0 whatever its subgroup size (1 to 128; operations that read lanes a smaller subgroup lacks are checked where it has them)
 #version 450

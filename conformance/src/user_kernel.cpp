@@ -343,8 +343,31 @@ void judge_job(const KernelJob& job, const std::string& folder, const UserKernel
   for (const auto& d : report.devices)
     if (d.reference && !cpu) cpu = &d;
   if (cpu && ran(*cpu)) ref = cpu;
-  for (const auto& d : report.devices)
-    if (!ref && ran(d)) ref = &d;
+  UlpTolerance tolerance;
+  tolerance.ulp = k.tolerance_ulp;
+  // Without it, the device that agrees with the most others (the first of
+  // those): where one of them is wrong, that one is named, not the rest.
+  const auto agree = [&](const DeviceReport& a, const DeviceReport& b) {
+    size_t at = 0;
+    for (size_t i = 0; i < job.buffers.size(); ++i) {
+      const size_t n = job.buffers[i].size();
+      const Bytes& x = outputs.at(&a);
+      const Bytes& y = outputs.at(&b);
+      if (compare_block(job.layout.buffers[i], Bytes(x.begin() + at, x.begin() + at + n),
+                        Bytes(y.begin() + at, y.begin() + at + n), tolerance, "", "", 0)
+              .count)
+        return false;
+      at += n;
+    }
+    return true;
+  };
+  size_t most = 0;
+  for (const auto& d : report.devices) {
+    if ((cpu && ran(*cpu)) || !ran(d)) continue;
+    size_t agreeing = 0;
+    for (const auto& other : report.devices) agreeing += &other != &d && ran(other) && agree(d, other);
+    if (!ref || agreeing > most) ref = &d, most = agreeing;
+  }
   std::string why_not_cpu;
   if (ref && ref != cpu) {
     if (!cpu)
@@ -358,8 +381,6 @@ void judge_job(const KernelJob& job, const std::string& folder, const UserKernel
   }
   Bytes want;
   if (ref) want = outputs.at(ref);
-  UlpTolerance tolerance;
-  tolerance.ulp = k.tolerance_ulp;
   for (auto& d : report.devices) {
     for (CaseResult& r : d.cases) {
       if (r.outcome == Outcome::kSkip && k.strict && !d.reference_only && !d.lacks_features) {

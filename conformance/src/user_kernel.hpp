@@ -1,7 +1,7 @@
 // porta-conformance --kernel: a user's kernel on every device, each in its own
 // process, with the same inputs; every buffer compared, typed by the kernel's
 // reflected layout, with the reference (the CPU backend, or where it refuses
-// the kernel, the first device that ran it).
+// the kernel, the device that agrees with the most others).
 //
 // The parent prepares a job folder (the SPIR-V with one entry point, the
 // inputs, the spec-constant values), each device's process runs it and leaves

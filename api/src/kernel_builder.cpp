@@ -115,7 +115,7 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
       const std::string type = tr::spec_type_name(*sc);
       if (sc->width == 8 && !wide)
         fail(PORTA_ERROR_INVALID_ARGUMENT,
-             "kernel '%s': specialization constant %u (%s) is a %s, 64 bits: give its value as a "
+             "kernel '%s': specialization constant %u (%s, %s) is 64 bits wide: give its value as a "
              "porta_spec_constant64 (porta_kernel_descriptor.specs64; in C++, porta::SpecConstant "
              "from an int64_t, uint64_t or double)",
              name.c_str(), id, sc->name.c_str(), type.c_str());
@@ -127,7 +127,7 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
         const uint64_t above = bits & ~mask, extension = ~mask & (wide ? ~uint64_t(0) : 0xffffffffu);
         if (above && !(negative && above == extension))
           fail(PORTA_ERROR_INVALID_ARGUMENT,
-               "kernel '%s': specialization constant %u (%s) is a %s; the value 0x%llx does not fit it",
+               "kernel '%s': specialization constant %u (%s, %s): the value 0x%llx does not fit the type",
                name.c_str(), id, sc->name.c_str(), type.c_str(), static_cast<unsigned long long>(bits));
         bits &= mask;
       }

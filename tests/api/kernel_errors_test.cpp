@@ -64,6 +64,30 @@ void main() { v[0] = m; })";
                       "no specialization constant with id 9", {{9, 1.0f}});
 }
 
+// A spec constant's value must fit its declared type: a 64-bit constant takes a
+// 64-bit value (a 32-bit one could mean either sign), a narrow one what fits.
+TEST(KernelErrors, SpecConstantValueOfTheWrongWidth) {
+  auto dev = open_under_test();
+  const char* src = R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 1) in;
+layout(constant_id = 0) const int64_t BIG = 1l;
+layout(constant_id = 1) const int8_t SMALL = int8_t(1);
+layout(binding = 0) buffer D { int64_t v[]; };
+void main() { int8_t s = SMALL; v[0] = BIG + int64_t(s); })";
+  expect_kernel_error(dev, porta::glsl(src, "spec64"), PORTA_ERROR_INVALID_ARGUMENT,
+                      "specialization constant 0 (BIG, int64_t) is 64 bits wide: give its value as a "
+                      "porta_spec_constant64",
+                      {{0, -5}});
+  expect_kernel_error(dev, porta::glsl(src, "spec8"), PORTA_ERROR_INVALID_ARGUMENT,
+                      "specialization constant 1 (SMALL, int8_t): the value 0x12c does not fit the type",
+                      {{1, 300}});
+  // -1 as an int8_t: its own bits, or sign-extended, in 32 or 64 bits.
+  for (const porta::SpecConstant& ok :
+       {porta::SpecConstant(1, 0xffu), porta::SpecConstant(1, -1), porta::SpecConstant(1, int64_t(-1))})
+    EXPECT_NO_THROW(dev.kernel(porta::glsl(src, "spec8"), {{0, int64_t(-5000000000)}, ok}));
+}
+
 TEST(KernelErrors, WorkgroupLargerThanTheDeviceAllows) {
   auto dev = open_under_test();
   const char* src = R"(#version 450

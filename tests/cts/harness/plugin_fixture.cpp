@@ -19,31 +19,29 @@ void hash_into(uint64_t& h, const void* data, size_t size) {
 }  // namespace
 
 GlslKernel::GlslKernel(const std::string& glsl, const std::string& name, porta_kernel_language language,
-                       const std::vector<porta_kernel_spec_value>& specs)
+                       const std::vector<tr::SpecValue>& specs)
     : name_(name) {
   spirv_ = tr::prepare(tr::compile_glsl(glsl, name));
   const tr::KernelSignature sig = tr::reflect(spirv_);
-  std::vector<tr::SpecValue> values;
-  for (const porta_kernel_spec_value& s : specs) values.push_back({s.id, s.bits});
   for (const tr::SpecConstant& sc : sig.spec_constants) {
-    uint32_t bits = sc.default_bits;
-    for (const porta_kernel_spec_value& s : specs)
+    uint64_t bits = sc.default_bits;
+    for (const tr::SpecValue& s : specs)
       if (s.id == sc.id) bits = s.bits;
-    specs_.push_back({sc.id, bits});
+    specs_.push_back({sc.id, static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32), sc.width});
   }
   for (const tr::BufferBinding& b : sig.buffers)
     buffers_.push_back(
         {b.set, b.binding, b.array_index,
          b.kind == tr::BufferKind::Uniform ? PORTA_BUFFER_KIND_UNIFORM : PORTA_BUFFER_KIND_STORAGE,
          static_cast<uint32_t>(b.access)});
-  const tr::KernelSignature specialised = tr::reflect(spirv_, values);
-  tr::resolve_local_size(sig, values, desc_.workgroup_size);
+  const tr::KernelSignature specialised = tr::reflect(spirv_, specs);
+  tr::resolve_local_size(sig, specs, desc_.workgroup_size);
   desc_.push_constant_size = sig.push_constant_size;
   desc_.shared_memory_bytes = specialised.shared_memory_bytes;
   desc_.required_features = sig.required_features;
   entry_ = sig.entry_point;
   if (language != PORTA_LANGUAGE_SPIRV) {
-    tr::Translation t = tr::translate(spirv_, {tr::target_for_language(language), values});
+    tr::Translation t = tr::translate(spirv_, {tr::target_for_language(language), specs});
     entry_ = t.entry_point;
     source_ = std::move(t.source);
   }
@@ -127,7 +125,7 @@ porta_plugin_kernel PluginTest::kernel(const porta_kernel_desc& desc) {
 }
 
 std::unique_ptr<GlslKernel> PluginTest::glsl(const std::string& source, const std::string& name,
-                                             const std::vector<porta_kernel_spec_value>& specs) const {
+                                             const std::vector<tr::SpecValue>& specs) const {
   return std::make_unique<GlslKernel>(source, name, api_->language, specs);
 }
 

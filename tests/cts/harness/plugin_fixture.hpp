@@ -11,18 +11,20 @@
 
 #include "harness/test_host.hpp"
 #include "porta/plugin.h"
+#include "porta_translator/translator.hpp"
 
 namespace porta::test {
 
 // A kernel description as libporta hands it to a plugin: the GLSL compiled to
 // SPIR-V, validated, optimised, reflected, and translated into the plugin's
-// language with the specialization constants fixed. `desc` points into this
+// language with the specialization constants fixed (`specs`: the values given,
+// each at its constant's width; the others keep their defaults). `desc` points into this
 // object. Construction throws porta::translator::Error when the front end or
 // translator refuses the kernel.
 class GlslKernel {
  public:
   GlslKernel(const std::string& glsl, const std::string& name, porta_kernel_language language,
-             const std::vector<porta_kernel_spec_value>& specs = {});
+             const std::vector<porta::translator::SpecValue>& specs = {});
   GlslKernel(const GlslKernel&) = delete;
   GlslKernel& operator=(const GlslKernel&) = delete;
 
@@ -65,7 +67,7 @@ class PluginTest : public ::testing::Test {
   porta_status try_kernel(const porta_kernel_desc& desc, porta_plugin_kernel* out);
   // A kernel from GLSL for this plugin's language.
   std::unique_ptr<GlslKernel> glsl(const std::string& source, const std::string& name,
-                                   const std::vector<porta_kernel_spec_value>& specs = {}) const;
+                                   const std::vector<porta::translator::SpecValue>& specs = {}) const;
 
   void sync(porta_plugin_stream s = nullptr);
   // Writes `bytes` bytes from `data` to `b` at `offset`, and reads them back.

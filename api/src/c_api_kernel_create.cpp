@@ -141,7 +141,7 @@ void create_kernel(porta_device device, const porta_kernel_descriptor* descripto
   check_kernel_source(d.source, d.source_size, 1, d.specs, d.spec_count, call, "source", "source_size",
                       keyed);
   if (d.spec64_count && !d.specs64)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: specs64 is null but spec64_count is %u", call, d.spec64_count);
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: spec64_count is %u but specs64 is null", call, d.spec64_count);
   if (d.source_kind == PORTA_KERNEL_SOURCE_SPIRV && d.source_size % sizeof(uint32_t))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %zu bytes of SPIR-V are not whole 32-bit words", call,
          d.source_size);

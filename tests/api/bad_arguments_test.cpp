@@ -83,7 +83,9 @@ porta_kernel_descriptor kernel_descriptor() {
           .specs = nullptr,
           .spec_count = 0,
           .flags = PORTA_KERNEL_FLAG_REUSE,
-          .reuse_key = nullptr};
+          .reuse_key = nullptr,
+          .specs64 = nullptr,
+          .spec64_count = 0};
 }
 
 // The objects on one device that the rows use.

@@ -42,7 +42,7 @@ inline const std::map<std::string, std::string>& invalid_inputs() {
       {"tests_conformance_kernels_broken", "porta-run's test of a kernel that does not compile"},
       {"tests_api_kernel_errors_test_0", "the API's test of a compile error's message"},
       {"tests_translator_front_end_test_1", "the front end's test of a GLSL syntax error"},
-      {"tests_translator_front_end_test_2", "the front end's test of a #version without compute shaders"},
+      {"tests_translator_front_end_test_2", "the front end's test of #version numbers without compute shaders"},
       {"tests_translator_front_end_test_3", "the front end's test that a non-compute stage is refused"},
   };
   return inputs;

@@ -30,7 +30,6 @@ std::mutex g_mutex;
 std::vector<std::pair<porta_log_level, std::string>> g_logs;
 std::function<void(porta_log_level, const std::string&)> g_log_hook;
 bool g_cache_on = true;
-std::function<void(const std::string&)> g_cache_path_hook;
 std::atomic<int> g_cache_hits{0};
 std::atomic<int> g_cache_stores{0};
 
@@ -103,15 +102,9 @@ int cache_store(const char* key, const void* data, size_t size) {
 }
 
 int cache_path(const char* key, char* path, size_t capacity) {
-  std::function<void(const std::string&)> hook;
-  {
-    std::lock_guard lock(g_mutex);
-    if (!g_cache_on) return 0;
-    hook = g_cache_path_hook;
-  }
+  if (!cache_on()) return 0;
   const std::string p = dir() + "/" + key;
   if (p.size() + 1 > capacity) return 0;
-  if (hook) hook(p);
   std::memcpy(path, p.c_str(), p.size() + 1);
   return 1;
 }
@@ -192,11 +185,6 @@ int TestHost::cache_stores() { return g_cache_stores; }
 void TestHost::set_cache_enabled(bool on) {
   std::lock_guard lock(g_mutex);
   g_cache_on = on;
-}
-
-void TestHost::set_cache_path_hook(std::function<void(const std::string&)> hook) {
-  std::lock_guard lock(g_mutex);
-  g_cache_path_hook = std::move(hook);
 }
 
 PluginTable open_plugin_table(const std::string& path) {

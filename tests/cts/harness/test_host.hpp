@@ -41,8 +41,6 @@ struct TestHost {
   static int cache_stores();  // successful cache_store calls
   // Off: cache_load, cache_store and cache_path fail softly, as with PORTA_CACHE=0.
   static void set_cache_enabled(bool on);
-  // Called with every path cache_path hands out, before the plugin sees it.
-  static void set_cache_path_hook(std::function<void(const std::string&)> hook);
 };
 
 // A plugin opened the way libporta opens one: dlopen, then the entry point.

@@ -22,6 +22,24 @@ const char* dtype_name(porta_dtype dtype) {
       return "float16";
     case PORTA_DTYPE_INT32:
       return "int32";
+    case PORTA_DTYPE_BFLOAT16:
+      return "bfloat16";
+    case PORTA_DTYPE_INT8:
+      return "int8";
+    case PORTA_DTYPE_UINT8:
+      return "uint8";
+    case PORTA_DTYPE_INT16:
+      return "int16";
+    case PORTA_DTYPE_UINT16:
+      return "uint16";
+    case PORTA_DTYPE_UINT32:
+      return "uint32";
+    case PORTA_DTYPE_INT64:
+      return "int64";
+    case PORTA_DTYPE_UINT64:
+      return "uint64";
+    case PORTA_DTYPE_FLOAT64:
+      return "float64";
   }
   return nullptr;
 }

@@ -956,8 +956,8 @@ void Table::op_rows() {
           " has rank 0");
     given("rank 5", changed(t4, [](porta_tensor& t) { t.rank = 5; }), PORTA_ERROR_INVALID_ARGUMENT,
           " has rank 5");
-    given("dtype 9", changed(t4, [](porta_tensor& t) { t.dtype = static_cast<porta_dtype>(9); }),
-          PORTA_ERROR_INVALID_ARGUMENT, " has dtype 9, which is not a porta_dtype");
+    given("dtype 99", changed(t4, [](porta_tensor& t) { t.dtype = static_cast<porta_dtype>(99); }),
+          PORTA_ERROR_INVALID_ARGUMENT, " has dtype 99, which is not a porta_dtype");
     given("of 2^40 elements", tensor(w.buffer, {uint64_t{1} << 40}), PORTA_ERROR_UNSUPPORTED,
           " [1099511627776] has more than 2^31 - 1 elements");
   };

@@ -385,11 +385,46 @@ PORTA_API void porta_event_destroy(porta_event event);
  * op is written against this API alone, as a framework's own op would be. A
  * failure queues nothing. */
 
+/* Element types of tensor views. Which ones an op accepts is said at the op;
+ * bfloat16 is the upper half of an IEEE float32 (1 sign, 8 exponent, 7
+ * mantissa bits). Values are ABI: new types are appended. */
 typedef enum porta_dtype {
-  PORTA_DTYPE_FLOAT32 = 0, /* the only type the ops compute in today */
+  PORTA_DTYPE_FLOAT32 = 0,
   PORTA_DTYPE_FLOAT16 = 1,
-  PORTA_DTYPE_INT32 = 2
+  PORTA_DTYPE_INT32 = 2,
+  PORTA_DTYPE_BFLOAT16 = 3,
+  PORTA_DTYPE_INT8 = 4,
+  PORTA_DTYPE_UINT8 = 5,
+  PORTA_DTYPE_INT16 = 6,
+  PORTA_DTYPE_UINT16 = 7,
+  PORTA_DTYPE_UINT32 = 8,
+  PORTA_DTYPE_INT64 = 9,
+  PORTA_DTYPE_UINT64 = 10,
+  PORTA_DTYPE_FLOAT64 = 11
 } porta_dtype;
+
+/* Bytes of one element of `dtype`; 0 for a value that is not a porta_dtype. */
+static inline size_t porta_dtype_size(porta_dtype dtype) {
+  switch (dtype) {
+    case PORTA_DTYPE_INT8:
+    case PORTA_DTYPE_UINT8:
+      return 1;
+    case PORTA_DTYPE_FLOAT16:
+    case PORTA_DTYPE_BFLOAT16:
+    case PORTA_DTYPE_INT16:
+    case PORTA_DTYPE_UINT16:
+      return 2;
+    case PORTA_DTYPE_FLOAT32:
+    case PORTA_DTYPE_INT32:
+    case PORTA_DTYPE_UINT32:
+      return 4;
+    case PORTA_DTYPE_INT64:
+    case PORTA_DTYPE_UINT64:
+    case PORTA_DTYPE_FLOAT64:
+      return 8;
+  }
+  return 0;
+}
 
 #define PORTA_TENSOR_MAX_RANK 4
 

@@ -110,9 +110,9 @@ void device_init() {
     l.subgroup_size = PORTA_CPU_SUBGROUP_SIZE;
     l.max_buffer_bytes = i.memory_bytes;
     l.max_allocation_bytes = i.memory_bytes;
-    // What generated C++ does natively. fp16/bf16 are left out: the C++17
-    // the kernels are compiled as has no portable half type.
-    i.features = PORTA_FEATURE_FP64 | PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 | PORTA_FEATURE_INT64 |
+    // What generated C++ does: fp16 is porta_glsl.hpp's float16_t, every
+    // operation rounded to half. bf16 (SPV_KHR_bfloat16's type) is left out.
+    i.features = PORTA_FEATURE_FP16 | PORTA_FEATURE_FP64 | PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 | PORTA_FEATURE_INT64 |
                  PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_STORAGE_8BIT | PORTA_FEATURE_ATOMIC_INT32 |
                  PORTA_FEATURE_ATOMIC_INT64 | PORTA_FEATURE_ATOMIC_FLOAT32 | PORTA_FEATURE_SUBGROUPS |
                  PORTA_FEATURE_SUBGROUP_CLUSTERED;

@@ -143,7 +143,8 @@ TEST(CpuPlugin, TableAndDeviceInfo) {
   EXPECT_EQ(info.limits.max_workgroup_invocations, 1024u);
   EXPECT_EQ(info.limits.max_buffer_bytes, info.memory_bytes);
   EXPECT_TRUE(info.features & PORTA_FEATURE_FP64);
-  EXPECT_FALSE(info.features & PORTA_FEATURE_FP16);
+  EXPECT_TRUE(info.features & PORTA_FEATURE_FP16);
+  EXPECT_FALSE(info.features & PORTA_FEATURE_BF16);
   EXPECT_EQ(info.flags, uint32_t{PORTA_DEVICE_FLAG_UNIFIED_MEMORY | PORTA_DEVICE_FLAG_PRECOMPILED_DEFAULTS |
                                  PORTA_DEVICE_FLAG_REFERENCE | PORTA_DEVICE_FLAG_FIBER_BARRIERS});
   EXPECT_EQ(info.timer, PORTA_TIMER_HOST);

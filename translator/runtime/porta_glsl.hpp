@@ -109,6 +109,120 @@ template <class T>
 using if_scalar = typename enable_if<components<T>::value == 1, int>::type;
 }  // namespace detail
 
+// ---- float16_t: IEEE binary16 ----
+// Held as its 16 bits (2 bytes, aligned to 2, as in a buffer); each operation
+// is done in float and rounded to half, round to nearest even. That is the
+// correctly rounded half result for + - * / and sqrt: float's 24 bits are more
+// than 2 * 11 + 2, so rounding twice never differs from rounding once. fma
+// goes through double, where a * b is exact (see fma below). Conversions are
+// exact or correctly rounded; out of range gives infinity, NaN stays NaN.
+// On an x86-64 host the conversions are the compiler's _Float16 ones (F16C
+// instructions where enabled); elsewhere, and in constant expressions, the
+// bit manipulation below.
+#if !PORTA_GLSL_CUDA && defined(__FLT16_MANT_DIG__)
+#define PORTA_GLSL_HOST_FLOAT16 1
+#else
+#define PORTA_GLSL_HOST_FLOAT16 0
+#endif
+namespace detail {
+// The half nearest to `v`, ties to even (any double: no double rounding).
+PORTA_GLSL_FN constexpr uint16_t half_from_double(double v) {
+  const uint64_t b = __builtin_bit_cast(uint64_t, v);
+  const uint16_t sign = uint16_t((b >> 48) & 0x8000u);
+  const int biased = int((b >> 52) & 0x7ffu);
+  const uint64_t mantissa = b & 0xfffffffffffffull;
+  if (biased == 0x7ff) return uint16_t(sign | 0x7c00u | (mantissa ? 0x200u | uint16_t(mantissa >> 42) : 0u));
+  const int exponent = biased - 1023;
+  if (exponent > 15) return uint16_t(sign | 0x7c00u);
+  if (biased == 0 || exponent < -25) return sign;  // below half the smallest subnormal: zero
+  const uint64_t significand = mantissa | (1ull << 52);
+  // Bits dropped: 42 for a normal half, more for a subnormal (quantum 2^-24).
+  const int shift = exponent >= -14 ? 42 : 42 + (-14 - exponent);
+  uint64_t kept = significand >> shift;
+  const uint64_t rest = significand & ((1ull << shift) - 1u), halfway = 1ull << (shift - 1);
+  if (rest > halfway || (rest == halfway && (kept & 1u))) ++kept;
+  // A normal half's kept bits include the implicit 1 (1024): adding them to
+  // the exponent field one below carries into it when rounding overflows the
+  // mantissa, up to infinity. A subnormal's are its mantissa (1024: the
+  // smallest normal).
+  if (exponent < -14) return uint16_t(sign | kept);
+  return uint16_t(sign | ((uint32_t(exponent + 14) << 10) + uint32_t(kept)));
+}
+PORTA_GLSL_FN constexpr float half_to_float(uint16_t h) {
+  const uint32_t sign = uint32_t(h & 0x8000u) << 16;
+  const uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+  if (exponent == 0u) {
+    const float magnitude = float(mantissa) * 5.9604644775390625e-8f;  // 2^-24: exact
+    return sign ? -magnitude : magnitude;
+  }
+  if (exponent == 31u) return __builtin_bit_cast(float, sign | 0x7f800000u | (mantissa << 13));
+  return __builtin_bit_cast(float, sign | ((exponent + 112u) << 23) | (mantissa << 13));
+}
+}  // namespace detail
+
+struct float16_t {
+  uint16_t bits;
+  PORTA_GLSL_FN constexpr float16_t() : bits(0) {}
+  // From any arithmetic type, rounded (GLSL's float16_t(x); integers beyond
+  // 65520 become infinity).
+  template <class A, class = decltype(double(A()))>
+  PORTA_GLSL_FN constexpr explicit float16_t(A value) : bits(from(value)) {}
+  PORTA_GLSL_FN static constexpr float16_t from_bits(uint16_t b) {
+    float16_t h;
+    h.bits = b;
+    return h;
+  }
+  PORTA_GLSL_FN constexpr float to_float() const {
+#if PORTA_GLSL_HOST_FLOAT16
+    if (!__builtin_is_constant_evaluated()) return float(__builtin_bit_cast(_Float16, bits));
+#endif
+    return detail::half_to_float(bits);
+  }
+  // To any arithmetic type, as float(x) would convert (float is exact).
+  template <class A, class = decltype(A(1.0f))>
+  PORTA_GLSL_FN constexpr explicit operator A() const {
+    return A(to_float());
+  }
+
+ private:
+  template <class A>
+  PORTA_GLSL_FN static constexpr uint16_t from(A value) {
+#if PORTA_GLSL_HOST_FLOAT16
+    if (!__builtin_is_constant_evaluated()) {
+      if constexpr (detail::is_same<A, float>::value || detail::is_same<A, double>::value)
+        return __builtin_bit_cast(uint16_t, static_cast<_Float16>(value));
+    }
+#endif
+    return detail::half_from_double(double(value));
+  }
+};
+static_assert(sizeof(float16_t) == 2 && alignof(float16_t) == 2, "float16_t must be 2 bytes");
+
+#define PORTA_GLSL_HALF_OPERATOR(op)                                                  \
+  PORTA_GLSL_FN constexpr float16_t operator op(float16_t a, float16_t b) {            \
+    return float16_t(a.to_float() op b.to_float());                                   \
+  }                                                                                   \
+  PORTA_GLSL_FN constexpr float16_t& operator op##=(float16_t & a, float16_t b) {      \
+    return a = a op b;                                                                \
+  }
+PORTA_GLSL_HALF_OPERATOR(+)
+PORTA_GLSL_HALF_OPERATOR(-)
+PORTA_GLSL_HALF_OPERATOR(*)
+PORTA_GLSL_HALF_OPERATOR(/)
+#undef PORTA_GLSL_HALF_OPERATOR
+// Negation flips the sign bit, NaN included, as on every GPU.
+PORTA_GLSL_FN constexpr float16_t operator-(float16_t a) { return float16_t::from_bits(uint16_t(a.bits ^ 0x8000u)); }
+PORTA_GLSL_FN constexpr float16_t operator+(float16_t a) { return a; }
+#define PORTA_GLSL_HALF_RELATION(op) \
+  PORTA_GLSL_FN constexpr bool operator op(float16_t a, float16_t b) { return a.to_float() op b.to_float(); }
+PORTA_GLSL_HALF_RELATION(<)
+PORTA_GLSL_HALF_RELATION(<=)
+PORTA_GLSL_HALF_RELATION(>)
+PORTA_GLSL_HALF_RELATION(>=)
+PORTA_GLSL_HALF_RELATION(==)
+PORTA_GLSL_HALF_RELATION(!=)
+#undef PORTA_GLSL_HALF_RELATION
+
 #define PORTA_GLSL_SWIZZLE_INDEX_x 0
 #define PORTA_GLSL_SWIZZLE_INDEX_y 1
 #define PORTA_GLSL_SWIZZLE_INDEX_z 2
@@ -798,6 +912,9 @@ typedef vec<int8_t, 4> i8vec4;
 typedef vec<uint8_t, 2> u8vec2;
 typedef vec<uint8_t, 3> u8vec3;
 typedef vec<uint8_t, 4> u8vec4;
+typedef vec<float16_t, 2> f16vec2;
+typedef vec<float16_t, 3> f16vec3;
+typedef vec<float16_t, 4> f16vec4;
 
 // ---- operators, component-wise ----
 #define PORTA_GLSL_BINARY_OPERATOR(op)                                                    \
@@ -1247,6 +1364,79 @@ PORTA_GLSL_FN vec<T, N> modf(const vec<T, N>& x, vec<T, N>& whole) {
   return r;
 }
 
+// ---- float16_t's functions: computed in float (or double), rounded once ----
+// Rounding a float result to half is correctly rounded wherever the float
+// result is (floor, abs, min, ldexp, ... and sqrt, see float16_t); the
+// transcendental functions are as accurate as float's, then rounded.
+#define PORTA_GLSL_HALF1(name) \
+  PORTA_GLSL_FN float16_t name(float16_t x) { return float16_t(name(x.to_float())); }
+#define PORTA_GLSL_HALF2(name) \
+  PORTA_GLSL_FN float16_t name(float16_t x, float16_t y) { return float16_t(name(x.to_float(), y.to_float())); }
+#define PORTA_GLSL_HALF3(name)                                           \
+  PORTA_GLSL_FN float16_t name(float16_t x, float16_t y, float16_t z) { \
+    return float16_t(name(x.to_float(), y.to_float(), z.to_float()));  \
+  }
+PORTA_GLSL_HALF1(floor)
+PORTA_GLSL_HALF1(ceil)
+PORTA_GLSL_HALF1(trunc)
+PORTA_GLSL_HALF1(round)
+PORTA_GLSL_HALF1(roundEven)
+PORTA_GLSL_HALF1(exp)
+PORTA_GLSL_HALF1(exp2)
+PORTA_GLSL_HALF1(log)
+PORTA_GLSL_HALF1(log2)
+PORTA_GLSL_HALF1(sqrt)
+PORTA_GLSL_HALF1(inversesqrt)
+PORTA_GLSL_HALF1(sin)
+PORTA_GLSL_HALF1(cos)
+PORTA_GLSL_HALF1(tan)
+PORTA_GLSL_HALF1(asin)
+PORTA_GLSL_HALF1(acos)
+PORTA_GLSL_HALF1(atan)
+PORTA_GLSL_HALF1(sinh)
+PORTA_GLSL_HALF1(cosh)
+PORTA_GLSL_HALF1(tanh)
+PORTA_GLSL_HALF1(asinh)
+PORTA_GLSL_HALF1(acosh)
+PORTA_GLSL_HALF1(atanh)
+PORTA_GLSL_HALF1(fract)
+PORTA_GLSL_HALF1(radians)
+PORTA_GLSL_HALF1(degrees)
+PORTA_GLSL_HALF1(abs)
+PORTA_GLSL_HALF1(sign)
+PORTA_GLSL_HALF2(atan)
+PORTA_GLSL_HALF2(pow)
+PORTA_GLSL_HALF2(mod)
+PORTA_GLSL_HALF2(min)
+PORTA_GLSL_HALF2(max)
+PORTA_GLSL_HALF2(step)
+PORTA_GLSL_HALF3(clamp)
+PORTA_GLSL_HALF3(mix)
+PORTA_GLSL_HALF3(smoothstep)
+#undef PORTA_GLSL_HALF1
+#undef PORTA_GLSL_HALF2
+#undef PORTA_GLSL_HALF3
+// a * b is exact in double (22 bits) and so is a * b + c unless the two are
+// more than 30 bits apart, where the smaller cannot move the half result off
+// the value the rounded double gives: one rounding, as fma demands.
+PORTA_GLSL_FN float16_t fma(float16_t a, float16_t b, float16_t c) {
+  return float16_t(double(a.to_float()) * double(b.to_float()) + double(c.to_float()));
+}
+PORTA_GLSL_FN bool isnan(float16_t x) { return (x.bits & 0x7fffu) > 0x7c00u; }
+PORTA_GLSL_FN bool isinf(float16_t x) { return (x.bits & 0x7fffu) == 0x7c00u; }
+PORTA_GLSL_FN float16_t frexp(float16_t x, int& exponent) { return float16_t(frexp(x.to_float(), exponent)); }
+PORTA_GLSL_FN float16_t ldexp(float16_t x, int exponent) { return float16_t(ldexp(x.to_float(), exponent)); }
+PORTA_GLSL_FN float16_t modf(float16_t x, float16_t& whole) {
+  float w = 0.0f;
+  const float16_t r(modf(x.to_float(), w));
+  whole = float16_t(w);
+  return r;
+}
+PORTA_GLSL_FN constexpr int16_t float16BitsToInt16(float16_t x) { return int16_t(x.bits); }
+PORTA_GLSL_FN constexpr uint16_t float16BitsToUint16(float16_t x) { return x.bits; }
+PORTA_GLSL_FN constexpr float16_t int16BitsToFloat16(int16_t x) { return float16_t::from_bits(uint16_t(x)); }
+PORTA_GLSL_FN constexpr float16_t uint16BitsToFloat16(uint16_t x) { return float16_t::from_bits(x); }
+
 // ---- geometry ----
 template <class T, int N>
 PORTA_GLSL_FN constexpr T dot(const vec<T, N>& a, const vec<T, N>& b) {
@@ -1618,41 +1808,9 @@ PORTA_GLSL_CHECKED_VEC(checked_mod)
 #undef PORTA_GLSL_CHECKED_VEC
 
 // ---- packing ----
-// float → binary16, round to nearest even (what GPUs do for packHalf2x16).
-PORTA_GLSL_FN uint float_to_half(float value) {
-  const uint f = floatBitsToUint(value);
-  const uint sign = (f >> 16) & 0x8000u;
-  const uint exponent = (f >> 23) & 0xffu;
-  uint mantissa = f & 0x7fffffu;
-  if (exponent == 0xffu) return sign | 0x7c00u | (mantissa ? 0x200u | (mantissa >> 13) : 0u);
-  const int e = int(exponent) - 127 + 15;
-  if (e >= 31) return sign | 0x7c00u;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mantissa |= 0x800000u;
-    const int shift = 14 - e;
-    uint half = mantissa >> shift;
-    const uint rest = mantissa & ((1u << shift) - 1u);
-    const uint halfway = 1u << (shift - 1);
-    if (rest > halfway || (rest == halfway && (half & 1u))) ++half;
-    return sign | half;
-  }
-  uint half = (uint(e) << 10) | (mantissa >> 13);
-  const uint rest = mantissa & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) ++half;  // may carry into the exponent: still right
-  return sign | half;
-}
-PORTA_GLSL_FN float half_to_float(uint h) {
-  const uint sign = (h & 0x8000u) << 16;
-  const uint exponent = (h >> 10) & 0x1fu;
-  const uint mantissa = h & 0x3ffu;
-  if (exponent == 0u) {
-    const float magnitude = float(mantissa) * 5.9604644775390625e-8f;  // 2^-24
-    return sign ? -magnitude : magnitude;
-  }
-  if (exponent == 31u) return uintBitsToFloat(sign | 0x7f800000u | (mantissa << 13));
-  return uintBitsToFloat(sign | ((exponent + 112u) << 23) | (mantissa << 13));
-}
+// float <-> binary16, round to nearest even (what GPUs do for packHalf2x16).
+PORTA_GLSL_FN uint float_to_half(float value) { return float16_t(value).bits; }
+PORTA_GLSL_FN float half_to_float(uint h) { return float16_t::from_bits(uint16_t(h)).to_float(); }
 PORTA_GLSL_FN uint packHalf2x16(const vec2& v) { return float_to_half(v.x) | (float_to_half(v.y) << 16); }
 PORTA_GLSL_FN vec2 unpackHalf2x16(uint v) { return vec2(half_to_float(v & 0xffffu), half_to_float(v >> 16)); }
 PORTA_GLSL_FN uint packUnorm4x8(const vec4& v) {

@@ -361,8 +361,6 @@ void TargetCompiler::collect_interface() {
       case spv::CapabilitySubgroupBallotKHR:
       case spv::CapabilitySubgroupVoteKHR:
         unsupported("GL_ARB_shader_ballot / GL_ARB_shader_group_vote (use GL_KHR_shader_subgroup_*)");
-      case spv::CapabilityFloat16:
-        unsupported("16-bit floating point (float16_t)");
       case spv::CapabilityAtomicFloat32AddEXT:
         // Add only (CUDA's atomicAdd, compare-exchange loops in C++ and OpenCL C).
         break;
@@ -1234,7 +1232,6 @@ void TargetCompiler::emit_array_length(const spirv_cross::Instruction& instructi
 }
 
 std::string TargetCompiler::type_to_glsl(const SPIRType& type, uint32_t id) {
-  if (type.basetype == SPIRType::Half) unsupported("16-bit floating point (float16_t)");
   return CompilerGLSL::type_to_glsl(type, id);
 }
 

@@ -112,10 +112,10 @@ void device_init() {
     l.max_allocation_bytes = i.memory_bytes;
     // What generated C++ does: fp16 is porta_glsl.hpp's float16_t, every
     // operation rounded to half. bf16 (SPV_KHR_bfloat16's type) is left out.
-    i.features = PORTA_FEATURE_FP16 | PORTA_FEATURE_FP64 | PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 | PORTA_FEATURE_INT64 |
-                 PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_STORAGE_8BIT | PORTA_FEATURE_ATOMIC_INT32 |
-                 PORTA_FEATURE_ATOMIC_INT64 | PORTA_FEATURE_ATOMIC_FLOAT32 | PORTA_FEATURE_SUBGROUPS |
-                 PORTA_FEATURE_SUBGROUP_CLUSTERED;
+    i.features = PORTA_FEATURE_FP16 | PORTA_FEATURE_FP64 | PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 |
+                 PORTA_FEATURE_INT64 | PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_STORAGE_8BIT |
+                 PORTA_FEATURE_ATOMIC_INT32 | PORTA_FEATURE_ATOMIC_INT64 | PORTA_FEATURE_ATOMIC_FLOAT32 |
+                 PORTA_FEATURE_SUBGROUPS | PORTA_FEATURE_SUBGROUP_CLUSTERED;
     // Host memory, built-in kernels compiled in at their defaults, checked
     // against a float64 oracle, and work-items that run as fibers.
     i.flags = PORTA_DEVICE_FLAG_UNIFIED_MEMORY | PORTA_DEVICE_FLAG_PRECOMPILED_DEFAULTS |

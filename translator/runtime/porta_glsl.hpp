@@ -198,20 +198,20 @@ struct float16_t {
 };
 static_assert(sizeof(float16_t) == 2 && alignof(float16_t) == 2, "float16_t must be 2 bytes");
 
-#define PORTA_GLSL_HALF_OPERATOR(op)                                                  \
-  PORTA_GLSL_FN constexpr float16_t operator op(float16_t a, float16_t b) {            \
-    return float16_t(a.to_float() op b.to_float());                                   \
-  }                                                                                   \
-  PORTA_GLSL_FN constexpr float16_t& operator op##=(float16_t & a, float16_t b) {      \
-    return a = a op b;                                                                \
-  }
+#define PORTA_GLSL_HALF_OPERATOR(op)                                        \
+  PORTA_GLSL_FN constexpr float16_t operator op(float16_t a, float16_t b) { \
+    return float16_t(a.to_float() op b.to_float());                         \
+  }                                                                         \
+  PORTA_GLSL_FN constexpr float16_t& operator op##=(float16_t& a, float16_t b) { return a = a op b; }
 PORTA_GLSL_HALF_OPERATOR(+)
 PORTA_GLSL_HALF_OPERATOR(-)
 PORTA_GLSL_HALF_OPERATOR(*)
 PORTA_GLSL_HALF_OPERATOR(/)
 #undef PORTA_GLSL_HALF_OPERATOR
 // Negation flips the sign bit, NaN included, as on every GPU.
-PORTA_GLSL_FN constexpr float16_t operator-(float16_t a) { return float16_t::from_bits(uint16_t(a.bits ^ 0x8000u)); }
+PORTA_GLSL_FN constexpr float16_t operator-(float16_t a) {
+  return float16_t::from_bits(uint16_t(a.bits ^ 0x8000u));
+}
 PORTA_GLSL_FN constexpr float16_t operator+(float16_t a) { return a; }
 #define PORTA_GLSL_HALF_RELATION(op) \
   PORTA_GLSL_FN constexpr bool operator op(float16_t a, float16_t b) { return a.to_float() op b.to_float(); }
@@ -1370,11 +1370,13 @@ PORTA_GLSL_FN vec<T, N> modf(const vec<T, N>& x, vec<T, N>& whole) {
 // transcendental functions are as accurate as float's, then rounded.
 #define PORTA_GLSL_HALF1(name) \
   PORTA_GLSL_FN float16_t name(float16_t x) { return float16_t(name(x.to_float())); }
-#define PORTA_GLSL_HALF2(name) \
-  PORTA_GLSL_FN float16_t name(float16_t x, float16_t y) { return float16_t(name(x.to_float(), y.to_float())); }
-#define PORTA_GLSL_HALF3(name)                                           \
+#define PORTA_GLSL_HALF2(name)                             \
+  PORTA_GLSL_FN float16_t name(float16_t x, float16_t y) { \
+    return float16_t(name(x.to_float(), y.to_float()));    \
+  }
+#define PORTA_GLSL_HALF3(name)                                          \
   PORTA_GLSL_FN float16_t name(float16_t x, float16_t y, float16_t z) { \
-    return float16_t(name(x.to_float(), y.to_float(), z.to_float()));  \
+    return float16_t(name(x.to_float(), y.to_float(), z.to_float()));   \
   }
 PORTA_GLSL_HALF1(floor)
 PORTA_GLSL_HALF1(ceil)

@@ -7,7 +7,7 @@
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 features_h="$here/../../api/include/porta/features.h"
-classes="abi layout matrix integer float bool struct_results atomics subgroup spec int64 fp64 shared control classic"
+classes="abi layout matrix integer float bool struct_results atomics subgroup spec int64 fp64 fp16 bf16 int8 int16 shared control classic"
 minimum_total=200
 
 glslc="${GLSLC:-$(command -v glslc)}"

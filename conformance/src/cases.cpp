@@ -13,7 +13,11 @@
 namespace porta::conformance {
 
 const std::vector<std::string>& builtin_ops() {
-  static const std::vector<std::string> ops = {"fill", "scale", "mul", "sigmoid", "matmul", "logreg_step"};
+  static const std::vector<std::string> ops = [] {
+    std::vector<std::string> all = {"fill", "scale", "mul", "sigmoid", "matmul", "logreg_step"};
+    for (const std::string& op : type_ops()) all.push_back(op);
+    return all;
+  }();
   return ops;
 }
 
@@ -294,6 +298,8 @@ std::vector<Case> cases_of(const std::string& op, bool full) {
     all = matmul_cases();
   } else if (op == "logreg_step") {
     all = logreg_cases();
+  } else {
+    all = type_cases(op);
   }
   std::vector<Case> out;
   for (Case& c : all)

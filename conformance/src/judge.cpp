@@ -60,9 +60,9 @@ Judgement against_exact(const Tolerance& t, float got, double exact, double abs_
     case BoundKind::kExact:
     case BoundKind::kCorrectlyRounded: {
       // An exact value past FLT_MAX rounds to infinity: correct rounding, no error to measure.
-      const float want = static_cast<float>(exact);
+      const float want = round_to(t.dtype, exact);
       const bool ok = same(got, want);
-      return {ok, ok && std::isinf(want) ? 0.0 : test::ulp_error(got, exact), t.ulps};
+      return {ok, ok && std::isinf(want) ? 0.0 : ulp_error_in(t.dtype, got, exact), t.ulps};
     }
     case BoundKind::kUlp: {
       const double e = test::ulp_error(got, exact);
@@ -123,6 +123,9 @@ void judge(const std::string& op, const std::vector<Output>& outputs, CaseResult
   const Tolerance& t = tolerance_of(op);
   result.unit = t.kind == BoundKind::kAbsolute ? "abs" : "ulp";
   Tally tally;
+  std::string alternative;
+  for (const Output& o : outputs)
+    if (!o.alternative.empty()) alternative = o.alternative;
   const bool have_ref = !outputs.empty() && !outputs[0].ref.empty();
   const char* ref_name = "the CPU backend";
   for (const Output& o : outputs) {
@@ -188,9 +191,10 @@ void judge(const std::string& op, const std::vector<Output>& outputs, CaseResult
     if (tally.failures > Tally::kShown) result.detail += "\n...";
   } else if (tally.flushed > 0) {
     result.outcome = Outcome::kDeviation;
-    result.deviation = "flushes denormals";
+    result.deviation = alternative.empty() ? "flushes denormals" : alternative;
     result.detail = std::to_string(tally.flushed) + " element" + (tally.flushed == 1 ? "" : "s") +
-                    " differ only as far as a device that flushes denormals to zero may";
+                    " differ only as far as a device that " +
+                    (alternative.empty() ? "flushes denormals to zero" : alternative) + " may";
   } else {
     result.outcome = Outcome::kPass;
   }

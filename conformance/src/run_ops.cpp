@@ -406,6 +406,8 @@ CaseResult run_case(Devices& d, const Case& c, uint64_t run_seed) {
           outputs = run_matmul(d, c, seed);
         else if (c.op == "logreg_step")
           outputs = run_logreg(d, c, seed);
+        else if (!type_cases(c.op).empty())
+          outputs = run_type_case(d, c, seed);
         else
           outputs = run_unary_binary(d, c, seed);
         judge(c.op, outputs, r);

@@ -95,6 +95,9 @@ struct Output {
   std::vector<double> exact;    // oracle (inside elements)
   std::vector<double> bound;    // kAbsolute bounds against the exact value (inside elements)
   std::vector<float> flushed;   // the result a device that flushes denormals gives (optional)
+  // What a device giving `flushed` does, when that is something else a
+  // device may do than flush denormals (a deviation of that name).
+  std::string alternative;
   // Optional, kAbsolute ops: how far flushing denormal operands and
   // intermediates to zero can move an element beyond its bound.
   std::vector<double> flush_allowance;
@@ -111,6 +114,12 @@ struct Devices {
   std::optional<porta::Device> ref;  // empty when dut is the CPU backend itself
   std::string ref_unavailable;       // why there is no reference, when there should be one
 };
+
+// The type cases (type_cases.cpp): ops named after an element type ("fp16",
+// "bf16", "int8", "int16"), their cases, and running one.
+const std::vector<std::string>& type_ops();
+std::vector<Case> type_cases(const std::string& op);
+std::vector<Output> run_type_case(Devices& devices, const Case& c, uint64_t seed);
 
 // Runs one case on `devices` and judges it (never throws).
 CaseResult run_case(Devices& devices, const Case& c, uint64_t run_seed);

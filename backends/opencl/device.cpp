@@ -72,9 +72,11 @@ bool has_native_subgroups(const std::string& extensions) {
 uint64_t features_of(const std::string& extensions) {
   // OpenCL C 1.2 (full profile) has char, short and long arithmetic, byte-addressable
   // stores, half storage (vload_half/vstore_half) and 32-bit atomics in its core.
-  uint64_t f = PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 | PORTA_FEATURE_INT64 | PORTA_FEATURE_STORAGE_8BIT |
-               PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_ATOMIC_INT32;
-  if (has_extension(extensions, "cl_khr_fp16")) f |= PORTA_FEATURE_FP16;
+  // float16_t arithmetic is float arithmetic rounded to half after each
+  // operation (translator/src/opencl_half.cpp), exact on every device, with
+  // or without cl_khr_fp16.
+  uint64_t f = PORTA_FEATURE_FP16 | PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 | PORTA_FEATURE_INT64 |
+               PORTA_FEATURE_STORAGE_8BIT | PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_ATOMIC_INT32;
   if (has_extension(extensions, "cl_khr_fp64")) f |= PORTA_FEATURE_FP64;
   // Subgroups, the device's own or of one work-item: has_native_subgroups().
   f |= PORTA_FEATURE_SUBGROUPS;

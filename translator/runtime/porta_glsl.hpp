@@ -178,10 +178,21 @@ struct float16_t {
 #endif
     return detail::half_to_float(bits);
   }
-  // To any arithmetic type, as float(x) would convert (float is exact).
+  // To any arithmetic type, as float(x) would convert (float is exact). An
+  // 8- or 16-bit integer saturates, NaN gives 0, as saturating_cast does for
+  // wider ones (a half reaches 65504: C++ would leave that undefined).
   template <class A, class = decltype(A(1.0f))>
   PORTA_GLSL_FN constexpr explicit operator A() const {
-    return A(to_float());
+    const float v = to_float();
+    if (A(0.5f) == A(0) && sizeof(A) <= 2) {
+      if (!(v == v)) return A(0);
+      const bool is_signed = A(-1) < A(0);
+      const uint32_t bits = uint32_t(sizeof(A)) * 8u;
+      const float lo = is_signed ? -float(1u << (bits - 1u)) : 0.0f;
+      const float hi = is_signed ? float((1u << (bits - 1u)) - 1u) : float((1u << bits) - 1u);
+      return v <= lo ? A(lo) : v >= hi ? A(hi) : A(v);
+    }
+    return A(v);
   }
 
  private:
@@ -1132,12 +1143,30 @@ template <>
 struct integer_range<uint64_t> {
   static constexpr double lo = 0.0, hi = 18446744073709551616.0;  // 2^64
 };
+template <>
+struct integer_range<int16_t> {
+  static constexpr double lo = -32768.0, hi = 32767.0;
+};
+template <>
+struct integer_range<uint16_t> {
+  static constexpr double lo = 0.0, hi = 65535.0;
+};
+template <>
+struct integer_range<int8_t> {
+  static constexpr double lo = -128.0, hi = 127.0;
+};
+template <>
+struct integer_range<uint8_t> {
+  static constexpr double lo = 0.0, hi = 255.0;
+};
 template <class I, class F, detail::if_scalar<F> = 0>
 PORTA_GLSL_FN I saturating_cast(F x) {
   const double v = double(x);
   if (!(v == v)) return I(0);
   if (v <= integer_range<I>::lo) return I(integer_range<I>::lo);
-  if (v >= integer_range<I>::hi) return I(~I(0) > I(0) ? ~I(0) : ~(I(1) << (sizeof(I) * 8 - 1)));
+  // The 8- and 16-bit maxima are doubles exactly; 2^63 and 2^64 are not maxima.
+  if (v >= integer_range<I>::hi)
+    return sizeof(I) <= 2 ? I(integer_range<I>::hi) : I(~I(0) > I(0) ? ~I(0) : ~(I(1) << (sizeof(I) * 8 - 1)));
   return I(x);
 }
 template <class I, class F, int N>

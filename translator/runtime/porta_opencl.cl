@@ -37,6 +37,118 @@
 // GLSL rounds a * b + c twice unless the source asks for fma(); OpenCL C would fuse it.
 #pragma OPENCL FP_CONTRACT OFF
 
+//@section half
+// float16_t without cl_khr_fp16: a value is a float that holds a half
+// exactly; buffers hold its 16 bits (ushort). Every operation is done in
+// float and rounded to half, round to nearest even: the correctly rounded
+// half result for + - * (float's are correctly rounded, and its 24 bits are
+// more than 2 * 11 + 2, so rounding twice never differs from rounding once);
+// / and sqrt below.
+ushort porta_half_bits(float value)
+{
+    const uint f = as_uint(value);
+    const uint sign = (f >> 16) & 0x8000u;
+    const uint exponent = (f >> 23) & 0xffu;
+    uint mantissa = f & 0x7fffffu;
+    if (exponent == 0xffu) return (ushort)(sign | 0x7c00u | (mantissa ? 0x200u | (mantissa >> 13) : 0u));
+    const int e = (int)exponent - 127 + 15;
+    if (e >= 31) return (ushort)(sign | 0x7c00u);
+    if (e <= 0) {
+        if (e < -10) return (ushort)sign;
+        mantissa |= 0x800000u;
+        const int shift = 14 - e;
+        uint kept = mantissa >> shift;
+        const uint rest = mantissa & ((1u << shift) - 1u);
+        const uint halfway = 1u << (shift - 1);
+        if (rest > halfway || (rest == halfway && (kept & 1u))) ++kept;
+        return (ushort)(sign | kept);
+    }
+    uint kept = ((uint)e << 10) | (mantissa >> 13);
+    const uint rest = mantissa & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (kept & 1u))) ++kept;  // may carry into the exponent: still right
+    return (ushort)(sign | kept);
+}
+float porta_half_value(ushort h)
+{
+    const uint sign = ((uint)h & 0x8000u) << 16;
+    const uint exponent = ((uint)h >> 10) & 0x1fu;
+    const uint mantissa = (uint)h & 0x3ffu;
+    if (exponent == 0u) {
+        const float magnitude = (float)mantissa * 5.9604644775390625e-8f;  // 2^-24: exact
+        return sign ? -magnitude : magnitude;
+    }
+    if (exponent == 31u) return as_float(sign | 0x7f800000u | (mantissa << 13));
+    return as_float(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+}
+float porta_round_half(float x) { return porta_half_value(porta_half_bits(x)); }
+// OpenCL C lets float / and sqrt be 2.5 and 3 ulp off; rounded to half that
+// is one half ulp off at most, and the neighbour to take is decided exactly:
+// a midpoint between two halves has 12 bits, times a half (or itself) at most
+// 24, which float holds exactly. Ties go to the even half.
+float porta_half_magnitude(uint h) { return h >= 0x7c00u ? 65536.0f : porta_half_value((ushort)h); }
+uint porta_half_nearest(uint h, float x, float y, int square)
+{
+    if (h < 0x7c00u) {
+        const float m = 0.5f * (porta_half_magnitude(h) + porta_half_magnitude(h + 1u));
+        const float p = square ? m * m : m * y;
+        if (p < x || (p == x && (h & 1u))) return h + 1u;
+    }
+    if (h > 0u) {
+        const float m = 0.5f * (porta_half_magnitude(h - 1u) + porta_half_magnitude(h));
+        const float p = square ? m * m : m * y;
+        if (p > x || (p == x && (h & 1u))) return h - 1u;
+    }
+    return h;
+}
+float porta_div_half(float a, float b)
+{
+    const float q = porta_round_half(a / b);
+    if (isnan(q) || isinf(a) || isinf(b) || a == 0.0f || b == 0.0f) return q;
+    const uint h = porta_half_nearest(min((uint)porta_half_bits(fabs(q)), 0x7c00u), fabs(a), fabs(b), 0);
+    return copysign(h >= 0x7c00u ? INFINITY : porta_half_value((ushort)h), q);
+}
+float porta_sqrt_half(float x)
+{
+    const float s = porta_round_half(sqrt(x));
+    if (!(x > 0.0f) || isinf(x)) return s;
+    return porta_half_value((ushort)porta_half_nearest(porta_half_bits(s), x, 0.0f, 1));
+}
+float2 porta_div_half2(float2 a, float2 b) { return (float2)(porta_div_half(a.x, b.x), porta_div_half(a.y, b.y)); }
+float3 porta_div_half3(float3 a, float3 b) { return (float3)(porta_div_half(a.x, b.x), porta_div_half(a.y, b.y), porta_div_half(a.z, b.z)); }
+float4 porta_div_half4(float4 a, float4 b) { return (float4)(porta_div_half(a.x, b.x), porta_div_half(a.y, b.y), porta_div_half(a.z, b.z), porta_div_half(a.w, b.w)); }
+float2 porta_sqrt_half2(float2 v) { return (float2)(porta_sqrt_half(v.x), porta_sqrt_half(v.y)); }
+float3 porta_sqrt_half3(float3 v) { return (float3)(porta_sqrt_half(v.x), porta_sqrt_half(v.y), porta_sqrt_half(v.z)); }
+float4 porta_sqrt_half4(float4 v) { return (float4)(porta_sqrt_half(v.x), porta_sqrt_half(v.y), porta_sqrt_half(v.z), porta_sqrt_half(v.w)); }
+// fma rounded once: a * b is exact in float (22 bits); the sum's rounding
+// error comes back exactly (TwoSum), and a float rounded to odd (its last bit
+// set where the sum was inexact) rounds to half as the exact sum does.
+float porta_fma_half(float a, float b, float c)
+{
+    const float p = a * b;
+    const float s = p + c;
+    const float bb = s - p;
+    const float error = (p - (s - bb)) + (c - bb);
+    float odd = s;
+    if (isfinite(s) && error != 0.0f && (as_uint(s) & 1u) == 0u)
+        odd = as_float(as_uint(s) + (((error > 0.0f) == (s > 0.0f)) ? 1u : 0xffffffffu));
+    return porta_round_half(odd);
+}
+ushort2 porta_half_bits2(float2 v) { return (ushort2)(porta_half_bits(v.x), porta_half_bits(v.y)); }
+ushort3 porta_half_bits3(float3 v) { return (ushort3)(porta_half_bits(v.x), porta_half_bits(v.y), porta_half_bits(v.z)); }
+ushort4 porta_half_bits4(float4 v) { return (ushort4)(porta_half_bits(v.x), porta_half_bits(v.y), porta_half_bits(v.z), porta_half_bits(v.w)); }
+float2 porta_half_value2(ushort2 h) { return (float2)(porta_half_value(h.x), porta_half_value(h.y)); }
+float3 porta_half_value3(ushort3 h) { return (float3)(porta_half_value(h.x), porta_half_value(h.y), porta_half_value(h.z)); }
+float4 porta_half_value4(ushort4 h) { return (float4)(porta_half_value(h.x), porta_half_value(h.y), porta_half_value(h.z), porta_half_value(h.w)); }
+float2 porta_round_half2(float2 v) { return porta_half_value2(porta_half_bits2(v)); }
+float3 porta_round_half3(float3 v) { return porta_half_value3(porta_half_bits3(v)); }
+float4 porta_round_half4(float4 v) { return porta_half_value4(porta_half_bits4(v)); }
+float2 porta_fma_half2(float2 a, float2 b, float2 c) { return (float2)(porta_fma_half(a.x, b.x, c.x), porta_fma_half(a.y, b.y, c.y)); }
+float3 porta_fma_half3(float3 a, float3 b, float3 c) { return (float3)(porta_fma_half(a.x, b.x, c.x), porta_fma_half(a.y, b.y, c.y), porta_fma_half(a.z, b.z, c.z)); }
+float4 porta_fma_half4(float4 a, float4 b, float4 c) { return (float4)(porta_fma_half(a.x, b.x, c.x), porta_fma_half(a.y, b.y, c.y), porta_fma_half(a.z, b.z, c.z), porta_fma_half(a.w, b.w, c.w)); }
+// An f16vec2 seen as a uint (packFloat2x16 / unpackFloat2x16): x in the low half.
+uint porta_half2_as_uint(float2 v) { return as_uint(porta_half_bits2(v)); }
+float2 porta_uint_as_half2(uint u) { return porta_half_value2(as_ushort2(u)); }
+
 //@section bitfield_reverse
 // GLSL's bitfieldReverse (OpenCL C 1.2 has no bit reversal), for {T}: uint or uintN.
 {T} porta_bitfield_reverse_{T}({T} x)

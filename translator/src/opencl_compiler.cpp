@@ -156,7 +156,12 @@ std::string OpenclCompiler::vector_type_name(SPIRType::BaseType base, uint32_t v
 }
 
 std::string OpenclCompiler::type_to_glsl(const SPIRType& type, uint32_t id) {
-  if (type.basetype == SPIRType::Half) unsupported("16-bit floating point (float16_t)");
+  if (type.basetype == SPIRType::Half) {
+    // A value is a float; in a buffer's struct, the half's bits (opencl_half.cpp).
+    if (type.columns > 1) unsupported("float16_t matrices");
+    if (type.vecsize > 4) unsupported("vectors of more than 4 components");
+    return vector_type_name(half_as_bits_ ? SPIRType::UShort : SPIRType::Float, type.vecsize);
+  }
   if (type.columns > 1 && type.basetype != SPIRType::Struct) return matrix_type_name(type);
   switch (type.basetype) {
     case SPIRType::Struct:
@@ -266,10 +271,15 @@ void OpenclCompiler::emit_translation_unit() {
 }
 
 void OpenclCompiler::emit_prelude() {
-  bool uses_double = false;
+  bool uses_double = false, uses_half = false;
   std::set<std::string> vectors;
   ir.for_each_typed_id<SPIRType>([&](uint32_t, const SPIRType& type) {
     if (type.basetype == SPIRType::Double) uses_double = true;
+    if (type.basetype == SPIRType::Half) {
+      uses_half = true;
+      if (type.vecsize > 1 && type.vecsize <= 4 && type.columns == 1 && !type.pointer)
+        vectors.insert(vector_type_name(SPIRType::Float, type.vecsize));  // a float16_t vector's value
+    }
     if (type.vecsize > 1 && type.columns == 1 && !type.pointer && type.basetype != SPIRType::Boolean &&
         scalar_name(type.basetype) && type.vecsize <= 4)
       vectors.insert(vector_type_name(type.basetype, type.vecsize));
@@ -282,6 +292,7 @@ void OpenclCompiler::emit_prelude() {
                 spv::CapabilityInt64Atomics) != ir.declared_capabilities.end())
     emit_runtime_section(kRuntimeFile, "int64_atomics");
   emit_runtime_section(kRuntimeFile, "prelude");
+  if (uses_half) emit_runtime_section(kRuntimeFile, "half");
   statement("");
   // The emitter also writes GLSL's scalar conversions, int(0x80000000) or
   // short(x): C casts in OpenCL C.
@@ -629,7 +640,21 @@ OpenclCompiler::StructPlan OpenclCompiler::layout_struct(const SPIRType& type, b
 
 void OpenclCompiler::emit_struct(const SPIRType& type) {
   const std::string name = to_name(type.self);
+  // A struct laid out for buffers (its members have offsets) holds a
+  // float16_t as its bits; other structs hold values.
+  struct HalfAsBits {
+    bool& flag;
+    bool saved;
+    ~HalfAsBits() { flag = saved; }
+  } half_as_bits{half_as_bits_, half_as_bits_};
+  half_as_bits_ = !type.member_types.empty() && has_member_decoration(type.self, 0, spv::DecorationOffset);
   if (!struct_layout_is_natural(type.self)) {
+    if (half_as_bits_) {
+      for (uint32_t member : type.member_types)
+        if (holds_half(get<SPIRType>(member)))
+          unsupported("float16_t in a buffer whose layout OpenCL C's structs cannot hold (byte-addressed)");
+    }
+    half_as_bits_ = false;
     if (is_push_block(type.self)) {
       // Byte-addressed push constants: the bytes as they arrive, in words
       // so that the scalars in them are aligned.
@@ -735,7 +760,11 @@ std::string OpenclCompiler::view_element_type(const BufferView& view) {
   const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
   if (!block_is_array(block)) return to_name(block.self);
   const SPIRType& array = get<SPIRType>(block.member_types[0]);
-  return type_to_glsl(get<SPIRType>(array.parent_type));
+  const bool saved = half_as_bits_;
+  half_as_bits_ = true;  // a float16_t array's elements are bits
+  std::string element = type_to_glsl(get<SPIRType>(array.parent_type));
+  half_as_bits_ = saved;
+  return element;
 }
 
 std::string OpenclCompiler::kernel_parameters() {
@@ -940,6 +969,7 @@ void OpenclCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
     emit_atomic(instruction);
     return;
   }
+  if (emit_half_instruction(instruction)) return;
   if (emit_matrix_or_bool_vector(instruction)) return;
   switch (static_cast<spv::Op>(instruction.op)) {
     case spv::OpAtomicLoad:
@@ -1110,11 +1140,19 @@ void OpenclCompiler::emit_conversion(const spirv_cross::Instruction& instruction
                                         : result.width == 8  ? SPIRType::SByte
                                                              : SPIRType::Int);
       break;
+    // To 8 and 16 bits too: convert_short_sat_rtz saturates to the narrow
+    // type's own range, as the other targets do.
     case spv::OpConvertFToS:
-      expected.basetype = result.width == 64 ? SPIRType::Int64 : SPIRType::Int;
+      expected.basetype = result.width == 64   ? SPIRType::Int64
+                          : result.width == 16 ? SPIRType::Short
+                          : result.width == 8  ? SPIRType::SByte
+                                               : SPIRType::Int;
       break;
     case spv::OpConvertFToU:
-      expected.basetype = result.width == 64 ? SPIRType::UInt64 : SPIRType::UInt;
+      expected.basetype = result.width == 64   ? SPIRType::UInt64
+                          : result.width == 16 ? SPIRType::UShort
+                          : result.width == 8  ? SPIRType::UByte
+                                               : SPIRType::UInt;
       break;
     default:
       break;
@@ -1198,6 +1236,7 @@ void OpenclCompiler::emit_glsl_op(uint32_t result_type, uint32_t id, uint32_t op
   auto signed_operand = [&](const std::string& expr) {
     return is_signed(expression_type(args[0]).basetype) ? expr : bitcast_glsl(signed_operand_type(), args[0]);
   };
+  if (emit_half_glsl_op(result_type, id, op, args, count)) return;
   if (emit_extended_glsl(result_type, id, op, args)) return;
   switch (static_cast<GLSLstd450>(op)) {
     case GLSLstd450RoundEven:

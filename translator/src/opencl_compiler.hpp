@@ -172,6 +172,16 @@ class OpenclCompiler final : public TargetCompiler {
   bool emit_struct_result(const spirv_cross::Instruction& instruction);
   bool emit_extended_glsl(uint32_t result_type, uint32_t id, uint32_t op, const uint32_t* args);
 
+  // ---- float16_t (opencl_half.cpp) ----
+  bool holds_half(const spirv_cross::SPIRType& type) const;
+  // Where a float16_t is its 16 bits (ushort) rather than a float.
+  static bool half_holds_bits(spv::StorageClass storage);
+  std::string round_half(const std::string& expr, const spirv_cross::SPIRType& type);
+  // False: not an instruction on float16_t that needs its own lowering.
+  bool emit_half_instruction(const spirv_cross::Instruction& instruction);
+  bool emit_half_glsl_op(uint32_t result_type, uint32_t id, uint32_t op, const uint32_t* args, uint32_t count);
+  bool half_as_bits_ = false;  // while declaring a struct laid out for buffers
+
   // ---- subgroups (opencl_subgroups.cpp) ----
   // sub_group_* from cl_khr_subgroups and the cl_khr_subgroup_* extensions:
   // always the non-uniform forms, which take the active work-items as Vulkan

@@ -1074,9 +1074,10 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
       SPIRType integer = type;
       integer.vecsize = 1;
       const bool to_signed = opcode == spv::OpConvertFToS;
-      integer.basetype = type.width == 64 ? (to_signed ? SPIRType::Int64 : SPIRType::UInt64)
-                                          : (to_signed ? SPIRType::Int : SPIRType::UInt);
-      if (type.width != 32 && type.width != 64) break;
+      integer.basetype = type.width == 64   ? (to_signed ? SPIRType::Int64 : SPIRType::UInt64)
+                         : type.width == 16 ? (to_signed ? SPIRType::Short : SPIRType::UShort)
+                         : type.width == 8  ? (to_signed ? SPIRType::SByte : SPIRType::UByte)
+                                            : (to_signed ? SPIRType::Int : SPIRType::UInt);
       const std::string expr =
           join("saturating_cast<", type_to_glsl(integer), ">(", to_unpacked_expression(ops[2]), ")");
       emit_op(ops[0], ops[1], bitcast_expression(type, integer.basetype, expr), should_forward(ops[2]));

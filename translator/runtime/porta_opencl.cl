@@ -145,6 +145,11 @@ float4 porta_round_half4(float4 v) { return porta_half_value4(porta_half_bits4(v
 float2 porta_fma_half2(float2 a, float2 b, float2 c) { return (float2)(porta_fma_half(a.x, b.x, c.x), porta_fma_half(a.y, b.y, c.y)); }
 float3 porta_fma_half3(float3 a, float3 b, float3 c) { return (float3)(porta_fma_half(a.x, b.x, c.x), porta_fma_half(a.y, b.y, c.y), porta_fma_half(a.z, b.z, c.z)); }
 float4 porta_fma_half4(float4 a, float4 b, float4 c) { return (float4)(porta_fma_half(a.x, b.x, c.x), porta_fma_half(a.y, b.y, c.y), porta_fma_half(a.z, b.z, c.z), porta_fma_half(a.w, b.w, c.w)); }
+// dot on float16_t vectors: each product and each sum rounded, in order, as
+// the other targets do.
+float porta_dot_half2(float2 a, float2 b) { return porta_round_half(porta_round_half(a.x * b.x) + porta_round_half(a.y * b.y)); }
+float porta_dot_half3(float3 a, float3 b) { return porta_round_half(porta_dot_half2(a.xy, b.xy) + porta_round_half(a.z * b.z)); }
+float porta_dot_half4(float4 a, float4 b) { return porta_round_half(porta_dot_half3(a.xyz, b.xyz) + porta_round_half(a.w * b.w)); }
 // An f16vec2 seen as a uint (packFloat2x16 / unpackFloat2x16): x in the low half.
 uint porta_half2_as_uint(float2 v) { return as_uint(porta_half_bits2(v)); }
 float2 porta_uint_as_half2(uint u) { return porta_half_value2(as_ushort2(u)); }

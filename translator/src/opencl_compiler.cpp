@@ -649,12 +649,7 @@ void OpenclCompiler::emit_struct(const SPIRType& type) {
   } half_as_bits{half_as_bits_, half_as_bits_};
   half_as_bits_ = !type.member_types.empty() && has_member_decoration(type.self, 0, spv::DecorationOffset);
   if (!struct_layout_is_natural(type.self)) {
-    if (half_as_bits_) {
-      for (uint32_t member : type.member_types)
-        if (holds_half(get<SPIRType>(member)))
-          unsupported("float16_t in a buffer whose layout OpenCL C's structs cannot hold (byte-addressed)");
-    }
-    half_as_bits_ = false;
+    half_as_bits_ = false;  // byte-addressed: this struct holds values only
     if (is_push_block(type.self)) {
       // Byte-addressed push constants: the bytes as they arrive, in words
       // so that the scalars in them are aligned.
@@ -723,6 +718,7 @@ std::string OpenclCompiler::byte_pointer(const SPIRType& type, uint32_t variable
                                          bool read_only) {
   SPIRType component = type;
   component.vecsize = 1;
+  if (component.basetype == SPIRType::Half) component.basetype = SPIRType::UShort;  // its bits
   const bool push = variable == push_constant_variable();
   return std::string("(") + (push ? "" : "__global ") + (read_only || push ? "const " : "") +
          type_to_glsl(component) + "*)(" + byte_address_base(variable) + " + (" + offset + "))";
@@ -730,22 +726,30 @@ std::string OpenclCompiler::byte_pointer(const SPIRType& type, uint32_t variable
 
 std::string OpenclCompiler::byte_address_lvalue(const SPIRType& type, uint32_t variable,
                                                 const std::string& offset, bool read_only) {
-  if (type.vecsize > 1) return "";
+  // A float16_t is no lvalue: its bits are read and written through its conversions.
+  if (type.vecsize > 1 || type.basetype == SPIRType::Half) return "";
   return "(*" + byte_pointer(type, variable, offset, read_only) + ")";
 }
 
 std::string OpenclCompiler::byte_load(const SPIRType& type, uint32_t variable, const std::string& offset) {
-  if (type.vecsize == 1) return byte_address_lvalue(type, variable, offset, true);
-  return "vload" + std::to_string(type.vecsize) + "(0, " + byte_pointer(type, variable, offset, true) + ")";
+  const std::string bits = type.vecsize == 1 ? "(*" + byte_pointer(type, variable, offset, true) + ")"
+                                             : "vload" + std::to_string(type.vecsize) + "(0, " +
+                                                   byte_pointer(type, variable, offset, true) + ")";
+  if (type.basetype != SPIRType::Half) return bits;
+  return "porta_half_value" + (type.vecsize > 1 ? std::to_string(type.vecsize) : std::string()) + "(" + bits + ")";
 }
 
 void OpenclCompiler::byte_store(const SPIRType& type, uint32_t variable, const std::string& offset,
                                 const std::string& value) {
+  const std::string stored =
+      type.basetype != SPIRType::Half
+          ? value
+          : "porta_half_bits" + (type.vecsize > 1 ? std::to_string(type.vecsize) : std::string()) + "(" + value + ")";
   if (type.vecsize == 1) {
-    statement(byte_address_lvalue(type, variable, offset, false), " = ", value, ";");
+    statement("(*", byte_pointer(type, variable, offset, false), ") = ", stored, ";");
     return;
   }
-  statement("vstore", type.vecsize, "(", value, ", 0, ", byte_pointer(type, variable, offset, false), ");");
+  statement("vstore", type.vecsize, "(", stored, ", 0, ", byte_pointer(type, variable, offset, false), ");");
 }
 
 // ---------------------------------------------------------------------------

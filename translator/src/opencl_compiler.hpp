@@ -176,6 +176,7 @@ class OpenclCompiler final : public TargetCompiler {
   bool holds_half(const spirv_cross::SPIRType& type) const;
   // Where a float16_t is its 16 bits (ushort) rather than a float.
   static bool half_holds_bits(spv::StorageClass storage);
+  bool is_byte_addressed_pointer(uint32_t pointer);
   std::string round_half(const std::string& expr, const spirv_cross::SPIRType& type);
   // False: not an instruction on float16_t that needs its own lowering.
   bool emit_half_instruction(const spirv_cross::Instruction& instruction);

@@ -35,6 +35,12 @@ bool OpenclCompiler::holds_half(const SPIRType& type) const {
   return false;
 }
 
+// A pointer into a byte-addressed buffer: byte_load() and byte_store() convert.
+bool OpenclCompiler::is_byte_addressed_pointer(uint32_t pointer) {
+  const spirv_cross::SPIRVariable* variable = maybe_get_backing_variable(pointer);
+  return variable && is_byte_addressed(variable->self);
+}
+
 bool OpenclCompiler::half_holds_bits(spv::StorageClass storage) {
   return storage == spv::StorageClassStorageBuffer || storage == spv::StorageClassUniform ||
          storage == spv::StorageClassPushConstant || storage == spv::StorageClassPhysicalStorageBuffer;
@@ -57,7 +63,9 @@ bool OpenclCompiler::emit_half_instruction(const spirv_cross::Instruction& instr
   switch (opcode) {
     case spv::OpLoad: {
       const SPIRType& type = get<SPIRType>(ops[0]);
-      if (!holds_half(type) || !half_holds_bits(get_expression_effective_storage_class(ops[2]))) return false;
+      if (!holds_half(type) || !half_holds_bits(get_expression_effective_storage_class(ops[2])) ||
+          is_byte_addressed_pointer(ops[2]))
+        return false;
       if (type.basetype != SPIRType::Half || !type.array.empty())
         unsupported("a struct or array holding float16_t read from a buffer at once (read its members)");
       // Not forwarded: the value is read here, before any later store.
@@ -67,7 +75,9 @@ bool OpenclCompiler::emit_half_instruction(const spirv_cross::Instruction& instr
     }
     case spv::OpStore: {
       const SPIRType& type = expression_type(ops[1]);
-      if (!holds_half(type) || !half_holds_bits(get_expression_effective_storage_class(ops[0]))) return false;
+      if (!holds_half(type) || !half_holds_bits(get_expression_effective_storage_class(ops[0])) ||
+          is_byte_addressed_pointer(ops[0]))
+        return false;
       if (type.basetype != SPIRType::Half || !type.array.empty())
         unsupported("a struct or array holding float16_t written to a buffer at once (write its members)");
       statement(to_expression(ops[0]), " = porta_half_bits", width_suffix(type.vecsize), "(",
@@ -109,8 +119,8 @@ bool OpenclCompiler::emit_half_instruction(const spirv_cross::Instruction& instr
     }
     case spv::OpDot:
       if (!result_is_half()) return false;
-      // One rounding of the float dot product (GLSL leaves dot's rounding open).
-      emit(round_half("dot(" + to_expression(ops[2]) + ", " + to_expression(ops[3]) + ")", get<SPIRType>(ops[0])),
+      emit("porta_dot_half" + std::to_string(expression_type(ops[2]).vecsize) + "(" + to_unpacked_expression(ops[2]) +
+               ", " + to_unpacked_expression(ops[3]) + ")",
            {ops[2], ops[3]});
       return true;
     case spv::OpMatrixTimesScalar:

@@ -184,15 +184,16 @@ struct float16_t {
   template <class A, class = decltype(A(1.0f))>
   PORTA_GLSL_FN constexpr explicit operator A() const {
     const float v = to_float();
-    if (A(0.5f) == A(0) && sizeof(A) <= 2) {
+    if constexpr (sizeof(A) <= 2 && A(0.5f) == A(0)) {
       if (!(v == v)) return A(0);
       const bool is_signed = A(-1) < A(0);
       const uint32_t bits = uint32_t(sizeof(A)) * 8u;
       const float lo = is_signed ? -float(1u << (bits - 1u)) : 0.0f;
       const float hi = is_signed ? float((1u << (bits - 1u)) - 1u) : float((1u << bits) - 1u);
       return v <= lo ? A(lo) : v >= hi ? A(hi) : A(v);
+    } else {
+      return A(v);
     }
-    return A(v);
   }
 
  private:
@@ -2039,6 +2040,16 @@ template <>
 PORTA_GLSL_FN uint64_t porta_subgroup_highest<uint64_t>() { return 0xffffffffffffffffull; }
 template <>
 PORTA_GLSL_FN bool porta_subgroup_highest<bool>() { return true; }
+template <>
+PORTA_GLSL_FN float16_t porta_subgroup_highest<float16_t>() { return float16_t::from_bits(0x7c00u); }
+template <>
+PORTA_GLSL_FN int16_t porta_subgroup_highest<int16_t>() { return 0x7fff; }
+template <>
+PORTA_GLSL_FN uint16_t porta_subgroup_highest<uint16_t>() { return 0xffffu; }
+template <>
+PORTA_GLSL_FN int8_t porta_subgroup_highest<int8_t>() { return 0x7f; }
+template <>
+PORTA_GLSL_FN uint8_t porta_subgroup_highest<uint8_t>() { return 0xffu; }
 
 template <class S>
 PORTA_GLSL_FN S porta_subgroup_lowest() {

@@ -127,6 +127,11 @@ std::string OpenclCompiler::subgroup_barrier_statement(bool control) {
 
 std::string OpenclCompiler::subgroup_expression(const SubgroupOperation& operation, uint32_t result_type) {
   if (single_invocation_subgroups()) return single_invocation_expression(operation, result_type);
+  // The device's reductions would add float16_t values as floats, unrounded
+  // between lanes (opencl_half.cpp); moves (broadcasts, shuffles) are exact.
+  if (operation.reduction != SubgroupReduction::None && !operation.operands.empty() &&
+      expression_type(operation.operands[0]).basetype == SPIRType::Half)
+    unsupported("subgroup arithmetic on float16_t");
   const auto& ops = operation.operands;
   auto operand = [&](size_t i) { return to_unpacked_expression(ops[i]); };
   // `function(value, extra...)`, component by component for a vector value:

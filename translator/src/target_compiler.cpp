@@ -361,6 +361,9 @@ void TargetCompiler::collect_interface() {
       case spv::CapabilitySubgroupBallotKHR:
       case spv::CapabilitySubgroupVoteKHR:
         unsupported("GL_ARB_shader_ballot / GL_ARB_shader_group_vote (use GL_KHR_shader_subgroup_*)");
+      case spv::CapabilityAtomicFloat16AddEXT:
+      case spv::CapabilityAtomicFloat16MinMaxEXT:
+        unsupported("float16_t atomics");
       case spv::CapabilityAtomicFloat32AddEXT:
         // Add only (CUDA's atomicAdd, compare-exchange loops in C++ and OpenCL C).
         break;

@@ -7,8 +7,10 @@
 // created, naming the feature: the case is a skip.
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <stdexcept>
+#include <vector>
 
 #include "suite.hpp"
 #include "tolerances.hpp"
@@ -44,6 +46,7 @@ double wrap16(double v) { return static_cast<double>(static_cast<int16_t>(static
 double add8(double a, double b, double) { return wrap8(a + b); }
 double mul8(double a, double b, double) { return wrap8(a * b); }
 double from_int8(double a, double, double) { return wrap8(a * 37 - 1000); }
+double from_int16(double a, double, double) { return wrap16(a * 37 - 1000); }
 double add16(double a, double b, double) { return wrap16(a + b); }
 double mul16(double a, double b, double) { return wrap16(a * b); }
 
@@ -70,58 +73,46 @@ const TypeCase kFp16[] = {
 const TypeCase kBf16[] = {
     {"from-f32", F32, BF16, "out_[i] = uint16_t(porta_bf16_from_float(a[i]));", same, true},
     {"to-f32", BF16, F32, "out_[i] = porta_bf16_to_float(uint(a[i]));", same, true},
-    {"mul-via-f32", BF16, BF16,
-     "out_[i] = uint16_t(porta_bf16_from_float(porta_bf16_to_float(uint(a[i])) * porta_bf16_to_float(uint(b[i]))));",
-     mul, true},
-    {"add-via-f32", BF16, BF16,
-     "out_[i] = uint16_t(porta_bf16_from_float(porta_bf16_to_float(uint(a[i])) + porta_bf16_to_float(uint(b[i]))));",
-     add, true},
+    {"mul-via-f32", BF16, BF16, "out_[i] = bf16_op(a[i], b[i], *);", mul, true},
+    {"add-via-f32", BF16, BF16, "out_[i] = bf16_op(a[i], b[i], +);", add, true},
 };
-const TypeCase kInt8[] = {
-    {"add-wrap", I8, I8, "out_[i] = a[i] + b[i];", add8, false},
-    {"mul-wrap", I8, I8, "out_[i] = a[i] * b[i];", mul8, false},
-    {"from-int", I8, I8, "out_[i] = int8_t(int(a[i]) * 37 - 1000);", from_int8, false},
-};
-const TypeCase kInt16[] = {
-    {"add-wrap", I16, I16, "out_[i] = a[i] + b[i];", add16, false},
-    {"mul-wrap", I16, I16, "out_[i] = a[i] * b[i];", mul16, false},
-};
+// Integer cases: the same statements on int8_t and int16_t, wrapping in the type.
+std::vector<TypeCase> integer_cases(porta_dtype t) {
+  const bool narrow = t == I8;
+  return {{"add-wrap", t, t, "out_[i] = a[i] + b[i];", narrow ? add8 : add16, false},
+          {"mul-wrap", t, t, "out_[i] = a[i] * b[i];", narrow ? mul8 : mul16, false},
+          {"from-int", t, t, narrow ? "out_[i] = int8_t(int(a[i]) * 37 - 1000);" : "out_[i] = int16_t(int(a[i]) * 37 - 1000);",
+           narrow ? from_int8 : from_int16, false}};
+}
 
 struct Table {
   const char* op;
-  const TypeCase* cases;
-  size_t count;
+  std::vector<TypeCase> cases;
 };
-const Table kTables[] = {{"fp16", kFp16, std::size(kFp16)},
-                         {"bf16", kBf16, std::size(kBf16)},
-                         {"int8", kInt8, std::size(kInt8)},
-                         {"int16", kInt16, std::size(kInt16)}};
+const std::vector<Table>& tables() {
+  static const std::vector<Table> all = {{"fp16", std::vector<TypeCase>(std::begin(kFp16), std::end(kFp16))},
+                                         {"bf16", std::vector<TypeCase>(std::begin(kBf16), std::end(kBf16))},
+                                         {"int8", integer_cases(I8)},
+                                         {"int16", integer_cases(I16)}};
+  return all;
+}
 
 const TypeCase* find_case(const std::string& op, const std::string& name) {
-  for (const Table& t : kTables)
+  for (const Table& t : tables())
     if (op == t.op)
-      for (size_t i = 0; i < t.count; ++i)
-        if (name.rfind(t.cases[i].name, 0) == 0 && name.size() > std::strlen(t.cases[i].name) &&
-            name[std::strlen(t.cases[i].name)] == '-' && name.compare(std::strlen(t.cases[i].name) + 1, 1, "n") == 0)
-          return &t.cases[i];
+      for (const TypeCase& c : t.cases)
+        if (name.rfind(std::string(c.name) + "-n", 0) == 0) return &c;
   return nullptr;
 }
 
 const char* glsl_type(porta_dtype t) {
-  switch (t) {
-    case PORTA_DTYPE_FLOAT16:
-      return "float16_t";
-    case PORTA_DTYPE_BFLOAT16:
-      return "uint16_t";
-    case PORTA_DTYPE_INT8:
-      return "int8_t";
-    case PORTA_DTYPE_INT16:
-      return "int16_t";
-    case PORTA_DTYPE_INT32:
-      return "int";
-    default:
-      return "float";
-  }
+  static const struct {
+    porta_dtype dtype;
+    const char* glsl;
+  } kTypes[] = {{F16, "float16_t"}, {BF16, "uint16_t"}, {I8, "int8_t"}, {I16, "int16_t"}, {I32, "int"}};
+  for (const auto& entry : kTypes)
+    if (entry.dtype == t) return entry.glsl;
+  return "float";
 }
 
 // The bfloat16 conversions of translator/runtime/porta_bfloat16.glsl.
@@ -132,6 +123,8 @@ uint porta_bf16_from_float(float x) {
   return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
 }
 float porta_bf16_to_float(uint b) { return uintBitsToFloat(b << 16); }
+// Two bfloat16 combined in float, rounded once.
+#define bf16_op(x, y, op) uint16_t(porta_bf16_from_float(porta_bf16_to_float(uint(x)) op porta_bf16_to_float(uint(y))))
 )";
 
 std::string kernel_source(const TypeCase& c) {
@@ -286,14 +279,14 @@ const std::vector<std::string>& type_ops() {
 
 std::vector<Case> type_cases(const std::string& op) {
   std::vector<Case> out;
-  for (const Table& t : kTables)
+  for (const Table& t : tables())
     if (op == t.op)
-      for (size_t i = 0; i < t.count; ++i)
+      for (const TypeCase& tc : t.cases)
         for (uint64_t n : {uint64_t(1), uint64_t(63), uint64_t(4099)}) {
           Case c;
           c.op = op;
           c.n = n;
-          c.name = std::string(t.cases[i].name) + "-n" + std::to_string(n);
+          c.name = std::string(tc.name) + "-n" + std::to_string(n);
           out.push_back(c);
         }
   return out;

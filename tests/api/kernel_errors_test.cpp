@@ -131,6 +131,22 @@ void main() { double x = double(v[0]); v[0] = float(x * x + 1.0lf / 3.0lf); })"}
 layout(local_size_x = 1) in;
 layout(binding = 0) buffer D { float v[]; };
 void main() { v[0] = subgroupAdd(v[0]); })"},
+      {PORTA_FEATURE_FP16, R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer D { float v[]; };
+void main() { float16_t h = float16_t(v[0]); v[0] = float(h * h); })"},
+      {PORTA_FEATURE_INT8, R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer D { int v[]; };
+void main() { int8_t b = int8_t(v[0]); v[0] = int(b * b); })"},
+      {PORTA_FEATURE_STORAGE_16BIT, R"(#version 450
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer D { float16_t h[]; };
+layout(binding = 1) buffer F { float f[]; };
+void main() { f[0] = float(h[0]); })"},
   };
   int refused = 0;
   for (const auto& c : cases) {

@@ -79,7 +79,9 @@ uint64_t features_of(const std::vector<uint32_t>& spirv, const spirv_cross::Comp
       {spv::CapabilityInt64Atomics, PORTA_FEATURE_ATOMIC_INT64},
   };
   uint64_t features = 0;
+  constexpr uint32_t kBFloat16TypeKHR = 5116;  // SPV_KHR_bfloat16, newer than these SPIR-V headers
   for (spv::Capability capability : compiler.get_declared_capabilities()) {
+    if (static_cast<uint32_t>(capability) == kBFloat16TypeKHR) features |= PORTA_FEATURE_BF16;
     if (is_group_non_uniform(capability)) features |= PORTA_FEATURE_SUBGROUPS;
     for (const auto& entry : kCapabilityFeatures)
       if (entry.capability == capability) features |= entry.feature;

@@ -356,7 +356,11 @@ void TargetCompiler::collect_interface() {
   buffers_ = std::move(buffers);
   parameters_ = std::move(parameters);
 
+  // SPV_KHR_bfloat16's capabilities (newer than these SPIR-V headers).
+  constexpr uint32_t kBFloat16TypeKHR = 5116, kBFloat16CooperativeMatrixKHR = 5118;
   for (spv::Capability capability : ir.declared_capabilities) {
+    if (capability >= kBFloat16TypeKHR && capability <= kBFloat16CooperativeMatrixKHR)
+      unsupported("the bfloat16 type (SPV_KHR_bfloat16; keep bfloat16 as uint16_t, translator/runtime/porta_bfloat16.glsl)");
     switch (capability) {
       case spv::CapabilitySubgroupBallotKHR:
       case spv::CapabilitySubgroupVoteKHR:

@@ -54,13 +54,16 @@ inline const Tolerance kTolerances[] = {
     {"matmul", PORTA_DTYPE_FLOAT32, BoundKind::kAbsolute, 0, 2, "abs",
      "gamma_{K+2} (|alpha| (|A||B|)_ij + |beta| |C_ij|) (bounds.hpp matmul_bound, Higham 3.1)"},
     {"fp16", PORTA_DTYPE_FLOAT16, BoundKind::kCorrectlyRounded, 0.5, 0, "ulp",
-     "one IEEE binary16 operation or conversion (+ - * / fma sqrt, float16_t(float)): <= 0.5 ulp of half from exact, "
-     "the same bits on every backend; to float and to int exact"},
+     "one IEEE binary16 operation or conversion (+ - * / fma sqrt, float16_t(float)): <= 0.5 ulp of "
+     "half from exact, the same bits on every backend; to float and to int exact"},
     {"bf16", PORTA_DTYPE_BFLOAT16, BoundKind::kCorrectlyRounded, 0.5, 0, "ulp",
-     "float -> bfloat16 rounds to nearest even (porta_bfloat16.glsl), bfloat16 -> float is exact, and an operation "
-     "on two bfloat16 in float then rounded once: <= 0.5 ulp of bfloat16, the same bits everywhere"},
-    {"int8", PORTA_DTYPE_INT8, BoundKind::kExact, 0, 0, "ulp", "8-bit integer arithmetic wraps around: exact"},
-    {"int16", PORTA_DTYPE_INT16, BoundKind::kExact, 0, 0, "ulp", "16-bit integer arithmetic wraps around: exact"},
+     "float -> bfloat16 rounds to nearest even (porta_bfloat16.glsl), bfloat16 -> float is exact, and "
+     "an operation on two bfloat16 in float then rounded once: <= 0.5 ulp of bfloat16, the same bits "
+     "everywhere"},
+    {"int8", PORTA_DTYPE_INT8, BoundKind::kExact, 0, 0, "ulp",
+     "8-bit integer arithmetic wraps around: exact"},
+    {"int16", PORTA_DTYPE_INT16, BoundKind::kExact, 0, 0, "ulp",
+     "16-bit integer arithmetic wraps around: exact"},
     {"logreg_step", PORTA_DTYPE_FLOAT32, BoundKind::kAbsolute, 0, 2, "abs",
      "one step: E per weight, bias and loss (tolerance.hpp agreement_tolerance / 2) plus the rounding of "
      "w - lr dw (2u|w|); 2E between backends"},
@@ -74,13 +77,16 @@ inline uint16_t half_bits(double v) {
   if (a >= 65520.0) return static_cast<uint16_t>(sign | 0x7c00u);
   if (a < 0x1p-14) return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(a * 0x1p24)));
   int e = 0;
-  const double f = std::frexp(a, &e);  // a = f 2^e, f in [0.5, 1)
+  const double f = std::frexp(a, &e);                  // a = f 2^e, f in [0.5, 1)
   const double q = std::nearbyint(std::ldexp(f, 11));  // 1024..2048, ties to even
-  return static_cast<uint16_t>(sign | ((static_cast<uint32_t>(e + 14) << 10) + static_cast<uint32_t>(q) - 1024u));
+  return static_cast<uint16_t>(sign |
+                               ((static_cast<uint32_t>(e + 14) << 10) + static_cast<uint32_t>(q) - 1024u));
 }
 inline double half_value(uint16_t h) {
   const int e = (h >> 10) & 31, m = h & 1023;
-  const double v = e == 31 ? (m ? NAN : INFINITY) : e == 0 ? std::ldexp(m, -24) : std::ldexp(m + 1024, e - 25);
+  const double v = e == 31  ? (m ? NAN : INFINITY)
+                   : e == 0 ? std::ldexp(m, -24)
+                            : std::ldexp(m + 1024, e - 25);
   return (h & 0x8000u) ? -v : v;
 }
 // `v` rounded to nearest even in `dtype` (float16, bfloat16; float32 otherwise), as a float.

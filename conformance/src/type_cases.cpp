@@ -63,8 +63,8 @@ const TypeCase kFp16[] = {
     // not for GLSL.std.450 calls alone: the exact * 1 makes the module valid.
     // Vulkan lets fma round twice (its precision is OpFMul's then OpFAdd's),
     // even under `precise`: lavapipe does; porta's translated targets round once.
-    {"fma", F16, F16, "precise float16_t r = fma(a[i], b[i], c[i]) * float16_t(1.0); out_[i] = r;", fma3, false,
-     fma_twice, "rounds fma twice (a * b, then + c), as Vulkan's precision for fma allows"},
+    {"fma", F16, F16, "precise float16_t r = fma(a[i], b[i], c[i]) * float16_t(1.0); out_[i] = r;", fma3,
+     false, fma_twice, "rounds fma twice (a * b, then + c), as Vulkan's precision for fma allows"},
     {"sqrt", F16, F16, "out_[i] = sqrt(abs(a[i])) * float16_t(1.0);", root, true},
     {"from-f32", F32, F16, "out_[i] = float16_t(a[i]);", same, true},
     {"to-f32", F16, F32, "out_[i] = float(a[i]);", same, true},
@@ -81,7 +81,8 @@ std::vector<TypeCase> integer_cases(porta_dtype t) {
   const bool narrow = t == I8;
   return {{"add-wrap", t, t, "out_[i] = a[i] + b[i];", narrow ? add8 : add16, false},
           {"mul-wrap", t, t, "out_[i] = a[i] * b[i];", narrow ? mul8 : mul16, false},
-          {"from-int", t, t, narrow ? "out_[i] = int8_t(int(a[i]) * 37 - 1000);" : "out_[i] = int16_t(int(a[i]) * 37 - 1000);",
+          {"from-int", t, t,
+           narrow ? "out_[i] = int8_t(int(a[i]) * 37 - 1000);" : "out_[i] = int16_t(int(a[i]) * 37 - 1000);",
            narrow ? from_int8 : from_int16, false}};
 }
 
@@ -140,7 +141,8 @@ std::string kernel_source(const TypeCase& c) {
   s += "layout(std430, binding = 0) readonly buffer A { " + in + " a[]; };\n";
   s += "layout(std430, binding = 1) readonly buffer B { " + in + " b[]; };\n";
   s += "layout(std430, binding = 2) readonly buffer C { " + in + " c[]; };\n";
-  s += "layout(std430, binding = 3) writeonly buffer Out { " + std::string(glsl_type(c.out)) + " out_[]; };\n";
+  s +=
+      "layout(std430, binding = 3) writeonly buffer Out { " + std::string(glsl_type(c.out)) + " out_[]; };\n";
   s += "layout(push_constant) uniform Push { uint n; };\n";
   if (c.in == BF16 || c.out == BF16) s += kBf16Functions;
   s += "void main() {\n  uint i = gl_GlobalInvocationID.x;\n  if (i >= n) return;\n  ";

@@ -12,8 +12,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <limits>
 #include <functional>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -484,8 +484,8 @@ int32_t saturate_narrow(float v) {
 
 TEST_F(Instructions, FloatToNarrowIntegerSaturates) {
   // Exact in half too (or infinite there), so both sources give one answer.
-  const float values[16] = {0.0f,     -0.75f,   3.75f,  -3.75f, 127.5f, 128.0f,   -129.0f,   255.5f,
-                            256.0f,   -32768.0f, 32768.0f, 40000.0f, 1e30f, -INFINITY, INFINITY, NAN};
+  const float values[16] = {0.0f,   -0.75f,    3.75f,    -3.75f,   127.5f, 128.0f,    -129.0f,  255.5f,
+                            256.0f, -32768.0f, 32768.0f, 40000.0f, 1e30f,  -INFINITY, INFINITY, NAN};
   Words input(16);
   std::memcpy(input.data(), values, sizeof(values));
   if (porta::test::backend_name_under_test() == "vulkan")

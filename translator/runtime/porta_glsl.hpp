@@ -1167,7 +1167,8 @@ PORTA_GLSL_FN I saturating_cast(F x) {
   if (v <= integer_range<I>::lo) return I(integer_range<I>::lo);
   // The 8- and 16-bit maxima are doubles exactly; 2^63 and 2^64 are not maxima.
   if (v >= integer_range<I>::hi)
-    return sizeof(I) <= 2 ? I(integer_range<I>::hi) : I(~I(0) > I(0) ? ~I(0) : ~(I(1) << (sizeof(I) * 8 - 1)));
+    return sizeof(I) <= 2 ? I(integer_range<I>::hi)
+                          : I(~I(0) > I(0) ? ~I(0) : ~(I(1) << (sizeof(I) * 8 - 1)));
   return I(x);
 }
 template <class I, class F, int N>
@@ -2041,15 +2042,25 @@ PORTA_GLSL_FN uint64_t porta_subgroup_highest<uint64_t>() { return 0xfffffffffff
 template <>
 PORTA_GLSL_FN bool porta_subgroup_highest<bool>() { return true; }
 template <>
-PORTA_GLSL_FN float16_t porta_subgroup_highest<float16_t>() { return float16_t::from_bits(0x7c00u); }
+PORTA_GLSL_FN float16_t porta_subgroup_highest<float16_t>() {
+  return float16_t::from_bits(0x7c00u);
+}
 template <>
-PORTA_GLSL_FN int16_t porta_subgroup_highest<int16_t>() { return 0x7fff; }
+PORTA_GLSL_FN int16_t porta_subgroup_highest<int16_t>() {
+  return 0x7fff;
+}
 template <>
-PORTA_GLSL_FN uint16_t porta_subgroup_highest<uint16_t>() { return 0xffffu; }
+PORTA_GLSL_FN uint16_t porta_subgroup_highest<uint16_t>() {
+  return 0xffffu;
+}
 template <>
-PORTA_GLSL_FN int8_t porta_subgroup_highest<int8_t>() { return 0x7f; }
+PORTA_GLSL_FN int8_t porta_subgroup_highest<int8_t>() {
+  return 0x7f;
+}
 template <>
-PORTA_GLSL_FN uint8_t porta_subgroup_highest<uint8_t>() { return 0xffu; }
+PORTA_GLSL_FN uint8_t porta_subgroup_highest<uint8_t>() {
+  return 0xffu;
+}
 
 template <class S>
 PORTA_GLSL_FN S porta_subgroup_lowest() {

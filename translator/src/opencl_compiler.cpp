@@ -736,15 +736,17 @@ std::string OpenclCompiler::byte_load(const SPIRType& type, uint32_t variable, c
                                              : "vload" + std::to_string(type.vecsize) + "(0, " +
                                                    byte_pointer(type, variable, offset, true) + ")";
   if (type.basetype != SPIRType::Half) return bits;
-  return "porta_half_value" + (type.vecsize > 1 ? std::to_string(type.vecsize) : std::string()) + "(" + bits + ")";
+  return "porta_half_value" + (type.vecsize > 1 ? std::to_string(type.vecsize) : std::string()) + "(" + bits +
+         ")";
 }
 
 void OpenclCompiler::byte_store(const SPIRType& type, uint32_t variable, const std::string& offset,
                                 const std::string& value) {
-  const std::string stored =
-      type.basetype != SPIRType::Half
-          ? value
-          : "porta_half_bits" + (type.vecsize > 1 ? std::to_string(type.vecsize) : std::string()) + "(" + value + ")";
+  const std::string stored = type.basetype != SPIRType::Half
+                                 ? value
+                                 : "porta_half_bits" +
+                                       (type.vecsize > 1 ? std::to_string(type.vecsize) : std::string()) +
+                                       "(" + value + ")";
   if (type.vecsize == 1) {
     statement("(*", byte_pointer(type, variable, offset, false), ") = ", stored, ";");
     return;

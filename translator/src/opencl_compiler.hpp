@@ -180,7 +180,8 @@ class OpenclCompiler final : public TargetCompiler {
   std::string round_half(const std::string& expr, const spirv_cross::SPIRType& type);
   // False: not an instruction on float16_t that needs its own lowering.
   bool emit_half_instruction(const spirv_cross::Instruction& instruction);
-  bool emit_half_glsl_op(uint32_t result_type, uint32_t id, uint32_t op, const uint32_t* args, uint32_t count);
+  bool emit_half_glsl_op(uint32_t result_type, uint32_t id, uint32_t op, const uint32_t* args,
+                         uint32_t count);
   bool half_as_bits_ = false;  // while declaring a struct laid out for buffers
 
   // ---- subgroups (opencl_subgroups.cpp) ----

@@ -53,7 +53,9 @@ std::string OpenclCompiler::round_half(const std::string& expr, const SPIRType& 
 bool OpenclCompiler::emit_half_instruction(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   const auto opcode = static_cast<spv::Op>(instruction.op);
-  auto result_is_half = [&] { return instruction.length >= 2 && get<SPIRType>(ops[0]).basetype == SPIRType::Half; };
+  auto result_is_half = [&] {
+    return instruction.length >= 2 && get<SPIRType>(ops[0]).basetype == SPIRType::Half;
+  };
   auto emit = [&](const std::string& expr, std::initializer_list<uint32_t> operands) {
     bool forward = true;
     for (uint32_t operand : operands) forward = forward && should_forward(operand);
@@ -69,8 +71,8 @@ bool OpenclCompiler::emit_half_instruction(const spirv_cross::Instruction& instr
       if (type.basetype != SPIRType::Half || !type.array.empty())
         unsupported("a struct or array holding float16_t read from a buffer at once (read its members)");
       // Not forwarded: the value is read here, before any later store.
-      emit_op(ops[0], ops[1], "porta_half_value" + width_suffix(type.vecsize) + "(" + to_expression(ops[2]) + ")",
-              false);
+      emit_op(ops[0], ops[1],
+              "porta_half_value" + width_suffix(type.vecsize) + "(" + to_expression(ops[2]) + ")", false);
       return true;
     }
     case spv::OpStore: {
@@ -96,31 +98,34 @@ bool OpenclCompiler::emit_half_instruction(const spirv_cross::Instruction& instr
     case spv::OpVectorTimesScalar: {
       if (!result_is_half()) return false;
       if (opcode == spv::OpFDiv) {
-        emit("porta_div_half" + width_suffix(get<SPIRType>(ops[0]).vecsize) + "(" + to_unpacked_expression(ops[2]) +
-                 ", " + to_unpacked_expression(ops[3]) + ")",
+        emit("porta_div_half" + width_suffix(get<SPIRType>(ops[0]).vecsize) + "(" +
+                 to_unpacked_expression(ops[2]) + ", " + to_unpacked_expression(ops[3]) + ")",
              {ops[2], ops[3]});
         return true;
       }
       const char* op = opcode == spv::OpFAdd ? " + " : opcode == spv::OpFSub ? " - " : " * ";
-      emit(round_half(to_enclosed_expression(ops[2]) + op + to_enclosed_expression(ops[3]), get<SPIRType>(ops[0])),
+      emit(round_half(to_enclosed_expression(ops[2]) + op + to_enclosed_expression(ops[3]),
+                      get<SPIRType>(ops[0])),
            {ops[2], ops[3]});
       return true;
     }
     case spv::OpFRem:
       if (!result_is_half()) return false;
-      emit(round_half("fmod(" + to_expression(ops[2]) + ", " + to_expression(ops[3]) + ")", get<SPIRType>(ops[0])),
+      emit(round_half("fmod(" + to_expression(ops[2]) + ", " + to_expression(ops[3]) + ")",
+                      get<SPIRType>(ops[0])),
            {ops[2], ops[3]});
       return true;
     case spv::OpFMod: {
       if (!result_is_half()) return false;
       const std::string x = to_enclosed_expression(ops[2]), y = to_enclosed_expression(ops[3]);
-      emit(round_half(x + " - " + y + " * floor(" + x + " / " + y + ")", get<SPIRType>(ops[0])), {ops[2], ops[3]});
+      emit(round_half(x + " - " + y + " * floor(" + x + " / " + y + ")", get<SPIRType>(ops[0])),
+           {ops[2], ops[3]});
       return true;
     }
     case spv::OpDot:
       if (!result_is_half()) return false;
-      emit("porta_dot_half" + std::to_string(expression_type(ops[2]).vecsize) + "(" + to_unpacked_expression(ops[2]) +
-               ", " + to_unpacked_expression(ops[3]) + ")",
+      emit("porta_dot_half" + std::to_string(expression_type(ops[2]).vecsize) + "(" +
+               to_unpacked_expression(ops[2]) + ", " + to_unpacked_expression(ops[3]) + ")",
            {ops[2], ops[3]});
       return true;
     case spv::OpMatrixTimesScalar:
@@ -143,8 +148,9 @@ bool OpenclCompiler::emit_half_instruction(const spirv_cross::Instruction& instr
       if (result.basetype == SPIRType::Float) {
         emit(to_expression(ops[2]), {ops[2]});  // the value is a float already
       } else {
-        emit(result.vecsize > 1 ? "convert_double" + width_suffix(result.vecsize) + "(" + to_expression(ops[2]) + ")"
-                                : "(double)(" + to_expression(ops[2]) + ")",
+        emit(result.vecsize > 1
+                 ? "convert_double" + width_suffix(result.vecsize) + "(" + to_expression(ops[2]) + ")"
+                 : "(double)(" + to_expression(ops[2]) + ")",
              {ops[2]});
       }
       return true;
@@ -181,16 +187,25 @@ bool OpenclCompiler::emit_half_instruction(const spirv_cross::Instruction& instr
       std::string expr;
       if (result.basetype == SPIRType::Half && argument.width == 16 && argument.vecsize == result.vecsize)
         expr = "porta_half_value" + width_suffix(result.vecsize) + "(" +
-               (argument.basetype == SPIRType::UShort ? value : "as_ushort" + width_suffix(result.vecsize) + "(" + value + ")") + ")";
-      else if (argument.basetype == SPIRType::Half && result.width == 16 && argument.vecsize == result.vecsize)
+               (argument.basetype == SPIRType::UShort
+                    ? value
+                    : "as_ushort" + width_suffix(result.vecsize) + "(" + value + ")") +
+               ")";
+      else if (argument.basetype == SPIRType::Half && result.width == 16 &&
+               argument.vecsize == result.vecsize)
         expr = result.basetype == SPIRType::UShort
                    ? "porta_half_bits" + width_suffix(result.vecsize) + "(" + value + ")"
-                   : "as_short" + width_suffix(result.vecsize) + "(porta_half_bits" + width_suffix(result.vecsize) + "(" + value + "))";
-      else if (result.basetype == SPIRType::Half && result.vecsize == 2 && argument.width == 32 && argument.vecsize == 1)
-        expr = "porta_uint_as_half2(" + (argument.basetype == SPIRType::UInt ? value : "as_uint(" + value + ")") + ")";
-      else if (argument.basetype == SPIRType::Half && argument.vecsize == 2 && result.width == 32 && result.vecsize == 1)
-        expr = result.basetype == SPIRType::UInt ? "porta_half2_as_uint(" + value + ")"
-                                                 : "as_" + type_to_glsl(result) + "(porta_half2_as_uint(" + value + "))";
+                   : "as_short" + width_suffix(result.vecsize) + "(porta_half_bits" +
+                         width_suffix(result.vecsize) + "(" + value + "))";
+      else if (result.basetype == SPIRType::Half && result.vecsize == 2 && argument.width == 32 &&
+               argument.vecsize == 1)
+        expr = "porta_uint_as_half2(" +
+               (argument.basetype == SPIRType::UInt ? value : "as_uint(" + value + ")") + ")";
+      else if (argument.basetype == SPIRType::Half && argument.vecsize == 2 && result.width == 32 &&
+               result.vecsize == 1)
+        expr = result.basetype == SPIRType::UInt
+                   ? "porta_half2_as_uint(" + value + ")"
+                   : "as_" + type_to_glsl(result) + "(porta_half2_as_uint(" + value + "))";
       else
         unsupported("a bit cast between " + type_to_glsl(argument) + " and " + type_to_glsl(result) +
                     " involving float16_t");
@@ -213,19 +228,25 @@ bool OpenclCompiler::emit_half_glsl_op(uint32_t result_type, uint32_t id, uint32
   }
   // GLSL.std.450 -> the OpenCL C function of float that computes it.
   static const std::map<uint32_t, const char*> kFunctions = {
-      {GLSLstd450Round, "round"},       {GLSLstd450RoundEven, "rint"},  {GLSLstd450Trunc, "trunc"},
-      {GLSLstd450FAbs, "fabs"},         {GLSLstd450FSign, "sign"},      {GLSLstd450Floor, "floor"},
-      {GLSLstd450Ceil, "ceil"},         {GLSLstd450Radians, "radians"}, {GLSLstd450Degrees, "degrees"},
-      {GLSLstd450Sin, "sin"},           {GLSLstd450Cos, "cos"},         {GLSLstd450Tan, "tan"},
-      {GLSLstd450Asin, "asin"},         {GLSLstd450Acos, "acos"},       {GLSLstd450Atan, "atan"},
-      {GLSLstd450Sinh, "sinh"},         {GLSLstd450Cosh, "cosh"},       {GLSLstd450Tanh, "tanh"},
-      {GLSLstd450Asinh, "asinh"},       {GLSLstd450Acosh, "acosh"},     {GLSLstd450Atanh, "atanh"},
-      {GLSLstd450Atan2, "atan2"},       {GLSLstd450Pow, "pow"},         {GLSLstd450Exp, "exp"},
-      {GLSLstd450Log, "log"},           {GLSLstd450Exp2, "exp2"},       {GLSLstd450Log2, "log2"},
-      {GLSLstd450InverseSqrt, "rsqrt"}, {GLSLstd450FMin, "fmin"},
-      {GLSLstd450FMax, "fmax"},         {GLSLstd450FClamp, "clamp"},    {GLSLstd450FMix, "mix"},
-      {GLSLstd450Step, "step"},         {GLSLstd450SmoothStep, "smoothstep"}, {GLSLstd450NMin, "fmin"},
-      {GLSLstd450NMax, "fmax"},         {GLSLstd450NClamp, "clamp"}};
+      {GLSLstd450Round, "round"},     {GLSLstd450RoundEven, "rint"},
+      {GLSLstd450Trunc, "trunc"},     {GLSLstd450FAbs, "fabs"},
+      {GLSLstd450FSign, "sign"},      {GLSLstd450Floor, "floor"},
+      {GLSLstd450Ceil, "ceil"},       {GLSLstd450Radians, "radians"},
+      {GLSLstd450Degrees, "degrees"}, {GLSLstd450Sin, "sin"},
+      {GLSLstd450Cos, "cos"},         {GLSLstd450Tan, "tan"},
+      {GLSLstd450Asin, "asin"},       {GLSLstd450Acos, "acos"},
+      {GLSLstd450Atan, "atan"},       {GLSLstd450Sinh, "sinh"},
+      {GLSLstd450Cosh, "cosh"},       {GLSLstd450Tanh, "tanh"},
+      {GLSLstd450Asinh, "asinh"},     {GLSLstd450Acosh, "acosh"},
+      {GLSLstd450Atanh, "atanh"},     {GLSLstd450Atan2, "atan2"},
+      {GLSLstd450Pow, "pow"},         {GLSLstd450Exp, "exp"},
+      {GLSLstd450Log, "log"},         {GLSLstd450Exp2, "exp2"},
+      {GLSLstd450Log2, "log2"},       {GLSLstd450InverseSqrt, "rsqrt"},
+      {GLSLstd450FMin, "fmin"},       {GLSLstd450FMax, "fmax"},
+      {GLSLstd450FClamp, "clamp"},    {GLSLstd450FMix, "mix"},
+      {GLSLstd450Step, "step"},       {GLSLstd450SmoothStep, "smoothstep"},
+      {GLSLstd450NMin, "fmin"},       {GLSLstd450NMax, "fmax"},
+      {GLSLstd450NClamp, "clamp"}};
   std::string arguments;
   bool forward = true;
   for (uint32_t i = 0; i < count; ++i) {

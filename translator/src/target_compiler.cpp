@@ -360,7 +360,9 @@ void TargetCompiler::collect_interface() {
   constexpr uint32_t kBFloat16TypeKHR = 5116, kBFloat16CooperativeMatrixKHR = 5118;
   for (spv::Capability capability : ir.declared_capabilities) {
     if (capability >= kBFloat16TypeKHR && capability <= kBFloat16CooperativeMatrixKHR)
-      unsupported("the bfloat16 type (SPV_KHR_bfloat16; keep bfloat16 as uint16_t, translator/runtime/porta_bfloat16.glsl)");
+      unsupported(
+          "the bfloat16 type (SPV_KHR_bfloat16; keep bfloat16 as uint16_t, "
+          "translator/runtime/porta_bfloat16.glsl)");
     switch (capability) {
       case spv::CapabilitySubgroupBallotKHR:
       case spv::CapabilitySubgroupVoteKHR:

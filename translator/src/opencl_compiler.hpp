@@ -182,6 +182,8 @@ class OpenclCompiler final : public TargetCompiler {
   bool emit_half_instruction(const spirv_cross::Instruction& instruction);
   bool emit_half_glsl_op(uint32_t result_type, uint32_t id, uint32_t op, const uint32_t* args,
                          uint32_t count);
+  // A float16_t constant as the float it is: INFINITY and NAN by name.
+  std::string half_constant_vector(const spirv_cross::SPIRConstant& constant, uint32_t vector);
   bool half_as_bits_ = false;  // while declaring a struct laid out for buffers
 
   // ---- subgroups (opencl_subgroups.cpp) ----

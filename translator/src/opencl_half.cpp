@@ -13,6 +13,8 @@
 // operations and atomics on float16_t, double -> float16_t.
 #include <GLSL.std.450.h>
 
+#include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "opencl_compiler.hpp"
@@ -215,6 +217,28 @@ bool OpenclCompiler::emit_half_instruction(const spirv_cross::Instruction& instr
     default:
       return false;
   }
+}
+
+std::string OpenclCompiler::half_constant_vector(const spirv_cross::SPIRConstant& constant, uint32_t vector) {
+  const SPIRType& type = get<SPIRType>(constant.constant_type);
+  std::string value = type.vecsize > 1 ? vector_type_name(SPIRType::Float, type.vecsize) + "(" : "";
+  for (uint32_t i = 0; i < type.vecsize; ++i) {
+    const float f = constant.scalar_f16(vector, i);
+    std::string component;
+    if (f != f)
+      component = "NAN";
+    else if (f == INFINITY || f == -INFINITY)
+      component = f < 0 ? "-INFINITY" : "INFINITY";
+    else {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.9g", static_cast<double>(f));  // exact: a half has 11 bits
+      component = text;
+      if (component.find_first_of(".e") == std::string::npos) component += ".0";
+      component += "f";
+    }
+    value += (i ? ", " : "") + component;
+  }
+  return type.vecsize > 1 ? value + ")" : value;
 }
 
 bool OpenclCompiler::emit_half_glsl_op(uint32_t result_type, uint32_t id, uint32_t op, const uint32_t* args,

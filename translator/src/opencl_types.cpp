@@ -368,6 +368,7 @@ std::string OpenclCompiler::bool_vector_value(const std::string& value, const SP
 
 std::string OpenclCompiler::constant_expression_vector(const SPIRConstant& constant, uint32_t vector) {
   const SPIRType& type = get<SPIRType>(constant.constant_type);
+  if (type.basetype == SPIRType::Half) return half_constant_vector(constant, vector);
   if (type.basetype != SPIRType::Boolean || type.vecsize < 2)
     return CompilerGLSL::constant_expression_vector(constant, vector);
   std::string value = vector_type_name(SPIRType::Int, type.vecsize) + "(";

@@ -1568,6 +1568,18 @@ typedef mat<double, 3, 4> dmat3x4;
 typedef mat<double, 4, 2> dmat4x2;
 typedef mat<double, 4, 3> dmat4x3;
 typedef mat<double, 4, 4> dmat4x4;
+typedef mat<float16_t, 2, 2> f16mat2x2;
+typedef mat<float16_t, 2, 3> f16mat2x3;
+typedef mat<float16_t, 2, 4> f16mat2x4;
+typedef mat<float16_t, 3, 2> f16mat3x2;
+typedef mat<float16_t, 3, 3> f16mat3x3;
+typedef mat<float16_t, 3, 4> f16mat3x4;
+typedef mat<float16_t, 4, 2> f16mat4x2;
+typedef mat<float16_t, 4, 3> f16mat4x3;
+typedef mat<float16_t, 4, 4> f16mat4x4;
+typedef mat<float16_t, 2, 2> f16mat2;
+typedef mat<float16_t, 3, 3> f16mat3;
+typedef mat<float16_t, 4, 4> f16mat4;
 
 // OpMatrixTimesVector: the columns weighted by v's components.
 template <class T, int C, int R>

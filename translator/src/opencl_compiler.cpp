@@ -151,6 +151,9 @@ const std::unordered_set<std::string>& OpenclCompiler::reserved_words() const {
 
 std::string OpenclCompiler::vector_type_name(SPIRType::BaseType base, uint32_t vecsize) {
   const char* scalar = scalar_name(base);
+  // float16_t values and vectors are floats (type_to_glsl); what else asks
+  // for a name of its component type is a matrix.
+  if (base == SPIRType::Half) unsupported("float16_t matrices");
   if (!scalar) unsupported("a vector or scalar of an unknown type");
   return vecsize > 1 ? scalar + std::to_string(vecsize) : std::string(scalar);
 }

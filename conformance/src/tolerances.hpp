@@ -60,10 +60,8 @@ inline const Tolerance kTolerances[] = {
      "float -> bfloat16 rounds to nearest even (porta_bfloat16.glsl), bfloat16 -> float is exact, and "
      "an operation on two bfloat16 in float then rounded once: <= 0.5 ulp of bfloat16, the same bits "
      "everywhere"},
-    {"int8", PORTA_DTYPE_INT8, BoundKind::kExact, 0, 0, "ulp",
-     "8-bit integer arithmetic wraps around: exact"},
-    {"int16", PORTA_DTYPE_INT16, BoundKind::kExact, 0, 0, "ulp",
-     "16-bit integer arithmetic wraps around: exact"},
+    {"int8", PORTA_DTYPE_INT8, BoundKind::kExact, 0, 0, "ulp", "integers that wrap around: exact"},
+    {"int16", PORTA_DTYPE_INT16, BoundKind::kExact, 0, 0, "ulp", "integers that wrap around: exact"},
     {"logreg_step", PORTA_DTYPE_FLOAT32, BoundKind::kAbsolute, 0, 2, "abs",
      "one step: E per weight, bias and loss (tolerance.hpp agreement_tolerance / 2) plus the rounding of "
      "w - lr dw (2u|w|); 2E between backends"},

@@ -237,32 +237,23 @@ void main() { d[0] = fmin3(d[0], d[1], d[2]); }
 // float16_t is float rounded to half on this target (translator/README.md);
 // what that cannot keep exact is refused by name.
 TEST(OpenclRefusal, WhatFloat16CannotKeepExact) {
-  expect_refused(R"(#version 450
+  const std::string header = R"(#version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #extension GL_EXT_shader_16bit_storage : require
 layout(local_size_x = 1) in;
-layout(binding = 0) buffer D { f16vec2 d[]; };
-void main() { f16mat2 m = f16mat2(d[0], d[1]); d[2] = m * d[3]; }
-)",
-                 "float16_t matrices");
-  expect_refused(R"(#version 450
-#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
-#extension GL_EXT_shader_16bit_storage : require
-layout(local_size_x = 1) in;
-struct P { float16_t a; float16_t b; };
-layout(binding = 0) buffer D { P p[]; };
-void main() { P q = p[0]; q.a = q.a + q.b; p[1] = q; }
-)",
-                 "a struct or array holding float16_t");
-  expect_refused(R"(#version 450
-#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
-#extension GL_EXT_shader_16bit_storage : require
-layout(local_size_x = 1) in;
-layout(binding = 0) buffer D { float16_t h[]; };
-layout(binding = 1) buffer E { double e[]; };
-void main() { h[0] = float16_t(e[0] * 3.0lf); }
-)",
-                 "float64 to float16_t conversion");
+)";
+  const std::pair<const char*, const char*> kernels[] = {
+      {"layout(binding = 0) buffer D { f16vec2 d[]; };\n"
+       "void main() { f16mat2 m = f16mat2(d[0], d[1]); d[2] = m * d[3]; }",
+       "float16_t matrices"},
+      {"struct P { float16_t a; float16_t b; };\nlayout(binding = 0) buffer D { P p[]; };\n"
+       "void main() { P q = p[0]; q.a = q.a + q.b; p[1] = q; }",
+       "a struct or array holding float16_t"},
+      {"layout(binding = 0) buffer D { float16_t h[]; };\nlayout(binding = 1) buffer E { double e[]; };\n"
+       "void main() { h[0] = float16_t(e[0] * 3.0lf); }",
+       "float64 to float16_t conversion"},
+  };
+  for (const auto& [body, refusal] : kernels) expect_refused((header + body).c_str(), refusal);
 }
 
 }  // namespace

@@ -30,6 +30,23 @@ bool is_signed(SPIRType::BaseType base) {
          base == SPIRType::Int64;
 }
 
+}  // namespace
+
+SPIRType::BaseType OpenclCompiler::integer_of_width(uint32_t width, bool signed_type) {
+  switch (width) {
+    case 8:
+      return signed_type ? SPIRType::SByte : SPIRType::UByte;
+    case 16:
+      return signed_type ? SPIRType::Short : SPIRType::UShort;
+    case 64:
+      return signed_type ? SPIRType::Int64 : SPIRType::UInt64;
+    default:
+      return signed_type ? SPIRType::Int : SPIRType::UInt;
+  }
+}
+
+namespace {
+
 SPIRType::BaseType unsigned_of(SPIRType::BaseType base) {
   switch (base) {
     case SPIRType::SByte:
@@ -1127,41 +1144,19 @@ void OpenclCompiler::emit_conversion(const spirv_cross::Instruction& instruction
   switch (opcode) {
     case spv::OpConvertSToF:
     case spv::OpSConvert:
-      input = argument.width == 64   ? SPIRType::Int64
-              : argument.width == 16 ? SPIRType::Short
-              : argument.width == 8  ? SPIRType::SByte
-                                     : SPIRType::Int;
-      if (opcode == spv::OpSConvert)
-        expected.basetype = result.width == 64   ? SPIRType::Int64
-                            : result.width == 16 ? SPIRType::Short
-                            : result.width == 8  ? SPIRType::SByte
-                                                 : SPIRType::Int;
+      input = integer_of_width(argument.width, true);
+      if (opcode == spv::OpSConvert) expected.basetype = integer_of_width(result.width, true);
       break;
     case spv::OpConvertUToF:
     case spv::OpUConvert:
-      input = unsigned_of(argument.width == 64   ? SPIRType::Int64
-                          : argument.width == 16 ? SPIRType::Short
-                          : argument.width == 8  ? SPIRType::SByte
-                                                 : SPIRType::Int);
-      if (opcode == spv::OpUConvert)
-        expected.basetype = unsigned_of(result.width == 64   ? SPIRType::Int64
-                                        : result.width == 16 ? SPIRType::Short
-                                        : result.width == 8  ? SPIRType::SByte
-                                                             : SPIRType::Int);
+      input = integer_of_width(argument.width, false);
+      if (opcode == spv::OpUConvert) expected.basetype = integer_of_width(result.width, false);
       break;
     // To 8 and 16 bits too: convert_short_sat_rtz saturates to the narrow
     // type's own range, as the other targets do.
     case spv::OpConvertFToS:
-      expected.basetype = result.width == 64   ? SPIRType::Int64
-                          : result.width == 16 ? SPIRType::Short
-                          : result.width == 8  ? SPIRType::SByte
-                                               : SPIRType::Int;
-      break;
     case spv::OpConvertFToU:
-      expected.basetype = result.width == 64   ? SPIRType::UInt64
-                          : result.width == 16 ? SPIRType::UShort
-                          : result.width == 8  ? SPIRType::UByte
-                                               : SPIRType::UInt;
+      expected.basetype = integer_of_width(result.width, opcode == spv::OpConvertFToS);
       break;
     default:
       break;

@@ -161,6 +161,8 @@ class OpenclCompiler final : public TargetCompiler {
   // `expr` of the integer type `from` seen as the same-width unsigned type.
   std::string as_unsigned(const std::string& expr, const spirv_cross::SPIRType& from);
   std::string vector_type_name(spirv_cross::SPIRType::BaseType base, uint32_t vecsize);
+  // The integer type of `width` bits (Int for 32).
+  static spirv_cross::SPIRType::BaseType integer_of_width(uint32_t width, bool is_signed);
   // The value of a 32-bit scalar (spec) constant expression, folded here so
   // that array sizes stay integer constant expressions; false if it cannot be.
   bool fold_constant(uint32_t id, uint32_t& value) const;

@@ -165,14 +165,7 @@ bool OpenclCompiler::emit_half_instruction(const spirv_cross::Instruction& instr
       const SPIRType& result = get<SPIRType>(ops[0]);
       const SPIRType& argument = expression_type(ops[2]);
       SPIRType source = argument;
-      source.basetype = opcode == spv::OpConvertSToF ? (argument.width == 64   ? SPIRType::Int64
-                                                        : argument.width == 16 ? SPIRType::Short
-                                                        : argument.width == 8  ? SPIRType::SByte
-                                                                               : SPIRType::Int)
-                                                     : (argument.width == 64   ? SPIRType::UInt64
-                                                        : argument.width == 16 ? SPIRType::UShort
-                                                        : argument.width == 8  ? SPIRType::UByte
-                                                                               : SPIRType::UInt);
+      source.basetype = integer_of_width(argument.width, opcode == spv::OpConvertSToF);
       std::string value = to_unpacked_expression(ops[2]);
       if (source.basetype != argument.basetype) value = bitcast_glsl_op(source, argument) + "(" + value + ")";
       emit(round_half(result.vecsize > 1 ? "convert_float" + width_suffix(result.vecsize) + "(" + value + ")"

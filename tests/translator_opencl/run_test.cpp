@@ -237,11 +237,14 @@ void main() { d[0] = fmin3(d[0], d[1], d[2]); }
 // float16_t is float rounded to half on this target (translator/README.md);
 // what that cannot keep exact is refused by name.
 TEST(OpenclRefusal, WhatFloat16CannotKeepExact) {
-  const std::string header = R"(#version 450
-#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
-#extension GL_EXT_shader_16bit_storage : require
-layout(local_size_x = 1) in;
-)";
+  // Joined at run time (`+`), so that all_test_kernels() takes it for a piece of a kernel.
+  auto kernel = [](const char* body) {
+    return "#version 450\n"
+           "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
+           "#extension GL_EXT_shader_16bit_storage : require\n"
+           "layout(local_size_x = 1) in;\n" +
+           std::string(body);
+  };
   const std::pair<const char*, const char*> kernels[] = {
       {"layout(binding = 0) buffer D { f16vec2 d[]; };\n"
        "void main() { f16mat2 m = f16mat2(d[0], d[1]); d[2] = m * d[3]; }",
@@ -253,7 +256,7 @@ layout(local_size_x = 1) in;
        "void main() { h[0] = float16_t(e[0] * 3.0lf); }",
        "float64 to float16_t conversion"},
   };
-  for (const auto& [body, refusal] : kernels) expect_refused((header + body).c_str(), refusal);
+  for (const auto& [body, refusal] : kernels) expect_refused(kernel(body).c_str(), refusal);
 }
 
 }  // namespace

@@ -54,4 +54,8 @@ std::string instruction_name(const uint32_t* words, uint32_t count, const std::s
 // others) and spec-constant expressions folded: what a driver would compile.
 std::vector<uint32_t> specialize(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs);
 
+// Phis of array-holding values replaced by a variable stored in the
+// predecessors (coopmat_lowering.cpp says why); the module unchanged if none.
+std::vector<uint32_t> demote_array_phis(const std::vector<uint32_t>& spirv);
+
 }  // namespace porta::translator

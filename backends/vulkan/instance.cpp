@@ -320,6 +320,18 @@ void describe(Instance& in, PhysicalDevice& d) {
   d.features = std::make_unique<FeatureChain>(d);
   const FeatureChain& features = *d.features;
   in.fn.vkGetPhysicalDeviceFeatures2(d.handle, &d.features->core);
+  if (features.cooperative_matrix.cooperativeMatrix) {
+    PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR list = nullptr;
+    load_instance(in, list, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR", false);
+    uint32_t count = 0;
+    if (list && list(d.handle, &count, nullptr) == VK_SUCCESS) {
+      CooperativeMatrixPropertiesKHR empty{};
+      empty.sType = kStructureTypeCooperativeMatrixPropertiesKHR;
+      d.cooperative_matrices.resize(count, empty);
+      if (list(d.handle, &count, d.cooperative_matrices.data()) != VK_SUCCESS) count = 0;
+      d.cooperative_matrices.resize(count);
+    }
+  }
   d.timeline = v12 && features.v12.timelineSemaphore && !in.is_disabled("timeline");
   d.push_descriptor = d.has(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) && !in.is_disabled("push-descriptor");
 

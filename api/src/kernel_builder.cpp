@@ -92,14 +92,12 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     const bool cooperative_matrix = tr::uses_cooperative_matrix(words);
     std::vector<uint32_t> prepared = tr::prepare(words);
     tr::KernelSignature sig = tr::reflect(prepared);
-    if (cooperative_matrix) sig.required_features |= PORTA_FEATURE_COOPERATIVE_MATRIX;
+    if (cooperative_matrix) sig.required_features |= PORTA_FEATURE_COOPERATIVE_MATRIX;  // prepared is lowered
     // The optimiser drops a push-constant block the code never reads; callers
     // still pass the block they declared, and the backend gets what is left.
     uint32_t declared_push_size = sig.push_constant_size;
     if (words != prepared)
-      declared_push_size = std::max(
-          declared_push_size,
-          tr::reflect(cooperative_matrix ? tr::lower_cooperative_matrix(words) : words).push_constant_size);
+      declared_push_size = std::max(declared_push_size, tr::reflect(words).push_constant_size);
 
     // Spec constants: every given id must exist, once, with a value that fits
     // its declared type; every constant gets a value.

@@ -60,7 +60,8 @@ TEST(VulkanCooperativeMatrixList, AnUnlistedMultiplyAddIsRefusedNamingItAndTheLi
                      "Subgroup scope is not one vulkan device 0 (GPU) lists"),
             std::string::npos)
       << why;
-  EXPECT_NE(why.find("it lists: 16x16x16 float16 x float16 + float32 -> float32 at Subgroup scope;"), std::string::npos)
+  EXPECT_NE(why.find("it lists: 16x16x16 float16 x float16 + float32 -> float32 at Subgroup scope;"),
+            std::string::npos)
       << why;
 }
 
@@ -78,9 +79,10 @@ TEST(VulkanCooperativeMatrixList, AMatrixInNoListedMultiplyAddIsRefused) {
                      "multiply-add vulkan device 0 (GPU) lists"),
             std::string::npos)
       << why;
-  EXPECT_EQ(refusal({entry(16, 8, 32, kS32, kS32), entry(16, 16, 16, kF32, kF32), entry(16, 8, 16, kF32, kF32)},
-                    "elementwise"),
-            "");
+  EXPECT_EQ(
+      refusal({entry(16, 8, 32, kS32, kS32), entry(16, 16, 16, kF32, kF32), entry(16, 8, 16, kF32, kF32)},
+              "elementwise"),
+      "");
 }
 
 TEST(VulkanCooperativeMatrixList, ADeviceListingNothingRefusesAll) {

@@ -42,25 +42,17 @@ constexpr uint32_t kLayoutRowMajor = 0, kLayoutColumnMajor = 1;
 // two takes a scope operand), and memory-semantics bits likewise.
 constexpr uint32_t kMakePointerAvailable = 0x8, kMakePointerVisible = 0x10, kNonPrivatePointer = 0x20;
 constexpr uint32_t kVulkanSemantics = 0x1000 | 0x2000 | 0x4000 | 0x8000;
-// MulAdd operands: which of A, B, C, Result are signed, and saturation.
-constexpr uint32_t kMatrixASigned = 0x1, kMatrixBSigned = 0x2, kMatrixCSigned = 0x4, kResultSigned = 0x8,
-                   kSaturating = 0x10;
+// MulAdd operands: which of A, B, C are signed (the result's signedness
+// matters only to saturation, which is refused).
+constexpr uint32_t kMatrixASigned = 0x1, kMatrixBSigned = 0x2, kMatrixCSigned = 0x4, kSaturating = 0x10;
 
 const char* coopmat_opcode_name(uint32_t opcode) {
-  switch (opcode) {
-    case kOpTypeCooperativeMatrix:
-      return "OpTypeCooperativeMatrixKHR";
-    case kOpCooperativeMatrixLoad:
-      return "OpCooperativeMatrixLoadKHR";
-    case kOpCooperativeMatrixStore:
-      return "OpCooperativeMatrixStoreKHR";
-    case kOpCooperativeMatrixMulAdd:
-      return "OpCooperativeMatrixMulAddKHR";
-    case kOpCooperativeMatrixLength:
-      return "OpCooperativeMatrixLengthKHR";
-    default:
-      return nullptr;
-  }
+  static const char* const names[] = {"OpTypeCooperativeMatrixKHR", "OpCooperativeMatrixLoadKHR",
+                                      "OpCooperativeMatrixStoreKHR", "OpCooperativeMatrixMulAddKHR",
+                                      "OpCooperativeMatrixLengthKHR"};
+  return opcode >= kOpTypeCooperativeMatrix && opcode <= kOpCooperativeMatrixLength
+             ? names[opcode - kOpTypeCooperativeMatrix]
+             : nullptr;
 }
 
 using Words = std::vector<uint32_t>;
@@ -76,16 +68,7 @@ Words instruction(uint32_t opcode, const Words& operands) {
   return w;
 }
 
-std::string literal_string(const uint32_t* words, uint32_t count) {
-  std::string s;
-  for (uint32_t i = 0; i < count; ++i)
-    for (int b = 0; b < 4; ++b) {
-      const char c = static_cast<char>((words[i] >> (8 * b)) & 0xff);
-      if (c == 0) return s;
-      s += c;
-    }
-  return s;
-}
+class FunctionBuilder;
 
 struct Matrix {
   uint32_t component = 0;  // type id
@@ -141,8 +124,10 @@ class Lowering {
 
   // Rewrites one function-body instruction into `out`.
   void lower(const Instruction& inst, Words& out);
-  uint32_t load_helper(const Instruction& inst, Words& out, Words& call_args);
-  uint32_t store_helper(const Instruction& inst, Words& out, Words& call_args);
+  uint32_t transfer_helper(const Instruction& inst, bool load, Words& call_args);
+  uint32_t element_pointer(FunctionBuilder& f, uint32_t variable, const Matrix& m, uint32_t index);
+  uint32_t copy_in(FunctionBuilder& f, uint32_t value, const Matrix& m);
+  uint32_t add_helper(FunctionBuilder& f, uint32_t return_type);
   uint32_t mul_add_helper(const Instruction& inst);
   uint32_t elementwise_helper(const Instruction& inst);
   // The element address of a load or store: `pointer` (an access chain into
@@ -216,7 +201,7 @@ void Lowering::read() {
         defs_[inst.operand(0)] = &inst;
       }
       if (inst.opcode == spv::OpString && inst.operand_count() >= 2)
-        strings_[inst.operand(0)] = literal_string(&inst.words[2], uint32_t(inst.words.size() - 2));
+        strings_[inst.operand(0)] = spirv_string(&inst.words[2], uint32_t(inst.words.size() - 2));
       if (inst.opcode == spv::OpMemoryModel && inst.operand(1) == kMemoryModelVulkan)
         vulkan_memory_model_ = true;
     }
@@ -312,6 +297,13 @@ class FunctionBuilder {
  public:
   explicit FunctionBuilder(std::function<uint32_t()> new_id) : new_id_(std::move(new_id)) {}
   uint32_t id() { return new_id_(); }
+  uint32_t parameter(uint32_t type) {
+    const uint32_t p = id();
+    append(parameters_, instruction(spv::OpFunctionParameter, {type, p}));
+    parameter_types_.push_back(type);
+    return p;
+  }
+  const Words& parameter_types() const { return parameter_types_; }
   uint32_t variable(uint32_t pointer_type) {
     const uint32_t v = id();
     append(variables_, instruction(spv::OpVariable, {pointer_type, v, spv::StorageClassFunction}));
@@ -349,10 +341,10 @@ class FunctionBuilder {
     statement(spv::OpLabel, {merge});
   }
   // The whole function: OpFunction, parameters, the first block's variables, the code.
-  Words finish(uint32_t function, uint32_t return_type, uint32_t function_type, const Words& parameters) {
+  Words finish(uint32_t function, uint32_t return_type, uint32_t function_type) {
     Words out =
         instruction(spv::OpFunction, {return_type, function, spv::FunctionControlMaskNone, function_type});
-    append(out, parameters);
+    append(out, parameters_);
     append(out, instruction(spv::OpLabel, {id()}));
     append(out, variables_);
     append(out, code_);
@@ -363,8 +355,29 @@ class FunctionBuilder {
  private:
   static void append(Words& to, const Words& what) { to.insert(to.end(), what.begin(), what.end()); }
   std::function<uint32_t()> new_id_;
-  Words variables_, code_;
+  Words parameters_, parameter_types_, variables_, code_;
 };
+
+uint32_t Lowering::element_pointer(FunctionBuilder& f, uint32_t variable, const Matrix& m, uint32_t index) {
+  return f.op(spv::OpAccessChain, pointer(spv::StorageClassFunction, m.component),
+              {variable, uint_constant(0), index});
+}
+
+// `value` (a matrix parameter) in a variable, to index.
+uint32_t Lowering::copy_in(FunctionBuilder& f, uint32_t value, const Matrix& m) {
+  const uint32_t v = f.variable(pointer(spv::StorageClassFunction, m.array));
+  f.statement(spv::OpStore, {v, value});
+  return v;
+}
+
+uint32_t Lowering::add_helper(FunctionBuilder& f, uint32_t return_type) {
+  const uint32_t function = new_id();
+  Words signature{return_type};
+  signature.insert(signature.end(), f.parameter_types().begin(), f.parameter_types().end());
+  const Words body = f.finish(function, return_type, type(spv::OpTypeFunction, signature));
+  helpers_.insert(helpers_.end(), body.begin(), body.end());
+  return function;
+}
 
 Lowering::Address Lowering::address(uint32_t pointer_id, uint32_t component, const Instruction& at) {
   auto it = defs_.find(pointer_id);
@@ -393,96 +406,32 @@ Lowering::Address Lowering::address(uint32_t pointer_id, uint32_t component, con
   return a;
 }
 
-// Arguments: the chain's dynamic indices, the element index (uint), the stride (uint).
-uint32_t Lowering::load_helper(const Instruction& inst, Words& out, Words& call_args) {
-  const Matrix& m = *matrix(inst.operand(0));
-  const Address a = address(inst.operand(2), m.component, inst);
-  const uint32_t layout = literal(inst.operand(3), "the layout", inst);
+// A load (`load`) or store between a matrix and a buffer or shared array.
+// Parameters: the pointer's dynamic indices (their ids go to `call_args`), the
+// element index and the stride (uint), for a store the matrix.
+uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& call_args) {
+  const Matrix* m = matrix(load ? inst.operand(0) : type_of(inst.operand(1)));
+  if (!m) refuse("a store of something that is not a matrix", inst);
+  const Address a = address(inst.operand(load ? 2 : 0), m->component, inst);
+  const uint32_t layout = literal(inst.operand(load ? 3 : 2), "the layout", inst);
   if (layout != kLayoutRowMajor && layout != kLayoutColumnMajor)
     refuse("layout " + std::to_string(layout) + " (only RowMajor and ColumnMajor are lowered)", inst);
-  (void)out;
   const uint32_t u = uint_type(), b = bool_type();
   FunctionBuilder f([this] { return new_id(); });
-  Words parameters, parameter_types;
   Words indices;
   for (size_t i = 0; i < a.constant_indices.size(); ++i) {
     if (!a.dynamic[i]) {
       indices.push_back(a.constant_indices[i]);
       continue;
     }
-    const uint32_t t = type_of(a.constant_indices[i]);
-    const uint32_t p = new_id();
-    Words inst_p = instruction(spv::OpFunctionParameter, {t, p});
-    parameters.insert(parameters.end(), inst_p.begin(), inst_p.end());
-    parameter_types.push_back(t);
-    indices.push_back(p);
+    indices.push_back(f.parameter(type_of(a.constant_indices[i])));
     call_args.push_back(a.constant_indices[i]);
   }
-  const uint32_t element = new_id(), stride = new_id();
-  for (uint32_t p : {element, stride}) {
-    Words inst_p = instruction(spv::OpFunctionParameter, {u, p});
-    parameters.insert(parameters.end(), inst_p.begin(), inst_p.end());
-    parameter_types.push_back(u);
-  }
-  const uint32_t result = f.variable(pointer(spv::StorageClassFunction, m.array));
+  const uint32_t element = f.parameter(u), stride = f.parameter(u);
+  const uint32_t matrix_variable =
+      load ? f.variable(pointer(spv::StorageClassFunction, m->array)) : copy_in(f, f.parameter(m->array), *m);
   const uint32_t counter = f.variable(pointer(spv::StorageClassFunction, u));
-  const uint32_t component_pointer = pointer(spv::StorageClassFunction, m.component);
-  const uint32_t cols = uint_constant(m.cols);
-  f.loop(u, b, counter, uint_constant(0), uint_constant(1), uint_constant(m.rows * m.cols), [&](uint32_t e) {
-    const uint32_t r = f.op(spv::OpUDiv, u, {e, cols}), c = f.op(spv::OpUMod, u, {e, cols});
-    const uint32_t major = layout == kLayoutRowMajor ? r : c, minor = layout == kLayoutRowMajor ? c : r;
-    const uint32_t offset = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {major, stride}), minor});
-    Words chain{a.base};
-    chain.insert(chain.end(), indices.begin(), indices.end());
-    chain.push_back(f.op(spv::OpIAdd, u, {element, offset}));
-    const uint32_t from = f.op(spv::OpAccessChain, a.element_pointer, chain);
-    const uint32_t value = f.op(spv::OpLoad, m.component, {from});
-    f.statement(spv::OpStore,
-                {f.op(spv::OpAccessChain, component_pointer, {result, uint_constant(0), e}), value});
-  });
-  const uint32_t value = f.op(spv::OpLoad, m.array, {result});
-  f.statement(spv::OpReturnValue, {value});
-  const uint32_t function = new_id();
-  Words ft{m.array};
-  ft.insert(ft.end(), parameter_types.begin(), parameter_types.end());
-  const Words body = f.finish(function, m.array, type(spv::OpTypeFunction, ft), parameters);
-  helpers_.insert(helpers_.end(), body.begin(), body.end());
-  return function;
-}
-
-uint32_t Lowering::store_helper(const Instruction& inst, Words& out, Words& call_args) {
-  const uint32_t value_type = type_of(inst.operand(1));
-  const Matrix* m = matrix(value_type);
-  if (!m) refuse("a store of something that is not a matrix", inst);
-  const Address a = address(inst.operand(0), m->component, inst);
-  const uint32_t layout = literal(inst.operand(2), "the layout", inst);
-  if (layout != kLayoutRowMajor && layout != kLayoutColumnMajor)
-    refuse("layout " + std::to_string(layout) + " (only RowMajor and ColumnMajor are lowered)", inst);
-  (void)out;
-  const uint32_t u = uint_type(), b = bool_type();
-  FunctionBuilder f([this] { return new_id(); });
-  Words parameters, parameter_types, indices;
-  const auto parameter = [&](uint32_t t) {
-    const uint32_t p = new_id();
-    Words inst_p = instruction(spv::OpFunctionParameter, {t, p});
-    parameters.insert(parameters.end(), inst_p.begin(), inst_p.end());
-    parameter_types.push_back(t);
-    return p;
-  };
-  for (size_t i = 0; i < a.constant_indices.size(); ++i) {
-    if (!a.dynamic[i]) {
-      indices.push_back(a.constant_indices[i]);
-      continue;
-    }
-    indices.push_back(parameter(type_of(a.constant_indices[i])));
-    call_args.push_back(a.constant_indices[i]);
-  }
-  const uint32_t element = parameter(u), stride = parameter(u), matrix_value = parameter(m->array);
-  const uint32_t copy = f.variable(pointer(spv::StorageClassFunction, m->array));
-  const uint32_t counter = f.variable(pointer(spv::StorageClassFunction, u));
-  const uint32_t component_pointer = pointer(spv::StorageClassFunction, m->component);
   const uint32_t cols = uint_constant(m->cols);
-  f.statement(spv::OpStore, {copy, matrix_value});
   f.loop(
       u, b, counter, uint_constant(0), uint_constant(1), uint_constant(m->rows * m->cols), [&](uint32_t e) {
         const uint32_t r = f.op(spv::OpUDiv, u, {e, cols}), c = f.op(spv::OpUMod, u, {e, cols});
@@ -491,18 +440,17 @@ uint32_t Lowering::store_helper(const Instruction& inst, Words& out, Words& call
         Words chain{a.base};
         chain.insert(chain.end(), indices.begin(), indices.end());
         chain.push_back(f.op(spv::OpIAdd, u, {element, offset}));
-        const uint32_t value =
-            f.op(spv::OpLoad, m->component,
-                 {f.op(spv::OpAccessChain, component_pointer, {copy, uint_constant(0), e})});
-        f.statement(spv::OpStore, {f.op(spv::OpAccessChain, a.element_pointer, chain), value});
+        const uint32_t in_memory = f.op(spv::OpAccessChain, a.element_pointer, chain);
+        const uint32_t in_matrix = element_pointer(f, matrix_variable, *m, e);
+        const uint32_t from = load ? in_memory : in_matrix, to = load ? in_matrix : in_memory;
+        f.statement(spv::OpStore, {to, f.op(spv::OpLoad, m->component, {from})});
       });
+  if (load) {
+    f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, m->array, {matrix_variable})});
+    return add_helper(f, m->array);
+  }
   f.statement(spv::OpReturn, {});
-  const uint32_t function = new_id(), void_type = type(spv::OpTypeVoid, {});
-  Words ft{void_type};
-  ft.insert(ft.end(), parameter_types.begin(), parameter_types.end());
-  const Words body = f.finish(function, void_type, type(spv::OpTypeFunction, ft), parameters);
-  helpers_.insert(helpers_.end(), body.begin(), body.end());
-  return function;
+  return add_helper(f, type(spv::OpTypeVoid, {}));
 }
 
 // Result = A * B + C, each result element summed over k in order, starting from C's element.
@@ -533,30 +481,17 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
     return f.op(is_signed ? spv::OpSConvert : spv::OpUConvert, t, {value});
   };
   FunctionBuilder f([this] { return new_id(); });
-  Words parameters;
-  const auto parameter = [&](uint32_t type_id) {
-    const uint32_t p = new_id();
-    const Words w = instruction(spv::OpFunctionParameter, {type_id, p});
-    parameters.insert(parameters.end(), w.begin(), w.end());
-    return p;
-  };
-  const uint32_t pa = parameter(ma->array), pb = parameter(mb->array), pc = parameter(mc->array);
-  const uint32_t va = f.variable(pointer(spv::StorageClassFunction, ma->array));
-  const uint32_t vb = f.variable(pointer(spv::StorageClassFunction, mb->array));
-  const uint32_t vc = f.variable(pointer(spv::StorageClassFunction, mc->array));
+  const uint32_t va = copy_in(f, f.parameter(ma->array), *ma);
+  const uint32_t vb = copy_in(f, f.parameter(mb->array), *mb);
+  const uint32_t vc = copy_in(f, f.parameter(mc->array), *mc);
   const uint32_t vr = f.variable(pointer(spv::StorageClassFunction, result->array));
   const uint32_t acc = f.variable(pointer(spv::StorageClassFunction, t));
   const uint32_t e_counter = f.variable(pointer(spv::StorageClassFunction, u));
   const uint32_t k_counter = f.variable(pointer(spv::StorageClassFunction, u));
-  f.statement(spv::OpStore, {va, pa});
-  f.statement(spv::OpStore, {vb, pb});
-  f.statement(spv::OpStore, {vc, pc});
   const uint32_t zero = uint_constant(0), one = uint_constant(1);
   const uint32_t n_const = uint_constant(n_cols), k_const = uint_constant(k_depth);
   const auto element = [&](uint32_t var, const Matrix& m, uint32_t index) {
-    return f.op(spv::OpLoad, m.component,
-                {f.op(spv::OpAccessChain, pointer(spv::StorageClassFunction, m.component),
-                      {var, uint_constant(0), index})});
+    return f.op(spv::OpLoad, m.component, {element_pointer(f, var, m, index)});
   };
   f.loop(u, b, e_counter, zero, one, uint_constant(m_rows * n_cols), [&](uint32_t e) {
     const uint32_t r = f.op(spv::OpUDiv, u, {e, n_const}), c = f.op(spv::OpUMod, u, {e, n_const});
@@ -571,18 +506,10 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
           f.op(floating ? spv::OpFAdd : spv::OpIAdd, t, {f.op(spv::OpLoad, t, {acc}), product});
       f.statement(spv::OpStore, {acc, sum});
     });
-    f.statement(spv::OpStore,
-                {f.op(spv::OpAccessChain, pointer(spv::StorageClassFunction, t), {vr, uint_constant(0), e}),
-                 f.op(spv::OpLoad, t, {acc})});
+    f.statement(spv::OpStore, {element_pointer(f, vr, *result, e), f.op(spv::OpLoad, t, {acc})});
   });
-  (void)kResultSigned;
   f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, result->array, {vr})});
-  const uint32_t function = new_id();
-  const Words body =
-      f.finish(function, result->array,
-               type(spv::OpTypeFunction, {result->array, ma->array, mb->array, mc->array}), parameters);
-  helpers_.insert(helpers_.end(), body.begin(), body.end());
-  return helper_ids_[key] = function;
+  return helper_ids_[key] = add_helper(f, result->array);
 }
 
 // The same instruction on every element: matrix operands element by element,
@@ -600,18 +527,10 @@ uint32_t Lowering::elementwise_helper(const Instruction& inst) {
 
   const uint32_t u = uint_type(), b = bool_type();
   FunctionBuilder f([this] { return new_id(); });
-  Words parameters, copies;
+  Words operands;  // a matrix's variable, or the scalar itself
   for (uint32_t t : operand_types) {
-    const uint32_t p = new_id();
-    const Words w = instruction(spv::OpFunctionParameter, {t, p});
-    parameters.insert(parameters.end(), w.begin(), w.end());
-    if (matrix(t)) {
-      const uint32_t v = f.variable(pointer(spv::StorageClassFunction, t));
-      f.statement(spv::OpStore, {v, p});
-      copies.push_back(v);
-    } else {
-      copies.push_back(p);
-    }
+    const uint32_t p = f.parameter(t);
+    operands.push_back(matrix(t) ? copy_in(f, p, *matrix(t)) : p);
   }
   const uint32_t vr = f.variable(pointer(spv::StorageClassFunction, result->array));
   const uint32_t counter = f.variable(pointer(spv::StorageClassFunction, u));
@@ -623,25 +542,14 @@ uint32_t Lowering::elementwise_helper(const Instruction& inst) {
            Words arguments;
            for (size_t i = 0; i < operand_types.size(); ++i) {
              const Matrix* m = matrix(operand_types[i]);
-             arguments.push_back(
-                 m ? f.op(spv::OpLoad, m->component,
-                          {f.op(spv::OpAccessChain, pointer(spv::StorageClassFunction, m->component),
-                                {copies[i], uint_constant(0), e})})
-                   : copies[i]);
+             arguments.push_back(m ? f.op(spv::OpLoad, m->component, {element_pointer(f, operands[i], *m, e)})
+                                   : operands[i]);
            }
-           const uint32_t value = f.op(opcode, result->component, arguments);
            f.statement(spv::OpStore,
-                       {f.op(spv::OpAccessChain, pointer(spv::StorageClassFunction, result->component),
-                             {vr, uint_constant(0), e}),
-                        value});
+                       {element_pointer(f, vr, *result, e), f.op(opcode, result->component, arguments)});
          });
   f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, result->array, {vr})});
-  const uint32_t function = new_id();
-  Words ft{result->array};
-  ft.insert(ft.end(), operand_types.begin(), operand_types.end());
-  const Words body = f.finish(function, result->array, type(spv::OpTypeFunction, ft), parameters);
-  helpers_.insert(helpers_.end(), body.begin(), body.end());
-  return helper_ids_[key] = function;
+  return helper_ids_[key] = add_helper(f, result->array);
 }
 
 // The memory operands from operand `first` on, without the Vulkan memory
@@ -689,24 +597,19 @@ void Lowering::lower(const Instruction& inst, Words& out) {
     file_.clear();
   }
   switch (inst.opcode) {
-    case kOpCooperativeMatrixLoad: {
-      Words args;
-      const uint32_t helper = load_helper(inst, out, args);
-      const Instruction& chain = *defs_.at(inst.operand(2));
-      args.push_back(as_uint(chain.operand(chain.operand_count() - 1)));
-      args.push_back(inst.operand_count() > 4 ? as_uint(inst.operand(4)) : uint_constant(0));
-      Words call{inst.operand(0), inst.operand(1), helper};
-      call.insert(call.end(), args.begin(), args.end());
-      return emit(instruction(spv::OpFunctionCall, call));
-    }
+    case kOpCooperativeMatrixLoad:
     case kOpCooperativeMatrixStore: {
+      const bool load = inst.opcode == kOpCooperativeMatrixLoad;
+      const size_t pointer_operand = load ? 2 : 0, stride_operand = load ? 4 : 3;
       Words args;
-      const uint32_t helper = store_helper(inst, out, args);
-      const Instruction& chain = *defs_.at(inst.operand(0));
+      const uint32_t helper = transfer_helper(inst, load, args);
+      const Instruction& chain = *defs_.at(inst.operand(pointer_operand));
       args.push_back(as_uint(chain.operand(chain.operand_count() - 1)));
-      args.push_back(inst.operand_count() > 3 ? as_uint(inst.operand(3)) : uint_constant(0));
-      args.push_back(inst.operand(1));
-      Words call{type(spv::OpTypeVoid, {}), new_id(), helper};
+      args.push_back(inst.operand_count() > stride_operand ? as_uint(inst.operand(stride_operand))
+                                                           : uint_constant(0));
+      if (!load) args.push_back(inst.operand(1));
+      Words call = load ? Words{inst.operand(0), inst.operand(1), helper}
+                        : Words{type(spv::OpTypeVoid, {}), new_id(), helper};
       call.insert(call.end(), args.begin(), args.end());
       return emit(instruction(spv::OpFunctionCall, call));
     }
@@ -883,7 +786,7 @@ Words Lowering::run() {
         (inst.operand(0) == kCapabilityCooperativeMatrix || inst.operand(0) == kCapabilityVulkanMemoryModel))
       continue;
     if (inst.opcode == spv::OpExtension) {
-      const std::string name = literal_string(&inst.words[1], uint32_t(inst.words.size() - 1));
+      const std::string name = spirv_string(&inst.words[1], uint32_t(inst.words.size() - 1));
       if (name == "SPV_KHR_cooperative_matrix" || name == "SPV_KHR_vulkan_memory_model") continue;
     }
     if (!named && (inst.opcode == spv::OpModuleProcessed || inst.opcode == spv::OpDecorate ||

@@ -13,6 +13,18 @@ namespace porta::translator {
 constexpr uint32_t kSpirvMagic = 0x07230203u;
 constexpr uint32_t kSpirvHeaderWords = 5;
 
+// A string literal operand: `count` words, NUL-terminated and padded.
+inline std::string spirv_string(const uint32_t* words, size_t count) {
+  std::string text;
+  for (size_t i = 0; i < count; ++i)
+    for (int b = 0; b < 4; ++b) {
+      const char c = static_cast<char>((words[i] >> (8 * b)) & 0xff);
+      if (c == 0) return text;
+      text += c;
+    }
+  return text;
+}
+
 // Calls visit(opcode, operands, operand_count) for every instruction; stops at
 // a malformed instruction (validation reports those).
 template <class Visit>

@@ -176,6 +176,32 @@ void main() {
   }
 }
 
+// A load through a pointer to vec4s (GLSL allows vector elements; porta
+// lowers loads of the matrix's own component type) is refused at its line.
+TEST_F(CooperativeMatrix, UnloweredPointerIsRefusedAtItsLine) {
+  const std::string source = R"(#version 450
+#extension GL_KHR_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer B { vec4 b[]; };
+void main() {
+  coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> m;
+  coopMatLoad(m, b, 0, 4, gl_CooperativeMatrixLayoutRowMajor);
+  coopMatStore(m, b, 64, 4, gl_CooperativeMatrixLayoutRowMajor);
+}
+)";
+  try {
+    dev.kernel(porta::glsl(source, "vec4_pointer.comp"));
+    FAIL() << "a load through a vec4 pointer was accepted";
+  } catch (const porta::Error& e) {
+    EXPECT_EQ(e.status(), PORTA_ERROR_UNSUPPORTED) << e.what();
+    EXPECT_TRUE(contains(e.what(),
+                         "cooperative matrix: a pointer to elements of another type than the matrix's components "
+                         "(OpCooperativeMatrixLoadKHR at vec4_pointer.comp:8)"))
+        << e.what();
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {

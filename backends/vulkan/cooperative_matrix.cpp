@@ -40,6 +40,12 @@ std::string describe(const CooperativeMatrixPropertiesKHR& p) {
 
 }  // namespace
 
+std::string describe_cooperative_matrices(const std::vector<CooperativeMatrixPropertiesKHR>& listed) {
+  std::string text;
+  for (const auto& p : listed) text += (text.empty() ? "" : "; ") + describe(p);
+  return text.empty() ? "none" : text;
+}
+
 void check_cooperative_matrices(const std::vector<CooperativeMatrixPropertiesKHR>& listed_by_device,
                                 const std::string& device, const uint32_t* words, size_t count,
                                 const std::string& where) {
@@ -94,9 +100,7 @@ void check_cooperative_matrices(const std::vector<CooperativeMatrixPropertiesKHR
       }
     }
   });
-  std::string listed;
-  for (const auto& p : listed_by_device) listed += (listed.empty() ? "" : "; ") + describe(p);
-  if (listed.empty()) listed = "none";
+  const std::string listed = describe_cooperative_matrices(listed_by_device);
   for (const auto& want : mul_adds) {
     bool found = false;
     for (const auto& p : listed_by_device)

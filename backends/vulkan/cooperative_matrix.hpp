@@ -15,6 +15,9 @@
 
 namespace porta::vk {
 
+// "16x16x16 float16 x float16 + float32 -> float32 at Subgroup scope; ...", or "none".
+std::string describe_cooperative_matrices(const std::vector<CooperativeMatrixPropertiesKHR>& listed);
+
 void check_cooperative_matrices(const std::vector<CooperativeMatrixPropertiesKHR>& listed,
                                 const std::string& device, const uint32_t* words, size_t count,
                                 const std::string& where);

@@ -6,6 +6,8 @@
 #include <memory>
 #include <sstream>
 
+#include "cooperative_matrix.hpp"
+
 namespace porta::vk {
 namespace {
 
@@ -445,6 +447,10 @@ void describe(Instance& in, PhysicalDevice& d) {
   // 128 items in 64 x 128 blocks, two shared stages.
   info.tuning.tile_huge = {16, 8, 16, 8, 8, 2};
   d.label = format("vulkan device %u (%s)", d.index, d.properties.deviceName);
+  if (d.features->cooperative_matrix.cooperativeMatrix)
+    plugin::log(PORTA_LOG_INFO,
+                format("vulkan: %s lists cooperative-matrix multiply-adds: %s", d.label.c_str(),
+                       describe_cooperative_matrices(d.cooperative_matrices).c_str()));
 }
 
 void enumerate(Instance& in) {

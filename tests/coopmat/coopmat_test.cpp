@@ -46,13 +46,19 @@ class CooperativeMatrix : public porta::test::DeviceTest {
 
   // The kernel, or null with `reason` where the device refuses it, as only a
   // Vulkan device may: one without cooperative matrices by the feature, one
-  // with them by the matrix type it does not list.
+  // with them by the matrix type it does not list; or where GLSL cannot be
+  // compiled here.
   std::unique_ptr<porta::Kernel> kernel_or_refusal(porta::KernelSource source, std::string& reason) {
     try {
       return std::make_unique<porta::Kernel>(dev.kernel(std::move(source)));
     } catch (const porta::Error& e) {
-      if (e.status() != PORTA_ERROR_UNSUPPORTED || lowered()) throw;
       reason = e.what();
+      // A tree built here and run elsewhere (the GPU machine's bundle) lacks
+      // the build's glslangValidator: GLSL is refused there, SPIR-V runs.
+      if (e.status() == PORTA_ERROR_UNSUPPORTED &&
+          contains(reason, "GL_KHR_cooperative_matrix needs glslangValidator"))
+        return nullptr;
+      if (e.status() != PORTA_ERROR_UNSUPPORTED || lowered()) throw;
       EXPECT_TRUE(contains(reason, dev.name())) << reason;
       if (!supported())
         EXPECT_TRUE(contains(reason, "cooperative matrices")) << reason;
@@ -195,9 +201,10 @@ void main() {
     FAIL() << "a load through a vec4 pointer was accepted";
   } catch (const porta::Error& e) {
     EXPECT_EQ(e.status(), PORTA_ERROR_UNSUPPORTED) << e.what();
-    EXPECT_TRUE(contains(e.what(),
-                         "cooperative matrix: a pointer to elements of another type than the matrix's components "
-                         "(OpCooperativeMatrixLoadKHR at vec4_pointer.comp:8)"))
+    EXPECT_TRUE(
+        contains(e.what(),
+                 "cooperative matrix: a pointer to elements of another type than the matrix's components "
+                 "(OpCooperativeMatrixLoadKHR at vec4_pointer.comp:8)"))
         << e.what();
   }
 }

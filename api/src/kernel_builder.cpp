@@ -159,6 +159,15 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     check_limits(*device, sig, size, name);
 
     porta_kernel_language language = device->api->language;
+    if (cooperative_matrix && language != PORTA_LANGUAGE_SPIRV && device->info.limits.subgroup_size == 1) {
+      const std::string variable = tr::cooperative_matrix_in_place_update(words);
+      if (!variable.empty())
+        fail(PORTA_ERROR_UNSUPPORTED,
+             "kernel '%s': %s runs subgroups of one work-item, where each work-item holds its own copy of a "
+             "cooperative matrix; the kernel loads matrices from %s and stores them back, an update each "
+             "work-item would apply again",
+             name.c_str(), device->label.c_str(), variable.c_str());
+    }
     const std::vector<uint32_t>& device_spirv =
         cooperative_matrix && language == PORTA_LANGUAGE_SPIRV ? words : prepared;
     std::string source;

@@ -19,6 +19,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "spirv_words.hpp"
@@ -42,6 +43,8 @@ constexpr uint32_t kLayoutRowMajor = 0, kLayoutColumnMajor = 1;
 // two takes a scope operand), and memory-semantics bits likewise.
 constexpr uint32_t kMakePointerAvailable = 0x8, kMakePointerVisible = 0x10, kNonPrivatePointer = 0x20;
 constexpr uint32_t kVulkanSemantics = 0x1000 | 0x2000 | 0x4000 | 0x8000;
+// AcquireRelease | UniformMemory | WorkgroupMemory.
+constexpr uint32_t kBarrierSemantics = 0x8 | 0x40 | 0x100;
 // MulAdd operands: which of A, B, C are signed (the result's signedness
 // matters only to saturation, which is refused).
 constexpr uint32_t kMatrixASigned = 0x1, kMatrixBSigned = 0x2, kMatrixCSigned = 0x4, kSaturating = 0x10;
@@ -223,14 +226,13 @@ void Lowering::read() {
       refuse("matrices of scope " + std::to_string(scope_value) + " (only Subgroup, 3, is lowered)", inst);
     const uint32_t component = inst.operand(1);
     const Instruction* component_def = defs_.count(component) ? defs_.at(component) : nullptr;
+    // Any integer, and the floats every target spells (16-bit ones come with
+    // the targets' half types; the loops are the same for each).
     const bool scalar_ok =
-        component_def && ((component_def->opcode == spv::OpTypeFloat && component_def->operand(1) == 32) ||
-                          (component_def->opcode == spv::OpTypeInt && component_def->operand(1) == 32));
-    if (!scalar_ok)
-      refuse(
-          "matrices of components other than 32-bit floats and integers (the component type is "
-          "not lowered yet)",
-          inst);
+        component_def && (component_def->opcode == spv::OpTypeInt ||
+                          (component_def->opcode == spv::OpTypeFloat && component_def->operand_count() == 2 &&
+                           component_def->operand(1) >= 32));
+    if (!scalar_ok) refuse("matrices of 16-bit float components (the targets have no half type yet)", inst);
     matrices_[inst.operand(0)] = {component,
                                   literal(inst.operand(3), "its row count", inst),
                                   literal(inst.operand(4), "its column count", inst),
@@ -478,7 +480,11 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
     if (floating) return f.op(is_signed ? spv::OpConvertSToF : spv::OpConvertUToF, t, {value});
     if (is_float(from)) return f.op(is_signed_int(t) ? spv::OpConvertFToS : spv::OpConvertFToU, t, {value});
     if (width(from) == width(t)) return f.op(spv::OpBitcast, t, {value});
-    return f.op(is_signed ? spv::OpSConvert : spv::OpUConvert, t, {value});
+    if (is_signed) return f.op(spv::OpSConvert, t, {value});
+    // OpUConvert makes an unsigned type only: widen as unsigned, then take the bits.
+    const uint32_t unsigned_t = type(spv::OpTypeInt, {width(t), 0});
+    const uint32_t widened = f.op(spv::OpUConvert, unsigned_t, {value});
+    return unsigned_t == t ? widened : f.op(spv::OpBitcast, t, {widened});
   };
   FunctionBuilder f([this] { return new_id(); });
   const uint32_t va = copy_in(f, f.parameter(ma->array), *ma);
@@ -607,7 +613,16 @@ void Lowering::lower(const Instruction& inst, Words& out) {
       args.push_back(as_uint(chain.operand(chain.operand_count() - 1)));
       args.push_back(inst.operand_count() > stride_operand ? as_uint(inst.operand(stride_operand))
                                                            : uint_constant(0));
-      if (!load) args.push_back(inst.operand(1));
+      if (!load) {
+        args.push_back(inst.operand(1));
+        // Every invocation holds and stores the whole matrix: all of the
+        // subgroup's loads before this store come first, or an in-place update
+        // (load C, multiply-add, store C) would read another invocation's
+        // result. Subgroup execution and memory scope, acquire-release of
+        // buffer and shared memory.
+        const uint32_t subgroup = uint_constant(kScopeSubgroup);
+        emit(instruction(spv::OpControlBarrier, {subgroup, subgroup, uint_constant(kBarrierSemantics)}));
+      }
       Words call = load ? Words{inst.operand(0), inst.operand(1), helper}
                         : Words{type(spv::OpTypeVoid, {}), new_id(), helper};
       call.insert(call.end(), args.begin(), args.end());
@@ -781,6 +796,14 @@ Words Lowering::run() {
       emit(out, instruction(spv::OpMemberName, {id, 0, 0x6d656c65, 0x73746e65, 0}));  // "elements"
     }
   };
+  // The subgroup barrier before each store (lower()) is a subgroup operation.
+  bool stores = false, subgroups_declared = false;
+  for (const Instruction& inst : functions_) stores |= inst.opcode == kOpCooperativeMatrixStore;
+  for (const Instruction& inst : preamble_)
+    subgroups_declared |=
+        inst.opcode == spv::OpCapability && inst.operand(0) == spv::CapabilityGroupNonUniform;
+  if (stores && !subgroups_declared)
+    emit(out, instruction(spv::OpCapability, {spv::CapabilityGroupNonUniform}));
   for (const Instruction& inst : preamble_) {
     if (inst.opcode == spv::OpCapability &&
         (inst.operand(0) == kCapabilityCooperativeMatrix || inst.operand(0) == kCapabilityVulkanMemoryModel))
@@ -845,6 +868,40 @@ bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv) {
   for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
     if (opcode == spv::OpCapability && count >= 1 && operands[0] == kCapabilityCooperativeMatrix)
       found = true;
+  });
+  return found;
+}
+
+std::string cooperative_matrix_in_place_update(const std::vector<uint32_t>& spirv) {
+  std::unordered_map<uint32_t, uint32_t> chain_base;  // access chain -> its base variable
+  std::unordered_map<uint32_t, std::string> names, strings;
+  std::unordered_map<uint32_t, uint32_t> pointee, variable_type;  // pointer type -> pointee; variable -> type
+  std::unordered_set<uint32_t> loaded;
+  std::string file;
+  uint32_t line = 0;
+  std::string found;
+  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* o, uint32_t count) {
+    if (!found.empty()) return;
+    if (opcode == spv::OpName && count >= 2) names[o[0]] = spirv_string(o + 1, count - 1);
+    if (opcode == spv::OpString && count >= 2) strings[o[0]] = spirv_string(o + 1, count - 1);
+    if (opcode == spv::OpLine && count >= 2) file = strings[o[0]], line = o[1];
+    if (opcode == spv::OpTypePointer && count >= 3) pointee[o[0]] = o[2];
+    if (opcode == spv::OpVariable && count >= 2) variable_type[o[1]] = o[0];
+    if ((opcode == spv::OpAccessChain || opcode == spv::OpInBoundsAccessChain) && count >= 3)
+      chain_base[o[1]] = chain_base.count(o[2]) ? chain_base[o[2]] : o[2];
+    const auto base = [&](uint32_t pointer) {
+      return chain_base.count(pointer) ? chain_base[pointer] : pointer;
+    };
+    if (opcode == kOpCooperativeMatrixLoad && count >= 3) loaded.insert(base(o[2]));
+    if (opcode == kOpCooperativeMatrixStore && count >= 1 && loaded.count(base(o[0]))) {
+      const uint32_t variable = base(o[0]);
+      // Its name, else its block's (`buffer C { ... };` names no instance).
+      std::string name = names.count(variable) ? names[variable] : "";
+      if (name.empty() && variable_type.count(variable)) name = names[pointee[variable_type[variable]]];
+      found = name.empty() ? "variable %" + std::to_string(variable) : "'" + name + "'";
+      if (!file.empty())
+        found += " (OpCooperativeMatrixStoreKHR at " + file + ":" + std::to_string(line) + ")";
+    }
   });
   return found;
 }

@@ -169,8 +169,9 @@ std::vector<uint32_t> compile_glsl(const std::string& given, const std::string& 
                                               std::to_string(version.number) + (version.es ? " es" : "") +
                                               " has no compute shaders (they need 420 and later, or 310 es "
                                               "and later)");
-  if (source.find("GL_KHR_cooperative_matrix") != std::string::npos)
-    return compile_with_glslang_validator(source, label);
+  static const std::regex cooperative_matrix(
+      R"((^|\n)[ \t]*#[ \t]*extension[ \t]+GL_KHR_cooperative_matrix\b)");
+  if (std::regex_search(source, cooperative_matrix)) return compile_with_glslang_validator(source, label);
   shaderc::Compiler compiler;
   if (!compiler.IsValid())
     throw Error(Error::Kind::Internal, "the GLSL compiler (shaderc) failed to initialise");

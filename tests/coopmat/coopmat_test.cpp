@@ -102,6 +102,36 @@ class CooperativeMatrix : public porta::test::DeviceTest {
         ASSERT_EQ(c[i * n + j], alpha * sum) << "C[" << i << "][" << j << "]";
       }
   }
+
+  // C += A * B (16 x 32 by 32 x 16) with int8 A, 8-bit B, signed or not, and
+  // int32 C, updated in place.
+  void check_int8_multiply_add(const std::string& kernel_name, bool b_signed) {
+    const uint64_t int8 = PORTA_FEATURE_INT8 | PORTA_FEATURE_STORAGE_8BIT;
+    if ((dev.info().features & int8) != int8) GTEST_SKIP() << dev.name() << " has no 8-bit integers";
+    std::string reason;
+    auto kernel = kernel_or_refusal(porta::spirv(spirv_of(kernel_name)), reason);
+    if (!kernel) GTEST_SKIP() << reason;
+    std::mt19937 rng(8);
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::vector<int8_t> a(16 * 32);
+    std::vector<uint8_t> b(32 * 16);
+    std::vector<int32_t> c(16 * 16);
+    for (int8_t& v : a) v = static_cast<int8_t>(byte(rng) - 128);
+    for (uint8_t& v : b) v = static_cast<uint8_t>(byte(rng));
+    for (int32_t& v : c) v = byte(rng) - 128;
+    porta::Buffer da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c);
+    stream.dispatch(*kernel, {1}, {da, db, dc});
+    const std::vector<int32_t> got = read<int32_t>(dc, c.size());
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) {
+        int32_t expected = c[i * 16 + j];
+        for (int l = 0; l < 32; ++l) {
+          const uint8_t bits = b[l * 16 + j];
+          expected += int32_t(a[i * 32 + l]) * (b_signed ? int32_t(int8_t(bits)) : int32_t(bits));
+        }
+        EXPECT_EQ(got[i * 16 + j], expected) << kernel_name << ": C[" << i << "][" << j << "]";
+      }
+  }
 };
 
 TEST_F(CooperativeMatrix, TranslatedBackendsHaveThem) {
@@ -163,29 +193,12 @@ TEST_F(CooperativeMatrix, ElementwiseOperationsLayoutsAndIntegerMulAdd) {
     EXPECT_GT(s[128], 0);
 }
 
+// The shape tensor cores run (16x16x32 int8 -> int32).
+TEST_F(CooperativeMatrix, Int8MultiplyAdd) { check_int8_multiply_add("int8_signed_muladd", true); }
+
+// Signed A, unsigned B: each operand's signedness is its own.
 TEST_F(CooperativeMatrix, Int8MultiplyAddKeepsEachOperandsSignedness) {
-  const uint64_t int8 = PORTA_FEATURE_INT8 | PORTA_FEATURE_STORAGE_8BIT;
-  if ((dev.info().features & int8) != int8) GTEST_SKIP() << dev.name() << " has no 8-bit integers";
-  std::string reason;
-  auto kernel = kernel_or_refusal(porta::spirv(spirv_of("int8_muladd")), reason);
-  if (!kernel) GTEST_SKIP() << reason;
-  std::mt19937 rng(8);
-  std::uniform_int_distribution<int> byte(0, 255);
-  std::vector<int8_t> a(16 * 32);
-  std::vector<uint8_t> b(32 * 16);
-  std::vector<int32_t> c(16 * 16);
-  for (int8_t& v : a) v = static_cast<int8_t>(byte(rng) - 128);
-  for (uint8_t& v : b) v = static_cast<uint8_t>(byte(rng));
-  for (int32_t& v : c) v = byte(rng) - 128;
-  porta::Buffer da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c);
-  stream.dispatch(*kernel, {1}, {da, db, dc});
-  const std::vector<int32_t> got = read<int32_t>(dc, c.size());
-  for (int i = 0; i < 16; ++i)
-    for (int j = 0; j < 16; ++j) {
-      int32_t expected = c[i * 16 + j];
-      for (int l = 0; l < 32; ++l) expected += int32_t(a[i * 32 + l]) * int32_t(b[l * 16 + j]);
-      EXPECT_EQ(got[i * 16 + j], expected) << "C[" << i << "][" << j << "]";
-    }
+  check_int8_multiply_add("int8_muladd", false);
 }
 
 // What porta does not lower is refused by name, with the file and line, on

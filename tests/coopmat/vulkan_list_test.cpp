@@ -71,6 +71,13 @@ TEST(VulkanCooperativeMatrixList, AListedMultiplyAddPasses) {
   EXPECT_EQ(refusal(listed, "gemm_f32"), "");
 }
 
+TEST(VulkanCooperativeMatrixList, TheInt8ShapeNvidiaListsPasses) {
+  EXPECT_EQ(refusal(kNvidiaLike, "int8_signed_muladd"), "");
+  // Unsigned B is another multiply-add, which this list lacks.
+  const std::string why = refusal(kNvidiaLike, "int8_muladd");
+  EXPECT_NE(why.find("16x16x32 int8 x uint8 + int32 -> int32"), std::string::npos) << why;
+}
+
 TEST(VulkanCooperativeMatrixList, AMatrixInNoListedMultiplyAddIsRefused) {
   // The integer multiply-add is listed; the float accumulators of the
   // element-wise kernel are in none.

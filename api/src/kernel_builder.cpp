@@ -86,8 +86,13 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
          name.c_str(), specs ? spec64_count : spec_count);
   try {
     std::vector<uint32_t> words = glsl ? tr::compile_glsl(*glsl, name) : *spirv;
+    // Cooperative matrices: the translated targets run the lowered module
+    // prepare() makes (each invocation holds whole matrices); Vulkan runs the
+    // module as given, natively, on devices with VK_KHR_cooperative_matrix.
+    const bool cooperative_matrix = tr::uses_cooperative_matrix(words);
     std::vector<uint32_t> prepared = tr::prepare(words);
     tr::KernelSignature sig = tr::reflect(prepared);
+    if (cooperative_matrix) sig.required_features |= PORTA_FEATURE_COOPERATIVE_MATRIX;  // prepared is lowered
     // The optimiser drops a push-constant block the code never reads; callers
     // still pass the block they declared, and the backend gets what is left.
     uint32_t declared_push_size = sig.push_constant_size;
@@ -154,6 +159,17 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     check_limits(*device, sig, size, name);
 
     porta_kernel_language language = device->api->language;
+    if (cooperative_matrix && language != PORTA_LANGUAGE_SPIRV && device->info.limits.subgroup_size == 1) {
+      const std::string variable = tr::cooperative_matrix_in_place_update(words);
+      if (!variable.empty())
+        fail(PORTA_ERROR_UNSUPPORTED,
+             "kernel '%s': %s runs subgroups of one work-item, where each work-item holds its own copy of a "
+             "cooperative matrix; the kernel loads matrices from %s and stores them back, an update each "
+             "work-item would apply again",
+             name.c_str(), device->label.c_str(), variable.c_str());
+    }
+    const std::vector<uint32_t>& device_spirv =
+        cooperative_matrix && language == PORTA_LANGUAGE_SPIRV ? words : prepared;
     std::string source;
     std::string entry = sig.entry_point;
     if (language != PORTA_LANGUAGE_SPIRV) {
@@ -177,11 +193,11 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     // The translated source too: a translator change within one porta version
     // must not hand a plugin a binary built from the old translation.
     if (!source.empty()) salt += "source " + hash_hex(source.data(), source.size(), "") + ";";
-    std::string key = hash_hex(prepared.data(), prepared.size() * sizeof(uint32_t), salt);
+    std::string key = hash_hex(device_spirv.data(), device_spirv.size() * sizeof(uint32_t), salt);
 
     porta_kernel_desc desc{};
-    desc.spirv = prepared.data();
-    desc.spirv_words = prepared.size();
+    desc.spirv = device_spirv.data();
+    desc.spirv_words = device_spirv.size();
     desc.source = language == PORTA_LANGUAGE_SPIRV ? nullptr : source.c_str();
     desc.source_size = source.size();
     desc.entry_point = entry.c_str();

@@ -115,7 +115,9 @@ void device_init() {
     i.features = PORTA_FEATURE_FP16 | PORTA_FEATURE_FP64 | PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 |
                  PORTA_FEATURE_INT64 | PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_STORAGE_8BIT |
                  PORTA_FEATURE_ATOMIC_INT32 | PORTA_FEATURE_ATOMIC_INT64 | PORTA_FEATURE_ATOMIC_FLOAT32 |
-                 PORTA_FEATURE_SUBGROUPS | PORTA_FEATURE_SUBGROUP_CLUSTERED;
+                 PORTA_FEATURE_SUBGROUPS | PORTA_FEATURE_SUBGROUP_CLUSTERED |
+                 // Cooperative matrices as the translator lowers them: each work-item holds whole matrices.
+                 PORTA_FEATURE_COOPERATIVE_MATRIX;
     // Host memory, built-in kernels compiled in at their defaults, checked
     // against a float64 oracle, and work-items that run as fibers.
     i.flags = PORTA_DEVICE_FLAG_UNIFIED_MEMORY | PORTA_DEVICE_FLAG_PRECOMPILED_DEFAULTS |

@@ -90,7 +90,9 @@ Found describe(int ordinal) {
   uint64_t features = PORTA_FEATURE_FP64 | PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 | PORTA_FEATURE_INT64 |
                       PORTA_FEATURE_STORAGE_8BIT | PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_SUBGROUPS |
                       PORTA_FEATURE_SUBGROUP_CLUSTERED | PORTA_FEATURE_ATOMIC_INT32 |
-                      PORTA_FEATURE_ATOMIC_INT64 | PORTA_FEATURE_ATOMIC_FLOAT32;
+                      PORTA_FEATURE_ATOMIC_INT64 | PORTA_FEATURE_ATOMIC_FLOAT32 |
+                      // the translator's lowering: each thread holds whole matrices
+                      PORTA_FEATURE_COOPERATIVE_MATRIX;
   if (f.arch >= 53) features |= PORTA_FEATURE_FP16;  // half arithmetic from sm_53
   if (f.arch >= 80) features |= PORTA_FEATURE_BF16;  // bf16 arithmetic from sm_80
   info.features = features;

@@ -89,6 +89,8 @@ uint64_t features_of(const std::string& extensions) {
     f |= PORTA_FEATURE_ATOMIC_INT64;
   // Float atomic add: the translation's compare-exchange loop on the bits, on any device.
   f |= PORTA_FEATURE_ATOMIC_FLOAT32;
+  // Cooperative matrices: the translator's lowering (each work-item holds whole matrices), on any device.
+  f |= PORTA_FEATURE_COOPERATIVE_MATRIX;
   return f;
 }
 

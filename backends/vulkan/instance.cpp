@@ -6,6 +6,8 @@
 #include <memory>
 #include <sstream>
 
+#include "cooperative_matrix.hpp"
+
 namespace porta::vk {
 namespace {
 
@@ -320,6 +322,18 @@ void describe(Instance& in, PhysicalDevice& d) {
   d.features = std::make_unique<FeatureChain>(d);
   const FeatureChain& features = *d.features;
   in.fn.vkGetPhysicalDeviceFeatures2(d.handle, &d.features->core);
+  if (features.cooperative_matrix.cooperativeMatrix) {
+    PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR list = nullptr;
+    load_instance(in, list, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR", false);
+    uint32_t count = 0;
+    if (list && list(d.handle, &count, nullptr) == VK_SUCCESS) {
+      CooperativeMatrixPropertiesKHR empty{};
+      empty.sType = kStructureTypeCooperativeMatrixPropertiesKHR;
+      d.cooperative_matrices.resize(count, empty);
+      if (list(d.handle, &count, d.cooperative_matrices.data()) != VK_SUCCESS) count = 0;
+      d.cooperative_matrices.resize(count);
+    }
+  }
   d.timeline = v12 && features.v12.timelineSemaphore && !in.is_disabled("timeline");
   d.push_descriptor = d.has(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) && !in.is_disabled("push-descriptor");
 
@@ -433,6 +447,10 @@ void describe(Instance& in, PhysicalDevice& d) {
   // 128 items in 64 x 128 blocks, two shared stages.
   info.tuning.tile_huge = {16, 8, 16, 8, 8, 2};
   d.label = format("vulkan device %u (%s)", d.index, d.properties.deviceName);
+  if (d.features->cooperative_matrix.cooperativeMatrix)
+    plugin::log(PORTA_LOG_INFO,
+                format("vulkan: %s lists cooperative-matrix multiply-adds: %s", d.label.c_str(),
+                       describe_cooperative_matrices(d.cooperative_matrices).c_str()));
 }
 
 void enumerate(Instance& in) {

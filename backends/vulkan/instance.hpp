@@ -29,6 +29,20 @@ struct ShaderBfloat16FeaturesKHR {
 };
 constexpr VkStructureType kStructureTypeCooperativeMatrixFeaturesKHR =
     static_cast<VkStructureType>(1000506000);
+// One matrix multiply-add a device runs natively (VkCooperativeMatrixPropertiesKHR):
+// an M x K by K x N product of the component types (VkComponentTypeKHR) at a scope (VkScopeKHR).
+struct CooperativeMatrixPropertiesKHR {
+  VkStructureType sType;
+  void* pNext;
+  uint32_t MSize, NSize, KSize;
+  uint32_t AType, BType, CType, ResultType;
+  VkBool32 saturatingAccumulation;
+  uint32_t scope;
+};
+constexpr VkStructureType kStructureTypeCooperativeMatrixPropertiesKHR =
+    static_cast<VkStructureType>(1000506001);
+using PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR =
+    VkResult(VKAPI_PTR*)(VkPhysicalDevice, uint32_t*, CooperativeMatrixPropertiesKHR*);
 constexpr VkStructureType kStructureTypeShaderBfloat16FeaturesKHR = static_cast<VkStructureType>(1000141000);
 constexpr const char* kCooperativeMatrixExtension = "VK_KHR_cooperative_matrix";
 constexpr const char* kBfloat16Extension = "VK_KHR_shader_bfloat16";
@@ -101,6 +115,8 @@ struct PhysicalDevice {
   std::unique_ptr<FeatureChain> features;
   VkPhysicalDeviceSubgroupProperties subgroup{};        // pNext cleared
   VkPhysicalDeviceVulkan12Properties v12_properties{};  // all zero below Vulkan 1.2
+  // The cooperative-matrix multiply-adds it lists (VK_KHR_cooperative_matrix); empty without them.
+  std::vector<CooperativeMatrixPropertiesKHR> cooperative_matrices;
 
   bool has(const char* extension) const { return extensions.count(extension) != 0; }
 };

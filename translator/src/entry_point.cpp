@@ -14,14 +14,7 @@ namespace {
 
 // OpEntryPoint's name: the literal string after the model and the function id.
 std::string entry_name(const uint32_t* operands, uint32_t count) {
-  std::string name;
-  for (uint32_t i = 2; i < count; ++i)
-    for (int b = 0; b < 4; ++b) {
-      const char c = static_cast<char>((operands[i] >> (8 * b)) & 0xff);
-      if (c == 0) return name;
-      name += c;
-    }
-  return name;
+  return count > 2 ? spirv_string(operands + 2, count - 2) : std::string();
 }
 
 void check_module(const std::vector<uint32_t>& spirv) {

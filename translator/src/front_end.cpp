@@ -1,12 +1,16 @@
 // GLSL → SPIR-V (shaderc), validation (spirv-val) and optimisation (spirv-opt).
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <regex>
 #include <shaderc/shaderc.hpp>
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -90,6 +94,64 @@ VersionDirective version_directive(const std::string& source) {
   return {true, m[3].matched ? std::atoi(m[3].str().c_str()) : 0, m[4].matched};
 }
 
+// `text` in single quotes for /bin/sh.
+std::string shell_quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// GL_KHR_cooperative_matrix is beyond shaderc's glslang (Debian's, 12): such a
+// source goes to the glslangValidator (13 or later) the build found
+// (PORTA_COOPMAT_GLSLANG, from CMake's PORTA_GLSLANG_VALIDATOR), with the
+// options shaderc gets (Vulkan 1.1, SPIR-V 1.3, debug info). Without one it is
+// refused, asking for SPIR-V, which needs no GLSL compiler.
+std::vector<uint32_t> compile_with_glslang_validator(const std::string& source, const std::string& label) {
+  const std::string tool = PORTA_COOPMAT_GLSLANG;
+  if (tool.empty() || access(tool.c_str(), X_OK) != 0)
+    throw Error(Error::Kind::UnsupportedFeature,
+                "GLSL compilation of " + label +
+                    ": GL_KHR_cooperative_matrix needs glslangValidator 13 or later, " +
+                    (tool.empty()
+                         ? std::string("which this porta was built without (CMake's PORTA_GLSLANG_VALIDATOR)")
+                         : "and " + tool + " is gone") +
+                    "; compile the kernel to SPIR-V (glslangValidator -V --target-env vulkan1.1) and pass "
+                    "the SPIR-V");
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/porta-glsl-XXXXXX";
+  if (!mkdtemp(dir.data())) throw Error(Error::Kind::Internal, "cannot make a temporary folder for " + label);
+  // The file keeps the label's own name: glslangValidator's messages and the
+  // module's OpLine debug info name it.
+  std::string file = label.substr(label.find_last_of('/') + 1);
+  if (file.empty() || file[0] == '.' || file.find_first_of("'\"\\") != std::string::npos)
+    file = "kernel.comp";
+  { std::ofstream(dir + "/" + file) << source; }
+  const std::string command = "cd " + shell_quoted(dir) + " && " + shell_quoted(tool) +
+                              " -V --target-env vulkan1.1 -g -S comp -o kernel.spv " + shell_quoted(file) +
+                              " 2>&1";
+  std::string log;
+  int status = -1;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char chunk[4096];
+    for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, pipe)) > 0;) log.append(chunk, n);
+    status = pclose(pipe);
+  }
+  std::ifstream in(dir + "/kernel.spv", std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  const std::string spv = bytes.str();
+  std::remove((dir + "/kernel.spv").c_str());
+  std::remove((dir + "/" + file).c_str());
+  rmdir(dir.c_str());
+  if (status != 0 || spv.empty()) {
+    // glslangValidator first echoes the file name, and ends with a blank line.
+    if (log.compare(0, file.size() + 1, file + "\n") == 0) log.erase(0, file.size() + 1);
+    while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
+    throw Error(Error::Kind::InvalidGlsl, "GLSL compilation of " + label + " failed (" + tool + "):\n" + log);
+  }
+  return spirv_from_bytes(spv.data(), spv.size());
+}
+
 }  // namespace
 
 std::vector<uint32_t> compile_glsl(const std::string& given, const std::string& name) {
@@ -107,6 +169,9 @@ std::vector<uint32_t> compile_glsl(const std::string& given, const std::string& 
                                               std::to_string(version.number) + (version.es ? " es" : "") +
                                               " has no compute shaders (they need 420 and later, or 310 es "
                                               "and later)");
+  static const std::regex cooperative_matrix(
+      R"((^|\n)[ \t]*#[ \t]*extension[ \t]+GL_KHR_cooperative_matrix\b)");
+  if (std::regex_search(source, cooperative_matrix)) return compile_with_glslang_validator(source, label);
   shaderc::Compiler compiler;
   if (!compiler.IsValid())
     throw Error(Error::Kind::Internal, "the GLSL compiler (shaderc) failed to initialise");
@@ -166,9 +231,17 @@ std::vector<uint32_t> optimize(const std::vector<uint32_t>& spirv) {
   });
 }
 
-std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv, const PrepareOptions& options) {
+std::vector<uint32_t> prepare(const std::vector<uint32_t>& given, const PrepareOptions& options) {
+  check_header(given);
+  const std::vector<uint32_t> spirv =
+      uses_cooperative_matrix(given) ? lower_cooperative_matrix(given) : given;
   validate(spirv);
-  if (!options.readable) return optimize(spirv);
+  if (!options.readable) {
+    const std::vector<uint32_t> optimized = optimize(spirv);
+    const std::vector<uint32_t> demoted = demote_array_phis(optimized);
+    if (demoted != optimized) validate(demoted);
+    return demoted;
+  }
   // Target cpp places a subgroup operation by the loops around it within one
   // function (cpu_subgroups.cpp): a module with subgroup operations is
   // inlined for it too.
@@ -178,7 +251,10 @@ std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv, const PrepareO
         is_group_non_uniform(static_cast<spv::Capability>(operands[0])))
       subgroups = true;
   });
-  if (target_info(options.target).calls_helper_functions && !(options.target == Target::Cpp && subgroups))
+  // Lowered cooperative matrices are helper functions that return arrays,
+  // which no target declares: they are inlined too.
+  if (target_info(options.target).calls_helper_functions && !(options.target == Target::Cpp && subgroups) &&
+      spirv == given)
     return spirv;
   // Inlining alone. The inlined functions' locals lose their names (spirv-opt
   // does not copy them); the kernel's own keep theirs.

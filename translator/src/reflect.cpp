@@ -309,6 +309,12 @@ std::string glsl_type_name(const spirv_cross::Compiler& compiler, const SPIRType
 KernelSignature reflect(const std::vector<uint32_t>& spirv) { return reflect(spirv, {}); }
 
 KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {
+  // SPIRV-Cross cannot read cooperative matrices; their lowering has the same interface.
+  if (uses_cooperative_matrix(spirv)) {
+    KernelSignature lowered = reflect(lower_cooperative_matrix(spirv), specs);
+    lowered.required_features |= PORTA_FEATURE_COOPERATIVE_MATRIX;
+    return lowered;
+  }
   KernelSignature signature;
   try {
     if (spirv.empty() || spirv[0] != kSpirvMagic) (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);

@@ -134,6 +134,8 @@ struct Walker {
 }  // namespace
 
 KernelLayout reflect_layout(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {
+  // SPIRV-Cross cannot read cooperative matrices; their lowering has the same buffers.
+  if (uses_cooperative_matrix(spirv)) return reflect_layout(lower_cooperative_matrix(spirv), specs);
   KernelLayout out;
   try {
     {

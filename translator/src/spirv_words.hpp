@@ -13,6 +13,18 @@ namespace porta::translator {
 constexpr uint32_t kSpirvMagic = 0x07230203u;
 constexpr uint32_t kSpirvHeaderWords = 5;
 
+// A string literal operand: `count` words, NUL-terminated and padded.
+inline std::string spirv_string(const uint32_t* words, size_t count) {
+  std::string text;
+  for (size_t i = 0; i < count; ++i)
+    for (int b = 0; b < 4; ++b) {
+      const char c = static_cast<char>((words[i] >> (8 * b)) & 0xff);
+      if (c == 0) return text;
+      text += c;
+    }
+  return text;
+}
+
 // Calls visit(opcode, operands, operand_count) for every instruction; stops at
 // a malformed instruction (validation reports those).
 template <class Visit>
@@ -53,5 +65,9 @@ std::string instruction_name(const uint32_t* words, uint32_t count, const std::s
 // Spec constants replaced by constants with the given values (defaults for the
 // others) and spec-constant expressions folded: what a driver would compile.
 std::vector<uint32_t> specialize(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs);
+
+// Phis of array-holding values replaced by a variable stored in the
+// predecessors (coopmat_lowering.cpp says why); the module unchanged if none.
+std::vector<uint32_t> demote_array_phis(const std::vector<uint32_t>& spirv);
 
 }  // namespace porta::translator

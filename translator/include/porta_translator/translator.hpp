@@ -137,7 +137,23 @@ struct PrepareOptions {
   bool readable = false;
   Target target = Target::Cpp;  // the target the module will be translated to (readable only)
 };
-// Validate then optimise (or, readable, only what options.target needs).
+// Whether the module declares CooperativeMatrixKHR (GLSL's GL_KHR_cooperative_matrix).
+bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv);
+// The module with its cooperative matrices lowered to plain SPIR-V: each
+// invocation holds a whole matrix as an array, loads, stores, multiply-adds
+// and element-wise arithmetic are loops (translator/src/coopmat_lowering.cpp);
+// a Vulkan-memory-model module gets the GLSL450 model. What is not lowered is
+// refused (Error UnsupportedFeature, naming the instruction and its file:line).
+std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv);
+// The variable a module both loads cooperative matrices from and stores them
+// to (an in-place update: load C, multiply-add, store C), named with the
+// store's file:line where known; "" if none. With subgroups of one
+// work-item every work-item holds and updates its own copy of such a matrix,
+// so each would apply the update again: backends with such subgroups refuse it.
+std::string cooperative_matrix_in_place_update(const std::vector<uint32_t>& spirv);
+// Validate then optimise (or, readable, only what options.target needs). A
+// module with cooperative matrices is lowered first (lower_cooperative_matrix):
+// the result serves the translated targets; Vulkan takes the module as given.
 std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv, const PrepareOptions& options = {});
 
 // The interface of a kernel. prepare() keeps unused buffers (their bindings)

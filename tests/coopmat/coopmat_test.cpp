@@ -1,0 +1,251 @@
+// Cooperative matrices (GL_KHR_cooperative_matrix) through the public API on
+// the backend under test (PORTA_TEST_BACKEND): the kernels of kernels/,
+// compiled to SPIR-V at build time by the build's glslangValidator, checked
+// against host references. cpu, OpenCL and CUDA run the translator's lowering
+// and must run every kernel; Vulkan runs them natively where the device lists
+// the matrix types, and refuses them, naming what it lacks, where not.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "porta/porta.hpp"
+#include "support/backend_under_test.hpp"
+#include "support/device_test.hpp"
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<uint32_t> spirv_of(const std::string& kernel) {
+  const std::string bytes = read_file(std::string(PORTA_COOPMAT_SPIRV) + "/" + kernel + ".spv");
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+class CooperativeMatrix : public porta::test::DeviceTest {
+ protected:
+  bool lowered() const { return porta::test::backend_name_under_test() != "vulkan"; }
+  bool supported() const { return (dev.info().features & PORTA_FEATURE_COOPERATIVE_MATRIX) != 0; }
+
+  // The kernel, or null with `reason` where the device refuses it, as only a
+  // Vulkan device may: one without cooperative matrices by the feature, one
+  // with them by the matrix type it does not list; or where GLSL cannot be
+  // compiled here.
+  std::unique_ptr<porta::Kernel> kernel_or_refusal(porta::KernelSource source, std::string& reason) {
+    try {
+      return std::make_unique<porta::Kernel>(dev.kernel(std::move(source)));
+    } catch (const porta::Error& e) {
+      reason = e.what();
+      // A tree built here and run elsewhere (the GPU machine's bundle) lacks
+      // the build's glslangValidator: GLSL is refused there, SPIR-V runs.
+      if (e.status() == PORTA_ERROR_UNSUPPORTED &&
+          contains(reason, "GL_KHR_cooperative_matrix needs glslangValidator"))
+        return nullptr;
+      // An in-place update (load C, multiply-add, store C) cannot be lowered
+      // for subgroups of one work-item (OpenCL devices without subgroups).
+      if (e.status() == PORTA_ERROR_UNSUPPORTED && dev.info().limits.subgroup_size == 1 &&
+          contains(reason, "runs subgroups of one work-item") && contains(reason, "stores them back"))
+        return nullptr;
+      if (e.status() != PORTA_ERROR_UNSUPPORTED || lowered()) throw;
+      EXPECT_TRUE(contains(reason, dev.name())) << reason;
+      if (!supported())
+        EXPECT_TRUE(contains(reason, "cooperative matrices")) << reason;
+      else
+        EXPECT_TRUE(contains(reason, "VK_KHR_cooperative_matrix")) << reason;
+      return nullptr;
+    }
+  }
+
+  // C = alpha * A * B (M x K times K x N, row-major) with gemm_f32. Small
+  // integers: every product and sum is exact in float, so any order of
+  // accumulation (and fused or separate multiply-adds) gives these values.
+  void check_gemm(porta::KernelSource source) {
+    std::string reason;
+    auto kernel = kernel_or_refusal(std::move(source), reason);
+    if (!kernel) GTEST_SKIP() << reason;
+    const uint32_t m = 48, n = 32, k = 64;
+    const float alpha = 0.75f;
+    std::mt19937 rng(19);
+    std::uniform_int_distribution<int> value(-8, 8);
+    std::vector<float> a(m * k), b(k * n);
+    for (float& v : a) v = float(value(rng));
+    for (float& v : b) v = float(value(rng));
+    porta::Buffer da = dev.upload(a), db = dev.upload(b);
+    porta::Buffer dc = dev.upload(std::vector<float>(m * n, NAN));
+    struct {
+      uint32_t m, n, k;
+      float alpha;
+    } params{m, n, k, alpha};
+    stream.dispatch(*kernel, {n / 16, m / 16}, {da, db, dc}, params);
+    const std::vector<float> c = read<float>(dc, m * n);
+    for (uint32_t i = 0; i < m; ++i)
+      for (uint32_t j = 0; j < n; ++j) {
+        float sum = 0;
+        for (uint32_t l = 0; l < k; ++l) sum += a[i * k + l] * b[l * n + j];
+        ASSERT_EQ(c[i * n + j], alpha * sum) << "C[" << i << "][" << j << "]";
+      }
+  }
+
+  // C += A * B (16 x 32 by 32 x 16) with int8 A, 8-bit B, signed or not, and
+  // int32 C, updated in place.
+  void check_int8_multiply_add(const std::string& kernel_name, bool b_signed) {
+    const uint64_t int8 = PORTA_FEATURE_INT8 | PORTA_FEATURE_STORAGE_8BIT;
+    if ((dev.info().features & int8) != int8) GTEST_SKIP() << dev.name() << " has no 8-bit integers";
+    std::string reason;
+    auto kernel = kernel_or_refusal(porta::spirv(spirv_of(kernel_name)), reason);
+    if (!kernel) GTEST_SKIP() << reason;
+    std::mt19937 rng(8);
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::vector<int8_t> a(16 * 32);
+    std::vector<uint8_t> b(32 * 16);
+    std::vector<int32_t> c(16 * 16);
+    for (int8_t& v : a) v = static_cast<int8_t>(byte(rng) - 128);
+    for (uint8_t& v : b) v = static_cast<uint8_t>(byte(rng));
+    for (int32_t& v : c) v = byte(rng) - 128;
+    porta::Buffer da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c);
+    stream.dispatch(*kernel, {1}, {da, db, dc});
+    const std::vector<int32_t> got = read<int32_t>(dc, c.size());
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) {
+        int32_t expected = c[i * 16 + j];
+        for (int l = 0; l < 32; ++l) {
+          const uint8_t bits = b[l * 16 + j];
+          expected += int32_t(a[i * 32 + l]) * (b_signed ? int32_t(int8_t(bits)) : int32_t(bits));
+        }
+        EXPECT_EQ(got[i * 16 + j], expected) << kernel_name << ": C[" << i << "][" << j << "]";
+      }
+  }
+};
+
+TEST_F(CooperativeMatrix, TranslatedBackendsHaveThem) {
+  if (!lowered()) GTEST_SKIP() << "Vulkan reports the device's own VK_KHR_cooperative_matrix";
+  EXPECT_TRUE(supported()) << dev.name();
+}
+
+TEST_F(CooperativeMatrix, GemmF32FromSpirvMatchesTheHostProduct) {
+  check_gemm(porta::spirv(spirv_of("gemm_f32")));
+}
+
+// The same kernel as GLSL: libporta compiles it with the build's glslangValidator.
+TEST_F(CooperativeMatrix, GemmF32FromGlslMatchesTheHostProduct) {
+  check_gemm(porta::glsl(read_file(std::string(PORTA_COOPMAT_GLSL) + "/gemm_f32.comp"), "gemm_f32.comp"));
+}
+
+TEST_F(CooperativeMatrix, ElementwiseOperationsLayoutsAndIntegerMulAdd) {
+  std::string reason;
+  auto kernel = kernel_or_refusal(porta::spirv(spirv_of("elementwise")), reason);
+  if (!kernel) GTEST_SKIP() << reason;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> value(-2.0f, 2.0f);
+  std::uniform_int_distribution<int> small(-50, 50);
+  std::vector<float> x(256);
+  for (float& v : x) v = value(rng);
+  std::vector<int32_t> y(16 * 32 + 8 * 32);
+  for (int32_t& v : y) v = small(rng);
+  const float bias = 1.5f;
+  porta::Buffer dx = dev.upload(x), dy = dev.upload(y);
+  porta::Buffer dr = dev.upload(std::vector<float>(5 * 256, NAN));
+  porta::Buffer ds = dev.upload(std::vector<int32_t>(129, -1));
+  stream.dispatch(*kernel, {1}, {dx, dy, dr, ds}, bias);
+  const std::vector<float> r = read<float>(dr, 5 * 256);
+  const std::vector<int32_t> s = read<int32_t>(ds, 129);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) {
+      const float xij = x[i * 16 + j], xji = x[j * 16 + i];
+      EXPECT_EQ(r[i * 16 + j], xij + xji) << "a + b at " << i << "," << j;
+      EXPECT_EQ(r[256 + j * 16 + i], -xij - xji * 2.0f) << "-a - b * 2 (column-major) at " << i << "," << j;
+      EXPECT_EQ(r[512 + i * 16 + j], xij / bias) << "a / bias at " << i << "," << j;
+      // GLSL lets a compiler fuse a * a + 1 (spirv-opt does): either rounding.
+      const float got = r[768 + i * 16 + j];
+      EXPECT_TRUE(got == xij * xij + 1.0f || got == std::fma(xij, xij, 1.0f))
+          << "a[i] * a[i] + 1 at " << i << "," << j << ": " << got << " for x = " << xij;
+    }
+  // ic = A (16 x 32, row-major) * B (32 x 8, stored as B^T row-major) + 3.
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 8; ++j) {
+      int32_t expected = 3;
+      for (int l = 0; l < 32; ++l) expected += y[i * 32 + l] * y[16 * 32 + j * 32 + l];
+      EXPECT_EQ(s[i * 8 + j], expected) << "integer multiply-add at " << i << "," << j;
+      EXPECT_EQ(r[1024 + i * 8 + j], float(expected)) << "int to float at " << i << "," << j;
+    }
+  // How a device spreads a matrix over a subgroup is its own: the length is
+  // what one invocation holds, the whole 16 x 8 where porta lowers it.
+  if (lowered())
+    EXPECT_EQ(s[128], 128);
+  else
+    EXPECT_GT(s[128], 0);
+}
+
+// The shape tensor cores run (16x16x32 int8 -> int32).
+TEST_F(CooperativeMatrix, Int8MultiplyAdd) { check_int8_multiply_add("int8_signed_muladd", true); }
+
+// Signed A, unsigned B: each operand's signedness is its own.
+TEST_F(CooperativeMatrix, Int8MultiplyAddKeepsEachOperandsSignedness) {
+  check_int8_multiply_add("int8_muladd", false);
+}
+
+// What porta does not lower is refused by name, with the file and line, on
+// every backend (the lowering also checks what Vulkan gets): a kernel that
+// loads a matrix of `scope` from a buffer of `element`s and stores it back.
+void expect_refused(porta::Device& dev, const std::string& name, const std::string& element,
+                    const std::string& scope, const std::string& expected) {
+  const std::string source = R"(#version 450
+#extension GL_KHR_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer B { )" +
+                             element + R"( b[]; };
+void main() {
+  coopmat<float, )" + scope + R"(, 16, 16, gl_MatrixUseAccumulator> m;
+  coopMatLoad(m, b, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
+  coopMatStore(m, b, 256, 16, gl_CooperativeMatrixLayoutRowMajor);
+}
+)";
+  try {
+    dev.kernel(porta::glsl(source, name));
+    ADD_FAILURE() << name << " was accepted";
+  } catch (const porta::Error& e) {
+    if (contains(e.what(), "GL_KHR_cooperative_matrix needs glslangValidator")) GTEST_SKIP() << e.what();
+    EXPECT_EQ(e.status(), PORTA_ERROR_UNSUPPORTED) << e.what();
+    EXPECT_TRUE(contains(e.what(), expected)) << e.what();
+  }
+}
+
+TEST_F(CooperativeMatrix, UnloweredScopeIsRefusedByName) {
+  expect_refused(dev, "workgroup_scope.comp", "float", "gl_ScopeWorkgroup",
+                 "cooperative matrix: matrices of scope 2 (only Subgroup, 3, is lowered) "
+                 "(OpTypeCooperativeMatrixKHR)");
+}
+
+// GLSL allows loads through pointers to vectors; porta lowers loads of the
+// matrix's own component type.
+TEST_F(CooperativeMatrix, UnloweredPointerIsRefusedAtItsLine) {
+  expect_refused(dev, "vec4_pointer.comp", "vec4", "gl_ScopeSubgroup",
+                 "cooperative matrix: a pointer to elements of another type than the matrix's components "
+                 "(OpCooperativeMatrixLoadKHR at vec4_pointer.comp:8)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  porta::test::skip_process_if_unavailable();
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,100 @@
+// The Vulkan backend's check of cooperative matrices against what a device
+// lists (backends/vulkan/cooperative_matrix.cpp), with lists as drivers give
+// them: no device here has VK_KHR_cooperative_matrix, so the lists are made up
+// in the shape NVIDIA's drivers report (float16 and int8 inputs).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "cooperative_matrix.hpp"
+#include "porta/porta.h"
+
+namespace {
+
+using porta::vk::CooperativeMatrixPropertiesKHR;
+
+constexpr uint32_t kF16 = 0, kF32 = 1, kS8 = 3, kS32 = 5, kSubgroup = 3;
+
+CooperativeMatrixPropertiesKHR entry(uint32_t m, uint32_t n, uint32_t k, uint32_t a, uint32_t c) {
+  CooperativeMatrixPropertiesKHR p{};
+  p.sType = porta::vk::kStructureTypeCooperativeMatrixPropertiesKHR;
+  p.MSize = m, p.NSize = n, p.KSize = k;
+  p.AType = p.BType = a;
+  p.CType = p.ResultType = c;
+  p.scope = kSubgroup;
+  return p;
+}
+
+const std::vector<CooperativeMatrixPropertiesKHR> kNvidiaLike = {
+    entry(16, 16, 16, kF16, kF32), entry(16, 8, 16, kF16, kF32), entry(16, 16, 16, kF16, kF16),
+    entry(16, 16, 32, kS8, kS32), entry(16, 8, 32, kS8, kS32)};
+
+std::vector<uint32_t> spirv(const std::string& name) {
+  std::ifstream in(std::string(PORTA_COOPMAT_SPIRV) + "/" + name + ".spv", std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+// The refusal's message, "" when the module passes.
+std::string refusal(const std::vector<CooperativeMatrixPropertiesKHR>& listed, const std::string& kernel) {
+  const std::vector<uint32_t> words = spirv(kernel);
+  EXPECT_GT(words.size(), 5u) << kernel;
+  try {
+    porta::vk::check_cooperative_matrices(listed, "vulkan device 0 (GPU)", words.data(), words.size(), "k");
+  } catch (const porta::plugin::Failure& f) {
+    EXPECT_EQ(f.status, PORTA_ERROR_UNSUPPORTED);
+    return f.what();
+  }
+  return "";
+}
+
+TEST(VulkanCooperativeMatrixList, AnUnlistedMultiplyAddIsRefusedNamingItAndTheList) {
+  const std::string why = refusal(kNvidiaLike, "gemm_f32");
+  EXPECT_NE(why.find("the cooperative-matrix multiply-add 16x16x16 float32 x float32 + float32 -> float32 at "
+                     "Subgroup scope is not one vulkan device 0 (GPU) lists"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("it lists: 16x16x16 float16 x float16 + float32 -> float32 at Subgroup scope;"),
+            std::string::npos)
+      << why;
+}
+
+TEST(VulkanCooperativeMatrixList, AListedMultiplyAddPasses) {
+  std::vector<CooperativeMatrixPropertiesKHR> listed = kNvidiaLike;
+  listed.push_back(entry(16, 16, 16, kF32, kF32));
+  EXPECT_EQ(refusal(listed, "gemm_f32"), "");
+}
+
+TEST(VulkanCooperativeMatrixList, TheInt8ShapeNvidiaListsPasses) {
+  EXPECT_EQ(refusal(kNvidiaLike, "int8_signed_muladd"), "");
+  // Unsigned B is another multiply-add, which this list lacks.
+  const std::string why = refusal(kNvidiaLike, "int8_muladd");
+  EXPECT_NE(why.find("16x16x32 int8 x uint8 + int32 -> int32"), std::string::npos) << why;
+}
+
+TEST(VulkanCooperativeMatrixList, AMatrixInNoListedMultiplyAddIsRefused) {
+  // The integer multiply-add is listed; the float accumulators of the
+  // element-wise kernel are in none.
+  const std::string why = refusal({entry(16, 8, 32, kS32, kS32)}, "elementwise");
+  EXPECT_NE(why.find("the cooperative matrix 16x16 of float32, use accumulator, at Subgroup scope is in no "
+                     "multiply-add vulkan device 0 (GPU) lists"),
+            std::string::npos)
+      << why;
+  EXPECT_EQ(
+      refusal({entry(16, 8, 32, kS32, kS32), entry(16, 16, 16, kF32, kF32), entry(16, 8, 16, kF32, kF32)},
+              "elementwise"),
+      "");
+}
+
+TEST(VulkanCooperativeMatrixList, ADeviceListingNothingRefusesAll) {
+  const std::string why = refusal({}, "gemm_f32");
+  EXPECT_NE(why.find("(it lists: none)"), std::string::npos) << why;
+}
+
+}  // namespace

@@ -1,0 +1,1056 @@
+// Cooperative matrices (SPV_KHR_cooperative_matrix, GLSL's GL_KHR_cooperative_matrix)
+// lowered to plain SPIR-V, for the translated targets and for the SPIRV-Tools and
+// SPIRV-Cross that porta links (Debian's, which predate the extension).
+//
+// How a matrix's elements are spread over a subgroup's invocations is the
+// implementation's choice, so one choice that is right everywhere is that each
+// invocation holds the whole matrix: a matrix type becomes an array of
+// rows * cols components (row r, column c at r * cols + c), its length
+// (OpCooperativeMatrixLengthKHR) is rows * cols, and loads, stores, the
+// multiply-add and the element-wise arithmetic become helper functions with
+// loops, which prepare() inlines. What a matrix value may do besides (load,
+// store, copy, OpCompositeExtract/Insert, an access chain into a variable,
+// phi, function parameters) an array does as it is. Modules written for the
+// Vulkan memory model (glslang uses it for every coopmat kernel) get GLSL450's:
+// the availability and visibility operands go, the accesses stay.
+#define SPV_ENABLE_UTILITY_CODE  // spv::HasResultAndType
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "spirv_words.hpp"
+
+namespace porta::translator {
+namespace {
+
+// SPV_KHR_cooperative_matrix and SPV_KHR_vulkan_memory_model numbers, newer
+// than the SPIR-V headers porta builds with.
+constexpr uint32_t kCapabilityCooperativeMatrix = 6022;
+constexpr uint32_t kCapabilityVulkanMemoryModel = 5345;
+constexpr uint32_t kOpTypeCooperativeMatrix = 4456;
+constexpr uint32_t kOpCooperativeMatrixLoad = 4457;
+constexpr uint32_t kOpCooperativeMatrixStore = 4458;
+constexpr uint32_t kOpCooperativeMatrixMulAdd = 4459;
+constexpr uint32_t kOpCooperativeMatrixLength = 4460;
+constexpr uint32_t kMemoryModelGlsl450 = 1, kMemoryModelVulkan = 3;
+constexpr uint32_t kScopeDevice = 1, kScopeSubgroup = 3, kScopeQueueFamily = 5;
+constexpr uint32_t kLayoutRowMajor = 0, kLayoutColumnMajor = 1;
+// Memory-operand bits that only the Vulkan memory model has (each of the first
+// two takes a scope operand), and memory-semantics bits likewise.
+constexpr uint32_t kMakePointerAvailable = 0x8, kMakePointerVisible = 0x10, kNonPrivatePointer = 0x20;
+constexpr uint32_t kVulkanSemantics = 0x1000 | 0x2000 | 0x4000 | 0x8000;
+// AcquireRelease | UniformMemory | WorkgroupMemory.
+constexpr uint32_t kBarrierSemantics = 0x8 | 0x40 | 0x100;
+// MulAdd operands: which of A, B, C are signed (the result's signedness
+// matters only to saturation, which is refused).
+constexpr uint32_t kMatrixASigned = 0x1, kMatrixBSigned = 0x2, kMatrixCSigned = 0x4, kSaturating = 0x10;
+
+const char* coopmat_opcode_name(uint32_t opcode) {
+  static const char* const names[] = {"OpTypeCooperativeMatrixKHR", "OpCooperativeMatrixLoadKHR",
+                                      "OpCooperativeMatrixStoreKHR", "OpCooperativeMatrixMulAddKHR",
+                                      "OpCooperativeMatrixLengthKHR"};
+  return opcode >= kOpTypeCooperativeMatrix && opcode <= kOpCooperativeMatrixLength
+             ? names[opcode - kOpTypeCooperativeMatrix]
+             : nullptr;
+}
+
+using Words = std::vector<uint32_t>;
+
+Words instruction(uint32_t opcode, std::initializer_list<uint32_t> operands) {
+  Words w{(uint32_t(operands.size() + 1) << 16) | opcode};
+  w.insert(w.end(), operands);
+  return w;
+}
+Words instruction(uint32_t opcode, const Words& operands) {
+  Words w{(uint32_t(operands.size() + 1) << 16) | opcode};
+  w.insert(w.end(), operands.begin(), operands.end());
+  return w;
+}
+
+class FunctionBuilder;
+
+struct Matrix {
+  uint32_t component = 0;  // type id
+  uint32_t rows = 0, cols = 0;
+  uint32_t use = 0;
+  // It becomes `struct { component elements[rows * cols]; }`, which C, OpenCL C
+  // and CUDA assign and return as values (arrays they do not): the struct keeps
+  // the matrix type's id, the array is new.
+  uint32_t array = 0;     // the struct: the matrix type's own id
+  uint32_t elements = 0;  // the array in it
+};
+
+class Lowering {
+ public:
+  explicit Lowering(const Words& spirv) : in_(spirv), bound_(spirv[3]) { read(); }
+
+  Words run();
+
+ private:
+  struct Instruction {
+    uint32_t opcode;
+    Words words;  // the whole instruction, word 0 included
+    uint32_t operand(size_t i) const { return words[i + 1]; }
+    size_t operand_count() const { return words.size() - 1; }
+  };
+
+  void read();
+  uint32_t new_id() { return bound_++; }
+  [[noreturn]] void refuse(const std::string& what, const Instruction& at) const;
+
+  // Types and constants, reused when the module declares them, else added.
+  uint32_t type(uint32_t opcode, const Words& operands);
+  uint32_t uint_type() { return type(spv::OpTypeInt, {32, 0}); }
+  uint32_t bool_type() { return type(spv::OpTypeBool, {}); }
+  uint32_t pointer(uint32_t storage, uint32_t pointee) {
+    return type(spv::OpTypePointer, {storage, pointee});
+  }
+  uint32_t constant(uint32_t type_id, uint32_t value);
+  uint32_t uint_constant(uint32_t value) { return constant(uint_type(), value); }
+  // The literal value of an OpConstant (32-bit integer) id, or refuses.
+  uint32_t literal(uint32_t id, const char* what, const Instruction& at) const;
+  bool is_float(uint32_t type_id) const;
+  bool is_signed_int(uint32_t type_id) const;
+  uint32_t width(uint32_t type_id) const;
+  const Matrix* matrix(uint32_t type_id) const {
+    auto it = matrices_.find(type_id);
+    return it == matrices_.end() ? nullptr : &it->second;
+  }
+  uint32_t type_of(uint32_t id) const {
+    auto it = result_types_.find(id);
+    return it == result_types_.end() ? 0 : it->second;
+  }
+
+  // Rewrites one function-body instruction into `out`.
+  void lower(const Instruction& inst, Words& out);
+  uint32_t transfer_helper(const Instruction& inst, bool load, Words& call_args);
+  uint32_t element_pointer(FunctionBuilder& f, uint32_t variable, const Matrix& m, uint32_t index);
+  uint32_t copy_in(FunctionBuilder& f, uint32_t value, const Matrix& m);
+  uint32_t add_helper(FunctionBuilder& f, uint32_t return_type);
+  uint32_t mul_add_helper(const Instruction& inst);
+  uint32_t elementwise_helper(const Instruction& inst);
+  // The element address of a load or store: `pointer` (an access chain into
+  // an array of a module-scope variable) with `offset` added to its last index.
+  struct Address {
+    uint32_t base = 0;
+    Words constant_indices;     // the chain's indices but the last, 0 where dynamic
+    std::vector<bool> dynamic;  // which of them are passed to the helper
+    uint32_t element_pointer = 0;
+    uint32_t pointee = 0;
+  };
+  Address address(uint32_t pointer_id, uint32_t component, const Instruction& at);
+
+  Words strip_memory_operands(const Instruction& inst, size_t first);
+  Words through_matrices(const Instruction& inst, size_t first, uint32_t type_id, bool literal_indices);
+  uint32_t semantics(uint32_t id);
+  uint32_t scope(uint32_t id);
+
+  const Words& in_;
+  uint32_t bound_;
+  std::vector<Instruction> preamble_, types_, functions_;
+  Words added_types_;  // new types and constants, after the module's own
+  Words helpers_;      // new functions, after the module's own
+  std::unordered_map<uint32_t, const Instruction*> defs_;
+  std::unordered_map<uint32_t, uint32_t> result_types_;
+  std::map<std::pair<uint32_t, Words>, uint32_t> type_ids_;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> constant_ids_;
+  std::unordered_map<uint32_t, Matrix> matrices_;
+  std::map<Words, uint32_t> helper_ids_;
+  std::unordered_map<uint32_t, std::string> strings_;
+  std::string file_;
+  uint32_t line_ = 0;
+  bool vulkan_memory_model_ = false;
+};
+
+void Lowering::read() {
+  size_t at = kSpirvHeaderWords;
+  bool in_functions = false;
+  while (at < in_.size()) {
+    const uint32_t length = in_[at] >> 16, opcode = in_[at] & 0xffffu;
+    if (length == 0 || at + length > in_.size())
+      throw Error(Error::Kind::InvalidSpirv, "malformed SPIR-V instruction at word " + std::to_string(at));
+    Instruction inst{opcode, Words(in_.begin() + at, in_.begin() + at + length)};
+    at += length;
+    if (opcode == spv::OpFunction) in_functions = true;
+    const bool preamble =
+        !in_functions &&
+        (opcode == spv::OpCapability || opcode == spv::OpExtension || opcode == spv::OpExtInstImport ||
+         opcode == spv::OpMemoryModel || opcode == spv::OpEntryPoint || opcode == spv::OpExecutionMode ||
+         opcode == spv::OpExecutionModeId || opcode == spv::OpString || opcode == spv::OpSource ||
+         opcode == spv::OpSourceExtension || opcode == spv::OpSourceContinued || opcode == spv::OpName ||
+         opcode == spv::OpMemberName || opcode == spv::OpModuleProcessed || opcode == spv::OpDecorate ||
+         opcode == spv::OpMemberDecorate || opcode == spv::OpDecorationGroup ||
+         opcode == spv::OpGroupDecorate || opcode == spv::OpGroupMemberDecorate ||
+         opcode == spv::OpDecorateId || opcode == spv::OpDecorateString ||
+         opcode == spv::OpMemberDecorateString);
+    (in_functions ? functions_ : preamble ? preamble_ : types_).push_back(std::move(inst));
+  }
+  for (auto* list : {&preamble_, &types_, &functions_})
+    for (const Instruction& inst : *list) {
+      bool has_result = false, has_type = false;
+      spv::HasResultAndType(static_cast<spv::Op>(inst.opcode), &has_result, &has_type);
+      if (inst.opcode == kOpTypeCooperativeMatrix) has_result = true, has_type = false;
+      if (inst.opcode == kOpCooperativeMatrixLoad || inst.opcode == kOpCooperativeMatrixMulAdd ||
+          inst.opcode == kOpCooperativeMatrixLength)
+        has_result = has_type = true;
+      if (has_result && has_type && inst.operand_count() >= 2) {
+        defs_[inst.operand(1)] = &inst;
+        result_types_[inst.operand(1)] = inst.operand(0);
+      } else if (has_result && inst.operand_count() >= 1) {
+        defs_[inst.operand(0)] = &inst;
+      }
+      if (inst.opcode == spv::OpString && inst.operand_count() >= 2)
+        strings_[inst.operand(0)] = spirv_string(&inst.words[2], uint32_t(inst.words.size() - 2));
+      if (inst.opcode == spv::OpMemoryModel && inst.operand(1) == kMemoryModelVulkan)
+        vulkan_memory_model_ = true;
+    }
+  // The module's types, to reuse; constants of 32-bit integers likewise.
+  for (const Instruction& inst : types_) {
+    const bool is_type = inst.opcode >= spv::OpTypeVoid && inst.opcode <= spv::OpTypeForwardPointer;
+    if (is_type && inst.opcode != spv::OpTypeStruct && inst.opcode != spv::OpTypeArray &&
+        inst.opcode != spv::OpTypeRuntimeArray)
+      type_ids_.emplace(std::make_pair(inst.opcode, Words(inst.words.begin() + 2, inst.words.end())),
+                        inst.operand(0));
+    if (inst.opcode == spv::OpConstant && inst.operand_count() == 3)
+      constant_ids_.emplace(std::make_pair(inst.operand(0), inst.operand(2)), inst.operand(1));
+  }
+  for (const Instruction& inst : types_) {
+    if (inst.opcode != kOpTypeCooperativeMatrix) continue;
+    if (inst.operand_count() != 6) refuse("a malformed matrix type", inst);
+    const uint32_t scope_value = literal(inst.operand(2), "its scope", inst);
+    if (scope_value != kScopeSubgroup)
+      refuse("matrices of scope " + std::to_string(scope_value) + " (only Subgroup, 3, is lowered)", inst);
+    const uint32_t component = inst.operand(1);
+    const Instruction* component_def = defs_.count(component) ? defs_.at(component) : nullptr;
+    // Any integer, and the floats every target spells (16-bit ones come with
+    // the targets' half types; the loops are the same for each).
+    const bool scalar_ok =
+        component_def && (component_def->opcode == spv::OpTypeInt ||
+                          (component_def->opcode == spv::OpTypeFloat && component_def->operand_count() == 2 &&
+                           component_def->operand(1) >= 32));
+    if (!scalar_ok) refuse("matrices of 16-bit float components (the targets have no half type yet)", inst);
+    matrices_[inst.operand(0)] = {component,
+                                  literal(inst.operand(3), "its row count", inst),
+                                  literal(inst.operand(4), "its column count", inst),
+                                  literal(inst.operand(5), "its use", inst),
+                                  inst.operand(0),
+                                  new_id()};
+  }
+}
+
+void Lowering::refuse(const std::string& what, const Instruction& at) const {
+  const char* name = coopmat_opcode_name(at.opcode);
+  std::string where = name ? name : instruction_name(at.words.data(), uint32_t(at.words.size()));
+  if (!file_.empty()) where += " at " + file_ + ":" + std::to_string(line_);
+  throw Error(Error::Kind::UnsupportedFeature, "cooperative matrix: " + what + " (" + where + ")");
+}
+
+uint32_t Lowering::literal(uint32_t id, const char* what, const Instruction& at) const {
+  auto it = defs_.find(id);
+  if (it == defs_.end() || it->second->opcode != spv::OpConstant || it->second->operand_count() != 3)
+    refuse(std::string(what) + " is not a constant (spec constants are not lowered)", at);
+  return it->second->operand(2);
+}
+
+uint32_t Lowering::type(uint32_t opcode, const Words& operands) {
+  auto key = std::make_pair(opcode, operands);
+  auto it = type_ids_.find(key);
+  if (it != type_ids_.end()) return it->second;
+  const uint32_t id = new_id();
+  Words w{id};
+  w.insert(w.end(), operands.begin(), operands.end());
+  const Words inst = instruction(opcode, w);
+  added_types_.insert(added_types_.end(), inst.begin(), inst.end());
+  type_ids_.emplace(key, id);
+  return id;
+}
+
+uint32_t Lowering::constant(uint32_t type_id, uint32_t value) {
+  auto key = std::make_pair(type_id, value);
+  auto it = constant_ids_.find(key);
+  if (it != constant_ids_.end()) return it->second;
+  const uint32_t id = new_id();
+  const Words inst = instruction(spv::OpConstant, {type_id, id, value});
+  added_types_.insert(added_types_.end(), inst.begin(), inst.end());
+  constant_ids_.emplace(key, id);
+  return id;
+}
+
+bool Lowering::is_float(uint32_t type_id) const {
+  auto it = defs_.find(type_id);
+  return it != defs_.end() && it->second->opcode == spv::OpTypeFloat;
+}
+bool Lowering::is_signed_int(uint32_t type_id) const {
+  auto it = defs_.find(type_id);
+  return it != defs_.end() && it->second->opcode == spv::OpTypeInt && it->second->operand(2) == 1;
+}
+uint32_t Lowering::width(uint32_t type_id) const {
+  auto it = defs_.find(type_id);
+  return it == defs_.end() ? 0 : it->second->operand(1);
+}
+
+// ---- Helper functions: a little builder for one function with loops ----
+
+class FunctionBuilder {
+ public:
+  explicit FunctionBuilder(std::function<uint32_t()> new_id) : new_id_(std::move(new_id)) {}
+  uint32_t id() { return new_id_(); }
+  uint32_t parameter(uint32_t type) {
+    const uint32_t p = id();
+    append(parameters_, instruction(spv::OpFunctionParameter, {type, p}));
+    parameter_types_.push_back(type);
+    return p;
+  }
+  const Words& parameter_types() const { return parameter_types_; }
+  uint32_t variable(uint32_t pointer_type) {
+    const uint32_t v = id();
+    append(variables_, instruction(spv::OpVariable, {pointer_type, v, spv::StorageClassFunction}));
+    return v;
+  }
+  uint32_t op(uint32_t opcode, uint32_t result_type, const Words& operands) {
+    const uint32_t r = id();
+    Words w{result_type, r};
+    w.insert(w.end(), operands.begin(), operands.end());
+    append(code_, instruction(opcode, w));
+    return r;
+  }
+  void statement(uint32_t opcode, const Words& operands) { append(code_, instruction(opcode, operands)); }
+  // for (i = 0; i < count; ++i) body(i), with `counter` a Function uint variable.
+  void loop(uint32_t uint_type, uint32_t bool_type, uint32_t counter, uint32_t zero, uint32_t one,
+            uint32_t count, const std::function<void(uint32_t)>& body) {
+    const uint32_t header = id(), check = id(), block = id(), next = id(), merge = id();
+    statement(spv::OpStore, {counter, zero});
+    statement(spv::OpBranch, {header});
+    statement(spv::OpLabel, {header});
+    statement(spv::OpLoopMerge, {merge, next, spv::LoopControlMaskNone});
+    statement(spv::OpBranch, {check});
+    statement(spv::OpLabel, {check});
+    const uint32_t i = op(spv::OpLoad, uint_type, {counter});
+    const uint32_t more = op(spv::OpULessThan, bool_type, {i, count});
+    statement(spv::OpBranchConditional, {more, block, merge});
+    statement(spv::OpLabel, {block});
+    body(i);
+    statement(spv::OpBranch, {next});
+    statement(spv::OpLabel, {next});
+    const uint32_t again = op(spv::OpLoad, uint_type, {counter});
+    const uint32_t incremented = op(spv::OpIAdd, uint_type, {again, one});
+    statement(spv::OpStore, {counter, incremented});
+    statement(spv::OpBranch, {header});
+    statement(spv::OpLabel, {merge});
+  }
+  // The whole function: OpFunction, parameters, the first block's variables, the code.
+  Words finish(uint32_t function, uint32_t return_type, uint32_t function_type) {
+    Words out =
+        instruction(spv::OpFunction, {return_type, function, spv::FunctionControlMaskNone, function_type});
+    append(out, parameters_);
+    append(out, instruction(spv::OpLabel, {id()}));
+    append(out, variables_);
+    append(out, code_);
+    append(out, instruction(spv::OpFunctionEnd, {}));
+    return out;
+  }
+
+ private:
+  static void append(Words& to, const Words& what) { to.insert(to.end(), what.begin(), what.end()); }
+  std::function<uint32_t()> new_id_;
+  Words parameters_, parameter_types_, variables_, code_;
+};
+
+uint32_t Lowering::element_pointer(FunctionBuilder& f, uint32_t variable, const Matrix& m, uint32_t index) {
+  return f.op(spv::OpAccessChain, pointer(spv::StorageClassFunction, m.component),
+              {variable, uint_constant(0), index});
+}
+
+// `value` (a matrix parameter) in a variable, to index.
+uint32_t Lowering::copy_in(FunctionBuilder& f, uint32_t value, const Matrix& m) {
+  const uint32_t v = f.variable(pointer(spv::StorageClassFunction, m.array));
+  f.statement(spv::OpStore, {v, value});
+  return v;
+}
+
+uint32_t Lowering::add_helper(FunctionBuilder& f, uint32_t return_type) {
+  const uint32_t function = new_id();
+  Words signature{return_type};
+  signature.insert(signature.end(), f.parameter_types().begin(), f.parameter_types().end());
+  const Words body = f.finish(function, return_type, type(spv::OpTypeFunction, signature));
+  helpers_.insert(helpers_.end(), body.begin(), body.end());
+  return function;
+}
+
+Lowering::Address Lowering::address(uint32_t pointer_id, uint32_t component, const Instruction& at) {
+  auto it = defs_.find(pointer_id);
+  if (it == defs_.end() ||
+      (it->second->opcode != spv::OpAccessChain && it->second->opcode != spv::OpInBoundsAccessChain))
+    refuse("a pointer that is not an access chain into an array", at);
+  const Instruction& chain = *it->second;
+  if (chain.operand_count() < 4) refuse("a pointer that is not an access chain into an array", at);
+  Address a;
+  a.element_pointer = chain.operand(0);
+  a.base = chain.operand(2);
+  auto base = defs_.find(a.base);
+  if (base == defs_.end() || base->second->opcode != spv::OpVariable ||
+      base->second->operand(2) == spv::StorageClassFunction)
+    refuse("a pointer into a function's own variable (only buffers and shared memory are lowered)", at);
+  const Instruction& pointer_type = *defs_.at(a.element_pointer);
+  a.pointee = pointer_type.operand(2);
+  if (a.pointee != component)
+    refuse("a pointer to elements of another type than the matrix's components", at);
+  for (size_t i = 3; i + 1 < chain.operand_count(); ++i) {
+    const uint32_t index = chain.operand(i);
+    const bool dynamic = !defs_.count(index) || defs_.at(index)->opcode != spv::OpConstant;
+    a.constant_indices.push_back(index);
+    a.dynamic.push_back(dynamic);
+  }
+  return a;
+}
+
+// A load (`load`) or store between a matrix and a buffer or shared array.
+// Parameters: the pointer's dynamic indices (their ids go to `call_args`), the
+// element index and the stride (uint), for a store the matrix.
+uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& call_args) {
+  const Matrix* m = matrix(load ? inst.operand(0) : type_of(inst.operand(1)));
+  if (!m) refuse("a store of something that is not a matrix", inst);
+  const Address a = address(inst.operand(load ? 2 : 0), m->component, inst);
+  const uint32_t layout = literal(inst.operand(load ? 3 : 2), "the layout", inst);
+  if (layout != kLayoutRowMajor && layout != kLayoutColumnMajor)
+    refuse("layout " + std::to_string(layout) + " (only RowMajor and ColumnMajor are lowered)", inst);
+  const uint32_t u = uint_type(), b = bool_type();
+  FunctionBuilder f([this] { return new_id(); });
+  Words indices;
+  for (size_t i = 0; i < a.constant_indices.size(); ++i) {
+    if (!a.dynamic[i]) {
+      indices.push_back(a.constant_indices[i]);
+      continue;
+    }
+    indices.push_back(f.parameter(type_of(a.constant_indices[i])));
+    call_args.push_back(a.constant_indices[i]);
+  }
+  const uint32_t element = f.parameter(u), stride = f.parameter(u);
+  const uint32_t matrix_variable =
+      load ? f.variable(pointer(spv::StorageClassFunction, m->array)) : copy_in(f, f.parameter(m->array), *m);
+  const uint32_t counter = f.variable(pointer(spv::StorageClassFunction, u));
+  const uint32_t cols = uint_constant(m->cols);
+  f.loop(
+      u, b, counter, uint_constant(0), uint_constant(1), uint_constant(m->rows * m->cols), [&](uint32_t e) {
+        const uint32_t r = f.op(spv::OpUDiv, u, {e, cols}), c = f.op(spv::OpUMod, u, {e, cols});
+        const uint32_t major = layout == kLayoutRowMajor ? r : c, minor = layout == kLayoutRowMajor ? c : r;
+        const uint32_t offset = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {major, stride}), minor});
+        Words chain{a.base};
+        chain.insert(chain.end(), indices.begin(), indices.end());
+        chain.push_back(f.op(spv::OpIAdd, u, {element, offset}));
+        const uint32_t in_memory = f.op(spv::OpAccessChain, a.element_pointer, chain);
+        const uint32_t in_matrix = element_pointer(f, matrix_variable, *m, e);
+        const uint32_t from = load ? in_memory : in_matrix, to = load ? in_matrix : in_memory;
+        f.statement(spv::OpStore, {to, f.op(spv::OpLoad, m->component, {from})});
+      });
+  if (load) {
+    f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, m->array, {matrix_variable})});
+    return add_helper(f, m->array);
+  }
+  f.statement(spv::OpReturn, {});
+  return add_helper(f, type(spv::OpTypeVoid, {}));
+}
+
+// Result = A * B + C, each result element summed over k in order, starting from C's element.
+uint32_t Lowering::mul_add_helper(const Instruction& inst) {
+  const Matrix* result = matrix(inst.operand(0));
+  const Matrix* ma = matrix(type_of(inst.operand(2)));
+  const Matrix* mb = matrix(type_of(inst.operand(3)));
+  const Matrix* mc = matrix(type_of(inst.operand(4)));
+  if (!result || !ma || !mb || !mc) refuse("a multiply-add of operands that are not matrices", inst);
+  const uint32_t flags = inst.operand_count() > 5 ? inst.operand(5) : 0;
+  if (flags & kSaturating) refuse("saturating accumulation", inst);
+  const uint32_t m_rows = result->rows, n_cols = result->cols, k_depth = ma->cols;
+  if (ma->rows != m_rows || mb->rows != k_depth || mb->cols != n_cols || mc->rows != m_rows ||
+      mc->cols != n_cols)
+    refuse("a multiply-add of matrices whose shapes do not chain", inst);
+  const Words key{kOpCooperativeMatrixMulAdd, inst.operand(0), ma->array, mb->array, mc->array, flags};
+  if (helper_ids_.count(key)) return helper_ids_[key];
+
+  const uint32_t u = uint_type(), b = bool_type(), t = result->component;
+  const bool floating = is_float(t);
+  // Each operand's element converted to the result's component type.
+  const auto convert = [&](FunctionBuilder& f, uint32_t value, uint32_t from, bool is_signed) {
+    if (from == t) return value;
+    if (floating && is_float(from)) return f.op(spv::OpFConvert, t, {value});
+    if (floating) return f.op(is_signed ? spv::OpConvertSToF : spv::OpConvertUToF, t, {value});
+    if (is_float(from)) return f.op(is_signed_int(t) ? spv::OpConvertFToS : spv::OpConvertFToU, t, {value});
+    if (width(from) == width(t)) return f.op(spv::OpBitcast, t, {value});
+    if (is_signed) return f.op(spv::OpSConvert, t, {value});
+    // OpUConvert makes an unsigned type only: widen as unsigned, then take the bits.
+    const uint32_t unsigned_t = type(spv::OpTypeInt, {width(t), 0});
+    const uint32_t widened = f.op(spv::OpUConvert, unsigned_t, {value});
+    return unsigned_t == t ? widened : f.op(spv::OpBitcast, t, {widened});
+  };
+  FunctionBuilder f([this] { return new_id(); });
+  const uint32_t va = copy_in(f, f.parameter(ma->array), *ma);
+  const uint32_t vb = copy_in(f, f.parameter(mb->array), *mb);
+  const uint32_t vc = copy_in(f, f.parameter(mc->array), *mc);
+  const uint32_t vr = f.variable(pointer(spv::StorageClassFunction, result->array));
+  const uint32_t acc = f.variable(pointer(spv::StorageClassFunction, t));
+  const uint32_t e_counter = f.variable(pointer(spv::StorageClassFunction, u));
+  const uint32_t k_counter = f.variable(pointer(spv::StorageClassFunction, u));
+  const uint32_t zero = uint_constant(0), one = uint_constant(1);
+  const uint32_t n_const = uint_constant(n_cols), k_const = uint_constant(k_depth);
+  const auto element = [&](uint32_t var, const Matrix& m, uint32_t index) {
+    return f.op(spv::OpLoad, m.component, {element_pointer(f, var, m, index)});
+  };
+  f.loop(u, b, e_counter, zero, one, uint_constant(m_rows * n_cols), [&](uint32_t e) {
+    const uint32_t r = f.op(spv::OpUDiv, u, {e, n_const}), c = f.op(spv::OpUMod, u, {e, n_const});
+    f.statement(spv::OpStore, {acc, convert(f, element(vc, *mc, e), mc->component, flags & kMatrixCSigned)});
+    f.loop(u, b, k_counter, zero, one, k_const, [&](uint32_t k) {
+      const uint32_t ia = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {r, k_const}), k});
+      const uint32_t ib = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {k, n_const}), c});
+      const uint32_t x = convert(f, element(va, *ma, ia), ma->component, flags & kMatrixASigned);
+      const uint32_t y = convert(f, element(vb, *mb, ib), mb->component, flags & kMatrixBSigned);
+      const uint32_t product = f.op(floating ? spv::OpFMul : spv::OpIMul, t, {x, y});
+      const uint32_t sum =
+          f.op(floating ? spv::OpFAdd : spv::OpIAdd, t, {f.op(spv::OpLoad, t, {acc}), product});
+      f.statement(spv::OpStore, {acc, sum});
+    });
+    f.statement(spv::OpStore, {element_pointer(f, vr, *result, e), f.op(spv::OpLoad, t, {acc})});
+  });
+  f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, result->array, {vr})});
+  return helper_ids_[key] = add_helper(f, result->array);
+}
+
+// The same instruction on every element: matrix operands element by element,
+// scalar operands (OpMatrixTimesScalar's) as they are.
+uint32_t Lowering::elementwise_helper(const Instruction& inst) {
+  const Matrix* result = matrix(inst.operand(0));
+  Words operand_types;
+  for (size_t i = 2; i < inst.operand_count(); ++i) operand_types.push_back(type_of(inst.operand(i)));
+  Words key{inst.opcode, inst.operand(0)};
+  key.insert(key.end(), operand_types.begin(), operand_types.end());
+  if (helper_ids_.count(key)) return helper_ids_[key];
+  for (uint32_t t : operand_types)
+    if (const Matrix* m = matrix(t); m && m->rows * m->cols != result->rows * result->cols)
+      refuse("element-wise operands of different shapes", inst);
+
+  const uint32_t u = uint_type(), b = bool_type();
+  FunctionBuilder f([this] { return new_id(); });
+  Words operands;  // a matrix's variable, or the scalar itself
+  for (uint32_t t : operand_types) {
+    const uint32_t p = f.parameter(t);
+    operands.push_back(matrix(t) ? copy_in(f, p, *matrix(t)) : p);
+  }
+  const uint32_t vr = f.variable(pointer(spv::StorageClassFunction, result->array));
+  const uint32_t counter = f.variable(pointer(spv::StorageClassFunction, u));
+  const uint32_t opcode = inst.opcode != spv::OpMatrixTimesScalar ? inst.opcode
+                          : is_float(result->component)           ? uint32_t(spv::OpFMul)
+                                                                  : uint32_t(spv::OpIMul);
+  f.loop(u, b, counter, uint_constant(0), uint_constant(1), uint_constant(result->rows * result->cols),
+         [&](uint32_t e) {
+           Words arguments;
+           for (size_t i = 0; i < operand_types.size(); ++i) {
+             const Matrix* m = matrix(operand_types[i]);
+             arguments.push_back(m ? f.op(spv::OpLoad, m->component, {element_pointer(f, operands[i], *m, e)})
+                                   : operands[i]);
+           }
+           f.statement(spv::OpStore,
+                       {element_pointer(f, vr, *result, e), f.op(opcode, result->component, arguments)});
+         });
+  f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, result->array, {vr})});
+  return helper_ids_[key] = add_helper(f, result->array);
+}
+
+// The memory operands from operand `first` on, without the Vulkan memory
+// model's availability, visibility and non-private bits (and their scopes).
+Words Lowering::strip_memory_operands(const Instruction& inst, size_t first) {
+  Words out(inst.words.begin(), inst.words.begin() + 1 + first);
+  size_t at = first;
+  // OpCopyMemory may carry two sets of memory operands.
+  while (at < inst.operand_count()) {
+    const uint32_t mask = inst.operand(at++);
+    out.push_back(mask & ~(kMakePointerAvailable | kMakePointerVisible | kNonPrivatePointer));
+    if (mask & spv::MemoryAccessAlignedMask) out.push_back(inst.operand(at++));
+    if (mask & kMakePointerAvailable) ++at;
+    if (mask & kMakePointerVisible) ++at;
+  }
+  out[0] = (uint32_t(out.size()) << 16) | inst.opcode;
+  return out;
+}
+
+uint32_t Lowering::semantics(uint32_t id) {
+  auto it = defs_.find(id);
+  if (it == defs_.end() || it->second->opcode != spv::OpConstant) return id;
+  const uint32_t value = it->second->operand(2);
+  return (value & kVulkanSemantics) ? constant(it->second->operand(0), value & ~kVulkanSemantics) : id;
+}
+
+uint32_t Lowering::scope(uint32_t id) {
+  auto it = defs_.find(id);
+  if (it == defs_.end() || it->second->opcode != spv::OpConstant) return id;
+  return it->second->operand(2) == kScopeQueueFamily ? constant(it->second->operand(0), kScopeDevice) : id;
+}
+
+void Lowering::lower(const Instruction& inst, Words& out) {
+  const auto emit = [&](const Words& w) { out.insert(out.end(), w.begin(), w.end()); };
+  const auto as_uint = [&](uint32_t id) {
+    if (type_of(id) == uint_type()) return id;
+    const uint32_t r = new_id();
+    emit(instruction(spv::OpBitcast, {uint_type(), r, id}));
+    return r;
+  };
+  if (inst.opcode == spv::OpLine && inst.operand_count() >= 2) {
+    file_ = strings_.count(inst.operand(0)) ? strings_.at(inst.operand(0)) : "";
+    line_ = inst.operand(1);
+  } else if (inst.opcode == spv::OpNoLine || inst.opcode == spv::OpFunctionEnd) {
+    file_.clear();
+  }
+  switch (inst.opcode) {
+    case kOpCooperativeMatrixLoad:
+    case kOpCooperativeMatrixStore: {
+      const bool load = inst.opcode == kOpCooperativeMatrixLoad;
+      const size_t pointer_operand = load ? 2 : 0, stride_operand = load ? 4 : 3;
+      Words args;
+      const uint32_t helper = transfer_helper(inst, load, args);
+      const Instruction& chain = *defs_.at(inst.operand(pointer_operand));
+      args.push_back(as_uint(chain.operand(chain.operand_count() - 1)));
+      args.push_back(inst.operand_count() > stride_operand ? as_uint(inst.operand(stride_operand))
+                                                           : uint_constant(0));
+      if (!load) {
+        args.push_back(inst.operand(1));
+        // Every invocation holds and stores the whole matrix: all of the
+        // subgroup's loads before this store come first, or an in-place update
+        // (load C, multiply-add, store C) would read another invocation's
+        // result. Subgroup execution and memory scope, acquire-release of
+        // buffer and shared memory.
+        const uint32_t subgroup = uint_constant(kScopeSubgroup);
+        emit(instruction(spv::OpControlBarrier, {subgroup, subgroup, uint_constant(kBarrierSemantics)}));
+      }
+      Words call = load ? Words{inst.operand(0), inst.operand(1), helper}
+                        : Words{type(spv::OpTypeVoid, {}), new_id(), helper};
+      call.insert(call.end(), args.begin(), args.end());
+      return emit(instruction(spv::OpFunctionCall, call));
+    }
+    case kOpCooperativeMatrixMulAdd:
+      return emit(instruction(spv::OpFunctionCall, {inst.operand(0), inst.operand(1), mul_add_helper(inst),
+                                                    inst.operand(2), inst.operand(3), inst.operand(4)}));
+    case kOpCooperativeMatrixLength: {
+      const Matrix* m = matrix(inst.operand(2));
+      if (!m) refuse("the length of something that is not a matrix type", inst);
+      return emit(instruction(spv::OpCopyObject, {inst.operand(0), inst.operand(1),
+                                                  constant(inst.operand(0), m->rows * m->cols)}));
+    }
+    case spv::OpLoad:
+      return emit(vulkan_memory_model_ ? strip_memory_operands(inst, 3) : inst.words);
+    case spv::OpStore:
+      return emit(vulkan_memory_model_ ? strip_memory_operands(inst, 2) : inst.words);
+    case spv::OpCopyMemory:
+      return emit(vulkan_memory_model_ ? strip_memory_operands(inst, 2) : inst.words);
+    case spv::OpControlBarrier:
+      return emit(
+          instruction(inst.opcode, {inst.operand(0), scope(inst.operand(1)), semantics(inst.operand(2))}));
+    case spv::OpMemoryBarrier:
+      return emit(instruction(inst.opcode, {scope(inst.operand(0)), semantics(inst.operand(1))}));
+    default:
+      break;
+  }
+  if (inst.opcode >= spv::OpAtomicLoad && inst.opcode <= spv::OpAtomicXor &&
+      inst.opcode != spv::OpAtomicStore) {
+    Words w = inst.words;
+    w[4] = scope(w[4]);
+    w[5] = semantics(w[5]);
+    if (inst.opcode == spv::OpAtomicCompareExchange || inst.opcode == spv::OpAtomicCompareExchangeWeak)
+      w[6] = semantics(w[6]);
+    return emit(w);
+  }
+  if (inst.opcode == spv::OpAtomicStore) {
+    Words w = inst.words;
+    w[2] = scope(w[2]);
+    w[3] = semantics(w[3]);
+    return emit(w);
+  }
+  // Indexing into a matrix indexes its struct's array: member 0 goes in front.
+  switch (inst.opcode) {
+    case spv::OpAccessChain:
+    case spv::OpInBoundsAccessChain:
+      return emit(through_matrices(inst, 3, defs_.at(type_of(inst.operand(2)))->operand(2), false));
+    case spv::OpCompositeExtract:
+      return emit(through_matrices(inst, 3, type_of(inst.operand(2)), true));
+    case spv::OpCompositeInsert:
+      return emit(through_matrices(inst, 4, type_of(inst.operand(3)), true));
+    default:
+      break;
+  }
+  bool has_result = false, has_type = false;
+  spv::HasResultAndType(static_cast<spv::Op>(inst.opcode), &has_result, &has_type);
+  const Matrix* result = has_type ? matrix(inst.operand(0)) : nullptr;
+  if (!result) {
+    // A matrix value used by an instruction that does not make one: only those
+    // an array takes as it is (OpStore, OpReturnValue, OpCompositeExtract, a
+    // call) or that are lowered above. The other value instructions are checked
+    // operand by operand (their operands are all ids, but OpExtInst's number).
+    if (!has_result || !has_type || inst.opcode == spv::OpCompositeExtract ||
+        inst.opcode == spv::OpVariable || inst.opcode == spv::OpFunctionCall ||
+        inst.opcode == spv::OpAccessChain || inst.opcode == spv::OpInBoundsAccessChain ||
+        inst.opcode == spv::OpVectorShuffle || inst.opcode == spv::OpFunction)
+      return emit(inst.words);
+    for (size_t i = inst.opcode == spv::OpExtInst ? 4 : 2; i < inst.operand_count(); ++i)
+      if (matrix(type_of(inst.operand(i)))) refuse("a matrix operand of this instruction", inst);
+    return emit(inst.words);
+  }
+  switch (inst.opcode) {
+    case spv::OpLoad:
+    case spv::OpCopyObject:
+    case spv::OpPhi:
+    case spv::OpUndef:
+    case spv::OpFunctionCall:
+    case spv::OpCompositeInsert:
+    case spv::OpFunctionParameter:
+    case spv::OpVariable:
+      return emit(inst.words);
+    case spv::OpCompositeConstruct: {
+      // GLSL constructs a matrix from one value, which fills it.
+      if (inst.operand_count() != 3) refuse("a matrix constructed from several values", inst);
+      const uint32_t elements = new_id();
+      Words w{result->elements, elements};
+      w.insert(w.end(), result->rows * result->cols, inst.operand(2));
+      emit(instruction(spv::OpCompositeConstruct, w));
+      return emit(instruction(spv::OpCompositeConstruct, {inst.operand(0), inst.operand(1), elements}));
+    }
+    case spv::OpFNegate:
+    case spv::OpSNegate:
+    case spv::OpFAdd:
+    case spv::OpFSub:
+    case spv::OpFMul:
+    case spv::OpFDiv:
+    case spv::OpIAdd:
+    case spv::OpISub:
+    case spv::OpIMul:
+    case spv::OpSDiv:
+    case spv::OpUDiv:
+    case spv::OpMatrixTimesScalar:
+    case spv::OpFConvert:
+    case spv::OpConvertFToS:
+    case spv::OpConvertFToU:
+    case spv::OpConvertSToF:
+    case spv::OpConvertUToF:
+    case spv::OpSConvert:
+    case spv::OpUConvert:
+    case spv::OpBitcast: {
+      Words call{inst.operand(0), inst.operand(1), elementwise_helper(inst)};
+      call.insert(call.end(), inst.words.begin() + 3, inst.words.end());
+      return emit(instruction(spv::OpFunctionCall, call));
+    }
+    default:
+      refuse("an instruction on matrices that is not lowered", inst);
+  }
+}
+
+// `inst` with a 0 index in front of each index that enters a matrix (its
+// struct's one member); the indices from operand `first` on walk from `type_id`
+// (literal ones for OpCompositeExtract/Insert).
+Words Lowering::through_matrices(const Instruction& inst, size_t first, uint32_t type_id,
+                                 bool literal_indices) {
+  Words operands(inst.words.begin() + 1, inst.words.begin() + 1 + first);
+  for (size_t i = first; i < inst.operand_count(); ++i) {
+    const uint32_t index = inst.operand(i);
+    if (const Matrix* m = matrix(type_id)) {
+      operands.push_back(literal_indices ? 0u : uint_constant(0));
+      operands.push_back(index);
+      type_id = m->component;
+      continue;
+    }
+    operands.push_back(index);
+    auto def = defs_.find(type_id);
+    if (def == defs_.end()) break;
+    const Instruction& t = *def->second;
+    if (t.opcode == spv::OpTypeStruct) {
+      const uint32_t member = literal_indices ? index : defs_.at(index)->operand(2);
+      type_id = t.operand(1 + member);
+    } else if (t.opcode == spv::OpTypeArray || t.opcode == spv::OpTypeRuntimeArray ||
+               t.opcode == spv::OpTypeVector || t.opcode == spv::OpTypeMatrix) {
+      type_id = t.operand(1);
+    } else {
+      break;
+    }
+  }
+  return instruction(inst.opcode, operands);
+}
+
+Words Lowering::run() {
+  Words out(in_.begin(), in_.begin() + kSpirvHeaderWords);
+  const auto emit = [&](Words& to, const Words& w) { to.insert(to.end(), w.begin(), w.end()); };
+  // The structs' names (debug names come before the decorations): what the
+  // translations call them.
+  static const char* const uses[] = {"a", "b", "accumulator"};
+  bool named = false;
+  const auto name_matrices = [&] {
+    for (const auto& [id, m] : matrices_) {
+      const std::string name = "coopmat" + std::to_string(m.rows) + "x" + std::to_string(m.cols) + "_" +
+                               (m.use < 3 ? uses[m.use] : "use" + std::to_string(m.use));
+      Words w{id};
+      for (size_t i = 0; i <= name.size(); i += 4) {
+        uint32_t word = 0;
+        for (size_t b = 0; b < 4 && i + b < name.size(); ++b)
+          word |= uint32_t(uint8_t(name[i + b])) << (8 * b);
+        w.push_back(word);
+      }
+      emit(out, instruction(spv::OpName, w));
+      emit(out, instruction(spv::OpMemberName, {id, 0, 0x6d656c65, 0x73746e65, 0}));  // "elements"
+    }
+  };
+  // The subgroup barrier before each store (lower()) is a subgroup operation.
+  bool stores = false, subgroups_declared = false;
+  for (const Instruction& inst : functions_) stores |= inst.opcode == kOpCooperativeMatrixStore;
+  for (const Instruction& inst : preamble_)
+    subgroups_declared |=
+        inst.opcode == spv::OpCapability && inst.operand(0) == spv::CapabilityGroupNonUniform;
+  if (stores && !subgroups_declared)
+    emit(out, instruction(spv::OpCapability, {spv::CapabilityGroupNonUniform}));
+  for (const Instruction& inst : preamble_) {
+    if (inst.opcode == spv::OpCapability &&
+        (inst.operand(0) == kCapabilityCooperativeMatrix || inst.operand(0) == kCapabilityVulkanMemoryModel))
+      continue;
+    if (inst.opcode == spv::OpExtension) {
+      const std::string name = spirv_string(&inst.words[1], uint32_t(inst.words.size() - 1));
+      if (name == "SPV_KHR_cooperative_matrix" || name == "SPV_KHR_vulkan_memory_model") continue;
+    }
+    if (!named && (inst.opcode == spv::OpModuleProcessed || inst.opcode == spv::OpDecorate ||
+                   inst.opcode == spv::OpMemberDecorate || inst.opcode == spv::OpDecorateId ||
+                   inst.opcode == spv::OpDecorationGroup || inst.opcode == spv::OpDecorateString ||
+                   inst.opcode == spv::OpMemberDecorateString)) {
+      name_matrices();
+      named = true;
+    }
+    if (inst.opcode == spv::OpMemoryModel) {
+      emit(out, instruction(spv::OpMemoryModel, {inst.operand(0), kMemoryModelGlsl450}));
+      continue;
+    }
+    emit(out, inst.words);
+  }
+  if (!named) name_matrices();
+  Words types;
+  for (const Instruction& inst : types_) {
+    if (inst.opcode == kOpTypeCooperativeMatrix) {
+      const Matrix& m = matrices_.at(inst.operand(0));
+      // The length's type: the scope's (a 32-bit integer declared before the matrix type).
+      const uint32_t length = new_id();
+      emit(types, instruction(spv::OpConstant, {type_of(inst.operand(2)), length, m.rows * m.cols}));
+      emit(types, instruction(spv::OpTypeArray, {m.elements, m.component, length}));
+      emit(types, instruction(spv::OpTypeStruct, {m.array, m.elements}));
+      continue;
+    }
+    if ((inst.opcode == spv::OpConstantComposite || inst.opcode == spv::OpSpecConstantComposite) &&
+        matrix(inst.operand(0)) && inst.operand_count() == 3) {
+      const Matrix& m = *matrix(inst.operand(0));
+      const uint32_t elements = new_id();
+      Words w{m.elements, elements};
+      w.insert(w.end(), m.rows * m.cols, inst.operand(2));
+      emit(types, instruction(inst.opcode, w));
+      emit(types, instruction(inst.opcode, {inst.operand(0), inst.operand(1), elements}));
+      continue;
+    }
+    emit(types, inst.words);
+  }
+  Words functions;
+  for (const Instruction& inst : functions_) lower(inst, functions);
+  // Types and constants the helpers added go after the module's own (they use
+  // only those, and each other in order of creation).
+  emit(out, types);
+  emit(out, added_types_);
+  emit(out, functions);
+  emit(out, helpers_);
+  out[3] = bound_;
+  return out;
+}
+
+}  // namespace
+
+bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv) {
+  bool found = false;
+  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
+    if (opcode == spv::OpCapability && count >= 1 && operands[0] == kCapabilityCooperativeMatrix)
+      found = true;
+  });
+  return found;
+}
+
+std::string cooperative_matrix_in_place_update(const std::vector<uint32_t>& spirv) {
+  std::unordered_map<uint32_t, uint32_t> chain_base;  // access chain -> its base variable
+  std::unordered_map<uint32_t, std::string> names, strings;
+  std::unordered_map<uint32_t, uint32_t> pointee, variable_type;  // pointer type -> pointee; variable -> type
+  std::unordered_set<uint32_t> loaded;
+  std::string file;
+  uint32_t line = 0;
+  std::string found;
+  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* o, uint32_t count) {
+    if (!found.empty()) return;
+    if (opcode == spv::OpName && count >= 2) names[o[0]] = spirv_string(o + 1, count - 1);
+    if (opcode == spv::OpString && count >= 2) strings[o[0]] = spirv_string(o + 1, count - 1);
+    if (opcode == spv::OpLine && count >= 2) file = strings[o[0]], line = o[1];
+    if (opcode == spv::OpTypePointer && count >= 3) pointee[o[0]] = o[2];
+    if (opcode == spv::OpVariable && count >= 2) variable_type[o[1]] = o[0];
+    if ((opcode == spv::OpAccessChain || opcode == spv::OpInBoundsAccessChain) && count >= 3)
+      chain_base[o[1]] = chain_base.count(o[2]) ? chain_base[o[2]] : o[2];
+    const auto base = [&](uint32_t pointer) {
+      return chain_base.count(pointer) ? chain_base[pointer] : pointer;
+    };
+    if (opcode == kOpCooperativeMatrixLoad && count >= 3) loaded.insert(base(o[2]));
+    if (opcode == kOpCooperativeMatrixStore && count >= 1 && loaded.count(base(o[0]))) {
+      const uint32_t variable = base(o[0]);
+      // Its name, else its block's (`buffer C { ... };` names no instance).
+      std::string name = names.count(variable) ? names[variable] : "";
+      if (name.empty() && variable_type.count(variable)) name = names[pointee[variable_type[variable]]];
+      found = name.empty() ? "variable %" + std::to_string(variable) : "'" + name + "'";
+      if (!file.empty())
+        found += " (OpCooperativeMatrixStoreKHR at " + file + ":" + std::to_string(line) + ")";
+    }
+  });
+  return found;
+}
+
+std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv) {
+  if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
+    (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
+  return Lowering(spirv).run();
+}
+
+}  // namespace porta::translator
+
+namespace porta::translator {
+
+// Phis of values that hold arrays become a Function variable: each
+// predecessor stores its value before its branch, the block loads it after its
+// phis. SPIRV-Cross writes an array phi of a loop as an assignment in the
+// for-statement (`acc = next`), which C, C++, CUDA and OpenCL C reject for
+// arrays; a variable's stores and loads are array copies, which every target
+// spells. spirv-opt leaves such phis where it keeps a large array whole (a
+// lowered cooperative matrix, a big local array) in a register-like SSA value.
+std::vector<uint32_t> demote_array_phis(const std::vector<uint32_t>& spirv) {
+  struct Inst {
+    size_t at;
+    uint32_t opcode, length;
+  };
+  std::vector<Inst> insts;
+  std::unordered_map<uint32_t, std::pair<uint32_t, Words>> types;  // id -> opcode, operands
+  for (size_t at = kSpirvHeaderWords; at < spirv.size();) {
+    const uint32_t length = spirv[at] >> 16, opcode = spirv[at] & 0xffffu;
+    if (length == 0 || at + length > spirv.size()) return spirv;
+    insts.push_back({at, opcode, length});
+    if (opcode >= spv::OpTypeVoid && opcode <= spv::OpTypeForwardPointer && length >= 2)
+      types[spirv[at + 1]] = {opcode, Words(spirv.begin() + at + 2, spirv.begin() + at + length)};
+    at += length;
+  }
+  std::function<bool(uint32_t)> holds_array = [&](uint32_t type_id) {
+    auto it = types.find(type_id);
+    if (it == types.end()) return false;
+    if (it->second.first == spv::OpTypeArray) return true;
+    if (it->second.first != spv::OpTypeStruct) return false;
+    for (uint32_t member : it->second.second)
+      if (holds_array(member)) return true;
+    return false;
+  };
+  bool any = false;
+  for (const Inst& inst : insts)
+    if (inst.opcode == spv::OpPhi && holds_array(spirv[inst.at + 1])) any = true;
+  if (!any) return spirv;
+
+  uint32_t bound = spirv[3];
+  std::map<uint32_t, uint32_t> pointer_types;  // pointee -> Function pointer type
+  for (const auto& [id, type] : types)
+    if (type.first == spv::OpTypePointer && type.second.size() == 2 &&
+        type.second[0] == spv::StorageClassFunction)
+      pointer_types.emplace(type.second[1], id);
+  Words new_types;
+  std::map<size_t, Words> before;  // instruction index -> words inserted before it
+  std::map<size_t, Words> after;   // instruction index -> words inserted after it
+  std::vector<bool> dropped(insts.size(), false);
+
+  // Per function: its first label, each block's terminator (with its merge
+  // instruction before it) and last phi.
+  size_t function_start = 0;
+  std::unordered_map<uint32_t, size_t> block_end;  // label -> index to insert before
+  std::vector<size_t> phis;
+  size_t first_label = 0;
+  const auto finish_function = [&]() {
+    for (size_t p : phis) {
+      const size_t at = insts[p].at;
+      const uint32_t type_id = spirv[at + 1], result = spirv[at + 2];
+      uint32_t& pointer = pointer_types[type_id];
+      if (pointer == 0) {
+        pointer = bound++;
+        const Words w = instruction(spv::OpTypePointer, {pointer, spv::StorageClassFunction, type_id});
+        new_types.insert(new_types.end(), w.begin(), w.end());
+      }
+      const uint32_t variable = bound++;
+      const Words var = instruction(spv::OpVariable, {pointer, variable, spv::StorageClassFunction});
+      after[first_label].insert(after[first_label].end(), var.begin(), var.end());
+      for (uint32_t i = 3; i + 1 < insts[p].length; i += 2) {
+        const Words store = instruction(spv::OpStore, {variable, spirv[at + i]});
+        Words& into = before[block_end.at(spirv[at + i + 1])];
+        into.insert(into.end(), store.begin(), store.end());
+      }
+      // After the block's last phi.
+      size_t last = p;
+      while (last + 1 < insts.size() &&
+             (insts[last + 1].opcode == spv::OpPhi || insts[last + 1].opcode == spv::OpLine ||
+              insts[last + 1].opcode == spv::OpNoLine))
+        ++last;
+      const Words load = instruction(spv::OpLoad, {type_id, result, variable});
+      after[last].insert(after[last].end(), load.begin(), load.end());
+      dropped[p] = true;
+    }
+    phis.clear();
+    block_end.clear();
+  };
+  uint32_t current_label = 0;
+  for (size_t i = 0; i < insts.size(); ++i) {
+    const Inst& inst = insts[i];
+    switch (inst.opcode) {
+      case spv::OpFunction:
+        function_start = i, first_label = 0;
+        break;
+      case spv::OpLabel:
+        current_label = spirv[inst.at + 1];
+        if (first_label == 0 || first_label < function_start) first_label = i;
+        break;
+      case spv::OpPhi:
+        if (holds_array(spirv[inst.at + 1])) phis.push_back(i);
+        break;
+      case spv::OpBranch:
+      case spv::OpBranchConditional:
+      case spv::OpSwitch:
+      case spv::OpReturn:
+      case spv::OpReturnValue:
+      case spv::OpKill:
+      case spv::OpUnreachable: {
+        size_t end = i;
+        if (end > 0 &&
+            (insts[end - 1].opcode == spv::OpLoopMerge || insts[end - 1].opcode == spv::OpSelectionMerge))
+          --end;
+        block_end[current_label] = end;
+        break;
+      }
+      case spv::OpFunctionEnd:
+        finish_function();
+        break;
+      default:
+        break;
+    }
+  }
+  // A variable must come first in the entry block: after its label, before the
+  // variables already there is fine. New pointer types go before the first function.
+  Words out(spirv.begin(), spirv.begin() + kSpirvHeaderWords);
+  bool types_placed = false;
+  for (size_t i = 0; i < insts.size(); ++i) {
+    if (!types_placed && insts[i].opcode == spv::OpFunction) {
+      out.insert(out.end(), new_types.begin(), new_types.end());
+      types_placed = true;
+    }
+    if (before.count(i)) out.insert(out.end(), before[i].begin(), before[i].end());
+    if (!dropped[i])
+      out.insert(out.end(), spirv.begin() + insts[i].at, spirv.begin() + insts[i].at + insts[i].length);
+    if (after.count(i)) out.insert(out.end(), after[i].begin(), after[i].end());
+  }
+  out[3] = bound;
+  return out;
+}
+
+}  // namespace porta::translator

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,62 @@ void dispatch(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x,
   const porta_status status = porta_stream_dispatch(call.stream, kernel.get(), groups, buffers.begin(),
                                                     static_cast<uint32_t>(buffers.size()), push, push_size);
   if (status != PORTA_SUCCESS) throw porta::Error(status, std::string(call.op) + ": " + porta_last_error());
+}
+
+void dispatch_ranges(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,
+                     std::initializer_list<porta_binding> bindings, const void* push, uint32_t push_size) {
+  const uint32_t groups[3] = {groups_x, groups_y, 1};
+  const porta_status status =
+      porta_stream_dispatch_bindings(call.stream, kernel.get(), groups, bindings.begin(),
+                                     static_cast<uint32_t>(bindings.size()), push, push_size);
+  if (status != PORTA_SUCCESS) throw porta::Error(status, std::string(call.op) + ": " + porta_last_error());
+}
+
+void for_each_piece(const OpCall& call, std::initializer_list<const View*> views, uint64_t n,
+                    uint32_t granule, const std::function<void(const Piece&)>& body) {
+  if (views.size() > kMaxPieceOperands)
+    call.fail(PORTA_ERROR_INTERNAL, "for_each_piece: %zu operands, more than %zu", views.size(),
+              kMaxPieceOperands);
+  const uint64_t limit = call.info.max_binding_bytes;
+  Piece piece;
+  if (std::all_of(views.begin(), views.end(), [&](const View* v) { return v->buffer_bytes <= limit; })) {
+    piece.count = n;
+    size_t i = 0;
+    for (const View* v : views) {
+      piece.binding[i] = {v->buffer, 0, 0};
+      piece.offset[i++] = static_cast<uint32_t>(v->offset);
+    }
+    body(piece);
+    return;
+  }
+  constexpr uint64_t kElement = sizeof(float);
+  const uint64_t align = std::lcm<uint64_t>(std::max<uint64_t>(call.info.binding_offset_alignment, 1), 16);
+  // A piece starts anywhere up to align - kElement bytes past its range's offset.
+  const uint64_t most = limit > align ? (limit - align + kElement) / kElement / granule * granule : 0;
+  if (most == 0) {
+    const View* big = *std::max_element(views.begin(), views.end(), [](const View* a, const View* b) {
+      return a->buffer_bytes < b->buffer_bytes;
+    });
+    call.fail(
+        PORTA_ERROR_UNSUPPORTED,
+        "%s's buffer is %llu bytes, more than the device binds (max_binding_bytes = %llu), and ranges of "
+        "it on binding_offset_alignment = %llu cannot hold %u elements",
+        big->name.c_str(), static_cast<unsigned long long>(big->buffer_bytes),
+        static_cast<unsigned long long>(limit),
+        static_cast<unsigned long long>(call.info.binding_offset_alignment), granule);
+  }
+  for (uint64_t first = 0; first < n; first += most) {
+    piece.first = first;
+    piece.count = std::min(most, n - first);
+    size_t i = 0;
+    for (const View* v : views) {
+      const uint64_t start = (v->offset + first) * kElement;
+      const uint64_t bound = start / align * align;
+      piece.binding[i] = {v->buffer, bound, start - bound + piece.count * kElement};
+      piece.offset[i++] = static_cast<uint32_t>((start - bound) / kElement);
+    }
+    body(piece);
+  }
 }
 
 porta::Buffer scratch_buffer(const OpCall& call, uint64_t bytes) {

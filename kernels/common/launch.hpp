@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 
 #include "device_traits.hpp"
 #include "op_call.hpp"
+#include "tensor_view.hpp"
 
 namespace porta::ops {
 
@@ -34,6 +36,35 @@ void dispatch(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x,
               std::initializer_list<porta_buffer> buffers, const Push& push) {
   dispatch(call, kernel, groups_x, groups_y, buffers, &push, sizeof(Push));
 }
+
+// As dispatch(), with buffer ranges (porta_stream_dispatch_bindings).
+void dispatch_ranges(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,
+                     std::initializer_list<porta_binding> bindings, const void* push, uint32_t push_size);
+template <class Push>
+void dispatch_ranges(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,
+                     std::initializer_list<porta_binding> bindings, const Push& push) {
+  dispatch_ranges(call, kernel, groups_x, groups_y, bindings, &push, sizeof(Push));
+}
+
+// One piece of an elementwise op: elements [first, first + count) of each of
+// its contiguous float32 views, view i bound as `binding[i]` and starting
+// `offset[i]` elements into that range.
+constexpr size_t kMaxPieceOperands = 4;
+struct Piece {
+  uint64_t first = 0, count = 0;
+  porta_binding binding[kMaxPieceOperands] = {};
+  uint32_t offset[kMaxPieceOperands] = {};
+};
+
+// Calls `body` for pieces that cover the views' n elements in order. Views
+// whose buffers the device binds whole make one piece of whole buffers (the
+// views' own offsets). Otherwise each piece binds at most max_binding_bytes
+// of each buffer, at offsets on binding_offset_alignment and 16 bytes (so
+// views whose offsets are multiples of 4 stay vec4-aligned in every piece);
+// `granule` divides every piece but the last. A device that cannot bind even
+// one granule plus the alignment is refused, naming its limit.
+void for_each_piece(const OpCall& call, std::initializer_list<const View*> views, uint64_t n,
+                    uint32_t granule, const std::function<void(const Piece&)>& body);
 
 // A buffer for one op's intermediate results; the dispatches that use it keep
 // it alive (also in a recorded sequence), so it may go once they are queued.

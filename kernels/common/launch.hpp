@@ -46,9 +46,9 @@ void dispatch_ranges(const OpCall& call, const KernelHandle& kernel, uint32_t gr
   dispatch_ranges(call, kernel, groups_x, groups_y, bindings, &push, sizeof(Push));
 }
 
-// One piece of an elementwise op: elements [first, first + count) of each of
-// its contiguous float32 views, view i bound as `binding[i]` and starting
-// `offset[i]` elements into that range.
+// One piece of an op: rows [first, first + count) (elementwise ops: elements)
+// of its float32 operands, operand i bound as `binding[i]`, its piece
+// starting `offset[i]` elements into that range.
 constexpr size_t kMaxPieceOperands = 4;
 struct Piece {
   uint64_t first = 0, count = 0;
@@ -56,13 +56,26 @@ struct Piece {
   uint32_t offset[kMaxPieceOperands] = {};
 };
 
-// Calls `body` for pieces that cover the views' n elements in order. Views
-// whose buffers the device binds whole make one piece of whole buffers (the
-// views' own offsets). Otherwise each piece binds at most max_binding_bytes
-// of each buffer, at offsets on binding_offset_alignment and 16 bytes (so
-// views whose offsets are multiples of 4 stay vec4-aligned in every piece);
-// `granule` divides every piece but the last. A device that cannot bind even
-// one granule plus the alignment is refused, naming its limit.
+// An operand of an op split by rows: row r of `view` is `width` elements from
+// element offset + r * stride. An operand that is not split is bound whole.
+struct RowOperand {
+  const View* view = nullptr;
+  uint64_t stride = 1, width = 1;
+  bool split = true;
+};
+
+// Calls `body` for pieces that cover `rows` rows in order (piece.first,
+// piece.count), with binding[i] and offset[i] for operand i. Operands whose
+// buffers the device binds whole make one piece of whole buffers (the views'
+// own offsets: what the op did before). Otherwise each piece binds at most
+// max_binding_bytes of each split operand, at offsets on
+// binding_offset_alignment and 16 bytes (so views whose element offsets are
+// multiples of 4 stay vec4-aligned); pieces are whole `granule`s of rows where
+// one fits. An operand that is not split but larger than the limit, or a row
+// that does not fit one binding, is refused, naming the limit.
+void for_each_row_piece(const OpCall& call, std::initializer_list<RowOperand> operands, uint64_t rows,
+                        uint32_t granule, const std::function<void(const Piece&)>& body);
+// for_each_row_piece over n elements of contiguous views (rows of one element).
 void for_each_piece(const OpCall& call, std::initializer_list<const View*> views, uint64_t n,
                     uint32_t granule, const std::function<void(const Piece&)>& body);
 

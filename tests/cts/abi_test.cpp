@@ -74,10 +74,10 @@ TEST_P(Abi, RangesAreBoundAsWholeBuffers) {
   const uint32_t tag = 0x5eed1234u;
   write(header, &tag, 4, a);
   ASSERT_EQ(api().stream_fill(stream, lengths, 0, 2 * a + 8 * 4 + 64, 0xffffffffu), PORTA_SUCCESS) << error();
-  dispatch(kern, 1, 1, 1,
-           std::vector<porta_plugin_binding>{
-               {header, a, header_bytes}, {lengths, 2 * a, 8 * 4}, {vec4s, a, vec4_bytes}},
-           nullptr, 0);
+  dispatch_ranges(kern, 1, 1, 1,
+                  std::vector<porta_plugin_binding>{
+                      {header, a, header_bytes}, {lengths, 2 * a, 8 * 4}, {vec4s, a, vec4_bytes}},
+                  nullptr, 0);
   std::vector<uint32_t> got((2 * a + 8 * 4 + 64) / 4);
   read(lengths, got.data(), got.size() * 4);
   sync();

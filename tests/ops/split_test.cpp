@@ -115,21 +115,52 @@ TEST(Split, ElementwiseOpsAcrossPieces) {
   }
 }
 
-// matmul binds its operands whole: one larger than the device binds is
-// refused, and the message names the limit and the device.
-TEST(Split, MatmulLargerThanTheLimitIsRefusedNamingIt) {
+// matmul splits the rows of A and C; small integers keep every sum exact, so
+// the pieces must give the unsplit product bit for bit.
+TEST(Split, MatmulSplitsRowsOfAAndC) {
   porta::Device dev = porta::open(backend_under_test());
-  const uint64_t n = elements_over_limit(dev);
-  if (n == 0)
+  const uint64_t n_elements = elements_over_limit(dev);
+  if (n_elements == 0)
     GTEST_SKIP() << "the device binds " << dev.info().max_binding_bytes << " bytes; nothing to split";
-  const uint64_t k = 16, m = n / k + 1;
-  porta::Buffer a = dev.buffer(m * k * sizeof(float)), b = dev.buffer(k * k * sizeof(float)),
-                c = dev.buffer(m * k * sizeof(float));
+  const uint64_t k = 24, n = 20, m = n_elements / k + 5;
+  std::vector<float> ha(m * k), hb(k * n), want(m * n, 0.0f);
+  for (uint64_t i = 0; i < ha.size(); ++i) ha[i] = static_cast<float>(static_cast<int>(i % 7) - 3);
+  for (uint64_t i = 0; i < hb.size(); ++i) hb[i] = static_cast<float>(static_cast<int>(i % 5) - 2);
+  for (uint64_t r = 0; r < m; ++r)
+    for (uint64_t j = 0; j < n; ++j)
+      for (uint64_t q = 0; q < k; ++q) want[r * n + j] += ha[r * k + q] * hb[q * n + j];
+  // A one element into its buffer: pieces start off the alignment.
+  std::vector<float> padded(m * k + 1, 0.0f);
+  std::copy(ha.begin(), ha.end(), padded.begin() + 1);
+  porta::Buffer a = dev.buffer(padded.size() * 4), b = dev.buffer(hb.size() * 4), c = dev.buffer(m * n * 4);
+  a.write(padded);
+  b.write(hb);
+  porta::Stream s = dev.stream();
+  porta::ops::matmul(s, porta::Tensor(a, {m, k}, 1), porta::Tensor(b, {k, n}), porta::Tensor(c, {m, n}));
+  s.sync();
+  const std::vector<float> got = c.to_vector<float>();
+  size_t bad = 0;
+  for (uint64_t i = 0; i < got.size() && bad < 5; ++i)
+    if (got[i] != want[i]) {
+      ADD_FAILURE() << "C[" << i / n << "][" << i % n << "] is " << got[i] << ", expected " << want[i];
+      ++bad;
+    }
+}
+
+// B is bound whole: one larger than the device binds is refused, naming the
+// limit and the device.
+TEST(Split, MatmulWithBLargerThanTheLimitIsRefusedNamingIt) {
+  porta::Device dev = porta::open(backend_under_test());
+  const uint64_t n_elements = elements_over_limit(dev);
+  if (n_elements == 0)
+    GTEST_SKIP() << "the device binds " << dev.info().max_binding_bytes << " bytes; nothing to split";
+  const uint64_t m = 2, n = 2, k = n_elements / n + 1;
+  porta::Buffer a = dev.buffer(m * k * 4), b = dev.buffer(k * n * 4), c = dev.buffer(m * n * 4);
   porta::Stream s = dev.stream();
   try {
-    porta::ops::matmul(s, porta::Tensor(a, {m, k}), porta::Tensor(b, {k, k}), porta::Tensor(c, {m, k}));
+    porta::ops::matmul(s, porta::Tensor(a, {m, k}), porta::Tensor(b, {k, n}), porta::Tensor(c, {m, n}));
     s.sync();
-    ADD_FAILURE() << "a matmul on a " << m * k * 4 << "-byte A ran on a device that binds "
+    ADD_FAILURE() << "a matmul with a " << k * n * 4 << "-byte B ran on a device that binds "
                   << dev.info().max_binding_bytes << " bytes";
   } catch (const porta::Error& e) {
     EXPECT_EQ(e.status(), PORTA_ERROR_UNSUPPORTED) << e.what();

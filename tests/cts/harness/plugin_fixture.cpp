@@ -158,12 +158,12 @@ void PluginTest::dispatch(porta_plugin_kernel k, uint32_t gx, uint32_t gy, uint3
                           porta_plugin_stream s) {
   std::vector<porta_plugin_binding> bindings;
   for (porta_plugin_buffer b : args) bindings.push_back(whole(b));
-  dispatch(k, gx, gy, gz, std::move(bindings), push, push_size, s);
+  dispatch_ranges(k, gx, gy, gz, std::move(bindings), push, push_size, s);
 }
 
-void PluginTest::dispatch(porta_plugin_kernel k, uint32_t gx, uint32_t gy, uint32_t gz,
-                          std::vector<porta_plugin_binding> args, const void* push, uint32_t push_size,
-                          porta_plugin_stream s) {
+void PluginTest::dispatch_ranges(porta_plugin_kernel k, uint32_t gx, uint32_t gy, uint32_t gz,
+                                 std::vector<porta_plugin_binding> args, const void* push, uint32_t push_size,
+                                 porta_plugin_stream s) {
   const uint32_t groups[3] = {gx, gy, gz};
   ASSERT_EQ(api_->stream_dispatch(s ? s : stream, k, groups, args.data(), static_cast<uint32_t>(args.size()),
                                   push_size ? push : nullptr, push_size),

@@ -80,9 +80,9 @@ class PluginTest : public ::testing::Test {
   void dispatch(porta_plugin_kernel k, uint32_t gx, uint32_t gy, uint32_t gz,
                 std::vector<porta_plugin_buffer> args, const void* push, uint32_t push_size,
                 porta_plugin_stream s = nullptr);
-  void dispatch(porta_plugin_kernel k, uint32_t gx, uint32_t gy, uint32_t gz,
-                std::vector<porta_plugin_binding> args, const void* push, uint32_t push_size,
-                porta_plugin_stream s = nullptr);
+  void dispatch_ranges(porta_plugin_kernel k, uint32_t gx, uint32_t gy, uint32_t gz,
+                       std::vector<porta_plugin_binding> args, const void* push, uint32_t push_size,
+                       porta_plugin_stream s = nullptr);
   template <class Push>
   void dispatch(porta_plugin_kernel k, uint32_t gx, std::vector<porta_plugin_buffer> args, const Push& push,
                 porta_plugin_stream s = nullptr) {

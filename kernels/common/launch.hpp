@@ -40,11 +40,6 @@ void dispatch(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x,
 // As dispatch(), with buffer ranges (porta_stream_dispatch_bindings).
 void dispatch_ranges(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,
                      std::initializer_list<porta_binding> bindings, const void* push, uint32_t push_size);
-template <class Push>
-void dispatch_ranges(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,
-                     std::initializer_list<porta_binding> bindings, const Push& push) {
-  dispatch_ranges(call, kernel, groups_x, groups_y, bindings, &push, sizeof(Push));
-}
 
 // One piece of an op: rows [first, first + count) (elementwise ops: elements)
 // of its float32 operands, operand i bound as `binding[i]`, its piece

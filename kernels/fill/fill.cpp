@@ -19,7 +19,8 @@ void launch_fill(porta_stream stream, const porta_tensor* out_tensor, float valu
       uint32_t n, offset, stride;
       float value;
     } push{static_cast<uint32_t>(piece.count), piece.offset[0], groups * wg, value};
-    dispatch_ranges(call, builtin_kernel(call, "fill", {{0, wg}}), groups, 1, {piece.binding[0]}, push);
+    dispatch_ranges(call, builtin_kernel(call, "fill", {{0, wg}}), groups, 1, {piece.binding[0]}, &push,
+                    sizeof push);
   });
 }
 

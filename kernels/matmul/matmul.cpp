@@ -165,7 +165,8 @@ void launch_matmul(porta_stream stream, const porta_tensor* a_tensor, const port
                          push.beta = k0 == 0 ? beta : 1.0f;
                          dispatch_ranges(call, kernel, static_cast<uint32_t>(groups_x),
                                          static_cast<uint32_t>(piece_groups_y),
-                                         {piece.binding[0], piece.binding[1], piece.binding[2]}, push);
+                                         {piece.binding[0], piece.binding[1], piece.binding[2]}, &push,
+                                         sizeof push);
                          k0 += depth;
                        } while (k0 < k);
                      });

@@ -20,7 +20,7 @@ void launch_scale(porta_stream stream, const porta_tensor* x_tensor, float alpha
       float alpha;
     } push{static_cast<uint32_t>(piece.count), piece.offset[0], piece.offset[1], groups * wg, alpha};
     dispatch_ranges(call, builtin_kernel(call, "scale", {{0, wg}}), groups, 1,
-                    {piece.binding[0], piece.binding[1]}, push);
+                    {piece.binding[0], piece.binding[1]}, &push, sizeof push);
   });
 }
 

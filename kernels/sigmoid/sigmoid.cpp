@@ -18,7 +18,7 @@ void launch_sigmoid(porta_stream stream, const porta_tensor* x_tensor, const por
       uint32_t n, x_offset, o_offset, stride;
     } push{static_cast<uint32_t>(piece.count), piece.offset[0], piece.offset[1], groups * wg};
     dispatch_ranges(call, builtin_kernel(call, "sigmoid", {{0, wg}}), groups, 1,
-                    {piece.binding[0], piece.binding[1]}, push);
+                    {piece.binding[0], piece.binding[1]}, &push, sizeof push);
   });
 }
 

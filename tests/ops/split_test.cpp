@@ -29,6 +29,18 @@ uint64_t elements_over_limit(const porta::Device& dev) {
   return 3 * limit / sizeof(float) + 1237;
 }
 
+// Tests of ops on operands over the device's limit; skipped where it is large.
+class SplitOps : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    n_elements = elements_over_limit(dev);
+    if (n_elements == 0)
+      GTEST_SKIP() << "the device binds " << dev.info().max_binding_bytes << " bytes; nothing to split";
+  }
+  porta::Device dev = porta::open(backend_under_test());
+  uint64_t n_elements = 0;
+};
+
 TEST(Split, DeviceReportsTheLoweredLimit) {
   if (!lowered_limit()) GTEST_SKIP() << "runs under PORTA_MAX_BINDING_BYTES (ctest ops.split.*)";
   porta::Device dev = porta::open(backend_under_test());
@@ -40,11 +52,8 @@ TEST(Split, DeviceReportsTheLoweredLimit) {
 // Offsets that put the views' first elements on and off the vec4 and the
 // binding alignment; every result is compared with the host's, bit for bit
 // (a float multiply is correctly rounded everywhere) or within sigmoid's bound.
-TEST(Split, ElementwiseOpsAcrossPieces) {
-  porta::Device dev = porta::open(backend_under_test());
-  const uint64_t n = elements_over_limit(dev);
-  if (n == 0)
-    GTEST_SKIP() << "the device binds " << dev.info().max_binding_bytes << " bytes; nothing to split";
+TEST_F(SplitOps, ElementwiseOpsAcrossPieces) {
+  const uint64_t n = n_elements;
   const std::vector<float> a = random_floats(n, 1), b = random_floats(n, 2);
   struct Offsets {
     uint64_t a, b, out;
@@ -117,11 +126,7 @@ TEST(Split, ElementwiseOpsAcrossPieces) {
 
 // matmul splits the rows of A and C; small integers keep every sum exact, so
 // the pieces must give the unsplit product bit for bit.
-TEST(Split, MatmulSplitsRowsOfAAndC) {
-  porta::Device dev = porta::open(backend_under_test());
-  const uint64_t n_elements = elements_over_limit(dev);
-  if (n_elements == 0)
-    GTEST_SKIP() << "the device binds " << dev.info().max_binding_bytes << " bytes; nothing to split";
+TEST_F(SplitOps, MatmulSplitsRowsOfAAndC) {
   const uint64_t k = 24, n = 20, m = n_elements / k + 5;
   std::vector<float> ha(m * k), hb(k * n), want(m * n, 0.0f);
   for (uint64_t i = 0; i < ha.size(); ++i) ha[i] = static_cast<float>(static_cast<int>(i % 7) - 3);
@@ -149,11 +154,7 @@ TEST(Split, MatmulSplitsRowsOfAAndC) {
 
 // B is bound whole: one larger than the device binds is refused, naming the
 // limit and the device.
-TEST(Split, MatmulWithBLargerThanTheLimitIsRefusedNamingIt) {
-  porta::Device dev = porta::open(backend_under_test());
-  const uint64_t n_elements = elements_over_limit(dev);
-  if (n_elements == 0)
-    GTEST_SKIP() << "the device binds " << dev.info().max_binding_bytes << " bytes; nothing to split";
+TEST_F(SplitOps, MatmulWithBLargerThanTheLimitIsRefusedNamingIt) {
   const uint64_t m = 2, n = 2, k = n_elements / n + 1;
   porta::Buffer a = dev.buffer(m * k * 4), b = dev.buffer(k * n * 4), c = dev.buffer(m * n * 4);
   porta::Stream s = dev.stream();

@@ -101,6 +101,102 @@ porta_status stream_transfer(porta_stream stream, porta_buffer buffer, uint64_t 
   });
 }
 
+// porta_stream_dispatch and porta_stream_dispatch_bindings: `binding(i)` is
+// parameter i's porta_binding, read only after the count and array are checked.
+template <class BindingOf>
+porta_status dispatch(const char* call, porta_stream stream, porta_kernel kernel, const uint32_t groups[3],
+                      bool bindings_given, uint32_t binding_count, BindingOf binding, const void* push,
+                      uint32_t push_size) {
+  clear_last_error();
+  return guard([&] {
+    auto& s = stream_of(stream, call);
+    check_handle(kernel, "kernel", call);
+    const KernelState& k = *kernel->state;
+    check_same_device(s.device, k.device, call, ("kernel '" + k.interface.name + "'").c_str());
+    const std::string& name = k.interface.name;
+    if (!groups) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': groups is null", call, name.c_str());
+    const porta_device_info& info = s.device->info;
+    const auto& lim = info.limits;
+    for (int i = 0; i < 3; ++i) {
+      if (groups[i] == 0)
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': group count %c is 0; every dimension needs at least 1",
+             call, name.c_str(), kAxis[i]);
+      if (groups[i] > lim.max_workgroup_count[i])
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': group count %c = %u exceeds %s's limit of %u", call,
+             name.c_str(), kAxis[i], groups[i], s.device->label.c_str(), lim.max_workgroup_count[i]);
+    }
+    if (binding_count != k.interface.buffer_count)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': %u buffers given; the kernel has %u buffer parameters",
+           call, name.c_str(), binding_count, k.interface.buffer_count);
+    if (binding_count && !bindings_given)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': %s is null", call, name.c_str(),
+           std::strcmp(call, "porta_stream_dispatch") ? "bindings" : "buffers");
+    if (push_size != k.interface.push_constant_size)
+      fail(PORTA_ERROR_INVALID_ARGUMENT,
+           "%s '%s': %u bytes of push constants given; the kernel's block is %u bytes", call, name.c_str(),
+           push_size, k.interface.push_constant_size);
+    if (push_size && !push)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': push constants are null", call, name.c_str());
+
+    std::vector<porta_plugin_binding> handles(binding_count);
+    std::vector<std::shared_ptr<void>> objects{kernel->state};
+    for (uint32_t i = 0; i < binding_count; ++i) {
+      // The buffer's name in a message is built only when it is wrong: this
+      // runs for every buffer of every dispatch.
+      const KernelBufferParameter& parameter = k.interface.buffers[i];
+      const auto what = [&] {
+        const std::string element = parameter.is_array ? format("[%u]", parameter.array_index) : "";
+        return format("buffer %u ('%s%s', set %u, binding %u%s) of kernel '%s'", i, parameter.name.c_str(),
+                      element.c_str(), parameter.set, parameter.binding, element.c_str(), name.c_str());
+      };
+      const porta_binding b = binding(i);
+      if (!is_live(b.buffer, "buffer"))
+        check_handle(b.buffer, "buffer", (std::string(call) + ": " + what()).c_str());
+      const BufferState& state = *b.buffer->state;
+      if (state.device != s.device) check_same_device(s.device, state.device, call, what().c_str());
+      if (b.offset != 0 || b.size != 0) check_range(state, b.offset, b.size, call, what().c_str());
+      const uint64_t size = b.size ? b.size : state.size - b.offset;
+      if (size == 0)
+        fail(PORTA_ERROR_INVALID_ARGUMENT,
+             "%s: %s is bound at offset %llu, the end of its %llu-byte buffer: no bytes", call,
+             what().c_str(), static_cast<unsigned long long>(b.offset),
+             static_cast<unsigned long long>(state.size));
+      if (b.offset % info.binding_offset_alignment != 0)
+        fail(PORTA_ERROR_INVALID_ARGUMENT,
+             "%s: %s is bound at offset %llu, not a multiple of %s's binding_offset_alignment (%llu bytes)",
+             call, what().c_str(), static_cast<unsigned long long>(b.offset), s.device->label.c_str(),
+             static_cast<unsigned long long>(info.binding_offset_alignment));
+      if (size > info.max_binding_bytes)
+        fail(PORTA_ERROR_UNSUPPORTED,
+             "%s: %s binds %llu bytes, more than %s's max_binding_bytes (%llu bytes): bind ranges of the "
+             "buffer "
+             "(porta_stream_dispatch_bindings)",
+             call, what().c_str(), static_cast<unsigned long long>(size), s.device->label.c_str(),
+             static_cast<unsigned long long>(info.max_binding_bytes));
+      // A kernel reads its block's fixed members wherever it likes: a smaller
+      // range would be read out of bounds on every backend.
+      if (size < parameter.min_size)
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %s is %llu bytes; its block needs at least %llu bytes", call,
+             what().c_str(), static_cast<unsigned long long>(size),
+             static_cast<unsigned long long>(parameter.min_size));
+      handles[i] = {state.handle, b.offset, size};
+      objects.push_back(b.buffer->state);
+    }
+    const uint32_t device_push = k.interface.device_push_constant_size;
+    std::vector<uint8_t> push_bytes(static_cast<const uint8_t*>(push),
+                                    static_cast<const uint8_t*>(push) + (push ? device_push : 0));
+    std::array<uint32_t, 3> g{groups[0], groups[1], groups[2]};
+    auto api = s.device->api;
+    auto ps = s.handle;
+    auto pk = k.handle;
+    submit(s, ("dispatch '" + name + "'").c_str(), std::move(objects), [=] {
+      return api->stream_dispatch(ps, pk, g.data(), handles.data(), static_cast<uint32_t>(handles.size()),
+                                  push_bytes.empty() ? nullptr : push_bytes.data(),
+                                  static_cast<uint32_t>(push_bytes.size()));
+    });
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -187,73 +283,20 @@ porta_status porta_stream_fill(porta_stream stream, porta_buffer dst, uint64_t o
 porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel, const uint32_t groups[3],
                                    const porta_buffer* buffers, uint32_t buffer_count, const void* push,
                                    uint32_t push_size) {
-  clear_last_error();
-  return guard([&] {
-    const char* call = "porta_stream_dispatch";
-    auto& s = stream_of(stream, call);
-    check_handle(kernel, "kernel", call);
-    const KernelState& k = *kernel->state;
-    check_same_device(s.device, k.device, call, ("kernel '" + k.interface.name + "'").c_str());
-    const std::string& name = k.interface.name;
-    if (!groups) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': groups is null", call, name.c_str());
-    const auto& lim = s.device->info.limits;
-    for (int i = 0; i < 3; ++i) {
-      if (groups[i] == 0)
-        fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': group count %c is 0; every dimension needs at least 1",
-             call, name.c_str(), kAxis[i]);
-      if (groups[i] > lim.max_workgroup_count[i])
-        fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': group count %c = %u exceeds %s's limit of %u", call,
-             name.c_str(), kAxis[i], groups[i], s.device->label.c_str(), lim.max_workgroup_count[i]);
-    }
-    if (buffer_count != k.interface.buffer_count)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': %u buffers given; the kernel has %u buffer parameters",
-           call, name.c_str(), buffer_count, k.interface.buffer_count);
-    if (buffer_count && !buffers)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': buffers is null", call, name.c_str());
-    if (push_size != k.interface.push_constant_size)
-      fail(PORTA_ERROR_INVALID_ARGUMENT,
-           "%s '%s': %u bytes of push constants given; the kernel's block is %u bytes", call, name.c_str(),
-           push_size, k.interface.push_constant_size);
-    if (push_size && !push)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': push constants are null", call, name.c_str());
+  return dispatch(
+      "porta_stream_dispatch", stream, kernel, groups, buffers != nullptr, buffer_count,
+      [&](uint32_t i) {
+        return porta_binding{buffers[i], 0, 0};
+      },
+      push, push_size);
+}
 
-    std::vector<porta_plugin_buffer> handles(buffer_count);
-    std::vector<std::shared_ptr<void>> objects{kernel->state};
-    for (uint32_t i = 0; i < buffer_count; ++i) {
-      // The buffer's name in a message is built only when it is wrong: this
-      // runs for every buffer of every dispatch.
-      const KernelBufferParameter& parameter = k.interface.buffers[i];
-      const auto what = [&] {
-        const std::string element = parameter.is_array ? format("[%u]", parameter.array_index) : "";
-        return format("buffer %u ('%s%s', set %u, binding %u%s) of kernel '%s'", i, parameter.name.c_str(),
-                      element.c_str(), parameter.set, parameter.binding, element.c_str(), name.c_str());
-      };
-      if (!is_live(buffers[i], "buffer"))
-        check_handle(buffers[i], "buffer", (std::string(call) + ": " + what()).c_str());
-      if (buffers[i]->state->device != s.device)
-        check_same_device(s.device, buffers[i]->state->device, call, what().c_str());
-      // A kernel reads its block's fixed members wherever it likes: a smaller
-      // buffer would be read out of bounds on every backend.
-      if (buffers[i]->state->size < parameter.min_size)
-        fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %s is %llu bytes; its block needs at least %llu bytes", call,
-             what().c_str(), static_cast<unsigned long long>(buffers[i]->state->size),
-             static_cast<unsigned long long>(parameter.min_size));
-      handles[i] = buffers[i]->state->handle;
-      objects.push_back(buffers[i]->state);
-    }
-    const uint32_t device_push = k.interface.device_push_constant_size;
-    std::vector<uint8_t> push_bytes(static_cast<const uint8_t*>(push),
-                                    static_cast<const uint8_t*>(push) + (push ? device_push : 0));
-    std::array<uint32_t, 3> g{groups[0], groups[1], groups[2]};
-    auto api = s.device->api;
-    auto ps = s.handle;
-    auto pk = k.handle;
-    submit(s, ("dispatch '" + name + "'").c_str(), std::move(objects), [=] {
-      return api->stream_dispatch(ps, pk, g.data(), handles.data(), static_cast<uint32_t>(handles.size()),
-                                  push_bytes.empty() ? nullptr : push_bytes.data(),
-                                  static_cast<uint32_t>(push_bytes.size()));
-    });
-  });
+porta_status porta_stream_dispatch_bindings(porta_stream stream, porta_kernel kernel,
+                                            const uint32_t groups[3], const porta_binding* bindings,
+                                            uint32_t binding_count, const void* push, uint32_t push_size) {
+  return dispatch(
+      "porta_stream_dispatch_bindings", stream, kernel, groups, bindings != nullptr, binding_count,
+      [&](uint32_t i) { return bindings[i]; }, push, push_size);
 }
 
 porta_status porta_stream_sync(porta_stream stream) {

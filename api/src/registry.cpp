@@ -233,6 +233,7 @@ void Registry::load_plugin(const std::string& path, const std::string& name) {
     }
     std::snprintf(info.backend, sizeof info.backend, "%s", name.c_str());
     info.index = i;
+    apply_binding_limit(info);
     p.devices.push_back(info);
   }
   if (p.devices.empty()) {
@@ -243,6 +244,36 @@ void Registry::load_plugin(const std::string& path, const std::string& name) {
   p.available = true;
   log(PORTA_LOG_DEBUG,
       format("backend %s: %zu device(s) from %s", name.c_str(), p.devices.size(), path.c_str()));
+}
+
+namespace {
+
+// PORTA_MAX_BINDING_BYTES: a testing knob that lowers every device's
+// max_binding_bytes, so that ops split their operands on any backend with
+// small buffers, as they must on a device whose limit is below a buffer
+// (lavapipe binds at most 128 MiB).
+uint64_t binding_limit_override() {
+  static const uint64_t limit = [] {
+    const char* env = std::getenv("PORTA_MAX_BINDING_BYTES");
+    if (!env || !*env) return uint64_t{0};
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(env, &end, 0);
+    if (*end != '\0' || value == 0) {
+      log(PORTA_LOG_WARN, format("PORTA_MAX_BINDING_BYTES='%s' is not a positive byte count; ignored", env));
+      return uint64_t{0};
+    }
+    return uint64_t{value};
+  }();
+  return limit;
+}
+
+}  // namespace
+
+void apply_binding_limit(porta_device_info& info) {
+  if (info.binding_offset_alignment == 0) info.binding_offset_alignment = 1;
+  if (info.max_binding_bytes == 0) info.max_binding_bytes = info.limits.max_buffer_bytes;
+  if (const uint64_t limit = binding_limit_override(); limit && limit < info.max_binding_bytes)
+    info.max_binding_bytes = limit;
 }
 
 Plugin* Registry::find(const std::string& name) const {

@@ -20,6 +20,11 @@ struct Plugin {
   std::vector<porta_device_info> devices;
 };
 
+// Fills in the binding limits of a device as the core uses them: a plugin's
+// zeros mean none below max_buffer_bytes and no alignment; PORTA_MAX_BINDING_BYTES
+// lowers the limit.
+void apply_binding_limit(porta_device_info& info);
+
 // Loads every plugin once, in the documented search order.
 class Registry {
  public:

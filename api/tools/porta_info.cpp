@@ -86,6 +86,8 @@ void print_device_text(const porta_device_info& d, const char* indent) {
   std::printf("%s  memory %s, largest buffer %s, largest allocation %s\n", indent,
               mib(d.memory_bytes).c_str(), mib(l.max_buffer_bytes).c_str(),
               mib(l.max_allocation_bytes).c_str());
+  std::printf("%s  a kernel binds up to %s of a buffer, at offsets in steps of %llu bytes\n", indent,
+              mib(d.max_binding_bytes).c_str(), static_cast<unsigned long long>(d.binding_offset_alignment));
   std::string heaps;
   for (uint32_t h = 0; h < d.memory_heap_count && h < PORTA_MAX_MEMORY_HEAPS; ++h) {
     const porta_memory_heap& heap = d.memory_heaps[h];
@@ -132,6 +134,8 @@ nlohmann::ordered_json device_json(const porta_device_info& d) {
       {"subgroup_size", l.subgroup_size},
       {"max_buffer_bytes", l.max_buffer_bytes},
       {"max_allocation_bytes", l.max_allocation_bytes}};
+  j["max_binding_bytes"] = d.max_binding_bytes;
+  j["binding_offset_alignment"] = d.binding_offset_alignment;
   j["memory_heaps"] = nlohmann::ordered_json::array();
   for (uint32_t h = 0; h < d.memory_heap_count && h < PORTA_MAX_MEMORY_HEAPS; ++h)
     j["memory_heaps"].push_back(

@@ -72,16 +72,19 @@ Handle handle(T* object) {
 }
 
 // The buffers of a dispatch as the backend's objects, read in place from the
-// handle array the core passes.
+// binding array the core passes. Parameter i is the range [offset(i),
+// offset(i) + bytes(i)) of buffer [i]; the kernel sees it as the whole buffer.
 template <class Buffer>
 class BufferList {
  public:
-  BufferList(const porta_plugin_buffer* handles, uint32_t count) : handles_(handles), count_(count) {}
+  BufferList(const porta_plugin_binding* bindings, uint32_t count) : bindings_(bindings), count_(count) {}
   uint32_t size() const { return count_; }
-  Buffer& operator[](uint32_t i) const { return *object<Buffer>(handles_[i]); }
+  Buffer& operator[](uint32_t i) const { return *object<Buffer>(bindings_[i].buffer); }
+  uint64_t offset(uint32_t i) const { return bindings_[i].offset; }
+  uint64_t bytes(uint32_t i) const { return bindings_[i].size; }
 
  private:
-  const porta_plugin_buffer* handles_;
+  const porta_plugin_binding* bindings_;
   uint32_t count_;
 };
 
@@ -188,7 +191,7 @@ class Adapter {
     return guard([&] { B::stream_fill(stream(s), buffer(dst), offset, size, pattern); });
   }
   static porta_status stream_dispatch(porta_plugin_stream s, porta_plugin_kernel k, const uint32_t groups[3],
-                                      const porta_plugin_buffer* buffers, uint32_t buffer_count,
+                                      const porta_plugin_binding* buffers, uint32_t buffer_count,
                                       const void* push, uint32_t push_size) {
     return guard([&] {
       B::stream_dispatch(stream(s), *object<Kernel>(k), groups, BufferList<Buffer>(buffers, buffer_count),

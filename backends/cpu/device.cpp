@@ -110,6 +110,9 @@ void device_init() {
     l.subgroup_size = PORTA_CPU_SUBGROUP_SIZE;
     l.max_buffer_bytes = i.memory_bytes;
     l.max_allocation_bytes = i.memory_bytes;
+    // Kernels index buffers with pointers: any range binds; 16 bytes keeps vec4 views aligned.
+    i.max_binding_bytes = i.memory_bytes;
+    i.binding_offset_alignment = 16;
     // What generated C++ does: fp16 is porta_glsl.hpp's float16_t, every
     // operation rounded to half. bf16 (SPV_KHR_bfloat16's type) is left out.
     i.features = PORTA_FEATURE_FP16 | PORTA_FEATURE_FP64 | PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 |

@@ -99,8 +99,8 @@ void stream_dispatch(porta_plugin_stream_t& s, const porta_plugin_kernel_t& kern
   d.buffers.reserve(buffers.size());
   d.buffer_sizes.reserve(buffers.size());
   for (uint32_t i = 0; i < buffers.size(); ++i) {
-    d.buffers.push_back(buffers[i].data);
-    d.buffer_sizes.push_back(buffers[i].size);
+    d.buffers.push_back(static_cast<unsigned char*>(buffers[i].data) + buffers.offset(i));
+    d.buffer_sizes.push_back(buffers.bytes(i));
   }
   if (push && push_size)
     d.push.assign(static_cast<const unsigned char*>(push),

@@ -86,6 +86,9 @@ Found describe(int ordinal) {
   l.subgroup_size = PORTA_CUDA_ATTRIBUTE(f.cu, WARP_SIZE);
   l.max_buffer_bytes = total;
   l.max_allocation_bytes = total;
+  // Kernels take device pointers: any range binds; 16 bytes keeps vec4 loads aligned.
+  info.max_binding_bytes = total;
+  info.binding_offset_alignment = 16;
 
   uint64_t features = PORTA_FEATURE_FP64 | PORTA_FEATURE_INT8 | PORTA_FEATURE_INT16 | PORTA_FEATURE_INT64 |
                       PORTA_FEATURE_STORAGE_8BIT | PORTA_FEATURE_STORAGE_16BIT | PORTA_FEATURE_SUBGROUPS |

@@ -184,8 +184,8 @@ void Backend::stream_dispatch(Stream& s, Kernel& k, const uint32_t groups[3],
   void* args[kMaxBuffers + 2];
   uint32_t arg = 0;
   for (uint32_t i = 0; i < buffer_count; ++i) {
-    ptrs[i] = buffers[i].ptr;
-    sizes[i] = buffers[i].size;
+    ptrs[i] = buffers[i].ptr + buffers.offset(i);
+    sizes[i] = buffers.bytes(i);
     args[arg++] = &ptrs[i];
   }
   alignas(16) unsigned char push_bytes[4096];

@@ -178,6 +178,11 @@ DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32
   limits.subgroup_size = has_native_subgroups(extensions) ? 0 : 1;
   limits.max_allocation_bytes = device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   limits.max_buffer_bytes = limits.max_allocation_bytes;
+  // A range of a buffer binds as a sub-buffer, whose origin must be a multiple
+  // of CL_DEVICE_MEM_BASE_ADDR_ALIGN (in bits).
+  info.max_binding_bytes = limits.max_allocation_bytes;
+  info.binding_offset_alignment =
+      std::max<uint64_t>(device_value<cl_uint>(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8, 4);
   info.features = features_of(extensions);
   if (info.type == PORTA_DEVICE_CPU) info.flags = PORTA_DEVICE_FLAG_UNIFIED_MEMORY;  // PoCL: host memory
   info.timer = PORTA_TIMER_DEVICE;

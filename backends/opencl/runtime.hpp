@@ -23,6 +23,7 @@ namespace porta::opencl {
   X(clCreateCommandQueue)        \
   X(clReleaseCommandQueue)       \
   X(clCreateBuffer)              \
+  X(clCreateSubBuffer)           \
   X(clReleaseMemObject)          \
   X(clCreateProgramWithSource)   \
   X(clCreateProgramWithBinary)   \

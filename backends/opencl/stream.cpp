@@ -20,8 +20,25 @@ void submit(porta_plugin_stream_t& stream, StreamOp op) {
   }
 }
 
+// A range of a buffer as a kernel argument: the buffer itself when the range
+// is all of it, else a sub-buffer (released when the last operation holding
+// it goes; the queue keeps it alive for commands already enqueued).
+std::shared_ptr<_cl_mem> bound_range(const porta_plugin_buffer_t& buffer, uint64_t offset, uint64_t size) {
+  if (offset == 0 && size == buffer.size) return std::shared_ptr<_cl_mem>(buffer.mem, [](cl_mem) {});
+  cl_buffer_region region{offset, size};
+  cl_int status = CL_SUCCESS;
+  cl_mem sub =
+      cl().clCreateSubBuffer(buffer.mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+  check(status,
+        buffer.device->where + plugin::format(": %llu bytes at offset %llu",
+                                              static_cast<unsigned long long>(size),
+                                              static_cast<unsigned long long>(offset)),
+        "clCreateSubBuffer");
+  return std::shared_ptr<_cl_mem>(sub, [](cl_mem mem) { cl().clReleaseMemObject(mem); });
+}
+
 void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const uint32_t groups[3],
-              const std::vector<cl_mem>& buffers, const std::vector<cl_ulong>& sizes,
+              const std::vector<std::shared_ptr<_cl_mem>>& buffers, const std::vector<cl_ulong>& sizes,
               const std::vector<unsigned char>& push) {
   const std::string where = stream.device->where + ": kernel '" + kernel.name + "'";
   size_t global[3], local[3];
@@ -31,7 +48,8 @@ void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, cons
   }
   std::lock_guard lock(kernel.launch_mutex);
   cl_uint arg = 0;
-  for (cl_mem mem : buffers) {
+  for (const auto& range : buffers) {
+    cl_mem mem = range.get();
     cl_int status = cl().clSetKernelArg(kernel.kernel, arg, sizeof(cl_mem), &mem);
     if (status != CL_SUCCESS) check(status, where + plugin::format(": buffer %u", arg), "clSetKernelArg");
     ++arg;
@@ -114,11 +132,11 @@ void stream_fill(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint
 void stream_dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const uint32_t groups[3],
                      plugin::BufferList<porta_plugin_buffer_t> buffers, const void* push,
                      uint32_t push_size) {
-  std::vector<cl_mem> mems;
+  std::vector<std::shared_ptr<_cl_mem>> mems;
   std::vector<cl_ulong> sizes;
   for (uint32_t i = 0; i < buffers.size(); ++i) {
-    mems.push_back(buffers[i].mem);
-    sizes.push_back(buffers[i].size);
+    mems.push_back(bound_range(buffers[i], buffers.offset(i), buffers.bytes(i)));
+    sizes.push_back(buffers.bytes(i));
   }
   std::vector<unsigned char> bytes;
   if (push_size)

@@ -391,6 +391,8 @@ void describe(Instance& in, PhysicalDevice& d) {
   // A buffer is one allocation; a kernel may bind at most maxStorageBufferRange of
   // it, which stream_dispatch checks (transfers work on larger buffers).
   l.max_buffer_bytes = std::min({d.max_buffer, d.max_allocation, largest_local});
+  info.max_binding_bytes = std::min<uint64_t>(lim.maxStorageBufferRange, l.max_buffer_bytes);
+  info.binding_offset_alignment = lim.minStorageBufferOffsetAlignment;
 
   uint64_t f = PORTA_FEATURE_ATOMIC_INT32;  // core Vulkan: storage-buffer and shared int atomics
   if (features.core.features.shaderFloat64) f |= PORTA_FEATURE_FP64;

@@ -409,17 +409,19 @@ void Stream::dispatch(Kernel* k, const uint32_t groups[3], plugin::BufferList<Bu
     const Buffer* b = &buffers[i];
     const KernelBuffer& to = k->buffers[i];
     const bool uniform = to.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-    // Whole buffers are bound at offset 0, which meets minUniformBufferOffsetAlignment
-    // and minStorageBufferOffsetAlignment; their size must fit the range limit.
-    const uint32_t range_limit = uniform ? lim.maxUniformBufferRange : lim.maxStorageBufferRange;
-    if (b->size > range_limit)
+    // The core keeps storage ranges within maxStorageBufferRange and their
+    // offsets on minStorageBufferOffsetAlignment (the device info's binding
+    // limits); uniform blocks have their own, smaller limits.
+    if (uniform && (buffers.bytes(i) > lim.maxUniformBufferRange ||
+                    buffers.offset(i) % lim.minUniformBufferOffsetAlignment != 0))
       fail(PORTA_ERROR_UNSUPPORTED,
-           "vulkan: %s: dispatch of '%s': buffer %u (set %u, binding %u) is %llu bytes, more than a kernel "
-           "may bind as a %s buffer (%s = %u)",
-           dev, k->name.c_str(), i, to.set, to.binding, static_cast<unsigned long long>(b->size),
-           uniform ? "uniform" : "storage", uniform ? "maxUniformBufferRange" : "maxStorageBufferRange",
-           range_limit);
-    infos[i] = {b->handle, 0, VK_WHOLE_SIZE};
+           "vulkan: %s: dispatch of '%s': buffer %u (set %u, binding %u) binds %llu bytes at offset %llu, "
+           "more than a kernel may bind as a uniform buffer (maxUniformBufferRange = %u) or not on "
+           "minUniformBufferOffsetAlignment = %llu",
+           dev, k->name.c_str(), i, to.set, to.binding, static_cast<unsigned long long>(buffers.bytes(i)),
+           static_cast<unsigned long long>(buffers.offset(i)), lim.maxUniformBufferRange,
+           static_cast<unsigned long long>(lim.minUniformBufferOffsetAlignment));
+    infos[i] = {b->handle, buffers.offset(i), buffers.bytes(i)};
     writes[i] = make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
     writes[i].dstBinding = to.binding;
     writes[i].dstArrayElement = to.array_index;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,98 @@ void dispatch(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x,
   const porta_status status = porta_stream_dispatch(call.stream, kernel.get(), groups, buffers.begin(),
                                                     static_cast<uint32_t>(buffers.size()), push, push_size);
   if (status != PORTA_SUCCESS) throw porta::Error(status, std::string(call.op) + ": " + porta_last_error());
+}
+
+void dispatch_ranges(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,
+                     std::initializer_list<porta_binding> bindings, const void* push, uint32_t push_size) {
+  const uint32_t groups[3] = {groups_x, groups_y, 1};
+  const porta_status status =
+      porta_stream_dispatch_bindings(call.stream, kernel.get(), groups, bindings.begin(),
+                                     static_cast<uint32_t>(bindings.size()), push, push_size);
+  if (status != PORTA_SUCCESS) throw porta::Error(status, std::string(call.op) + ": " + porta_last_error());
+}
+
+void for_each_row_piece(const OpCall& call, std::initializer_list<RowOperand> operands, uint64_t rows,
+                        uint32_t granule, const std::function<void(const Piece&)>& body) {
+  if (operands.size() > kMaxPieceOperands)
+    call.fail(PORTA_ERROR_INTERNAL, "for_each_row_piece: %zu operands, more than %zu", operands.size(),
+              kMaxPieceOperands);
+  const uint64_t limit = call.info.max_binding_bytes;
+  Piece piece;
+  if (std::all_of(operands.begin(), operands.end(),
+                  [&](const RowOperand& o) { return o.view->buffer_bytes <= limit; })) {
+    piece.count = rows;
+    size_t i = 0;
+    for (const RowOperand& o : operands) {
+      piece.binding[i] = {o.view->buffer, 0, 0};
+      piece.offset[i++] = static_cast<uint32_t>(o.view->offset);
+    }
+    body(piece);
+    return;
+  }
+  constexpr uint64_t kElement = sizeof(float);
+  const uint64_t align = std::lcm<uint64_t>(std::max<uint64_t>(call.info.binding_offset_alignment, 1), 16);
+  // A range starts up to align - kElement bytes before its piece's first element.
+  const uint64_t room = limit > align ? (limit - align) / kElement + 1 : 0;
+  uint64_t most = rows;
+  for (const RowOperand& o : operands) {
+    const View& v = *o.view;
+    if (!o.split && v.buffer_bytes > limit)
+      call.fail(PORTA_ERROR_UNSUPPORTED,
+                "'%s' is in a buffer of %llu bytes, more than the device binds (max_binding_bytes = %llu), "
+                "and this op binds it whole",
+                v.name.c_str(), static_cast<unsigned long long>(v.buffer_bytes),
+                static_cast<unsigned long long>(limit));
+    if (!o.split) continue;
+    if (room < o.width)
+      call.fail(PORTA_ERROR_UNSUPPORTED,
+                "a row of '%s' (%llu bytes) does not fit in one binding of the device (max_binding_bytes = "
+                "%llu, binding_offset_alignment = %llu): the op cannot be split",
+                v.name.c_str(), static_cast<unsigned long long>(o.width * kElement),
+                static_cast<unsigned long long>(limit),
+                static_cast<unsigned long long>(call.info.binding_offset_alignment));
+    most = std::min(most, (room - o.width) / std::max<uint64_t>(o.stride, 1) + 1);
+  }
+  // Whole granules where at least one fits; the launchers stay correct on any piece.
+  if (most >= granule) most = most / granule * granule;
+  for (uint64_t first = 0; first < rows; first += most) {
+    piece.first = first;
+    piece.count = std::min(most, rows - first);
+    size_t i = 0;
+    for (const RowOperand& o : operands) {
+      if (!o.split) {
+        piece.binding[i] = {o.view->buffer, 0, 0};
+        piece.offset[i++] = static_cast<uint32_t>(o.view->offset);
+        continue;
+      }
+      const uint64_t start = (o.view->offset + first * o.stride) * kElement;
+      const uint64_t bound = start / align * align;
+      const uint64_t end = (o.view->offset + (first + piece.count - 1) * o.stride + o.width) * kElement;
+      piece.binding[i] = {o.view->buffer, bound, end - bound};
+      piece.offset[i++] = static_cast<uint32_t>((start - bound) / kElement);
+    }
+    body(piece);
+  }
+}
+
+void for_each_piece(const OpCall& call, std::initializer_list<const View*> views, uint64_t n,
+                    uint32_t granule, const std::function<void(const Piece&)>& body) {
+  if (views.size() > kMaxPieceOperands)
+    call.fail(PORTA_ERROR_INTERNAL, "for_each_piece: %zu operands, more than %zu", views.size(),
+              kMaxPieceOperands);
+  RowOperand rows[kMaxPieceOperands];
+  size_t i = 0;
+  for (const View* v : views) rows[i++] = {v, 1, 1, true};
+  switch (i) {
+    case 1:
+      return for_each_row_piece(call, {rows[0]}, n, granule, body);
+    case 2:
+      return for_each_row_piece(call, {rows[0], rows[1]}, n, granule, body);
+    case 3:
+      return for_each_row_piece(call, {rows[0], rows[1], rows[2]}, n, granule, body);
+    default:
+      return for_each_row_piece(call, {rows[0], rows[1], rows[2], rows[3]}, n, granule, body);
+  }
 }
 
 porta::Buffer scratch_buffer(const OpCall& call, uint64_t bytes) {

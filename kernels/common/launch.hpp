@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 
 #include "device_traits.hpp"
 #include "op_call.hpp"
+#include "tensor_view.hpp"
 
 namespace porta::ops {
 
@@ -34,6 +36,43 @@ void dispatch(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x,
               std::initializer_list<porta_buffer> buffers, const Push& push) {
   dispatch(call, kernel, groups_x, groups_y, buffers, &push, sizeof(Push));
 }
+
+// As dispatch(), with buffer ranges (porta_stream_dispatch_bindings).
+void dispatch_ranges(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,
+                     std::initializer_list<porta_binding> bindings, const void* push, uint32_t push_size);
+
+// One piece of an op: rows [first, first + count) (elementwise ops: elements)
+// of its float32 operands, operand i bound as `binding[i]`, its piece
+// starting `offset[i]` elements into that range.
+constexpr size_t kMaxPieceOperands = 4;
+struct Piece {
+  uint64_t first = 0, count = 0;
+  porta_binding binding[kMaxPieceOperands] = {};
+  uint32_t offset[kMaxPieceOperands] = {};
+};
+
+// An operand of an op split by rows: row r of `view` is `width` elements from
+// element offset + r * stride. An operand that is not split is bound whole.
+struct RowOperand {
+  const View* view = nullptr;
+  uint64_t stride = 1, width = 1;
+  bool split = true;
+};
+
+// Calls `body` for pieces that cover `rows` rows in order (piece.first,
+// piece.count), with binding[i] and offset[i] for operand i. Operands whose
+// buffers the device binds whole make one piece of whole buffers (the views'
+// own offsets: what the op did before). Otherwise each piece binds at most
+// max_binding_bytes of each split operand, at offsets on
+// binding_offset_alignment and 16 bytes (so views whose element offsets are
+// multiples of 4 stay vec4-aligned); pieces are whole `granule`s of rows where
+// one fits. An operand that is not split but larger than the limit, or a row
+// that does not fit one binding, is refused, naming the limit.
+void for_each_row_piece(const OpCall& call, std::initializer_list<RowOperand> operands, uint64_t rows,
+                        uint32_t granule, const std::function<void(const Piece&)>& body);
+// for_each_row_piece over n elements of contiguous views (rows of one element).
+void for_each_piece(const OpCall& call, std::initializer_list<const View*> views, uint64_t n,
+                    uint32_t granule, const std::function<void(const Piece&)>& body);
 
 // A buffer for one op's intermediate results; the dispatches that use it keep
 // it alive (also in a recorded sequence), so it may go once they are queued.

@@ -13,12 +13,15 @@ void launch_fill(porta_stream stream, const porta_tensor* out_tensor, float valu
   require_contiguous(call, out);
   if (out.elements == 0) return;
   const uint32_t wg = workgroup_size(call.info, 256);
-  const uint32_t groups = grid_groups(call.info, out.elements, wg);
-  struct {
-    uint32_t n, offset, stride;
-    float value;
-  } push{static_cast<uint32_t>(out.elements), static_cast<uint32_t>(out.offset), groups * wg, value};
-  dispatch(call, builtin_kernel(call, "fill", {{0, wg}}), groups, 1, {out.buffer}, push);
+  for_each_piece(call, {&out}, out.elements, 4, [&](const Piece& piece) {
+    const uint32_t groups = grid_groups(call.info, piece.count, wg);
+    struct {
+      uint32_t n, offset, stride;
+      float value;
+    } push{static_cast<uint32_t>(piece.count), piece.offset[0], groups * wg, value};
+    dispatch_ranges(call, builtin_kernel(call, "fill", {{0, wg}}), groups, 1, {piece.binding[0]}, &push,
+                    sizeof push);
+  });
 }
 
 }  // namespace porta::ops

@@ -150,16 +150,26 @@ void launch_matmul(porta_stream stream, const porta_tensor* a_tensor, const port
                                 {4, tile.tn},
                                 {5, tile.prefetch},
                                 {6, tile.fma}});
-  uint64_t k0 = 0;
-  do {
-    push.k = static_cast<uint32_t>(std::min(depth, k - k0));
-    push.a_offset = static_cast<uint32_t>(a.offset + (trans_a ? k0 * lda : k0));
-    push.b_offset = static_cast<uint32_t>(b.offset + (trans_b ? k0 : k0 * ldb));
-    push.beta = k0 == 0 ? beta : 1.0f;
-    dispatch(call, kernel, static_cast<uint32_t>(groups_x), static_cast<uint32_t>(groups_y),
-             {a.buffer, b.buffer, c.buffer}, push);
-    k0 += depth;
-  } while (k0 < k);
+  // Rows of C (and of A unless transposed) in pieces the device binds
+  // (for_each_row_piece); one piece of whole buffers where they fit.
+  for_each_row_piece(call, {{&a, lda, trans_a ? m : k, !trans_a}, {&b, ldb, 0, false}, {&c, ldc, n, true}}, m,
+                     static_cast<uint32_t>(bm), [&](const Piece& piece) {
+                       push.m = static_cast<uint32_t>(piece.count);
+                       push.c_offset = piece.offset[2];
+                       const uint64_t piece_groups_y = (piece.count + bm - 1) / bm;
+                       uint64_t k0 = 0;
+                       do {
+                         push.k = static_cast<uint32_t>(std::min(depth, k - k0));
+                         push.a_offset = static_cast<uint32_t>(piece.offset[0] + (trans_a ? k0 * lda : k0));
+                         push.b_offset = static_cast<uint32_t>(b.offset + (trans_b ? k0 : k0 * ldb));
+                         push.beta = k0 == 0 ? beta : 1.0f;
+                         dispatch_ranges(call, kernel, static_cast<uint32_t>(groups_x),
+                                         static_cast<uint32_t>(piece_groups_y),
+                                         {piece.binding[0], piece.binding[1], piece.binding[2]}, &push,
+                                         sizeof push);
+                         k0 += depth;
+                       } while (k0 < k);
+                     });
 }
 
 }  // namespace porta::ops

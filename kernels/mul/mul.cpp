@@ -22,29 +22,32 @@ void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_t
   require_contiguous(call, out);
   require_disjoint_or_same(call, out, a);
   require_disjoint_or_same(call, out, b);
-  const uint64_t n = out.elements;
-  if (n == 0) return;
+  if (out.elements == 0) return;
   const uint32_t wg = workgroup_size(call.info, 256);
-  const bool aligned = a.offset % 4 == 0 && b.offset % 4 == 0 && out.offset % 4 == 0;
-  const uint64_t vec4s = aligned ? n / 4 : 0;
-  if (vec4s > 0) {
-    const uint32_t groups = elementwise_groups(call.info, vec4s, wg);
-    struct {
-      uint32_t n4, a_offset4, b_offset4, o_offset4, stride;
-    } push{static_cast<uint32_t>(vec4s), static_cast<uint32_t>(a.offset / 4),
-           static_cast<uint32_t>(b.offset / 4), static_cast<uint32_t>(out.offset / 4), groups * wg};
-    dispatch(call, builtin_kernel(call, "mul_vec4", {{0, wg}}), groups, 1, {a.buffer, b.buffer, out.buffer},
-             push);
-  }
-  const uint64_t done = vec4s * 4;
-  if (done < n) {
-    const uint32_t groups = elementwise_groups(call.info, n - done, wg);
-    struct {
-      uint32_t n, a_offset, b_offset, o_offset, stride;
-    } push{static_cast<uint32_t>(n - done), static_cast<uint32_t>(a.offset + done),
-           static_cast<uint32_t>(b.offset + done), static_cast<uint32_t>(out.offset + done), groups * wg};
-    dispatch(call, builtin_kernel(call, "mul", {{0, wg}}), groups, 1, {a.buffer, b.buffer, out.buffer}, push);
-  }
+  for_each_piece(call, {&a, &b, &out}, out.elements, 4, [&](const Piece& piece) {
+    const uint64_t n = piece.count;
+    const uint32_t a_offset = piece.offset[0], b_offset = piece.offset[1], o_offset = piece.offset[2];
+    const auto bindings = {piece.binding[0], piece.binding[1], piece.binding[2]};
+    const bool aligned = a_offset % 4 == 0 && b_offset % 4 == 0 && o_offset % 4 == 0;
+    const uint64_t vec4s = aligned ? n / 4 : 0;
+    if (vec4s > 0) {
+      const uint32_t groups = elementwise_groups(call.info, vec4s, wg);
+      struct {
+        uint32_t n4, a_offset4, b_offset4, o_offset4, stride;
+      } push{static_cast<uint32_t>(vec4s), a_offset / 4, b_offset / 4, o_offset / 4, groups * wg};
+      dispatch_ranges(call, builtin_kernel(call, "mul_vec4", {{0, wg}}), groups, 1, bindings, &push,
+                      sizeof push);
+    }
+    const uint64_t done = vec4s * 4;
+    if (done < n) {
+      const uint32_t groups = elementwise_groups(call.info, n - done, wg);
+      struct {
+        uint32_t n, a_offset, b_offset, o_offset, stride;
+      } push{static_cast<uint32_t>(n - done), static_cast<uint32_t>(a_offset + done),
+             static_cast<uint32_t>(b_offset + done), static_cast<uint32_t>(o_offset + done), groups * wg};
+      dispatch_ranges(call, builtin_kernel(call, "mul", {{0, wg}}), groups, 1, bindings, &push, sizeof push);
+    }
+  });
 }
 
 }  // namespace porta::ops

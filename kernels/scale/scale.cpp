@@ -13,13 +13,15 @@ void launch_scale(porta_stream stream, const porta_tensor* x_tensor, float alpha
   const auto [x, out] = unary_operands(call, x_tensor, out_tensor);
   if (out.elements == 0) return;
   const uint32_t wg = workgroup_size(call.info, 256);
-  const uint32_t groups = grid_groups(call.info, out.elements, wg);
-  struct {
-    uint32_t n, x_offset, o_offset, stride;
-    float alpha;
-  } push{static_cast<uint32_t>(out.elements), static_cast<uint32_t>(x.offset),
-         static_cast<uint32_t>(out.offset), groups * wg, alpha};
-  dispatch(call, builtin_kernel(call, "scale", {{0, wg}}), groups, 1, {x.buffer, out.buffer}, push);
+  for_each_piece(call, {&x, &out}, out.elements, 4, [&](const Piece& piece) {
+    const uint32_t groups = grid_groups(call.info, piece.count, wg);
+    struct {
+      uint32_t n, x_offset, o_offset, stride;
+      float alpha;
+    } push{static_cast<uint32_t>(piece.count), piece.offset[0], piece.offset[1], groups * wg, alpha};
+    dispatch_ranges(call, builtin_kernel(call, "scale", {{0, wg}}), groups, 1,
+                    {piece.binding[0], piece.binding[1]}, &push, sizeof push);
+  });
 }
 
 }  // namespace porta::ops

@@ -12,12 +12,14 @@ void launch_sigmoid(porta_stream stream, const porta_tensor* x_tensor, const por
   const auto [x, out] = unary_operands(call, x_tensor, out_tensor);
   if (out.elements == 0) return;
   const uint32_t wg = workgroup_size(call.info, 256);
-  const uint32_t groups = elementwise_groups(call.info, (out.elements + 3) / 4, wg);
-  struct {
-    uint32_t n, x_offset, o_offset, stride;
-  } push{static_cast<uint32_t>(out.elements), static_cast<uint32_t>(x.offset),
-         static_cast<uint32_t>(out.offset), groups * wg};
-  dispatch(call, builtin_kernel(call, "sigmoid", {{0, wg}}), groups, 1, {x.buffer, out.buffer}, push);
+  for_each_piece(call, {&x, &out}, out.elements, 4, [&](const Piece& piece) {
+    const uint32_t groups = elementwise_groups(call.info, (piece.count + 3) / 4, wg);
+    struct {
+      uint32_t n, x_offset, o_offset, stride;
+    } push{static_cast<uint32_t>(piece.count), piece.offset[0], piece.offset[1], groups * wg};
+    dispatch_ranges(call, builtin_kernel(call, "sigmoid", {{0, wg}}), groups, 1,
+                    {piece.binding[0], piece.binding[1]}, &push, sizeof push);
+  });
 }
 
 }  // namespace porta::ops

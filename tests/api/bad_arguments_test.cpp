@@ -292,6 +292,7 @@ class Table {
   void stream_rows();
   void transfer_rows(const char* function, bool write);
   void dispatch_rows();
+  void dispatch_bindings_rows();
   void record_rows();
   void event_rows();
   void op_rows();
@@ -818,6 +819,56 @@ void Table::dispatch_rows() {
       "a buffer smaller than its block",
       [this] { return porta_stream_dispatch(w.stream, w.kernel, one, &w.small, 1, &push, kPushSize); },
       "is 4 bytes; its block needs at least 16 bytes");
+  dispatch_bindings_rows();
+}
+
+void Table::dispatch_bindings_rows() {
+  const char* dispatch = "porta_stream_dispatch_bindings";
+  static const uint32_t one[3] = {1, 1, 1};
+  static const uint32_t push = 0;
+  auto whole = [](porta_buffer b) { return porta_binding{b, 0, 0}; };
+  handles<porta_stream>(dispatch, "stream", "", &Objects::dead_stream, [this, whole](porta_stream s) {
+    const porta_binding b = whole(w.buffer);
+    return outcome(porta_stream_dispatch_bindings(s, w.kernel, one, &b, 1, &push, kPushSize));
+  });
+  handles<porta_kernel>(dispatch, "kernel", "", &Objects::dead_kernel, [this, whole](porta_kernel k) {
+    const porta_binding b = whole(w.buffer);
+    return outcome(porta_stream_dispatch_bindings(w.stream, k, one, &b, 1, &push, kPushSize));
+  });
+  handles<porta_buffer>(
+      dispatch, "buffer", "of kernel 'bad_args'", &Objects::dead_buffer, [this, whole](porta_buffer buffer) {
+        const porta_binding b = whole(buffer);
+        return outcome(porta_stream_dispatch_bindings(w.stream, w.kernel, one, &b, 1, &push, kPushSize));
+      });
+  auto row = [&](std::string wrong, porta_binding binding, std::string says) {
+    add(dispatch, std::move(wrong),
+        [this, binding] {
+          return outcome(
+              porta_stream_dispatch_bindings(w.stream, w.kernel, one, &binding, 1, &push, kPushSize));
+        },
+        PORTA_ERROR_INVALID_ARGUMENT, {"'bad_args'", says});
+  };
+  add(dispatch, "null groups",
+      [this, whole] {
+        const porta_binding b = whole(w.buffer);
+        return outcome(porta_stream_dispatch_bindings(w.stream, w.kernel, nullptr, &b, 1, &push, kPushSize));
+      },
+      PORTA_ERROR_INVALID_ARGUMENT, {"'bad_args'", "groups is null"});
+  add(dispatch, "null bindings",
+      [this] {
+        return outcome(porta_stream_dispatch_bindings(w.stream, w.kernel, one, nullptr, 1, &push, kPushSize));
+      },
+      PORTA_ERROR_INVALID_ARGUMENT, {"'bad_args'", "bindings is null"});
+  row("range past the end", {w.buffer, 0, kBufferBytes + 16},
+      "range [0, 80) is past the end of the buffer (64 bytes)");
+  row("offset + size overflows", {w.buffer, 16, UINT64_MAX},
+      "offset + size overflows (16 + 18446744073709551615)");
+  row("offset at the end", {w.buffer, kBufferBytes, 0},
+      "is bound at offset 64, the end of its 64-byte buffer");
+  row("a range smaller than its block", {w.buffer, 0, 4}, "is 4 bytes; its block needs at least 16 bytes");
+  if (w.info.binding_offset_alignment > 1)
+    row("offset off the alignment", {w.buffer, 1, 16},
+        "is bound at offset 1, not a multiple of " + std::string(w.info.backend) + ":");
 }
 
 void Table::record_rows() {

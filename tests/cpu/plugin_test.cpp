@@ -113,7 +113,7 @@ class Cpu : public PluginTest {
       float a;
     } push{n, 2.5f};
     uint32_t groups[3] = {(n + 63) / 64, 1, 1};
-    porta_plugin_buffer args[2] = {bx, by};
+    porta_plugin_binding args[2] = {whole(bx), whole(by)};
     ASSERT_EQ(api().stream_write(stream, bx, 0, x.data(), n * 4), PORTA_SUCCESS);
     ASSERT_EQ(api().stream_dispatch(stream, k, groups, args, 2, &push, sizeof push), PORTA_SUCCESS)
         << TestHost::last_error();
@@ -282,7 +282,8 @@ TEST_F(Cpu, EventsInASequenceAreStampedAtEachReplay) {
   ASSERT_EQ(api().stream_begin_record(stream), PORTA_SUCCESS);
   uint32_t g[3] = {8, 6, 1};  // a 2-D grid: 8 * 6 groups of 32 cover n
   ASSERT_EQ(api().event_record(stream, &before), PORTA_SUCCESS);
-  ASSERT_EQ(api().stream_dispatch(stream, k, g, &y, 1, &n, 4), PORTA_SUCCESS);
+  const porta_plugin_binding whole_y = whole(y);
+  ASSERT_EQ(api().stream_dispatch(stream, k, g, &whole_y, 1, &n, 4), PORTA_SUCCESS);
   ASSERT_EQ(api().stream_copy(stream, y, 0, copy, 0, n * 4), PORTA_SUCCESS);
   ASSERT_EQ(api().stream_read(stream, copy, 0, out.data(), n * 4), PORTA_SUCCESS);
   ASSERT_EQ(api().event_record(stream, &after), PORTA_SUCCESS);
@@ -331,7 +332,7 @@ TEST_F(Cpu, TranslatedKernelCompilesAtRunTime) {
   std::vector<float> x(n), partial(groups);
   for (uint32_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 5);
   porta_plugin_buffer bx = buffer(n * 4), bp = buffer(groups * 4);
-  porta_plugin_buffer args[2] = {bx, bp};
+  porta_plugin_binding args[2] = {whole(bx), whole(bp)};
   uint32_t g[3] = {groups, 1, 1};
   ASSERT_EQ(api().stream_write(stream, bx, 0, x.data(), n * 4), PORTA_SUCCESS);
   ASSERT_EQ(api().stream_dispatch(stream, k, g, args, 2, &n, 4), PORTA_SUCCESS);
@@ -445,7 +446,10 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
                                uint32_t out_floats) {
     std::vector<float> result(out_floats, -7.0f);
     EXPECT_EQ(api().stream_write(stream, out, 0, result.data(), out_floats * 4), PORTA_SUCCESS);
-    EXPECT_EQ(api().stream_dispatch(stream, kern, groups, args, count, push, push_size), PORTA_SUCCESS)
+    std::vector<porta_plugin_binding> bindings;
+    for (uint32_t i = 0; i < count; ++i) bindings.push_back(whole(args[i]));
+    EXPECT_EQ(api().stream_dispatch(stream, kern, groups, bindings.data(), count, push, push_size),
+              PORTA_SUCCESS)
         << TestHost::last_error();
     EXPECT_EQ(api().stream_read(stream, out, 0, result.data(), out_floats * 4), PORTA_SUCCESS);
     return result;

@@ -60,6 +60,38 @@ TEST_P(Abi, LengthOfRuntimeArraysIsTheBufferSize) {
   EXPECT_EQ(got[3], tag);
 }
 
+// A bound range is the whole buffer to the kernel: index 0 at its offset,
+// `.length()` from its size, nothing outside it touched.
+TEST_P(Abi, RangesAreBoundAsWholeBuffers) {
+  porta_plugin_kernel kern = kernel(*glsl(abi::kLength, "abi_length"));
+  ASSERT_NE(kern, nullptr);
+  const uint64_t a = info.binding_offset_alignment;
+  ASSERT_GT(a, 0u) << "the plugin reports no binding_offset_alignment";
+  ASSERT_GE(info.max_binding_bytes, 4096u) << "the plugin reports no max_binding_bytes";
+  const uint64_t header_bytes = 4 + 37 * 4, vec4_bytes = 5 * 16 + 8;
+  porta_plugin_buffer header = buffer(a + header_bytes + 64), lengths = buffer(2 * a + 8 * 4 + 64),
+                      vec4s = buffer(a + vec4_bytes + 64);
+  const uint32_t tag = 0x5eed1234u;
+  write(header, &tag, 4, a);
+  ASSERT_EQ(api().stream_fill(stream, lengths, 0, 2 * a + 8 * 4 + 64, 0xffffffffu), PORTA_SUCCESS) << error();
+  dispatch_ranges(kern, 1, 1, 1,
+                  std::vector<porta_plugin_binding>{
+                      {header, a, header_bytes}, {lengths, 2 * a, 8 * 4}, {vec4s, a, vec4_bytes}},
+                  nullptr, 0);
+  std::vector<uint32_t> got((2 * a + 8 * 4 + 64) / 4);
+  read(lengths, got.data(), got.size() * 4);
+  sync();
+  const size_t at = 2 * a / 4;
+  EXPECT_EQ(got[at + 0], 37u);
+  EXPECT_EQ(got[at + 1], 8u);
+  EXPECT_EQ(got[at + 2], 5u);
+  EXPECT_EQ(got[at + 3], tag);
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (i >= at && i < at + 4) continue;
+    ASSERT_EQ(got[i], 0xffffffffu) << "word " << i << " is outside the bound range";
+  }
+}
+
 TEST_P(Abi, BlocksAliasingOneBindingViewOneBuffer) {
   porta_plugin_kernel kern = kernel(*glsl(abi::kAliasedViews, "abi_aliased"));
   ASSERT_NE(kern, nullptr);

@@ -82,7 +82,8 @@ TEST_P(Streams, TwoThreadsDispatchOneKernelOnTheirOwnStreams) {
     for (int i = 0; i < 200 && *status == PORTA_SUCCESS; ++i) {
       IncrementPush push{n, add, 0};
       const uint32_t groups[3] = {(n + 63) / 64, 1, 1};
-      *status = api().stream_dispatch(s, inc, groups, &b, 1, &push, sizeof push);
+      const porta_plugin_binding binding{b, 0, n * 4};
+      *status = api().stream_dispatch(s, inc, groups, &binding, 1, &push, sizeof push);
       if (i % 50 == 49 && *status == PORTA_SUCCESS) *status = api().stream_sync(s);
     }
     out->assign(n, 0);

@@ -26,7 +26,8 @@ TEST(CudaDeviceLost, FaultIsStickyAndReported) {
   ASSERT_EQ(api->kernel_create(device, &desc.desc, &k), PORTA_SUCCESS) << TestHost::last_error();
   uint32_t groups[3] = {1, 1, 1};
   // The launch itself may or may not see the fault; the sync must.
-  porta_status launched = api->stream_dispatch(stream, k, groups, &b, 1, nullptr, 0);
+  const porta_plugin_binding binding{b, 0, 256};
+  porta_status launched = api->stream_dispatch(stream, k, groups, &binding, 1, nullptr, 0);
   porta_status synced = launched == PORTA_SUCCESS ? api->stream_sync(stream) : launched;
   EXPECT_EQ(synced, PORTA_ERROR_DEVICE_LOST) << TestHost::last_error();
   EXPECT_NE(TestHost::last_error().find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos)

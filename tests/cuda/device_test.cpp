@@ -63,7 +63,7 @@ TEST_F(CudaDevice, FloatAtomicsAcrossWorkGroups) {
   ASSERT_EQ(api().stream_write(stream, bx, 0, x.data(), n * 4), PORTA_SUCCESS) << error();
   ASSERT_EQ(api().stream_fill(stream, bs, 0, 4, 0), PORTA_SUCCESS) << error();
   uint32_t groups[3] = {(n + 255) / 256, 1, 1};
-  porta_plugin_buffer args[2] = {bx, bs};
+  porta_plugin_binding args[2] = {whole(bx), whole(bs)};
   ASSERT_EQ(api().stream_dispatch(stream, k, groups, args, 2, &n, 4), PORTA_SUCCESS) << error();
   float sum = 0;
   ASSERT_EQ(api().stream_read(stream, bs, 0, &sum, 4), PORTA_SUCCESS) << error();
@@ -131,7 +131,7 @@ TEST_F(CudaDevice, CorruptCacheEntryIsRebuilt) {
   ASSERT_EQ(api().stream_write(stream, bx, 0, x.data(), 1024), PORTA_SUCCESS) << error();
   ScaleAddPush push{1.5f, 0.0f, 256};
   uint32_t groups[3] = {1, 1, 1};
-  porta_plugin_buffer args[2] = {bx, by};
+  porta_plugin_binding args[2] = {whole(bx), whole(by)};
   ASSERT_EQ(api().stream_dispatch(stream, again, groups, args, 2, &push, 12), PORTA_SUCCESS) << error();
   ASSERT_EQ(api().stream_read(stream, by, 0, y.data(), 1024), PORTA_SUCCESS) << error();
   sync();

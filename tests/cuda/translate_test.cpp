@@ -205,7 +205,7 @@ TEST(CudaTranslationRun, TranslatedKernelRunsOnTheDevice) {
   } push{n, 0.25f};
   ASSERT_EQ(sig.push_constant_size, sizeof push);
   uint32_t grid[3] = {groups, 1, 1};
-  porta_plugin_buffer args[2] = {in, out};
+  porta_plugin_binding args[2] = {{in, 0, v.size() * 4}, {out, 0, uint64_t{groups} * 4}};
   ASSERT_EQ(api->stream_dispatch(stream, kernel, grid, args, 2, &push, sizeof push), PORTA_SUCCESS)
       << TestHost::last_error();
   ASSERT_EQ(api->stream_read(stream, out, 0, partial.data(), groups * 4), PORTA_SUCCESS)

@@ -159,7 +159,9 @@ TEST_F(Opencl, BinaryCacheHitAndCorruptEntryRebuilt) {
     } push{41, 256};
     const uint32_t groups[3] = {4, 1, 1};
     EXPECT_EQ(api().stream_write(stream, b, 0, data.data(), 1024), PORTA_SUCCESS);
-    EXPECT_EQ(api().stream_dispatch(stream, k, groups, &b, 1, &push, sizeof push), PORTA_SUCCESS) << error();
+    const porta_plugin_binding whole_b = whole(b);
+    EXPECT_EQ(api().stream_dispatch(stream, k, groups, &whole_b, 1, &push, sizeof push), PORTA_SUCCESS)
+        << error();
     EXPECT_EQ(api().stream_read(stream, b, 0, data.data(), 1024), PORTA_SUCCESS);
     sync();
     for (uint32_t v : data) ASSERT_EQ(v, 42u);
@@ -254,7 +256,7 @@ __kernel void overrun(__global const uint* in, __global uint* out, PushConstants
   ASSERT_EQ(api().stream_fill(stream, in, 0, 64, 1), PORTA_SUCCESS);
   uint32_t n = 8;
   const uint32_t groups[3] = {1, 1, 1};
-  porta_plugin_buffer args[] = {in, out};
+  porta_plugin_binding args[] = {whole(in), whole(out)};
   ASSERT_EQ(api().stream_dispatch(stream, k, groups, args, 2, &n, 4), PORTA_SUCCESS);
   sync();
 }

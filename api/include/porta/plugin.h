@@ -13,7 +13,8 @@
  * - The core validates arguments before calling: device indexes below
  *   device_count(), sizes > 0 and ranges in bounds, fill offsets and sizes
  *   multiples of 4, group counts within the limits, buffer counts and
- *   push-constant sizes equal to the kernel's, every buffer at least as large
+ *   push-constant sizes equal to the kernel's, every bound range inside its
+ *   buffer, aligned and within the device's binding limit and at least as large
  *   as its block's fixed part, work-group size, shared memory,
  *   push constants and features within the device's info, and the recording
  *   state of a stream. A plugin trusts these and only reports what its runtime
@@ -37,7 +38,7 @@
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 5u
+#define PORTA_PLUGIN_ABI_VERSION 6u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */
@@ -126,6 +127,13 @@ typedef struct porta_kernel_desc {
                                    specs, porta version; the plugin adds driver/device identity */
 } porta_kernel_desc;
 
+/* A range of a buffer bound to one buffer parameter of a dispatch. */
+typedef struct porta_plugin_binding {
+  porta_plugin_buffer buffer;
+  uint64_t offset; /* bytes from the buffer's start */
+  uint64_t size;   /* bytes, > 0 */
+} porta_plugin_binding;
+
 typedef struct porta_plugin_api {
   uint32_t abi_version; /* PORTA_PLUGIN_ABI_VERSION */
   const char* name;     /* "cpu", "vulkan", "opencl", "cuda" */
@@ -163,16 +171,20 @@ typedef struct porta_plugin_api {
   /* Fill with a repeated 32-bit pattern; offset and size are multiples of 4. */
   porta_status (*stream_fill)(porta_plugin_stream stream, porta_plugin_buffer dst, uint64_t offset,
                               uint64_t size, uint32_t pattern);
-  /* Dispatch `groups` work-groups; `buffers` in the kernel's parameter order
-   * (none for a kernel without buffers: buffer_count 0, buffers may be NULL);
+  /* Dispatch `groups` work-groups; `bindings` in the kernel's parameter order
+   * (none for a kernel without buffers: binding_count 0, bindings may be NULL).
+   * A binding is a range of a buffer that the kernel sees as the whole buffer
+   * (index 0 at `offset`, `.length()` from `size`); the core checks that the
+   * range is inside the buffer, its offset a multiple of the device's
+   * binding_offset_alignment and its size within max_binding_bytes;
    * `push` holds exactly the kernel's push_constant_size bytes (NULL if 0).
-   * Every buffer holds at least its block's fixed part (the core checks).
-   * Translated kernels (every language but SPIR-V) also take each buffer's
+   * Every binding holds at least its block's fixed part (the core checks).
+   * Translated kernels (every language but SPIR-V) also take each binding's
    * size in bytes, for `.length()`: how each language receives them is
    * translator/README.md's "Buffer parameters". */
   porta_status (*stream_dispatch)(porta_plugin_stream stream, porta_plugin_kernel kernel,
-                                  const uint32_t groups[3], const porta_plugin_buffer* buffers,
-                                  uint32_t buffer_count, const void* push, uint32_t push_size);
+                                  const uint32_t groups[3], const porta_plugin_binding* bindings,
+                                  uint32_t binding_count, const void* push, uint32_t push_size);
   /* Block until all work queued on the stream has finished; report its errors. */
   porta_status (*stream_sync)(porta_plugin_stream stream);
 

@@ -193,6 +193,12 @@ typedef struct porta_device_info {
   porta_timer_kind timer;
   uint32_t priority; /* order among devices of one type, lower first (the vendor's own API first) */
   porta_device_tuning tuning;
+  /* Buffer ranges a dispatch binds (porta_stream_dispatch_bindings): one
+   * parameter binds at most max_binding_bytes, at an offset that is a multiple
+   * of binding_offset_alignment. Ops split larger operands into such ranges.
+   * PORTA_MAX_BINDING_BYTES (a testing knob) lowers max_binding_bytes. */
+  uint64_t max_binding_bytes;
+  uint64_t binding_offset_alignment;
 } porta_device_info;
 
 typedef struct porta_device_t* porta_device;
@@ -353,11 +359,26 @@ PORTA_API porta_status porta_stream_fill(porta_stream stream, porta_buffer dst, 
                                          uint64_t size, uint32_t pattern);
 /* buffers in the kernel's parameter order: (set, binding, array element); none
  * (buffers may be NULL) for a kernel without buffers. Each buffer must hold
- * its block's fixed part (the members before a runtime array). push_size must
- * equal porta_kernel_push_constant_size. */
+ * its block's fixed part (the members before a runtime array) and be at most
+ * the device's max_binding_bytes (larger ones: porta_stream_dispatch_bindings).
+ * push_size must equal porta_kernel_push_constant_size. */
 PORTA_API porta_status porta_stream_dispatch(porta_stream stream, porta_kernel kernel,
                                              const uint32_t groups[3], const porta_buffer* buffers,
                                              uint32_t buffer_count, const void* push, uint32_t push_size);
+/* A range of a buffer bound to one buffer parameter: the kernel sees the range
+ * as the whole buffer (index 0 at `offset`; `.length()` counts `size` bytes).
+ * The offset is a multiple of porta_device_info.binding_offset_alignment and
+ * the size at most max_binding_bytes. */
+typedef struct porta_binding {
+  porta_buffer buffer;
+  uint64_t offset; /* bytes from the buffer's start */
+  uint64_t size;   /* bytes; 0: to the end of the buffer */
+} porta_binding;
+/* porta_stream_dispatch with buffer ranges: bindings in the kernel's parameter order. */
+PORTA_API porta_status porta_stream_dispatch_bindings(porta_stream stream, porta_kernel kernel,
+                                                      const uint32_t groups[3], const porta_binding* bindings,
+                                                      uint32_t binding_count, const void* push,
+                                                      uint32_t push_size);
 PORTA_API porta_status porta_stream_sync(porta_stream stream);
 
 /* Recorded sequences: between begin and end the stream's operations are

@@ -190,6 +190,9 @@ class Buffer : public detail::Object<porta_buffer, porta_buffer_destroy> {
  public:
   using Object::Object;
   uint64_t size() const { return porta_buffer_size(handle()); }
+  // A range to bind in Stream::dispatch_ranges (size 0: to the end); the
+  // buffer must outlive the dispatch call.
+  porta_binding range(uint64_t offset, uint64_t size = 0) const { return {handle(), offset, size}; }
   // The device the buffer belongs to.
   Device device() const;
 
@@ -331,6 +334,20 @@ class Stream : public detail::Object<porta_stream, porta_stream_destroy> {
   void dispatch_bytes(const Kernel& kernel, Groups groups, std::initializer_list<Buffer> buffers,
                       const void* push, uint32_t push_size) {
     dispatch_bytes(kernel, groups, Span<const Buffer>(buffers.begin(), buffers.size()), push, push_size);
+  }
+
+  // Buffer ranges (Buffer::range) in the kernel's parameter order; each one
+  // the kernel sees as a whole buffer.
+  void dispatch_ranges(const Kernel& kernel, Groups groups, std::initializer_list<porta_binding> bindings,
+                       const void* push = nullptr, uint32_t push_size = 0) {
+    const uint32_t g[3] = {groups.x, groups.y, groups.z};
+    detail::check(porta_stream_dispatch_bindings(handle(), kernel.handle(), g, bindings.begin(),
+                                                 static_cast<uint32_t>(bindings.size()), push, push_size));
+  }
+  template <class Push, std::enable_if_t<std::is_trivially_copyable_v<Push>, int> = 0>
+  void dispatch_ranges(const Kernel& kernel, Groups groups, std::initializer_list<porta_binding> bindings,
+                       const Push& push) {
+    dispatch_ranges(kernel, groups, bindings, &push, sizeof(Push));
   }
 
   Event record_event() { return detail::created<Event>(porta_event_record, handle()); }

@@ -208,7 +208,7 @@ bool corrupt(const std::string& how, const Words& before, Words& after) {
 }
 
 porta_status stream_dispatch(porta_plugin_stream s, porta_plugin_kernel k, const uint32_t groups[3],
-                             const porta_plugin_buffer* buffers, uint32_t count, const void* push,
+                             const porta_plugin_binding* buffers, uint32_t count, const void* push,
                              uint32_t push_size) {
   const std::string how = mode();
   if (how == "segfault" && ++g_dispatches == 3) crash();
@@ -218,14 +218,14 @@ porta_status stream_dispatch(porta_plugin_stream s, porta_plugin_kernel k, const
     return g_real->stream_dispatch(s, k, groups, buffers, count, push, push_size);
   std::vector<Words> before(count);
   for (uint32_t i = 0; i < count; ++i)
-    if (porta_status st = snapshot(s, buffers[i], before[i]); st != PORTA_SUCCESS) return st;
+    if (porta_status st = snapshot(s, buffers[i].buffer, before[i]); st != PORTA_SUCCESS) return st;
   porta_status st = g_real->stream_dispatch(s, k, groups, buffers, count, push, push_size);
   if (st != PORTA_SUCCESS) return st;
   for (uint32_t i = 0; i < count; ++i) {
     Words after;
-    if ((st = snapshot(s, buffers[i], after)) != PORTA_SUCCESS) return st;
+    if ((st = snapshot(s, buffers[i].buffer, after)) != PORTA_SUCCESS) return st;
     if (!corrupt(how, before[i], after)) continue;
-    st = g_real->stream_write(s, buffers[i], 0, after.data(), after.size() * 4);
+    st = g_real->stream_write(s, buffers[i].buffer, 0, after.data(), after.size() * 4);
     if (st == PORTA_SUCCESS) st = g_real->stream_sync(s);
     // One corruption per dispatch is enough to be caught; flushing is a
     // property of the device and applies to every buffer written.

@@ -100,8 +100,18 @@ void PluginTest::TearDown() {
 porta_plugin_buffer PluginTest::buffer(uint64_t size) {
   porta_plugin_buffer b = nullptr;
   EXPECT_EQ(api_->buffer_create(device, size, &b), PORTA_SUCCESS) << size << " bytes: " << error();
-  if (b) buffers_.push_back(b);
+  if (b) {
+    buffers_.push_back(b);
+    buffer_sizes_.push_back(size);
+  }
   return b;
+}
+
+porta_plugin_binding PluginTest::whole(porta_plugin_buffer b) const {
+  for (size_t i = 0; i < buffers_.size(); ++i)
+    if (buffers_[i] == b) return {b, 0, buffer_sizes_[i]};
+  ADD_FAILURE() << "whole(): the buffer was not made by buffer()";
+  return {b, 0, 0};
 }
 
 porta_plugin_stream PluginTest::new_stream() {
@@ -146,6 +156,14 @@ void PluginTest::read(porta_plugin_buffer b, void* data, uint64_t bytes, uint64_
 void PluginTest::dispatch(porta_plugin_kernel k, uint32_t gx, uint32_t gy, uint32_t gz,
                           std::vector<porta_plugin_buffer> args, const void* push, uint32_t push_size,
                           porta_plugin_stream s) {
+  std::vector<porta_plugin_binding> bindings;
+  for (porta_plugin_buffer b : args) bindings.push_back(whole(b));
+  dispatch_ranges(k, gx, gy, gz, std::move(bindings), push, push_size, s);
+}
+
+void PluginTest::dispatch_ranges(porta_plugin_kernel k, uint32_t gx, uint32_t gy, uint32_t gz,
+                                 std::vector<porta_plugin_binding> args, const void* push, uint32_t push_size,
+                                 porta_plugin_stream s) {
   const uint32_t groups[3] = {gx, gy, gz};
   ASSERT_EQ(api_->stream_dispatch(s ? s : stream, k, groups, args.data(), static_cast<uint32_t>(args.size()),
                                   push_size ? push : nullptr, push_size),

@@ -58,6 +58,8 @@ class PluginTest : public ::testing::Test {
 
   // A buffer of `size` bytes, destroyed after the test.
   porta_plugin_buffer buffer(uint64_t size);
+  // All of a buffer made by buffer(), as a dispatch binds it.
+  porta_plugin_binding whole(porta_plugin_buffer b) const;
   // A stream besides `stream`, destroyed (after a sync) after the test.
   porta_plugin_stream new_stream();
   // A kernel that must build; destroyed after the test.
@@ -78,6 +80,9 @@ class PluginTest : public ::testing::Test {
   void dispatch(porta_plugin_kernel k, uint32_t gx, uint32_t gy, uint32_t gz,
                 std::vector<porta_plugin_buffer> args, const void* push, uint32_t push_size,
                 porta_plugin_stream s = nullptr);
+  void dispatch_ranges(porta_plugin_kernel k, uint32_t gx, uint32_t gy, uint32_t gz,
+                       std::vector<porta_plugin_binding> args, const void* push, uint32_t push_size,
+                       porta_plugin_stream s = nullptr);
   template <class Push>
   void dispatch(porta_plugin_kernel k, uint32_t gx, std::vector<porta_plugin_buffer> args, const Push& push,
                 porta_plugin_stream s = nullptr) {
@@ -95,6 +100,7 @@ class PluginTest : public ::testing::Test {
  private:
   std::vector<porta_plugin_stream> streams_;
   std::vector<porta_plugin_buffer> buffers_;
+  std::vector<uint64_t> buffer_sizes_;  // of buffers_
   std::vector<porta_plugin_kernel> kernels_;
 };
 

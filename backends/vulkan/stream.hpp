@@ -57,6 +57,22 @@ struct StagingSet {
   }
 };
 
+// What the command buffer being recorded has done since its last barrier and
+// what it has bound, so that an operation waits only on the stages before it
+// and a dispatch binds only what changed (a replayed sequence of dispatches
+// of one kernel on the same buffers binds once).
+struct CommandState {
+  struct BoundSet {
+    VkPipelineLayout layout = VK_NULL_HANDLE;  // null: nothing known to be bound
+    std::vector<VkDescriptorBufferInfo> buffers;
+  };
+  VkPipelineStageFlags stages = 0;  // of the operations since the last barrier; 0: none yet
+  VkAccessFlags writes = 0;         // their writes
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  std::vector<BoundSet> sets;  // by set number
+  void reset() { *this = CommandState{}; }
+};
+
 struct Sequence {
   Device* device = nullptr;
   VkCommandPool pool = VK_NULL_HANDLE;
@@ -114,7 +130,13 @@ class Stream {
   static constexpr size_t kMaxChunksPerBatch = 4;  // staging one batch may hold before it is flushed
 
   Batch& open_batch();
-  VkCommandBuffer begin_op();  // the command buffer being recorded, after a barrier
+  // The command buffer being recorded, after the barrier an operation of
+  // `stage` with `access` needs against the operations before it.
+  VkCommandBuffer begin_op(VkPipelineStageFlags stage, VkAccessFlags access);
+  VkCommandBuffer begin_transfer();
+  // Binds `buffers` as set `set` of `kernel` unless this command buffer has them bound already.
+  void bind_set(VkCommandBuffer cb, Kernel* kernel, uint32_t set, const VkDescriptorBufferInfo* infos,
+                const std::vector<uint32_t>& params);
   // Staging space for at most `want` bytes in the open batch; flushes when the batch holds too much.
   Buffer* stage(uint64_t want, uint64_t* offset, uint64_t* got);
   void flush();
@@ -134,6 +156,7 @@ class Stream {
   std::vector<std::unique_ptr<Batch>> spare_;
   std::vector<VkFence> spare_fences_;
   std::unique_ptr<Sequence> recording_;
+  CommandState state_;  // of the command buffer being recorded (the open batch's or the sequence's)
 };
 
 // Milliseconds between two events once both have completed.

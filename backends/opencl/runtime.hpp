@@ -42,6 +42,7 @@ namespace porta::opencl {
   X(clEnqueueMarkerWithWaitList) \
   X(clFinish)                    \
   X(clFlush)                     \
+  X(clGetEventInfo)              \
   X(clGetEventProfilingInfo)     \
   X(clReleaseEvent)
 

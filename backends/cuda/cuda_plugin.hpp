@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../common/plugin_adapter.hpp"
+#include "../common/small_transfers.hpp"
 #include "driver.hpp"
 
 namespace porta::cuda {
@@ -120,24 +121,12 @@ struct RecordedStorage {
   std::vector<std::unique_ptr<HostCopy>> copies;
 };
 
-// Pinned memory a stream keeps for small transfers outside recordings: a
-// write is copied into it when queued, a read lands in it and is copied out to
-// the caller when the stream syncs, so neither waits on a staging chunk's
-// event or a host callback; it is reused after each sync.
-struct SmallTransfers {
-  static constexpr uint64_t kBytes = uint64_t{64} << 10;
-  static constexpr uint64_t kLargest = uint64_t{16} << 10;  // larger transfers go through the staging pool
-  char* host = nullptr;                                     // allocated at first use
-  uint64_t used = 0;
-  std::vector<HostCopy> reads;  // done at the next sync
-};
-
 struct Stream {
   Device* device = nullptr;
   CUstream cu = nullptr;
   bool recording = false;
   std::unique_ptr<RecordedStorage> recorded;
-  SmallTransfers small;
+  plugin::SmallTransfers small;  // in cuMemHostAlloc memory
 };
 
 struct Event {

@@ -91,21 +91,15 @@ void through_staging(Stream& s, uint64_t size, Dma dma, Then then) {
   }
 }
 
-// Room for `size` bytes in the stream's small-transfer memory, or null when
-// the transfer is too large or the memory is full until the next sync.
+// Room for `size` bytes in the stream's pinned memory for small transfers, or null.
 char* small_space(Stream& s, uint64_t size) {
-  SmallTransfers& small = s.small;
-  if (size > SmallTransfers::kLargest || small.used + size > SmallTransfers::kBytes) return nullptr;
-  if (!small.host) {
+  return s.small.take(size, [&] {
     void* p = nullptr;
-    s.device->check(driver().cuMemHostAlloc(&p, SmallTransfers::kBytes, CU_MEMHOSTALLOC_PORTABLE),
+    s.device->check(driver().cuMemHostAlloc(&p, plugin::SmallTransfers::kBytes, CU_MEMHOSTALLOC_PORTABLE),
                     "cuMemHostAlloc(%llu bytes) for small transfers",
-                    static_cast<ull>(SmallTransfers::kBytes));
-    small.host = static_cast<char*>(p);
-  }
-  char* at = small.host + small.used;
-  small.used = (small.used + size + 15) & ~uint64_t{15};
-  return at;
+                    static_cast<ull>(plugin::SmallTransfers::kBytes));
+    return p;
+  });
 }
 
 }  // namespace
@@ -130,7 +124,7 @@ void Backend::stream_destroy(Stream* stream) {
       if (graph) driver().cuGraphDestroy(graph);
     }
     driver().cuStreamDestroy(stream->cu);
-    if (stream->small.host) driver().cuMemFreeHost(stream->small.host);
+    if (stream->small.host()) driver().cuMemFreeHost(stream->small.host());
   }
   if (stream->recorded) free_recorded_storage(*stream->device, *stream->recorded);
   delete stream;
@@ -167,7 +161,7 @@ void Backend::stream_read(Stream& s, Buffer& src, uint64_t offset, void* dst, ui
     s.device->check(driver().cuMemcpyDtoHAsync(pinned, src.ptr + offset, size, s.cu),
                     "cuMemcpyDtoHAsync (read of %llu bytes at offset %llu)", static_cast<ull>(size),
                     static_cast<ull>(offset));
-    s.small.reads.push_back(HostCopy{dst, pinned, size});
+    s.small.copy_out_later(dst, pinned, size);
     return;
   }
   char* to = static_cast<char*>(dst);
@@ -246,10 +240,7 @@ void Backend::stream_sync(Stream& s) {
       [&] { r = driver().cuStreamSynchronize(s.cu); });
   // The stream is idle (or failed, which r reports): the small transfers are
   // done and their memory is free again.
-  if (r == CUDA_SUCCESS)
-    for (const HostCopy& read : s.small.reads) std::memcpy(read.dst, read.src, read.size);
-  s.small.reads.clear();
-  s.small.used = 0;
+  s.small.finish(r == CUDA_SUCCESS);
   dev.check(r, "cuStreamSynchronize");
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../common/plugin_adapter.hpp"
+#include "../common/small_transfers.hpp"
 #include "runtime.hpp"
 
 namespace porta::opencl {
@@ -73,6 +74,8 @@ struct porta_plugin_stream_t {
   cl_command_queue queue;
   bool recording = false;
   std::vector<StreamOp> recorded;
+  cl_mem small_mem = nullptr;           // CL_MEM_ALLOC_HOST_PTR, mapped for good: pinned host memory
+  porta::plugin::SmallTransfers small;  // in small_mem's mapping
 };
 
 struct porta_plugin_sequence_t {

@@ -39,6 +39,8 @@ namespace porta::opencl {
   X(clEnqueueReadBuffer)         \
   X(clEnqueueCopyBuffer)         \
   X(clEnqueueFillBuffer)         \
+  X(clEnqueueMapBuffer)          \
+  X(clEnqueueUnmapMemObject)     \
   X(clEnqueueMarkerWithWaitList) \
   X(clFinish)                    \
   X(clFlush)                     \

@@ -82,6 +82,25 @@ void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, cons
           "clEnqueueNDRangeKernel");
 }
 
+// Room for `size` bytes in the stream's pinned memory for small transfers, or null.
+char* small_space(porta_plugin_stream_t& s, uint64_t size) {
+  return s.small.take(size, [&] {
+    const uint64_t bytes = porta::plugin::SmallTransfers::kBytes;
+    cl_int status = CL_SUCCESS;
+    cl_mem mem = cl().clCreateBuffer(s.device->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes,
+                                     nullptr, &status);
+    check(status, s.device->where, "clCreateBuffer (pinned memory for small transfers)");
+    void* host = cl().clEnqueueMapBuffer(s.queue, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                                         nullptr, nullptr, &status);
+    if (status != CL_SUCCESS) {
+      cl().clReleaseMemObject(mem);
+      check(status, s.device->where, "clEnqueueMapBuffer (pinned memory for small transfers)");
+    }
+    s.small_mem = mem;
+    return host;
+  });
+}
+
 }  // namespace
 
 porta_plugin_stream_t* stream_create(porta_plugin_device_t& device) {
@@ -96,6 +115,11 @@ porta_plugin_stream_t* stream_create(porta_plugin_device_t& device) {
 }
 
 void stream_destroy(porta_plugin_stream_t* stream) {
+  if (stream->small_mem) {
+    cl().clEnqueueUnmapMemObject(stream->queue, stream->small_mem, stream->small.host(), 0, nullptr, nullptr);
+    cl().clFinish(stream->queue);
+    cl().clReleaseMemObject(stream->small_mem);
+  }
   cl().clFinish(stream->queue);
   cl().clReleaseCommandQueue(stream->queue);
   delete stream;
@@ -104,7 +128,9 @@ void stream_destroy(porta_plugin_stream_t* stream) {
 void stream_write(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint64_t offset, const void* src,
                   uint64_t size) {
   submit(stream, [=, dst = &dst](porta_plugin_stream_t& s) {
-    check(cl().clEnqueueWriteBuffer(s.queue, dst->mem, CL_FALSE, offset, size, src, 0, nullptr, nullptr),
+    const void* from = src;
+    if (char* pinned = small_space(s, size)) from = std::memcpy(pinned, src, size);
+    check(cl().clEnqueueWriteBuffer(s.queue, dst->mem, CL_FALSE, offset, size, from, 0, nullptr, nullptr),
           s.device->where, "clEnqueueWriteBuffer");
   });
 }
@@ -112,8 +138,11 @@ void stream_write(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uin
 void stream_read(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint64_t offset, void* dst,
                  uint64_t size) {
   submit(stream, [=, src = &src](porta_plugin_stream_t& s) {
-    check(cl().clEnqueueReadBuffer(s.queue, src->mem, CL_FALSE, offset, size, dst, 0, nullptr, nullptr),
+    char* pinned = small_space(s, size);
+    check(cl().clEnqueueReadBuffer(s.queue, src->mem, CL_FALSE, offset, size, pinned ? pinned : dst, 0,
+                                   nullptr, nullptr),
           s.device->where, "clEnqueueReadBuffer");
+    if (pinned) s.small.copy_out_later(dst, pinned, size);
   });
 }
 
@@ -153,9 +182,11 @@ void stream_dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kerne
       [kernel = &kernel, a = std::move(a)](porta_plugin_stream_t& s) { dispatch(s, *kernel, a); });
 }
 
-void stream_sync(porta_plugin_stream_t& stream) {
-  // A marker completes once everything before it on the in-order queue has:
-  // poll it briefly before blocking in clFinish.
+namespace {
+
+// Waits for the queue: polls a marker (which completes once everything before
+// it on the in-order queue has) briefly, then blocks in clFinish.
+void wait_idle(porta_plugin_stream_t& stream) {
   const std::string& where = stream.device->where;
   cl_event marker = nullptr;
   check(cl().clEnqueueMarkerWithWaitList(stream.queue, 0, nullptr, &marker), where,
@@ -176,6 +207,18 @@ void stream_sync(porta_plugin_stream_t& stream) {
   if (state == CL_COMPLETE) return;
   check(cl().clFinish(stream.queue), where, "clFinish");
   if (state < 0) check(state, where, "a command before stream_sync");
+}
+
+}  // namespace
+
+void stream_sync(porta_plugin_stream_t& stream) {
+  try {
+    wait_idle(stream);
+  } catch (...) {
+    stream.small.finish(false);
+    throw;
+  }
+  stream.small.finish(true);
 }
 
 porta_plugin_event_t* event_record(porta_plugin_stream_t& stream) {

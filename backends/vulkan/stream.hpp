@@ -1,5 +1,5 @@
-// Streams: operations are recorded into a command buffer (with a full
-// compute/transfer barrier before each) and submitted when the stream syncs or
+// Streams: operations are recorded into a command buffer (with a barrier on
+// the stages used since the last one before each) and submitted when the stream syncs or
 // a read needs the data; a timeline semaphore (or, without one, a fence per
 // submission) tells when a submission is done. Recorded sequences are command
 // buffers submitted again at each replay, their host transfers staged anew.

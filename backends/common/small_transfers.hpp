@@ -30,6 +30,17 @@ class SmallTransfers {
   }
   // A read into `from` (taken above) that goes to `to` once the stream is idle.
   void copy_out_later(void* to, const char* from, uint64_t size) { reads_.push_back({to, from, size}); }
+  // Whether a read waiting for the sync goes to host memory that overlaps
+  // [to, to + size): a read queued after it on another path (which lands
+  // before the sync) must wait for it, or the earlier read would win.
+  bool read_pending_into(const void* to, uint64_t size) const {
+    const auto* begin = static_cast<const char*>(to);
+    for (const Read& r : reads_) {
+      const auto* r_begin = static_cast<const char*>(r.to);
+      if (r_begin < begin + size && begin < r_begin + r.size) return true;
+    }
+    return false;
+  }
   // Once the stream's work is done: copies the reads out (unless the work
   // failed) and frees the space.
   void finish(bool succeeded) {

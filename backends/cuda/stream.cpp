@@ -164,6 +164,7 @@ void Backend::stream_read(Stream& s, Buffer& src, uint64_t offset, void* dst, ui
     s.small.copy_out_later(dst, pinned, size);
     return;
   }
+  if (s.small.read_pending_into(dst, size)) stream_sync(s);  // that read must land first
   char* to = static_cast<char*>(dst);
   through_staging(
       s, size,

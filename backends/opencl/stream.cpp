@@ -139,6 +139,7 @@ void stream_read(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint
                  uint64_t size) {
   submit(stream, [=, src = &src](porta_plugin_stream_t& s) {
     char* pinned = small_space(s, size);
+    if (!pinned && s.small.read_pending_into(dst, size)) stream_sync(s);  // that read must land first
     check(cl().clEnqueueReadBuffer(s.queue, src->mem, CL_FALSE, offset, size, pinned ? pinned : dst, 0,
                                    nullptr, nullptr),
           s.device->where, "clEnqueueReadBuffer");

@@ -217,6 +217,24 @@ TEST_F(Streams, ManySmallTransfersBeforeOneSync) {
     for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[k][i], k + 1.0f) << "transfer " << k << ", element " << i;
 }
 
+// Reads into the same host memory before one sync land in stream order,
+// whatever path each takes (small ones may be copied out only at the sync).
+TEST_F(Streams, LaterReadsIntoTheSameHostMemoryWin) {
+  const uint32_t small = 256, large = 1 << 18;  // floats: 1 KiB and 1 MiB
+  auto a = dev.upload(std::vector<float>(small, 1.0f));
+  auto b = dev.upload(std::vector<float>(large, 2.0f));
+  std::vector<float> host(large, 0.0f);
+  stream.read(a, std::span<float>(host.data(), small));
+  stream.read(b, std::span<float>(host));
+  stream.sync();
+  for (uint32_t i = 0; i < large; ++i) ASSERT_EQ(host[i], 2.0f) << "small read, then large: element " << i;
+  stream.read(b, std::span<float>(host));
+  stream.read(a, std::span<float>(host.data() + 8, small));
+  stream.sync();
+  for (uint32_t i = 0; i < large; ++i)
+    ASSERT_EQ(host[i], i >= 8 && i < 8 + small ? 1.0f : 2.0f) << "large read, then small: element " << i;
+}
+
 TEST_F(Streams, TwoThreadsWithTheirOwnStreams) {
   if (porta::test::on_oclgrind(dev))
     GTEST_SKIP() << "oclgrind 21.10 runs one kernel at a time per context: two threads enqueuing at once "

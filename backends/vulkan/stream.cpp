@@ -103,9 +103,23 @@ void DescriptorArena::destroy() {
 
 // ---- sequences and events ----
 
+Timeline::~Timeline() {
+  if (handle) device->fn.vkDestroySemaphore(device->handle, handle, nullptr);
+}
+
 Sequence::~Sequence() {
   Device& d = *device;
-  if (pending && !d.lost()) d.fn.vkWaitForFences(d.handle, 1, &fence, VK_TRUE, d.timeout_ns);
+  if (pending && !d.lost()) {
+    if (timeline) {
+      VkSemaphoreWaitInfo info = make<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
+      info.semaphoreCount = 1;
+      info.pSemaphores = &timeline->handle;
+      info.pValues = &value;
+      d.fn.vkWaitSemaphores(d.handle, &info, d.timeout_ns);
+    } else {
+      d.fn.vkWaitForFences(d.handle, 1, &fence, VK_TRUE, d.timeout_ns);
+    }
+  }
   arena.destroy();
   if (fence) d.fn.vkDestroyFence(d.handle, fence, nullptr);
   if (pool) d.fn.vkDestroyCommandPool(d.handle, pool, nullptr);  // frees cb
@@ -149,7 +163,9 @@ Stream::Stream(Device& device) : device_(device) {
     type.initialValue = 0;
     VkSemaphoreCreateInfo info = make<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
     info.pNext = &type;
-    VkResult r = device_.fn.vkCreateSemaphore(device_.handle, &info, nullptr, &timeline_);
+    timeline_ = std::make_shared<Timeline>();
+    timeline_->device = &device_;
+    VkResult r = device_.fn.vkCreateSemaphore(device_.handle, &info, nullptr, &timeline_->handle);
     if (r != VK_SUCCESS) {
       device_.fn.vkDestroyCommandPool(device_.handle, pool_, nullptr);
       device_.check(r, "vkCreateSemaphore");
@@ -176,7 +192,7 @@ Stream::~Stream() {
   Device& d = device_;
   for (auto& b : spare_) b->arena.destroy();
   for (VkFence f : spare_fences_) d.fn.vkDestroyFence(d.handle, f, nullptr);
-  if (timeline_) d.fn.vkDestroySemaphore(d.handle, timeline_, nullptr);
+  timeline_.reset();
   d.fn.vkDestroyCommandPool(d.handle, pool_, nullptr);
 }
 
@@ -278,7 +294,7 @@ void Stream::submit(std::unique_ptr<Batch> b, VkCommandBuffer cb, VkFence extra_
       values.pSignalSemaphoreValues = &b->value;
       info.pNext = &values;
       info.signalSemaphoreCount = 1;
-      info.pSignalSemaphores = &timeline_;
+      info.pSignalSemaphores = &timeline_->handle;
       device_.submit(&info, 1, extra_fence, "vkQueueSubmit");
       last_value_ = b->value;
     } else {
@@ -301,7 +317,7 @@ void Stream::submit(std::unique_ptr<Batch> b, VkCommandBuffer cb, VkFence extra_
 void Stream::finish(const char* what) {
   if (in_flight_.empty()) return;
   if (timeline_) {
-    device_.wait_timeline(timeline_, in_flight_.back()->value, what);
+    device_.wait_timeline(timeline_->handle, in_flight_.back()->value, what);
   } else {
     for (auto& b : in_flight_) device_.wait_fence(b->fence, what);
   }
@@ -542,8 +558,11 @@ void Stream::begin_record() {
   seq->arena.init(&device_);
   seq->pool = create_command_pool(device_, 0);
   seq->cb = allocate_command_buffer(device_, seq->pool);
-  VkFenceCreateInfo fence_info = make<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
-  device_.check(device_.fn.vkCreateFence(device_.handle, &fence_info, nullptr, &seq->fence), "vkCreateFence");
+  if (!timeline_) {
+    VkFenceCreateInfo fence_info = make<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+    device_.check(device_.fn.vkCreateFence(device_.handle, &fence_info, nullptr, &seq->fence),
+                  "vkCreateFence");
+  }
   begin_command_buffer(device_, seq->cb, 0);  // submitted again at every replay
   state_.reset();
   recording_ = std::move(seq);
@@ -564,15 +583,23 @@ void Stream::replay(Sequence* seq) {
     // The previous replay must be done (and its reads copied out) before the command
     // buffer and its staging are used again.
     if (seq->last_stream == this) finish("the previous replay of a sequence");
-    device_.wait_fence(seq->fence, "the previous replay of a sequence");
-    device_.check(device_.fn.vkResetFences(device_.handle, 1, &seq->fence), "vkResetFences");
+    if (seq->timeline) {
+      device_.wait_timeline(seq->timeline->handle, seq->value, "the previous replay of a sequence");
+    } else {
+      device_.wait_fence(seq->fence, "the previous replay of a sequence");
+      device_.check(device_.fn.vkResetFences(device_.handle, 1, &seq->fence), "vkResetFences");
+    }
     seq->pending = false;
   }
   for (const HostWrite& w : seq->writes) std::memcpy(w.to, w.from, w.size);
   auto b = std::make_unique<Batch>();
   b->readbacks = seq->reads;
   b->keep_alive = seq->staging;
-  submit(std::move(b), seq->cb, seq->fence);
+  submit(std::move(b), seq->cb, seq->fence);  // no fence with timeline semaphores
+  if (timeline_) {
+    seq->timeline = timeline_;
+    seq->value = last_value_;
+  }
   seq->pending = true;
   seq->last_stream = this;
 }

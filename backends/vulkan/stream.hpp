@@ -73,6 +73,18 @@ struct CommandState {
   void reset() { *this = CommandState{}; }
 };
 
+// A stream's timeline semaphore. The sequences the stream replayed share it,
+// so that the next replay (or the sequence's destruction) can wait for the last
+// one even after the stream is gone.
+struct Timeline {
+  Device* device = nullptr;
+  VkSemaphore handle = VK_NULL_HANDLE;
+  Timeline() = default;
+  Timeline(const Timeline&) = delete;
+  Timeline& operator=(const Timeline&) = delete;
+  ~Timeline();
+};
+
 struct Sequence {
   Device* device = nullptr;
   VkCommandPool pool = VK_NULL_HANDLE;
@@ -81,7 +93,11 @@ struct Sequence {
   std::shared_ptr<StagingSet> staging = std::make_shared<StagingSet>();
   std::vector<HostWrite> writes;
   std::vector<Readback> reads;
-  VkFence fence = VK_NULL_HANDLE;  // signalled when the last replay has finished
+  // The last replay has finished once `timeline` reaches `value` (with
+  // timeline semaphores), else once `fence` is signalled.
+  std::shared_ptr<Timeline> timeline;
+  uint64_t value = 0;
+  VkFence fence = VK_NULL_HANDLE;
   bool pending = false;
   const void* last_stream = nullptr;
   ~Sequence();
@@ -147,7 +163,7 @@ class Stream {
 
   Device& device_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkSemaphore timeline_ = VK_NULL_HANDLE;
+  std::shared_ptr<Timeline> timeline_;  // null without timeline semaphores
   uint64_t last_value_ = 0;
   std::unique_ptr<Batch> open_;
   Buffer* chunk_ = nullptr;

@@ -2,6 +2,7 @@
 // under test, plus the bad inputs every backend must refuse cleanly.
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <thread>
 
 #include "support/device_test.hpp"
@@ -233,6 +234,33 @@ TEST_F(Streams, LaterReadsIntoTheSameHostMemoryWin) {
   stream.sync();
   for (uint32_t i = 0; i < large; ++i)
     ASSERT_EQ(host[i], i >= 8 && i < 8 + small ? 1.0f : 2.0f) << "large read, then small: element " << i;
+}
+
+// A sequence outlives the stream that recorded and last replayed it: another
+// stream replays it (after waiting for that replay), and a sequence destroyed
+// while its replay runs waits for it.
+TEST_F(Streams, SequenceReplayedAfterItsStreamIsGone) {
+  const uint32_t n = 256;
+  auto add = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  const std::vector<float> zeros(n, 0.0f);
+  auto b = dev.upload(zeros);
+  std::optional<porta::Sequence> seq;
+  {
+    auto other = dev.stream();
+    other.begin_record();
+    other.dispatch(add, {n / 64}, {b}, n);
+    seq = other.end_record();
+    other.replay(*seq);
+  }
+  for (int i = 0; i < 3; ++i) stream.replay(*seq);
+  {
+    stream.begin_record();
+    stream.dispatch(add, {n / 64}, {b}, n);
+    auto last = stream.end_record();
+    stream.replay(last);
+  }  // destroyed while its replay may still run
+  std::vector<float> r = read<float>(b, n);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(r[i], 5.0f) << i;
 }
 
 TEST_F(Streams, TwoThreadsWithTheirOwnStreams) {

@@ -38,7 +38,7 @@ struct Row {
 
 struct Overhead {
   std::string backend, device;
-  double round_trip_us = 0;  // empty kernel: dispatch + sync
+  double round_trip_us = 0;  // upload 256 bytes, one dispatch, read back, sync
   double replay_per_dispatch_us = 0;
   std::string timer = "host clock";
   std::vector<std::pair<std::string, std::pair<double, double>>> peers;  // name -> (round trip, per dispatch)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../common/plugin_adapter.hpp"
+#include "../common/small_transfers.hpp"
 #include "driver.hpp"
 
 namespace porta::cuda {
@@ -125,6 +126,7 @@ struct Stream {
   CUstream cu = nullptr;
   bool recording = false;
   std::unique_ptr<RecordedStorage> recorded;
+  plugin::SmallTransfers small;  // in cuMemHostAlloc memory
 };
 
 struct Event {

@@ -46,6 +46,7 @@ namespace porta::cuda {
   X(cuLaunchHostFunc)                  \
   X(cuStreamCreate)                    \
   X(cuStreamDestroy)                   \
+  X(cuStreamQuery)                     \
   X(cuStreamSynchronize)               \
   X(cuStreamBeginCapture)              \
   X(cuStreamEndCapture)                \

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "../common/spin_wait.hpp"
 #include "cuda_plugin.hpp"
 
 namespace porta::cuda {
@@ -90,6 +91,17 @@ void through_staging(Stream& s, uint64_t size, Dma dma, Then then) {
   }
 }
 
+// Room for `size` bytes in the stream's pinned memory for small transfers, or null.
+char* small_space(Stream& s, uint64_t size) {
+  return s.small.take(size, [&] {
+    void* p = nullptr;
+    s.device->check(driver().cuMemHostAlloc(&p, plugin::SmallTransfers::kBytes, CU_MEMHOSTALLOC_PORTABLE),
+                    "cuMemHostAlloc(%llu bytes) for small transfers",
+                    static_cast<ull>(plugin::SmallTransfers::kBytes));
+    return p;
+  });
+}
+
 }  // namespace
 
 Stream* Backend::stream_create(Device& device) {
@@ -112,6 +124,7 @@ void Backend::stream_destroy(Stream* stream) {
       if (graph) driver().cuGraphDestroy(graph);
     }
     driver().cuStreamDestroy(stream->cu);
+    if (stream->small.host()) driver().cuMemFreeHost(stream->small.host());
   }
   if (stream->recorded) free_recorded_storage(*stream->device, *stream->recorded);
   delete stream;
@@ -120,6 +133,13 @@ void Backend::stream_destroy(Stream* stream) {
 void Backend::stream_write(Stream& s, Buffer& dst, uint64_t offset, const void* src, uint64_t size) {
   ContextScope scope(*s.device);
   if (s.recording) return record_write(s, dst, offset, src, size);
+  if (char* pinned = small_space(s, size)) {
+    std::memcpy(pinned, src, size);
+    s.device->check(driver().cuMemcpyHtoDAsync(dst.ptr + offset, pinned, size, s.cu),
+                    "cuMemcpyHtoDAsync (write of %llu bytes at offset %llu)", static_cast<ull>(size),
+                    static_cast<ull>(offset));
+    return;
+  }
   // The caller's bytes are copied into pinned chunks now, so the transfer is
   // a true DMA and overlaps with filling the next chunk.
   const char* from = static_cast<const char*>(src);
@@ -137,6 +157,14 @@ void Backend::stream_write(Stream& s, Buffer& dst, uint64_t offset, const void* 
 void Backend::stream_read(Stream& s, Buffer& src, uint64_t offset, void* dst, uint64_t size) {
   ContextScope scope(*s.device);
   if (s.recording) return record_read(s, src, offset, dst, size);
+  if (char* pinned = small_space(s, size)) {
+    s.device->check(driver().cuMemcpyDtoHAsync(pinned, src.ptr + offset, size, s.cu),
+                    "cuMemcpyDtoHAsync (read of %llu bytes at offset %llu)", static_cast<ull>(size),
+                    static_cast<ull>(offset));
+    s.small.copy_out_later(dst, pinned, size);
+    return;
+  }
+  if (s.small.read_pending_into(dst, size)) stream_sync(s);  // that read must land first
   char* to = static_cast<char*>(dst);
   through_staging(
       s, size,
@@ -204,7 +232,17 @@ void Backend::stream_dispatch(Stream& s, Kernel& k, const uint32_t groups[3],
 void Backend::stream_sync(Stream& s) {
   Device& dev = *s.device;
   ContextScope scope(dev);
-  dev.check(driver().cuStreamSynchronize(s.cu), "cuStreamSynchronize");
+  CUresult r = CUDA_ERROR_NOT_READY;
+  plugin::spin_then_block(
+      [&] {
+        r = driver().cuStreamQuery(s.cu);
+        return r != CUDA_ERROR_NOT_READY;
+      },
+      [&] { r = driver().cuStreamSynchronize(s.cu); });
+  // The stream is idle (or failed, which r reports): the small transfers are
+  // done and their memory is free again.
+  s.small.finish(r == CUDA_SUCCESS);
+  dev.check(r, "cuStreamSynchronize");
 }
 
 Event* Backend::event_record(Stream& s) {

@@ -1,4 +1,5 @@
 // Device buffers.
+#include <atomic>
 #include <memory>
 
 #include "../common/plugin_support.hpp"
@@ -28,7 +29,8 @@ porta_plugin_buffer_t* buffer_create(porta_plugin_device_t& device, uint64_t siz
     default:
       check(status, device.where, "clCreateBuffer");
   }
-  return new porta_plugin_buffer_t{&device, mem, size};
+  static std::atomic<uint64_t> next_id{1};
+  return new porta_plugin_buffer_t{&device, mem, size, next_id++};
 }
 
 void buffer_destroy(porta_plugin_buffer_t* buffer) {

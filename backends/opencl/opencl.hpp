@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../common/plugin_adapter.hpp"
+#include "../common/small_transfers.hpp"
 #include "runtime.hpp"
 
 namespace porta::opencl {
@@ -47,6 +48,7 @@ struct porta_plugin_buffer_t {
   porta_plugin_device_t* device;
   cl_mem mem;
   uint64_t size;
+  uint64_t id;  // unique in the process: a released cl_mem's handle may come back for another buffer
 };
 
 struct porta_plugin_kernel_t {
@@ -58,6 +60,9 @@ struct porta_plugin_kernel_t {
   // Kernel arguments are state of the cl_kernel: setting them and enqueueing must
   // not interleave between threads dispatching the same kernel.
   std::mutex launch_mutex;
+  // The bytes each argument was last set to (buffers by their id), under
+  // launch_mutex: a dispatch sets only the arguments that changed.
+  std::vector<std::vector<unsigned char>> last_args;
 };
 
 // A stream operation: enqueues itself on the stream's queue, throws Failure on error.
@@ -69,6 +74,8 @@ struct porta_plugin_stream_t {
   cl_command_queue queue;
   bool recording = false;
   std::vector<StreamOp> recorded;
+  cl_mem small_mem = nullptr;           // CL_MEM_ALLOC_HOST_PTR, mapped for good: pinned host memory
+  porta::plugin::SmallTransfers small;  // in small_mem's mapping
 };
 
 struct porta_plugin_sequence_t {

@@ -40,9 +40,12 @@ namespace porta::opencl {
   X(clEnqueueReadBuffer)         \
   X(clEnqueueCopyBuffer)         \
   X(clEnqueueFillBuffer)         \
+  X(clEnqueueMapBuffer)          \
+  X(clEnqueueUnmapMemObject)     \
   X(clEnqueueMarkerWithWaitList) \
   X(clFinish)                    \
   X(clFlush)                     \
+  X(clGetEventInfo)              \
   X(clGetEventProfilingInfo)     \
   X(clReleaseEvent)
 

@@ -1,10 +1,12 @@
 // Streams: one in-order, profiling command queue each. Every operation is a
 // closure that enqueues itself, so a recorded sequence is just the list of
 // closures, replayed in order.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
 #include "../common/plugin_support.hpp"
+#include "../common/spin_wait.hpp"
 #include "opencl.hpp"
 
 namespace porta::opencl {
@@ -37,43 +39,92 @@ std::shared_ptr<_cl_mem> bound_range(const porta_plugin_buffer_t& buffer, uint64
   return std::shared_ptr<_cl_mem>(sub, [](cl_mem mem) { cl().clReleaseMemObject(mem); });
 }
 
-void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const uint32_t groups[3],
-              const std::vector<std::shared_ptr<_cl_mem>>& buffers, const std::vector<cl_ulong>& sizes,
-              const std::vector<unsigned char>& push) {
-  const std::string where = stream.device->where + ": kernel '" + kernel.name + "'";
+// Sets argument `index` of `k` (`size` bytes at `value`) unless the last
+// dispatch of the kernel left `key` there; `describe()` names the argument
+// for a message. The caller holds k.launch_mutex.
+template <class Describe>
+void set_arg(const porta_plugin_stream_t& stream, porta_plugin_kernel_t& k, cl_uint index, size_t size,
+             const void* value, const void* key, size_t key_size, Describe describe) {
+  if (k.last_args.size() <= index) k.last_args.resize(index + 1);
+  std::vector<unsigned char>& last = k.last_args[index];
+  const auto* bytes = static_cast<const unsigned char*>(key);
+  if (last.size() == key_size && std::equal(bytes, bytes + key_size, last.begin())) return;
+  last.clear();  // unknown unless the call succeeds
+  cl_int status = cl().clSetKernelArg(k.kernel, index, size, value);
+  if (status != CL_SUCCESS)
+    check(status, stream.device->where + ": kernel '" + k.name + "': " + describe(), "clSetKernelArg");
+  last.assign(bytes, bytes + key_size);
+}
+
+// A dispatch as a recorded sequence keeps it: what it binds, by value.
+struct DispatchArgs {
+  std::vector<std::shared_ptr<_cl_mem>> mems;
+  // The buffers' ids, which key the kernel's argument cache; 0 for a
+  // sub-buffer, made for this dispatch and set every time.
+  std::vector<uint64_t> ids;
+  std::vector<cl_ulong> sizes;
+  std::vector<unsigned char> push;
+  uint32_t groups[3];
+};
+
+void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const DispatchArgs& a) {
   size_t global[3], local[3];
   for (int d = 0; d < 3; ++d) {
     local[d] = kernel.local_size[d];
-    global[d] = size_t{groups[d]} * local[d];
+    global[d] = size_t{a.groups[d]} * local[d];
   }
   std::lock_guard lock(kernel.launch_mutex);
   cl_uint arg = 0;
-  for (const auto& range : buffers) {
-    cl_mem mem = range.get();
-    cl_int status = cl().clSetKernelArg(kernel.kernel, arg, sizeof(cl_mem), &mem);
-    if (status != CL_SUCCESS) check(status, where + plugin::format(": buffer %u", arg), "clSetKernelArg");
-    ++arg;
+  for (size_t i = 0; i < a.mems.size(); ++i, ++arg) {
+    cl_mem mem = a.mems[i].get();
+    auto describe = [&] { return plugin::format("buffer %u", arg); };
+    if (a.ids[i] != 0) {
+      set_arg(stream, kernel, arg, sizeof(cl_mem), &mem, &a.ids[i], sizeof(uint64_t), describe);
+    } else {
+      set_arg(stream, kernel, arg, sizeof(cl_mem), &mem, &mem, sizeof(cl_mem), describe);
+      kernel.last_args[arg].clear();  // the sub-buffer goes with this dispatch: never matched again
+    }
   }
   // The translated entry point takes the push constants as one struct by value
   // after the buffers; a size mismatch here means the struct layouts disagree.
-  if (!push.empty()) {
-    cl_int status = cl().clSetKernelArg(kernel.kernel, arg, push.size(), push.data());
-    if (status != CL_SUCCESS)
-      check(status, where + plugin::format(": push constants (%zu bytes) as argument %u", push.size(), arg),
-            "clSetKernelArg");
+  if (!a.push.empty()) {
+    set_arg(stream, kernel, arg, a.push.size(), a.push.data(), a.push.data(), a.push.size(),
+            [&] { return plugin::format("push constants (%zu bytes) as argument %u", a.push.size(), arg); });
     ++arg;
   }
   // Then the buffers' sizes, one struct by value (porta_buffer_sizes), for .length().
-  if (!sizes.empty()) {
-    cl_int status = cl().clSetKernelArg(kernel.kernel, arg, sizes.size() * sizeof(cl_ulong), sizes.data());
-    if (status != CL_SUCCESS)
-      check(status, where + plugin::format(": buffer sizes as argument %u", arg), "clSetKernelArg");
+  if (!a.sizes.empty()) {
+    const size_t bytes = a.sizes.size() * sizeof(cl_ulong);
+    set_arg(stream, kernel, arg, bytes, a.sizes.data(), a.sizes.data(), bytes,
+            [&] { return plugin::format("buffer sizes as argument %u", arg); });
   }
-  check(cl().clEnqueueNDRangeKernel(stream.queue, kernel.kernel, 3, nullptr, global, local, 0, nullptr,
-                                    nullptr),
-        where + plugin::format(": %ux%ux%u groups of %zux%zux%zu", groups[0], groups[1], groups[2], local[0],
-                               local[1], local[2]),
-        "clEnqueueNDRangeKernel");
+  cl_int status = cl().clEnqueueNDRangeKernel(stream.queue, kernel.kernel, 3, nullptr, global, local, 0,
+                                              nullptr, nullptr);
+  if (status != CL_SUCCESS)
+    check(status,
+          stream.device->where + ": kernel '" + kernel.name + "'" +
+              plugin::format(": %ux%ux%u groups of %zux%zux%zu", a.groups[0], a.groups[1], a.groups[2],
+                             local[0], local[1], local[2]),
+          "clEnqueueNDRangeKernel");
+}
+
+// Room for `size` bytes in the stream's pinned memory for small transfers, or null.
+char* small_space(porta_plugin_stream_t& s, uint64_t size) {
+  return s.small.take(size, [&] {
+    const uint64_t bytes = porta::plugin::SmallTransfers::kBytes;
+    cl_int status = CL_SUCCESS;
+    cl_mem mem = cl().clCreateBuffer(s.device->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes,
+                                     nullptr, &status);
+    check(status, s.device->where, "clCreateBuffer (pinned memory for small transfers)");
+    void* host = cl().clEnqueueMapBuffer(s.queue, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                                         nullptr, nullptr, &status);
+    if (status != CL_SUCCESS) {
+      cl().clReleaseMemObject(mem);
+      check(status, s.device->where, "clEnqueueMapBuffer (pinned memory for small transfers)");
+    }
+    s.small_mem = mem;
+    return host;
+  });
 }
 
 }  // namespace
@@ -90,6 +141,11 @@ porta_plugin_stream_t* stream_create(porta_plugin_device_t& device) {
 }
 
 void stream_destroy(porta_plugin_stream_t* stream) {
+  if (stream->small_mem) {
+    cl().clEnqueueUnmapMemObject(stream->queue, stream->small_mem, stream->small.host(), 0, nullptr, nullptr);
+    cl().clFinish(stream->queue);
+    cl().clReleaseMemObject(stream->small_mem);
+  }
   cl().clFinish(stream->queue);
   cl().clReleaseCommandQueue(stream->queue);
   delete stream;
@@ -98,7 +154,9 @@ void stream_destroy(porta_plugin_stream_t* stream) {
 void stream_write(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint64_t offset, const void* src,
                   uint64_t size) {
   submit(stream, [=, dst = &dst](porta_plugin_stream_t& s) {
-    check(cl().clEnqueueWriteBuffer(s.queue, dst->mem, CL_FALSE, offset, size, src, 0, nullptr, nullptr),
+    const void* from = src;
+    if (char* pinned = small_space(s, size)) from = std::memcpy(pinned, src, size);
+    check(cl().clEnqueueWriteBuffer(s.queue, dst->mem, CL_FALSE, offset, size, from, 0, nullptr, nullptr),
           s.device->where, "clEnqueueWriteBuffer");
   });
 }
@@ -106,8 +164,12 @@ void stream_write(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uin
 void stream_read(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint64_t offset, void* dst,
                  uint64_t size) {
   submit(stream, [=, src = &src](porta_plugin_stream_t& s) {
-    check(cl().clEnqueueReadBuffer(s.queue, src->mem, CL_FALSE, offset, size, dst, 0, nullptr, nullptr),
+    char* pinned = small_space(s, size);
+    if (!pinned && s.small.read_pending_into(dst, size)) stream_sync(s);  // that read must land first
+    check(cl().clEnqueueReadBuffer(s.queue, src->mem, CL_FALSE, offset, size, pinned ? pinned : dst, 0,
+                                   nullptr, nullptr),
           s.device->where, "clEnqueueReadBuffer");
+    if (pinned) s.small.copy_out_later(dst, pinned, size);
   });
 }
 
@@ -132,24 +194,59 @@ void stream_fill(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint
 void stream_dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const uint32_t groups[3],
                      plugin::BufferList<porta_plugin_buffer_t> buffers, const void* push,
                      uint32_t push_size) {
-  std::vector<std::shared_ptr<_cl_mem>> mems;
-  std::vector<cl_ulong> sizes;
+  DispatchArgs a;
   for (uint32_t i = 0; i < buffers.size(); ++i) {
-    mems.push_back(bound_range(buffers[i], buffers.offset(i), buffers.bytes(i)));
-    sizes.push_back(buffers.bytes(i));
+    const bool whole = buffers.offset(i) == 0 && buffers.bytes(i) == buffers[i].size;
+    a.mems.push_back(bound_range(buffers[i], buffers.offset(i), buffers.bytes(i)));
+    a.ids.push_back(whole ? buffers[i].id : 0);
+    a.sizes.push_back(buffers.bytes(i));
   }
-  std::vector<unsigned char> bytes;
   if (push_size)
-    bytes.assign(static_cast<const unsigned char*>(push),
-                 static_cast<const unsigned char*>(push) + push_size);
-  const uint32_t g[3] = {groups[0], groups[1], groups[2]};
-  submit(stream,
-         [=, kernel = &kernel, mems = std::move(mems), sizes = std::move(sizes), bytes = std::move(bytes)](
-             porta_plugin_stream_t& s) { dispatch(s, *kernel, g, mems, sizes, bytes); });
+    a.push.assign(static_cast<const unsigned char*>(push),
+                  static_cast<const unsigned char*>(push) + push_size);
+  std::copy(groups, groups + 3, a.groups);
+  if (!stream.recording) return dispatch(stream, kernel, a);
+  stream.recorded.push_back(
+      [kernel = &kernel, a = std::move(a)](porta_plugin_stream_t& s) { dispatch(s, *kernel, a); });
 }
 
+namespace {
+
+// Waits for the queue: polls a marker (which completes once everything before
+// it on the in-order queue has) briefly, then blocks in clFinish.
+void wait_idle(porta_plugin_stream_t& stream) {
+  const std::string& where = stream.device->where;
+  cl_event marker = nullptr;
+  check(cl().clEnqueueMarkerWithWaitList(stream.queue, 0, nullptr, &marker), where,
+        "clEnqueueMarkerWithWaitList");
+  cl_int flushed = cl().clFlush(stream.queue);
+  cl_int status = CL_SUCCESS, state = CL_QUEUED;
+  if (flushed == CL_SUCCESS)
+    plugin::spin_then_block(
+        [&] {
+          status =
+              cl().clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, nullptr);
+          return status != CL_SUCCESS || state <= CL_COMPLETE;  // done, or a negative error code
+        },
+        [] {});
+  cl().clReleaseEvent(marker);
+  check(flushed, where, "clFlush");
+  check(status, where, "clGetEventInfo");
+  if (state == CL_COMPLETE) return;
+  check(cl().clFinish(stream.queue), where, "clFinish");
+  if (state < 0) check(state, where, "a command before stream_sync");
+}
+
+}  // namespace
+
 void stream_sync(porta_plugin_stream_t& stream) {
-  check(cl().clFinish(stream.queue), stream.device->where, "clFinish");
+  try {
+    wait_idle(stream);
+  } catch (...) {
+    stream.small.finish(false);
+    throw;
+  }
+  stream.small.finish(true);
 }
 
 porta_plugin_event_t* event_record(porta_plugin_stream_t& stream) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "../common/spin_wait.hpp"
 #include "capabilities.hpp"
 
 namespace porta::vk {
@@ -173,7 +174,13 @@ void Device::submit(const VkSubmitInfo* submits, uint32_t count, VkFence fence, 
 }
 
 void Device::wait_fence(VkFence fence, const char* what) {
-  VkResult r = fn.vkWaitForFences(handle, 1, &fence, VK_TRUE, timeout_ns);
+  VkResult r = VK_SUCCESS;
+  plugin::spin_then_block(
+      [&] {
+        r = fn.vkGetFenceStatus(handle, fence);
+        return r != VK_NOT_READY;
+      },
+      [&] { r = fn.vkWaitForFences(handle, 1, &fence, VK_TRUE, timeout_ns); });
   if (r == VK_TIMEOUT)
     lose(format("%s did not finish within %llu ms (PORTA_VULKAN_TIMEOUT_MS)", what,
                 static_cast<unsigned long long>(timeout_ns / 1000000)));
@@ -185,7 +192,14 @@ void Device::wait_timeline(VkSemaphore semaphore, uint64_t value, const char* wh
   info.semaphoreCount = 1;
   info.pSemaphores = &semaphore;
   info.pValues = &value;
-  VkResult r = fn.vkWaitSemaphores(handle, &info, timeout_ns);
+  VkResult r = VK_SUCCESS;
+  plugin::spin_then_block(
+      [&] {
+        uint64_t reached = 0;
+        r = fn.vkGetSemaphoreCounterValue(handle, semaphore, &reached);
+        return r != VK_SUCCESS || reached >= value;
+      },
+      [&] { r = fn.vkWaitSemaphores(handle, &info, timeout_ns); });
   if (r == VK_TIMEOUT)
     lose(format("%s did not finish within %llu ms (PORTA_VULKAN_TIMEOUT_MS)", what,
                 static_cast<unsigned long long>(timeout_ns / 1000000)));

@@ -10,16 +10,13 @@ using plugin::format;
 
 namespace {
 
-// Every write before the barrier is visible to every read and write after it:
-// simple, and correct across submissions too (a barrier's first scope holds
-// everything submitted earlier to the queue).
-void full_barrier(Device& d, VkCommandBuffer cb) {
-  VkMemoryBarrier b = make<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
-  b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-  const VkPipelineStageFlags stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-  d.fn.vkCmdPipelineBarrier(cb, stages, stages, 0, 1, &b, 0, nullptr, 0, nullptr);
-}
+// What a dispatch and a transfer do to memory, for the barriers between them.
+constexpr VkPipelineStageFlags kDeviceStages =
+    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkAccessFlags kDeviceWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+constexpr VkAccessFlags kShaderAccess =
+    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT;
+constexpr VkAccessFlags kTransferAccess = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
 
 // Makes the GPU's writes visible to the host once the submission has finished.
 void host_barrier(Device& d, VkCommandBuffer cb) {
@@ -106,9 +103,23 @@ void DescriptorArena::destroy() {
 
 // ---- sequences and events ----
 
+Timeline::~Timeline() {
+  if (handle) device->fn.vkDestroySemaphore(device->handle, handle, nullptr);
+}
+
 Sequence::~Sequence() {
   Device& d = *device;
-  if (pending && !d.lost()) d.fn.vkWaitForFences(d.handle, 1, &fence, VK_TRUE, d.timeout_ns);
+  if (pending && !d.lost()) {
+    if (timeline) {
+      VkSemaphoreWaitInfo info = make<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
+      info.semaphoreCount = 1;
+      info.pSemaphores = &timeline->handle;
+      info.pValues = &value;
+      d.fn.vkWaitSemaphores(d.handle, &info, d.timeout_ns);
+    } else {
+      d.fn.vkWaitForFences(d.handle, 1, &fence, VK_TRUE, d.timeout_ns);
+    }
+  }
   arena.destroy();
   if (fence) d.fn.vkDestroyFence(d.handle, fence, nullptr);
   if (pool) d.fn.vkDestroyCommandPool(d.handle, pool, nullptr);  // frees cb
@@ -152,7 +163,9 @@ Stream::Stream(Device& device) : device_(device) {
     type.initialValue = 0;
     VkSemaphoreCreateInfo info = make<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
     info.pNext = &type;
-    VkResult r = device_.fn.vkCreateSemaphore(device_.handle, &info, nullptr, &timeline_);
+    timeline_ = std::make_shared<Timeline>();
+    timeline_->device = &device_;
+    VkResult r = device_.fn.vkCreateSemaphore(device_.handle, &info, nullptr, &timeline_->handle);
     if (r != VK_SUCCESS) {
       device_.fn.vkDestroyCommandPool(device_.handle, pool_, nullptr);
       device_.check(r, "vkCreateSemaphore");
@@ -179,7 +192,7 @@ Stream::~Stream() {
   Device& d = device_;
   for (auto& b : spare_) b->arena.destroy();
   for (VkFence f : spare_fences_) d.fn.vkDestroyFence(d.handle, f, nullptr);
-  if (timeline_) d.fn.vkDestroySemaphore(d.handle, timeline_, nullptr);
+  timeline_.reset();
   d.fn.vkDestroyCommandPool(d.handle, pool_, nullptr);
 }
 
@@ -195,15 +208,32 @@ Batch& Stream::open_batch() {
     b->cb = allocate_command_buffer(device_, pool_);
   }
   begin_command_buffer(device_, b->cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+  state_.reset();
   open_ = std::move(b);
   return *open_;
 }
 
-VkCommandBuffer Stream::begin_op() {
+VkCommandBuffer Stream::begin_op(VkPipelineStageFlags stage, VkAccessFlags access) {
   VkCommandBuffer cb = recording_ ? recording_->cb : open_batch().cb;
-  full_barrier(device_, cb);
+  VkMemoryBarrier b = make<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  VkPipelineStageFlags after = state_.stages;
+  b.srcAccessMask = state_.writes;
+  if (after == 0) {
+    // The first operation of a command buffer waits for all work submitted
+    // before it: a barrier's first scope holds everything earlier in the queue.
+    after = kDeviceStages;
+    b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+  }
+  // Only the stages used since the last barrier, which itself waited for all
+  // before it: a dispatch after a dispatch waits on compute alone.
+  b.dstAccessMask = access;
+  device_.fn.vkCmdPipelineBarrier(cb, after, stage, 0, 1, &b, 0, nullptr, 0, nullptr);
+  state_.stages = stage;
+  state_.writes = access & kDeviceWrites;
   return cb;
 }
+
+VkCommandBuffer Stream::begin_transfer() { return begin_op(VK_PIPELINE_STAGE_TRANSFER_BIT, kTransferAccess); }
 
 Buffer* Stream::stage(uint64_t want, uint64_t* offset, uint64_t* got) {
   open_batch();
@@ -264,7 +294,7 @@ void Stream::submit(std::unique_ptr<Batch> b, VkCommandBuffer cb, VkFence extra_
       values.pSignalSemaphoreValues = &b->value;
       info.pNext = &values;
       info.signalSemaphoreCount = 1;
-      info.pSignalSemaphores = &timeline_;
+      info.pSignalSemaphores = &timeline_->handle;
       device_.submit(&info, 1, extra_fence, "vkQueueSubmit");
       last_value_ = b->value;
     } else {
@@ -287,7 +317,7 @@ void Stream::submit(std::unique_ptr<Batch> b, VkCommandBuffer cb, VkFence extra_
 void Stream::finish(const char* what) {
   if (in_flight_.empty()) return;
   if (timeline_) {
-    device_.wait_timeline(timeline_, in_flight_.back()->value, what);
+    device_.wait_timeline(timeline_->handle, in_flight_.back()->value, what);
   } else {
     for (auto& b : in_flight_) device_.wait_fence(b->fence, what);
   }
@@ -332,7 +362,7 @@ void Stream::write(Buffer* dst, uint64_t offset, const void* src, uint64_t size)
     recording_->staging->buffers.push_back(staging);
     recording_->writes.push_back({staging->host, from, size});
     VkBufferCopy region{0, offset, size};
-    device_.fn.vkCmdCopyBuffer(begin_op(), staging->handle, dst->handle, 1, &region);
+    device_.fn.vkCmdCopyBuffer(begin_transfer(), staging->handle, dst->handle, 1, &region);
     return;
   }
   if (dst->host) {
@@ -347,7 +377,7 @@ void Stream::write(Buffer* dst, uint64_t offset, const void* src, uint64_t size)
     Buffer* chunk = stage(size, &at, &n);
     std::memcpy(chunk->host + at, from, n);
     VkBufferCopy region{at, offset, n};
-    device_.fn.vkCmdCopyBuffer(begin_op(), chunk->handle, dst->handle, 1, &region);
+    device_.fn.vkCmdCopyBuffer(begin_transfer(), chunk->handle, dst->handle, 1, &region);
     from += n;
     offset += n;
     size -= n;
@@ -363,7 +393,7 @@ void Stream::read(Buffer* src, uint64_t offset, void* dst, uint64_t size) {
     recording_->staging->buffers.push_back(staging);
     recording_->reads.push_back({staging->host, to, size});
     VkBufferCopy region{offset, 0, size};
-    device_.fn.vkCmdCopyBuffer(begin_op(), src->handle, staging->handle, 1, &region);
+    device_.fn.vkCmdCopyBuffer(begin_transfer(), src->handle, staging->handle, 1, &region);
     return;
   }
   if (src->host) {
@@ -376,7 +406,7 @@ void Stream::read(Buffer* src, uint64_t offset, void* dst, uint64_t size) {
     uint64_t at = 0, n = 0;
     Buffer* chunk = stage(size, &at, &n);
     VkBufferCopy region{offset, at, n};
-    device_.fn.vkCmdCopyBuffer(begin_op(), src->handle, chunk->handle, 1, &region);
+    device_.fn.vkCmdCopyBuffer(begin_transfer(), src->handle, chunk->handle, 1, &region);
     open_->readbacks.push_back({chunk->host + at, to, n});
     to += n;
     offset += n;
@@ -388,13 +418,13 @@ void Stream::copy(Buffer* src, uint64_t src_offset, Buffer* dst, uint64_t dst_of
   device_.ensure_alive("stream_copy");
   if (size == 0) return;  // VkBufferCopy::size must be > 0
   VkBufferCopy region{src_offset, dst_offset, size};
-  device_.fn.vkCmdCopyBuffer(begin_op(), src->handle, dst->handle, 1, &region);
+  device_.fn.vkCmdCopyBuffer(begin_transfer(), src->handle, dst->handle, 1, &region);
 }
 
 void Stream::fill(Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern) {
   device_.ensure_alive("stream_fill");
   if (size == 0) return;  // vkCmdFillBuffer's size must be > 0 (0 is not VK_WHOLE_SIZE)
-  device_.fn.vkCmdFillBuffer(begin_op(), dst->handle, offset, size, pattern);
+  device_.fn.vkCmdFillBuffer(begin_transfer(), dst->handle, offset, size, pattern);
 }
 
 void Stream::dispatch(Kernel* k, const uint32_t groups[3], plugin::BufferList<Buffer> buffers,
@@ -404,7 +434,6 @@ void Stream::dispatch(Kernel* k, const uint32_t groups[3], plugin::BufferList<Bu
   const char* dev = device_.label().c_str();
   const VkPhysicalDeviceLimits& lim = device_.limits();
   std::vector<VkDescriptorBufferInfo> infos(count);
-  std::vector<VkWriteDescriptorSet> writes(count);
   for (uint32_t i = 0; i < count; ++i) {
     const Buffer* b = &buffers[i];
     const KernelBuffer& to = k->buffers[i];
@@ -422,50 +451,80 @@ void Stream::dispatch(Kernel* k, const uint32_t groups[3], plugin::BufferList<Bu
            static_cast<unsigned long long>(buffers.offset(i)), lim.maxUniformBufferRange,
            static_cast<unsigned long long>(lim.minUniformBufferOffsetAlignment));
     infos[i] = {b->handle, buffers.offset(i), buffers.bytes(i)};
-    writes[i] = make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
-    writes[i].dstBinding = to.binding;
-    writes[i].dstArrayElement = to.array_index;
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = to.type;
-    writes[i].pBufferInfo = &infos[i];
   }
 
-  VkCommandBuffer cb = begin_op();
-  device_.fn.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
+  VkCommandBuffer cb = begin_op(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccess);
+  if (state_.pipeline != k->pipeline) {
+    device_.fn.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
+    state_.pipeline = k->pipeline;
+  }
+  std::vector<uint32_t> params;
   for (uint32_t s = 0; s < k->sets.size(); ++s) {
     const KernelSet& set = k->sets[s];
     if (set.storage + set.uniform == 0) continue;  // an empty set between used ones: nothing reads it
-    // The elements of an array of blocks are consecutive parameters: one
-    // write covers them (descriptorCount = N from dstArrayElement 0).
-    // (Lavapipe's push descriptors drop dstArrayElement when each element is
-    // written on its own.)
-    std::vector<VkWriteDescriptorSet> set_writes;
-    for (uint32_t i = 0; i < count; ++i) {
-      if (k->buffers[i].set != s) continue;
-      VkWriteDescriptorSet* last = set_writes.empty() ? nullptr : &set_writes.back();
-      if (last && last->dstBinding == writes[i].dstBinding &&
-          last->dstArrayElement + last->descriptorCount == writes[i].dstArrayElement &&
-          last->pBufferInfo + last->descriptorCount == writes[i].pBufferInfo)
-        last->descriptorCount++;
-      else
-        set_writes.push_back(writes[i]);
-    }
-    const uint32_t n = static_cast<uint32_t>(set_writes.size());
-    if (set.push) {
-      device_.fn.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, s, n,
-                                           set_writes.data());
-    } else {
-      DescriptorArena& arena = recording_ ? recording_->arena : open_->arena;
-      VkDescriptorSet handle = arena.allocate(set.layout, set.storage, set.uniform);
-      for (auto& w : set_writes) w.dstSet = handle;
-      device_.fn.vkUpdateDescriptorSets(device_.handle, n, set_writes.data(), 0, nullptr);
-      device_.fn.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, s, 1, &handle, 0,
-                                         nullptr);
-    }
+    params.clear();
+    for (uint32_t i = 0; i < count; ++i)
+      if (k->buffers[i].set == s) params.push_back(i);
+    bind_set(cb, k, s, infos.data(), params);
   }
   if (push_size > 0)
     device_.fn.vkCmdPushConstants(cb, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size, push);
   device_.fn.vkCmdDispatch(cb, groups[0], groups[1], groups[2]);
+}
+
+void Stream::bind_set(VkCommandBuffer cb, Kernel* k, uint32_t s, const VkDescriptorBufferInfo* infos,
+                      const std::vector<uint32_t>& params) {
+  if (state_.sets.size() <= s) state_.sets.resize(s + 1);
+  CommandState::BoundSet& bound = state_.sets[s];
+  auto same = [](const VkDescriptorBufferInfo& a, const VkDescriptorBufferInfo& b) {
+    return a.buffer == b.buffer && a.offset == b.offset && a.range == b.range;
+  };
+  if (bound.layout == k->layout && bound.buffers.size() == params.size() &&
+      std::equal(params.begin(), params.end(), bound.buffers.begin(),
+                 [&](uint32_t i, const VkDescriptorBufferInfo& b) { return same(infos[i], b); }))
+    return;  // bound by an earlier dispatch of this command buffer, with a layout compatible for it
+
+  // The elements of an array of blocks are consecutive parameters: one
+  // write covers them (descriptorCount = N from dstArrayElement 0).
+  // (Lavapipe's push descriptors drop dstArrayElement when each element is
+  // written on its own.)
+  std::vector<VkWriteDescriptorSet> writes;
+  for (uint32_t i : params) {
+    const KernelBuffer& to = k->buffers[i];
+    VkWriteDescriptorSet* last = writes.empty() ? nullptr : &writes.back();
+    if (last && last->dstBinding == to.binding &&
+        last->dstArrayElement + last->descriptorCount == to.array_index &&
+        last->pBufferInfo + last->descriptorCount == &infos[i]) {
+      last->descriptorCount++;
+      continue;
+    }
+    VkWriteDescriptorSet w = make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    w.dstBinding = to.binding;
+    w.dstArrayElement = to.array_index;
+    w.descriptorCount = 1;
+    w.descriptorType = to.type;
+    w.pBufferInfo = &infos[i];
+    writes.push_back(w);
+  }
+  const KernelSet& set = k->sets[s];
+  const uint32_t n = static_cast<uint32_t>(writes.size());
+  if (set.push) {
+    device_.fn.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, s, n, writes.data());
+  } else {
+    DescriptorArena& arena = recording_ ? recording_->arena : open_->arena;
+    VkDescriptorSet handle = arena.allocate(set.layout, set.storage, set.uniform);
+    for (auto& w : writes) w.dstSet = handle;
+    device_.fn.vkUpdateDescriptorSets(device_.handle, n, writes.data(), 0, nullptr);
+    device_.fn.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, s, 1, &handle, 0,
+                                       nullptr);
+  }
+  // Binding with another layout may disturb the sets bound at other numbers
+  // (Vulkan's pipeline layout compatibility): forget those.
+  for (CommandState::BoundSet& other : state_.sets)
+    if (other.layout != k->layout) other = {};
+  bound.layout = k->layout;
+  bound.buffers.clear();
+  for (uint32_t i : params) bound.buffers.push_back(infos[i]);
 }
 
 void Stream::sync() {
@@ -501,14 +560,19 @@ void Stream::begin_record() {
   seq->arena.init(&device_);
   seq->pool = create_command_pool(device_, 0);
   seq->cb = allocate_command_buffer(device_, seq->pool);
-  VkFenceCreateInfo fence_info = make<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
-  device_.check(device_.fn.vkCreateFence(device_.handle, &fence_info, nullptr, &seq->fence), "vkCreateFence");
+  if (!timeline_) {
+    VkFenceCreateInfo fence_info = make<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+    device_.check(device_.fn.vkCreateFence(device_.handle, &fence_info, nullptr, &seq->fence),
+                  "vkCreateFence");
+  }
   begin_command_buffer(device_, seq->cb, 0);  // submitted again at every replay
+  state_.reset();
   recording_ = std::move(seq);
 }
 
 Sequence* Stream::end_record() {
   std::unique_ptr<Sequence> seq = std::move(recording_);
+  state_.reset();
   host_barrier(device_, seq->cb);
   device_.check(device_.fn.vkEndCommandBuffer(seq->cb), "vkEndCommandBuffer");
   return seq.release();
@@ -521,15 +585,23 @@ void Stream::replay(Sequence* seq) {
     // The previous replay must be done (and its reads copied out) before the command
     // buffer and its staging are used again.
     if (seq->last_stream == this) finish("the previous replay of a sequence");
-    device_.wait_fence(seq->fence, "the previous replay of a sequence");
-    device_.check(device_.fn.vkResetFences(device_.handle, 1, &seq->fence), "vkResetFences");
+    if (seq->timeline) {
+      device_.wait_timeline(seq->timeline->handle, seq->value, "the previous replay of a sequence");
+    } else {
+      device_.wait_fence(seq->fence, "the previous replay of a sequence");
+      device_.check(device_.fn.vkResetFences(device_.handle, 1, &seq->fence), "vkResetFences");
+    }
     seq->pending = false;
   }
   for (const HostWrite& w : seq->writes) std::memcpy(w.to, w.from, w.size);
   auto b = std::make_unique<Batch>();
   b->readbacks = seq->reads;
   b->keep_alive = seq->staging;
-  submit(std::move(b), seq->cb, seq->fence);
+  submit(std::move(b), seq->cb, seq->fence);  // no fence with timeline semaphores
+  if (timeline_) {
+    seq->timeline = timeline_;
+    seq->value = last_value_;
+  }
   seq->pending = true;
   seq->last_stream = this;
 }

@@ -1,5 +1,5 @@
-// Streams: operations are recorded into a command buffer (with a full
-// compute/transfer barrier before each) and submitted when the stream syncs or
+// Streams: operations are recorded into a command buffer (with a barrier on
+// the stages used since the last one before each) and submitted when the stream syncs or
 // a read needs the data; a timeline semaphore (or, without one, a fence per
 // submission) tells when a submission is done. Recorded sequences are command
 // buffers submitted again at each replay, their host transfers staged anew.
@@ -57,6 +57,34 @@ struct StagingSet {
   }
 };
 
+// What the command buffer being recorded has done since its last barrier and
+// what it has bound, so that an operation waits only on the stages before it
+// and a dispatch binds only what changed (a replayed sequence of dispatches
+// of one kernel on the same buffers binds once).
+struct CommandState {
+  struct BoundSet {
+    VkPipelineLayout layout = VK_NULL_HANDLE;  // null: nothing known to be bound
+    std::vector<VkDescriptorBufferInfo> buffers;
+  };
+  VkPipelineStageFlags stages = 0;  // of the operations since the last barrier; 0: none yet
+  VkAccessFlags writes = 0;         // their writes
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  std::vector<BoundSet> sets;  // by set number
+  void reset() { *this = CommandState{}; }
+};
+
+// A stream's timeline semaphore. The sequences the stream replayed share it,
+// so that the next replay (or the sequence's destruction) can wait for the last
+// one even after the stream is gone.
+struct Timeline {
+  Device* device = nullptr;
+  VkSemaphore handle = VK_NULL_HANDLE;
+  Timeline() = default;
+  Timeline(const Timeline&) = delete;
+  Timeline& operator=(const Timeline&) = delete;
+  ~Timeline();
+};
+
 struct Sequence {
   Device* device = nullptr;
   VkCommandPool pool = VK_NULL_HANDLE;
@@ -65,7 +93,11 @@ struct Sequence {
   std::shared_ptr<StagingSet> staging = std::make_shared<StagingSet>();
   std::vector<HostWrite> writes;
   std::vector<Readback> reads;
-  VkFence fence = VK_NULL_HANDLE;  // signalled when the last replay has finished
+  // The last replay has finished once `timeline` reaches `value` (with
+  // timeline semaphores), else once `fence` is signalled.
+  std::shared_ptr<Timeline> timeline;
+  uint64_t value = 0;
+  VkFence fence = VK_NULL_HANDLE;
   bool pending = false;
   const void* last_stream = nullptr;
   ~Sequence();
@@ -114,7 +146,13 @@ class Stream {
   static constexpr size_t kMaxChunksPerBatch = 4;  // staging one batch may hold before it is flushed
 
   Batch& open_batch();
-  VkCommandBuffer begin_op();  // the command buffer being recorded, after a barrier
+  // The command buffer being recorded, after the barrier an operation of
+  // `stage` with `access` needs against the operations before it.
+  VkCommandBuffer begin_op(VkPipelineStageFlags stage, VkAccessFlags access);
+  VkCommandBuffer begin_transfer();
+  // Binds `buffers` as set `set` of `kernel` unless this command buffer has them bound already.
+  void bind_set(VkCommandBuffer cb, Kernel* kernel, uint32_t set, const VkDescriptorBufferInfo* infos,
+                const std::vector<uint32_t>& params);
   // Staging space for at most `want` bytes in the open batch; flushes when the batch holds too much.
   Buffer* stage(uint64_t want, uint64_t* offset, uint64_t* got);
   void flush();
@@ -125,7 +163,7 @@ class Stream {
 
   Device& device_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkSemaphore timeline_ = VK_NULL_HANDLE;
+  std::shared_ptr<Timeline> timeline_;  // null without timeline semaphores
   uint64_t last_value_ = 0;
   std::unique_ptr<Batch> open_;
   Buffer* chunk_ = nullptr;
@@ -134,6 +172,7 @@ class Stream {
   std::vector<std::unique_ptr<Batch>> spare_;
   std::vector<VkFence> spare_fences_;
   std::unique_ptr<Sequence> recording_;
+  CommandState state_;  // of the command buffer being recorded (the open batch's or the sequence's)
 };
 
 // Milliseconds between two events once both have completed.

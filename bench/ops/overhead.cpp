@@ -1,6 +1,9 @@
-// Dispatch overhead: an empty kernel's dispatch + sync round trip (host
-// clock), and the cost per dispatch inside a replayed recorded sequence.
+// Dispatch overhead, on the host clock: the round trip of a tiny op (upload
+// 256 bytes, one dispatch that adds one to them, read them back, sync), and
+// the cost per dispatch inside a replayed recorded sequence.
 #include <algorithm>
+#include <stdexcept>
+#include <vector>
 
 #include "ops/op.hpp"
 
@@ -13,6 +16,12 @@ const char* kEmptyKernel =
     "layout(set = 0, binding = 0) buffer Data { float data[]; };\n"
     "void main() {}\n";
 
+const char* kAddOneKernel =
+    "#version 450\n"
+    "layout(local_size_x = 64) in;\n"
+    "layout(set = 0, binding = 0) buffer Data { float data[]; };\n"
+    "void main() { data[gl_GlobalInvocationID.x] += 1.0; }\n";
+
 }  // namespace
 
 Overhead measure_overhead(const DeviceInfo& info, Device& device, Stream& stream, const Options& o) {
@@ -22,12 +31,23 @@ Overhead measure_overhead(const DeviceInfo& info, Device& device, Stream& stream
   std::fprintf(stderr, "  dispatch overhead\n");
   try {
     Kernel empty = device.kernel(glsl(kEmptyKernel, "empty"));
+    Kernel add_one = device.kernel(glsl(kAddOneKernel, "add_one"));
     Buffer data = device.buffer(256);
     const uint32_t runs = std::max<uint32_t>(o.runs, 100);
+    // The round trip the way a framework's tiny op sees it: the upload and
+    // the read back are part of it, as is the wait for the answer.
+    std::vector<float> in(64), out(64);
+    float next = 0;
     Timing trip = time_wall(10, runs, [&] {
-      stream.dispatch(empty, {1, 1, 1}, {data});
+      std::fill(in.begin(), in.end(), next);
+      stream.write(data, in);
+      stream.dispatch(add_one, {1, 1, 1}, {data});
+      stream.read(data, out);
       stream.sync();
+      next = next < 1e6f ? next + 1 : 0;
     });
+    if (std::any_of(out.begin(), out.end(), [&](float v) { return v != in[0] + 1; }))
+      throw std::runtime_error("round trip read back a wrong answer");
     oh.round_trip_us = trip.median_ms * 1e3;
     // Per dispatch inside a replayed sequence: the slope between a sequence
     // of 1 and one of N dispatches, so the submit and sync cost drops out.

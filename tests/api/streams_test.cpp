@@ -2,6 +2,7 @@
 // under test, plus the bad inputs every backend must refuse cleanly.
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <thread>
 
 #include "support/device_test.hpp"
@@ -125,6 +126,141 @@ TEST_F(Streams, RecordedSequenceReplayedManyTimes) {
   stream.read(b, r);
   stream.sync();
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(r[i], 1000.0f) << i;
+}
+
+const char* kScale = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) readonly buffer Src { float src[]; };
+layout(binding = 1) buffer Dst { float dst[]; };
+layout(push_constant) uniform P { uint n; float factor; };
+void main() { uint i = gl_GlobalInvocationID.x; if (i < n) dst[i] = src[i] * factor; })";
+
+struct ScalePush {
+  uint32_t n;
+  float factor;
+};
+
+// Backends keep what a dispatch bound (pipelines, descriptors, kernel
+// arguments) for the next one: every change of kernel, buffer and push
+// constant between consecutive dispatches must still reach the device, queued
+// directly and in a recorded sequence.
+TEST_F(Streams, ConsecutiveDispatchesChangeKernelsBuffersAndPushConstants) {
+  const uint32_t n = 200;
+  auto add = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  auto scale = dev.kernel(porta::glsl(kScale, "scale"));
+  auto a = dev.buffer(n * 4), b = dev.buffer(n * 4), c = dev.buffer(n * 4);
+  const std::vector<float> zeros(n, 0.0f);  // written, not filled: oclgrind takes fills as uninitialised
+  auto run = [&] {
+    stream.dispatch(add, {4}, {a}, n);                        // a = 1
+    stream.dispatch(add, {4}, {a}, n / 2);                    // a = 2 below n/2: a0
+    stream.dispatch(add, {4}, {b}, n);                        // b = 1
+    stream.dispatch(scale, {4}, {a, b}, ScalePush{n, 3.0f});  // b = 3 a0
+    stream.dispatch(scale, {4}, {b, c}, ScalePush{n, 0.5f});  // c = 1.5 a0
+    stream.dispatch(add, {4}, {b}, n);                        // b = 3 a0 + 1
+    stream.dispatch(add, {4}, {c}, n);                        // c = 1.5 a0 + 1
+  };
+  auto check = [&](const char* how) {
+    std::vector<float> ra(n), rb(n), rc(n);
+    stream.read(a, ra);
+    stream.read(b, rb);
+    stream.read(c, rc);
+    stream.sync();
+    for (uint32_t i = 0; i < n; ++i) {
+      const float a0 = i < n / 2 ? 2.0f : 1.0f;
+      ASSERT_EQ(ra[i], a0) << how << ", a[" << i << "]";
+      ASSERT_EQ(rb[i], 3 * a0 + 1) << how << ", b[" << i << "]";
+      ASSERT_EQ(rc[i], 1.5f * a0 + 1) << how << ", c[" << i << "]";
+    }
+  };
+  for (auto* buffer : {&a, &b, &c}) stream.write(*buffer, zeros);
+  run();
+  check("queued");
+  stream.begin_record();
+  for (auto* buffer : {&a, &b, &c}) stream.write(*buffer, zeros);
+  run();
+  auto seq = stream.end_record();
+  for (int i = 0; i < 3; ++i) {
+    stream.replay(seq);
+    check("replayed");
+  }
+}
+
+// A buffer released and another made may come back with the same driver
+// handle; what a backend remembers of the last dispatch must not bind the old one.
+TEST_F(Streams, BuffersMadeAfterOthersAreReleasedAreBoundAnew) {
+  const uint32_t n = 64;
+  auto add = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  for (int round = 0; round < 20; ++round) {
+    auto b = dev.buffer(n * 4);
+    const std::vector<float> start(n, static_cast<float>(round));
+    stream.write(b, start);
+    stream.dispatch(add, {1}, {b}, n);
+    std::vector<float> r = read<float>(b, n);
+    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(r[i], round + 1.0f) << "round " << round << ", element " << i;
+  }
+}
+
+// Many small transfers before one sync: more than a backend keeps aside for
+// small transfers, so some take its other path; each arrives in order.
+TEST_F(Streams, ManySmallTransfersBeforeOneSync) {
+  const uint32_t n = 1024, count = 200;  // 200 reads and 200 writes of 4 KiB
+  auto add = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  auto b = dev.buffer(n * 4);
+  std::vector<std::vector<float>> in(count, std::vector<float>(n)), out(count, std::vector<float>(n, -1.0f));
+  for (uint32_t k = 0; k < count; ++k) {
+    std::fill(in[k].begin(), in[k].end(), static_cast<float>(k));
+    stream.write(b, in[k]);
+    stream.dispatch(add, {n / 64}, {b}, n);
+    stream.read(b, out[k]);
+  }
+  stream.sync();
+  for (uint32_t k = 0; k < count; ++k)
+    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[k][i], k + 1.0f) << "transfer " << k << ", element " << i;
+}
+
+// Reads into the same host memory before one sync land in stream order,
+// whatever path each takes (small ones may be copied out only at the sync).
+TEST_F(Streams, LaterReadsIntoTheSameHostMemoryWin) {
+  const uint32_t small = 256, large = 1 << 18;  // floats: 1 KiB and 1 MiB
+  auto a = dev.upload(std::vector<float>(small, 1.0f));
+  auto b = dev.upload(std::vector<float>(large, 2.0f));
+  std::vector<float> host(large, 0.0f);
+  stream.read(a, std::span<float>(host.data(), small));
+  stream.read(b, std::span<float>(host));
+  stream.sync();
+  for (uint32_t i = 0; i < large; ++i) ASSERT_EQ(host[i], 2.0f) << "small read, then large: element " << i;
+  stream.read(b, std::span<float>(host));
+  stream.read(a, std::span<float>(host.data() + 8, small));
+  stream.sync();
+  for (uint32_t i = 0; i < large; ++i)
+    ASSERT_EQ(host[i], i >= 8 && i < 8 + small ? 1.0f : 2.0f) << "large read, then small: element " << i;
+}
+
+// A sequence outlives the stream that recorded and last replayed it: another
+// stream replays it (after waiting for that replay), and a sequence destroyed
+// while its replay runs waits for it.
+TEST_F(Streams, SequenceReplayedAfterItsStreamIsGone) {
+  const uint32_t n = 256;
+  auto add = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  const std::vector<float> zeros(n, 0.0f);
+  auto b = dev.upload(zeros);
+  std::optional<porta::Sequence> seq;
+  {
+    auto other = dev.stream();
+    other.begin_record();
+    other.dispatch(add, {n / 64}, {b}, n);
+    seq = other.end_record();
+    other.replay(*seq);
+  }
+  for (int i = 0; i < 3; ++i) stream.replay(*seq);
+  {
+    stream.begin_record();
+    stream.dispatch(add, {n / 64}, {b}, n);
+    auto last = stream.end_record();
+    stream.replay(last);
+  }  // destroyed while its replay may still run
+  std::vector<float> r = read<float>(b, n);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(r[i], 5.0f) << i;
 }
 
 TEST_F(Streams, TwoThreadsWithTheirOwnStreams) {

@@ -125,6 +125,7 @@ std::vector<float> run_tiling(porta::Device& dev, const porta::Kernel& kernel, c
   struct {
     uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
     float alpha, beta;
+    uint32_t a_batch, b_batch, c_batch, row_groups, bias_offset;
   } push{uint32_t(t.m),
          uint32_t(t.n),
          uint32_t(t.k),
@@ -137,10 +138,16 @@ std::vector<float> run_tiling(porta::Device& dev, const porta::Kernel& kernel, c
          t.ta ? 1u : 0u,
          t.tb ? 1u : 0u,
          t.alpha,
-         t.beta};
+         t.beta,
+         0,
+         0,
+         0,
+         0,
+         0};
   const uint64_t bm = uint64_t(tiling.tm) * tiling.ly, bn = uint64_t(tiling.tn) * tiling.lx;
+  push.row_groups = uint32_t((t.m + bm - 1) / bm);
   porta::Stream s = dev.stream();
-  s.dispatch(kernel, {uint32_t((t.n + bn - 1) / bn), uint32_t((t.m + bm - 1) / bm), 1}, {a, b, c}, push);
+  s.dispatch(kernel, {uint32_t((t.n + bn - 1) / bn), push.row_groups, 1}, {a, b, c, a}, push);
   s.sync();
   return c.to_vector<float>();
 }

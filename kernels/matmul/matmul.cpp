@@ -5,6 +5,7 @@
 // for the device and queues it. Error bound: bound.hpp.
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
@@ -282,16 +283,19 @@ void launch_gemm(porta_stream stream, const porta_gemm_desc* desc) {
               activation);
   if (!desc->a || !desc->b || !desc->c)
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' is null", !desc->c ? "C" : !desc->b ? "B" : "A");
+  for (const auto& [t, name] :
+       {std::pair{desc->bias, "bias"}, {desc->c, "C"}, {desc->b, "B"}, {desc->a, "A"}})
+    if (t && !dtype_name(t->dtype))
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' has dtype %d, which is not a porta_dtype", name,
+                static_cast<int>(t->dtype));
   // A and B: one of the three input types, the same for both.
   const porta_dtype input = desc->a->dtype;
   if (input != PORTA_DTYPE_FLOAT32 && input != PORTA_DTYPE_FLOAT16 && input != PORTA_DTYPE_BFLOAT16)
-    call.fail(dtype_name(input) ? PORTA_ERROR_UNSUPPORTED : PORTA_ERROR_INVALID_ARGUMENT,
-              "operand 'A' is %s; A and B must be float32, float16 or bfloat16",
-              dtype_name(input) ? dtype_name(input) : "of an unknown dtype");
+    call.fail(PORTA_ERROR_UNSUPPORTED, "operand 'A' is %s; A and B must be float32, float16 or bfloat16",
+              dtype_name(input));
   if (desc->b->dtype != input)
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand 'B' is %s but 'A' is %s; A and B must have one dtype",
-              dtype_name(desc->b->dtype) ? dtype_name(desc->b->dtype) : "of an unknown dtype",
-              dtype_name(input));
+              dtype_name(desc->b->dtype), dtype_name(input));
   Gemm g;
   g.has_bias = desc->bias != nullptr;
   if (g.has_bias) g.bias = view(call, desc->bias, "bias");

@@ -3,6 +3,7 @@
 // vector width (vec4, work-groups of 64/256, matmul blocks of 32/64 and
 // 16-deep slices), enough elements for many work-groups and, in --full, at
 // least 2^24 elements. Value classes wherever the op defines them.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -13,7 +14,8 @@
 namespace porta::conformance {
 
 const std::vector<std::string>& builtin_ops() {
-  static const std::vector<std::string> ops = {"fill", "scale", "mul", "sigmoid", "matmul", "logreg_step"};
+  static const std::vector<std::string> ops = {"fill",   "scale", "mul",        "sigmoid",
+                                               "matmul", "gemm",  "logreg_step"};
   return ops;
 }
 
@@ -26,7 +28,7 @@ const char* values_name(Values v) {
 }
 
 uint64_t Case::elements() const {
-  if (op == "matmul") return m * n;
+  if (op == "matmul" || op == "gemm") return m * n * std::max<uint64_t>(batch, 1);
   if (op == "logreg_step") return n + 2;
   return n;
 }
@@ -244,6 +246,66 @@ std::vector<Case> matmul_cases() {
   return out;
 }
 
+// gemm: the input types, batches, the epilogue; matmul's table covers the
+// float32 shapes and value classes of the same kernel.
+std::vector<Case> gemm_cases() {
+  std::vector<Case> out;
+  auto add = [&](uint64_t m, uint64_t n, uint64_t k, porta_dtype input, uint64_t batch = 0, bool ta = false,
+                 bool tb = false, float alpha = 1, float beta = 0, bool bias = false, int act = 0,
+                 uint64_t pad = 0, uint64_t offset = 0, bool full_only = false) {
+    Case c{.op = "gemm",
+           .full_only = full_only,
+           .n = n,
+           .off = {offset, 0, 0},
+           .m = m,
+           .k = k,
+           .pad = pad,
+           .trans_a = ta,
+           .trans_b = tb,
+           .alpha = alpha,
+           .beta = beta,
+           .input = input,
+           .batch = batch,
+           .bias = bias,
+           .activation = act};
+    static const char* const kActs[] = {"", "-relu", "-sigmoid", "-gelu"};
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s-m%llun%lluk%llu%s%s%s",
+                  input == PORTA_DTYPE_FLOAT16    ? "f16"
+                  : input == PORTA_DTYPE_BFLOAT16 ? "bf16"
+                                                  : "f32",
+                  static_cast<unsigned long long>(m), static_cast<unsigned long long>(n),
+                  static_cast<unsigned long long>(k), ta ? "-ta" : "", tb ? "-tb" : "",
+                  batch ? tagged("-batch", batch).c_str() : "");
+    c.name = buf;
+    if (alpha != 1 || beta != 0) {
+      std::snprintf(buf, sizeof buf, "-a%gb%g", alpha, beta);
+      c.name += buf;
+    }
+    c.name += std::string(bias ? "-bias" : "") + kActs[act] + layout_suffix(pad, offset, Values::kNormal);
+    out.push_back(c);
+  };
+  for (porta_dtype input : {PORTA_DTYPE_FLOAT32, PORTA_DTYPE_FLOAT16, PORTA_DTYPE_BFLOAT16}) {
+    add(1, 1, 1, input);
+    add(33, 31, 17, input);
+    add(130, 67, 65, input);
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) add(37, 29, 41, input, 0, ta, tb);
+    // Odd offsets and row strides: 16-bit elements in either half of a word.
+    add(45, 38, 23, input, 0, true, false, -1.5f, 0.25f, false, 0, 3, 5);
+    add(19, 23, 11, input, 3);
+    add(17, 20, 9, input, 4, true, true, 0.5f, 2.0f, false, 0, 1, 1);
+    add(41, 37, 29, input, 2, false, false, 1, 0.5f, true, 3);
+    add(257, 259, 33, input, 2, false, false, 1, 0, false, 0, 0, 0, true);
+  }
+  for (int act = 0; act <= 3; ++act) add(41, 37, 29, PORTA_DTYPE_FLOAT32, 0, false, true, 2.0f, 0, true, act);
+  add(23, 19, 35, PORTA_DTYPE_BFLOAT16, 0, true, true, 1, 0, false, 1);
+  add(23, 19, 35, PORTA_DTYPE_FLOAT16, 0, false, false, 1, 1, true, 2);
+  // K past llvmpipe's loop limit: K split over dispatches, the epilogue once.
+  add(3, 5, 62000, PORTA_DTYPE_FLOAT16, 0, false, false, 0.01f, 1, true, 2);
+  return out;
+}
+
 std::vector<Case> logreg_cases() {
   std::vector<Case> out;
   auto add = [&](uint64_t m, uint64_t d, bool workspace = false, uint64_t pad = 0, Values v = Values::kNormal,
@@ -292,6 +354,8 @@ std::vector<Case> cases_of(const std::string& op, bool full) {
     elementwise_rows(op, all);
   } else if (op == "matmul") {
     all = matmul_cases();
+  } else if (op == "gemm") {
+    all = gemm_cases();
   } else if (op == "logreg_step") {
     all = logreg_cases();
   }

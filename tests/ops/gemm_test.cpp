@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "bounds.hpp"
+#include "packed16.hpp"
 #include "support.hpp"
 
 namespace porta::test {
@@ -42,15 +43,6 @@ std::string describe(const Case& t) {
          " pad=" + std::to_string(t.pad) + " offset=" + std::to_string(t.offset);
 }
 
-// float16 bits of a value float16 holds exactly (normal or zero).
-uint16_t half_bits(double x) {
-  if (x == 0) return 0;
-  int e = 0;
-  const double f = std::frexp(std::fabs(x), &e);  // |x| = f 2^e, f in [0.5, 1)
-  const uint16_t mantissa = static_cast<uint16_t>((2 * f - 1) * 1024);
-  return static_cast<uint16_t>((x < 0 ? 0x8000 : 0) | ((e - 1 + 15) << 10) | mantissa);
-}
-
 // One operand: its values (what the kernel reads) and its stored bits.
 struct Matrix {
   std::vector<double> values;  // element e of the buffer
@@ -69,17 +61,11 @@ Matrix make(porta::Device& dev, porta_dtype dtype, uint64_t elements, uint64_t s
     m.buffer = dev.upload(f);
     return m;
   }
-  const double scale = dtype == PORTA_DTYPE_FLOAT16 ? 1024 : 128;
-  std::vector<uint16_t> bits(elements + elements % 2);  // whole 32-bit words
-  for (uint64_t e = 0; e < elements; ++e) {
-    const double v = std::round(f[e] * scale) / scale;
+  for (float& v : f) {
+    v = representable(v, dtype);
     m.values.push_back(v);
-    uint32_t word = 0;
-    const float vf = static_cast<float>(v);
-    std::memcpy(&word, &vf, 4);
-    bits[e] = dtype == PORTA_DTYPE_FLOAT16 ? half_bits(v) : static_cast<uint16_t>(word >> 16);
   }
-  m.buffer = dev.upload(bits);
+  m.buffer = dev.upload(pack16(f, dtype));
   return m;
 }
 

@@ -82,15 +82,18 @@ void sweep_matmul(const Options& o, Device& device, Stream& stream, bool cpu_typ
         if (ch.prefetch != 0) specs.push_back({5u, ch.prefetch});
         if (ch.fma != 0) specs.push_back({6u, ch.fma});
         Kernel k = device.kernel(glsl(text.str(), "matmul"), specs);
+        const uint32_t gx = uint32_t((n + ch.tn * ch.lx - 1) / (ch.tn * ch.lx));
+        const uint32_t gy = uint32_t((n + ch.tm * ch.ly - 1) / (ch.tm * ch.ly));
+        // The launcher's push constants (kernels/matmul/matmul.cpp): one
+        // matrix, no bias (A's buffer bound in its place).
         struct {
           uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
           float alpha, beta;
-        } push{uint32_t(n), uint32_t(n), uint32_t(n), uint32_t(n), uint32_t(n), uint32_t(n), 0,
-               0,           0,           0,           0,           1.0f,        0.0f};
-        const uint32_t gx = uint32_t((n + ch.tn * ch.lx - 1) / (ch.tn * ch.lx));
-        const uint32_t gy = uint32_t((n + ch.tm * ch.ly - 1) / (ch.tm * ch.ly));
+          uint32_t a_batch, b_batch, c_batch, row_groups, bias_offset;
+        } push{uint32_t(n), uint32_t(n), uint32_t(n), uint32_t(n), uint32_t(n), uint32_t(n), 0, 0,  0,
+               0,           0,           1.0f,        0.0f,        0,           0,           0, gy, 0};
         row.timing = time_events(stream, o.warmup, o.runs, [&] {
-          stream.dispatch(k, {gx, gy, 1}, {a, b, c}, push);
+          stream.dispatch(k, {gx, gy, 1}, {a, b, c, a}, push);
         });
         row.rate = row.work / (row.timing.median_ms * 1e-3) / 1e9;
         if (peak.flops > 0) {

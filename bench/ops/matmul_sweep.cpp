@@ -17,7 +17,7 @@ void sweep_matmul(const Options& o, Device& device, Stream& stream, bool cpu_typ
   text << in.rdbuf();
   if (!in) throw Error(PORTA_ERROR_INVALID_ARGUMENT, "--sweep-matmul: cannot read '" + o.sweep_source + "'");
   struct Choice {
-    uint32_t lx, ly, bk, tm, tn, prefetch, fma;
+    uint32_t lx, ly, bk, tm, tn, prefetch, fma, vec4 = 0;
   };
   // GPUs: the tilings with the old schedule (p0,f0; the kernel from before
   // those constants sweeps the same rows from its own source), then the
@@ -58,7 +58,23 @@ void sweep_matmul(const Options& o, Device& device, Stream& stream, bool cpu_typ
                                 {16, 16, 16, 4, 8, 2, 1},
                                 {16, 16, 8, 4, 8, 2, 1},
                                 // 4x4 items (C from 256 to 1023 rows or columns)
-                                {16, 16, 16, 4, 4, 2, 1}};
+                                {16, 16, 16, 4, 4, 2, 1},
+                                // 16-byte global loads (VEC4 1), and A by depths too (3):
+                                // each backend's tile (porta_device_info.tuning) and the
+                                // 8x8 and 4x8 candidates
+                                {16, 16, 16, 8, 8, 1, 1, 1},
+                                {16, 16, 16, 8, 8, 1, 1, 3},
+                                {16, 16, 16, 8, 8, 2, 1, 1},
+                                {16, 16, 16, 8, 8, 2, 1, 3},
+                                {16, 8, 16, 8, 8, 2, 1, 1},
+                                {16, 8, 16, 8, 8, 2, 1, 3},
+                                {16, 16, 8, 8, 8, 1, 1, 1},
+                                {16, 16, 8, 8, 8, 1, 1, 3},
+                                {16, 16, 8, 8, 8, 2, 1, 1},
+                                {16, 16, 8, 8, 8, 2, 1, 3},
+                                {16, 16, 16, 4, 8, 2, 1, 1},
+                                {16, 16, 16, 4, 8, 2, 1, 3},
+                                {16, 16, 16, 4, 4, 2, 1, 1}};
   std::vector<uint64_t> sizes = !o.matmul.empty() ? o.matmul : std::vector<uint64_t>{cpu_type ? 512u : 4096u};
   for (uint64_t n : sizes) {
     Buffer a = device.buffer(n * n * 4), b = device.buffer(n * n * 4), c = device.buffer(n * n * 4);
@@ -69,8 +85,12 @@ void sweep_matmul(const Options& o, Device& device, Stream& stream, bool cpu_typ
       row.op = "matmul";
       row.dims = {n, n, n};
       char label[96];
-      std::snprintf(label, sizeof label, "%llu^2 %ux%u,%u,%ux%u,p%u,f%u", static_cast<unsigned long long>(n),
-                    ch.lx, ch.ly, ch.bk, ch.tm, ch.tn, ch.prefetch, ch.fma);
+      std::snprintf(label, sizeof label, "%llu^2 %ux%u,%u,%ux%u,p%u,f%u%s",
+                    static_cast<unsigned long long>(n), ch.lx, ch.ly, ch.bk, ch.tm, ch.tn, ch.prefetch,
+                    ch.fma,
+                    ch.vec4 == 1   ? ",v1"
+                    : ch.vec4 == 3 ? ",v3"
+                                   : "");
       row.size = label;
       row.timer = "device (events)";
       row.flops = true;
@@ -81,6 +101,7 @@ void sweep_matmul(const Options& o, Device& device, Stream& stream, bool cpu_typ
         std::vector<SpecConstant> specs = {{0u, ch.lx}, {1u, ch.ly}, {2u, ch.bk}, {3u, ch.tm}, {4u, ch.tn}};
         if (ch.prefetch != 0) specs.push_back({5u, ch.prefetch});
         if (ch.fma != 0) specs.push_back({6u, ch.fma});
+        if (ch.vec4 != 0) specs.push_back({10u, ch.vec4});
         Kernel k = device.kernel(glsl(text.str(), "matmul"), specs);
         const uint32_t gx = uint32_t((n + ch.tn * ch.lx - 1) / (ch.tn * ch.lx));
         const uint32_t gy = uint32_t((n + ch.tm * ch.ly - 1) / (ch.tm * ch.ly));

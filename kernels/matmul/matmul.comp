@@ -16,6 +16,15 @@
 // exactly, so products and sums are those of float32 (products of two 16-bit
 // values are even exact). C and the bias are float32.
 //
+// VEC4 (constant 10) loads float32 A and B from global memory 16 bytes at a
+// time; the host sets it only where every such vec4 is aligned (offsets, row
+// strides and batch strides multiples of 4). Bit 0: the vec4s that are four
+// consecutive elements (B row-major, A transposed) load as one. Bit 1: so do
+// those of A row-major, whose slots then hold four depths k..k+3 of one row
+// of op(A), each component stored to its own k-row of tile_a (four 4-byte
+// shared stores instead of one of 16 bytes). B transposed keeps scalar loads.
+// 16-bit inputs ignore VEC4.
+//
 // The epilogue: BIAS (constant 8) = 1 adds bias[j] to row i's C[i][j];
 // ACTIVATION (constant 9) then applies 0 nothing, 1 relu, 2 sigmoid,
 // 3 gelu with the tanh approximation.
@@ -72,6 +81,7 @@ layout(constant_id = 6) const uint FMA = 0;
 layout(constant_id = 7) const uint INPUT = 0;
 layout(constant_id = 8) const uint BIAS = 0;
 layout(constant_id = 9) const uint ACTIVATION = 0;
+layout(constant_id = 10) const uint VEC4 = 0;
 
 const uint BK_MAX = 16;
 const uint ROW4 = 32;      // vec4s per k-row of a tile: BM, BN <= 128
@@ -83,8 +93,10 @@ const uint SLOTS_MAX = 4;  // vec4s per operand an item may keep in registers
 // two views of one parameter.
 layout(set = 0, binding = 0) readonly buffer MatA { float a[]; };
 layout(set = 0, binding = 0) readonly buffer MatA16 { uint a16[]; };
+layout(set = 0, binding = 0) readonly buffer MatA4 { vec4 a4[]; };
 layout(set = 0, binding = 1) readonly buffer MatB { float b[]; };
 layout(set = 0, binding = 1) readonly buffer MatB16 { uint b16[]; };
+layout(set = 0, binding = 1) readonly buffer MatB4 { vec4 b4[]; };
 layout(set = 0, binding = 2) buffer MatC { float c[]; };
 // N values added to every row of C when BIAS = 1 (without a bias the host
 // binds A's buffer here, which is not read).
@@ -137,12 +149,15 @@ float unpack16(uint word, uint e) {
 float load_a(uint at) { return INPUT == 0u ? a[at] : unpack16(a16[at / 2u], at); }
 float load_b(uint at) { return INPUT == 0u ? b[at] : unpack16(b16[at / 2u], at); }
 
+bool vec4_loads() { return VEC4 != 0u && INPUT == 0u; }
+
 // op(A)[i..i+3][k]. Inside (the rows and k known to lie in op(A)) the four
 // loads go without tests; else elements outside op(A) read as 0.
 vec4 fetch_a(uint i, uint k, bool inside) {
   const uint step_i = p.trans_a != 0u ? 1u : p.lda;
   const uint step_k = p.trans_a != 0u ? p.lda : 1u;
   const uint at = a_base + i * step_i + k * step_k;
+  if (inside && vec4_loads() && step_i == 1u) return a4[at / 4u];
   if (inside) return vec4(load_a(at), load_a(at + step_i), load_a(at + 2u * step_i), load_a(at + 3u * step_i));
   vec4 v = vec4(0.0);
   if (k < p.K)
@@ -156,12 +171,38 @@ vec4 fetch_b(uint k, uint j, bool inside) {
   const uint step_j = p.trans_b != 0u ? p.ldb : 1u;
   const uint step_k = p.trans_b != 0u ? 1u : p.ldb;
   const uint at = b_base + j * step_j + k * step_k;
+  if (inside && vec4_loads() && step_j == 1u) return b4[at / 4u];
   if (inside) return vec4(load_b(at), load_b(at + step_j), load_b(at + 2u * step_j), load_b(at + 3u * step_j));
   vec4 v = vec4(0.0);
   if (k < p.K)
     [[unroll]] for (uint q = 0u; q < 4u; ++q)
       if (j + q < p.N) v[q] = load_b(at + q * step_j);
   return v;
+}
+
+// op(A)[i][k..k+3] from a row-major A (VEC4): one vec4 inside, else elements
+// outside op(A) read as 0.
+vec4 fetch_a_depths(uint i, uint k, bool inside) {
+  const uint at = a_base + i * p.lda + k;
+  if (inside) return a4[at / 4u];
+  vec4 v = vec4(0.0);
+  if (i < p.M)
+    [[unroll]] for (uint c = 0u; c < 4u; ++c)
+      if (k + c < p.K) v[c] = load_a(at + c);
+  return v;
+}
+
+// Whether A's slots hold four depths of one row (fetch_a_depths) rather than
+// four rows at one depth.
+bool a_by_depths() { return (VEC4 & 2u) != 0u && INPUT == 0u && p.trans_a == 0u; }
+
+// With a_by_depths, vec4 number e of a slice holds row i of the block at
+// depths kk..kk+3; consecutive e take consecutive addresses in A.
+bool place_a_depths(uint e, out uint i, out uint kk) {
+  const uint bk4 = BK / 4u;
+  i = e / bk4;
+  kk = 4u * (e % bk4);
+  return e < TM / 4u * gl_WorkGroupSize.y * BK;
 }
 
 // vec4 number e of the slice of op(A) at k0 holds four rows from 4*i4 at depth
@@ -195,6 +236,10 @@ bool place_b(uint e, out uint j4, out uint kk) {
 // Loads vec4 number e of the slice at k0 of the block from row0 (col0);
 // `inside`: the block's rows (columns) and the whole slice lie in the operand.
 vec4 fetch_slot_a(uint e, uint row0, uint k0, bool inside) {
+  if (a_by_depths()) {
+    uint i, kk;
+    return place_a_depths(e, i, kk) ? fetch_a_depths(row0 + i, k0 + kk, inside) : vec4(0.0);
+  }
   uint i4, kk;
   return place_a(e, i4, kk) ? fetch_a(row0 + 4u * i4, k0 + kk, inside) : vec4(0.0);
 }
@@ -205,6 +250,25 @@ vec4 fetch_slot_b(uint e, uint col0, uint k0, bool inside) {
 }
 
 void store_slot_a(uint stage, uint e, vec4 v) {
+  if (a_by_depths()) {
+    uint i, kk;
+    if (!place_a_depths(e, i, kk)) return;
+    // Constant component indices only (the C-like targets have no dynamic
+    // ones on vectors).
+    const uint r = i % 4u;
+    [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+      const uint at = a_at(stage, kk + c, i / 4u);
+      if (r == 0u)
+        tile_a[at].x = v[c];
+      else if (r == 1u)
+        tile_a[at].y = v[c];
+      else if (r == 2u)
+        tile_a[at].z = v[c];
+      else
+        tile_a[at].w = v[c];
+    }
+    return;
+  }
   uint i4, kk;
   if (place_a(e, i4, kk)) tile_a[a_at(stage, kk, i4)] = v;
 }

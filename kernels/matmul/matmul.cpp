@@ -33,6 +33,11 @@ constexpr uint32_t kBlockMax = 128, kDepthMax = 16, kItemTileMax = 8;
 // is compiled with the kernel's defaults).
 constexpr uint32_t kGpuPrefetch = 2, kGpuFma = 1;
 
+// matmul.comp's VEC4 on GPUs: 16-byte global loads of runs of four elements
+// (bit 0). Bit 1 (row-major A by depths, 4-byte shared stores) is in the
+// sweep (bench/ops/matmul_sweep.cpp) until a GPU run says which is faster.
+constexpr uint32_t kGpuVec4 = 1;
+
 // C of at least 1024 x 1024 on a GPU: the backend's own tile where it
 // reports one (porta_device_info.tuning, the best of `porta-bench --gpu-only
 // --sweep-matmul kernels/matmul/matmul.comp` at 4096^2 on an H100,
@@ -118,6 +123,15 @@ KernelChoice choose_kernel(const porta_device_info& info, const Gemm& g) {
   return {"matmul", pick_tile(info, g.m, g.n)};
 }
 
+// VEC4 for this GEMM: GPUs, float32 inputs, and every vec4 of A and B
+// aligned in every batch. CPU-type devices keep the kernel's default (0).
+uint32_t vec4_loads(const porta_device_info& info, const Gemm& g) {
+  if (cpu_like(info) || g.a.dtype != PORTA_DTYPE_FLOAT32) return 0;
+  const bool aligned = g.a.offset % 4 == 0 && g.b.offset % 4 == 0 && g.lda % 4 == 0 && g.ldb % 4 == 0 &&
+                       g.a_batch % 4 == 0 && g.b_batch % 4 == 0;
+  return aligned ? kGpuVec4 : 0;
+}
+
 // Queues the GEMM: batches in as many dispatches as the device's group
 // count allows, and on loop-limited devices K in slices (depth_per_dispatch):
 // C = alpha op(A) op(B) over the first slice plus beta C, each further slice
@@ -158,6 +172,7 @@ void queue_gemm(const OpCall& call, const Gemm& g) {
          static_cast<uint32_t>(row_groups),
          static_cast<uint32_t>(g.has_bias ? g.bias.offset : 0)};
   const uint64_t depth = depth_per_dispatch(call.info, tile, g.k);
+  const uint32_t vec4 = vec4_loads(call.info, g);
   const auto kernel_for = [&](bool epilogue) {
     return builtin_kernel(call, choice.name,
                           {{0, tile.lx},
@@ -169,7 +184,8 @@ void queue_gemm(const OpCall& call, const Gemm& g) {
                            {6, tile.fma},
                            {7, input_code(g.a.dtype)},
                            {8, epilogue && g.has_bias ? 1u : 0u},
-                           {9, epilogue ? static_cast<uint32_t>(g.activation) : 0u}});
+                           {9, epilogue ? static_cast<uint32_t>(g.activation) : 0u},
+                           {10, vec4}});
   };
   const bool plain = !g.has_bias && g.activation == PORTA_GEMM_ACTIVATION_NONE;
   const KernelHandle last = kernel_for(true);

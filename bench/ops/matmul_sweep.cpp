@@ -23,7 +23,7 @@ void sweep_matmul(const Options& o, Device& device, Stream& stream, bool cpu_typ
   // those constants sweeps the same rows from its own source), then the
   // candidates with register prefetch (1) and two shared stages (2), with
   // and without fma().
-  const std::vector<Choice> choices =
+  std::vector<Choice> choices =
       cpu_type
           ? std::vector<Choice>{{8, 8, 16, 4, 4, 0, 0},  {1, 1, 16, 8, 8, 0, 0},  {2, 2, 16, 8, 8, 0, 0},
                                 {4, 4, 16, 8, 8, 0, 0},  {1, 1, 8, 8, 8, 0, 0},   {8, 8, 16, 4, 4, 2, 0},
@@ -58,23 +58,18 @@ void sweep_matmul(const Options& o, Device& device, Stream& stream, bool cpu_typ
                                 {16, 16, 16, 4, 8, 2, 1},
                                 {16, 16, 8, 4, 8, 2, 1},
                                 // 4x4 items (C from 256 to 1023 rows or columns)
-                                {16, 16, 16, 4, 4, 2, 1},
-                                // 16-byte global loads (VEC4 1), and A by depths too (3):
-                                // each backend's tile (porta_device_info.tuning) and the
-                                // 8x8 and 4x8 candidates
-                                {16, 16, 16, 8, 8, 1, 1, 1},
-                                {16, 16, 16, 8, 8, 1, 1, 3},
-                                {16, 16, 16, 8, 8, 2, 1, 1},
-                                {16, 16, 16, 8, 8, 2, 1, 3},
-                                {16, 8, 16, 8, 8, 2, 1, 1},
-                                {16, 8, 16, 8, 8, 2, 1, 3},
-                                {16, 16, 8, 8, 8, 1, 1, 1},
-                                {16, 16, 8, 8, 8, 1, 1, 3},
-                                {16, 16, 8, 8, 8, 2, 1, 1},
-                                {16, 16, 8, 8, 8, 2, 1, 3},
-                                {16, 16, 16, 4, 8, 2, 1, 1},
-                                {16, 16, 16, 4, 8, 2, 1, 3},
-                                {16, 16, 16, 4, 4, 2, 1, 1}};
+                                {16, 16, 16, 4, 4, 2, 1}};
+  // GPUs: the fma() tilings again with 16-byte global loads (VEC4 1), and
+  // with row-major A loaded by depths too (3).
+  if (!cpu_type) {
+    const size_t base = choices.size();
+    for (uint32_t vec4 : {1u, 3u})
+      for (size_t i = 0; i < base; ++i)
+        if (choices[i].fma != 0 && choices[i].prefetch != 0) {
+          choices.push_back(choices[i]);
+          choices.back().vec4 = vec4;
+        }
+  }
   std::vector<uint64_t> sizes = !o.matmul.empty() ? o.matmul : std::vector<uint64_t>{cpu_type ? 512u : 4096u};
   for (uint64_t n : sizes) {
     Buffer a = device.buffer(n * n * 4), b = device.buffer(n * n * 4), c = device.buffer(n * n * 4);

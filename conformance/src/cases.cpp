@@ -173,32 +173,41 @@ std::vector<Case> scale_cases() {
   return out;
 }
 
+// A matmul-shaped case of `op` (matmul, gemm), named by its shape, transposes,
+// alpha and beta, layout and values.
+Case product_case(const char* op, uint64_t m, uint64_t n, uint64_t k, bool ta, bool tb, float alpha,
+                  float beta, uint64_t pad, uint64_t offset, Values v, bool full_only,
+                  const std::string& prefix = "") {
+  Case c{.op = op,
+         .full_only = full_only,
+         .values = v,
+         .n = n,
+         .off = {offset, 0, 0},
+         .m = m,
+         .k = k,
+         .pad = pad,
+         .trans_a = ta,
+         .trans_b = tb,
+         .alpha = alpha,
+         .beta = beta};
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%sm%llun%lluk%llu%s%s", prefix.c_str(), static_cast<unsigned long long>(m),
+                static_cast<unsigned long long>(n), static_cast<unsigned long long>(k), ta ? "-ta" : "",
+                tb ? "-tb" : "");
+  c.name = buf;
+  if (alpha != 1 || beta != 0) {
+    std::snprintf(buf, sizeof buf, "-a%gb%g", alpha, beta);
+    c.name += buf;
+  }
+  return c;
+}
+
 std::vector<Case> matmul_cases() {
   std::vector<Case> out;
   auto add = [&](uint64_t m, uint64_t n, uint64_t k, bool ta = false, bool tb = false, float alpha = 1,
                  float beta = 0, uint64_t pad = 0, uint64_t offset = 0, Values v = Values::kNormal,
                  bool full_only = false) {
-    Case c{.op = "matmul",
-           .full_only = full_only,
-           .values = v,
-           .n = n,
-           .off = {offset, 0, 0},
-           .m = m,
-           .k = k,
-           .pad = pad,
-           .trans_a = ta,
-           .trans_b = tb,
-           .alpha = alpha,
-           .beta = beta};
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "m%llun%lluk%llu%s%s", static_cast<unsigned long long>(m),
-                  static_cast<unsigned long long>(n), static_cast<unsigned long long>(k), ta ? "-ta" : "",
-                  tb ? "-tb" : "");
-    c.name = buf;
-    if (alpha != 1 || beta != 0) {
-      std::snprintf(buf, sizeof buf, "-a%gb%g", alpha, beta);
-      c.name += buf;
-    }
+    Case c = product_case("matmul", m, n, k, ta, tb, alpha, beta, pad, offset, v, full_only);
     c.name += layout_suffix(pad, offset, v);
     out.push_back(c);
   };
@@ -253,36 +262,18 @@ std::vector<Case> gemm_cases() {
   auto add = [&](uint64_t m, uint64_t n, uint64_t k, porta_dtype input, uint64_t batch = 0, bool ta = false,
                  bool tb = false, float alpha = 1, float beta = 0, bool bias = false, int act = 0,
                  uint64_t pad = 0, uint64_t offset = 0, bool full_only = false) {
-    Case c{.op = "gemm",
-           .full_only = full_only,
-           .n = n,
-           .off = {offset, 0, 0},
-           .m = m,
-           .k = k,
-           .pad = pad,
-           .trans_a = ta,
-           .trans_b = tb,
-           .alpha = alpha,
-           .beta = beta,
-           .input = input,
-           .batch = batch,
-           .bias = bias,
-           .activation = act};
+    const char* type = input == PORTA_DTYPE_FLOAT16    ? "f16-"
+                       : input == PORTA_DTYPE_BFLOAT16 ? "bf16-"
+                                                       : "f32-";
+    Case c =
+        product_case("gemm", m, n, k, ta, tb, alpha, beta, pad, offset, Values::kNormal, full_only, type);
+    c.input = input;
+    c.batch = batch;
+    c.bias = bias;
+    c.activation = act;
     static const char* const kActs[] = {"", "-relu", "-sigmoid", "-gelu"};
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "%s-m%llun%lluk%llu%s%s%s",
-                  input == PORTA_DTYPE_FLOAT16    ? "f16"
-                  : input == PORTA_DTYPE_BFLOAT16 ? "bf16"
-                                                  : "f32",
-                  static_cast<unsigned long long>(m), static_cast<unsigned long long>(n),
-                  static_cast<unsigned long long>(k), ta ? "-ta" : "", tb ? "-tb" : "",
-                  batch ? tagged("-batch", batch).c_str() : "");
-    c.name = buf;
-    if (alpha != 1 || beta != 0) {
-      std::snprintf(buf, sizeof buf, "-a%gb%g", alpha, beta);
-      c.name += buf;
-    }
-    c.name += std::string(bias ? "-bias" : "") + kActs[act] + layout_suffix(pad, offset, Values::kNormal);
+    c.name += (batch ? tagged("-batch", batch) : "") + (bias ? "-bias" : "") + kActs[act] +
+              layout_suffix(pad, offset, Values::kNormal);
     out.push_back(c);
   };
   for (porta_dtype input : {PORTA_DTYPE_FLOAT32, PORTA_DTYPE_FLOAT16, PORTA_DTYPE_BFLOAT16}) {

@@ -9,8 +9,8 @@
 #include <new>
 #include <random>
 
+#include "gemm_operands.hpp"
 #include "kernel_io.hpp"
-#include "packed16.hpp"
 #include "suite.hpp"
 #include "tolerances.hpp"
 
@@ -185,17 +185,9 @@ std::vector<Output> run_unary_binary(Devices& d, const Case& c, uint64_t seed) {
 
 // ---- matmul and gemm ----------------------------------------------------------------
 
-// A matrix (batch 0) or a batch of `batch` matrices `stride` elements apart.
-porta::Tensor matrix(const porta::Buffer& b, uint64_t rows, uint64_t cols, uint64_t ld, uint64_t offset,
-                     porta_dtype dtype = PORTA_DTYPE_FLOAT32, uint64_t batch = 0, uint64_t stride = 0) {
-  if (batch == 0) {
-    const uint64_t shape[2] = {rows, cols};
-    const int64_t strides[2] = {static_cast<int64_t>(ld), 1};
-    return porta::Tensor(b, shape, strides, offset, dtype);
-  }
-  const uint64_t shape[3] = {batch, rows, cols};
-  const int64_t strides[3] = {static_cast<int64_t>(stride), static_cast<int64_t>(ld), 1};
-  return porta::Tensor(b, shape, strides, offset, dtype);
+// A float32 matrix.
+porta::Tensor matrix(const porta::Buffer& b, uint64_t rows, uint64_t cols, uint64_t ld, uint64_t offset) {
+  return test::matrix_view(b, PORTA_DTYPE_FLOAT32, 0, rows, cols, ld, 0, offset);
 }
 
 // A and B's values as stored: float32, or 16-bit elements two to a word.
@@ -328,9 +320,9 @@ std::vector<Output> run_matmul(Devices& d, const Case& c, uint64_t seed) {
           options.trans_b = c.trans_b;
           options.bias = c.bias ? &tbias : nullptr;
           options.activation = static_cast<porta_gemm_activation>(c.activation);
-          porta::ops::gemm(s, matrix(ba, a_rows, a_cols, lda, off, c.input, c.batch, sa),
-                           matrix(bb, b_rows, b_cols, ldb, off, c.input, c.batch, sb),
-                           matrix(bc, m, n, ldc, off, PORTA_DTYPE_FLOAT32, c.batch, sc), options);
+          porta::ops::gemm(s, test::matrix_view(ba, c.input, c.batch, a_rows, a_cols, lda, sa, off),
+                           test::matrix_view(bb, c.input, c.batch, b_rows, b_cols, ldb, sb, off),
+                           test::matrix_view(bc, PORTA_DTYPE_FLOAT32, c.batch, m, n, ldc, sc, off), options);
         }
         s.sync();
         return std::vector<Floats>{bc.to_vector<float>()};

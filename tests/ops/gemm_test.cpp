@@ -10,7 +10,7 @@
 #include <cstring>
 
 #include "bounds.hpp"
-#include "packed16.hpp"
+#include "gemm_operands.hpp"
 #include "support.hpp"
 
 namespace porta::test {
@@ -29,6 +29,7 @@ struct Case {
   bool bias = false;
   porta_gemm_activation act = PORTA_GEMM_ACTIVATION_NONE;
   uint64_t pad = 0, offset = 0;
+  bool tf32 = false;  // PORTA_GEMM_COMPUTE_ALLOW_TF32
 };
 
 std::string describe(const Case& t) {
@@ -69,18 +70,6 @@ Matrix make(porta::Device& dev, porta_dtype dtype, uint64_t elements, uint64_t s
   return m;
 }
 
-porta::Tensor tensor(const porta::Buffer& b, porta_dtype dtype, uint64_t batch, uint64_t rows, uint64_t cols,
-                     uint64_t ld, uint64_t batch_stride, uint64_t offset) {
-  if (batch == 0) {
-    const uint64_t shape[2] = {rows, cols};
-    const int64_t strides[2] = {static_cast<int64_t>(ld), 1};
-    return porta::Tensor(b, shape, strides, offset, dtype);
-  }
-  const uint64_t shape[3] = {batch, rows, cols};
-  const int64_t strides[3] = {static_cast<int64_t>(batch_stride), static_cast<int64_t>(ld), 1};
-  return porta::Tensor(b, shape, strides, offset, dtype);
-}
-
 void check(porta::Device& dev, const Case& t, uint64_t seed) {
   SCOPED_TRACE(describe(t));
   const uint64_t batches = std::max<uint64_t>(t.batch, 1);
@@ -95,9 +84,9 @@ void check(porta::Device& dev, const Case& t, uint64_t seed) {
   Matrix c = make(dev, PORTA_DTYPE_FLOAT32, t.offset + batches * sc, seed + 2);
   Matrix bias = make(dev, PORTA_DTYPE_FLOAT32, t.offset + t.n, seed + 3);
   const std::vector<float> c_old = c.buffer.to_vector<float>();
-  a.view = tensor(a.buffer, t.input, t.shared_a ? 0 : t.batch, a_rows, a_cols, lda, sa, t.offset);
-  b.view = tensor(b.buffer, t.input, t.shared_b ? 0 : t.batch, b_rows, b_cols, ldb, sb, t.offset);
-  c.view = tensor(c.buffer, PORTA_DTYPE_FLOAT32, t.batch, t.m, t.n, ldc, sc, t.offset);
+  a.view = matrix_view(a.buffer, t.input, t.shared_a ? 0 : t.batch, a_rows, a_cols, lda, sa, t.offset);
+  b.view = matrix_view(b.buffer, t.input, t.shared_b ? 0 : t.batch, b_rows, b_cols, ldb, sb, t.offset);
+  c.view = matrix_view(c.buffer, PORTA_DTYPE_FLOAT32, t.batch, t.m, t.n, ldc, sc, t.offset);
   bias.view = porta::Tensor(bias.buffer, {t.n}, t.offset);
   porta::ops::GemmOptions options;
   options.alpha = t.alpha;
@@ -106,6 +95,7 @@ void check(porta::Device& dev, const Case& t, uint64_t seed) {
   options.trans_b = t.tb;
   options.bias = t.bias ? &bias.view : nullptr;
   options.activation = t.act;
+  options.compute = t.tf32 ? PORTA_GEMM_COMPUTE_ALLOW_TF32 : PORTA_GEMM_COMPUTE_DEFAULT;
   porta::Stream s = dev.stream();
   porta::ops::gemm(s, a.view, b.view, c.view, options);
   s.sync();
@@ -128,7 +118,12 @@ void check(porta::Device& dev, const Case& t, uint64_t seed) {
         const double old = c_old[at], bj = t.bias ? bias.values[t.offset + j] : 0.0;
         const double z = t.alpha * exact + (t.beta == 0 ? 0.0 : t.beta * old) + bj;
         const double want = ops::activate(t.act, z);
-        const double limit = gemm_bound(t.act, z, gemm_sum_bound(t.k, abs_ab, t.alpha, t.beta, old, bj));
+        // TF32 keeps 10 mantissa bits of each input: each product may be
+        // off by about 2^-10 of its size (2^-9 bounds it), on top of the
+        // float32 bound that a device without a TF32 path meets.
+        const double tf32 = t.tf32 ? std::ldexp(1.0, -9) * std::fabs(t.alpha) * abs_ab : 0.0;
+        const double limit =
+            gemm_bound(t.act, z, gemm_sum_bound(t.k, abs_ab, t.alpha, t.beta, old, bj) + tf32);
         const double err = std::fabs(got[at] - want);
         if (!(err <= limit) && bad++ < 5)
           ADD_FAILURE() << "C[" << q << "][" << i << "][" << j << "] = " << got[at] << ", exact " << want
@@ -195,28 +190,13 @@ TEST(Gemm, BiasAndActivations) {
 
 TEST(Gemm, TF32IsAcceptedAndAtLeastFloat32Accurate) {
   porta::Device dev = porta::open(backend_under_test());
-  const uint64_t m = 21, n = 18, k = 300;
-  std::vector<float> a = random_floats(m * k, 1, -1, 1), b = random_floats(k * n, 2, -1, 1);
-  porta::Buffer ba = dev.upload(a), bb = dev.upload(b), bc = dev.buffer(m * n * 4);
-  porta::ops::GemmOptions options;
-  options.compute = PORTA_GEMM_COMPUTE_ALLOW_TF32;
-  porta::Stream s = dev.stream();
-  porta::ops::gemm(s, porta::Tensor(ba, {m, k}), porta::Tensor(bb, {k, n}), porta::Tensor(bc, {m, n}),
-                   options);
-  s.sync();
-  const std::vector<float> got = bc.to_vector<float>();
-  // TF32 keeps 10 mantissa bits of each input: each product is off by at
-  // most about 2^-10 of its size, which bounds any device's TF32 result.
-  for (uint64_t i = 0; i < m; ++i)
-    for (uint64_t j = 0; j < n; ++j) {
-      double exact = 0, abs_ab = 0;
-      for (uint64_t p = 0; p < k; ++p) {
-        exact += double(a[i * k + p]) * b[p * n + j];
-        abs_ab += std::fabs(double(a[i * k + p]) * b[p * n + j]);
-      }
-      ASSERT_LE(std::fabs(got[i * n + j] - exact), (std::ldexp(1.0, -9) + gamma_n(k + 2)) * abs_ab)
-          << "C[" << i << "][" << j << "]";
-    }
+  Case t{21, 18, 300};
+  t.tf32 = true;
+  check(dev, t, 300);
+  check(dev,
+        {33, 17, 65, PORTA_DTYPE_FLOAT32, true, true, 2, false, false, 1.0f, 0.5f, true,
+         PORTA_GEMM_ACTIVATION_RELU, 0, 0, true},
+        301);
 }
 
 TEST(Gemm, RefusesWhatItCannotDo) {

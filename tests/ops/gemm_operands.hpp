@@ -1,5 +1,6 @@
-// 16-bit operands of porta_ops_gemm as the tests and porta-conformance make
-// them: values float16 (bfloat16) holds exactly, stored two to a 32-bit word.
+// Operands of porta_ops_gemm as the tests and porta-conformance make them:
+// views of a matrix or a strided batch, and 16-bit values float16 (bfloat16)
+// holds exactly, stored two to a 32-bit word.
 #pragma once
 
 #include <cmath>
@@ -7,7 +8,7 @@
 #include <cstring>
 #include <vector>
 
-#include "porta/porta.h"
+#include "porta/porta.hpp"
 
 namespace porta::test {
 
@@ -40,6 +41,20 @@ inline std::vector<uint16_t> pack16(const std::vector<float>& values, porta_dtyp
   std::vector<uint16_t> out(values.size() + values.size() % 2, 0);
   for (size_t e = 0; e < values.size(); ++e) out[e] = bits16(values[e], dtype);
   return out;
+}
+
+// A matrix (batch 0) or a batch of `batch` matrices `batch_stride` elements
+// apart, rows `ld` elements apart.
+inline porta::Tensor matrix_view(const porta::Buffer& b, porta_dtype dtype, uint64_t batch, uint64_t rows,
+                                 uint64_t cols, uint64_t ld, uint64_t batch_stride, uint64_t offset) {
+  if (batch == 0) {
+    const uint64_t shape[2] = {rows, cols};
+    const int64_t strides[2] = {static_cast<int64_t>(ld), 1};
+    return porta::Tensor(b, shape, strides, offset, dtype);
+  }
+  const uint64_t shape[3] = {batch, rows, cols};
+  const int64_t strides[3] = {static_cast<int64_t>(batch_stride), static_cast<int64_t>(ld), 1};
+  return porta::Tensor(b, shape, strides, offset, dtype);
 }
 
 }  // namespace porta::test

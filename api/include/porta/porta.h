@@ -485,9 +485,10 @@ typedef enum porta_gemm_activation {
  * - A and B: both float32, both float16 or both bfloat16; rank 2 (one matrix
  *   for the whole batch) or rank 3 with C's batch size. Products are summed
  *   in float32 (16-bit inputs convert to float32 exactly); C is float32.
- *   16-bit elements are read as halves of 32-bit words, so their buffers must
- *   hold whole words up to the last element a view reaches (an even byte
- *   count past it rounds up to 4).
+ *   16-bit elements are read as halves of 32-bit words (no 16-bit storage
+ *   needed on the device), so a 16-bit operand's buffer must hold the whole
+ *   word of the last element its view reaches (buffer sizes that are
+ *   multiples of 4 bytes always do).
  * - The last two dimensions of every matrix have unit column stride and a
  *   row stride >= the row length (leading dimensions); offsets and strides
  *   count elements. C must not overlap A, B or the bias.

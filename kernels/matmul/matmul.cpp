@@ -4,7 +4,6 @@
 // launchers check the operands, then one path picks the kernel and its tile
 // for the device and queues it. Error bound: bound.hpp.
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 #include "common/launch.hpp"

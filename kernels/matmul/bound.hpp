@@ -25,7 +25,8 @@ namespace porta::ops {
 //   |z~ - z| <= gamma_{K+3} (|alpha| (|A||B|)_ij + |beta| |C_ij| + |bias_j|).
 // 16-bit inputs convert to float32 exactly, so the bound is the same for them
 // (the exact values being those of the 16-bit inputs).
-inline double gemm_sum_bound(uint64_t k, double abs_ab, double alpha, double beta, double c_old, double bias) {
+inline double gemm_sum_bound(uint64_t k, double abs_ab, double alpha, double beta, double c_old,
+                             double bias) {
   return gamma_n(static_cast<double>(k) + 3) *
          (std::fabs(alpha) * abs_ab + std::fabs(beta) * std::fabs(c_old) + std::fabs(bias));
 }

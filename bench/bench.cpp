@@ -7,7 +7,8 @@ namespace porta::bench {
 
 // One file per benchmark in ops/; they run in this order.
 const std::vector<const OpBench*>& op_benches() {
-  static const std::vector<const OpBench*> kOps = {&kMulBench, &kSigmoidBench, &kMatmulBench,
+  static const std::vector<const OpBench*> kOps = {&kMulBench,        &kSigmoidBench,   &kMatmulBench,
+                                                   &kMatmulTf32Bench, &kMatmulF16Bench, &kMatmulBf16Bench,
                                                    &kLogregStepBench};
   return kOps;
 }

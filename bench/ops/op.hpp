@@ -30,6 +30,9 @@ struct OpBench {
 extern const OpBench kMulBench;         // mul.cpp
 extern const OpBench kSigmoidBench;     // sigmoid.cpp
 extern const OpBench kMatmulBench;      // matmul.cpp
+extern const OpBench kMatmulTf32Bench;  // matmul.cpp: porta_ops_gemm, TF32 allowed
+extern const OpBench kMatmulF16Bench;   // matmul.cpp: float16 A and B
+extern const OpBench kMatmulBf16Bench;  // matmul.cpp: bfloat16 A and B
 extern const OpBench kLogregStepBench;  // logreg_step.cpp
 
 // The op benchmarks in the order they run on each device.

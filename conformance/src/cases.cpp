@@ -3,6 +3,7 @@
 // vector width (vec4, work-groups of 64/256, matmul blocks of 32/64 and
 // 16-deep slices), enough elements for many work-groups and, in --full, at
 // least 2^24 elements. Value classes wherever the op defines them.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -14,7 +15,7 @@ namespace porta::conformance {
 
 const std::vector<std::string>& builtin_ops() {
   static const std::vector<std::string> ops = [] {
-    std::vector<std::string> all = {"fill", "scale", "mul", "sigmoid", "matmul", "logreg_step"};
+    std::vector<std::string> all = {"fill", "scale", "mul", "sigmoid", "matmul", "gemm", "logreg_step"};
     for (const std::string& op : type_ops()) all.push_back(op);
     return all;
   }();
@@ -30,7 +31,7 @@ const char* values_name(Values v) {
 }
 
 uint64_t Case::elements() const {
-  if (op == "matmul") return m * n;
+  if (op == "matmul" || op == "gemm") return m * n * std::max<uint64_t>(batch, 1);
   if (op == "logreg_step") return n + 2;
   return n;
 }
@@ -175,32 +176,41 @@ std::vector<Case> scale_cases() {
   return out;
 }
 
+// A matmul-shaped case of `op` (matmul, gemm), named by its shape, transposes,
+// alpha and beta, layout and values.
+Case product_case(const char* op, uint64_t m, uint64_t n, uint64_t k, bool ta, bool tb, float alpha,
+                  float beta, uint64_t pad, uint64_t offset, Values v, bool full_only,
+                  const std::string& prefix = "") {
+  Case c{.op = op,
+         .full_only = full_only,
+         .values = v,
+         .n = n,
+         .off = {offset, 0, 0},
+         .m = m,
+         .k = k,
+         .pad = pad,
+         .trans_a = ta,
+         .trans_b = tb,
+         .alpha = alpha,
+         .beta = beta};
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%sm%llun%lluk%llu%s%s", prefix.c_str(), static_cast<unsigned long long>(m),
+                static_cast<unsigned long long>(n), static_cast<unsigned long long>(k), ta ? "-ta" : "",
+                tb ? "-tb" : "");
+  c.name = buf;
+  if (alpha != 1 || beta != 0) {
+    std::snprintf(buf, sizeof buf, "-a%gb%g", alpha, beta);
+    c.name += buf;
+  }
+  return c;
+}
+
 std::vector<Case> matmul_cases() {
   std::vector<Case> out;
   auto add = [&](uint64_t m, uint64_t n, uint64_t k, bool ta = false, bool tb = false, float alpha = 1,
                  float beta = 0, uint64_t pad = 0, uint64_t offset = 0, Values v = Values::kNormal,
                  bool full_only = false) {
-    Case c{.op = "matmul",
-           .full_only = full_only,
-           .values = v,
-           .n = n,
-           .off = {offset, 0, 0},
-           .m = m,
-           .k = k,
-           .pad = pad,
-           .trans_a = ta,
-           .trans_b = tb,
-           .alpha = alpha,
-           .beta = beta};
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "m%llun%lluk%llu%s%s", static_cast<unsigned long long>(m),
-                  static_cast<unsigned long long>(n), static_cast<unsigned long long>(k), ta ? "-ta" : "",
-                  tb ? "-tb" : "");
-    c.name = buf;
-    if (alpha != 1 || beta != 0) {
-      std::snprintf(buf, sizeof buf, "-a%gb%g", alpha, beta);
-      c.name += buf;
-    }
+    Case c = product_case("matmul", m, n, k, ta, tb, alpha, beta, pad, offset, v, full_only);
     c.name += layout_suffix(pad, offset, v);
     out.push_back(c);
   };
@@ -245,6 +255,48 @@ std::vector<Case> matmul_cases() {
   // --full: at least 2^24 elements in C, and in A.
   add(4096, 4096, 4, false, false, 1, 0, 0, 0, Values::kNormal, true);
   add(4096, 8, 4096, false, false, 1, 0, 0, 0, Values::kNormal, true);
+  return out;
+}
+
+// gemm: the input types, batches, the epilogue; matmul's table covers the
+// float32 shapes and value classes of the same kernel.
+std::vector<Case> gemm_cases() {
+  std::vector<Case> out;
+  auto add = [&](uint64_t m, uint64_t n, uint64_t k, porta_dtype input, uint64_t batch = 0, bool ta = false,
+                 bool tb = false, float alpha = 1, float beta = 0, bool bias = false, int act = 0,
+                 uint64_t pad = 0, uint64_t offset = 0, bool full_only = false) {
+    const char* type = input == PORTA_DTYPE_FLOAT16    ? "f16-"
+                       : input == PORTA_DTYPE_BFLOAT16 ? "bf16-"
+                                                       : "f32-";
+    Case c =
+        product_case("gemm", m, n, k, ta, tb, alpha, beta, pad, offset, Values::kNormal, full_only, type);
+    c.input = input;
+    c.batch = batch;
+    c.bias = bias;
+    c.activation = act;
+    static const char* const kActs[] = {"", "-relu", "-sigmoid", "-gelu"};
+    c.name += (batch ? tagged("-batch", batch) : "") + (bias ? "-bias" : "") + kActs[act] +
+              layout_suffix(pad, offset, Values::kNormal);
+    out.push_back(c);
+  };
+  for (porta_dtype input : {PORTA_DTYPE_FLOAT32, PORTA_DTYPE_FLOAT16, PORTA_DTYPE_BFLOAT16}) {
+    add(1, 1, 1, input);
+    add(33, 31, 17, input);
+    add(130, 67, 65, input);
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) add(37, 29, 41, input, 0, ta, tb);
+    // Odd offsets and row strides: 16-bit elements in either half of a word.
+    add(45, 38, 23, input, 0, true, false, -1.5f, 0.25f, false, 0, 3, 5);
+    add(19, 23, 11, input, 3);
+    add(17, 20, 9, input, 4, true, true, 0.5f, 2.0f, false, 0, 1, 1);
+    add(41, 37, 29, input, 2, false, false, 1, 0.5f, true, 3);
+    add(257, 259, 33, input, 2, false, false, 1, 0, false, 0, 0, 0, true);
+  }
+  for (int act = 0; act <= 3; ++act) add(41, 37, 29, PORTA_DTYPE_FLOAT32, 0, false, true, 2.0f, 0, true, act);
+  add(23, 19, 35, PORTA_DTYPE_BFLOAT16, 0, true, true, 1, 0, false, 1);
+  add(23, 19, 35, PORTA_DTYPE_FLOAT16, 0, false, false, 1, 1, true, 2);
+  // K past llvmpipe's loop limit: K split over dispatches, the epilogue once.
+  add(3, 5, 62000, PORTA_DTYPE_FLOAT16, 0, false, false, 0.01f, 1, true, 2);
   return out;
 }
 
@@ -296,6 +348,8 @@ std::vector<Case> cases_of(const std::string& op, bool full) {
     elementwise_rows(op, all);
   } else if (op == "matmul") {
     all = matmul_cases();
+  } else if (op == "gemm") {
+    all = gemm_cases();
   } else if (op == "logreg_step") {
     all = logreg_cases();
   } else {

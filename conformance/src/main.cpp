@@ -110,7 +110,8 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
       ->type_name("LIST");
   app.add_option("--device", o.device, "device index or name substring within each backend")
       ->type_name("SEL");
-  repeatable(app.add_option("--op", raw.ops, "comma list of ops: fill,scale,mul,sigmoid,matmul,logreg_step"))
+  repeatable(
+      app.add_option("--op", raw.ops, "comma list of ops: fill,scale,mul,sigmoid,matmul,gemm,logreg_step"))
       ->type_name("LIST");
   app.add_option("--case", o.case_name,
                  "only this case (see --list); with --seed, replays a reported failure")
@@ -199,7 +200,7 @@ void finish(Options& o, const RawOptions& raw) {
   for (const auto& op : o.ops)
     if (std::find(builtin_ops().begin(), builtin_ops().end(), op) == builtin_ops().end())
       throw UsageError("unknown op '" + op +
-                       "'; the built-in ops are fill, scale, mul, sigmoid, matmul, logreg_step");
+                       "'; the built-in ops are fill, scale, mul, sigmoid, matmul, gemm, logreg_step");
   if (!o.case_name.empty()) {
     bool found = false;
     for (const auto& op : o.ops)

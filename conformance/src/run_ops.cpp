@@ -9,6 +9,7 @@
 #include <new>
 #include <random>
 
+#include "gemm_operands.hpp"
 #include "kernel_io.hpp"
 #include "suite.hpp"
 #include "tolerances.hpp"
@@ -182,19 +183,30 @@ std::vector<Output> run_unary_binary(Devices& d, const Case& c, uint64_t seed) {
   return outputs;
 }
 
-// ---- matmul -------------------------------------------------------------------------
+// ---- matmul and gemm ----------------------------------------------------------------
 
+// A float32 matrix.
 porta::Tensor matrix(const porta::Buffer& b, uint64_t rows, uint64_t cols, uint64_t ld, uint64_t offset) {
-  const uint64_t shape[2] = {rows, cols};
-  const int64_t strides[2] = {static_cast<int64_t>(ld), 1};
-  return porta::Tensor(b, shape, strides, offset);
+  return test::matrix_view(b, PORTA_DTYPE_FLOAT32, 0, rows, cols, ld, 0, offset);
 }
 
+// A and B's values as stored: float32, or 16-bit elements two to a word.
+porta::Buffer upload_input(porta::Device& dev, const Floats& host, porta_dtype dtype) {
+  return dtype == PORTA_DTYPE_FLOAT32 ? dev.upload(host) : dev.upload(test::pack16(host, dtype));
+}
+
+// matmul, and gemm (a batch, 16-bit inputs, the bias and activation): both
+// cases share the oracle; gemm's bound adds the bias term and the activation.
 std::vector<Output> run_matmul(Devices& d, const Case& c, uint64_t seed) {
   const uint64_t m = c.m, n = c.n, k = c.k, off = c.off[0];
   const uint64_t a_rows = c.trans_a ? k : m, a_cols = c.trans_a ? m : k;
   const uint64_t b_rows = c.trans_b ? n : k, b_cols = c.trans_b ? k : n;
   const uint64_t lda = a_cols + c.pad, ldb = b_cols + c.pad, ldc = n + c.pad;
+  const uint64_t batches = std::max<uint64_t>(c.batch, 1);
+  // Each batch's matrix lies its span plus the padding after the last.
+  auto span = [](uint64_t rows, uint64_t cols, uint64_t ld) { return rows ? (rows - 1) * ld + cols : 0; };
+  const uint64_t sa = span(a_rows, a_cols, lda) + c.pad, sb = span(b_rows, b_cols, ldb) + c.pad,
+                 sc = span(m, n, ldc) + c.pad;
   // Dot products stay in the normal range for every class (tiny: 2^-60 squared,
   // huge: 2^55 squared), so the bound needs no underflow term.
   Draw draw(seed, c.values);
@@ -212,15 +224,23 @@ std::vector<Output> run_matmul(Devices& d, const Case& c, uint64_t seed) {
         return dr.uniform(-1, 1);
     }
   };
-  auto matrix_host = [&](uint64_t rows, uint64_t cols, uint64_t ld, bool fill_inside) {
-    Floats h(off + (rows ? (rows - 1) * ld + cols : 0) + 1, unwritten());
+  // A and B hold values of the input type only (16-bit: no NaN padding).
+  auto matrix_host = [&](uint64_t rows, uint64_t cols, uint64_t ld, uint64_t stride, bool fill_inside,
+                         porta_dtype dtype) {
+    Floats h(off + (batches - 1) * stride + span(rows, cols, ld) + 1,
+             dtype == PORTA_DTYPE_FLOAT32 ? unwritten() : 0.0f);
     if (fill_inside)
-      for (uint64_t i = 0; i < rows; ++i)
-        for (uint64_t j = 0; j < cols; ++j) h[off + i * ld + j] = element(draw);
+      for (uint64_t q = 0; q < batches; ++q)
+        for (uint64_t i = 0; i < rows; ++i)
+          for (uint64_t j = 0; j < cols; ++j)
+            h[off + q * stride + i * ld + j] = test::representable(element(draw), dtype);
     return h;
   };
-  Floats a = matrix_host(a_rows, a_cols, lda, true), b = matrix_host(b_rows, b_cols, ldb, true);
-  Floats c0 = matrix_host(m, n, ldc, c.beta != 0);
+  Floats a = matrix_host(a_rows, a_cols, lda, sa, true, c.input),
+         b = matrix_host(b_rows, b_cols, ldb, sb, true, c.input);
+  Floats c0 = matrix_host(m, n, ldc, sc, c.beta != 0, PORTA_DTYPE_FLOAT32);
+  Floats bias(off + n);
+  for (uint64_t j = 0; j < n; ++j) bias[off + j] = draw.uniform(-1, 1);
   if (c.values == Values::kInfNan) {
     // A few specials: a row of A with +inf, a column of B with -inf, one NaN, an inf times a zero.
     auto at_a = [&](uint64_t i, uint64_t p) -> float& {
@@ -251,36 +271,59 @@ std::vector<Output> run_matmul(Devices& d, const Case& c, uint64_t seed) {
   // denormal operand entirely.
   auto denormal = [](double v) { return v != 0 && std::fabs(v) < FLT_MIN; };
   const double alpha_abs = std::fabs(static_cast<double>(c.alpha));
-  for (uint64_t i = 0; i < m; ++i)
-    for (uint64_t j = 0; j < n; ++j) {
-      double exact = 0, abs_ab = 0, dropped = 0;
-      for (uint64_t p = 0; p < k; ++p) {
-        const double av = c.trans_a ? a[off + p * lda + i] : a[off + i * lda + p];
-        const double bv = c.trans_b ? b[off + j * ldb + p] : b[off + p * ldb + j];
-        exact += av * bv;
-        abs_ab += std::fabs(av * bv);
-        if (denormal(av) || denormal(bv)) dropped += std::fabs(av * bv);
+  const bool gemm = c.op == "gemm";
+  for (uint64_t q = 0; q < batches; ++q)
+    for (uint64_t i = 0; i < m; ++i)
+      for (uint64_t j = 0; j < n; ++j) {
+        double exact = 0, abs_ab = 0, dropped = 0;
+        for (uint64_t p = 0; p < k; ++p) {
+          const double av = a[off + q * sa + (c.trans_a ? p * lda + i : i * lda + p)];
+          const double bv = b[off + q * sb + (c.trans_b ? j * ldb + p : p * ldb + j)];
+          exact += av * bv;
+          abs_ab += std::fabs(av * bv);
+          if (denormal(av) || denormal(bv)) dropped += std::fabs(av * bv);
+        }
+        const uint64_t at = off + q * sc + i * ldc + j;
+        const double c_old = c.beta == 0 ? 0.0 : c0[at];
+        const double bj = c.bias ? bias[off + j] : 0.0;
+        o.inside[at] = 1;
+        const double z = static_cast<double>(c.alpha) * exact +
+                         (c.beta == 0 ? 0.0 : static_cast<double>(c.beta) * c_old) + bj;
+        o.exact[at] = gemm ? ops::activate(c.activation, z) : z;
+        o.bound[at] = gemm ? ops::gemm_bound(c.activation, z,
+                                             ops::gemm_sum_bound(k, abs_ab, c.alpha, c.beta, c_old, bj))
+                           : test::matmul_bound(k, abs_ab, c.alpha, c.beta, c_old);
+        o.flush_allowance[at] = (2.0 * k + 3) * FLT_MIN * std::max(1.0, alpha_abs) + alpha_abs * dropped +
+                                (denormal(c_old) ? std::fabs(static_cast<double>(c.beta) * c_old) : 0.0);
       }
-      const uint64_t at = off + i * ldc + j;
-      const double c_old = c.beta == 0 ? 0.0 : c0[at];
-      o.inside[at] = 1;
-      o.exact[at] =
-          static_cast<double>(c.alpha) * exact + (c.beta == 0 ? 0.0 : static_cast<double>(c.beta) * c_old);
-      o.bound[at] = test::matmul_bound(k, abs_ab, c.alpha, c.beta, c_old);
-      o.flush_allowance[at] = (2.0 * k + 3) * FLT_MIN * std::max(1.0, alpha_abs) + alpha_abs * dropped +
-                              (denormal(c_old) ? std::fabs(static_cast<double>(c.beta) * c_old) : 0.0);
-    }
-  o.where = [off, ldc](uint64_t at) {
-    return "C[" + std::to_string((at - off) / ldc) + "][" + std::to_string((at - off) % ldc) + "]";
+  o.where = [off, ldc, sc, batched = c.batch != 0](uint64_t at) {
+    const uint64_t q = (at - off) / sc, in = (at - off) % sc;
+    return "C" + (batched ? "[" + std::to_string(q) + "]" : std::string()) + "[" + std::to_string(in / ldc) +
+           "][" + std::to_string(in % ldc) + "]";
   };
   std::vector<Output> outputs{o};
   run_on_both(
       d,
       [&](porta::Device& dev) {
-        porta::Buffer ba = upload(dev, a), bb = upload(dev, b), bc = upload(dev, c0);
+        porta::Buffer ba = upload_input(dev, a, c.input), bb = upload_input(dev, b, c.input),
+                      bc = upload(dev, c0);
         porta::Stream s = dev.stream();
-        porta::ops::matmul(s, matrix(ba, a_rows, a_cols, lda, off), matrix(bb, b_rows, b_cols, ldb, off),
-                           matrix(bc, m, n, ldc, off), c.alpha, c.beta, c.trans_a, c.trans_b);
+        if (!gemm) {
+          porta::ops::matmul(s, matrix(ba, a_rows, a_cols, lda, off), matrix(bb, b_rows, b_cols, ldb, off),
+                             matrix(bc, m, n, ldc, off), c.alpha, c.beta, c.trans_a, c.trans_b);
+        } else {
+          const porta::Tensor tbias(upload(dev, bias), {n}, off);
+          porta::ops::GemmOptions options;
+          options.alpha = c.alpha;
+          options.beta = c.beta;
+          options.trans_a = c.trans_a;
+          options.trans_b = c.trans_b;
+          options.bias = c.bias ? &tbias : nullptr;
+          options.activation = static_cast<porta_gemm_activation>(c.activation);
+          porta::ops::gemm(s, test::matrix_view(ba, c.input, c.batch, a_rows, a_cols, lda, sa, off),
+                           test::matrix_view(bb, c.input, c.batch, b_rows, b_cols, ldb, sb, off),
+                           test::matrix_view(bc, PORTA_DTYPE_FLOAT32, c.batch, m, n, ldc, sc, off), options);
+        }
         s.sync();
         return std::vector<Floats>{bc.to_vector<float>()};
       },
@@ -402,7 +445,7 @@ CaseResult run_case(Devices& d, const Case& c, uint64_t run_seed) {
         std::vector<Output> outputs;
         if (c.op == "fill")
           outputs = run_fill(d, c, seed);
-        else if (c.op == "matmul")
+        else if (c.op == "matmul" || c.op == "gemm")
           outputs = run_matmul(d, c, seed);
         else if (c.op == "logreg_step")
           outputs = run_logreg(d, c, seed);

@@ -50,6 +50,13 @@ struct Case {
   uint64_t m = 0, k = 0, pad = 0;
   bool trans_a = false, trans_b = false;
   float alpha = 1, beta = 0;
+  // gemm: as matmul, with A and B of `input`, a batch of `batch` matrices
+  // (0: rank-2 operands; each batch's matrices lie a padded matrix apart), a
+  // bias over N and an activation (porta_gemm_activation).
+  porta_dtype input = PORTA_DTYPE_FLOAT32;
+  uint64_t batch = 0;
+  bool bias = false;
+  int activation = 0;
   bool workspace = false;  // logreg_step: pass an explicit workspace
   float lr = 0.3f;
   uint64_t elements() const;  // output elements, for the report

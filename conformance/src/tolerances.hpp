@@ -53,6 +53,10 @@ inline const Tolerance kTolerances[] = {
      "under 2^-115: finite, in [0, sigmoid(-80)], -inf -> 0, NaN -> NaN"},
     {"matmul", PORTA_DTYPE_FLOAT32, BoundKind::kAbsolute, 0, 2, "abs",
      "gamma_{K+2} (|alpha| (|A||B|)_ij + |beta| |C_ij|) (bounds.hpp matmul_bound, Higham 3.1)"},
+    {"gemm", PORTA_DTYPE_FLOAT32, BoundKind::kAbsolute, 0, 2, "abs",
+     "gamma_{K+3} (|alpha| (|A||B|)_ij + |beta| |C_ij| + |bias_j|), then the activation's slope and its "
+     "own rounding (bounds.hpp gemm_bound); float16 and bfloat16 inputs are exact in float32, the same "
+     "bound"},
     {"fp16", PORTA_DTYPE_FLOAT16, BoundKind::kCorrectlyRounded, 0.5, 0, "ulp",
      "one IEEE binary16 operation or conversion (+ - * / fma sqrt, float16_t(float)): <= 0.5 ulp of "
      "half from exact, the same bits on every backend; to float and to int exact"},

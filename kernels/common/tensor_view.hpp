@@ -18,6 +18,7 @@ struct View {
   std::string name;  // the operand's name in messages
   porta_buffer buffer = nullptr;
   uint64_t buffer_bytes = 0;
+  porta_dtype dtype = PORTA_DTYPE_FLOAT32;
   uint32_t rank = 0;
   uint64_t shape[PORTA_TENSOR_MAX_RANK] = {};
   int64_t strides[PORTA_TENSOR_MAX_RANK] = {};  // explicit, never all-zero
@@ -33,6 +34,11 @@ struct View {
 // their operands from the last to the first, the order porta_ops_* have
 // always reported a bad operand in when more than one is bad.
 View view(const OpCall& call, const porta_tensor* tensor, const char* name);
+// The same for an operand of element type `dtype` (offsets, strides and the
+// buffer's range count its elements).
+View view(const OpCall& call, const porta_tensor* tensor, const char* name, porta_dtype dtype);
+// "float32", "bfloat16", ...; null for a value that is not a porta_dtype.
+const char* dtype_name(porta_dtype dtype);
 // Checks that all operands have the same dtype, then that it is float32.
 void require_float32(const OpCall& call, std::initializer_list<const porta_tensor*> tensors,
                      std::initializer_list<const char*> names);

@@ -1,8 +1,33 @@
 #version 450
 #extension GL_EXT_control_flow_attributes : require
-// C = alpha * op(A) * op(B) + beta * C, row-major, op(X) = X or its transpose.
-// op(A) is M x K, op(B) is K x N, C is M x N; lda/ldb/ldc are row strides in
-// elements and the *_offset values are element offsets into the buffers.
+// C = act(alpha * op(A) * op(B) + beta * C + bias), row-major, op(X) = X or
+// its transpose, for each of a batch of matrices (porta_ops_gemm; porta_ops_matmul
+// is the case without batch, bias or act). op(A) is M x K, op(B) is K x N, C is
+// M x N; lda/ldb/ldc are row strides in elements, the *_offset values element
+// offsets into the buffers and the *_batch values the element distances between
+// one batch's matrices and the next's (0: one matrix shared by the batch). The
+// grid's y groups walk the batch: group y is row block y % row_groups of
+// matrix y / row_groups.
+//
+// INPUT (constant 7) is the element type of A and B: 0 float32, 1 float16,
+// 2 bfloat16. 16-bit elements are read as halves of 32-bit words (element e
+// is half e % 2 of word e / 2, the little-endian order of a packed array), so
+// the kernel needs no 16-bit storage on any device; they become float32
+// exactly, so products and sums are those of float32 (products of two 16-bit
+// values are even exact). C and the bias are float32.
+//
+// VEC4 (constant 10) loads float32 A and B from global memory 16 bytes at a
+// time; the host sets it only where every such vec4 is aligned (offsets, row
+// strides and batch strides multiples of 4). Bit 0: the vec4s that are four
+// consecutive elements (B row-major, A transposed) load as one. Bit 1: so do
+// those of A row-major, whose slots then hold four depths k..k+3 of one row
+// of op(A), each component stored to its own k-row of tile_a (four 4-byte
+// shared stores instead of one of 16 bytes). B transposed keeps scalar loads.
+// 16-bit inputs ignore VEC4.
+//
+// The epilogue: BIAS (constant 8) = 1 adds bias[j] to row i's C[i][j];
+// ACTIVATION (constant 9) then applies 0 nothing, 1 relu, 2 sigmoid,
+// 3 gelu with the tanh approximation.
 //
 // A work-group of LX x LY items computes a BM x BN block of C (BM = TM*LY,
 // BN = TN*LX); each item owns a TM x TN register block made of 4 x 4 pieces:
@@ -53,6 +78,10 @@ layout(constant_id = 3) const uint TM = 8;
 layout(constant_id = 4) const uint TN = 8;
 layout(constant_id = 5) const uint PREFETCH = 0;
 layout(constant_id = 6) const uint FMA = 0;
+layout(constant_id = 7) const uint INPUT = 0;
+layout(constant_id = 8) const uint BIAS = 0;
+layout(constant_id = 9) const uint ACTIVATION = 0;
+layout(constant_id = 10) const uint VEC4 = 0;
 
 const uint BK_MAX = 16;
 const uint ROW4 = 32;      // vec4s per k-row of a tile: BM, BN <= 128
@@ -60,9 +89,18 @@ const uint STAGES = 2;     // shared stages PREFETCH = 2 alternates between
 const uint T4_MAX = 2;     // TM/4, TN/4 <= 2
 const uint SLOTS_MAX = 4;  // vec4s per operand an item may keep in registers
 
+// A and B as float32 and as 32-bit words holding two 16-bit elements each:
+// two views of one parameter.
 layout(set = 0, binding = 0) readonly buffer MatA { float a[]; };
+layout(set = 0, binding = 0) readonly buffer MatA16 { uint a16[]; };
+layout(set = 0, binding = 0) readonly buffer MatA4 { vec4 a4[]; };
 layout(set = 0, binding = 1) readonly buffer MatB { float b[]; };
+layout(set = 0, binding = 1) readonly buffer MatB16 { uint b16[]; };
+layout(set = 0, binding = 1) readonly buffer MatB4 { vec4 b4[]; };
 layout(set = 0, binding = 2) buffer MatC { float c[]; };
+// N values added to every row of C when BIAS = 1 (without a bias the host
+// binds A's buffer here, which is not read).
+layout(set = 0, binding = 3) readonly buffer Bias { float bias[]; };
 
 layout(push_constant) uniform Params {
   uint M;
@@ -78,10 +116,18 @@ layout(push_constant) uniform Params {
   uint trans_b;
   float alpha;
   float beta;
+  uint a_batch;
+  uint b_batch;
+  uint c_batch;
+  uint row_groups;
+  uint bias_offset;
 } p;
 
 shared vec4 tile_a[STAGES * BK_MAX * ROW4];  // [stage][k][rows / 4]
 shared vec4 tile_b[STAGES * BK_MAX * ROW4];  // [stage][k][cols / 4]
+
+// Where this group's matrices of A, B and C start (their batch's).
+uint a_base, b_base, c_base;
 
 // Where the vec4 of rows 4*i4.. (columns 4*j4..) at slice depth kk lies.
 uint a_at(uint stage, uint kk, uint i4) {
@@ -92,17 +138,31 @@ uint b_at(uint stage, uint kk, uint j4) {
   return PREFETCH == 2u ? (stage * BK_MAX + kk) * ROW4 + (j4 ^ kk) : kk * ROW4 + j4;
 }
 
+// The 16-bit element e of a packed array of words as a float32.
+float unpack16(uint word, uint e) {
+  if (INPUT == 2u) return uintBitsToFloat(e % 2u == 0u ? word << 16 : word & 0xffff0000u);
+  const vec2 pair = unpackHalf2x16(word);
+  return e % 2u == 0u ? pair.x : pair.y;
+}
+
+// Element number `at` of A (B) as a float32.
+float load_a(uint at) { return INPUT == 0u ? a[at] : unpack16(a16[at / 2u], at); }
+float load_b(uint at) { return INPUT == 0u ? b[at] : unpack16(b16[at / 2u], at); }
+
+bool vec4_loads() { return VEC4 != 0u && INPUT == 0u; }
+
 // op(A)[i..i+3][k]. Inside (the rows and k known to lie in op(A)) the four
 // loads go without tests; else elements outside op(A) read as 0.
 vec4 fetch_a(uint i, uint k, bool inside) {
   const uint step_i = p.trans_a != 0u ? 1u : p.lda;
   const uint step_k = p.trans_a != 0u ? p.lda : 1u;
-  const uint at = p.a_offset + i * step_i + k * step_k;
-  if (inside) return vec4(a[at], a[at + step_i], a[at + 2u * step_i], a[at + 3u * step_i]);
+  const uint at = a_base + i * step_i + k * step_k;
+  if (inside && vec4_loads() && step_i == 1u) return a4[at / 4u];
+  if (inside) return vec4(load_a(at), load_a(at + step_i), load_a(at + 2u * step_i), load_a(at + 3u * step_i));
   vec4 v = vec4(0.0);
   if (k < p.K)
     [[unroll]] for (uint r = 0u; r < 4u; ++r)
-      if (i + r < p.M) v[r] = a[at + r * step_i];
+      if (i + r < p.M) v[r] = load_a(at + r * step_i);
   return v;
 }
 
@@ -110,13 +170,39 @@ vec4 fetch_a(uint i, uint k, bool inside) {
 vec4 fetch_b(uint k, uint j, bool inside) {
   const uint step_j = p.trans_b != 0u ? p.ldb : 1u;
   const uint step_k = p.trans_b != 0u ? 1u : p.ldb;
-  const uint at = p.b_offset + j * step_j + k * step_k;
-  if (inside) return vec4(b[at], b[at + step_j], b[at + 2u * step_j], b[at + 3u * step_j]);
+  const uint at = b_base + j * step_j + k * step_k;
+  if (inside && vec4_loads() && step_j == 1u) return b4[at / 4u];
+  if (inside) return vec4(load_b(at), load_b(at + step_j), load_b(at + 2u * step_j), load_b(at + 3u * step_j));
   vec4 v = vec4(0.0);
   if (k < p.K)
     [[unroll]] for (uint q = 0u; q < 4u; ++q)
-      if (j + q < p.N) v[q] = b[at + q * step_j];
+      if (j + q < p.N) v[q] = load_b(at + q * step_j);
   return v;
+}
+
+// op(A)[i][k..k+3] from a row-major A (VEC4): one vec4 inside, else elements
+// outside op(A) read as 0.
+vec4 fetch_a_depths(uint i, uint k, bool inside) {
+  const uint at = a_base + i * p.lda + k;
+  if (inside) return a4[at / 4u];
+  vec4 v = vec4(0.0);
+  if (i < p.M)
+    [[unroll]] for (uint c = 0u; c < 4u; ++c)
+      if (k + c < p.K) v[c] = load_a(at + c);
+  return v;
+}
+
+// Whether A's slots hold four depths of one row (fetch_a_depths) rather than
+// four rows at one depth.
+bool a_by_depths() { return (VEC4 & 2u) != 0u && INPUT == 0u && p.trans_a == 0u; }
+
+// With a_by_depths, vec4 number e of a slice holds row i of the block at
+// depths kk..kk+3; consecutive e take consecutive addresses in A.
+bool place_a_depths(uint e, out uint i, out uint kk) {
+  const uint bk4 = BK / 4u;
+  i = e / bk4;
+  kk = 4u * (e % bk4);
+  return e < TM / 4u * gl_WorkGroupSize.y * BK;
 }
 
 // vec4 number e of the slice of op(A) at k0 holds four rows from 4*i4 at depth
@@ -150,6 +236,10 @@ bool place_b(uint e, out uint j4, out uint kk) {
 // Loads vec4 number e of the slice at k0 of the block from row0 (col0);
 // `inside`: the block's rows (columns) and the whole slice lie in the operand.
 vec4 fetch_slot_a(uint e, uint row0, uint k0, bool inside) {
+  if (a_by_depths()) {
+    uint i, kk;
+    return place_a_depths(e, i, kk) ? fetch_a_depths(row0 + i, k0 + kk, inside) : vec4(0.0);
+  }
   uint i4, kk;
   return place_a(e, i4, kk) ? fetch_a(row0 + 4u * i4, k0 + kk, inside) : vec4(0.0);
 }
@@ -160,6 +250,25 @@ vec4 fetch_slot_b(uint e, uint col0, uint k0, bool inside) {
 }
 
 void store_slot_a(uint stage, uint e, vec4 v) {
+  if (a_by_depths()) {
+    uint i, kk;
+    if (!place_a_depths(e, i, kk)) return;
+    // Constant component indices only (the C-like targets have no dynamic
+    // ones on vectors).
+    const uint r = i % 4u;
+    [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+      const uint at = a_at(stage, kk + c, i / 4u);
+      if (r == 0u)
+        tile_a[at].x = v[c];
+      else if (r == 1u)
+        tile_a[at].y = v[c];
+      else if (r == 2u)
+        tile_a[at].z = v[c];
+      else
+        tile_a[at].w = v[c];
+    }
+    return;
+  }
   uint i4, kk;
   if (place_a(e, i4, kk)) tile_a[a_at(stage, kk, i4)] = v;
 }
@@ -192,16 +301,34 @@ void multiply_slice_row(uint stage, uint kk, uint tx, uint ty) {
     }
 }
 
-// C[i][j] = alpha * sum + beta * C[i][j] inside C. beta == 0 overwrites C
-// without reading it: NaN or garbage in its old content must not reach the
-// result.
+// 1 / (1 + exp(-v)) through exp of a non-positive value only: no overflow,
+// and NaN stays NaN.
+float sigmoid(float v) {
+  const float e = exp(-abs(v));
+  return (v >= 0.0 ? 1.0 : e) / (1.0 + e);
+}
+
+float activate(float v) {
+  if (ACTIVATION == 1u) return v < 0.0 ? 0.0 : v;  // relu; NaN stays NaN
+  if (ACTIVATION == 2u) return sigmoid(v);
+  if (ACTIVATION == 3u) {
+    // gelu(v) = v/2 (1 + tanh(u)) = v sigmoid(2u), u = sqrt(2/pi) (v + 0.044715 v^3)
+    const float u = 0.7978845608 * (v + 0.044715 * v * v * v);
+    return v * sigmoid(2.0 * u);
+  }
+  return v;
+}
+
+// C[i][j] = act(alpha * sum + beta * C[i][j] + bias[j]) inside C. beta == 0
+// overwrites C without reading it: NaN or garbage in its old content must not
+// reach the result.
 void store_c(uint i, uint j, float sum) {
   if (i >= p.M || j >= p.N) return;
-  const uint at = p.c_offset + i * p.ldc + j;
-  if (p.beta == 0.0)
-    c[at] = p.alpha * sum;
-  else
-    c[at] = p.alpha * sum + p.beta * c[at];
+  const uint at = c_base + i * p.ldc + j;
+  float v = p.alpha * sum;
+  if (p.beta != 0.0) v += p.beta * c[at];
+  if (BIAS != 0u) v += bias[p.bias_offset + j];
+  c[at] = activate(v);
 }
 
 void main() {
@@ -215,7 +342,11 @@ void main() {
   const uint ty = gl_LocalInvocationID.y;
   const uint tid = ty * LX + tx;
   const uint threads = LX * LY;
-  const uint row0 = gl_WorkGroupID.y * BM4 * 4u;
+  const uint batch = gl_WorkGroupID.y / p.row_groups;
+  a_base = p.a_offset + batch * p.a_batch;
+  b_base = p.b_offset + batch * p.b_batch;
+  c_base = p.c_offset + batch * p.c_batch;
+  const uint row0 = (gl_WorkGroupID.y % p.row_groups) * BM4 * 4u;
   const uint col0 = gl_WorkGroupID.x * BN4 * 4u;
   // Blocks wholly inside op(A)'s rows (op(B)'s columns) load full slices
   // without per-element tests.

@@ -1,8 +1,10 @@
-// matmul: C = alpha * op(A) * op(B) + beta * C (matmul.comp, blocked in
-// shared memory, TM x TN outputs per item). The launcher checks the shapes of
-// op(A), op(B) and C and picks the tile for the device. Error bound:
-// bound.hpp.
+// gemm and matmul: C = act(alpha * op(A) * op(B) + beta * C + bias) over a
+// strided batch (matmul.comp, blocked in shared memory, TM x TN outputs per
+// item); porta_ops_matmul is the case without batch, bias or activation. The
+// launchers check the operands, then one path picks the kernel and its tile
+// for the device and queues it. Error bound: bound.hpp.
 #include <algorithm>
+#include <utility>
 
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
@@ -29,6 +31,11 @@ constexpr uint32_t kBlockMax = 128, kDepthMax = 16, kItemTileMax = 8;
 // library call there: they keep 0 and 0 (the CPU backend's built-in kernel
 // is compiled with the kernel's defaults).
 constexpr uint32_t kGpuPrefetch = 2, kGpuFma = 1;
+
+// matmul.comp's VEC4 on GPUs: 16-byte global loads of runs of four elements
+// (bit 0). Bit 1 (row-major A by depths, 4-byte shared stores) is in the
+// sweep (bench/ops/matmul_sweep.cpp) until a GPU run says which is faster.
+constexpr uint32_t kGpuVec4 = 1;
 
 // C of at least 1024 x 1024 on a GPU: the backend's own tile where it
 // reports one (porta_device_info.tuning, the best of `porta-bench --gpu-only
@@ -85,91 +92,310 @@ uint64_t depth_per_dispatch(const porta_device_info& info, const Tile& t, uint64
   return std::max<uint64_t>(PORTA_LOOP_LIMIT_ITERATIONS / 2 / per_slice, 1) * t.bk;
 }
 
+// matmul.comp's INPUT: how A and B's elements are read.
+uint32_t input_code(porta_dtype dtype) {
+  return dtype == PORTA_DTYPE_FLOAT16 ? 1u : dtype == PORTA_DTYPE_BFLOAT16 ? 2u : 0u;
+}
+
+// A checked GEMM: batch x (M x N) = (M x K)(K x N), strides in elements.
+struct Gemm {
+  View a, b, c, bias;
+  bool has_bias = false, trans_a = false, trans_b = false;
+  uint64_t m = 0, n = 0, k = 0, batch = 1;
+  uint32_t lda = 0, ldb = 0, ldc = 0;
+  uint64_t a_batch = 0, b_batch = 0, c_batch = 0;  // 0: one matrix for the whole batch
+  float alpha = 1.0f, beta = 0.0f;
+  porta_gemm_compute compute = PORTA_GEMM_COMPUTE_DEFAULT;
+  porta_gemm_activation activation = PORTA_GEMM_ACTIVATION_NONE;
+};
+
+// The kernel a GEMM runs on a device and its constants. Every device runs
+// matmul.comp today; a kernel for PORTA_FEATURE_COOPERATIVE_MATRIX devices
+// (16-bit inputs, or float32 with PORTA_GEMM_COMPUTE_ALLOW_TF32) is chosen
+// here, behind the same porta_ops_gemm.
+struct KernelChoice {
+  const char* name;
+  Tile tile;
+};
+
+KernelChoice choose_kernel(const porta_device_info& info, const Gemm& g) {
+  return {"matmul", pick_tile(info, g.m, g.n)};
+}
+
+// VEC4 for this GEMM: GPUs, float32 inputs, and every vec4 of A and B
+// aligned in every batch. CPU-type devices keep the kernel's default (0).
+uint32_t vec4_loads(const porta_device_info& info, const Gemm& g) {
+  if (cpu_like(info) || g.a.dtype != PORTA_DTYPE_FLOAT32) return 0;
+  const bool aligned = g.a.offset % 4 == 0 && g.b.offset % 4 == 0 && g.lda % 4 == 0 && g.ldb % 4 == 0 &&
+                       g.a_batch % 4 == 0 && g.b_batch % 4 == 0;
+  return aligned ? kGpuVec4 : 0;
+}
+
+// Queues the GEMM: batches in as many dispatches as the device's group
+// count allows, and on loop-limited devices K in slices (depth_per_dispatch):
+// C = alpha op(A) op(B) over the first slice plus beta C, each further slice
+// added with beta = 1, and the bias and activation with the last slice only.
+void queue_gemm(const OpCall& call, const Gemm& g) {
+  if (g.m == 0 || g.n == 0 || g.batch == 0) return;
+  const KernelChoice choice = choose_kernel(call.info, g);
+  const Tile& tile = choice.tile;
+  const uint64_t bm = uint64_t(tile.tm) * tile.ly, bn = uint64_t(tile.tn) * tile.lx;
+  const uint64_t groups_x = (g.n + bn - 1) / bn, row_groups = (g.m + bm - 1) / bm;
+  const uint64_t batch_per_dispatch = call.info.limits.max_workgroup_count[1] / row_groups;
+  if (groups_x > call.info.limits.max_workgroup_count[0] || batch_per_dispatch == 0)
+    call.fail(PORTA_ERROR_UNSUPPORTED,
+              "C is %s: %llu x %llu work-groups of %llu x %llu exceed the device's limit",
+              g.c.shape_text().c_str(), static_cast<unsigned long long>(row_groups),
+              static_cast<unsigned long long>(groups_x), static_cast<unsigned long long>(bm),
+              static_cast<unsigned long long>(bn));
+  struct {
+    uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
+    float alpha, beta;
+    uint32_t a_batch, b_batch, c_batch, row_groups, bias_offset;
+  } push{static_cast<uint32_t>(g.m),
+         static_cast<uint32_t>(g.n),
+         static_cast<uint32_t>(g.k),
+         g.lda,
+         g.ldb,
+         g.ldc,
+         0,
+         0,
+         0,
+         g.trans_a ? 1u : 0u,
+         g.trans_b ? 1u : 0u,
+         g.alpha,
+         g.beta,
+         static_cast<uint32_t>(g.a_batch),
+         static_cast<uint32_t>(g.b_batch),
+         static_cast<uint32_t>(g.c_batch),
+         static_cast<uint32_t>(row_groups),
+         static_cast<uint32_t>(g.has_bias ? g.bias.offset : 0)};
+  const uint64_t depth = depth_per_dispatch(call.info, tile, g.k);
+  const uint32_t vec4 = vec4_loads(call.info, g);
+  const auto kernel_for = [&](bool epilogue) {
+    return builtin_kernel(call, choice.name,
+                          {{0, tile.lx},
+                           {1, tile.ly},
+                           {2, tile.bk},
+                           {3, tile.tm},
+                           {4, tile.tn},
+                           {5, tile.prefetch},
+                           {6, tile.fma},
+                           {7, input_code(g.a.dtype)},
+                           {8, epilogue && g.has_bias ? 1u : 0u},
+                           {9, epilogue ? static_cast<uint32_t>(g.activation) : 0u},
+                           {10, vec4}});
+  };
+  const bool plain = !g.has_bias && g.activation == PORTA_GEMM_ACTIVATION_NONE;
+  const KernelHandle last = kernel_for(true);
+  const KernelHandle inner = plain || depth >= g.k ? KernelHandle() : kernel_for(false);
+  // Without a bias the kernel's bias parameter is bound to A's buffer, unread.
+  const porta_buffer bias = g.has_bias ? g.bias.buffer : g.a.buffer;
+  // One float32 matrix: rows of C (and of A unless transposed) in pieces the
+  // device binds (for_each_row_piece); one piece of whole buffers where they
+  // fit. Batches and 16-bit inputs bind whole buffers.
+  if (g.batch == 1 && g.a.dtype == PORTA_DTYPE_FLOAT32) {
+    const View& bias_view = g.has_bias ? g.bias : g.b;
+    for_each_row_piece(
+        call,
+        {{&g.a, g.lda, g.trans_a ? g.m : g.k, !g.trans_a},
+         {&g.b, g.ldb, 0, false},
+         {&g.c, g.ldc, g.n, true},
+         {&bias_view, 1, 0, false}},
+        g.m, static_cast<uint32_t>(bm), [&](const Piece& piece) {
+          const uint64_t piece_groups = (piece.count + bm - 1) / bm;
+          push.m = static_cast<uint32_t>(piece.count);
+          push.row_groups = static_cast<uint32_t>(piece_groups);
+          push.c_offset = piece.offset[2];
+          uint64_t k0 = 0;
+          do {
+            push.k = static_cast<uint32_t>(std::min(depth, g.k - k0));
+            push.a_offset = static_cast<uint32_t>(piece.offset[0] + (g.trans_a ? k0 * g.lda : k0));
+            push.b_offset = static_cast<uint32_t>(g.b.offset + (g.trans_b ? k0 : k0 * g.ldb));
+            push.beta = k0 == 0 ? g.beta : 1.0f;
+            const bool final_slice = k0 + depth >= g.k;
+            dispatch_ranges(call, final_slice || plain ? last : inner, static_cast<uint32_t>(groups_x),
+                            static_cast<uint32_t>(piece_groups),
+                            {piece.binding[0], piece.binding[1], piece.binding[2], piece.binding[3]}, &push,
+                            sizeof push);
+            k0 += depth;
+          } while (k0 < g.k);
+        });
+    return;
+  }
+  for (uint64_t b0 = 0; b0 < g.batch; b0 += batch_per_dispatch) {
+    const uint64_t batches = std::min(batch_per_dispatch, g.batch - b0);
+    uint64_t k0 = 0;
+    do {
+      push.k = static_cast<uint32_t>(std::min(depth, g.k - k0));
+      push.a_offset = static_cast<uint32_t>(g.a.offset + b0 * g.a_batch + (g.trans_a ? k0 * g.lda : k0));
+      push.b_offset = static_cast<uint32_t>(g.b.offset + b0 * g.b_batch + (g.trans_b ? k0 : k0 * g.ldb));
+      push.c_offset = static_cast<uint32_t>(g.c.offset + b0 * g.c_batch);
+      push.beta = k0 == 0 ? g.beta : 1.0f;
+      const bool final_slice = k0 + depth >= g.k;
+      dispatch(call, final_slice || plain ? last : inner, static_cast<uint32_t>(groups_x),
+               static_cast<uint32_t>(row_groups * batches), {g.a.buffer, g.b.buffer, g.c.buffer, bias}, push);
+      k0 += depth;
+    } while (k0 < g.k);
+  }
+}
+
+// The refusal of shapes that do not multiply.
+[[noreturn]] void refuse_shapes(const OpCall& call, const Gemm& g, uint64_t k_b) {
+  call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+            "shapes do not match: op(A) is %llu x %llu (A %s%s), op(B) is %llu x %llu (B %s%s), C is %s; "
+            "need op(A) M x K, op(B) K x N, C M x N",
+            static_cast<unsigned long long>(g.m), static_cast<unsigned long long>(g.k),
+            g.a.shape_text().c_str(), g.trans_a ? " transposed" : "", static_cast<unsigned long long>(k_b),
+            static_cast<unsigned long long>(g.n), g.b.shape_text().c_str(), g.trans_b ? " transposed" : "",
+            g.c.shape_text().c_str());
+}
+
+// A matrix's last two dimensions as a rank-2 view, for row_stride().
+View matrix_of(const View& v) {
+  View m = v;
+  if (v.rank == 3) {
+    m.rank = 2;
+    m.shape[0] = v.shape[1];
+    m.shape[1] = v.shape[2];
+    m.strides[0] = v.strides[1];
+    m.strides[1] = v.strides[2];
+  }
+  return m;
+}
+
+// M, N, K and the leading dimensions from the views; the shapes must agree.
+void measure(const OpCall& call, Gemm& g) {
+  const View a = matrix_of(g.a), b = matrix_of(g.b), c = matrix_of(g.c);
+  g.m = g.trans_a ? a.shape[1] : a.shape[0];
+  g.k = g.trans_a ? a.shape[0] : a.shape[1];
+  const uint64_t k_b = g.trans_b ? b.shape[1] : b.shape[0];
+  g.n = g.trans_b ? b.shape[0] : b.shape[1];
+  if (g.k != k_b || c.shape[0] != g.m || c.shape[1] != g.n) refuse_shapes(call, g, k_b);
+  g.lda = row_stride(call, a);
+  g.ldb = row_stride(call, b);
+  g.ldc = row_stride(call, c);
+}
+
+// 16-bit elements are read as halves of 32-bit words: the word holding the
+// view's last element must lie inside the buffer.
+void require_whole_words(const OpCall& call, const View& v) {
+  if (porta_dtype_size(v.dtype) != 2 || v.elements == 0) return;
+  const uint64_t last = v.end - 1;
+  if ((last / 2 + 1) * 4 > v.buffer_bytes)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+              "operand '%s' %s is %s, read as 32-bit words of two elements: its last element (%llu) needs "
+              "bytes up to %llu, but its buffer has %llu; pad the buffer to a multiple of 4 bytes",
+              v.name.c_str(), v.shape_text().c_str(), dtype_name(v.dtype),
+              static_cast<unsigned long long>(last), static_cast<unsigned long long>((last / 2 + 1) * 4),
+              static_cast<unsigned long long>(v.buffer_bytes));
+}
+
 }  // namespace
 
 void launch_matmul(porta_stream stream, const porta_tensor* a_tensor, const porta_tensor* b_tensor,
                    const porta_tensor* c_tensor, float alpha, float beta, bool trans_a, bool trans_b) {
   const OpCall call = begin_call(stream, "porta_ops_matmul");
   require_float32(call, {a_tensor, b_tensor, c_tensor}, {"A", "B", "C"});
-  const View c = view(call, c_tensor, "C"), b = view(call, b_tensor, "B"), a = view(call, a_tensor, "A");
-  require_rank(call, a, 2);
-  require_rank(call, b, 2);
-  require_rank(call, c, 2);
-  const uint64_t m = trans_a ? a.shape[1] : a.shape[0];
-  const uint64_t k = trans_a ? a.shape[0] : a.shape[1];
-  const uint64_t k_b = trans_b ? b.shape[1] : b.shape[0];
-  const uint64_t n = trans_b ? b.shape[0] : b.shape[1];
-  if (k != k_b || c.shape[0] != m || c.shape[1] != n)
-    call.fail(PORTA_ERROR_INVALID_ARGUMENT,
-              "shapes do not match: op(A) is %llu x %llu (A %s%s), op(B) is %llu x %llu (B %s%s), C is %s; "
-              "need op(A) M x K, op(B) K x N, C M x N",
-              static_cast<unsigned long long>(m), static_cast<unsigned long long>(k), a.shape_text().c_str(),
-              trans_a ? " transposed" : "", static_cast<unsigned long long>(k_b),
-              static_cast<unsigned long long>(n), b.shape_text().c_str(), trans_b ? " transposed" : "",
-              c.shape_text().c_str());
-  const uint32_t lda = row_stride(call, a), ldb = row_stride(call, b), ldc = row_stride(call, c);
-  require_disjoint(call, c, a);
-  require_disjoint(call, c, b);
-  if (m == 0 || n == 0) return;
+  Gemm g;
+  g.c = view(call, c_tensor, "C");
+  g.b = view(call, b_tensor, "B");
+  g.a = view(call, a_tensor, "A");
+  require_rank(call, g.a, 2);
+  require_rank(call, g.b, 2);
+  require_rank(call, g.c, 2);
+  g.trans_a = trans_a;
+  g.trans_b = trans_b;
+  g.alpha = alpha;
+  g.beta = beta;
+  measure(call, g);
+  require_disjoint(call, g.c, g.a);
+  require_disjoint(call, g.c, g.b);
+  queue_gemm(call, g);
+}
 
-  const Tile tile = pick_tile(call.info, m, n);
-  const uint64_t bm = uint64_t(tile.tm) * tile.ly, bn = uint64_t(tile.tn) * tile.lx;
-  const uint64_t groups_x = (n + bn - 1) / bn, groups_y = (m + bm - 1) / bm;
-  if (groups_x > call.info.limits.max_workgroup_count[0] ||
-      groups_y > call.info.limits.max_workgroup_count[1])
-    call.fail(PORTA_ERROR_UNSUPPORTED,
-              "C is %s: %llu x %llu work-groups of %llu x %llu exceed the device's limit",
-              c.shape_text().c_str(), static_cast<unsigned long long>(groups_y),
-              static_cast<unsigned long long>(groups_x), static_cast<unsigned long long>(bm),
-              static_cast<unsigned long long>(bn));
-  struct {
-    uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
-    float alpha, beta;
-  } push{static_cast<uint32_t>(m),
-         static_cast<uint32_t>(n),
-         static_cast<uint32_t>(k),
-         lda,
-         ldb,
-         ldc,
-         static_cast<uint32_t>(a.offset),
-         static_cast<uint32_t>(b.offset),
-         static_cast<uint32_t>(c.offset),
-         trans_a ? 1u : 0u,
-         trans_b ? 1u : 0u,
-         alpha,
-         beta};
-  // K in slices where the device limits loops (depth_per_dispatch): C = alpha
-  // op(A) op(B) over the first slice plus beta C, then each further slice
-  // added with beta = 1. Elsewhere one dispatch takes all of K.
-  const uint64_t depth = depth_per_dispatch(call.info, tile, k);
-  auto kernel = builtin_kernel(call, "matmul",
-                               {{0, tile.lx},
-                                {1, tile.ly},
-                                {2, tile.bk},
-                                {3, tile.tm},
-                                {4, tile.tn},
-                                {5, tile.prefetch},
-                                {6, tile.fma}});
-  // Rows of C (and of A unless transposed) in pieces the device binds
-  // (for_each_row_piece); one piece of whole buffers where they fit.
-  for_each_row_piece(call, {{&a, lda, trans_a ? m : k, !trans_a}, {&b, ldb, 0, false}, {&c, ldc, n, true}}, m,
-                     static_cast<uint32_t>(bm), [&](const Piece& piece) {
-                       push.m = static_cast<uint32_t>(piece.count);
-                       push.c_offset = piece.offset[2];
-                       const uint64_t piece_groups_y = (piece.count + bm - 1) / bm;
-                       uint64_t k0 = 0;
-                       do {
-                         push.k = static_cast<uint32_t>(std::min(depth, k - k0));
-                         push.a_offset = static_cast<uint32_t>(piece.offset[0] + (trans_a ? k0 * lda : k0));
-                         push.b_offset = static_cast<uint32_t>(b.offset + (trans_b ? k0 : k0 * ldb));
-                         push.beta = k0 == 0 ? beta : 1.0f;
-                         dispatch_ranges(call, kernel, static_cast<uint32_t>(groups_x),
-                                         static_cast<uint32_t>(piece_groups_y),
-                                         {piece.binding[0], piece.binding[1], piece.binding[2]}, &push,
-                                         sizeof push);
-                         k0 += depth;
-                       } while (k0 < k);
-                     });
+void launch_gemm(porta_stream stream, const porta_gemm_desc* desc) {
+  const OpCall call = begin_call(stream, "porta_ops_gemm");
+  if (!desc) call.fail(PORTA_ERROR_INVALID_ARGUMENT, "desc is null");
+  if (desc->struct_size != sizeof(porta_gemm_desc))
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+              "desc->struct_size is %u; set it to sizeof(porta_gemm_desc) (%zu)", desc->struct_size,
+              sizeof(porta_gemm_desc));
+  const int compute = static_cast<int>(desc->compute), activation = static_cast<int>(desc->activation);
+  if (compute != PORTA_GEMM_COMPUTE_DEFAULT && compute != PORTA_GEMM_COMPUTE_ALLOW_TF32)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "desc->compute is %d, which is not a porta_gemm_compute",
+              compute);
+  if (activation < PORTA_GEMM_ACTIVATION_NONE || activation > PORTA_GEMM_ACTIVATION_GELU_TANH)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "desc->activation is %d, which is not a porta_gemm_activation",
+              activation);
+  if (!desc->a || !desc->b || !desc->c)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' is null", !desc->c ? "C" : !desc->b ? "B" : "A");
+  for (const auto& [t, name] :
+       {std::pair{desc->bias, "bias"}, {desc->c, "C"}, {desc->b, "B"}, {desc->a, "A"}})
+    if (t && !dtype_name(t->dtype))
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' has dtype %d, which is not a porta_dtype", name,
+                static_cast<int>(t->dtype));
+  // A and B: one of the three input types, the same for both.
+  const porta_dtype input = desc->a->dtype;
+  if (input != PORTA_DTYPE_FLOAT32 && input != PORTA_DTYPE_FLOAT16 && input != PORTA_DTYPE_BFLOAT16)
+    call.fail(PORTA_ERROR_UNSUPPORTED, "operand 'A' is %s; A and B must be float32, float16 or bfloat16",
+              dtype_name(input));
+  if (desc->b->dtype != input)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand 'B' is %s but 'A' is %s; A and B must have one dtype",
+              dtype_name(desc->b->dtype), dtype_name(input));
+  Gemm g;
+  g.has_bias = desc->bias != nullptr;
+  if (g.has_bias) g.bias = view(call, desc->bias, "bias");
+  g.c = view(call, desc->c, "C");
+  g.b = view(call, desc->b, "B", input);
+  g.a = view(call, desc->a, "A", input);
+  for (const View* v : {&g.a, &g.b, &g.c})
+    if (v->rank != 2 && v->rank != 3)
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+                "operand '%s' has rank %u (shape %s); a GEMM operand has rank 2 (a matrix) or 3 (a batch)",
+                v->name.c_str(), v->rank, v->shape_text().c_str());
+  g.batch = g.c.rank == 3 ? g.c.shape[0] : 1;
+  for (const View* v : {&g.a, &g.b})
+    if (v->rank == 3 && (g.c.rank != 3 || v->shape[0] != g.batch))
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+                "operand '%s' %s is a batch of %llu but C %s is %s; a rank-3 A or B has C's batch size "
+                "(rank 2: one matrix for every batch)",
+                v->name.c_str(), v->shape_text().c_str(), static_cast<unsigned long long>(v->shape[0]),
+                g.c.shape_text().c_str(),
+                g.c.rank == 3 ? ("a batch of " + std::to_string(g.batch)).c_str() : "one matrix");
+  g.trans_a = desc->trans_a != 0;
+  g.trans_b = desc->trans_b != 0;
+  g.alpha = desc->alpha;
+  g.beta = desc->beta;
+  g.compute = desc->compute;
+  g.activation = desc->activation;
+  measure(call, g);
+  g.a_batch = g.a.rank == 3 && g.batch > 1 ? static_cast<uint64_t>(g.a.strides[0]) : 0;
+  g.b_batch = g.b.rank == 3 && g.batch > 1 ? static_cast<uint64_t>(g.b.strides[0]) : 0;
+  g.c_batch = g.c.rank == 3 && g.batch > 1 ? static_cast<uint64_t>(g.c.strides[0]) : 0;
+  // C's matrices must not share elements: each is written by its own groups.
+  if (g.batch > 1 && g.m > 0 && g.n > 0 && g.c_batch < (g.m - 1) * g.ldc + g.n)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+              "operand 'C' %s has batch stride %llu, but each of its %llu x %llu matrices spans %llu "
+              "elements (row stride %u): its matrices overlap",
+              g.c.shape_text().c_str(), static_cast<unsigned long long>(g.c_batch),
+              static_cast<unsigned long long>(g.m), static_cast<unsigned long long>(g.n),
+              static_cast<unsigned long long>((g.m - 1) * g.ldc + g.n), g.ldc);
+  if (g.has_bias) {
+    if (g.bias.rank != 1 || g.bias.shape[0] != g.n)
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+                "operand 'bias' has shape %s; it must be [%llu] (N, C's columns)",
+                g.bias.shape_text().c_str(), static_cast<unsigned long long>(g.n));
+    if (g.n > 1 && g.bias.strides[0] != 1)
+      call.fail(PORTA_ERROR_UNSUPPORTED, "operand 'bias' has stride %lld; the bias needs unit stride",
+                static_cast<long long>(g.bias.strides[0]));
+    require_disjoint(call, g.c, g.bias);
+  }
+  require_whole_words(call, g.a);
+  require_whole_words(call, g.b);
+  require_disjoint(call, g.c, g.a);
+  require_disjoint(call, g.c, g.b);
+  queue_gemm(call, g);
 }
 
 }  // namespace porta::ops

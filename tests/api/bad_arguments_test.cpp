@@ -1083,6 +1083,141 @@ void Table::op_rows() {
      },
      PORTA_ERROR_INVALID_ARGUMENT, {"'C' (buffer elements [2, 6)) overlaps 'A'"});
 
+  // porta_ops_gemm: A, B and C as for matmul, a desc built by `change`.
+  const auto gemm = [this, ma, mb, mc](auto change) {
+    porta_tensor a = ma, b = mb, c = mc, bias = tensor(w.buffer, {2}, 12);
+    porta_gemm_desc d{};
+    d.struct_size = sizeof d;
+    d.a = &a;
+    d.b = &b;
+    d.c = &c;
+    d.alpha = 1.0f;
+    change(d, a, b, c, bias);
+    return porta_ops_gemm(w.stream, &d);
+  };
+  using GemmChange = void (*)(porta_gemm_desc&, porta_tensor&, porta_tensor&, porta_tensor&, porta_tensor&);
+  const auto gemm_row = [&](const char* wrong, GemmChange change, porta_status want,
+                            std::vector<std::string> says) {
+    op(
+        "porta_ops_gemm", wrong, [gemm, change] { return gemm(change); }, want, std::move(says));
+  };
+  op_stream_rows("porta_ops_gemm", [=](porta_stream s) {
+    porta_gemm_desc d{};
+    d.struct_size = sizeof d;
+    d.a = &ma;
+    d.b = &mb;
+    d.c = &mc;
+    return porta_ops_gemm(s, &d);
+  });
+  for (const char* operand : {"A", "C"})
+    tensor_rows("porta_ops_gemm", operand, [this, ma, mb, mc, operand](const porta_tensor* t) {
+      porta_gemm_desc d{};
+      d.struct_size = sizeof d;
+      d.a = operand[0] == 'A' ? t : &ma;
+      d.b = &mb;
+      d.c = operand[0] == 'C' ? t : &mc;
+      return porta_ops_gemm(w.stream, &d);
+    });
+  op("porta_ops_gemm", "null desc", [this] { return porta_ops_gemm(w.stream, nullptr); },
+     PORTA_ERROR_INVALID_ARGUMENT, {"desc is null"});
+  gemm_row("struct_size 0",
+           [](porta_gemm_desc& d, porta_tensor&, porta_tensor&, porta_tensor&, porta_tensor&) {
+             d.struct_size = 0;
+           },
+           PORTA_ERROR_INVALID_ARGUMENT, {"desc->struct_size is 0; set it to sizeof(porta_gemm_desc)"});
+  gemm_row("compute 7",
+           [](porta_gemm_desc& d, porta_tensor&, porta_tensor&, porta_tensor&, porta_tensor&) {
+             d.compute = static_cast<porta_gemm_compute>(7);
+           },
+           PORTA_ERROR_INVALID_ARGUMENT, {"desc->compute is 7, which is not a porta_gemm_compute"});
+  gemm_row("activation 9",
+           [](porta_gemm_desc& d, porta_tensor&, porta_tensor&, porta_tensor&, porta_tensor&) {
+             d.activation = static_cast<porta_gemm_activation>(9);
+           },
+           PORTA_ERROR_INVALID_ARGUMENT, {"desc->activation is 9, which is not a porta_gemm_activation"});
+  gemm_row(
+      "null B",
+      [](porta_gemm_desc& d, porta_tensor&, porta_tensor&, porta_tensor&, porta_tensor&) { d.b = nullptr; },
+      PORTA_ERROR_INVALID_ARGUMENT, {"operand 'B' is null"});
+  gemm_row("A and B of int8",
+           [](porta_gemm_desc&, porta_tensor& a, porta_tensor& b, porta_tensor&, porta_tensor&) {
+             a.dtype = b.dtype = PORTA_DTYPE_INT8;
+           },
+           PORTA_ERROR_UNSUPPORTED, {"operand 'A' is int8; A and B must be float32, float16 or bfloat16"});
+  gemm_row("A float32, B float16",
+           [](porta_gemm_desc&, porta_tensor&, porta_tensor& b, porta_tensor&, porta_tensor&) {
+             b.dtype = PORTA_DTYPE_FLOAT16;
+           },
+           PORTA_ERROR_INVALID_ARGUMENT,
+           {"operand 'B' is float16 but 'A' is float32; A and B must have one dtype"});
+  gemm_row("C of bfloat16",
+           [](porta_gemm_desc&, porta_tensor&, porta_tensor&, porta_tensor& c, porta_tensor&) {
+             c.dtype = PORTA_DTYPE_BFLOAT16;
+           },
+           PORTA_ERROR_UNSUPPORTED, {"operand 'C' is bfloat16; this op computes in float32 only"});
+  gemm_row("A of rank 1",
+           [](porta_gemm_desc&, porta_tensor& a, porta_tensor&, porta_tensor&, porta_tensor&) {
+             a.rank = 1;
+             a.shape[0] = 4;
+           },
+           PORTA_ERROR_INVALID_ARGUMENT, {"operand 'A' has rank 1", "rank 2 (a matrix) or 3 (a batch)"});
+  gemm_row("rank-3 A, rank-2 C",
+           [](porta_gemm_desc&, porta_tensor& a, porta_tensor&, porta_tensor&, porta_tensor&) {
+             a = tensor(a.buffer, {1, 2, 2});
+           },
+           PORTA_ERROR_INVALID_ARGUMENT,
+           {"operand 'A' [1, 2, 2] is a batch of 1 but C [2, 2] is one matrix"});
+  gemm_row("C's batches overlap",
+           [](porta_gemm_desc&, porta_tensor&, porta_tensor&, porta_tensor& c, porta_tensor&) {
+             c = tensor(c.buffer, {2, 2, 2}, 8);
+             c.strides[0] = 2;
+             c.strides[1] = 2;
+             c.strides[2] = 1;
+           },
+           PORTA_ERROR_INVALID_ARGUMENT,
+           {"operand 'C' [2, 2, 2] has batch stride 2", "its matrices overlap"});
+  gemm_row("inner sizes differ",
+           [](porta_gemm_desc&, porta_tensor&, porta_tensor& b, porta_tensor&, porta_tensor&) {
+             b = tensor(b.buffer, {3, 2}, 4);
+           },
+           PORTA_ERROR_INVALID_ARGUMENT, {"shapes do not match"});
+  gemm_row("bias of 3",
+           [](porta_gemm_desc& d, porta_tensor&, porta_tensor&, porta_tensor&, porta_tensor& bias) {
+             bias.shape[0] = 3;
+             d.bias = &bias;
+           },
+           PORTA_ERROR_INVALID_ARGUMENT, {"operand 'bias' has shape [3]; it must be [2]"});
+  gemm_row("bias over C",
+           [](porta_gemm_desc& d, porta_tensor&, porta_tensor&, porta_tensor&, porta_tensor& bias) {
+             bias.offset = 10;
+             d.bias = &bias;
+           },
+           PORTA_ERROR_INVALID_ARGUMENT, {"'C' (buffer elements [8, 12)) overlaps 'bias'"});
+  gemm_row("bias of dtype 99",
+           [](porta_gemm_desc& d, porta_tensor&, porta_tensor&, porta_tensor&, porta_tensor& bias) {
+             bias.dtype = static_cast<porta_dtype>(99);
+             d.bias = &bias;
+           },
+           PORTA_ERROR_INVALID_ARGUMENT, {"operand 'bias' has dtype 99, which is not a porta_dtype"});
+  op("porta_ops_gemm", "float16 A in a buffer of 6 bytes",
+     [this] {
+       porta_buffer six = nullptr;
+       if (porta_buffer_create(w.device, 6, &six) != PORTA_SUCCESS) return PORTA_ERROR_INTERNAL;
+       porta_tensor a = changed(tensor(six, {1, 3}), [](porta_tensor& t) { t.dtype = PORTA_DTYPE_FLOAT16; });
+       porta_tensor b =
+           changed(tensor(w.buffer, {3, 2}), [](porta_tensor& t) { t.dtype = PORTA_DTYPE_FLOAT16; });
+       porta_tensor c = tensor(w.buffer, {1, 2}, 8);
+       porta_gemm_desc d{};
+       d.struct_size = sizeof d;
+       d.a = &a;
+       d.b = &b;
+       d.c = &c;
+       const porta_status status = porta_ops_gemm(w.stream, &d);
+       porta_buffer_destroy(six);
+       return status;
+     },
+     PORTA_ERROR_INVALID_ARGUMENT, {"operand 'A' [1, 3] is float16, read as 32-bit words", "pad the buffer"});
+
   const char* workspace = "porta_ops_logreg_workspace_size";
   handles<porta_device>(workspace, "device", "", &Objects::dead_device, [](porta_device d) {
     uint64_t bytes = 0;

@@ -461,23 +461,26 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
     const std::vector<float> a = values(m * k, 7919, 101, 37.0f, 1.3f),
                              b = values(k * n, 104729, 89, 23.0f, 1.9f);
     porta_plugin_buffer ba = upload(a), bb = upload(b), bc = buffer(m * n * 4);
+    // One matrix, no bias (the fourth buffer, the bias, is A again, unread).
     struct {
       uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
       float alpha, beta;
-    } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f};
-    static const porta_kernel_buffer_desc access[3] = {
+      uint32_t a_batch, b_batch, c_batch, row_groups, bias_offset;
+    } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f, 0, 0, 0, (m + 63) / 64, 0};
+    static const porta_kernel_buffer_desc access[4] = {
         {0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
         {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
-        {0, 2, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE}};
+        {0, 2, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE},
+        {0, 3, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ}};
     // matmul.comp's defaults: 16 x 8 items of 8 x 8 elements, 64 x 128 blocks.
-    Desc desc(builtin_text("matmul"), "matmul", "isa-variants", 16, 3, sizeof push);
+    Desc desc(builtin_text("matmul"), "matmul", "isa-variants", 16, 4, sizeof push);
     desc.d.workgroup_size[1] = 8;
     desc.d.buffers = access;
     desc.d.shared_memory_bytes = 32768;
     const uint32_t groups[3] = {(n + 127) / 128, (m + 63) / 64, 1};
-    porta_plugin_buffer args[3] = {ba, bb, bc};
+    porta_plugin_buffer args[4] = {ba, bb, bc, ba};
     auto results = run_each_isa_level(device, desc, "matmul", [&](porta_plugin_kernel kern) {
-      return dispatch_and_read(kern, groups, args, 3, &push, sizeof push, bc, m * n);
+      return dispatch_and_read(kern, groups, args, 4, &push, sizeof push, bc, m * n);
     });
     ASSERT_EQ(results.size(), 3u);
     for (uint32_t i = 0; i < m; ++i)

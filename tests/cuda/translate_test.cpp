@@ -139,6 +139,27 @@ TEST(CudaTranslationSource, MatmulGpuTilingsCompileCleanlyWithNvrtc) {
         tr::translate(spirv, {tr::Target::Cuda, {{0, 16}, {1, ly}, {2, bk}, {3, 8}, {4, 8}, {5, 2}, {6, 1}}});
     EXPECT_EQ(nvrtc_complaints(*nvrtc, t.source, "matmul"), "") << t.source;
   }
+  // porta_ops_gemm's constants: 16-byte loads (VEC4 1 and 3), float16 and
+  // bfloat16 inputs, the bias and each activation.
+  const uint32_t gemm_variants[][4] = {
+      {0, 1, 0, 0}, {0, 3, 1, 1}, {1, 0, 1, 2}, {2, 0, 1, 3}};  // INPUT, VEC4, BIAS, ACT
+  for (const auto& [input, vec4, bias, act] : gemm_variants) {
+    SCOPED_TRACE("INPUT " + std::to_string(input) + " VEC4 " + std::to_string(vec4) + " ACTIVATION " +
+                 std::to_string(act));
+    const tr::Translation t = tr::translate(spirv, {tr::Target::Cuda,
+                                                    {{0, 16},
+                                                     {1, 16},
+                                                     {2, 16},
+                                                     {3, 8},
+                                                     {4, 8},
+                                                     {5, 2},
+                                                     {6, 1},
+                                                     {7, input},
+                                                     {8, bias},
+                                                     {9, act},
+                                                     {10, vec4}}});
+    EXPECT_EQ(nvrtc_complaints(*nvrtc, t.source, "matmul"), "") << t.source;
+  }
 }
 
 // porta-translate --readable: matmul unoptimised, its helper functions kept,

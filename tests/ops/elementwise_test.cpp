@@ -11,7 +11,8 @@ namespace porta::test {
 namespace {
 
 // Lengths: 1, primes, around every vector width and work-group size, large.
-const uint64_t kLengths[] = {1, 2, 3, 4, 5, 7, 8, 13, 31, 61, 64, 127, 255, 256, 257, 1021, 4099, 65537, (1u << 20) + 3};
+const uint64_t kLengths[] = {
+    1, 2, 3, 4, 5, 7, 8, 13, 31, 61, 64, 127, 255, 256, 257, 1021, 4099, 65537, (1u << 20) + 3};
 
 struct Devices {
   porta::Device dut = porta::open(backend_under_test());
@@ -37,7 +38,8 @@ porta::Buffer upload_at(porta::Device& dev, const std::vector<float>& host, uint
 
 std::vector<float> read_at(const porta::Buffer& b, uint64_t offset, uint64_t n) {
   std::vector<float> all = b.to_vector<float>();
-  return std::vector<float>(all.begin() + static_cast<long>(offset), all.begin() + static_cast<long>(offset + n));
+  return std::vector<float>(all.begin() + static_cast<long>(offset),
+                            all.begin() + static_cast<long>(offset + n));
 }
 
 std::vector<float> run_mul(porta::Device& dev, const std::vector<float>& a, const std::vector<float>& b,
@@ -46,7 +48,8 @@ std::vector<float> run_mul(porta::Device& dev, const std::vector<float>& a, cons
   porta::Buffer ba = upload_at(dev, a, off_a), bb = upload_at(dev, b, off_b);
   porta::Buffer bo = upload_at(dev, std::vector<float>(n, NAN), off_o);
   porta::Stream s = dev.stream();
-  porta::ops::mul(s, porta::Tensor(ba, {n}, off_a), porta::Tensor(bb, {n}, off_b), porta::Tensor(bo, {n}, off_o));
+  porta::ops::mul(s, porta::Tensor(ba, {n}, off_a), porta::Tensor(bb, {n}, off_b),
+                  porta::Tensor(bo, {n}, off_o));
   s.sync();
   std::vector<float> all = bo.to_vector<float>();
   EXPECT_EQ(all.back(), -7.0f) << "mul wrote past the end of its output view";
@@ -56,7 +59,8 @@ std::vector<float> run_mul(porta::Device& dev, const std::vector<float>& a, cons
   return std::vector<float>(all.begin() + static_cast<long>(off_o), all.end() - 1);
 }
 
-void expect_same_bits(const std::vector<float>& got, const std::vector<float>& want, const std::string& what) {
+void expect_same_bits(const std::vector<float>& got, const std::vector<float>& want,
+                      const std::string& what) {
   ASSERT_EQ(got.size(), want.size());
   size_t bad = 0;
   for (size_t i = 0; i < got.size() && bad < 5; ++i)
@@ -97,7 +101,8 @@ TEST(Mul, InPlace) {
   porta::ops::mul(s, porta::Tensor(ba, {n}), porta::Tensor(bb, {n}), porta::Tensor(ba, {n}));
   s.sync();
   std::vector<float> got = ba.to_vector<float>();
-  for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], static_cast<float>(static_cast<double>(a[i]) * b[i])) << i;
+  for (uint64_t i = 0; i < n; ++i)
+    ASSERT_EQ(got[i], static_cast<float>(static_cast<double>(a[i]) * b[i])) << i;
 }
 
 std::vector<float> run_sigmoid(porta::Device& dev, const std::vector<float>& x, uint64_t off) {
@@ -122,7 +127,8 @@ TEST(Sigmoid, WithinBoundAtEveryLength) {
     double worst = 0;
     size_t bad = 0;
     for (uint64_t i = 0; i < n && bad < 5; ++i) {
-      const double err = testing_cpu() ? ulp_error(got[i], exact_sigmoid(x[i])) : ulp_distance(got[i], ref[i]);
+      const double err =
+          testing_cpu() ? ulp_error(got[i], exact_sigmoid(x[i])) : ulp_distance(got[i], ref[i]);
       const double bound = testing_cpu() ? kSigmoidUlp : 2 * kSigmoidUlp;
       worst = std::max(worst, err);
       if (err > bound) {
@@ -138,8 +144,8 @@ TEST(Sigmoid, WithinBoundAtEveryLength) {
 TEST(Sigmoid, FiniteOverTheWholeRange) {
   auto& d = devices();
   const float inf = std::numeric_limits<float>::infinity();
-  const std::vector<float> x = {0.0f,  -0.0f,   1e-30f, -1e-30f, 88.0f,   -88.0f, 100.0f,  -100.0f, 1e30f,
-                                -1e30f, FLT_MAX, -FLT_MAX, inf,    -inf,    NAN,    1e-45f, 17.0f,   -17.0f};
+  const std::vector<float> x = {0.0f,   -0.0f,   1e-30f,   -1e-30f, 88.0f, -88.0f, 100.0f, -100.0f, 1e30f,
+                                -1e30f, FLT_MAX, -FLT_MAX, inf,     -inf,  NAN,    1e-45f, 17.0f,   -17.0f};
   std::vector<float> got = run_sigmoid(d.dut, x, 0);
   for (size_t i = 0; i < x.size(); ++i) {
     SCOPED_TRACE("sigmoid(" + std::to_string(x[i]) + ") = " + std::to_string(got[i]));

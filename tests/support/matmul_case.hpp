@@ -13,10 +13,12 @@
 namespace porta::test {
 
 struct MatmulCase {
-  // matmul.comp's push constants (std430).
+  // matmul.comp's push constants (std430): one matrix, no bias (the kernel's
+  // fourth buffer, the bias, is not read: pass A again).
   struct Params {
     uint32_t M, N, K, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
     float alpha, beta;
+    uint32_t a_batch, b_batch, c_batch, row_groups, bias_offset;
   };
 
   // 4 x 4 items of 4 x 4 elements, 4-deep slices: 16 x 16 blocks, so that
@@ -35,7 +37,7 @@ struct MatmulCase {
     for (uint32_t i = 0; i < a.size(); ++i) a[i] = float(int(i * 7 % 5) - 2);
     for (uint32_t i = 0; i < b.size(); ++i) b[i] = float(int(i * 3 % 7) - 3);
     for (uint32_t i = 0; i < c.size(); ++i) c[i] = float(int(i % 9) - 4);
-    params = {M, N, K, K, N, N, 0, 0, 0, 0, 0, 2.0f, 0.5f};
+    params = {M, N, K, K, N, N, 0, 0, 0, 0, 0, 2.0f, 0.5f, 0, 0, 0, groups_y(), 0};
     expected.resize(c.size());
     for (uint32_t i = 0; i < M; ++i)
       for (uint32_t j = 0; j < N; ++j) {

@@ -64,7 +64,7 @@ TEST(Readable, CppMatmulComputesWhatTheOptimisedOneDoes) {
       CompiledKernel kernel(pt::prepare(spirv, {readable, pt::Target::Cpp}), MatmulCase::specs(prefetch));
       ASSERT_TRUE(kernel.ok()) << kernel.error();
       MatmulCase m;
-      kernel.dispatch(m.groups_x(), m.groups_y(), 1, {m.a, m.b, m.c}, &m.params, sizeof m.params);
+      kernel.dispatch(m.groups_x(), m.groups_y(), 1, {m.a, m.b, m.c, m.a}, &m.params, sizeof m.params);
       EXPECT_EQ(m.c, m.expected);
     }
   }

@@ -200,7 +200,7 @@ TEST_F(OpenclRun, ReadableMatmulComputesTheExactResult) {
     std::vector<uint8_t> a = bytes_of(m.a), b = bytes_of(m.b), c = bytes_of(m.c);
     const uint32_t groups[3] = {m.groups_x(), m.groups_y(), 1};
     ASSERT_EQ(cl().run(translation.source, translation.entry_point, groups,
-                       pt::reflect(spirv, specs).local_size, {&a, &b, &c}, push_of(m.params)),
+                       pt::reflect(spirv, specs).local_size, {&a, &b, &c, &a}, push_of(m.params)),
               "")
         << translation.source;
     EXPECT_EQ(values_of<float>(c), m.expected);

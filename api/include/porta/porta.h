@@ -479,6 +479,61 @@ PORTA_API porta_status porta_ops_sigmoid(porta_stream stream, const porta_tensor
 PORTA_API porta_status porta_ops_matmul(porta_stream stream, const porta_tensor* a, const porta_tensor* b,
                                         const porta_tensor* c, float alpha, float beta, int trans_a,
                                         int trans_b);
+
+/* ---- GEMM: C = act(alpha * op(A) * op(B) + beta * C + bias), batched ---- */
+
+/* How the products of a GEMM may be computed. Sums are float32 in every mode. */
+typedef enum porta_gemm_compute {
+  PORTA_GEMM_COMPUTE_DEFAULT = 0, /* float32 products and sums */
+  /* Allows TF32 products (10-bit mantissa inputs, float32 sums) for float32
+   * A and B where the device has a TF32 path. A device without one computes
+   * in float32, which is at least as accurate; 16-bit inputs are unaffected. */
+  PORTA_GEMM_COMPUTE_ALLOW_TF32 = 1
+} porta_gemm_compute;
+
+/* The function applied to each element of C last. */
+typedef enum porta_gemm_activation {
+  PORTA_GEMM_ACTIVATION_NONE = 0,
+  PORTA_GEMM_ACTIVATION_RELU = 1,     /* max(x, 0); NaN stays NaN */
+  PORTA_GEMM_ACTIVATION_SIGMOID = 2,  /* 1 / (1 + exp(-x)) */
+  PORTA_GEMM_ACTIVATION_GELU_TANH = 3 /* x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+} porta_gemm_activation;
+
+/* A GEMM: C = act(alpha * op(A) * op(B) + beta * C + bias) with op(X) = X, or
+ * X transposed when trans_x is non-zero.
+ * - C: float32, rank 2 (M x N) or rank 3 (a strided batch of `batch` M x N
+ *   matrices, any batch stride that keeps them apart).
+ * - A and B: both float32, both float16 or both bfloat16; rank 2 (one matrix
+ *   for the whole batch) or rank 3 with C's batch size. Products are summed
+ *   in float32 (16-bit inputs convert to float32 exactly); C is float32.
+ *   16-bit elements are read as halves of 32-bit words (no 16-bit storage
+ *   needed on the device), so a 16-bit operand's buffer must hold the whole
+ *   word of the last element its view reaches (buffer sizes that are
+ *   multiples of 4 bytes always do).
+ * - The last two dimensions of every matrix have unit column stride and a
+ *   row stride >= the row length (leading dimensions); offsets and strides
+ *   count elements. C must not overlap A, B or the bias.
+ * - bias: NULL, or float32 rank 1 of N elements with unit stride, added to
+ *   every row of C (after beta * C, before the activation).
+ * beta == 0 does not read C. Where the device has no faster path the result
+ * is the one float32 computation on every device (porta_ops_matmul is this
+ * call without batch, bias or activation). */
+typedef struct porta_gemm_desc {
+  uint32_t struct_size; /* sizeof(porta_gemm_desc): later fields may be added */
+  const porta_tensor* a;
+  const porta_tensor* b;
+  const porta_tensor* c;
+  float alpha;
+  float beta;
+  int trans_a;
+  int trans_b;
+  porta_gemm_compute compute;
+  const porta_tensor* bias;
+  porta_gemm_activation activation;
+} porta_gemm_desc;
+
+PORTA_API porta_status porta_ops_gemm(porta_stream stream, const porta_gemm_desc* desc);
+
 /* Bytes of workspace porta_ops_logreg_step needs for an m x d problem on
  * `device` (per-work-group partial sums). */
 PORTA_API porta_status porta_ops_logreg_workspace_size(porta_device device, uint64_t m, uint64_t d,

@@ -536,6 +536,32 @@ inline void matmul(Stream& stream, const Tensor& a, const Tensor& b, const Tenso
   detail::check(porta_ops_matmul(stream.handle(), a.get(), b.get(), c.get(), alpha, beta, trans_a ? 1 : 0,
                                  trans_b ? 1 : 0));
 }
+// C = act(alpha * op(A) * op(B) + beta * C + bias), batched (porta_ops_gemm).
+struct GemmOptions {
+  float alpha = 1.0f;
+  float beta = 0.0f;
+  bool trans_a = false;
+  bool trans_b = false;
+  porta_gemm_compute compute = PORTA_GEMM_COMPUTE_DEFAULT;
+  const Tensor* bias = nullptr;  // row vector over N, or none
+  porta_gemm_activation activation = PORTA_GEMM_ACTIVATION_NONE;
+};
+inline void gemm(Stream& stream, const Tensor& a, const Tensor& b, const Tensor& c,
+                 const GemmOptions& options = {}) {
+  porta_gemm_desc desc{};
+  desc.struct_size = sizeof desc;
+  desc.a = a.get();
+  desc.b = b.get();
+  desc.c = c.get();
+  desc.alpha = options.alpha;
+  desc.beta = options.beta;
+  desc.trans_a = options.trans_a ? 1 : 0;
+  desc.trans_b = options.trans_b ? 1 : 0;
+  desc.compute = options.compute;
+  desc.bias = options.bias ? options.bias->get() : nullptr;
+  desc.activation = options.activation;
+  detail::check(porta_ops_gemm(stream.handle(), &desc));
+}
 inline uint64_t logreg_workspace_bytes(const Device& device, uint64_t m, uint64_t d) {
   uint64_t bytes = 0;
   detail::check(porta_ops_logreg_workspace_size(device.handle(), m, d, &bytes));

@@ -51,6 +51,10 @@ porta_status porta_ops_matmul(porta_stream stream, const porta_tensor* a, const 
   return run_op([&] { launch_matmul(stream, a, b, c, alpha, beta, trans_a != 0, trans_b != 0); });
 }
 
+porta_status porta_ops_gemm(porta_stream stream, const porta_gemm_desc* desc) {
+  return run_op([&] { launch_gemm(stream, desc); });
+}
+
 porta_status porta_ops_logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t* bytes) {
   return run_op([&] { logreg_workspace_size(device, m, d, bytes); });
 }

@@ -12,8 +12,6 @@ std::string View::shape_text() const {
   return s + "]";
 }
 
-namespace {
-
 const char* dtype_name(porta_dtype dtype) {
   switch (dtype) {
     case PORTA_DTYPE_FLOAT32:
@@ -43,6 +41,8 @@ const char* dtype_name(porta_dtype dtype) {
   }
   return nullptr;
 }
+
+namespace {
 
 // The refusal of an operand whose buffer porta_buffer_check_device turned
 // down: a handle that is not live, with porta_buffer_get_device's cause, or a
@@ -86,17 +86,22 @@ void require_float32(const OpCall& call, std::initializer_list<const porta_tenso
               dtype_name(first->dtype));
 }
 
-View view(const OpCall& call, const porta_tensor* t, const char* name) {
+View view(const OpCall& call, const porta_tensor* t, const char* name, porta_dtype dtype) {
   if (!t) call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' is null", name);
   View v;
   v.name = name;
   if (porta_buffer_check_device(t->buffer, call.device.get(), &v.buffer_bytes) != PORTA_SUCCESS)
     refuse_foreign_buffer(call, t->buffer, name);
   v.buffer = t->buffer;
-  if (t->dtype != PORTA_DTYPE_FLOAT32)
+  if (t->dtype != dtype && dtype == PORTA_DTYPE_FLOAT32)
     call.fail(dtype_name(t->dtype) ? PORTA_ERROR_UNSUPPORTED : PORTA_ERROR_INVALID_ARGUMENT,
               "operand '%s' is %s; this op computes in float32 only", name,
               dtype_name(t->dtype) ? dtype_name(t->dtype) : "of an unknown dtype");
+  if (t->dtype != dtype)
+    call.fail(dtype_name(t->dtype) ? PORTA_ERROR_UNSUPPORTED : PORTA_ERROR_INVALID_ARGUMENT,
+              "operand '%s' is %s; %s expected", name,
+              dtype_name(t->dtype) ? dtype_name(t->dtype) : "of an unknown dtype", dtype_name(dtype));
+  v.element_bytes = porta_dtype_size(dtype);
   if (t->rank == 0 || t->rank > PORTA_TENSOR_MAX_RANK)
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' has rank %u; ranks 1..%d are allowed", name,
               t->rank, PORTA_TENSOR_MAX_RANK);
@@ -127,15 +132,15 @@ View view(const OpCall& call, const porta_tensor* t, const char* name) {
     if (v.shape[i] != 1 && static_cast<uint64_t>(v.strides[i]) != expect) v.contiguous = false;
     expect *= v.shape[i];
   }
-  const uint64_t buffer_elements = v.buffer_bytes / sizeof(float);
+  const uint64_t buffer_elements = v.buffer_bytes / v.element_bytes;
   // An offset past the buffer is refused before it is added to: offset + extent may wrap around.
   if (elements > 0 && v.offset >= buffer_elements)
     call.fail(PORTA_ERROR_INVALID_ARGUMENT,
               "operand '%s' %s starts at element offset %llu, past the end of its buffer "
-              "(%llu bytes = %llu float32 elements)",
+              "(%llu bytes = %llu %s elements)",
               name, v.shape_text().c_str(), static_cast<unsigned long long>(v.offset),
               static_cast<unsigned long long>(v.buffer_bytes),
-              static_cast<unsigned long long>(buffer_elements));
+              static_cast<unsigned long long>(buffer_elements), dtype_name(dtype));
   // Last element touched; strides fit in 2^31 after the checks below.
   uint64_t last = v.offset;
   if (elements > 0)
@@ -149,10 +154,10 @@ View view(const OpCall& call, const porta_tensor* t, const char* name) {
   if (elements > 0 && (v.offset > kMaxElements || last >= buffer_elements || last > kMaxElements))
     call.fail(PORTA_ERROR_INVALID_ARGUMENT,
               "operand '%s' %s at element offset %llu reaches element %llu, past the end of its buffer "
-              "(%llu bytes = %llu float32 elements)",
+              "(%llu bytes = %llu %s elements)",
               name, v.shape_text().c_str(), static_cast<unsigned long long>(v.offset),
               static_cast<unsigned long long>(last), static_cast<unsigned long long>(v.buffer_bytes),
-              static_cast<unsigned long long>(buffer_elements));
+              static_cast<unsigned long long>(buffer_elements), dtype_name(dtype));
   return v;
 }
 
@@ -191,7 +196,8 @@ uint32_t row_stride(const OpCall& call, const View& v) {
 
 bool overlaps(const View& a, const View& b) {
   if (a.buffer != b.buffer || a.elements == 0 || b.elements == 0) return false;
-  return a.begin < b.end && b.begin < a.end;
+  return a.begin * a.element_bytes < b.end * b.element_bytes &&
+         b.begin * b.element_bytes < a.end * a.element_bytes;
 }
 
 bool same_view(const View& a, const View& b) {

@@ -31,6 +31,8 @@ extern const OpBench kMulBench;         // mul.cpp
 extern const OpBench kSigmoidBench;     // sigmoid.cpp
 extern const OpBench kMatmulBench;      // matmul.cpp
 extern const OpBench kLogregStepBench;  // logreg_step.cpp
+// logreg_step with X in float16, bfloat16, int8 (logreg_step.cpp)
+extern const OpBench kLogregStepF16Bench, kLogregStepBf16Bench, kLogregStepInt8Bench;
 
 // The op benchmarks in the order they run on each device.
 const std::vector<const OpBench*>& op_benches();

@@ -207,8 +207,8 @@ void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t
 void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const porta_tensor* x_scale_tensor,
                         const porta_tensor* y_tensor, const porta_tensor* w_tensor,
                         const porta_tensor* b_tensor, float lr, const porta_tensor* loss_tensor,
-                        const porta_tensor* workspace_tensor) {
-  const OpCall call = begin_call(stream, "porta_ops_logreg_step");
+                        const porta_tensor* workspace_tensor, const char* function) {
+  const OpCall call = begin_call(stream, function);
   if (!std::isfinite(lr))
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "learning rate lr = %g is not finite", static_cast<double>(lr));
   require_float32(call, {x_scale_tensor, y_tensor, w_tensor, b_tensor, loss_tensor, workspace_tensor},

@@ -95,6 +95,21 @@ float decode(uint word, uint lane) {
 // Element e of X's buffer (MODE 0 and 2 read X one element at a time).
 float x_at(uint e) { return decode(xw[e >> pack_shift()], e & (pack() - 1u)); }
 
+// Elements e .. e + 3 of X's buffer, e a multiple of 4 from a row's start
+// (MODE 2): 4, 2 or 1 words, each loaded once.
+vec4 x4_at(uint e) {
+  const uint i = e >> pack_shift();
+  if (DTYPE == 0u)
+    return vec4(uintBitsToFloat(xw[i]), uintBitsToFloat(xw[i + 1u]), uintBitsToFloat(xw[i + 2u]),
+                uintBitsToFloat(xw[i + 3u]));
+  if (DTYPE == 3u) {
+    const uint v = xw[i];
+    return vec4(decode(v, 0u), decode(v, 1u), decode(v, 2u), decode(v, 3u));
+  }
+  const uint lo = xw[i], hi = xw[i + 1u];
+  return vec4(decode(lo, 0u), decode(lo, 1u), decode(hi, 0u), decode(hi, 1u));
+}
+
 // Column j's weight as the kernel multiplies it by X's stored values, and the
 // factor of column j's sum of x r: the int8 scale, else 1.
 float weight(uint j) { return DTYPE == 3u ? w[p.w_offset + j] * x_scale[p.scale_offset + j] : w[p.w_offset + j]; }
@@ -233,15 +248,13 @@ void rows_in_sequence(uint base, inout float db_sum, inout float loss_sum) {
     vec4 s = vec4(0.0);
     uint j = 0u;
     for (; j + 4u <= d; j += 4u)
-      s += vec4(x_at(at + j), x_at(at + j + 1u), x_at(at + j + 2u), x_at(at + j + 3u)) *
-           vec4(weight(j), weight(j + 1u), weight(j + 2u), weight(j + 3u));
+      s += x4_at(at + j) * vec4(weight(j), weight(j + 1u), weight(j + 2u), weight(j + 3u));
     for (; j < d; ++j) s.x += x_at(at + j) * weight(j);
     const float r = finish_row(row, (s.x + s.y) + (s.z + s.w), db_sum, loss_sum);
     uint k = 0u;
     for (; k + 4u <= d; k += 4u) {
       const vec4 sum = vec4(partials[base + k], partials[base + k + 1u], partials[base + k + 2u],
-                            partials[base + k + 3u]) +
-                       vec4(x_at(at + k), x_at(at + k + 1u), x_at(at + k + 2u), x_at(at + k + 3u)) * r;
+                            partials[base + k + 3u]) + x4_at(at + k) * r;
       partials[base + k] = sum.x;
       partials[base + k + 1u] = sum.y;
       partials[base + k + 2u] = sum.z;

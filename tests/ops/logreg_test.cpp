@@ -297,8 +297,8 @@ double accuracy(const Problem& p, const Trained& t) {
 }
 
 TEST(LogregTraining, NarrowXAccuracyWithinHalfAPointOfFloat32) {
-  const uint64_t steps = 300;
-  for (const Problem& p : {classic(), generated(20000, 32, 11)}) {
+  const uint64_t steps = 200;
+  for (const Problem& p : {classic(), generated(6000, 32, 11)}) {
     const double reference = accuracy(p, train(backend_under_test(), p, steps, 0.5f, true));
     for (porta_dtype dtype : kNarrow) {
       const double got = accuracy(p, train(backend_under_test(), p, steps, 0.5f, true, {}, 0, dtype));

@@ -39,14 +39,20 @@ uint64_t floor_pow2(uint64_t v) {
   return p;
 }
 
-// logreg_partial.comp's DTYPE and the elements of X per 32-bit word.
+// logreg_partial.comp's DTYPE (the index in kXTypes) and the elements of X
+// per 32-bit word.
 struct XType {
-  uint32_t dtype = 0;  // 0 float32, 1 float16, 2 bfloat16, 3 int8
+  porta_dtype dtype = PORTA_DTYPE_FLOAT32;
+  uint32_t code = 0;  // DTYPE: 0 float32, 1 float16, 2 bfloat16, 3 int8
   uint32_t pack = 1;
 };
 
-constexpr XType kFloat32{0, 1};
-const XType kXTypes[] = {kFloat32, {1, 2}, {2, 2}, {3, 4}};
+constexpr XType kXTypes[] = {{PORTA_DTYPE_FLOAT32, 0, 1},
+                             {PORTA_DTYPE_FLOAT16, 1, 2},
+                             {PORTA_DTYPE_BFLOAT16, 2, 2},
+                             {PORTA_DTYPE_INT8, 3, 4}};
+constexpr XType kFloat32 = kXTypes[0];
+constexpr uint32_t kInt8 = 3;
 
 struct LogregPlan {
   uint32_t workgroup = 0;        // items per group of logreg_partial
@@ -155,7 +161,7 @@ bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, u
     // The group's sums and the weights (MODE 1); MODE 2 zeroes its slot and
     // scales it for int8.
     const uint64_t fixed = 2 * (plan.workgroup + 1) + plan.columns * type.pack * 2 +
-                           (plan.mode == 2 ? (type.dtype == 3 ? 2 : 1) * d : 0);
+                           (plan.mode == 2 ? (type.code == kInt8 ? 2 : 1) * d : 0);
     const uint64_t per_tile = partial_iterations_per_tile(plan, d, type);
     if (fixed + per_tile > budget) return false;
     per_group = std::min(per_group, (budget - fixed) / per_tile);
@@ -216,32 +222,22 @@ void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const
   // X in any of the types logreg_partial.comp decodes; the rest float32.
   XType type = kFloat32;
   if (x_tensor) {
-    switch (x_tensor->dtype) {
-      case PORTA_DTYPE_FLOAT32:
-        type = kXTypes[0];
-        break;
-      case PORTA_DTYPE_FLOAT16:
-        type = kXTypes[1];
-        break;
-      case PORTA_DTYPE_BFLOAT16:
-        type = kXTypes[2];
-        break;
-      case PORTA_DTYPE_INT8:
-        type = kXTypes[3];
-        break;
-      default:
-        if (!dtype_name(x_tensor->dtype))
-          call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand 'X' has dtype %d, which is not a porta_dtype",
-                    static_cast<int>(x_tensor->dtype));
-        call.fail(PORTA_ERROR_UNSUPPORTED,
-                  "operand 'X' is %s; X may be float32, float16, bfloat16 or int8 (with x_scale)",
-                  dtype_name(x_tensor->dtype));
-    }
-    if (type.dtype == 3 && !x_scale_tensor)
+    const XType* found = nullptr;
+    for (const XType& t : kXTypes)
+      if (t.dtype == x_tensor->dtype) found = &t;
+    if (!found && !dtype_name(x_tensor->dtype))
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand 'X' has dtype %d, which is not a porta_dtype",
+                static_cast<int>(x_tensor->dtype));
+    if (!found)
+      call.fail(PORTA_ERROR_UNSUPPORTED,
+                "operand 'X' is %s; X may be float32, float16, bfloat16 or int8 (with x_scale)",
+                dtype_name(x_tensor->dtype));
+    type = *found;
+    if (type.code == kInt8 && !x_scale_tensor)
       call.fail(PORTA_ERROR_INVALID_ARGUMENT,
                 "operand 'x_scale' is null; int8 X needs a float32 scale per column "
                 "(porta_ops_logreg_step_scaled)");
-    if (type.dtype != 3 && x_scale_tensor)
+    if (type.code != kInt8 && x_scale_tensor)
       call.fail(PORTA_ERROR_INVALID_ARGUMENT, "'x_scale' is given but X is %s; only int8 X has a scale",
                 dtype_name(x_tensor->dtype));
   }
@@ -340,9 +336,9 @@ void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const
       plan.mode == 1
           ? builtin_kernel(
                 call, "logreg_partial",
-                {{0, plan.workgroup}, {1, 1}, {2, plan.rows_per_tile}, {3, plan.columns}, {4, type.dtype}})
-      : type.dtype
-          ? builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}, {4, type.dtype}})
+                {{0, plan.workgroup}, {1, 1}, {2, plan.rows_per_tile}, {3, plan.columns}, {4, type.code}})
+      : type.code
+          ? builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}, {4, type.code}})
           : builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}});
   // Without int8 X the kernel reads no scale: w's buffer fills the binding.
   const porta_buffer scale = x_scale_tensor ? x_scale_view.buffer : w.buffer;

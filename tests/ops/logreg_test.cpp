@@ -4,9 +4,11 @@
 // the backends agree within kernels/logreg_step/bound.hpp. X in float16,
 // bfloat16 and int8: the step against the float64 oracle on the same decoded
 // features, and training within 0.5 points of float32's accuracy.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "bounds.hpp"
@@ -168,18 +170,11 @@ std::string kernel_source(const char* file) {
   return text.str();
 }
 
-// logreg_partial.comp's DTYPE.
+// logreg_partial.comp's DTYPE: the index of X's dtype here.
 uint32_t kernel_dtype(porta_dtype dtype) {
-  switch (dtype) {
-    case PORTA_DTYPE_FLOAT16:
-      return 1;
-    case PORTA_DTYPE_BFLOAT16:
-      return 2;
-    case PORTA_DTYPE_INT8:
-      return 3;
-    default:
-      return 0;
-  }
+  const porta_dtype codes[] = {PORTA_DTYPE_FLOAT32, PORTA_DTYPE_FLOAT16, PORTA_DTYPE_BFLOAT16,
+                               PORTA_DTYPE_INT8};
+  return static_cast<uint32_t>(std::find(std::begin(codes), std::end(codes), dtype) - std::begin(codes));
 }
 
 Trained step_with_kernel_choice(const Problem& p, const std::vector<float>& w0, float b0, float lr,

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <sstream>
 
 #include "bounds.hpp"
@@ -252,6 +253,44 @@ TEST(LogregStep, ColumnsInRegistersKernel) {
 TEST(LogregStep, RowsInSequenceKernel) {
   // MODE 2: groups of one item, a row per step (R = 1).
   check_kernel_choices({{2, 1, 1, 1, 64, 1}, {2, 1, 1, 1, 16, 16}});
+}
+
+// porta/quantize.hpp, on the host: every half round-trips, and a value half
+// way between two neighbours rounds to the one with an even last bit (float16
+// and bfloat16); int8 columns take their largest magnitude to +-127.
+TEST(Quantize, HalfAndBfloat16RoundToNearestEven) {
+  for (uint32_t h = 0; h < 0x7c00u; ++h) {  // every finite non-negative half
+    const float v = porta::half_to_float(static_cast<uint16_t>(h));
+    ASSERT_EQ(porta::float_to_half(v), h) << v;
+    ASSERT_EQ(porta::float_to_half(-v), h | 0x8000u) << -v;
+    const float next = h + 1 < 0x7c00u ? porta::half_to_float(static_cast<uint16_t>(h + 1)) : 65536.0f;
+    const float mid = v + (next - v) / 2;  // exact in float32
+    ASSERT_EQ(porta::float_to_half(mid), (h & 1u) ? h + 1 : h) << "midpoint " << mid;
+    ASSERT_EQ(porta::float_to_half(std::nextafter(mid, 0.0f)), h) << "below midpoint " << mid;
+  }
+  EXPECT_EQ(porta::float_to_half(65520.0f), 0x7c00u);  // rounds up past the largest half: infinity
+  EXPECT_EQ(porta::float_to_half(std::numeric_limits<float>::infinity()), 0x7c00u);
+  EXPECT_TRUE(std::isnan(porta::half_to_float(porta::float_to_half(std::nanf("")))));
+  for (uint32_t h = 0; h < 0x7f80u; h += 7) {
+    const float v = porta::bfloat16_to_float(static_cast<uint16_t>(h));
+    ASSERT_EQ(porta::float_to_bfloat16(v), h) << v;
+    const float mid = porta::bits_float(porta::float_bits(v) + 0x8000u);
+    ASSERT_EQ(porta::float_to_bfloat16(mid), (h & 1u) ? h + 1 : h) << "midpoint " << mid;
+  }
+  EXPECT_TRUE(std::isnan(porta::bfloat16_to_float(porta::float_to_bfloat16(std::nanf("")))));
+}
+
+TEST(Quantize, Int8ScalePerColumn) {
+  const std::vector<float> x = {1.0f, -0.5f, 0.0f, -2.0f, 0.25f, 0.0f, 0.5f, 0.1f, 0.0f};  // 3 x 3
+  const porta::EncodedMatrix q = porta::encode_matrix(x.data(), 3, 3, PORTA_DTYPE_INT8);
+  EXPECT_EQ(q.ldx, 4u);  // rows start on a word
+  EXPECT_FLOAT_EQ(q.scale[0], 2.0f / 127);
+  EXPECT_FLOAT_EQ(q.scale[1], 0.5f / 127);
+  EXPECT_EQ(q.scale[2], 1.0f);  // a column of zeros
+  EXPECT_EQ(static_cast<int8_t>(q.bytes[1 * 4 + 0]), -127);
+  EXPECT_EQ(static_cast<int8_t>(q.bytes[0 * 4 + 1]), -127);
+  for (uint64_t i = 0; i < 3; ++i)
+    for (uint64_t j = 0; j < 3; ++j) EXPECT_NEAR(q.value(i, j), x[i * 3 + j], q.scale[j] / 2 * 1.0001);
 }
 
 const porta_dtype kNarrow[] = {PORTA_DTYPE_FLOAT16, PORTA_DTYPE_BFLOAT16, PORTA_DTYPE_INT8};

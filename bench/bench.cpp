@@ -7,9 +7,9 @@ namespace porta::bench {
 
 // One file per benchmark in ops/; they run in this order.
 const std::vector<const OpBench*>& op_benches() {
-  static const std::vector<const OpBench*> kOps = {&kMulBench,        &kSigmoidBench,   &kMatmulBench,
-                                                   &kMatmulTf32Bench, &kMatmulF16Bench, &kMatmulBf16Bench,
-                                                   &kLogregStepBench};
+  static const std::vector<const OpBench*> kOps = {
+      &kMulBench,        &kSigmoidBench,    &kMatmulBench,        &kMatmulTf32Bench,     &kMatmulF16Bench,
+      &kMatmulBf16Bench, &kLogregStepBench, &kLogregStepF16Bench, &kLogregStepBf16Bench, &kLogregStepInt8Bench};
   return kOps;
 }
 
@@ -32,6 +32,7 @@ void Bench::run_all(const std::function<void()>& checkpoint) {
     checkpoint();
   }
   compare_with_reference();
+  compare_with_float32();
 }
 
 Row Bench::row_on(const DeviceInfo& info) const {
@@ -132,6 +133,22 @@ void Bench::compare_with_reference() {
           ref.error.empty())
         row.peers.push_back({"porta " + ref.backend + " (" + ref.device + ")", ref.timing.median_ms,
                              ref.timing.median_ms / row.timing.median_ms});
+  }
+}
+
+// An op on narrower data ("logreg_step_f16") against its float32 op, same
+// device and size: the speed-up of reading fewer bytes, side by side.
+void Bench::compare_with_float32() {
+  for (Row& row : rows_) {
+    const size_t cut = row.op.rfind('_');
+    if (!row.error.empty() || cut == std::string::npos) continue;
+    const std::string type = row.op.substr(cut + 1);
+    if (type != "f16" && type != "bf16" && type != "int8") continue;
+    const std::string base = row.op.substr(0, cut);
+    for (const Row& ref : rows_)
+      if (ref.device_index == row.device_index && ref.op == base && ref.dims == row.dims && ref.error.empty())
+        row.peers.push_back(
+            {"porta " + base + " f32", ref.timing.median_ms, ref.timing.median_ms / row.timing.median_ms});
   }
 }
 

@@ -35,6 +35,7 @@ class Bench {
   void guarded(const DeviceInfo& info, Device& device, Stream& stream, const OpBench& op, const Dims& dims);
   void finish_row(const DeviceInfo& info, Row& row);
   void compare_with_reference();
+  void compare_with_float32();
   Row row_on(const DeviceInfo& info) const;
 
   Options o_;

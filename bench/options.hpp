@@ -13,8 +13,9 @@ struct LogregSize {
 
 struct Options {
   std::vector<std::string> backends;  // empty: all
-  std::vector<std::string> ops = {"mul",        "sigmoid",     "matmul",      "matmul_tf32",
-                                  "matmul_f16", "matmul_bf16", "logreg_step", "overhead"};
+  std::vector<std::string> ops = {"mul",         "sigmoid",         "matmul",           "matmul_tf32",
+                                  "matmul_f16",  "matmul_bf16",     "logreg_step",      "logreg_step_f16",
+                                  "logreg_step_bf16", "logreg_step_int8", "overhead"};
   std::vector<uint64_t> elementwise, matmul;  // empty: per device class
   std::vector<LogregSize> logreg;
   uint32_t runs = 10, warmup = 2;

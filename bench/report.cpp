@@ -90,7 +90,7 @@ std::string size_text(const std::string& op, const Dims& d) {
   if (op == "matmul")
     return d[0] == d[1] && d[1] == d[2] ? std::to_string(d[0]) + "^2"
                                         : pow2(d[0]) + "x" + pow2(d[1]) + "x" + pow2(d[2]);
-  if (op == "logreg_step") return "m=" + pow2(d[0]) + " d=" + std::to_string(d[1]);
+  if (op.rfind("logreg_step", 0) == 0) return "m=" + pow2(d[0]) + " d=" + std::to_string(d[1]);
   return pow2(d[0]);
 }
 

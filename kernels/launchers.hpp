@@ -19,8 +19,10 @@ void launch_matmul(porta_stream stream, const porta_tensor* a, const porta_tenso
                    float alpha, float beta, bool trans_a, bool trans_b);
 void launch_gemm(porta_stream stream, const porta_gemm_desc* desc);
 void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t* bytes);
-void launch_logreg_step(porta_stream stream, const porta_tensor* x, const porta_tensor* y,
-                        const porta_tensor* w, const porta_tensor* b, float lr, const porta_tensor* loss,
-                        const porta_tensor* workspace);
+// x_scale: int8 X's scale per column, else null; `function`: the C entry
+// point, which messages name.
+void launch_logreg_step(porta_stream stream, const porta_tensor* x, const porta_tensor* x_scale,
+                        const porta_tensor* y, const porta_tensor* w, const porta_tensor* b, float lr,
+                        const porta_tensor* loss, const porta_tensor* workspace, const char* function);
 
 }  // namespace porta::ops

@@ -1,6 +1,12 @@
 // logreg_step: one gradient step of logistic regression on m samples of d
-// features; the bytes counted are one read of X, and y.
+// features; the bytes counted are one read of X, and y. logreg_step_f16,
+// _bf16 and _int8 keep X in that type (int8 with a scale per feature); their
+// rows carry the float32 step of the same size and device as a peer, so the
+// ratio is taken side by side in one run.
+#include <cstring>
+
 #include "ops/op.hpp"
+#include "porta/quantize.hpp"
 
 namespace porta::bench {
 namespace {
@@ -14,26 +20,57 @@ std::vector<Dims> sizes(const Options& o, bool cpu_type) {
   return out;
 }
 
-Measurement measure(Device& device, Stream& stream, const Dims& d, const Options& o) {
+// Every element of X holds 0.01 in `dtype` (int8: q = 1, scale 0.01): a word
+// of that pattern, filled on the device.
+uint32_t word_of(porta_dtype dtype) {
+  switch (dtype) {
+    case PORTA_DTYPE_FLOAT16:
+      return 0x10001u * float_to_half(0.01f);
+    case PORTA_DTYPE_BFLOAT16:
+      return 0x10001u * float_to_bfloat16(0.01f);
+    case PORTA_DTYPE_INT8:
+      return 0x01010101u;
+    default:
+      return float_bits(0.01f);
+  }
+}
+
+Measurement measure_as(porta_dtype dtype, Device& device, Stream& stream, const Dims& d, const Options& o) {
   const uint64_t m = d[0], dim = d[1];
-  Buffer x = device.buffer(m * dim * 4), y = device.buffer(m * 4), w = device.buffer(dim * 4),
-         b = device.buffer(4), loss = device.buffer(4);
+  const uint64_t size = porta_dtype_size(dtype), per_word = 4 / size;
+  const uint64_t ldx = (dim + per_word - 1) / per_word * per_word;  // rows start on a word
+  Buffer x = device.buffer(m * ldx * size), y = device.buffer(m * 4), w = device.buffer(dim * 4),
+         b = device.buffer(4), loss = device.buffer(4), scale = device.buffer(dim * 4);
   const uint64_t ws_bytes = ops::logreg_workspace_bytes(device, m, dim);
   Buffer ws = device.buffer(ws_bytes);
-  stream.fill(x, 0.01f);
+  stream.fill(x, word_of(dtype));
   stream.fill(y, 1.0f);
   stream.fill(w, 0.0f);
   stream.fill(b, 0.0f);
-  Tensor tx(x, {m, dim}), ty(y, {m}), tw(w, {dim}), tb(b, {1}), tl(loss, {1}), tws(ws, {ws_bytes / 4});
+  stream.fill(scale, 0.01f);
+  const uint64_t shape[] = {m, dim};
+  const int64_t strides[] = {static_cast<int64_t>(ldx), 1};
+  Tensor tx(x, Span<const uint64_t>(shape, 2), Span<const int64_t>(strides, 2), 0, dtype), ty(y, {m}),
+      tw(w, {dim}), tb(b, {1}), tl(loss, {1}), tws(ws, {ws_bytes / 4}), ts(scale, {dim});
+  const Tensor* x_scale = dtype == PORTA_DTYPE_INT8 ? &ts : nullptr;
   Measurement r;
   r.timing = time_events(stream, o.warmup, o.runs,
-                         [&] { ops::logreg_step(stream, tx, ty, tw, tb, 0.1f, tl, &tws); });
-  r.work = 4.0 * m * dim + 4.0 * m;  // X read once, and y
+                         [&] { ops::logreg_step_scaled(stream, tx, x_scale, ty, tw, tb, 0.1f, tl, &tws); });
+  r.work = static_cast<double>(size) * m * dim + 4.0 * m;  // X read once, and y
+  if (x_scale) r.work += 4.0 * dim;
   return r;
+}
+
+template <porta_dtype D>
+Measurement measure(Device& device, Stream& stream, const Dims& d, const Options& o) {
+  return measure_as(D, device, stream, d, o);
 }
 
 }  // namespace
 
-const OpBench kLogregStepBench = {"logreg_step", sizes, measure};
+const OpBench kLogregStepBench = {"logreg_step", sizes, measure<PORTA_DTYPE_FLOAT32>};
+const OpBench kLogregStepF16Bench = {"logreg_step_f16", sizes, measure<PORTA_DTYPE_FLOAT16>};
+const OpBench kLogregStepBf16Bench = {"logreg_step_bf16", sizes, measure<PORTA_DTYPE_BFLOAT16>};
+const OpBench kLogregStepInt8Bench = {"logreg_step_int8", sizes, measure<PORTA_DTYPE_INT8>};
 
 }  // namespace porta::bench

@@ -34,6 +34,8 @@ extern const OpBench kMatmulTf32Bench;  // matmul.cpp: porta_ops_gemm, TF32 allo
 extern const OpBench kMatmulF16Bench;   // matmul.cpp: float16 A and B
 extern const OpBench kMatmulBf16Bench;  // matmul.cpp: bfloat16 A and B
 extern const OpBench kLogregStepBench;  // logreg_step.cpp
+// logreg_step with X in float16, bfloat16, int8 (logreg_step.cpp)
+extern const OpBench kLogregStepF16Bench, kLogregStepBf16Bench, kLogregStepInt8Bench;
 
 // The op benchmarks in the order they run on each device.
 const std::vector<const OpBench*>& op_benches();

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <string>
 
+#include "porta/quantize.hpp"
 #include "suite.hpp"
 
 namespace porta::conformance {
@@ -333,6 +334,25 @@ std::vector<Case> logreg_cases() {
   add(61, 63, true, 5);
   add(257, 9, false, 0, Values::kSaturated);
   add(257, 9, false, 0, Values::kZeros);
+  // X in float16, bfloat16 and int8: rows whose last word is part padding,
+  // every tiling path, many groups.
+  for (porta_dtype dtype : {PORTA_DTYPE_FLOAT16, PORTA_DTYPE_BFLOAT16, PORTA_DTYPE_INT8}) {
+    const size_t first = out.size();
+    for (auto [m, d] : {std::pair<uint64_t, uint64_t>{1, 1},
+                        {7, 3},
+                        {61, 63},
+                        {1021, 17},
+                        {37, 1000},
+                        {11, 2500},
+                        {20011, 33},
+                        {4096, 256}})
+      add(m, d);
+    add(257, 9, false, 0, Values::kSaturated);
+    for (size_t i = first; i < out.size(); ++i) {
+      out[i].x_dtype = dtype;
+      out[i].name += std::string("-x_") + porta::dtype_short_name(dtype);
+    }
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "gemm_operands.hpp"
 #include "kernel_io.hpp"
+#include "porta/quantize.hpp"
 #include "suite.hpp"
 #include "tolerances.hpp"
 
@@ -345,6 +346,9 @@ std::vector<Output> run_logreg(Devices& d, const Case& c, uint64_t seed) {
   Floats x_host(off + m * ldx + 1, unwritten());
   for (uint64_t i = 0; i < m; ++i)
     for (uint64_t j = 0; j < dim; ++j) x_host[off + i * ldx + j] = x[i * dim + j];
+  // Narrow X: stored as its type, and the oracle takes it as stored.
+  const porta::EncodedMatrix narrow = porta::encode_matrix(x.data(), m, dim, c.x_dtype);
+  if (c.x_dtype != PORTA_DTYPE_FLOAT32) x = narrow.decoded();
 
   // The oracle: one step in float64.
   std::vector<double> dw(dim, 0.0);
@@ -385,18 +389,22 @@ std::vector<Output> run_logreg(Devices& d, const Case& c, uint64_t seed) {
   run_on_both(
       d,
       [&](porta::Device& dev) {
-        porta::Buffer bx = upload(dev, x_host), by = upload(dev, y), bw = upload(dev, outputs[0].before),
-                      bb = upload(dev, outputs[1].before), bl = upload(dev, outputs[2].before);
+        const bool narrow_x = c.x_dtype != PORTA_DTYPE_FLOAT32;
+        porta::Buffer bx = narrow_x ? dev.upload(narrow.bytes) : upload(dev, x_host), by = upload(dev, y),
+                      bw = upload(dev, outputs[0].before), bb = upload(dev, outputs[1].before),
+                      bl = upload(dev, outputs[2].before);
+        porta::Buffer bs = upload(dev, narrow.scale.empty() ? Floats{0} : narrow.scale);
         porta::Stream s = dev.stream();
-        porta::Tensor w(bw, {dim}, 1), b(bb, {1}, 1), l(bl, {1}, 1);
+        porta::Tensor w(bw, {dim}, 1), b(bb, {1}, 1), l(bl, {1}, 1), scale(bs, {dim});
+        const porta::Tensor tx = narrow_x ? narrow.tensor(bx) : matrix(bx, m, dim, ldx, off);
+        const porta::Tensor* x_scale = narrow.scale.empty() ? nullptr : &scale;
         if (c.workspace) {
           const uint64_t bytes = porta::ops::logreg_workspace_bytes(dev, m, dim);
           porta::Buffer ws = upload(dev, Floats(bytes / 4 + 1, unwritten()));
           porta::Tensor wt(ws, {bytes / 4});
-          porta::ops::logreg_step(s, matrix(bx, m, dim, ldx, off), porta::Tensor(by, {m}), w, b, c.lr, l,
-                                  &wt);
+          porta::ops::logreg_step_scaled(s, tx, x_scale, porta::Tensor(by, {m}), w, b, c.lr, l, &wt);
         } else {
-          porta::ops::logreg_step(s, matrix(bx, m, dim, ldx, off), porta::Tensor(by, {m}), w, b, c.lr, l);
+          porta::ops::logreg_step_scaled(s, tx, x_scale, porta::Tensor(by, {m}), w, b, c.lr, l);
         }
         s.sync();
         return std::vector<Floats>{bw.to_vector<float>(), bb.to_vector<float>(), bl.to_vector<float>()};

@@ -58,6 +58,9 @@ struct Case {
   bool bias = false;
   int activation = 0;
   bool workspace = false;  // logreg_step: pass an explicit workspace
+  // logreg_step: X stored as float16, bfloat16 or int8 (a scale per column),
+  // rows padded to whole words; the oracle takes X as stored (decoded).
+  porta_dtype x_dtype = PORTA_DTYPE_FLOAT32;
   float lr = 0.3f;
   uint64_t elements() const;  // output elements, for the report
 };

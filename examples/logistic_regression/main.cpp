@@ -6,6 +6,8 @@
 //   porta-logreg --samples N --features D --iterations K --lr R [--seed S]
 //   porta-logreg --csv FILE                   rows of features, label last
 //   porta-logreg --backend NAME|all           (or PORTA_BACKEND)
+//   porta-logreg --dtype f16|bf16|int8        X stored narrower (int8: a scale per
+//                                             feature); weights and sums float32
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +22,7 @@
 
 #include "logreg_step/bound.hpp"
 #include "porta/porta.hpp"
+#include "porta/quantize.hpp"
 #include "porta_cli.hpp"
 
 namespace {
@@ -34,6 +37,7 @@ struct Options {
   uint64_t seed = 1;
   uint64_t report_every = 0;  // 0: about ten reports
   bool generated = false;
+  porta_dtype dtype = PORTA_DTYPE_FLOAT32;  // of X on the device
 };
 
 struct Data {
@@ -67,21 +71,23 @@ uint64_t parse_count(const std::string& flag, const std::string& text) {
 
 // The options, read as text and checked once parsed (parse_count's messages).
 struct RawOptions {
-  std::string samples, features, iterations, seed, report_every, lr;
+  std::string samples, features, iterations, seed, report_every, lr, dtype;
 };
 
 const char kDescription[] =
     "Trains logistic regression on the device with porta::ops::logreg_step and reports the loss,\n"
     "the training accuracy and the time per iteration. Without a data option: the classic\n"
-    "example, 5 samples of 2 features.";
+    "example, 5 samples of 2 features. With --dtype f16, bf16 or int8 the features are kept in\n"
+    "that type on the device (int8: symmetric, a scale per feature), the weights and sums in\n"
+    "float32, and a float32 run on the same data is reported beside it.";
 
 void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
   command.synopsis(
       "[--samples N --features D] [--csv FILE] [--iterations K] [--lr R] [--seed S]\n"
-      "[--report-every N] [--backend NAME|all]");
+      "[--report-every N] [--backend NAME|all] [--dtype f32|f16|bf16|int8]");
   command.footer(
-      "Exit status: 0 trained, 1 the data were refused, training failed or the backends disagree,\n"
-      "2 bad arguments.");
+      "Exit status: 0 trained, 1 the data were refused, training failed, the backends disagree or\n"
+      "the accuracy with --dtype is more than 0.5 points from float32's, 2 bad arguments.");
   CLI::App& app = command.app();
   app.add_option("--samples", raw.samples, "generated separable data: N samples (with --features)")
       ->type_name("N");
@@ -95,6 +101,10 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
   app.add_option("--report-every", raw.report_every,
                  "read the loss back every N steps (default: about ten reports)")
       ->type_name("N");
+  app.add_option("--dtype", raw.dtype,
+                 "type of the features on the device: f32 (default), f16, bf16 or int8 (with a\n"
+                 "float32 scale per feature); weights, gradient and sums stay float32")
+      ->type_name("f32|f16|bf16|int8");
   app.add_option("--backend", o.backend,
                  "a device selector (default: PORTA_BACKEND, else the best device);\n"
                  "all: every available backend, compared with the reference (CPU) backend")
@@ -113,6 +123,8 @@ void finish(Options& o, const RawOptions& raw) {
   if (!raw.iterations.empty()) o.iterations = parse_count("--iterations", raw.iterations);
   if (!raw.seed.empty()) o.seed = parse_count("--seed", raw.seed);
   if (!raw.report_every.empty()) o.report_every = parse_count("--report-every", raw.report_every);
+  if (!raw.dtype.empty() && !porta::dtype_from_name(raw.dtype, &o.dtype))
+    throw porta::cli::UsageError("--dtype wants f32, f16, bf16 or int8, not '" + raw.dtype + "'");
   if (!raw.lr.empty()) {
     char* end = nullptr;
     o.lr = std::strtod(raw.lr.c_str(), &end);
@@ -218,7 +230,7 @@ void check_data(const Data& d) {
   }
 }
 
-Result train(const std::string& selector, const Data& data, uint64_t iterations, float lr,
+Result train(const std::string& selector, const Data& data, porta_dtype dtype, uint64_t iterations, float lr,
              uint64_t report_every, bool verbose) {
   Result r;
   porta::Device device = porta::open(selector);
@@ -228,12 +240,17 @@ Result train(const std::string& selector, const Data& data, uint64_t iterations,
   if (verbose) std::printf("device: %s\n", r.device.c_str());
 
   const uint64_t m = data.m, d = data.d;
-  porta::Buffer xb = device.upload(data.x), yb = device.upload(data.y);
+  const porta::EncodedMatrix encoded = porta::encode_matrix(data.x.data(), m, d, dtype);
+  porta::Buffer xb = device.upload(encoded.bytes), yb = device.upload(data.y);
+  porta::Buffer sb = device.upload(encoded.scale.empty() ? std::vector<float>{0} : encoded.scale);
   porta::Buffer wb = device.buffer(d * sizeof(float)), bb = device.buffer(sizeof(float));
   const uint64_t block = std::min(report_every, iterations);
   porta::Buffer lossb = device.buffer(block * sizeof(float));
   porta::Buffer work = device.buffer(porta::ops::logreg_workspace_bytes(device, m, d));
-  porta::Tensor x(xb, {m, d}), y(yb, {m}), w(wb, {d}), b(bb, {1}), ws(work, {work.size() / sizeof(float)});
+  porta::Tensor x = encoded.tensor(xb), y(yb, {m}), w(wb, {d}), b(bb, {1}),
+                ws(work, {work.size() / sizeof(float)});
+  porta::Tensor scale(sb, {d});
+  const porta::Tensor* x_scale = encoded.scale.empty() ? nullptr : &scale;
 
   porta::Stream stream = device.stream();
   porta::ops::fill(stream, w, 0.0f);
@@ -244,7 +261,7 @@ Result train(const std::string& selector, const Data& data, uint64_t iterations,
   auto record = [&](uint64_t steps) {
     stream.begin_record();
     for (uint64_t k = 0; k < steps; ++k)
-      porta::ops::logreg_step(stream, x, y, w, b, lr, porta::Tensor(lossb, {1}, k), &ws);
+      porta::ops::logreg_step_scaled(stream, x, x_scale, y, w, b, lr, porta::Tensor(lossb, {1}, k), &ws);
     return stream.end_record();
   };
   porta::Sequence full = record(block);
@@ -315,7 +332,7 @@ void print_weights(const Result& r, uint64_t limit) {
   std::printf("}\nb = %.6f\n", r.b);
 }
 
-int run_all(const Data& data, uint64_t iterations, float lr, uint64_t report_every) {
+int run_all(const Data& data, porta_dtype dtype, uint64_t iterations, float lr, uint64_t report_every) {
   std::vector<std::string> names;
   for (const auto& be : porta::backends())
     if (be.available)
@@ -326,7 +343,7 @@ int run_all(const Data& data, uint64_t iterations, float lr, uint64_t report_eve
   std::vector<Result> results;
   for (const auto& n : names) {
     try {
-      results.push_back(train(n, data, iterations, lr, report_every, false));
+      results.push_back(train(n, data, dtype, iterations, lr, report_every, false));
     } catch (const porta::Error& e) {
       Result r;
       r.device = n;
@@ -342,10 +359,13 @@ int run_all(const Data& data, uint64_t iterations, float lr, uint64_t report_eve
     for (const auto& r : results) std::fprintf(stderr, "%s: %s\n", r.device.c_str(), r.error.c_str());
     return 1;
   }
+  // Every backend reads the same stored features: the bound is taken on them.
+  const std::vector<float> features = porta::encode_matrix(data.x.data(), data.m, data.d, dtype).decoded();
   const porta::logreg::Tolerance tol =
-      porta::logreg::agreement_tolerance(data.x, data.m, data.d, ref->w, ref->b, ref->loss, iterations, lr);
-  std::printf("%s, %llu iterations, lr %g; reference: %s\n", data.name.c_str(),
-              static_cast<unsigned long long>(iterations), lr, ref->device.c_str());
+      porta::logreg::agreement_tolerance(features, data.m, data.d, ref->w, ref->b, ref->loss, iterations, lr);
+  std::printf("%s, X %s, %llu iterations, lr %g; reference: %s\n", data.name.c_str(),
+              porta::dtype_short_name(dtype), static_cast<unsigned long long>(iterations), lr,
+              ref->device.c_str());
   std::printf(
       "tolerance (worst case, kernels/logreg_step/bound.hpp): |dw| <= %.3g, |db| <= %.3g, "
       "|dloss| <= %.3g\n",
@@ -400,12 +420,12 @@ int main(int argc, char** argv) {
     const uint64_t report_every = o.report_every ? o.report_every : std::max<uint64_t>(1, iterations / 10);
     const float lr = static_cast<float>(o.lr);
 
-    if (o.backend == "all") return run_all(data, iterations, lr, report_every);
+    if (o.backend == "all") return run_all(data, o.dtype, iterations, lr, report_every);
 
-    std::printf("%s: m = %llu samples, d = %llu features; %llu iterations, lr %g\n", data.name.c_str(),
+    std::printf("%s: m = %llu samples, d = %llu features (X %s); %llu iterations, lr %g\n", data.name.c_str(),
                 static_cast<unsigned long long>(data.m), static_cast<unsigned long long>(data.d),
-                static_cast<unsigned long long>(iterations), o.lr);
-    Result r = train(o.backend, data, iterations, lr, report_every, true);
+                porta::dtype_short_name(o.dtype), static_cast<unsigned long long>(iterations), o.lr);
+    Result r = train(o.backend, data, o.dtype, iterations, lr, report_every, true);
     if (!r.ok) {
       std::fprintf(stderr, "porta-logreg: %s\n", r.error.c_str());
       return 1;
@@ -414,11 +434,34 @@ int main(int argc, char** argv) {
     print_weights(r, 8);
     const uint64_t correct = correct_count(data, r);
     const double seconds = r.ms_per_iteration / 1e3;
-    const double bytes = static_cast<double>(data.m) * static_cast<double>(data.d) * sizeof(float);
-    std::printf("final loss %.7f, accuracy %.2f%% (%llu of %llu)\n", r.loss, 100.0 * correct / data.m,
-                static_cast<unsigned long long>(correct), static_cast<unsigned long long>(data.m));
-    std::printf("time per iteration %.4f ms, X read at %.2f GB/s (m*d*4 bytes per iteration)\n",
-                r.ms_per_iteration, seconds > 0 ? bytes / seconds / 1e9 : 0.0);
+    const uint64_t element = porta_dtype_size(o.dtype);
+    const double bytes =
+        static_cast<double>(data.m) * static_cast<double>(data.d) * static_cast<double>(element);
+    std::printf("final loss %.7f, accuracy %.2f%% (%llu of %llu), X %s\n", r.loss, 100.0 * correct / data.m,
+                static_cast<unsigned long long>(correct), static_cast<unsigned long long>(data.m),
+                porta::dtype_short_name(o.dtype));
+    std::printf("time per iteration %.4f ms, X read at %.2f GB/s (m*d*%llu bytes per iteration)\n",
+                r.ms_per_iteration, seconds > 0 ? bytes / seconds / 1e9 : 0.0,
+                static_cast<unsigned long long>(element));
+    bool within = true;
+    if (o.dtype != PORTA_DTYPE_FLOAT32) {
+      // The same training with float32 features on the same device, beside it.
+      Result f32 = train(o.backend, data, PORTA_DTYPE_FLOAT32, iterations, lr, report_every, false);
+      if (!f32.ok) {
+        std::fprintf(stderr, "porta-logreg: the float32 run failed: %s\n", f32.error.c_str());
+        return 1;
+      }
+      const uint64_t f32_correct = correct_count(data, f32);
+      const double points = 100.0 * (static_cast<double>(correct) - static_cast<double>(f32_correct)) /
+                            static_cast<double>(data.m);
+      within = std::fabs(points) <= 0.5;
+      std::printf(
+          "float32 X: accuracy %.2f%%, loss %.7f, %.4f ms per iteration; %s X: %+.2f points, "
+          "%.2fx the float32 step's speed (%s)\n",
+          100.0 * f32_correct / data.m, f32.loss, f32.ms_per_iteration, porta::dtype_short_name(o.dtype),
+          points, r.ms_per_iteration > 0 ? f32.ms_per_iteration / r.ms_per_iteration : 0.0,
+          within ? "within 0.5 points" : "MORE than 0.5 points apart");
+    }
     if (data.m <= 16) {
       std::printf("predictions:\n");
       for (uint64_t i = 0; i < data.m; ++i) {
@@ -431,6 +474,12 @@ int main(int argc, char** argv) {
     }
     if (!o.generated && o.csv.empty() && correct != data.m) {
       std::fprintf(stderr, "porta-logreg: the classic example was not classified correctly\n");
+      return 1;
+    }
+    if (!within) {
+      std::fprintf(stderr,
+                   "porta-logreg: %s features lose more than 0.5 points of accuracy against float32\n",
+                   porta::dtype_short_name(o.dtype));
       return 1;
     }
     return 0;

@@ -86,10 +86,6 @@ void require_float32(const OpCall& call, std::initializer_list<const porta_tenso
               dtype_name(first->dtype));
 }
 
-View view(const OpCall& call, const porta_tensor* t, const char* name) {
-  return view(call, t, name, PORTA_DTYPE_FLOAT32);
-}
-
 View view(const OpCall& call, const porta_tensor* t, const char* name, porta_dtype dtype) {
   if (!t) call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' is null", name);
   View v;
@@ -106,6 +102,7 @@ View view(const OpCall& call, const porta_tensor* t, const char* name, porta_dty
               "operand '%s' is %s; it must be %s here", name,
               dtype_name(t->dtype) ? dtype_name(t->dtype) : "of an unknown dtype", dtype_name(dtype));
   v.dtype = dtype;
+  v.element_bytes = porta_dtype_size(dtype);
   if (t->rank == 0 || t->rank > PORTA_TENSOR_MAX_RANK)
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' has rank %u; ranks 1..%d are allowed", name,
               t->rank, PORTA_TENSOR_MAX_RANK);
@@ -136,7 +133,7 @@ View view(const OpCall& call, const porta_tensor* t, const char* name, porta_dty
     if (v.shape[i] != 1 && static_cast<uint64_t>(v.strides[i]) != expect) v.contiguous = false;
     expect *= v.shape[i];
   }
-  const uint64_t buffer_elements = v.buffer_bytes / porta_dtype_size(dtype);
+  const uint64_t buffer_elements = v.buffer_bytes / v.element_bytes;
   // An offset past the buffer is refused before it is added to: offset + extent may wrap around.
   if (elements > 0 && v.offset >= buffer_elements)
     call.fail(PORTA_ERROR_INVALID_ARGUMENT,
@@ -200,7 +197,8 @@ uint32_t row_stride(const OpCall& call, const View& v) {
 
 bool overlaps(const View& a, const View& b) {
   if (a.buffer != b.buffer || a.elements == 0 || b.elements == 0) return false;
-  return a.begin < b.end && b.begin < a.end;
+  return a.begin * a.element_bytes < b.end * b.element_bytes &&
+         b.begin * b.element_bytes < a.end * a.element_bytes;
 }
 
 bool same_view(const View& a, const View& b) {

@@ -23,21 +23,20 @@ struct View {
   uint64_t shape[PORTA_TENSOR_MAX_RANK] = {};
   int64_t strides[PORTA_TENSOR_MAX_RANK] = {};  // explicit, never all-zero
   uint64_t offset = 0;
+  uint32_t element_bytes = 4;      // of its dtype
   uint64_t elements = 0;           // product of the shape
   uint64_t begin = 0, end = 0;     // elements of the buffer it may touch: [begin, end)
   bool contiguous = false;         // row-major without gaps
   std::string shape_text() const;  // "[5, 2]"
 };
 
-// Checks the tensor (null, buffer handle and device, dtype float32, rank,
+// Checks the tensor (null, buffer handle and device, dtype `dtype`, rank,
 // strides >= 0, range inside the buffer, 32-bit indexing). Launchers check
 // their operands from the last to the first, the order porta_ops_* have
 // always reported a bad operand in when more than one is bad.
-View view(const OpCall& call, const porta_tensor* tensor, const char* name);
-// The same for an operand of element type `dtype` (offsets, strides and the
-// buffer's range count its elements).
-View view(const OpCall& call, const porta_tensor* tensor, const char* name, porta_dtype dtype);
-// "float32", "bfloat16", ...; null for a value that is not a porta_dtype.
+View view(const OpCall& call, const porta_tensor* tensor, const char* name,
+          porta_dtype dtype = PORTA_DTYPE_FLOAT32);
+// The name of a porta_dtype ("float16"), or null for a value that is none.
 const char* dtype_name(porta_dtype dtype);
 // Checks that all operands have the same dtype, then that it is float32.
 void require_float32(const OpCall& call, std::initializer_list<const porta_tensor*> tensors,
@@ -45,7 +44,7 @@ void require_float32(const OpCall& call, std::initializer_list<const porta_tenso
 void require_rank(const OpCall& call, const View& v, uint32_t rank);
 void require_contiguous(const OpCall& call, const View& v);
 void require_same_shape(const OpCall& call, const View& a, const View& b);
-// Whether two views may touch the same memory.
+// Whether two views may touch the same memory (bytes of the buffer).
 bool overlaps(const View& a, const View& b);
 // Whether two views are the same elements in the same order.
 bool same_view(const View& a, const View& b);

@@ -25,6 +25,15 @@
 // overlaps the adds), then adds x r into its group's slot of P. No barriers,
 // no shared memory; the second pass over a row reads it from cache.
 //
+// X is stored as float32, float16, bfloat16 or int8 (DTYPE) and read as
+// 32-bit words of 1, 2 or 4 elements (PACK), decoded in registers: every
+// backend reads such words without 16- or 8-bit storage features, and a step
+// on 16-bit features reads half the bytes, on 8-bit ones a quarter. Rows
+// start on a word (the host checks x_offset and ldx). int8 features are
+// q_ij * x_scale[j]: the scale is folded into the weights (z = sum q (s w))
+// and applied to the column's sum of q r, so the inner loops stay q times a
+// float. Weights, sums and the partials are float32 for every DTYPE.
+//
 // The loss uses the log-sigmoid form, -log(sigmoid(z)) = softplus(-z) and
 // -log(1 - sigmoid(z)) = softplus(z), which is finite for every finite z: no
 // log of 0, no clamp needed (finish_row).
@@ -37,18 +46,20 @@ layout(local_size_x = 1, local_size_x_id = 0) in;  // a power of two, <= WG_MAX
 
 layout(constant_id = 1) const uint MODE = 2;  // 0: tiles, 1: columns in registers, 2: rows in sequence
 layout(constant_id = 2) const uint R = 1;     // MODE 1: rows per step, a power of two, R * WG <= TILE, R <= WG
-layout(constant_id = 3) const uint C = 1;     // MODE 1: columns per item, R * C <= RC_MAX
+layout(constant_id = 3) const uint C = 1;     // MODE 1: words of a row per item, R * C <= RC_MAX, C * PACK <= RC_MAX
+layout(constant_id = 4) const uint DTYPE = 0; // X: 0 float32, 1 float16, 2 bfloat16, 3 int8 (with x_scale)
 
 const uint TILE = 2048;     // floats of X per tile (8 KiB)
 const uint ROWS_MAX = 1024; // rows per tile
 const uint WG_MAX = 256;
 const uint RC_MAX = 16;
 
-layout(set = 0, binding = 0) readonly buffer MatX { float x[]; };
+layout(set = 0, binding = 0) readonly buffer MatX { uint xw[]; };  // words of PACK elements
 layout(set = 0, binding = 1) readonly buffer VecY { float y[]; };
 layout(set = 0, binding = 2) readonly buffer VecW { float w[]; };
 layout(set = 0, binding = 3) readonly buffer Bias { float bias[]; };
 layout(set = 0, binding = 4) buffer Partials { float partials[]; };
+layout(set = 0, binding = 5) readonly buffer Scale { float x_scale[]; };  // read only for int8
 
 layout(push_constant) uniform Params {
   uint m;
@@ -62,11 +73,51 @@ layout(push_constant) uniform Params {
   uint lanes;            // T: items per row for z when R < work-group size (R * T == work-group size), else 1
   uint tiles_per_group;
   uint partials_offset;
+  uint scale_offset;
 } p;
 
 shared float tile_x[TILE];     // [row][col] of the current tile
 shared float residual[ROWS_MAX];
 shared float scratch[WG_MAX];  // tree reductions
+
+// Elements per word of X, and its log2.
+uint pack() { return DTYPE == 0u ? 1u : DTYPE == 3u ? 4u : 2u; }
+uint pack_shift() { return DTYPE == 0u ? 0u : DTYPE == 3u ? 2u : 1u; }
+
+// Element `lane` of a word of X (lane 0 in the low bits). int8: the byte
+// with its top bit flipped is q + 128, which as the low bits of the float
+// 2^23 is 2^23 + q + 128 exactly; subtracting 2^23 + 128 leaves q. Integer
+// ops and one add, no int-to-float conversion (a quarter-rate instruction on
+// some GPUs).
+float decode(uint word, uint lane) {
+  if (DTYPE == 1u) return unpackHalf2x16(word >> (16u * lane)).x;
+  if (DTYPE == 2u) return uintBitsToFloat(lane == 0u ? word << 16 : word & 0xffff0000u);
+  if (DTYPE == 3u) return uintBitsToFloat(((word >> (8u * lane)) & 0xffu) ^ 0x4b000080u) - 8388736.0;
+  return uintBitsToFloat(word);
+}
+
+// Element e of X's buffer (MODE 0 and 2 read X one element at a time).
+float x_at(uint e) { return decode(xw[e >> pack_shift()], e & (pack() - 1u)); }
+
+// Elements e .. e + 3 of X's buffer, e a multiple of 4 from a row's start
+// (MODE 2): 4, 2 or 1 words, each loaded once.
+vec4 x4_at(uint e) {
+  const uint i = e >> pack_shift();
+  if (DTYPE == 0u)
+    return vec4(uintBitsToFloat(xw[i]), uintBitsToFloat(xw[i + 1u]), uintBitsToFloat(xw[i + 2u]),
+                uintBitsToFloat(xw[i + 3u]));
+  if (DTYPE == 3u) {
+    const uint v = xw[i];
+    return vec4(decode(v, 0u), decode(v, 1u), decode(v, 2u), decode(v, 3u));
+  }
+  const uint lo = xw[i], hi = xw[i + 1u];
+  return vec4(decode(lo, 0u), decode(lo, 1u), decode(hi, 0u), decode(hi, 1u));
+}
+
+// Column j's weight as the kernel multiplies it by X's stored values, and the
+// factor of column j's sum of x r: the int8 scale, else 1.
+float weight(uint j) { return DTYPE == 3u ? w[p.w_offset + j] * x_scale[p.scale_offset + j] : w[p.w_offset + j]; }
+float column_scale(uint j) { return DTYPE == 3u ? x_scale[p.scale_offset + j] : 1.0; }
 
 // (As in sigmoid.comp.) exp(v) for v <= 0 with an error that does not grow with |v|: Vulkan allows
 // exp 3 + 2|x| ulp (163 ulp at x = -80), so the argument is reduced first,
@@ -105,14 +156,23 @@ void add_partial(uint index, float value, bool first) {
   partials[index] = first ? value : partials[index] + value;
 }
 
-// MODE 1: R rows of this item's columns, 0 outside X.
-void load_rows(uint row0, out float v[RC_MAX]) {
+// MODE 1: R rows of this item's words, 0 outside X. The lanes of a row's
+// last word past column d are cleared: whatever the padding holds decodes to 0.
+void load_rows(uint row0, out uint v[RC_MAX]) {
   const uint WG = gl_WorkGroupSize.x;
+  const uint words = (p.d + pack() - 1u) >> pack_shift();
+  const uint bits = 32u >> pack_shift();  // of one element
   for (uint k = 0u; k < R; ++k)
     for (uint c = 0u; c < C; ++c) {
       const uint row = row0 + k;
-      const uint col = gl_LocalInvocationID.x + c * WG;
-      v[k * C + c] = row < p.m && col < p.d ? x[p.x_offset + row * p.ldx + col] : 0.0;
+      const uint word = gl_LocalInvocationID.x + c * WG;
+      uint v_ = 0u;
+      if (row < p.m && word < words) {
+        v_ = xw[((p.x_offset + row * p.ldx) >> pack_shift()) + word];
+        const uint lanes = p.d - word * pack();  // columns left from this word on
+        if (lanes < pack()) v_ &= (1u << (lanes * bits)) - 1u;
+      }
+      v[k * C + c] = v_;
     }
 }
 
@@ -122,24 +182,28 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
   const uint P = WG / R;  // items that add up one row's shares at the first level
   const uint steps = p.tiles_per_group;
   const uint first_row = gl_WorkGroupID.x * steps * R;
+  // Item t owns the words t, t + WG, ... of each row: column (t + c WG) PACK + l
+  // is w_own[c PACK + l], grad[c PACK + l].
   float w_own[RC_MAX];
   float grad[RC_MAX];
-  for (uint c = 0u; c < C; ++c) {
-    const uint col = t + c * WG;
-    w_own[c] = col < p.d ? w[p.w_offset + col] : 0.0;
-    grad[c] = 0.0;
-  }
-  float next[RC_MAX];
+  for (uint c = 0u; c < C; ++c)
+    for (uint l = 0u; l < pack(); ++l) {
+      const uint col = (t + c * WG) * pack() + l;
+      w_own[c * pack() + l] = col < p.d ? weight(col) : 0.0;
+      grad[c * pack() + l] = 0.0;
+    }
+  uint next[RC_MAX];
   load_rows(first_row, next);
   for (uint step = 0u; step < steps; ++step) {
     const uint row0 = first_row + step * R;
-    float cur[RC_MAX];
+    uint cur[RC_MAX];
     for (uint i = 0u; i < R * C; ++i) cur[i] = next[i];
     if (step + 1u < steps) load_rows(row0 + R, next);
     // This item's share of each row's dot product: tile_x[row][item].
     for (uint k = 0u; k < R; ++k) {
       float s = 0.0;
-      for (uint c = 0u; c < C; ++c) s += cur[k * C + c] * w_own[c];
+      for (uint c = 0u; c < C; ++c)
+        for (uint l = 0u; l < pack(); ++l) s += decode(cur[k * C + c], l) * w_own[c * pack() + l];
       tile_x[k * WG + t] = s;
     }
     barrier();
@@ -162,13 +226,15 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
     barrier();
     for (uint k = 0u; k < R; ++k) {
       const float r = residual[k];
-      for (uint c = 0u; c < C; ++c) grad[c] += cur[k * C + c] * r;
+      for (uint c = 0u; c < C; ++c)
+        for (uint l = 0u; l < pack(); ++l) grad[c * pack() + l] += decode(cur[k * C + c], l) * r;
     }
   }
-  for (uint c = 0u; c < C; ++c) {
-    const uint col = t + c * WG;
-    if (col < p.d) partials[base + col] = grad[c];
-  }
+  for (uint c = 0u; c < C; ++c)
+    for (uint l = 0u; l < pack(); ++l) {
+      const uint col = (t + c * WG) * pack() + l;
+      if (col < p.d) partials[base + col] = grad[c * pack() + l] * column_scale(col);
+    }
 }
 
 // MODE 2: every row of the group in turn, by its one item.
@@ -176,33 +242,32 @@ void rows_in_sequence(uint base, inout float db_sum, inout float loss_sum) {
   const uint d = p.d;
   const uint first_row = gl_WorkGroupID.x * p.tiles_per_group;
   const uint end_row = min(first_row + p.tiles_per_group, p.m);
-  const uint w0 = p.w_offset;
   for (uint j = 0u; j < d; ++j) partials[base + j] = 0.0;
   for (uint row = first_row; row < end_row; ++row) {
     const uint at = p.x_offset + row * p.ldx;
     // s.x, s.y, s.z, s.w sum the columns 0, 1, 2, 3 mod 4: four running
     // sums, as one vec4 so that a CPU adds them in one instruction. (The
     // loads stay four: with 32-bit unsigned indices, which may wrap, the
-    // compiler cannot tell that x[at + j + 1] follows x[at + j].)
+    // compiler cannot tell that element at + j + 1 follows at + j.)
     vec4 s = vec4(0.0);
     uint j = 0u;
     for (; j + 4u <= d; j += 4u)
-      s += vec4(x[at + j], x[at + j + 1u], x[at + j + 2u], x[at + j + 3u]) *
-           vec4(w[w0 + j], w[w0 + j + 1u], w[w0 + j + 2u], w[w0 + j + 3u]);
-    for (; j < d; ++j) s.x += x[at + j] * w[w0 + j];
+      s += x4_at(at + j) * vec4(weight(j), weight(j + 1u), weight(j + 2u), weight(j + 3u));
+    for (; j < d; ++j) s.x += x_at(at + j) * weight(j);
     const float r = finish_row(row, (s.x + s.y) + (s.z + s.w), db_sum, loss_sum);
     uint k = 0u;
     for (; k + 4u <= d; k += 4u) {
       const vec4 sum = vec4(partials[base + k], partials[base + k + 1u], partials[base + k + 2u],
-                            partials[base + k + 3u]) +
-                       vec4(x[at + k], x[at + k + 1u], x[at + k + 2u], x[at + k + 3u]) * r;
+                            partials[base + k + 3u]) + x4_at(at + k) * r;
       partials[base + k] = sum.x;
       partials[base + k + 1u] = sum.y;
       partials[base + k + 2u] = sum.z;
       partials[base + k + 3u] = sum.w;
     }
-    for (; k < d; ++k) partials[base + k] += x[at + k] * r;
+    for (; k < d; ++k) partials[base + k] += x_at(at + k) * r;
   }
+  if (DTYPE == 3u)
+    for (uint j = 0u; j < d; ++j) partials[base + j] *= column_scale(j);
 }
 
 void main() {
@@ -238,7 +303,7 @@ void main() {
         for (uint k = 0u; k < 4u; ++k) {
           const uint row = row0 + r;
           v[k] = 0.0;
-          if (k * WG < count - e && row < p.m) v[k] = x[p.x_offset + row * p.ldx + col];
+          if (k * WG < count - e && row < p.m) v[k] = x_at(p.x_offset + row * p.ldx + col);
           r += step_rows;
           col += step_cols;
           if (col >= d) {
@@ -254,14 +319,14 @@ void main() {
       if (T == 1u) {
         for (uint r = t; r < R; r += WG) {
           float s = 0.0;
-          for (uint j = 0u; j < d; ++j) s += tile_x[r * d + j] * w[p.w_offset + j];
+          for (uint j = 0u; j < d; ++j) s += tile_x[r * d + j] * weight(j);
           residual[r] = finish_row(row0 + r, s, db_sum, loss_sum);
         }
       } else {
         const uint r = t / T;
         const uint lane = t % T;
         float s = 0.0;
-        for (uint j = lane; j < d; j += T) s += tile_x[r * d + j] * w[p.w_offset + j];
+        for (uint j = lane; j < d; j += T) s += tile_x[r * d + j] * weight(j);
         scratch[t] = s;
         barrier();
         for (uint half_ = T / 2u; half_ > 0u; half_ /= 2u) {
@@ -276,7 +341,7 @@ void main() {
         for (uint j = t; j < d; j += WG) {
           float s = 0.0;
           for (uint r = 0u; r < R; ++r) s += tile_x[r * d + j] * residual[r];
-          add_partial(base + j, s, first);
+          add_partial(base + j, s * column_scale(j), first);
         }
       } else {
         // Q items per column, each over every Q-th row, then added in order.
@@ -291,7 +356,7 @@ void main() {
         if (t < d) {
           float sum = 0.0;
           for (uint k = 0u; k < Q; ++k) sum += scratch[k * d + t];
-          add_partial(base + t, sum, first);
+          add_partial(base + t, sum * column_scale(t), first);
         }
       }
       barrier();
@@ -304,7 +369,7 @@ void main() {
       const bool valid = row < p.m;
       float s = 0.0;
       if (valid)
-        for (uint j = t; j < d; j += WG) s += x[p.x_offset + row * p.ldx + j] * w[p.w_offset + j];
+        for (uint j = t; j < d; j += WG) s += x_at(p.x_offset + row * p.ldx + j) * weight(j);
       scratch[t] = s;
       barrier();
       for (uint half_ = WG / 2u; half_ > 0u; half_ /= 2u) {
@@ -315,7 +380,7 @@ void main() {
       barrier();
       const float r = residual[0];
       for (uint j = t; j < d; j += WG)
-        add_partial(base + j, valid ? x[p.x_offset + row * p.ldx + j] * r : 0.0, tile == 0u);
+        add_partial(base + j, valid ? x_at(p.x_offset + row * p.ldx + j) * r * column_scale(j) : 0.0, tile == 0u);
       barrier();
     }
   }

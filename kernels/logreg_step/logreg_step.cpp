@@ -3,6 +3,10 @@
 // group order, the step applied, the loss written). Both are queued on the
 // stream, so a loop of steps records into one sequence. Error bound:
 // bound.hpp (one step, and backends' agreement after training).
+//
+// X may be float32, float16, bfloat16 or int8 (with a float32 scale per
+// column): the kernel reads it as 32-bit words of PACK elements
+// (logreg_partial.comp, DTYPE), so its rows must start on a word.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -35,6 +39,21 @@ uint64_t floor_pow2(uint64_t v) {
   return p;
 }
 
+// logreg_partial.comp's DTYPE (the index in kXTypes) and the elements of X
+// per 32-bit word.
+struct XType {
+  porta_dtype dtype = PORTA_DTYPE_FLOAT32;
+  uint32_t code = 0;  // DTYPE: 0 float32, 1 float16, 2 bfloat16, 3 int8
+  uint32_t pack = 1;
+};
+
+constexpr XType kXTypes[] = {{PORTA_DTYPE_FLOAT32, 0, 1},
+                             {PORTA_DTYPE_FLOAT16, 1, 2},
+                             {PORTA_DTYPE_BFLOAT16, 2, 2},
+                             {PORTA_DTYPE_INT8, 3, 4}};
+constexpr XType kFloat32 = kXTypes[0];
+constexpr uint32_t kInt8 = 3;
+
 struct LogregPlan {
   uint32_t workgroup = 0;        // items per group of logreg_partial
   uint32_t mode = 0;             // logreg_partial's MODE: 0 tiles, 1 columns in registers, 2 one item
@@ -60,17 +79,21 @@ bool one_item_groups(const porta_device_info& info) { return fiber_barriers(info
 
 // How items share the work: the group size, MODE and the shape of a tile (or
 // step), before the rows are split among groups.
-LogregPlan shape_plan(const porta_device_info& device, uint64_t d) {
+LogregPlan shape_plan(const porta_device_info& device, uint64_t d, XType type) {
   LogregPlan plan;
   // CPU-type devices run work-items as loop iterations or fibers: fewer per
   // group means less switching at each barrier. GPUs want full groups.
   plan.workgroup = workgroup_size(device, cpu_like(device) ? 64 : kWorkgroupMax);
   // GPUs, d >= 32: columns in registers, with a group no wider than the row
-  // (every item owns a column) up to 256 items, then C columns per item.
+  // (every item owns a word of PACK columns) up to 256 items, then C words
+  // per item. A word per item keeps the loads of packed X coalesced (a warp
+  // reads consecutive words) and as many bytes in flight as float32's.
+  const uint64_t words = (d + type.pack - 1) / type.pack;
   const uint32_t row_group =
-      workgroup_size(device, static_cast<uint32_t>(std::min<uint64_t>(ceil_pow2(d), kWorkgroupMax)));
-  const uint64_t columns = (d + row_group - 1) / row_group;
-  if (!cpu_like(device) && d >= 32 && row_group >= 32 && columns <= kRowsTimesColumns) {
+      workgroup_size(device, static_cast<uint32_t>(std::min<uint64_t>(ceil_pow2(words), kWorkgroupMax)));
+  const uint64_t columns = (words + row_group - 1) / row_group;
+  if (!cpu_like(device) && d >= 32 && row_group >= 32 && columns <= kRowsTimesColumns &&
+      columns * type.pack <= kRegisterFloats) {
     plan.mode = 1;
     plan.workgroup = row_group;
     plan.columns = static_cast<uint32_t>(columns);
@@ -107,10 +130,10 @@ uint64_t log2_of(uint64_t pow2) {
 // step (MODE 1) or row (MODE 2), counting every loop of the code, those of
 // four fixed trips too, at its full trip count: an upper bound, whatever the
 // driver's compiler unrolls.
-uint64_t partial_iterations_per_tile(const LogregPlan& p, uint64_t d) {
+uint64_t partial_iterations_per_tile(const LogregPlan& p, uint64_t d, XType type) {
   const uint64_t wg = p.workgroup, r = p.rows_per_tile, t = p.lanes, c = p.columns;
-  if (p.mode == 1)  // copy and load R x C, the dot products, two levels of sums, X^T r
-    return 1 + r * c + 3 * r * (c + 1) + r + wg / r;
+  if (p.mode == 1)  // copy and load R x C words, the dot products (PACK per word), two levels of sums, X^T r
+    return 1 + r * c + 3 * r * (c * type.pack + c + 1) + r + wg / r;
   if (p.mode == 2)  // z over four columns at a time and the rest, then x r likewise
     return 1 + 2 * (ceil_div(d, 4) + 3);
   if (d > kTileFloats) return 1 + 2 * ceil_div(d, wg) + log2_of(wg);
@@ -125,7 +148,7 @@ uint64_t partial_iterations_per_tile(const LogregPlan& p, uint64_t d) {
 // loop_limited), each group takes few enough tiles to stay below half of it
 // (room for what the count leaves out), and logreg_update.comp's loop over
 // the groups must fit too. False when the rows cannot be split so.
-bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, uint64_t d) {
+bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, uint64_t d, XType type) {
   // Enough groups to fill the device (on GPUs, 1024 groups of 256 items or as
   // many items in narrower groups); each takes consecutive tiles.
   const uint64_t target_groups = one_item_groups(device) ? 64
@@ -135,9 +158,11 @@ bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, u
   uint64_t per_group = ceil_div(tiles, target_groups);
   if (loop_limited(device)) {
     const uint64_t budget = PORTA_LOOP_LIMIT_ITERATIONS / 2;
-    const uint64_t fixed =
-        2 * (plan.workgroup + 1) + (plan.mode == 2 ? d : 0);  // the group's sums; MODE 2 zeroes its slot
-    const uint64_t per_tile = partial_iterations_per_tile(plan, d);
+    // The group's sums and the weights (MODE 1); MODE 2 zeroes its slot and
+    // scales it for int8.
+    const uint64_t fixed = 2 * (plan.workgroup + 1) + plan.columns * type.pack * 2 +
+                           (plan.mode == 2 ? (type.code == kInt8 ? 2 : 1) * d : 0);
+    const uint64_t per_tile = partial_iterations_per_tile(plan, d, type);
     if (fixed + per_tile > budget) return false;
     per_group = std::min(per_group, (budget - fixed) / per_tile);
     if (ceil_div(tiles, per_group) > budget) return false;  // logreg_update's loop over the groups
@@ -149,7 +174,7 @@ bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, u
   return true;
 }
 
-LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d) {
+LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d, XType type) {
   if (m == 0 || d == 0)
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "X is %llu x %llu: %s", static_cast<unsigned long long>(m),
               static_cast<unsigned long long>(d),
@@ -158,8 +183,8 @@ LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d) {
     call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than 2^31 - 1 elements",
               static_cast<unsigned long long>(m), static_cast<unsigned long long>(d));
   const porta_device_info& device = call.info;
-  LogregPlan plan = shape_plan(device, d);
-  if (split_rows(plan, device, m, d)) return plan;
+  LogregPlan plan = shape_plan(device, d, type);
+  if (split_rows(plan, device, m, d, type)) return plan;
   if (loop_limited(device))
     call.fail(PORTA_ERROR_UNSUPPORTED,
               "X is %llu x %llu: more work per work-item than the device's loop limit allows (%u loop "
@@ -176,19 +201,51 @@ LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d) {
 void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t* bytes) {
   const OpCall call = begin_device_call(device, "porta_ops_logreg_workspace_size");
   if (!bytes) call.fail(PORTA_ERROR_INVALID_ARGUMENT, "bytes is null");
-  *bytes = plan_logreg(call, m, d).workspace_floats * sizeof(float);
+  // Enough for X of any dtype: packed X may split the rows among more groups.
+  uint64_t floats = plan_logreg(call, m, d, kFloat32).workspace_floats;
+  for (XType type : kXTypes) {
+    LogregPlan plan = shape_plan(call.info, d, type);
+    if (split_rows(plan, call.info, m, d, type)) floats = std::max(floats, plan.workspace_floats);
+  }
+  *bytes = floats * sizeof(float);
 }
 
-void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const porta_tensor* y_tensor,
-                        const porta_tensor* w_tensor, const porta_tensor* b_tensor, float lr,
-                        const porta_tensor* loss_tensor, const porta_tensor* workspace_tensor) {
-  const OpCall call = begin_call(stream, "porta_ops_logreg_step");
+void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const porta_tensor* x_scale_tensor,
+                        const porta_tensor* y_tensor, const porta_tensor* w_tensor,
+                        const porta_tensor* b_tensor, float lr, const porta_tensor* loss_tensor,
+                        const porta_tensor* workspace_tensor, const char* function) {
+  const OpCall call = begin_call(stream, function);
   if (!std::isfinite(lr))
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "learning rate lr = %g is not finite", static_cast<double>(lr));
-  require_float32(call, {x_tensor, y_tensor, w_tensor, b_tensor, loss_tensor, workspace_tensor},
-                  {"X", "y", "w", "b", "loss", "workspace"});
-  const View x = view(call, x_tensor, "X"), y = view(call, y_tensor, "y"), w = view(call, w_tensor, "w"),
-             b = view(call, b_tensor, "b"), loss = view(call, loss_tensor, "loss");
+  require_float32(call, {x_scale_tensor, y_tensor, w_tensor, b_tensor, loss_tensor, workspace_tensor},
+                  {"x_scale", "y", "w", "b", "loss", "workspace"});
+  // X in any of the types logreg_partial.comp decodes; the rest float32.
+  XType type = kFloat32;
+  if (x_tensor) {
+    const XType* found = nullptr;
+    for (const XType& t : kXTypes)
+      if (t.dtype == x_tensor->dtype) found = &t;
+    if (!found && !dtype_name(x_tensor->dtype))
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand 'X' has dtype %d, which is not a porta_dtype",
+                static_cast<int>(x_tensor->dtype));
+    if (!found)
+      call.fail(PORTA_ERROR_UNSUPPORTED,
+                "operand 'X' is %s; X may be float32, float16, bfloat16 or int8 (with x_scale)",
+                dtype_name(x_tensor->dtype));
+    type = *found;
+    if (type.code == kInt8 && !x_scale_tensor)
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+                "operand 'x_scale' is null; int8 X needs a float32 scale per column "
+                "(porta_ops_logreg_step_scaled)");
+    if (type.code != kInt8 && x_scale_tensor)
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT, "'x_scale' is given but X is %s; only int8 X has a scale",
+                dtype_name(x_tensor->dtype));
+  }
+  const View x = view(call, x_tensor, "X", x_tensor ? x_tensor->dtype : PORTA_DTYPE_FLOAT32),
+             y = view(call, y_tensor, "y"), w = view(call, w_tensor, "w"), b = view(call, b_tensor, "b"),
+             loss = view(call, loss_tensor, "loss");
+  View x_scale_view;
+  if (x_scale_tensor) x_scale_view = view(call, x_scale_tensor, "x_scale");
   View workspace_view;
   const View* workspace = nullptr;
   if (workspace_tensor) {
@@ -197,8 +254,25 @@ void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const
   }
   require_rank(call, x, 2);
   const uint64_t m = x.shape[0], d = x.shape[1];
-  const LogregPlan plan = plan_logreg(call, m, d);
+  const LogregPlan plan = plan_logreg(call, m, d, type);
   const uint32_t ldx = row_stride(call, x);
+  if (type.pack > 1) {
+    // Rows start on a 32-bit word, and the word holding X's last element lies in the buffer.
+    if (x.offset % type.pack || (m > 1 && ldx % type.pack))
+      call.fail(PORTA_ERROR_UNSUPPORTED,
+                "X (%s, %s) has element offset %llu and row stride %u; %s X is read in 32-bit words, "
+                "so both must be multiples of %u (pad the rows)",
+                dtype_name(x_tensor->dtype), x.shape_text().c_str(),
+                static_cast<unsigned long long>(x.offset), ldx, dtype_name(x_tensor->dtype), type.pack);
+    const uint64_t words_end = (x.end + type.pack - 1) / type.pack;
+    if (words_end * 4 > x.buffer_bytes)
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+                "X (%s, %s) ends inside the last 32-bit word of its %llu-byte buffer, past its end; %s X is "
+                "read in whole words, so the buffer needs %llu bytes",
+                dtype_name(x_tensor->dtype), x.shape_text().c_str(),
+                static_cast<unsigned long long>(x.buffer_bytes), dtype_name(x_tensor->dtype),
+                static_cast<unsigned long long>(words_end * 4));
+  }
   auto require_elements = [&](const View& v, uint64_t n, const char* what) {
     require_contiguous(call, v);
     if (v.elements != n)
@@ -211,6 +285,7 @@ void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const
   require_elements(w, d, "d elements (one weight per column)");
   require_elements(b, 1, "1 element");
   require_elements(loss, 1, "1 element");
+  if (x_scale_tensor) require_elements(x_scale_view, d, "d elements (one scale per column)");
   if (workspace) {
     require_contiguous(call, *workspace);
     if (workspace->elements < plan.workspace_floats)
@@ -226,6 +301,7 @@ void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const
   for (size_t i = 0; i < outputs.size(); ++i) {
     require_disjoint(call, *outputs[i], x);
     require_disjoint(call, *outputs[i], y);
+    if (x_scale_tensor) require_disjoint(call, *outputs[i], x_scale_view);
     for (size_t j = 0; j < i; ++j) require_disjoint(call, *outputs[i], *outputs[j]);
   }
 
@@ -241,7 +317,7 @@ void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const
   }
   struct {
     uint32_t m, d, x_offset, ldx, y_offset, w_offset, b_offset, rows_per_tile, lanes, tiles_per_group,
-        partials_offset;
+        partials_offset, scale_offset;
   } partial_push{static_cast<uint32_t>(m),
                  static_cast<uint32_t>(d),
                  static_cast<uint32_t>(x.offset),
@@ -252,15 +328,22 @@ void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const
                  plan.rows_per_tile,
                  plan.lanes,
                  plan.tiles_per_group,
-                 partials_offset};
+                 partials_offset,
+                 static_cast<uint32_t>(x_scale_tensor ? x_scale_view.offset : 0)};
   // MODE 0 and 2 keep the kernel's defaults for R and C: one variant per
-  // group size and mode.
+  // group size and mode (and X's type, float32 the default).
   auto partial =
       plan.mode == 1
-          ? builtin_kernel(call, "logreg_partial",
-                           {{0, plan.workgroup}, {1, 1}, {2, plan.rows_per_tile}, {3, plan.columns}})
+          ? builtin_kernel(
+                call, "logreg_partial",
+                {{0, plan.workgroup}, {1, 1}, {2, plan.rows_per_tile}, {3, plan.columns}, {4, type.code}})
+      : type.code
+          ? builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}, {4, type.code}})
           : builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}});
-  dispatch(call, partial, plan.groups, 1, {x.buffer, y.buffer, w.buffer, b.buffer, partials}, partial_push);
+  // Without int8 X the kernel reads no scale: w's buffer fills the binding.
+  const porta_buffer scale = x_scale_tensor ? x_scale_view.buffer : w.buffer;
+  dispatch(call, partial, plan.groups, 1, {x.buffer, y.buffer, w.buffer, b.buffer, partials, scale},
+           partial_push);
 
   // GPUs: 16 columns x 16 slices per group (a column's partials spread over
   // 16 items); CPU-type devices: 64 columns, one slice.

@@ -1264,6 +1264,53 @@ void Table::op_rows() {
        return porta_ops_logreg_step(w.stream, &x, &y, &wt, &bt, 0.1f, &loss, &ws);
      },
      PORTA_ERROR_INVALID_ARGUMENT, {"'workspace' has 1 elements; this step needs"});
+
+  // int8 X 2 x 4 (bytes 0..7 = elements 0..1 of float32), its scale 4, y 2, w 4, b 1, loss 1.
+  const porta_tensor x8 = changed(tensor(w.buffer, {2, 4}),
+                                  [](porta_tensor&t) { t.dtype = PORTA_DTYPE_INT8; }),
+                     s4 = tensor(w.buffer, {4}, 2), y2 = tensor(w.buffer, {2}, 6),
+                     w4 = tensor(w.buffer, {4}, 8), b1 = tensor(w.buffer, {1}, 12),
+                     l1 = tensor(w.buffer, {1}, 13);
+  const char* scaled = "porta_ops_logreg_step_scaled";
+  op_stream_rows(scaled, [=](porta_stream s) {
+    return porta_ops_logreg_step_scaled(s, &x8, &s4, &y2, &w4, &b1, 0.1f, &l1, nullptr);
+  });
+  tensor_rows(scaled, "X", [=, this](const porta_tensor* t) {
+    return porta_ops_logreg_step_scaled(w.stream, t, nullptr, &y2, &w4, &b1, 0.1f, &l1, nullptr);
+  });
+  tensor_rows(scaled, "x_scale", [=, this](const porta_tensor* t) {
+    return porta_ops_logreg_step_scaled(w.stream, &x8, t, &y2, &w4, &b1, 0.1f, &l1, nullptr);
+  });
+  op(scaled, "x_scale with float32 X",
+     [=, this] {
+       const porta_tensor x32 = tensor(w.buffer, {2, 4});
+       return porta_ops_logreg_step_scaled(w.stream, &x32, &s4, &y2, &w4, &b1, 0.1f, &l1, nullptr);
+     },
+     PORTA_ERROR_INVALID_ARGUMENT, {"'x_scale' is given but X is float32; only int8 X has a scale"});
+  op(scaled, "int8 X of uint32",
+     [=, this] {
+       const porta_tensor xu = changed(x8, [](porta_tensor& t) { t.dtype = PORTA_DTYPE_UINT32; });
+       return porta_ops_logreg_step_scaled(w.stream, &xu, &s4, &y2, &w4, &b1, 0.1f, &l1, nullptr);
+     },
+     PORTA_ERROR_UNSUPPORTED, {"operand 'X' is uint32; X may be float32, float16, bfloat16 or int8"});
+  op(scaled, "int8 X at offset 1",
+     [=, this] {
+       const porta_tensor x1 = changed(x8, [](porta_tensor& t) { t.offset = 1; });
+       return porta_ops_logreg_step_scaled(w.stream, &x1, &s4, &y2, &w4, &b1, 0.1f, &l1, nullptr);
+     },
+     PORTA_ERROR_UNSUPPORTED, {"has element offset 1 and row stride 4; int8 X is read in 32-bit words"});
+  op(scaled, "x_scale of 3 elements for 4 columns",
+     [=, this] {
+       const porta_tensor s3 = tensor(w.buffer, {3}, 2);
+       return porta_ops_logreg_step_scaled(w.stream, &x8, &s3, &y2, &w4, &b1, 0.1f, &l1, nullptr);
+     },
+     PORTA_ERROR_INVALID_ARGUMENT, {"'x_scale' is [3] (3 elements) but X is 2 x 4"});
+  op(scaled, "w over x_scale",
+     [=, this] {
+       const porta_tensor w_over = tensor(w.buffer, {4}, 2);
+       return porta_ops_logreg_step_scaled(w.stream, &x8, &s4, &y2, &w_over, &b1, 0.1f, &l1, nullptr);
+     },
+     PORTA_ERROR_INVALID_ARGUMENT, {"'w'", "overlaps 'x_scale'"});
 }
 
 void Table::other_device_rows() {

@@ -1,13 +1,20 @@
 // logreg_step: one step against a float64 oracle (CPU backend) or the CPU
 // backend (others); training: the loss falls, the classic example is
 // classified, a recorded loop equals the same steps queued one by one, and
-// the backends agree within kernels/logreg_step/bound.hpp.
+// the backends agree within kernels/logreg_step/bound.hpp. X in float16,
+// bfloat16 and int8: the step against the float64 oracle on the same decoded
+// features, and training within 0.5 points of float32's accuracy.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <sstream>
 
 #include "bounds.hpp"
 #include "logreg_step/bound.hpp"
+#include "porta/quantize.hpp"
 #include "support.hpp"
 
 namespace porta::test {
@@ -37,23 +44,33 @@ struct Trained {
   std::vector<float> losses;  // one per step
 };
 
-// `steps` steps from w = w0, b = b0; recorded as one sequence when `record`.
+// `steps` steps from w = w0, b = b0 with X stored as `dtype`; recorded as
+// one sequence when `record`.
 Trained train(const std::string& backend, const Problem& p, uint64_t steps, float lr, bool record,
-              std::vector<float> w0 = {}, float b0 = 0) {
+              std::vector<float> w0 = {}, float b0 = 0, porta_dtype dtype = PORTA_DTYPE_FLOAT32) {
   porta::Device dev = porta::open(backend);
   if (w0.empty()) w0.assign(p.d, 0.0f);
-  porta::Buffer bx = dev.upload(p.x), by = dev.upload(p.y), bw = dev.upload(w0),
+  const porta::EncodedMatrix ex = porta::encode_matrix(p.x.data(), p.m, p.d, dtype);
+  porta::Buffer bx = dev.upload(ex.bytes), by = dev.upload(p.y), bw = dev.upload(w0),
                 bb = dev.upload(std::vector<float>{b0}), bl = dev.buffer(steps * 4);
-  porta::Tensor x(bx, {p.m, p.d}), y(by, {p.m}), w(bw, {p.d}), b(bb, {1});
+  porta::Buffer bs = dev.upload(ex.scale.empty() ? std::vector<float>{0} : ex.scale);
+  porta::Tensor x = ex.tensor(bx), y(by, {p.m}), w(bw, {p.d}), b(bb, {1}), scale(bs, {p.d});
   porta::Stream s = dev.stream();
   if (record) s.begin_record();
-  for (uint64_t k = 0; k < steps; ++k) porta::ops::logreg_step(s, x, y, w, b, lr, porta::Tensor(bl, {1}, k));
+  for (uint64_t k = 0; k < steps; ++k)
+    porta::ops::logreg_step_scaled(s, x, ex.scale.empty() ? nullptr : &scale, y, w, b, lr,
+                                   porta::Tensor(bl, {1}, k));
   if (record) {
     porta::Sequence seq = s.end_record();
     s.replay(seq);
   }
   s.sync();
   return {bw.to_vector<float>(), bb.to_vector<float>()[0], bl.to_vector<float>()};
+}
+
+// The problem as a step on X stored as `dtype` sees it.
+Problem decoded(const Problem& p, porta_dtype dtype) {
+  return {p.m, p.d, porta::encode_matrix(p.x.data(), p.m, p.d, dtype).decoded(), p.y};
 }
 
 // One step in float64.
@@ -76,26 +93,32 @@ Trained oracle_step(const Problem& p, const std::vector<float>& w, float b, floa
   return t;
 }
 
-using Stepper = Trained (*)(const Problem& p, const std::vector<float>& w0, float b0, float lr);
+using Stepper = Trained (*)(const Problem& p, const std::vector<float>& w0, float b0, float lr,
+                            porta_dtype dtype);
 
-Trained ops_step(const Problem& p, const std::vector<float>& w0, float b0, float lr) {
-  return train(backend_under_test(), p, 1, lr, false, w0, b0);
+Trained ops_step(const Problem& p, const std::vector<float>& w0, float b0, float lr, porta_dtype dtype) {
+  return train(backend_under_test(), p, 1, lr, false, w0, b0, dtype);
 }
 
 // One step on the backend under test (`step`), against the float64 step on
-// the CPU backend and against porta::ops on the CPU backend elsewhere.
-void check_one_step(const Problem& p, uint64_t seed, Stepper step = ops_step) {
-  SCOPED_TRACE("m=" + std::to_string(p.m) + " d=" + std::to_string(p.d));
+// the CPU backend and against porta::ops on the CPU backend elsewhere. With
+// X stored as `dtype`, the oracle takes the features the step reads (X
+// decoded), so the bound is float32's.
+void check_one_step(const Problem& original, uint64_t seed, Stepper step = ops_step,
+                    porta_dtype dtype = PORTA_DTYPE_FLOAT32) {
+  SCOPED_TRACE("m=" + std::to_string(original.m) + " d=" + std::to_string(original.d) + " X " +
+               porta::dtype_short_name(dtype));
+  const Problem p = decoded(original, dtype);
   const float lr = 0.3f;
   std::vector<float> w0 = random_floats(p.d, seed, -0.5f, 0.5f);
   const float b0 = 0.125f;
-  Trained got = step(p, w0, b0, lr);
+  Trained got = step(original, w0, b0, lr, dtype);
   Trained want;
   if (testing_cpu()) {
     want = oracle_step(p, w0, b0, lr);
   } else {
     if (!backend_available("cpu")) GTEST_SKIP() << "the CPU backend (the reference) is unavailable";
-    want = train("cpu", p, 1, lr, false, w0, b0);
+    want = train("cpu", original, 1, lr, false, w0, b0, dtype);
   }
   // bound.hpp's one-step agreement bound is 2E (two backends); against
   // the exact step the bound is E, plus the rounding of w - lr dw.
@@ -136,7 +159,7 @@ TEST(LogregStep, OneStepEveryTilingPath) {
 // build the kernels from their source with each mode and the choices a
 // device may get, and check the step on whatever backend is under test.
 struct KernelChoice {
-  uint32_t mode, workgroup, rows, columns, update_columns, update_slices;
+  uint32_t mode, workgroup, rows, columns, update_columns, update_slices;  // columns: words of X per item
 };
 KernelChoice g_kernel_choice;
 
@@ -148,12 +171,20 @@ std::string kernel_source(const char* file) {
   return text.str();
 }
 
-Trained step_with_kernel_choice(const Problem& p, const std::vector<float>& w0, float b0, float lr) {
+// logreg_partial.comp's DTYPE: the index of X's dtype here.
+uint32_t kernel_dtype(porta_dtype dtype) {
+  const porta_dtype codes[] = {PORTA_DTYPE_FLOAT32, PORTA_DTYPE_FLOAT16, PORTA_DTYPE_BFLOAT16,
+                               PORTA_DTYPE_INT8};
+  return static_cast<uint32_t>(std::find(std::begin(codes), std::end(codes), dtype) - std::begin(codes));
+}
+
+Trained step_with_kernel_choice(const Problem& p, const std::vector<float>& w0, float b0, float lr,
+                                porta_dtype dtype) {
   const KernelChoice ch = g_kernel_choice;
   porta::Device dev = porta::open(backend_under_test());
-  porta::Kernel partial =
-      dev.kernel(porta::glsl(kernel_source("logreg_step/logreg_partial.comp"), "logreg_partial"),
-                 {{0u, ch.workgroup}, {1u, ch.mode}, {2u, ch.rows}, {3u, ch.columns}});
+  porta::Kernel partial = dev.kernel(
+      porta::glsl(kernel_source("logreg_step/logreg_partial.comp"), "logreg_partial"),
+      {{0u, ch.workgroup}, {1u, ch.mode}, {2u, ch.rows}, {3u, ch.columns}, {4u, kernel_dtype(dtype)}});
   porta::Kernel update =
       dev.kernel(porta::glsl(kernel_source("logreg_step/logreg_update.comp"), "logreg_update"),
                  {{0u, ch.update_columns}, {1u, ch.update_slices}});
@@ -162,38 +193,47 @@ Trained step_with_kernel_choice(const Problem& p, const std::vector<float>& w0, 
   const uint64_t steps_total = (p.m + ch.rows - 1) / ch.rows;
   const uint32_t per_group = static_cast<uint32_t>(std::min<uint64_t>(3, steps_total));
   const uint32_t groups = static_cast<uint32_t>((steps_total + per_group - 1) / per_group);
-  porta::Buffer bx = dev.upload(p.x), by = dev.upload(p.y), bw = dev.upload(w0),
+  // Rows padded to whole words, the padding NaN: the kernel must not read it.
+  porta::EncodedMatrix ex = porta::encode_matrix(p.x.data(), p.m, p.d, dtype);
+  const uint64_t size = porta_dtype_size(dtype);
+  const uint16_t nan16 = dtype == PORTA_DTYPE_FLOAT16 ? 0x7e00 : 0x7fc0;
+  for (uint64_t i = 0; i < p.m; ++i)
+    for (uint64_t j = p.d; j < ex.ldx; ++j) std::memcpy(&ex.bytes[(i * ex.ldx + j) * size], &nan16, size);
+  porta::Buffer bx = dev.upload(ex.bytes), by = dev.upload(p.y), bw = dev.upload(w0),
                 bb = dev.upload(std::vector<float>{b0}), bl = dev.buffer(4),
-                partials = dev.buffer(uint64_t(groups) * (p.d + 2) * 4);
+                partials = dev.buffer(uint64_t(groups) * (p.d + 2) * 4),
+                bs = dev.upload(ex.scale.empty() ? std::vector<float>{0} : ex.scale);
   struct {
     uint32_t m, d, x_offset, ldx, y_offset, w_offset, b_offset, rows_per_tile, lanes, tiles_per_group,
-        partials_offset;
-  } partial_push{uint32_t(p.m), uint32_t(p.d), 0, uint32_t(p.d), 0, 0, 0, ch.rows, 1, per_group, 0};
+        partials_offset, scale_offset;
+  } partial_push{uint32_t(p.m), uint32_t(p.d), 0, uint32_t(ex.ldx), 0, 0, 0, ch.rows, 1, per_group, 0, 0};
   struct {
     uint32_t d, groups, w_offset, b_offset, loss_offset, partials_offset;
     float m, lr;
   } update_push{uint32_t(p.d), groups, 0, 0, 0, 0, float(p.m), lr};
   porta::Stream s = dev.stream();
   s.fill(partials, std::nanf(""));  // every slot must be written
-  s.dispatch(partial, {groups, 1, 1}, {bx, by, bw, bb, partials}, partial_push);
+  s.dispatch(partial, {groups, 1, 1}, {bx, by, bw, bb, partials, bs}, partial_push);
   s.dispatch(update, {uint32_t((p.d + 2 + ch.update_columns - 1) / ch.update_columns), 1, 1},
              {partials, bw, bb, bl}, update_push);
   s.sync();
   return {bw.to_vector<float>(), bb.to_vector<float>()[0], bl.to_vector<float>()};
 }
 
-void check_kernel_choices(std::initializer_list<KernelChoice> choices) {
+void check_kernel_choices(std::initializer_list<KernelChoice> choices,
+                          porta_dtype dtype = PORTA_DTYPE_FLOAT32) {
   const std::pair<uint64_t, uint64_t> shapes[] = {{1, 40}, {37, 100}, {61, 63}, {1021, 200}, {300, 2048}};
+  const uint64_t pack = 4 / porta_dtype_size(dtype);
   uint64_t seed = 100;
   for (const KernelChoice& ch : choices) {
     g_kernel_choice = ch;
     for (auto [m, d] : shapes) {
-      // MODE 1's precondition: C items' columns cover the row.
-      if (ch.mode == 1 && d > uint64_t(ch.workgroup) * ch.columns) continue;
+      // MODE 1's precondition: C items' words cover the row.
+      if (ch.mode == 1 && d > uint64_t(ch.workgroup) * ch.columns * pack) continue;
       SCOPED_TRACE("MODE " + std::to_string(ch.mode) + ", work-group " + std::to_string(ch.workgroup) +
                    ", R " + std::to_string(ch.rows) + ", C " + std::to_string(ch.columns) + ", update " +
                    std::to_string(ch.update_columns) + "x" + std::to_string(ch.update_slices));
-      check_one_step(generated(m, d, seed), seed, step_with_kernel_choice);
+      check_one_step(generated(m, d, seed), seed, step_with_kernel_choice, dtype);
       ++seed;
     }
   }
@@ -213,6 +253,130 @@ TEST(LogregStep, ColumnsInRegistersKernel) {
 TEST(LogregStep, RowsInSequenceKernel) {
   // MODE 2: groups of one item, a row per step (R = 1).
   check_kernel_choices({{2, 1, 1, 1, 64, 1}, {2, 1, 1, 1, 16, 16}});
+}
+
+// porta/quantize.hpp, on the host: every half round-trips, and a value half
+// way between two neighbours rounds to the one with an even last bit (float16
+// and bfloat16); int8 columns take their largest magnitude to +-127.
+TEST(Quantize, HalfAndBfloat16RoundToNearestEven) {
+  for (uint32_t h = 0; h < 0x7c00u; ++h) {  // every finite non-negative half
+    const float v = porta::half_to_float(static_cast<uint16_t>(h));
+    ASSERT_EQ(porta::float_to_half(v), h) << v;
+    ASSERT_EQ(porta::float_to_half(-v), h | 0x8000u) << -v;
+    const float next = h + 1 < 0x7c00u ? porta::half_to_float(static_cast<uint16_t>(h + 1)) : 65536.0f;
+    const float mid = v + (next - v) / 2;  // exact in float32
+    ASSERT_EQ(porta::float_to_half(mid), (h & 1u) ? h + 1 : h) << "midpoint " << mid;
+    ASSERT_EQ(porta::float_to_half(std::nextafter(mid, 0.0f)), h) << "below midpoint " << mid;
+  }
+  EXPECT_EQ(porta::float_to_half(65520.0f), 0x7c00u);  // rounds up past the largest half: infinity
+  EXPECT_EQ(porta::float_to_half(std::numeric_limits<float>::infinity()), 0x7c00u);
+  EXPECT_TRUE(std::isnan(porta::half_to_float(porta::float_to_half(std::nanf("")))));
+  for (uint32_t h = 0; h < 0x7f80u; h += 7) {
+    const float v = porta::bfloat16_to_float(static_cast<uint16_t>(h));
+    ASSERT_EQ(porta::float_to_bfloat16(v), h) << v;
+    const float mid = porta::bits_float(porta::float_bits(v) + 0x8000u);
+    ASSERT_EQ(porta::float_to_bfloat16(mid), (h & 1u) ? h + 1 : h) << "midpoint " << mid;
+  }
+  EXPECT_TRUE(std::isnan(porta::bfloat16_to_float(porta::float_to_bfloat16(std::nanf("")))));
+}
+
+TEST(Quantize, Int8ScalePerColumn) {
+  const std::vector<float> x = {1.0f, -0.5f, 0.0f, -2.0f, 0.25f, 0.0f, 0.5f, 0.1f, 0.0f};  // 3 x 3
+  const porta::EncodedMatrix q = porta::encode_matrix(x.data(), 3, 3, PORTA_DTYPE_INT8);
+  EXPECT_EQ(q.ldx, 4u);  // rows start on a word
+  EXPECT_FLOAT_EQ(q.scale[0], 2.0f / 127);
+  EXPECT_FLOAT_EQ(q.scale[1], 0.5f / 127);
+  EXPECT_EQ(q.scale[2], 1.0f);  // a column of zeros
+  EXPECT_EQ(static_cast<int8_t>(q.bytes[1 * 4 + 0]), -127);
+  EXPECT_EQ(static_cast<int8_t>(q.bytes[0 * 4 + 1]), -127);
+  for (uint64_t i = 0; i < 3; ++i)
+    for (uint64_t j = 0; j < 3; ++j) EXPECT_NEAR(q.value(i, j), x[i * 3 + j], q.scale[j] / 2 * 1.0001);
+}
+
+const porta_dtype kNarrow[] = {PORTA_DTYPE_FLOAT16, PORTA_DTYPE_BFLOAT16, PORTA_DTYPE_INT8};
+
+TEST(LogregStep, ColumnsInRegistersKernelNarrowX) {
+  // Words of 2 or 4 elements per item (C * PACK <= 16), with rows whose last
+  // word is part padding (d = 63 and 100 for int8, 63 for 16-bit): a GPU's
+  // choice at d = 256 and one of C = 3 words per item (each kernel variant is
+  // compiled once per dtype, which on PoCL takes a while).
+  check_kernel_choices({{1, 64, 8, 1, 16, 16}}, PORTA_DTYPE_FLOAT16);
+  check_kernel_choices({{1, 32, 2, 3, 8, 4}}, PORTA_DTYPE_BFLOAT16);
+  check_kernel_choices({{1, 64, 8, 1, 16, 16}, {1, 32, 2, 3, 8, 4}}, PORTA_DTYPE_INT8);
+}
+
+TEST(LogregStep, RowsInSequenceKernelNarrowX) {
+  // MODE 2 reads X element by element (as MODE 0 does, which the launcher
+  // picks on lavapipe and PoCL: OneStepNarrowX).
+  for (porta_dtype dtype : kNarrow) check_kernel_choices({{2, 1, 1, 1, 64, 1}}, dtype);
+}
+
+TEST(LogregStep, OneStepNarrowX) {
+  // The launcher's own choice for this device, shapes with padded rows.
+  uint64_t seed = 200;
+  for (porta_dtype dtype : kNarrow)
+    for (auto [m, d] :
+         {std::pair<uint64_t, uint64_t>{1, 1}, {7, 3}, {61, 17}, {1021, 63}, {2000, 256}, {37, 1000}}) {
+      check_one_step(generated(m, d, seed), seed, ops_step, dtype);
+      ++seed;
+    }
+}
+
+// Share of rows the model (w, b) classifies right, on the float32 features.
+double accuracy(const Problem& p, const Trained& t) {
+  uint64_t correct = 0;
+  for (uint64_t i = 0; i < p.m; ++i) {
+    double z = t.b;
+    for (uint64_t j = 0; j < p.d; ++j) z += static_cast<double>(p.x[i * p.d + j]) * t.w[j];
+    correct += (z > 0) == (p.y[i] > 0.5f);
+  }
+  return static_cast<double>(correct) / static_cast<double>(p.m);
+}
+
+TEST(LogregTraining, NarrowXAccuracyWithinHalfAPointOfFloat32) {
+  const uint64_t steps = 200;
+  for (const Problem& p : {classic(), generated(6000, 32, 11)}) {
+    const double reference = accuracy(p, train(backend_under_test(), p, steps, 0.5f, true));
+    for (porta_dtype dtype : kNarrow) {
+      const double got = accuracy(p, train(backend_under_test(), p, steps, 0.5f, true, {}, 0, dtype));
+      EXPECT_LE(std::fabs(got - reference), 0.005)
+          << porta::dtype_short_name(dtype) << " X: accuracy " << 100 * got << "% against float32's "
+          << 100 * reference << "% (m = " << p.m << ", d = " << p.d << ")";
+    }
+  }
+}
+
+TEST(LogregStep, NarrowXRefusals) {
+  porta::Device dev = porta::open(backend_under_test());
+  porta::Stream s = dev.stream();
+  porta::Buffer x = dev.buffer(64), y = dev.buffer(16), w = dev.buffer(16), b = dev.buffer(4),
+                l = dev.buffer(4);
+  porta::Tensor ty(y, {4}), tw(w, {3}), tb(b, {1}), tl(l, {1});
+  auto refused = [&](const porta::Tensor& tx, const porta::Tensor* scale, const std::string& says) {
+    try {
+      porta::ops::logreg_step_scaled(s, tx, scale, ty, tw, tb, 0.1f, tl);
+      ADD_FAILURE() << "not refused: " << says;
+    } catch (const porta::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  const uint64_t shape[] = {4, 3};
+  const int64_t odd[] = {3, 1}, even[] = {4, 1};
+  // float16 rows of 3 with a row stride of 3 start mid-word.
+  refused(porta::Tensor(x, porta::Span<const uint64_t>(shape, 2), porta::Span<const int64_t>(odd, 2), 0,
+                        PORTA_DTYPE_FLOAT16),
+          nullptr, "row stride 3; float16 X is read in 32-bit words, so both must be multiples of 2");
+  refused(porta::Tensor(x, porta::Span<const uint64_t>(shape, 2), porta::Span<const int64_t>(even, 2), 1,
+                        PORTA_DTYPE_BFLOAT16),
+          nullptr, "element offset 1");
+  // A buffer of 30 bytes: X's last element (byte 29) is in a word that ends at byte 32.
+  porta::Buffer short_x = dev.buffer(30);
+  refused(porta::Tensor(short_x, porta::Span<const uint64_t>(shape, 2), porta::Span<const int64_t>(even, 2),
+                        0, PORTA_DTYPE_FLOAT16),
+          nullptr, "ends inside the last 32-bit word of its 30-byte buffer");
+  refused(porta::Tensor(x, porta::Span<const uint64_t>(shape, 2), porta::Span<const int64_t>(even, 2), 0,
+                        PORTA_DTYPE_INT8),
+          nullptr, "operand 'x_scale' is null");
 }
 
 TEST(LogregTraining, LossFallsAndClassicIsClassified) {

@@ -535,7 +535,7 @@ typedef struct porta_gemm_desc {
 PORTA_API porta_status porta_ops_gemm(porta_stream stream, const porta_gemm_desc* desc);
 
 /* Bytes of workspace porta_ops_logreg_step needs for an m x d problem on
- * `device` (per-work-group partial sums). */
+ * `device` (per-work-group partial sums), for X of any dtype. */
 PORTA_API porta_status porta_ops_logreg_workspace_size(porta_device device, uint64_t m, uint64_t d,
                                                        uint64_t* bytes);
 /* One gradient step of logistic regression on X (m x d, unit column stride), y (m), w (d), b (1):
@@ -546,11 +546,26 @@ PORTA_API porta_status porta_ops_logreg_workspace_size(porta_device device, uint
  * be finite; m and d at least 1. `workspace` (rank 1, at least
  * porta_ops_logreg_workspace_size bytes) may be NULL, then the step allocates
  * its own. w, b, loss and workspace must not overlap X, y or each other. Two
- * kernels, no host round trip: record a loop of steps and replay it. */
+ * kernels, no host round trip: record a loop of steps and replay it.
+ * X may be FLOAT32, FLOAT16 or BFLOAT16 (mixed precision: X is read in its
+ * own type, everything else is float32 and so are the sums); the element
+ * offset and row stride of 16-bit X must be even, and its buffer must end on
+ * a 4-byte boundary past X's last element. All other operands are FLOAT32. */
 PORTA_API porta_status porta_ops_logreg_step(porta_stream stream, const porta_tensor* x,
                                              const porta_tensor* y, const porta_tensor* w,
                                              const porta_tensor* b, float lr, const porta_tensor* loss,
                                              const porta_tensor* workspace);
+/* porta_ops_logreg_step on quantised features: X is INT8 and feature (i, j)
+ * is X_ij * x_scale[j], x_scale a FLOAT32 vector of d elements (symmetric
+ * quantisation per column, porta/quantize.hpp). The element offset and row
+ * stride of X must be multiples of 4, and its buffer must end on a 4-byte
+ * boundary past X's last element. x_scale may be NULL only for X of a
+ * floating dtype (then this is porta_ops_logreg_step); the outputs must not
+ * overlap it. */
+PORTA_API porta_status porta_ops_logreg_step_scaled(porta_stream stream, const porta_tensor* x,
+                                                    const porta_tensor* x_scale, const porta_tensor* y,
+                                                    const porta_tensor* w, const porta_tensor* b, float lr,
+                                                    const porta_tensor* loss, const porta_tensor* workspace);
 /* ==== end of ops ========================================================= */
 
 #ifdef __cplusplus

@@ -573,6 +573,15 @@ inline void logreg_step(Stream& stream, const Tensor& x, const Tensor& y, const 
   detail::check(porta_ops_logreg_step(stream.handle(), x.get(), y.get(), w.get(), b.get(), lr, loss.get(),
                                       workspace ? workspace->get() : nullptr));
 }
+// The same step on int8 X with a float32 scale per column (x_scale may be
+// null for X of a floating dtype).
+inline void logreg_step_scaled(Stream& stream, const Tensor& x, const Tensor* x_scale, const Tensor& y,
+                               const Tensor& w, const Tensor& b, float lr, const Tensor& loss,
+                               const Tensor* workspace = nullptr) {
+  detail::check(porta_ops_logreg_step_scaled(stream.handle(), x.get(), x_scale ? x_scale->get() : nullptr,
+                                             y.get(), w.get(), b.get(), lr, loss.get(),
+                                             workspace ? workspace->get() : nullptr));
+}
 
 }  // namespace ops
 // ==== end of ops ==============================================================

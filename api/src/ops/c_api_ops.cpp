@@ -62,7 +62,17 @@ porta_status porta_ops_logreg_workspace_size(porta_device device, uint64_t m, ui
 porta_status porta_ops_logreg_step(porta_stream stream, const porta_tensor* x, const porta_tensor* y,
                                    const porta_tensor* w, const porta_tensor* b, float lr,
                                    const porta_tensor* loss, const porta_tensor* workspace) {
-  return run_op([&] { launch_logreg_step(stream, x, y, w, b, lr, loss, workspace); });
+  return run_op(
+      [&] { launch_logreg_step(stream, x, nullptr, y, w, b, lr, loss, workspace, "porta_ops_logreg_step"); });
+}
+
+porta_status porta_ops_logreg_step_scaled(porta_stream stream, const porta_tensor* x,
+                                          const porta_tensor* x_scale, const porta_tensor* y,
+                                          const porta_tensor* w, const porta_tensor* b, float lr,
+                                          const porta_tensor* loss, const porta_tensor* workspace) {
+  return run_op([&] {
+    launch_logreg_step(stream, x, x_scale, y, w, b, lr, loss, workspace, "porta_ops_logreg_step_scaled");
+  });
 }
 
 }  // extern "C"

@@ -193,6 +193,9 @@ typedef struct porta_device_info {
   porta_timer_kind timer;
   uint32_t priority; /* order among devices of one type, lower first (the vendor's own API first) */
   porta_device_tuning tuning;
+  /* The PCI address "dddd:bb:dd.f" (hexadecimal domain:bus:device.function) where the device is on
+   * PCI and its API says so; "" otherwise. It names one device across APIs (NVML, nvidia-smi). */
+  char pci_bus_id[16];
 } porta_device_info;
 
 typedef struct porta_device_t* porta_device;

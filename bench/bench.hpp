@@ -1,12 +1,15 @@
 // A porta-bench run: every selected device in turn (the reference device
-// first), its memory bound, each op benchmark at each size with its peers,
-// the dispatch overhead; then the CPU-type devices against the reference.
+// first), its memory bound, each op benchmark at each size with its peers
+// (and, where the device has an energy meter, the energy of each op at its
+// largest size and of the copy), the dispatch overhead; then the CPU-type
+// devices against the reference.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "energy.hpp"
 #include "ops/op.hpp"
 #include "options.hpp"
 #include "peers.hpp"
@@ -32,7 +35,9 @@ class Bench {
 
  private:
   void run_device(const DeviceInfo& info);
-  void guarded(const DeviceInfo& info, Device& device, Stream& stream, const OpBench& op, const Dims& dims);
+  // `energy`: also the op's energy, with that meter.
+  void guarded(const DeviceInfo& info, Device& device, Stream& stream, const OpBench& op, const Dims& dims,
+               const EnergyMeter* energy);
   void finish_row(const DeviceInfo& info, Row& row);
   void compare_with_reference();
   Row row_on(const DeviceInfo& info) const;

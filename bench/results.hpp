@@ -45,6 +45,17 @@ struct Overhead {
   std::string error;
 };
 
+// A row's element type, named by its op: "matmul_f16" is matmul on fp16
+// data (bench.cpp appends Measurement::dtype so); an op name without one of
+// these suffixes is fp32. Peers are asked for the row's op by that name.
+constexpr const char* kDtypes[] = {"tf32", "bf16", "f16", "int8", "f32"};
+std::string op_dtype(const std::string& op);  // "f16", or "f32" without a suffix
+std::string op_base(const std::string& op);   // "matmul_f16" -> "matmul"
+
+// Joules per GFLOP (flops rows) or per GB moved, 0 without a figure.
+double joules_per_unit(const Row& row);
+inline const char* energy_unit(const Row& row) { return row.flops ? "J/GFLOP" : "J/GB"; }
+
 struct DeviceSummary {
   std::string backend, device, type;
   std::string api_version;  // DeviceInfo::api_version: which native API the device is reached through
@@ -52,6 +63,8 @@ struct DeviceSummary {
   double copy_gbs = 0;      // device-to-device copy, bytes read + written: the bound
   double copy_engine_gbs = 0, copy_kernel_gbs = 0;  // porta's buffer copy, a copy kernel
   Peak peak;
+  std::string energy_source;  // the meter, or "n/a: why"
+  Energy copy_energy;         // of the faster copy, per run of 2 x 256 MiB moved
   std::string error;
 };
 

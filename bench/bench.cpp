@@ -102,7 +102,7 @@ void Bench::run_device(const DeviceInfo& info) {
 void Bench::guarded(const DeviceInfo& info, Device& device, Stream& stream, const OpBench& op,
                     const Dims& dims, const EnergyMeter* energy) {
   Row row = row_on(info);
-  row.op = op.name;
+  row.op = canonical_op(op.name);
   row.dims = dims;
   row.size = size_text(row.op, dims);
   row.timer = info.timer == PORTA_TIMER_HOST ? "host clock (events)" : "device (events)";
@@ -111,7 +111,7 @@ void Bench::guarded(const DeviceInfo& info, Device& device, Stream& stream, cons
     std::optional<EnergyScope> scope;
     if (energy) scope.emplace(*energy, o_.energy_seconds, o_.energy_samples);
     const Measurement m = op.measure(device, stream, dims, o_);
-    if (!m.dtype.empty() && m.dtype != "f32" && op_dtype(row.op) != m.dtype) row.op += "_" + m.dtype;
+    row.op = canonical_op(m.dtype.empty() ? row.op : row.op + "_" + m.dtype);
     row.timing = m.timing;
     row.work = m.work;
     row.flops = m.flops;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -38,7 +39,7 @@ void print_energy(const Bench& bench, FILE* out) {
     std::fprintf(out, "  %-7s %-40s %s\n", d.backend.c_str(), d.device.substr(0, 40).c_str(),
                  d.energy_source.c_str());
     if (d.copy_energy.joules_per_run > 0)
-      std::fprintf(out, "          %-12s %-14s %10.4f J/GB   %6.0f W\n", "copy", "256 MiB",
+      std::fprintf(out, "          %-12s %-14s %10.4g J/GB    %6.0f W\n", "copy", "256 MiB",
                    d.copy_energy.joules_per_run / (2.0 * (256 << 20) / 1e9), d.copy_energy.watts);
     else if (!d.copy_energy.reason.empty())
       std::fprintf(out, "          %-12s %-14s n/a: %s\n", "copy", "256 MiB", d.copy_energy.reason.c_str());
@@ -46,7 +47,7 @@ void print_energy(const Bench& bench, FILE* out) {
       if (r.device_index != i || !r.error.empty()) continue;
       const Energy& e = r.timing.energy;
       if (e.joules_per_run > 0)
-        std::fprintf(out, "          %-12s %-14s %10.4f %-7s %6.0f W\n", r.op.c_str(), r.size.c_str(),
+        std::fprintf(out, "          %-12s %-14s %10.4g %-7s %6.0f W\n", r.op.c_str(), r.size.c_str(),
                      joules_per_unit(r), energy_unit(r), e.watts);
       else if (!e.reason.empty())
         std::fprintf(out, "          %-12s %-14s n/a: %s\n", r.op.c_str(), r.size.c_str(), e.reason.c_str());
@@ -124,22 +125,35 @@ void to_json(Json& j, const Overhead& oh) {
        {"peers", peers}};
 }
 
-std::string op_dtype(const std::string& op) {
-  for (const char* dtype : kDtypes) {
-    const std::string suffix = std::string("_") + dtype;
-    if (op.size() > suffix.size() && op.compare(op.size() - suffix.size(), suffix.size(), suffix) == 0)
-      return dtype;
+namespace {
+
+// (base, dtype) of an op name whose last part, after _ . - or :, names a type.
+std::pair<std::string, std::string> split_dtype(const std::string& op) {
+  static const std::pair<const char*, const char*> kSpellings[] = {
+      {"f32", "f32"},   {"fp32", "f32"}, {"float32", "f32"}, {"tf32", "tf32"}, {"f16", "f16"},
+      {"fp16", "f16"},  {"half", "f16"}, {"float16", "f16"}, {"bf16", "bf16"}, {"bfloat16", "bf16"},
+      {"int8", "int8"}, {"i8", "int8"},  {"s8", "int8"}};
+  const size_t cut = op.find_last_of("_.-:");
+  if (cut != std::string::npos && cut > 0) {
+    std::string suffix = op.substr(cut + 1);
+    std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    for (const auto& [spelling, dtype] : kSpellings)
+      if (suffix == spelling) return {op.substr(0, cut), dtype};
   }
-  return "f32";
+  return {op, "f32"};
 }
 
-std::string op_base(const std::string& op) {
-  const std::string dtype = op_dtype(op);
-  const std::string suffix = "_" + dtype;
-  return op.size() > suffix.size() && op.compare(op.size() - suffix.size(), suffix.size(), suffix) == 0
-             ? op.substr(0, op.size() - suffix.size())
-             : op;
+}  // namespace
+
+std::string canonical_op(const std::string& op) {
+  const auto [base, dtype] = split_dtype(op);
+  return dtype == "f32" ? base : base + "_" + dtype;
 }
+
+std::string op_dtype(const std::string& op) { return split_dtype(op).second; }
+
+std::string op_base(const std::string& op) { return split_dtype(op).first; }
 
 double joules_per_unit(const Row& row) {
   return row.timing.energy.joules_per_run > 0 && row.work > 0

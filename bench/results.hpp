@@ -45,12 +45,14 @@ struct Overhead {
   std::string error;
 };
 
-// A row's element type, named by its op: "matmul_f16" is matmul on fp16
-// data (bench.cpp appends Measurement::dtype so); an op name without one of
-// these suffixes is fp32. Peers are asked for the row's op by that name.
-constexpr const char* kDtypes[] = {"tf32", "bf16", "f16", "int8", "f32"};
-std::string op_dtype(const std::string& op);  // "f16", or "f32" without a suffix
-std::string op_base(const std::string& op);   // "matmul_f16" -> "matmul"
+// A row's element type is named by its op: NAME for fp32, NAME_DTYPE for
+// DTYPE tf32, bf16, f16 or int8 ("matmul_f16"); bench.cpp appends
+// Measurement::dtype so. Other spellings of the suffix ("matmul.fp16",
+// "logreg_step-i8", "matmul_bfloat16") read as these. Peers are asked for a
+// row's op by its canonical name, and the targets find rows by it.
+std::string canonical_op(const std::string& op);  // "matmul.fp16" -> "matmul_f16", "mul_f32" -> "mul"
+std::string op_dtype(const std::string& op);      // "f16"; "f32" without a suffix
+std::string op_base(const std::string& op);       // "matmul_f16" -> "matmul"
 
 // Joules per GFLOP (flops rows) or per GB moved, 0 without a figure.
 double joules_per_unit(const Row& row);

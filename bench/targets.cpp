@@ -288,7 +288,7 @@ class Judge {
     if (g.figure == Figure::kReplay) {
       for (const auto& [label, times] : found->peers)
         if (label.find(g.peer) != std::string::npos) peer = fmt("%.2f us", times.second);
-      t.peer = peer.empty() ? "- (CUDA graph: not in this run)" : "CUDA graph " + peer;
+      t.peer = peer.empty() ? "-" : "CUDA graph " + peer;
       return verdict(g, t, found->replay_per_dispatch_us, "empty kernel, 1000 dispatches replayed");
     }
     if (external_.round_trip_us > 0)
@@ -381,7 +381,7 @@ ExternalPeer load_external_peer(const std::string& path) {
     peer.round_trip_us = j.value("round_trip_us", 0.0);
     for (const auto& r : j.at("results")) {
       ExternalPeer::Result result;
-      result.op = r.at("op").get<std::string>();
+      result.op = canonical_op(r.at("op").get<std::string>());
       const auto dims = r.at("dims").get<std::vector<uint64_t>>();
       for (size_t i = 0; i < 3 && i < dims.size(); ++i) result.dims[i] = dims[i];
       result.median_ms = r.value("median_ms", 0.0);

@@ -88,18 +88,13 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
   app.add_option("--runs", raw.runs, "timed runs per figure, at least 10 (default 10); the median is shown")
       ->type_name("N");
   app.add_option("--warmup", raw.warmup, "untimed runs before them (default 2)")->type_name("N");
-  app.add_option("--energy", raw.energy,
-                 "seconds each energy sample runs the op back to back, on devices with an energy meter "
-                 "(NVML); 0: no energy figures (default 1)")
+  app.add_option("--energy", raw.energy, "seconds per energy sample on NVML devices, 0: none (default 1)")
       ->type_name("SECONDS");
-  app.add_option("--energy-runs", raw.energy_runs,
-                 "energy samples per figure; the median is shown (default 3)")
+  app.add_option("--energy-runs", raw.energy_runs, "energy samples per figure, median shown (default 3)")
       ->type_name("N");
-  app.add_option("--targets", o.targets, "the issue's targets, judged from this run, as a markdown table")
+  app.add_option("--targets", o.targets, "the issue's targets, judged from this run, as markdown")
       ->type_name("FILE");
-  app.add_option("--peer-results", o.peer_results,
-                 "figures a peer measured on this machine in this run (bench/gpu/torch_compare.py --json), "
-                 "for the targets that compare with it")
+  app.add_option("--peer-results", o.peer_results, "a peer's figures from this run (torch_compare.py --json)")
       ->type_name("FILE");
   app.add_flag_callback(
       "--no-peers", [&o] { o.peers = false; }, "load no peer library and compare with none");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "report.hpp"
 
@@ -21,8 +22,8 @@ enum class Figure {
 };
 
 struct Goal {
-  const char* group;  // "GPU": each GPU of `api`; "CPU": the reference device
-  const char* api;    // GPU goals: the native API; CPU kVsDriver: the driver's API
+  const char* group;  // "GPU": each GPU of each of `apis`; "CPU": the reference device
+  const char* apis;   // GPU goals: the native APIs, separated by blanks; CPU kVsDriver: the driver's API
   const char* what;
   Figure figure;
   const char* op;    // the rows' op ("matmul_f16")
@@ -35,66 +36,35 @@ struct Goal {
 };
 
 constexpr uint64_t k2e24 = uint64_t(1) << 24;
+constexpr const char* kGpuApis = "CUDA Vulkan OpenCL";
 
-// Issue 19's targets table, one entry per goal and API.
+// Issue 19's targets table.
 constexpr Goal kGoals[] = {
     {"GPU", "CUDA", "fp32 matmul 1024-8192", Figure::kVsPeer, "matmul", "cuBLAS SGEMM", 0.90, true, 1024,
      8192},
-    {"GPU", "Vulkan", "fp32 matmul 1024-8192", Figure::kVsPeer, "matmul", "cuBLAS SGEMM", 0.85, true, 1024,
-     8192},
-    {"GPU", "OpenCL", "fp32 matmul 1024-8192", Figure::kVsPeer, "matmul", "cuBLAS SGEMM", 0.85, true, 1024,
-     8192},
-    {"GPU", "CUDA", "fp16 matmul, fp32 accumulate", Figure::kVsPeer, "matmul_f16", "cuBLAS HGEMM", 0.70,
-     true},
-    {"GPU", "Vulkan", "fp16 matmul, fp32 accumulate", Figure::kVsPeer, "matmul_f16", "cuBLAS HGEMM", 0.70,
-     true},
-    {"GPU", "CUDA", "bf16 matmul, fp32 accumulate", Figure::kVsPeer, "matmul_bf16", "cuBLAS BF16", 0.70,
-     true},
-    {"GPU", "Vulkan", "bf16 matmul, fp32 accumulate", Figure::kVsPeer, "matmul_bf16", "cuBLAS BF16", 0.70,
-     true},
+    {"GPU", "Vulkan OpenCL", "fp32 matmul 1024-8192", Figure::kVsPeer, "matmul", "cuBLAS SGEMM", 0.85, true,
+     1024, 8192},
+    {"GPU", "CUDA Vulkan", "fp16 matmul, fp32 accumulate", Figure::kVsPeer, "matmul_f16", "cuBLAS HGEMM",
+     0.70, true},
+    {"GPU", "CUDA Vulkan", "bf16 matmul, fp32 accumulate", Figure::kVsPeer, "matmul_bf16", "cuBLAS BF16",
+     0.70, true},
     {"GPU", "CUDA", "TF32 matmul", Figure::kVsPeer, "matmul_tf32", "cuBLAS TF32", 0.70, true},
-    {"GPU", "CUDA", "replay per dispatch (us)", Figure::kReplay, nullptr, "CUDA graph", 2.0, false},
-    {"GPU", "Vulkan", "replay per dispatch (us)", Figure::kReplay, nullptr, "CUDA graph", 2.0, false},
-    {"GPU", "OpenCL", "replay per dispatch (us)", Figure::kReplay, nullptr, "CUDA graph", 2.0, false},
-    {"GPU", "CUDA", "round trip (us)", Figure::kRoundTrip, nullptr, "PyTorch tiny op", 10.0, false, 0, 0,
+    {"GPU", kGpuApis, "replay per dispatch (us)", Figure::kReplay, nullptr, "CUDA graph", 2.0, false},
+    {"GPU", kGpuApis, "round trip (us)", Figure::kRoundTrip, nullptr, "PyTorch tiny op", 10.0, false, 0, 0,
      "10.3 us"},
-    {"GPU", "Vulkan", "round trip (us)", Figure::kRoundTrip, nullptr, "PyTorch tiny op", 10.0, false, 0, 0,
-     "10.3 us"},
-    {"GPU", "OpenCL", "round trip (us)", Figure::kRoundTrip, nullptr, "PyTorch tiny op", 10.0, false, 0, 0,
-     "10.3 us"},
-    {"GPU", "CUDA", "logreg step f16 features, m=2^24 d=256", Figure::kVsFp32, "logreg_step_f16",
+    {"GPU", kGpuApis, "logreg step f16 features, m=2^24 d=256", Figure::kVsFp32, "logreg_step_f16",
      "porta fp32 step", 1.8, true, k2e24, k2e24},
-    {"GPU", "Vulkan", "logreg step f16 features, m=2^24 d=256", Figure::kVsFp32, "logreg_step_f16",
-     "porta fp32 step", 1.8, true, k2e24, k2e24},
-    {"GPU", "OpenCL", "logreg step f16 features, m=2^24 d=256", Figure::kVsFp32, "logreg_step_f16",
-     "porta fp32 step", 1.8, true, k2e24, k2e24},
-    {"GPU", "CUDA", "logreg step int8 features, m=2^24 d=256", Figure::kVsFp32, "logreg_step_int8",
+    {"GPU", kGpuApis, "logreg step int8 features, m=2^24 d=256", Figure::kVsFp32, "logreg_step_int8",
      "porta fp32 step", 3.0, true, k2e24, k2e24},
-    {"GPU", "Vulkan", "logreg step int8 features, m=2^24 d=256", Figure::kVsFp32, "logreg_step_int8",
-     "porta fp32 step", 3.0, true, k2e24, k2e24},
-    {"GPU", "OpenCL", "logreg step int8 features, m=2^24 d=256", Figure::kVsFp32, "logreg_step_int8",
-     "porta fp32 step", 3.0, true, k2e24, k2e24},
-    {"GPU", "CUDA", "energy, fp32 matmul", Figure::kEnergy, "matmul", "PyTorch torch.mm fp32", 1.1, false, 0,
-     0, "12.9 J/TFLOP"},
-    {"GPU", "Vulkan", "energy, fp32 matmul", Figure::kEnergy, "matmul", "PyTorch torch.mm fp32", 1.1, false,
-     0, 0, "12.9 J/TFLOP"},
-    {"GPU", "OpenCL", "energy, fp32 matmul", Figure::kEnergy, "matmul", "PyTorch torch.mm fp32", 1.1, false,
+    {"GPU", kGpuApis, "energy, fp32 matmul", Figure::kEnergy, "matmul", "PyTorch torch.mm fp32", 1.1, false,
      0, 0, "12.9 J/TFLOP"},
     {"GPU", "CUDA", "energy, TF32 matmul", Figure::kEnergy, "matmul_tf32", "PyTorch torch.mm TF32", 1.1,
      false, 0, 0, "1.97 J/TFLOP"},
-    {"GPU", "CUDA", "energy, fp16 matmul", Figure::kEnergy, "matmul_f16", "PyTorch torch.mm fp16", 1.1, false,
-     0, 0, "1.05 J/TFLOP"},
-    {"GPU", "Vulkan", "energy, fp16 matmul", Figure::kEnergy, "matmul_f16", "PyTorch torch.mm fp16", 1.1,
+    {"GPU", "CUDA Vulkan", "energy, fp16 matmul", Figure::kEnergy, "matmul_f16", "PyTorch torch.mm fp16", 1.1,
      false, 0, 0, "1.05 J/TFLOP"},
-    {"GPU", "CUDA", "energy, bf16 matmul", Figure::kEnergy, "matmul_bf16", "PyTorch torch.mm bf16", 1.1,
-     false, 0, 0, "1.01 J/TFLOP"},
-    {"GPU", "Vulkan", "energy, bf16 matmul", Figure::kEnergy, "matmul_bf16", "PyTorch torch.mm bf16", 1.1,
-     false, 0, 0, "1.01 J/TFLOP"},
-    {"GPU", "CUDA", "energy, mul", Figure::kEnergy, "mul", "PyTorch torch.mul", 1.1, false, 0, 0,
-     "0.19 J/GB"},
-    {"GPU", "Vulkan", "energy, mul", Figure::kEnergy, "mul", "PyTorch torch.mul", 1.1, false, 0, 0,
-     "0.19 J/GB"},
-    {"GPU", "OpenCL", "energy, mul", Figure::kEnergy, "mul", "PyTorch torch.mul", 1.1, false, 0, 0,
+    {"GPU", "CUDA Vulkan", "energy, bf16 matmul", Figure::kEnergy, "matmul_bf16", "PyTorch torch.mm bf16",
+     1.1, false, 0, 0, "1.01 J/TFLOP"},
+    {"GPU", kGpuApis, "energy, mul", Figure::kEnergy, "mul", "PyTorch torch.mul", 1.1, false, 0, 0,
      "0.19 J/GB"},
     {"CPU", nullptr, "mul", Figure::kVsPeer, "mul", "C++ loop", 1.0, true},
     {"CPU", "OpenCL", "mul", Figure::kVsDriver, "mul", "PoCL", 1.0, true},
@@ -104,6 +74,13 @@ constexpr Goal kGoals[] = {
     {"CPU", "OpenCL", "logreg step", Figure::kVsDriver, "logreg_step", "PoCL", 1.0, true},
     {"CPU", nullptr, "matmul", Figure::kVsPeer, "matmul", "OpenBLAS SGEMM", 0.5, true},
 };
+
+std::vector<std::string> words(const char* text) {
+  std::vector<std::string> out;
+  std::istringstream in(text ? text : "");
+  for (std::string word; in >> word;) out.push_back(word);
+  return out;
+}
 
 std::string fmt(const char* f, double v) {
   char text[64];
@@ -256,7 +233,7 @@ class Judge {
     double worst = 0;
     bool any = false, driver = false;
     for (size_t i = 0; i < devices.size(); ++i) {
-      if (i == reference || devices[i].type != "CPU-type" || !uses_api(devices[i].api_version, g.api))
+      if (i == reference || devices[i].type != "CPU-type" || !uses_api(devices[i].api_version, g.apis))
         continue;
       driver = true;
       for (const Row* r : rows(i, g.op))
@@ -271,7 +248,7 @@ class Judge {
     }
     t.peer = std::string(g.peer) + " on the same cores";
     if (!driver)
-      return not_run(t, std::string("no ") + g.api + " CPU-type device (" + g.peer +
+      return not_run(t, std::string("no ") + g.apis + " CPU-type device (" + g.peer +
                             ") in this run: add its backend to --backends");
     if (!any) return missing(t, g.op, "");
     return verdict(g, t, worst, "worst of: " + joined(parts));
@@ -415,14 +392,16 @@ std::vector<Target> judge_targets(const Bench& bench, const ExternalPeer& extern
       continue;
     }
     if (!any_gpu && !bench.options().gpu_only) continue;
-    bool found = false;
-    for (size_t i = 0; i < devices.size(); ++i)
-      if (devices[i].type == "GPU" && uses_api(devices[i].api_version, g.api)) {
-        found = true;
-        out.push_back(
-            judge.judge(g, devices[i].backend + " (" + devices[i].device + ")", static_cast<int>(i), ""));
-      }
-    if (!found) out.push_back(judge.judge(g, g.api, -1, std::string("no ") + g.api + " GPU in this run"));
+    for (const std::string& api : words(g.apis)) {
+      bool found = false;
+      for (size_t i = 0; i < devices.size(); ++i)
+        if (devices[i].type == "GPU" && uses_api(devices[i].api_version, api.c_str())) {
+          found = true;
+          out.push_back(
+              judge.judge(g, devices[i].backend + " (" + devices[i].device + ")", static_cast<int>(i), ""));
+        }
+      if (!found) out.push_back(judge.judge(g, api, -1, "no " + api + " GPU in this run"));
+    }
   }
   return out;
 }

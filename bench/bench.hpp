@@ -17,6 +17,15 @@
 
 namespace porta::bench {
 
+// What a run measured, as the targets read it (targets.hpp).
+struct RunResults {
+  const Options& options;
+  const std::vector<Peer>& peers;
+  const std::vector<DeviceSummary>& devices;
+  const std::vector<Row>& rows;
+  const std::vector<Overhead>& overheads;
+};
+
 class Bench {
  public:
   explicit Bench(Options options);
@@ -30,6 +39,7 @@ class Bench {
   const std::vector<DeviceSummary>& devices() const { return devices_; }
   const std::vector<Row>& rows() const { return rows_; }
   const std::vector<Overhead>& overheads() const { return overheads_; }
+  RunResults results() const { return {o_, peers_.all(), devices_, rows_, overheads_}; }
   // The reference device's backend ("cpu"), as the report names it.
   const std::string& reference_backend() const { return reference_backend_; }
 

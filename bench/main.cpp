@@ -166,14 +166,14 @@ int main(int argc, char** argv) {
       // What is measured so far survives a driver that takes the process down.
       bench.run_all([&] {
         if (!options.json.empty() && !json_to_stdout)
-          write_json(bench, judge_targets(bench, external), options.json);
+          write_json(bench, judge_targets(bench.results(), external), options.json);
       });
-      const std::vector<Target> targets = judge_targets(bench, external);
+      const std::vector<Target> targets = judge_targets(bench.results(), external);
       print_table(bench, text);
       print_targets(targets, text);
       if (!options.json.empty()) write_json(bench, targets, options.json);
       if (!options.targets.empty())
-        porta::cli::write_output(options.targets, targets_markdown(bench, external, targets));
+        porta::cli::write_output(options.targets, targets_markdown(bench.results(), external, targets));
     } catch (const porta::Error& e) {
       return command.failure(e.what());
     }

@@ -97,7 +97,7 @@ std::string joined(const std::vector<std::string>& items) {
 // Judges one goal on one device (or on none: `device` < 0, with `why`).
 class Judge {
  public:
-  Judge(const Bench& bench, const ExternalPeer& external) : bench_(bench), external_(external) {}
+  Judge(const RunResults& run, const ExternalPeer& external) : run_(run), external_(external) {}
 
   Target judge(const Goal& g, const std::string& label, int device, const std::string& why) const {
     Target t;
@@ -150,7 +150,7 @@ class Judge {
   // Rows of `op` on device `device`, measured without error.
   std::vector<const Row*> rows(size_t device, const std::string& op, std::string* errors = nullptr) const {
     std::vector<const Row*> out;
-    for (const Row& r : bench_.rows()) {
+    for (const Row& r : run_.rows) {
       if (r.device_index != device || r.op != op) continue;
       if (r.error.empty())
         out.push_back(&r);
@@ -168,16 +168,19 @@ class Judge {
       t.detail = op + " failed: " + errors;
       return t;
     }
-    for (const Row& r : bench_.rows())
+    for (const Row& r : run_.rows)
       if (r.op == op) return not_run(t, "no " + op + " row on this device in this run");
     std::vector<std::string> ops;
-    for (const OpBench* b : op_benches()) ops.push_back(b->name);
-    const bool requested = std::find(bench_.options().ops.begin(), bench_.options().ops.end(), op_base(op)) !=
-                           bench_.options().ops.end();
+    for (const OpBench* b : op_benches()) ops.push_back(canonical_op(b->name));
+    const bool built = std::find(ops.begin(), ops.end(), op) != ops.end();
+    bool requested = false;  // --ops names the op, or the op the dtype belongs to
+    for (const std::string& name : run_.options.ops)
+      requested = requested || canonical_op(name) == op || name == op_base(op);
     if (!requested) return not_run(t, op_base(op) + " was not in --ops");
+    if (built) return not_run(t, "no " + op + " row in this run");
     return not_run(t,
                    "porta-bench measured no " + op +
-                       " on any device: no such op or dtype yet (its ops: " + joined(ops) + ")",
+                       " on any device: no such op or element type yet (its ops: " + joined(ops) + ")",
                    "not built");
   }
 
@@ -185,9 +188,9 @@ class Judge {
   std::string peer_absent(const std::string& peer) const {
     std::string why = "no " + peer + " figure in this run";
     std::vector<std::string> reasons;
-    for (const Peer& p : bench_.peers())
+    for (const Peer& p : run_.peers)
       if (!p.reason.empty()) reasons.push_back(p.file + ": " + p.reason);
-    if (!bench_.options().peers) return why + " (--no-peers)";
+    if (!run_.options.peers) return why + " (--no-peers)";
     return reasons.empty() ? why : why + " (" + joined(reasons) + ")";
   }
 
@@ -227,7 +230,7 @@ class Judge {
 
   // The reference device against each CPU-type device of the goal's API.
   Target vs_driver(const Goal& g, Target t, size_t reference) const {
-    const auto& devices = bench_.devices();
+    const auto& devices = run_.devices;
     const std::string ref = "porta " + devices[reference].backend;
     std::vector<std::string> parts;
     double worst = 0;
@@ -255,9 +258,9 @@ class Judge {
   }
 
   Target overhead(const Goal& g, Target t, size_t device) const {
-    const DeviceSummary& d = bench_.devices()[device];
+    const DeviceSummary& d = run_.devices[device];
     const Overhead* found = nullptr;
-    for (const Overhead& oh : bench_.overheads())
+    for (const Overhead& oh : run_.overheads)
       if (oh.backend == d.backend && oh.device == d.device) found = &oh;
     if (!found) return missing(t, "overhead", "");
     if (!found->error.empty()) return missing(t, "overhead", found->error);
@@ -296,7 +299,7 @@ class Judge {
   }
 
   Target energy(const Goal& g, Target t, size_t device) const {
-    const DeviceSummary& d = bench_.devices()[device];
+    const DeviceSummary& d = run_.devices[device];
     std::string errors;
     const std::vector<const Row*> measured = rows(device, g.op, &errors);
     if (measured.empty()) return missing(t, g.op, errors);
@@ -334,7 +337,7 @@ class Judge {
     return verdict(g, t, porta / (peer->joules_per_unit * scale), mine + "; porta's joules / the peer's");
   }
 
-  const Bench& bench_;
+  const RunResults& run_;
   const ExternalPeer& external_;
 };
 
@@ -375,9 +378,9 @@ ExternalPeer load_external_peer(const std::string& path) {
   return peer;
 }
 
-std::vector<Target> judge_targets(const Bench& bench, const ExternalPeer& external) {
-  const Judge judge(bench, external);
-  const auto& devices = bench.devices();
+std::vector<Target> judge_targets(const RunResults& run, const ExternalPeer& external) {
+  const Judge judge(run, external);
+  const auto& devices = run.devices;
   int reference = -1;
   bool any_gpu = false;
   for (size_t i = 0; i < devices.size(); ++i) {
@@ -391,7 +394,7 @@ std::vector<Target> judge_targets(const Bench& bench, const ExternalPeer& extern
         out.push_back(judge.judge(g, devices[size_t(reference)].backend + " backend", reference, ""));
       continue;
     }
-    if (!any_gpu && !bench.options().gpu_only) continue;
+    if (!any_gpu && !run.options.gpu_only) continue;
     for (const std::string& api : words(g.apis)) {
       bool found = false;
       for (size_t i = 0; i < devices.size(); ++i)
@@ -416,9 +419,9 @@ void print_targets(const std::vector<Target>& targets, FILE* out) {
                  t.peer.c_str(), t.measured.c_str(), t.target.c_str(), t.detail.c_str());
 }
 
-std::string targets_markdown(const Bench& bench, const ExternalPeer& external,
+std::string targets_markdown(const RunResults& run, const ExternalPeer& external,
                              const std::vector<Target>& targets) {
-  const Options& o = bench.options();
+  const Options& o = run.options;
   std::string md = "porta-bench " + utc_now() + ", porta " + porta_version() + ", host CPU " + cpu_model() +
                    " (" + std::to_string(cpu_backend_threads()) +
                    " threads for the CPU backend and its peers)\n\n";
@@ -428,7 +431,7 @@ std::string targets_markdown(const Bench& bench, const ExternalPeer& external,
         "back to back for at least " +
         fmt("%g", o.energy_seconds) + " s, median of " + std::to_string(o.energy_samples) +
         " such samples.\n\nDevices:\n\n";
-  for (const DeviceSummary& d : bench.devices())
+  for (const DeviceSummary& d : run.devices)
     md += "- " + d.backend + ": " + d.device + " (" + d.type + ", " + d.api_version +
           "); energy: " + d.energy_source + "\n";
   if (!external.file.empty())

@@ -41,12 +41,12 @@ struct Target {
   std::string what, peer, measured, target, status, detail;
 };
 
-std::vector<Target> judge_targets(const Bench& bench, const ExternalPeer& external);
+std::vector<Target> judge_targets(const RunResults& run, const ExternalPeer& external);
 
 void print_targets(const std::vector<Target>& targets, FILE* out);
 
 // The targets as a markdown table, headed by the machine, the run and its devices.
-std::string targets_markdown(const Bench& bench, const ExternalPeer& external,
+std::string targets_markdown(const RunResults& run, const ExternalPeer& external,
                              const std::vector<Target>& targets);
 
 }  // namespace porta::bench

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 namespace porta::bench {
 
@@ -63,7 +64,14 @@ void Bench::run_device(const DeviceInfo& info) {
     return;
   }
   Stream stream = device.stream();
+  const EnergyMeter meter(info);
+  const bool energy = meter.available() && o_.energy_seconds > 0;
+  summary.energy_source = energy               ? meter.source()
+                          : !meter.available() ? "n/a: " + meter.reason()
+                                               : "not measured (--energy 0)";
   try {
+    std::optional<EnergyScope> scope;
+    if (energy && o_.sweep_source.empty()) scope.emplace(meter, o_.energy_seconds, o_.energy_samples);
     summary.copy_gbs = measure_copy(device, stream, o_, summary);
   } catch (const std::exception& e) {
     summary.error = std::string("copy: ") + e.what();
@@ -75,9 +83,17 @@ void Bench::run_device(const DeviceInfo& info) {
     return;
   }
   auto has = [&](const char* op) { return std::find(o_.ops.begin(), o_.ops.end(), op) != o_.ops.end(); };
-  for (const OpBench* op : op_benches())
-    if (has(op->name))
-      for (const Dims& dims : op->sizes(o_, host)) guarded(info, device, stream, *op, dims);
+  for (const OpBench* op : op_benches()) {
+    if (!has(op->name)) continue;
+    const std::vector<Dims> sizes = op->sizes(o_, host);
+    // Energy at the largest size only: each figure takes seconds.
+    size_t largest = 0;
+    auto volume = [](const Dims& d) { return double(d[0]) * double(d[1]) * double(d[2]); };
+    for (size_t i = 0; i < sizes.size(); ++i)
+      if (volume(sizes[i]) >= volume(sizes[largest])) largest = i;
+    for (size_t i = 0; i < sizes.size(); ++i)
+      guarded(info, device, stream, *op, sizes[i], energy && i == largest ? &meter : nullptr);
+  }
   if (has("overhead")) {
     Overhead oh = measure_overhead(info, device, stream, o_);
     oh.peers = peers_.launch_overhead(info);
@@ -86,15 +102,18 @@ void Bench::run_device(const DeviceInfo& info) {
 }
 
 void Bench::guarded(const DeviceInfo& info, Device& device, Stream& stream, const OpBench& op,
-                    const Dims& dims) {
+                    const Dims& dims, const EnergyMeter* energy) {
   Row row = row_on(info);
-  row.op = op.name;
+  row.op = canonical_op(op.name);
   row.dims = dims;
   row.size = size_text(row.op, dims);
   row.timer = info.timer == PORTA_TIMER_HOST ? "host clock (events)" : "device (events)";
   std::fprintf(stderr, "  %s %s\n", row.op.c_str(), row.size.c_str());
   try {
+    std::optional<EnergyScope> scope;
+    if (energy) scope.emplace(*energy, o_.energy_seconds, o_.energy_samples);
     const Measurement m = op.measure(device, stream, dims, o_);
+    row.op = canonical_op(m.dtype.empty() ? row.op : row.op + "_" + m.dtype);
     row.timing = m.timing;
     row.work = m.work;
     row.flops = m.flops;

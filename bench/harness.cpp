@@ -27,7 +27,9 @@ Timing time_events(Stream& stream, uint32_t warmup, uint32_t runs, const std::fu
     stream.sync();
     samples.push_back(start.elapsed_ms(stop));
   }
-  return summarize(samples);
+  Timing t = summarize(samples);
+  if (const EnergyScope* scope = EnergyScope::current()) t.energy = scope->measure(stream, body, t.median_ms);
+  return t;
 }
 
 Timing time_wall(uint32_t warmup, uint32_t runs, const std::function<void()>& body) {

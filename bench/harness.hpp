@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include "energy.hpp"
 #include "porta/porta.hpp"
 
 namespace porta::bench {
@@ -13,11 +14,13 @@ namespace porta::bench {
 struct Timing {
   double median_ms = 0, min_ms = 0;
   uint32_t runs = 0;
+  Energy energy;  // measured by time_events while an EnergyScope is open
 };
 
 Timing summarize(std::vector<double> samples);
 
-// Times `body` (queues work on `stream`) between two events, one sample per run.
+// Times `body` (queues work on `stream`) between two events, one sample per
+// run; then, while an EnergyScope is open on this thread, its energy.
 Timing time_events(Stream& stream, uint32_t warmup, uint32_t runs, const std::function<void()>& body);
 
 // Times `body` (which syncs) with the host clock.

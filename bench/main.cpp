@@ -62,7 +62,7 @@ bool known_op(const std::string& op) {
 
 // The command line's text options, read into `o` once parsed.
 struct RawOptions {
-  std::string backends, ops, runs, warmup;
+  std::string backends, ops, runs, warmup, energy, energy_runs;
   std::vector<std::string> elementwise, matmul, logreg;
 };
 
@@ -71,7 +71,8 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
   const std::string ops = "[--ops " + joined(op_names(), ",") + "]";
   command.synopsis("[--backends cuda,vulkan,opencl,cpu] " + ops +
                    "\n[--elementwise N,...] [--matmul N,...] [--logreg MxD,...]\n"
-                   "[--runs N (>= 10)] [--warmup N] [--no-peers] [--gpu-only] [--json FILE]\n"
+                   "[--runs N (>= 10)] [--warmup N] [--energy SECONDS] [--energy-runs N] [--no-peers]\n"
+                   "[--gpu-only] [--json FILE] [--targets FILE.md] [--peer-results torch.json]\n"
                    "[--sweep-matmul kernels/matmul/matmul.comp]");
   CLI::App& app = command.app();
   app.add_option("--backends", raw.backends, "comma list of backends to run (default: every one found)")
@@ -87,6 +88,14 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
   app.add_option("--runs", raw.runs, "timed runs per figure, at least 10 (default 10); the median is shown")
       ->type_name("N");
   app.add_option("--warmup", raw.warmup, "untimed runs before them (default 2)")->type_name("N");
+  app.add_option("--energy", raw.energy, "seconds per energy sample on NVML devices, 0: none (default 1)")
+      ->type_name("SECONDS");
+  app.add_option("--energy-runs", raw.energy_runs, "energy samples per figure, median shown (default 3)")
+      ->type_name("N");
+  app.add_option("--targets", o.targets, "the issue's targets, judged from this run, as markdown")
+      ->type_name("FILE");
+  app.add_option("--peer-results", o.peer_results, "a peer's figures from this run (torch_compare.py --json)")
+      ->type_name("FILE");
   app.add_flag_callback(
       "--no-peers", [&o] { o.peers = false; }, "load no peer library and compare with none");
   app.add_flag("--gpu-only", o.gpu_only, "leave CPU-type devices out");
@@ -118,6 +127,13 @@ void finish(Options& o, const RawOptions& raw) {
     if (o.runs < 10) throw UsageError("--runs must be at least 10 (a median of at least ten runs)");
   }
   if (!raw.warmup.empty()) o.warmup = raw.warmup == "0" ? 0 : static_cast<uint32_t>(parse_size(raw.warmup));
+  if (!raw.energy.empty()) {
+    char* end = nullptr;
+    o.energy_seconds = std::strtod(raw.energy.c_str(), &end);
+    if (*end || !(o.energy_seconds >= 0) || o.energy_seconds > 600)
+      throw UsageError("--energy wants seconds from 0 to 600, not '" + raw.energy + "'");
+  }
+  if (!raw.energy_runs.empty()) o.energy_samples = static_cast<uint32_t>(parse_size(raw.energy_runs));
 }
 
 }  // namespace
@@ -143,14 +159,21 @@ int main(int argc, char** argv) {
       // With the JSON on standard output, the table goes to stderr.
       const bool json_to_stdout = porta::cli::is_stdout(options.json);
       FILE* text = json_to_stdout ? stderr : stdout;
+      const ExternalPeer external = load_external_peer(options.peer_results);
+      if (!external.error.empty())
+        std::fprintf(stderr, "porta-bench: --peer-results %s\n", external.error.c_str());
       Bench bench(options);
       // What is measured so far survives a driver that takes the process down.
       bench.run_all([&] {
-        if (!options.json.empty() && !json_to_stdout) write_json(bench, options.json);
+        if (!options.json.empty() && !json_to_stdout)
+          write_json(bench, judge_targets(bench.results(), external), options.json);
       });
+      const std::vector<Target> targets = judge_targets(bench.results(), external);
       print_table(bench, text);
-      print_targets(bench, text);
-      if (!options.json.empty()) write_json(bench, options.json);
+      print_targets(targets, text);
+      if (!options.json.empty()) write_json(bench, targets, options.json);
+      if (!options.targets.empty())
+        porta::cli::write_output(options.targets, targets_markdown(bench.results(), external, targets));
     } catch (const porta::Error& e) {
       return command.failure(e.what());
     }

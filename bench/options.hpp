@@ -19,10 +19,14 @@ struct Options {
   std::vector<uint64_t> elementwise, matmul;  // empty: per device class
   std::vector<LogregSize> logreg;
   uint32_t runs = 10, warmup = 2;
+  double energy_seconds = 1.0;  // per energy sample (energy.hpp); 0: no energy figures
+  uint32_t energy_samples = 3;
   bool peers = true;
   bool gpu_only = false;     // leave CPU-type devices out
   std::string sweep_source;  // matmul.comp: time tile choices instead of the ops
   std::string json;          // "-": standard output
+  std::string targets;       // the targets as markdown to this file
+  std::string peer_results;  // figures of an outside peer (torch_compare.py --json) for the targets
   std::string command;
 };
 

@@ -30,6 +30,8 @@ typedef struct porta_bench_peer {
    * was timed ("cuBLAS SGEMM", "CUDA C++ kernel"). ops and dims:
    *   "mul", "sigmoid"  dims[0] = elements
    *   "matmul"          dims = M, N, K (row-major C = A B)
+   *   "matmul_tf32", "matmul_f16", "matmul_bf16"
+   *                     the same in TF32, or with fp16 / bf16 A, B and C (fp32 accumulation)
    *   "logreg_step"     dims = m, d
    *   "copy"            dims[0] = bytes, device to device
    *   "empty"           dims[0] = launches; one sample = launch each, then sync

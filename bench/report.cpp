@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -26,10 +27,48 @@ Json number(double v) {
   return std::strtod(fmt("%.6g", v).c_str(), nullptr);
 }
 
+// The energy figures: each device's meter, then each measured row.
+void print_energy(const Bench& bench, FILE* out) {
+  const Options& o = bench.options();
+  std::fprintf(out,
+               "\nenergy (power between energy-counter updates while the op runs back to back for at least "
+               "%.1f s; median of %u such samples)\n",
+               o.energy_seconds, o.energy_samples);
+  for (size_t i = 0; i < bench.devices().size(); ++i) {
+    const DeviceSummary& d = bench.devices()[i];
+    std::fprintf(out, "  %-7s %-40s %s\n", d.backend.c_str(), d.device.substr(0, 40).c_str(),
+                 d.energy_source.c_str());
+    if (d.copy_energy.joules_per_run > 0)
+      std::fprintf(out, "          %-12s %-14s %10.4g J/GB    %6.0f W\n", "copy", "256 MiB",
+                   d.copy_energy.joules_per_run / (2.0 * (256 << 20) / 1e9), d.copy_energy.watts);
+    else if (!d.copy_energy.reason.empty())
+      std::fprintf(out, "          %-12s %-14s n/a: %s\n", "copy", "256 MiB", d.copy_energy.reason.c_str());
+    for (const Row& r : bench.rows()) {
+      if (r.device_index != i || !r.error.empty()) continue;
+      const Energy& e = r.timing.energy;
+      if (e.joules_per_run > 0)
+        std::fprintf(out, "          %-12s %-14s %10.4g %-7s %6.0f W\n", r.op.c_str(), r.size.c_str(),
+                     joules_per_unit(r), energy_unit(r), e.watts);
+      else if (!e.reason.empty())
+        std::fprintf(out, "          %-12s %-14s n/a: %s\n", r.op.c_str(), r.size.c_str(), e.reason.c_str());
+    }
+  }
+}
+
 }  // namespace
 
 // How each part of a run reads in --json (nlohmann-json's to_json, found by
 // argument-dependent lookup when a value or a vector of them is assigned).
+// Energy of a run that moved or computed `work_units` (GB or GFLOP).
+Json energy_json(const Energy& e, double work_units, const char* unit) {
+  if (e.joules_per_run <= 0) return {{"reason", e.reason}};
+  return {{"joules_per_unit", number(e.joules_per_run / work_units)},
+          {"unit", unit},
+          {"watts", number(e.watts)},
+          {"seconds_per_sample", number(e.seconds)},
+          {"samples", e.samples}};
+}
+
 void to_json(Json& j, const DeviceSummary& d) {
   j = {{"backend", d.backend},
        {"device", d.device},
@@ -39,6 +78,8 @@ void to_json(Json& j, const DeviceSummary& d) {
        {"copy_kernel_gbs", number(d.copy_kernel_gbs)},
        {"peak_flops", number(d.peak.flops)},
        {"peak_source", d.peak.source},
+       {"energy", d.energy_source},
+       {"copy_energy", energy_json(d.copy_energy, 2.0 * (256 << 20) / 1e9, "J/GB")},
        {"error", d.error}};
 }
 
@@ -54,6 +95,7 @@ void to_json(Json& j, const Row& r) {
   j = {{"backend", r.backend},
        {"device", r.device},
        {"op", r.op},
+       {"dtype", op_dtype(r.op)},
        {"size", r.size},
        {"dims", r.dims},
        {"error", r.error},
@@ -65,6 +107,7 @@ void to_json(Json& j, const Row& r) {
        {"rate", number(r.rate)},
        {"bound_fraction", number(r.bound)},
        {"bound", r.bound_kind},
+       {"energy", energy_json(r.timing.energy, r.work / 1e9, energy_unit(r))},
        {"peers", r.peers}};
 }
 
@@ -82,7 +125,44 @@ void to_json(Json& j, const Overhead& oh) {
        {"peers", peers}};
 }
 
-std::string size_text(const std::string& op, const Dims& d) {
+namespace {
+
+// (base, dtype) of an op name whose last part, after _ . - or :, names a type.
+std::pair<std::string, std::string> split_dtype(const std::string& op) {
+  static const std::pair<const char*, const char*> kSpellings[] = {
+      {"f32", "f32"},   {"fp32", "f32"}, {"float32", "f32"}, {"tf32", "tf32"}, {"f16", "f16"},
+      {"fp16", "f16"},  {"half", "f16"}, {"float16", "f16"}, {"bf16", "bf16"}, {"bfloat16", "bf16"},
+      {"int8", "int8"}, {"i8", "int8"},  {"s8", "int8"}};
+  const size_t cut = op.find_last_of("_.-:");
+  if (cut != std::string::npos && cut > 0) {
+    std::string suffix = op.substr(cut + 1);
+    std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    for (const auto& [spelling, dtype] : kSpellings)
+      if (suffix == spelling) return {op.substr(0, cut), dtype};
+  }
+  return {op, "f32"};
+}
+
+}  // namespace
+
+std::string canonical_op(const std::string& op) {
+  const auto [base, dtype] = split_dtype(op);
+  return dtype == "f32" ? base : base + "_" + dtype;
+}
+
+std::string op_dtype(const std::string& op) { return split_dtype(op).second; }
+
+std::string op_base(const std::string& op) { return split_dtype(op).first; }
+
+double joules_per_unit(const Row& row) {
+  return row.timing.energy.joules_per_run > 0 && row.work > 0
+             ? row.timing.energy.joules_per_run / (row.work / 1e9)
+             : 0;
+}
+
+std::string size_text(const std::string& name, const Dims& d) {
+  const std::string op = op_base(name);
   auto pow2 = [](uint64_t v) {
     if (v && !(v & (v - 1)) && v >= 1024) return "2^" + std::to_string(__builtin_ctzll(v));
     return std::to_string(v);
@@ -155,9 +235,15 @@ void print_table(const Bench& bench, FILE* out) {
                    p.second.second);
     std::fprintf(out, "\n");
   }
+  print_energy(bench, out);
 }
 
-void write_json(const Bench& bench, const std::string& path) {
+void to_json(Json& j, const Target& t) {
+  j = {{"group", t.group},   {"what", t.what},     {"peer", t.peer},    {"measured", t.measured},
+       {"target", t.target}, {"status", t.status}, {"detail", t.detail}};
+}
+
+void write_json(const Bench& bench, const std::vector<Target>& targets, const std::string& path) {
   const Options& o = bench.options();
   Json j;
   j["tool"] = "porta-bench";
@@ -175,6 +261,9 @@ void write_json(const Bench& bench, const std::string& path) {
   j["peers"] = bench.peers();
   j["results"] = bench.rows();
   j["overhead"] = bench.overheads();
+  j["energy_seconds_per_sample"] = o.energy_seconds;
+  j["energy_samples"] = o.energy_samples;
+  j["targets"] = targets;
   porta::cli::write_output(path, j.dump() + "\n");
 }
 

@@ -45,6 +45,19 @@ struct Overhead {
   std::string error;
 };
 
+// A row's element type is named by its op: NAME for fp32, NAME_DTYPE for
+// DTYPE tf32, bf16, f16 or int8 ("matmul_f16"); bench.cpp appends
+// Measurement::dtype so. Other spellings of the suffix ("matmul.fp16",
+// "logreg_step-i8", "matmul_bfloat16") read as these. Peers are asked for a
+// row's op by its canonical name, and the targets find rows by it.
+std::string canonical_op(const std::string& op);  // "matmul.fp16" -> "matmul_f16", "mul_f32" -> "mul"
+std::string op_dtype(const std::string& op);      // "f16"; "f32" without a suffix
+std::string op_base(const std::string& op);       // "matmul_f16" -> "matmul"
+
+// Joules per GFLOP (flops rows) or per GB moved, 0 without a figure.
+double joules_per_unit(const Row& row);
+inline const char* energy_unit(const Row& row) { return row.flops ? "J/GFLOP" : "J/GB"; }
+
 struct DeviceSummary {
   std::string backend, device, type;
   std::string api_version;  // DeviceInfo::api_version: which native API the device is reached through
@@ -52,6 +65,8 @@ struct DeviceSummary {
   double copy_gbs = 0;      // device-to-device copy, bytes read + written: the bound
   double copy_engine_gbs = 0, copy_kernel_gbs = 0;  // porta's buffer copy, a copy kernel
   Peak peak;
+  std::string energy_source;  // the meter, or "n/a: why"
+  Energy copy_energy;         // of the faster copy, per run of 2 x 256 MiB moved
   std::string error;
 };
 

@@ -83,6 +83,7 @@ void print_device_text(const porta_device_info& d, const char* indent) {
   std::printf("%s%s:%u  %s\n", indent, d.backend, d.index, d.name);
   std::printf("%s  vendor %s, %s, %s\n", indent, d.vendor, type_name(d.type), d.api_version);
   std::printf("%s  driver %s\n", indent, d.driver);
+  if (d.pci_bus_id[0]) std::printf("%s  PCI %s\n", indent, d.pci_bus_id);
   std::printf("%s  memory %s, largest buffer %s, largest allocation %s\n", indent,
               mib(d.memory_bytes).c_str(), mib(l.max_buffer_bytes).c_str(),
               mib(l.max_allocation_bytes).c_str());
@@ -124,6 +125,7 @@ nlohmann::ordered_json device_json(const porta_device_info& d) {
   j["type"] = type_name(d.type);
   j["driver"] = d.driver;
   j["api_version"] = d.api_version;
+  j["pci_bus_id"] = d.pci_bus_id;
   j["memory_bytes"] = d.memory_bytes;
   j["limits"] = {
       {"max_workgroup_size", {l.max_workgroup_size[0], l.max_workgroup_size[1], l.max_workgroup_size[2]}},

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -71,6 +72,13 @@ void copy_string(char (&dst)[N], const std::string& src) {
   size_t n = src.size() < N - 1 ? src.size() : N - 1;
   std::memcpy(dst, src.data(), n);
   dst[n] = '\0';
+}
+
+// porta_device_info::pci_bus_id from the address's parts, as "dddd:bb:dd.f".
+inline void set_pci_bus_id(porta_device_info& info, uint32_t domain, uint32_t bus, uint32_t device,
+                           uint32_t function) {
+  std::snprintf(info.pci_bus_id, sizeof info.pci_bus_id, "%04x:%02x:%02x.%x", domain & 0xffffu, bus & 0xffu,
+                device & 0x1fu, function & 0x7u);
 }
 
 // A vendor runtime opened with dlopen. Stays loaded until the process exits

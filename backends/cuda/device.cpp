@@ -63,6 +63,9 @@ Found describe(int ordinal) {
   info.type =
       PORTA_CUDA_ATTRIBUTE(f.cu, INTEGRATED) ? PORTA_DEVICE_INTEGRATED_GPU : PORTA_DEVICE_DISCRETE_GPU;
   info.index = static_cast<uint32_t>(ordinal);
+  plugin::set_pci_bus_id(info, PORTA_CUDA_ATTRIBUTE(f.cu, PCI_DOMAIN_ID),
+                         PORTA_CUDA_ATTRIBUTE(f.cu, PCI_BUS_ID), PORTA_CUDA_ATTRIBUTE(f.cu, PCI_DEVICE_ID),
+                         0);
   size_t total = 0;
   cu.cuDeviceTotalMem(&total, f.cu);
   info.memory_bytes = total;

@@ -6,6 +6,8 @@
 
 #include "../common/plugin_support.hpp"
 #include "opencl.hpp"
+// After opencl.hpp, which fixes the OpenCL version the headers declare.
+#include <CL/cl_ext.h>
 
 namespace porta::opencl {
 
@@ -110,6 +112,22 @@ std::string api_version_of(const std::string& device_version) {
   return device_version.substr(0, second);
 }
 
+// The device's PCI address, which names it to tools outside OpenCL (NVML's
+// energy counter): cl_khr_pci_bus_info, else NVIDIA's own attributes (whose
+// slot is device << 3 | function).
+void describe_pci(cl_device_id device, const std::string& extensions, porta_device_info& info) {
+  if (has_extension(extensions, "cl_khr_pci_bus_info")) {
+    const auto pci = device_value<cl_device_pci_bus_info_khr>(device, CL_DEVICE_PCI_BUS_INFO_KHR);
+    plugin::set_pci_bus_id(info, pci.pci_domain, pci.pci_bus, pci.pci_device, pci.pci_function);
+  } else if (has_extension(extensions, "cl_nv_device_attribute_query")) {
+    constexpr cl_device_info kBusIdNv = 0x4008, kSlotIdNv = 0x4009, kDomainIdNv = 0x400A;
+    cl_uint domain = 0;  // drivers before the domain attribute: domain 0
+    if (cl().clGetDeviceInfo(device, kDomainIdNv, sizeof domain, &domain, nullptr) != CL_SUCCESS) domain = 0;
+    const auto slot = device_value<cl_uint>(device, kSlotIdNv);
+    plugin::set_pci_bus_id(info, domain, device_value<cl_uint>(device, kBusIdNv), slot >> 3, slot & 7);
+  }
+}
+
 DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32_t index) {
   DeviceEntry e;
   e.platform = platform;
@@ -140,6 +158,7 @@ DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32
   plugin::copy_string(info.api_version, api_version_of(device_string(device, CL_DEVICE_VERSION)));
   info.type = type_of(device);
   info.index = index;
+  describe_pci(device, extensions, info);
   info.memory_bytes = device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE);
   // OpenCL names one global memory; the host maps it where it is the host's.
   info.memory_heap_count = 1;

@@ -306,7 +306,15 @@ void describe(Instance& in, PhysicalDevice& d) {
     *tail = &driver;
     tail = &driver.pNext;
   }
-  if (v13) *tail = &maint4;
+  if (v13) {
+    *tail = &maint4;
+    tail = &maint4.pNext;
+  }
+  // The PCI address names the device to tools outside Vulkan (NVML's energy counter).
+  VkPhysicalDevicePCIBusInfoPropertiesEXT pci = make<VkPhysicalDevicePCIBusInfoPropertiesEXT>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT);
+  const bool has_pci = d.has(VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
+  if (has_pci) *tail = &pci;
   in.fn.vkGetPhysicalDeviceProperties2(d.handle, &props);
   d.subgroup = subgroup;
   d.subgroup.pNext = nullptr;
@@ -355,6 +363,7 @@ void describe(Instance& in, PhysicalDevice& d) {
   plugin::copy_string(info.api_version, "Vulkan " + version_string(d.properties.apiVersion));
   info.type = device_type(d.properties.deviceType);
   info.index = d.index;
+  if (has_pci) plugin::set_pci_bus_id(info, pci.pciDomain, pci.pciBus, pci.pciDevice, pci.pciFunction);
 
   uint64_t local_total = 0, largest_local = 0;
   for (uint32_t i = 0; i < d.memory.memoryHeapCount; ++i) {

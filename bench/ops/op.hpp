@@ -16,6 +16,10 @@ struct Measurement {
   Timing timing;
   double work = 0;  // bytes (memory-bound ops) or FLOPs
   bool flops = false;
+  // The data's element type where an op runs in several ("f16"; results.hpp
+  // canonical_op): the row's op becomes NAME_DTYPE ("matmul_f16"), which is
+  // how the peers and the targets find it. Empty: fp32.
+  std::string dtype;
 };
 
 struct OpBench {

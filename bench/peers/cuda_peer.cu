@@ -1,9 +1,13 @@
-// porta-bench's CUDA peer: cuBLAS SGEMM for matmul, plain CUDA C++ kernels
+// porta-bench's CUDA peer: cuBLAS SGEMM for matmul (and cublasGemmEx for
+// matmul_tf32, matmul_f16 and matmul_bf16: TF32 tensor cores, and fp16 or bf16
+// A, B and C with fp32 accumulation, as PyTorch's torch.mm), plain CUDA C++ kernels
 // (one element per thread, the way the CUDA programming guide writes them)
 // for the elementwise ops, cuBLAS SGEMV plus small kernels for a
 // logistic-regression step, cudaMemcpy for the copy bound and an empty kernel
 // (launched, or replayed from a CUDA graph) for dispatch overhead.
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstdarg>
@@ -48,6 +52,13 @@ __global__ void sigmoid_kernel(const float* x, float* out, size_t n) {
 __global__ void fill_kernel(float* p, size_t n, float scale) {
   size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   if (i < n) p[i] = scale * float((i * 2654435761u) % 1024u) / 1024.0f - 0.5f * scale;
+}
+
+// The same values as fill_kernel, rounded to T (__half, __nv_bfloat16).
+template <class T>
+__global__ void fill_typed_kernel(T* p, size_t n, float scale) {
+  size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (i < n) p[i] = T(scale * float((i * 2654435761u) % 1024u) / 1024.0f - 0.5f * scale);
 }
 
 __global__ void empty_kernel() {}
@@ -123,6 +134,28 @@ void time_events(uint32_t warmup, uint32_t runs, double* samples, Body body) {
   cudaEventDestroy(stop);
 }
 
+// Row-major C = A B through cublasGemmEx in `type` (A, B and C), fp32
+// accumulation (`compute`: CUBLAS_COMPUTE_32F, or _FAST_TF32 for TF32).
+template <class T>
+void time_gemm_ex(const uint64_t dims[3], cudaDataType_t type, cublasComputeType_t compute, uint32_t warmup,
+                  uint32_t runs, double* samples) {
+  const int m = static_cast<int>(dims[0]), n = static_cast<int>(dims[1]), k = static_cast<int>(dims[2]);
+  const size_t words = (size_t(m) * k + size_t(k) * n + size_t(m) * n) * sizeof(T) / sizeof(float) + 3;
+  DeviceBuffer storage(words);
+  T* a = reinterpret_cast<T*>(storage.p);
+  T* b = a + size_t(m) * k;
+  T* c = b + size_t(k) * n;
+  fill_typed_kernel<<<blocks(size_t(m) * k, 256), 256, 0, g_stream>>>(a, size_t(m) * k, 1.0f);
+  fill_typed_kernel<<<blocks(size_t(k) * n, 256), 256, 0, g_stream>>>(b, size_t(k) * n, 1.0f);
+  CHECK(cudaGetLastError());
+  const float one = 1.0f, zero = 0.0f;
+  // Row-major C = A B is column-major C^T = B^T A^T.
+  time_events(warmup, runs, samples, [&] {
+    CHECK(cublasGemmEx(g_blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, type, n, a, type, k, &zero, c,
+                       type, n, compute, CUBLAS_GEMM_DEFAULT));
+  });
+}
+
 int peer_open(const char* hint, char* device_name, size_t name_capacity, char* error, size_t error_capacity) {
   return answering(error, error_capacity, [&] {
     int count = 0;
@@ -181,6 +214,15 @@ int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t 
       time_events(warmup, runs, samples, [&] {
         CHECK(cublasSgemm(g_blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b.p, n, a.p, k, &zero, c.p, n));
       });
+    } else if (name == "matmul_tf32") {
+      copy_text(library, library_capacity, "cuBLAS TF32 GEMM");
+      time_gemm_ex<float>(dims, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, warmup, runs, samples);
+    } else if (name == "matmul_f16") {
+      copy_text(library, library_capacity, "cuBLAS HGEMM (fp32 accumulate)");
+      time_gemm_ex<__half>(dims, CUDA_R_16F, CUBLAS_COMPUTE_32F, warmup, runs, samples);
+    } else if (name == "matmul_bf16") {
+      copy_text(library, library_capacity, "cuBLAS BF16 GEMM (fp32 accumulate)");
+      time_gemm_ex<__nv_bfloat16>(dims, CUDA_R_16BF, CUBLAS_COMPUTE_32F, warmup, runs, samples);
     } else if (name == "logreg_step") {
       const size_t m = dims[0], d = dims[1];
       DeviceBuffer x(m * d), y(m), w(d), bias(1), z(m), g(d), sums(2);

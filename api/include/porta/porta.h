@@ -199,6 +199,9 @@ typedef struct porta_device_info {
    * PORTA_MAX_BINDING_BYTES (a testing knob) lowers max_binding_bytes. */
   uint64_t max_binding_bytes;
   uint64_t binding_offset_alignment;
+  /* The PCI address "dddd:bb:dd.f" (hexadecimal domain:bus:device.function) where the device is on
+   * PCI and its API says so; "" otherwise. It names one device across APIs (NVML, nvidia-smi). */
+  char pci_bus_id[16];
 } porta_device_info;
 
 typedef struct porta_device_t* porta_device;

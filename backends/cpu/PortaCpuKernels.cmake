@@ -36,7 +36,7 @@ function(porta_cpu_builtin_kernels target)
   endif()
   get_property(runtime_dir GLOBAL PROPERTY PORTA_CPU_RUNTIME_DIR)
   # Kernels run at -O2 even in Debug builds: tests dispatch real work.
-  set(kernel_options -O2 -fwrapv -ffp-contract=off -Wno-unused)
+  set(kernel_options -O2 -fwrapv -ffp-contract=off -fopenmp-simd -Wno-unused)
 
   set(decls "")
   set(rows "")

@@ -1105,15 +1105,12 @@ PORTA_GLSL_FN float exp2_from_double(double t) {
   const double shifted = t + 0x1.8p52;  // k in the low bits, rounded to nearest
   const double k = shifted - 0x1.8p52;
   const double u = (t - k) * 0.6931471805599453;
-  double p = 1.0 / 40320.0;
-  p = p * u + 1.0 / 5040.0;
-  p = p * u + 1.0 / 720.0;
-  p = p * u + 1.0 / 120.0;
-  p = p * u + 1.0 / 24.0;
-  p = p * u + 1.0 / 6.0;
-  p = p * u + 0.5;
-  p = p * u + 1.0;
-  p = p * u + 1.0;
+  // Estrin's scheme: a short dependency chain, so the items a scalar loop
+  // runs one after another overlap.
+  const double u2 = u * u, u4 = u2 * u2;
+  const double p01 = 1.0 + u, p23 = 0.5 + u * (1.0 / 6.0), p45 = 1.0 / 24.0 + u * (1.0 / 120.0),
+               p67 = 1.0 / 720.0 + u * (1.0 / 5040.0);
+  const double p = (p01 + u2 * p23) + u4 * ((p45 + u2 * p67) + u4 * (1.0 / 40320.0));
   const int64_t k_int = int64_t(int32_t(uint32_t(__builtin_bit_cast(uint64_t, shifted))));
   return float(p * __builtin_bit_cast(double, uint64_t(k_int + 1023) << 52));
 }

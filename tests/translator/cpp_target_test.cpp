@@ -527,13 +527,14 @@ void main() {
 TEST(CppTarget, BarrierFreeItemsRunAsSimdLanes) {
   const char* source = R"(#version 450
 layout(local_size_x = 64) in;
+layout(push_constant) uniform P { uint n; } p;
 layout(binding = 0) readonly buffer A { float a[]; };
 layout(binding = 1) readonly buffer B { float b[]; };
 layout(binding = 2) writeonly buffer C { float c[]; };
-layout(push_constant) uniform P { uint n; } p;
 void main() {
-  uint i = gl_GlobalInvocationID.x;
-  if (i < p.n) c[i] = a[i] * b[i] + float(i);
+  const uint i = gl_GlobalInvocationID.x;
+  if (i >= p.n) return;  // the tail: masked lanes
+  c[i] = a[i] * b[i] + float(i);
 }
 )";
   CompiledKernel kernel(spirv_of(source));

@@ -1090,18 +1090,19 @@ PORTA_GLSL_FN float exp(float x) { return ::expf(x); }
 PORTA_GLSL_FN float exp2(float x) { return ::exp2f(x); }
 #else
 namespace detail {
-// 2^t for a float's exp or exp2 (t = x * log2(e) or x, exact in double),
-// from plain double arithmetic: no library call and no table, so a SIMD loop
-// over work-items vectorises it, and every lane, vector or scalar, on every
-// instruction set gives the same bits. 2^t = 2^k * e^u, k = t rounded,
-// u = (t - k) ln2 with |u| <= 0.347 and e^u its degree-8 Taylor polynomial
-// (relative error < 3e-10), rounded to float once at the end: within 0.51 ulp
-// (Vulkan allows 3 + 2|x| ulp). Overflow is inf, underflow the rounded
-// subnormal or 0, NaN stays NaN (the clamps let it through; its k bits are
-// whatever they are, and NaN times them is NaN).
+// 2^t for a float's exp2 (t = x) or exp (t = x * log2(e), rounded in double:
+// a relative error below 2e-14 in the result), from plain double arithmetic:
+// no library call and no table, so a SIMD loop over work-items vectorises it,
+// and every lane, vector or scalar, on every instruction set gives the same
+// bits. 2^t = 2^k * e^u, k = t rounded, u = (t - k) ln2 with |u| <= 0.347 and
+// e^u its degree-8 Taylor polynomial (relative error < 3e-10), rounded to
+// float once at the end: within 0.51 ulp (Vulkan allows 3 + 2|x| ulp).
+// Overflow is inf, underflow the rounded subnormal or 0, NaN stays NaN (the
+// clamps let it through; its k bits are whatever they are, and NaN times
+// them is NaN).
 PORTA_GLSL_FN float exp2_from_double(double t) {
-  t = t < -160.0 ? -160.0 : t;  // 2^-160 rounds to 0
-  t = t > 130.0 ? 130.0 : t;    // 2^130 rounds to inf
+  t = t < -160.0 ? -160.0 : t;          // 2^-160 rounds to 0
+  t = t > 130.0 ? 130.0 : t;            // 2^130 rounds to inf
   const double shifted = t + 0x1.8p52;  // k in the low bits, rounded to nearest
   const double k = shifted - 0x1.8p52;
   const double u = (t - k) * 0.6931471805599453;

@@ -11,7 +11,8 @@
 # accumulators; 1.1-1.3x slower single-threaded). -ffp-contract=off in every
 # variant: no a * b + c becomes an fma (and porta_glsl.hpp rounds fma() once
 # on every host), so the variants round alike and the reference backend's
-# results do not depend on the machine.
+# results do not depend on the machine. -fopenmp-simd and -fno-trapping-math,
+# as at run time (compiler.cpp): a group's work-items run as SIMD lanes.
 #
 # porta_cpu_builtin_kernels(<target> <file.comp>...)
 include(CheckCXXCompilerFlag)
@@ -36,7 +37,7 @@ function(porta_cpu_builtin_kernels target)
   endif()
   get_property(runtime_dir GLOBAL PROPERTY PORTA_CPU_RUNTIME_DIR)
   # Kernels run at -O2 even in Debug builds: tests dispatch real work.
-  set(kernel_options -O2 -fwrapv -ffp-contract=off -Wno-unused)
+  set(kernel_options -O2 -fwrapv -ffp-contract=off -fno-trapping-math -fopenmp-simd -Wno-unused)
 
   set(decls "")
   set(rows "")

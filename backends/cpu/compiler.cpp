@@ -35,8 +35,14 @@ namespace {
 // -fwrapv: GLSL's signed integer arithmetic wraps; C++'s would be undefined.
 // -ffp-contract=off: a * b + c stays two roundings, as in the built-in
 // kernels, so the reference results do not depend on the processor.
-const std::vector<std::string> kFlags = {"-std=c++17", "-O2",     "-fwrapv",       "-ffp-contract=off",
-                                         "-fPIC",      "-shared", "-march=native", "-fvisibility=hidden"};
+// -fopenmp-simd: the `omp simd` loop that runs a group's work-items as vector
+// lanes (porta_cpu_kernel.inc, "run_group_loop"); no OpenMP run time.
+// -fno-trapping-math: kernels never read floating-point exception flags, so
+// a lane may compute what its item skips (a division under an `if`), which
+// is how a loop with branches vectorises; no value changes.
+const std::vector<std::string> kFlags = {
+    "-std=c++17",    "-O2",   "-fwrapv", "-ffp-contract=off", "-fno-trapping-math",
+    "-fopenmp-simd", "-fPIC", "-shared", "-march=native",     "-fvisibility=hidden"};
 
 struct ProcessResult {
   int spawn_error = 0;  // errno of a failed start, else 0

@@ -79,7 +79,8 @@ CompiledKernel::CompiledKernel(const std::vector<uint32_t>& spirv,
   const std::string cpp = directory_ + "/kernel.cpp", so = directory_ + "/kernel.so";
   std::ofstream(cpp) << source_;
   const std::string command = std::string(PORTA_TEST_CXX) +
-                              " -std=c++17 -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden -I" +
+                              " -std=c++17 -O2 -fno-trapping-math -fopenmp-simd -Wall -Wextra -Werror -fPIC "
+                              "-shared -fvisibility=hidden -I" +
                               PORTA_TEST_RUNTIME_DIR + " -o " + so + " " + cpp;
   int status = 0;
   const std::string output = run_command(command, status);

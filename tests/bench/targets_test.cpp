@@ -138,11 +138,11 @@ TEST_F(GpuTargets, MatmulTakesTheWorstSizeInTheGoalsRange) {
 
 TEST_F(GpuTargets, AMissingOpOrPeerIsNeverOk) {
   const auto targets = run.judge();
-  const Target bf16 = expect(targets, "cuda (NVIDIA H100 80GB HBM3) bf16 matmul", "not built");
+  const Target bf16 = expect(targets, "cuda (NVIDIA H100 80GB HBM3) bf16 matmul", "not run");
   EXPECT_NE(bf16.detail.find("no matmul_bf16"), std::string::npos) << bf16.detail;
   const Target tf32 = expect(targets, "cuda (NVIDIA H100 80GB HBM3) TF32 matmul", "not run");
   EXPECT_NE(tf32.detail.find("failed: boom"), std::string::npos) << tf32.detail;
-  EXPECT_EQ(find(targets, "cuda (NVIDIA H100 80GB HBM3) logreg step int8").status, "not built");
+  EXPECT_EQ(find(targets, "cuda (NVIDIA H100 80GB HBM3) logreg step int8").status, "not run");
   const Target opencl = expect(targets, "OpenCL fp32 matmul", "not run");
   EXPECT_EQ(opencl.detail, "no OpenCL GPU in this run");
   for (const Target& t : targets) {

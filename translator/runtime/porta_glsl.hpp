@@ -117,8 +117,8 @@ using if_scalar = typename enable_if<components<T>::value == 1, int>::type;
 // goes through double, where a * b is exact (see fma below). Conversions are
 // exact or correctly rounded; out of range gives infinity, NaN stays NaN.
 // On an x86-64 host the conversions are the compiler's _Float16 ones (F16C
-// instructions where enabled); elsewhere, and in constant expressions, the
-// bit manipulation below.
+// instructions where enabled), on a CUDA device PTX's cvt; elsewhere, and in
+// constant expressions, the bit manipulation below.
 #if !PORTA_GLSL_CUDA && defined(__FLT16_MANT_DIG__)
 #define PORTA_GLSL_HOST_FLOAT16 1
 #else
@@ -158,6 +158,19 @@ PORTA_GLSL_FN constexpr float half_to_float(uint16_t h) {
   if (exponent == 31u) return __builtin_bit_cast(float, sign | 0x7f800000u | (mantissa << 13));
   return __builtin_bit_cast(float, sign | ((exponent + 112u) << 23) | (mantissa << 13));
 }
+#if PORTA_GLSL_CUDA && defined(__CUDA_ARCH__)
+// PTX's conversions: exact to float, correctly rounded from it.
+PORTA_GLSL_FN float cuda_half_to_float(uint16_t h) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  return f;
+}
+PORTA_GLSL_FN uint16_t cuda_half_from_float(float v) {
+  uint16_t h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(v));
+  return h;
+}
+#endif
 }  // namespace detail
 
 struct float16_t {
@@ -175,6 +188,9 @@ struct float16_t {
   PORTA_GLSL_FN constexpr float to_float() const {
 #if PORTA_GLSL_HOST_FLOAT16
     if (!__builtin_is_constant_evaluated()) return float(__builtin_bit_cast(_Float16, bits));
+#elif PORTA_GLSL_CUDA && defined(__CUDA_ARCH__)
+    // One exact conversion instruction instead of the bit manipulation.
+    if (!__builtin_is_constant_evaluated()) return detail::cuda_half_to_float(bits);
 #endif
     return detail::half_to_float(bits);
   }
@@ -203,6 +219,11 @@ struct float16_t {
     if (!__builtin_is_constant_evaluated()) {
       if constexpr (detail::is_same<A, float>::value || detail::is_same<A, double>::value)
         return __builtin_bit_cast(uint16_t, static_cast<_Float16>(value));
+    }
+#elif PORTA_GLSL_CUDA && defined(__CUDA_ARCH__)
+    // From float: one correctly rounded conversion, as half_from_double gives.
+    if constexpr (detail::is_same<A, float>::value) {
+      if (!__builtin_is_constant_evaluated()) return detail::cuda_half_from_float(value);
     }
 #endif
     return detail::half_from_double(double(value));

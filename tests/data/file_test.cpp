@@ -1,0 +1,55 @@
+#include "porta_data/file.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "error_of.hpp"
+#include "porta_data/table.hpp"
+
+using namespace porta::data;
+using ::testing::HasSubstr;
+
+TEST(File, ReadsWholeFiles) {
+  const auto p = std::filesystem::temp_directory_path() / ("porta-data-file-" + std::to_string(getpid()));
+  std::ofstream(p, std::ios::binary) << std::string(200000, 'x');
+  EXPECT_EQ(read_file(p.string()).size(), 200000u);
+  std::filesystem::remove(p);
+}
+
+TEST(File, MissingFilesAndDirectoriesAreNamed) {
+  EXPECT_THAT(error_of([] { read_file("/nonexistent/d.csv"); }),
+              HasSubstr("/nonexistent/d.csv: cannot open: No such file or directory"));
+  EXPECT_THAT(error_of([] { read_file("/tmp"); }), HasSubstr("/tmp: is a directory; expected a data file"));
+}
+
+TEST(File, ADifferentStampIsAChange) {
+  FileStamp a{10, 5, 1}, b = a;
+  EXPECT_EQ(error_of([&] { check_unchanged("f", a, b); }), "");
+  b.size = 12;
+  EXPECT_THAT(error_of([&] { check_unchanged("f", a, b); }),
+              HasSubstr("f: changed while it was being read (10 bytes before, 12 after)"));
+  b = a;
+  b.mtime_ns = 6;
+  EXPECT_THAT(error_of([&] { check_unchanged("f", a, b); }), HasSubstr("modified"));
+}
+
+TEST(Format, ByExtensionAndName) {
+  EXPECT_EQ(format_of_path("a/b.CSV"), Format::csv);
+  EXPECT_EQ(format_of_path("x.npy"), Format::npy);
+  EXPECT_EQ(format_of_path("x.svm"), Format::libsvm);
+  EXPECT_THAT(error_of([] { format_of_path("d.v1/data"); }),
+              HasSubstr("cannot tell the format from the extension ''"));
+  EXPECT_EQ(format_from_name("libsvm"), Format::libsvm);
+  EXPECT_FALSE(format_from_name("parquet"));
+}
+
+TEST(Format, LabelsFileOnlyWithNpy) {
+  ReadOptions o;
+  o.labels_path = "y.npy";
+  EXPECT_THAT(error_of([&] { read_table("d.csv", o); }),
+              HasSubstr("a labels file goes with NPY features only"));
+}

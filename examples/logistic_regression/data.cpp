@@ -1,5 +1,6 @@
 #include "data.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -48,41 +49,15 @@ Data generated(uint64_t m, uint64_t dim, uint64_t seed) {
   return d;
 }
 
-Data load_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open '" + path + "'");
+Data load(const std::string& path, const porta::data::ReadOptions& options) {
+  porta::data::Table t = porta::data::read_table(path, options);
   Data d;
   d.name = path;
-  std::string line;
-  uint64_t line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    const size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;  // blank line or comment
-    for (char& c : line)
-      if (c == ',' || c == ';' || c == '\t') c = ' ';
-    std::istringstream fields(line);
-    std::vector<float> row;
-    std::string field;
-    while (fields >> field) {
-      char* end = nullptr;
-      float v = std::strtof(field.c_str(), &end);  // accepts nan and inf: checked below, with the place
-      if (*end)
-        throw std::runtime_error(path + ":" + std::to_string(line_no) + ": '" + field + "' is not a number");
-      row.push_back(v);
-    }
-    if (row.size() < 2)
-      throw std::runtime_error(path + ":" + std::to_string(line_no) +
-                               ": a row needs at least one feature and a label");
-    if (d.d == 0) d.d = row.size() - 1;
-    if (row.size() - 1 != d.d)
-      throw std::runtime_error(path + ":" + std::to_string(line_no) + ": " + std::to_string(row.size() - 1) +
-                               " features, but earlier rows have " + std::to_string(d.d));
-    d.y.push_back(row.back());
-    row.pop_back();
-    d.x.insert(d.x.end(), row.begin(), row.end());
-    ++d.m;
-  }
+  d.m = t.rows;
+  d.d = t.features;
+  d.x = std::move(t.x);
+  d.y = std::move(t.y);
+  d.feature_names = std::move(t.feature_names);
   return d;
 }
 
@@ -94,6 +69,7 @@ void check_data(const Data& d) {
       if (!std::isfinite(d.x[i * d.d + j]))
         throw std::runtime_error(d.name + ": X[" + std::to_string(i) + "][" + std::to_string(j) + "] is " +
                                  std::to_string(d.x[i * d.d + j]) + "; every feature must be finite");
+    if (d.y.empty()) continue;  // rows to predict
     if (!std::isfinite(d.y[i]))
       throw std::runtime_error(d.name + ": y[" + std::to_string(i) + "] is " + std::to_string(d.y[i]) +
                                "; every label must be finite");
@@ -101,6 +77,67 @@ void check_data(const Data& d) {
       throw std::runtime_error(d.name + ": y[" + std::to_string(i) + "] is " + std::to_string(d.y[i]) +
                                "; labels must lie in [0, 1]");
   }
+}
+
+Split split(const Data& data, double fraction, uint64_t seed) {
+  Split s;
+  uint64_t held = static_cast<uint64_t>(std::llround(fraction * static_cast<double>(data.m)));
+  if (fraction > 0) held = std::clamp<uint64_t>(held, 1, data.m > 1 ? data.m - 1 : 1);
+  if (held >= data.m)
+    throw std::runtime_error(data.name + ": " + std::to_string(data.m) +
+                             " rows cannot be split into training and test rows; expected at least 2");
+  // The first `held` places of a seeded permutation are the test rows.
+  std::vector<uint64_t> order(data.m);
+  for (uint64_t i = 0; i < data.m; ++i) order[i] = i;
+  std::mt19937_64 rng(seed);
+  for (uint64_t i = data.m - 1; i > 0; --i) std::swap(order[i], order[rng() % (i + 1)]);
+  std::vector<bool> is_test(data.m, false);
+  for (uint64_t k = 0; k < held; ++k) is_test[order[k]] = true;
+  for (Data* part : {&s.train, &s.test}) {
+    part->d = data.d;
+    part->feature_names = data.feature_names;
+  }
+  s.train.name = held ? data.name + " (training rows)" : data.name;
+  s.test.name = data.name + " (test rows)";
+  for (uint64_t i = 0; i < data.m; ++i) {
+    Data& part = is_test[i] ? s.test : s.train;
+    part.x.insert(part.x.end(), data.x.begin() + i * data.d, data.x.begin() + (i + 1) * data.d);
+    if (!data.y.empty()) part.y.push_back(data.y[i]);
+    ++part.m;
+  }
+  return s;
+}
+
+Standardization Standardization::fit(const Data& data) {
+  Standardization s;
+  s.mean.assign(data.d, 0);
+  s.std.assign(data.d, 1);
+  for (uint64_t j = 0; j < data.d; ++j) {
+    double sum = 0, squares = 0;
+    for (uint64_t i = 0; i < data.m; ++i) sum += data.x[i * data.d + j];
+    const double mean = sum / static_cast<double>(data.m);
+    for (uint64_t i = 0; i < data.m; ++i) {
+      const double v = data.x[i * data.d + j] - mean;
+      squares += v * v;
+    }
+    const double sd = std::sqrt(squares / static_cast<double>(data.m));
+    s.mean[j] = static_cast<float>(mean);
+    // A constant feature carries nothing; dividing by 1 keeps it at 0.
+    s.std[j] = sd > 0 && std::isfinite(static_cast<float>(sd)) ? static_cast<float>(sd) : 1.0f;
+  }
+  return s;
+}
+
+void Standardization::apply(Data& data) const {
+  if (empty()) return;
+  if (mean.size() != data.d)
+    throw std::runtime_error(data.name + ": " + std::to_string(data.d) +
+                             " features, but the standardisation has " + std::to_string(mean.size()));
+  for (uint64_t i = 0; i < data.m; ++i)
+    for (uint64_t j = 0; j < data.d; ++j) {
+      float& v = data.x[i * data.d + j];
+      v = (v - mean[j]) / std[j];
+    }
 }
 
 }  // namespace logreg_tool

@@ -4,16 +4,20 @@
 //
 //   porta-logreg                              the classic 5-sample example
 //   porta-logreg --samples N --features D --iterations K --lr R [--seed S]
-//   porta-logreg --csv FILE                   rows of features, label last
+//   porta-logreg --data FILE                  CSV, NPY or LIBSVM (tools/data)
 //   porta-logreg --backend NAME|all           (or PORTA_BACKEND)
 //   porta-logreg --dtype f16|bf16|int8        X stored narrower (int8: a scale per
 //                                             feature); weights and sums float32
+//   porta-logreg predict --load-model M --data FILE [--out FILE]
 //
-// The pieces: options.* (the command line), data.* (the samples), train.*
-// (the training loop on one device), report.* (what is printed).
+// The pieces: options.* (the command line), data.* (the samples, the split,
+// the standardisation), train.* (the training loop on one device), model.*
+// (the model file), progress.* (the line on a terminal), report.* (what is
+// printed, and predict).
 #include <algorithm>
 
 #include "data.hpp"
+#include "model.hpp"
 #include "options.hpp"
 #include "report.hpp"
 
@@ -27,19 +31,37 @@ int main(int argc, char** argv) {
   // Bad option values are reported as bad arguments (2), any other failure as 1.
   return command.run(argc, argv, [&] {
     finish(o, raw);
+    if (o.mode == Mode::predict) return run_predict(o);
     Data data;
-    if (!o.csv.empty())
-      data = load_csv(o.csv);
+    if (!o.data.empty())
+      data = load(o.data, o.read);
     else if (o.generated)
       data = generated(o.samples, o.features, o.seed);
     else
       data = classic();
     check_data(data);
+    Split parts = split(data, o.test_fraction, o.seed);
+    // A loaded model brings the standardisation its weights expect; else file
+    // data are standardised with the training rows' statistics.
+    Model start;
+    Standardization standardization;
+    if (!o.load_model.empty()) {
+      start = load_model(o.load_model);
+      if (start.features != data.d)
+        throw std::runtime_error(o.load_model + " has " + std::to_string(start.features) + " features; " +
+                                 data.name + " has " + std::to_string(data.d));
+      standardization = start.standardization;
+    } else if (!o.data.empty() && o.standardize) {
+      standardization = Standardization::fit(parts.train);
+    }
+    standardization.apply(parts.train);
+    standardization.apply(parts.test);
     const uint64_t iterations = o.iterations ? o.iterations : (o.generated ? 100 : 1000);
     const uint64_t report_every = o.report_every ? o.report_every : std::max<uint64_t>(1, iterations / 10);
     const float lr = static_cast<float>(o.lr);
 
-    if (o.backend == "all") return run_all(data, o.dtype, iterations, lr, report_every);
-    return run_one(o, data, iterations, lr, report_every);
+    if (o.backend == "all") return run_all(parts.train, o.dtype, iterations, lr, report_every);
+    return run_one(o, parts, standardization, o.load_model.empty() ? nullptr : &start, iterations, lr,
+                   report_every);
   });
 }

@@ -20,6 +20,13 @@ uint64_t parse_count(const std::string& flag, const std::string& text) {
   return v;
 }
 
+double parse_number(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end) throw porta::cli::UsageError(flag + " wants a number, not '" + text + "'");
+  return v;
+}
+
 }  // namespace
 
 const char kDescription[] =
@@ -27,21 +34,73 @@ const char kDescription[] =
     "the training accuracy and the time per iteration. Without a data option: the classic\n"
     "example, 5 samples of 2 features. With --dtype f16, bf16 or int8 the features are kept in\n"
     "that type on the device (int8: symmetric, a scale per feature), the weights and sums in\n"
-    "float32, and a float32 run on the same data is reported beside it.";
+    "float32, and a float32 run on the same data is reported beside it.\n"
+    "\n"
+    "--data reads a CSV, NPY or LIBSVM file (by its extension, or --format):\n"
+    "  csv     rows of numbers; commas, semicolons, tabs or blanks; \"quoted\" fields; CRLF; '#'\n"
+    "          comment lines; a header row detected (--header / --no-header force it); the\n"
+    "          label column by header name or 0-based index (--label), else the last\n"
+    "  npy     float32/float64 (or integer) arrays, C or Fortran order, memory-mapped: rows x\n"
+    "          (features + label) with the label last (or --label), or rows x features with\n"
+    "          --labels FILE (one label a row)\n"
+    "  libsvm  'label index:value ...' rows, indices from 1, absent values 0; the feature count\n"
+    "          is the largest index, or --features D; labels -1/+1 read as 0/1\n"
+    "Labels must be 0 or 1. A malformed value is refused naming file, line and column.\n"
+    "File data are standardised (each feature's mean and standard deviation, taken on the\n"
+    "training rows) unless --standardize off; the model file keeps them. --test-fraction F\n"
+    "holds out a share of the rows (chosen with --seed) and reports the accuracy on them.\n"
+    "\n"
+    "porta-logreg predict --load-model M --data F [--out FILE] writes 'probability,class' per\n"
+    "row of F (standard output by default) and, when F has labels, the accuracy on stderr.\n"
+    "On a terminal a progress line (iteration, loss, samples/s, ETA) is shown on stderr.";
 
 void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
   command.synopsis(
-      "[--samples N --features D] [--csv FILE] [--iterations K] [--lr R] [--seed S]\n"
-      "[--report-every N] [--backend NAME|all] [--dtype f32|f16|bf16|int8]");
+      "[train] [--samples N --features D] [--csv FILE] [--iterations K] [--lr R] [--seed S]\n"
+      "[--report-every N] [--backend NAME|all] [--dtype f32|f16|bf16|int8]\n"
+      "[--data FILE [--format csv|npy|libsvm] [--labels FILE] [--label COL] [--header|--no-header]]\n"
+      "[--standardize on|off] [--test-fraction F] [--save-model FILE] [--load-model FILE]\n"
+      "predict --load-model FILE --data FILE [--out FILE]");
   command.footer(
       "Exit status: 0 trained, 1 the data were refused, training failed, the backends disagree or\n"
       "the accuracy with --dtype is more than 0.5 points from float32's, 2 bad arguments.");
   CLI::App& app = command.app();
+  app.add_option("mode", raw.mode, "train (default) or predict")->type_name("train|predict");
   app.add_option("--samples", raw.samples, "generated separable data: N samples (with --features)")
       ->type_name("N");
-  app.add_option("--features", raw.features, "features of the generated data (default 8)")->type_name("D");
-  app.add_option("--seed", raw.seed, "seed of the generated data (default 1)")->type_name("S");
-  app.add_option("--csv", o.csv, "rows of features, the label (in [0, 1]) last; commas or blanks; # comments")
+  app.add_option("--features", raw.features,
+                 "features of the generated data (default 8); with --data FILE in LIBSVM, the\n"
+                 "feature count (default: the largest index)")
+      ->type_name("D");
+  app.add_option("--seed", raw.seed, "seed of the generated data and of --test-fraction's split (default 1)")
+      ->type_name("S");
+  app.add_option("--data", o.data, "train on (or predict for) a CSV, NPY or LIBSVM file; see above")
+      ->type_name("FILE");
+  app.add_option("--format", raw.format, "the format of --data (default: by its extension)")
+      ->type_name("csv|npy|libsvm");
+  app.add_option("--labels", o.read.labels_path, "NPY: the labels (0/1), one a row, in a file of their own")
+      ->type_name("FILE");
+  app.add_option("--label", o.read.label,
+                 "CSV/NPY: the label column, a header name or a 0-based index (default: the last)")
+      ->type_name("COL");
+  app.add_flag("--header", raw.header, "CSV: the first row is a header (default: detected)");
+  app.add_flag("--no-header", raw.no_header, "CSV: the first row is data");
+  app.add_option("--csv", raw.csv, "the same as --data FILE --format csv")->type_name("FILE");
+  app.add_option("--standardize", raw.standardize,
+                 "standardise file data with the training rows' mean and standard deviation (default on)")
+      ->type_name("on|off");
+  app.add_option("--test-fraction", raw.test_fraction,
+                 "hold out this share of the rows, chosen with --seed, and report their accuracy\n"
+                 "(0 <= F < 1; default 0)")
+      ->type_name("F");
+  app.add_option("--save-model", o.save_model,
+                 "write the trained model (weights, bias, standardisation) as JSON; written whole or\n"
+                 "not at all")
+      ->type_name("FILE");
+  app.add_option("--load-model", o.load_model,
+                 "predict: the model to use; train: start from its weights and standardisation")
+      ->type_name("FILE");
+  app.add_option("--out", o.out, "predict: where to write the predictions (default: standard output)")
       ->type_name("FILE");
   app.add_option("--iterations", raw.iterations, "gradient steps (default 100 for generated data, else 1000)")
       ->type_name("K");
@@ -60,24 +119,65 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
 }
 
 void finish(Options& o, const RawOptions& raw) {
+  if (raw.mode == "predict")
+    o.mode = Mode::predict;
+  else if (!raw.mode.empty() && raw.mode != "train")
+    throw porta::cli::UsageError("unexpected argument '" + raw.mode + "'; expected train or predict");
+  if (!raw.csv.empty()) {
+    if (!o.data.empty()) throw porta::cli::UsageError("--csv and --data both name a data file; give one");
+    o.data = raw.csv;
+    o.read.format = porta::data::Format::csv;
+  }
+  if (!raw.format.empty()) {
+    o.read.format = porta::data::format_from_name(raw.format);
+    if (!o.read.format)
+      throw porta::cli::UsageError("--format wants csv, npy or libsvm, not '" + raw.format + "'");
+  }
+  if (raw.header && raw.no_header)
+    throw porta::cli::UsageError("--header and --no-header contradict each other");
+  o.read.header = raw.header      ? porta::data::Header::yes
+                  : raw.no_header ? porta::data::Header::no
+                                  : porta::data::Header::detect;
   if (!raw.samples.empty()) {
     o.samples = parse_count("--samples", raw.samples);
     o.generated = true;
   }
   if (!raw.features.empty()) {
     o.features = parse_count("--features", raw.features);
-    o.generated = true;
+    if (o.data.empty())
+      o.generated = true;
+    else
+      o.read.features = o.features;
   }
+  if (o.generated && !o.data.empty())
+    throw porta::cli::UsageError("--samples generates data; it does not go with --data");
   if (!raw.iterations.empty()) o.iterations = parse_count("--iterations", raw.iterations);
   if (!raw.seed.empty()) o.seed = parse_count("--seed", raw.seed);
   if (!raw.report_every.empty()) o.report_every = parse_count("--report-every", raw.report_every);
   if (!raw.dtype.empty() && !porta::dtype_from_name(raw.dtype, &o.dtype))
     throw porta::cli::UsageError("--dtype wants f32, f16, bf16 or int8, not '" + raw.dtype + "'");
-  if (!raw.lr.empty()) {
-    char* end = nullptr;
-    o.lr = std::strtod(raw.lr.c_str(), &end);
-    if (*end) throw porta::cli::UsageError("--lr wants a number, not '" + raw.lr + "'");
+  if (!raw.lr.empty()) o.lr = parse_number("--lr", raw.lr);
+  if (!raw.standardize.empty()) {
+    if (raw.standardize != "on" && raw.standardize != "off")
+      throw porta::cli::UsageError("--standardize wants on or off, not '" + raw.standardize + "'");
+    o.standardize = raw.standardize == "on";
   }
+  if (!raw.test_fraction.empty()) {
+    o.test_fraction = parse_number("--test-fraction", raw.test_fraction);
+    if (!(o.test_fraction >= 0 && o.test_fraction < 1))
+      throw porta::cli::UsageError("--test-fraction wants a share 0 <= F < 1, not '" + raw.test_fraction +
+                                   "'");
+  }
+  if (o.mode == Mode::predict) {
+    if (o.load_model.empty()) throw porta::cli::UsageError("predict needs the model: --load-model FILE");
+    if (o.data.empty()) throw porta::cli::UsageError("predict needs the rows to predict: --data FILE");
+    if (o.generated || !o.save_model.empty() || o.test_fraction > 0 || o.backend == "all")
+      throw porta::cli::UsageError("predict takes --load-model, --data (and how to read it) and --out only");
+  } else if (o.out != "-") {
+    throw porta::cli::UsageError("--out goes with predict; a trained model is written with --save-model");
+  }
+  if (!o.read.labels_path.empty() && o.data.empty())
+    throw porta::cli::UsageError("--labels goes with --data FILE (NPY features)");
   if (!std::isfinite(o.lr))
     throw std::runtime_error("the learning rate --lr " + std::to_string(o.lr) + " is not finite");
   if (o.lr <= 0)

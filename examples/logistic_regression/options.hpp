@@ -7,13 +7,23 @@
 
 #include "porta/porta.hpp"
 #include "porta_cli.hpp"
+#include "porta_data/table.hpp"
 
 namespace logreg_tool {
 
+enum class Mode { train, predict };
+
 struct Options {
+  Mode mode = Mode::train;
   std::string backend;
-  std::string csv;
-  uint64_t samples = 0;  // 0: the classic example (or the CSV file)
+  // A data file (--data, or --csv: the same with --format csv) and how to read it.
+  std::string data;
+  porta::data::ReadOptions read;
+  bool standardize = true;   // file data only: the classic and generated data are used as they are
+  double test_fraction = 0;  // held out of training, chosen with --seed
+  std::string save_model, load_model;
+  std::string out = "-";  // predict: where the predictions go
+  uint64_t samples = 0;   // 0: the classic example (or the CSV file)
   uint64_t features = 8;
   uint64_t iterations = 0;  // 0: the default for the data
   double lr = 0.5;
@@ -25,7 +35,9 @@ struct Options {
 
 // The options, read as text and checked once parsed (parse_count's messages).
 struct RawOptions {
-  std::string samples, features, iterations, seed, report_every, lr, dtype;
+  std::string mode, samples, features, iterations, seed, report_every, lr, dtype;
+  std::string csv, format, standardize, test_fraction;
+  bool header = false, no_header = false;
 };
 
 extern const char kDescription[];

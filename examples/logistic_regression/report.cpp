@@ -9,6 +9,8 @@
 
 #include "logreg_step/bound.hpp"
 #include "porta/quantize.hpp"
+#include "porta_data/file.hpp"
+#include "progress.hpp"
 
 namespace logreg_tool {
 
@@ -103,11 +105,27 @@ int run_all(const Data& data, porta_dtype dtype, uint64_t iterations, float lr, 
   return all ? 0 : 1;
 }
 
-int run_one(const Options& o, const Data& data, uint64_t iterations, float lr, uint64_t report_every) {
+int run_one(const Options& o, const Split& parts, const Standardization& standardization, const Model* start,
+            uint64_t iterations, float lr, uint64_t report_every) {
+  const Data& data = parts.train;
   std::printf("%s: m = %llu samples, d = %llu features (X %s); %llu iterations, lr %g\n", data.name.c_str(),
               static_cast<unsigned long long>(data.m), static_cast<unsigned long long>(data.d),
               porta::dtype_short_name(o.dtype), static_cast<unsigned long long>(iterations), o.lr);
-  Result r = train(o.backend, data, o.dtype, iterations, lr, report_every, true);
+  if (!standardization.empty())
+    std::printf("standardised: each feature's mean and standard deviation from the %llu training rows%s\n",
+                static_cast<unsigned long long>(data.m), start ? " (the loaded model's)" : "");
+  Hooks hooks;
+  if (start) {
+    hooks.w0 = &start->w;
+    hooks.b0 = start->b;
+  }
+  Result r;
+  {
+    // On a terminal the progress line stands in for the per-block loss lines.
+    Progress progress(data.m, iterations);
+    hooks.on_block = [&](uint64_t done, float loss) { progress.update(done, loss); };
+    r = train(o.backend, data, o.dtype, iterations, lr, report_every, !progress.shown(), hooks);
+  }
   if (!r.ok) {
     std::fprintf(stderr, "porta-logreg: %s\n", r.error.c_str());
     return 1;
@@ -154,7 +172,31 @@ int run_one(const Options& o, const Data& data, uint64_t iterations, float lr, u
                   (p >= 0.5) == (data.y[i] >= 0.5) ? "ok" : "WRONG");
     }
   }
-  if (!o.generated && o.csv.empty() && correct != data.m) {
+  if (parts.test.m) {
+    const uint64_t test_correct = correct_count(parts.test, r);
+    std::printf("test accuracy %.2f%% (%llu of %llu held-out rows, --test-fraction %g, seed %llu)\n",
+                100.0 * static_cast<double>(test_correct) / static_cast<double>(parts.test.m),
+                static_cast<unsigned long long>(test_correct), static_cast<unsigned long long>(parts.test.m),
+                o.test_fraction, static_cast<unsigned long long>(o.seed));
+  }
+  if (!o.save_model.empty()) {
+    Model model;
+    model.features = data.d;
+    model.w = r.w;
+    model.b = r.b;
+    model.standardization = standardization;
+    model.feature_names = data.feature_names;
+    model.porta_version = porta_version();
+    model.device = r.device;
+    model.data = o.data.empty() ? data.name : o.data;
+    model.samples = data.m;
+    model.iterations = iterations + (start ? start->iterations : 0);
+    model.lr = lr;
+    model.loss = r.loss;
+    save_model(o.save_model, model);
+    std::printf("model written to %s\n", o.save_model.c_str());
+  }
+  if (!o.generated && o.data.empty() && correct != data.m) {
     std::fprintf(stderr, "porta-logreg: the classic example was not classified correctly\n");
     return 1;
   }
@@ -163,6 +205,44 @@ int run_one(const Options& o, const Data& data, uint64_t iterations, float lr, u
                  porta::dtype_short_name(o.dtype));
     return 1;
   }
+  return 0;
+}
+
+int run_predict(const Options& o) {
+  const Model model = load_model(o.load_model);
+  porta::data::ReadOptions read = o.read;
+  read.features = model.features;
+  read.labels = porta::data::ReadOptions::Labels::by_count;
+  Data data = load(o.data, read);
+  if (data.d != model.features)
+    throw std::runtime_error(o.data + ": " + std::to_string(data.d) + " features; the model " + o.load_model +
+                             " has " + std::to_string(model.features));
+  model.standardization.apply(data);
+  std::string csv = "probability,class\n";
+  uint64_t correct = 0;
+  char line[64];
+  for (uint64_t i = 0; i < data.m; ++i) {
+    const double p = model.probability(data.x.data() + i * data.d);
+    std::snprintf(line, sizeof line, "%.9g,%d\n", p, p >= 0.5);
+    csv += line;
+    if (!data.y.empty()) correct += (p >= 0.5) == (data.y[i] >= 0.5);
+  }
+  if (porta::cli::is_stdout(o.out))
+    std::fputs(csv.c_str(), stdout);
+  else
+    porta::data::write_file_atomically(o.out, csv);
+  // The accuracy goes where the predictions do not.
+  FILE* note = porta::cli::is_stdout(o.out) ? stderr : stdout;
+  std::fflush(stdout);
+  if (!data.y.empty())
+    std::fprintf(note, "predicted %llu rows of %s: accuracy %.2f%% (%llu of %llu)\n",
+                 static_cast<unsigned long long>(data.m), o.data.c_str(),
+                 100.0 * static_cast<double>(correct) / static_cast<double>(data.m),
+                 static_cast<unsigned long long>(correct), static_cast<unsigned long long>(data.m));
+  else
+    std::fprintf(note, "predicted %llu rows of %s (no labels)\n", static_cast<unsigned long long>(data.m),
+                 o.data.c_str());
+  if (!porta::cli::is_stdout(o.out)) std::fprintf(note, "predictions written to %s\n", o.out.c_str());
   return 0;
 }
 

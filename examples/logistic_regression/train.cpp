@@ -10,7 +10,7 @@
 namespace logreg_tool {
 
 Result train(const std::string& selector, const Data& data, porta_dtype dtype, uint64_t iterations, float lr,
-             uint64_t report_every, bool verbose) {
+             uint64_t report_every, bool verbose, const Hooks& hooks) {
   Result r;
   porta::Device device = porta::open(selector);
   const porta::DeviceInfo info = device.info();
@@ -32,8 +32,13 @@ Result train(const std::string& selector, const Data& data, porta_dtype dtype, u
   const porta::Tensor* x_scale = encoded.scale.empty() ? nullptr : &scale;
 
   porta::Stream stream = device.stream();
-  porta::ops::fill(stream, w, 0.0f);
-  porta::ops::fill(stream, b, 0.0f);
+  if (hooks.w0) {
+    wb.write(*hooks.w0);
+    bb.write(std::vector<float>{hooks.b0});
+  } else {
+    porta::ops::fill(stream, w, 0.0f);
+    porta::ops::fill(stream, b, 0.0f);
+  }
   stream.sync();
 
   // One block of steps, recorded once: step k writes its loss to loss[k].
@@ -70,6 +75,7 @@ Result train(const std::string& selector, const Data& data, porta_dtype dtype, u
       }
     done += steps;
     r.losses.push_back({done, losses[steps - 1]});
+    if (hooks.on_block) hooks.on_block(done, losses[steps - 1]);
     if (verbose)
       std::printf("  iteration %8llu  loss %.7f\n", static_cast<unsigned long long>(done), losses[steps - 1]);
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,10 +26,19 @@ struct Result {
   std::string error;
 };
 
+// What the caller adds to a training run: weights to start from (a loaded
+// model; else zeros) and a function called after each block of steps with the
+// iterations done and the latest loss (the progress line).
+struct Hooks {
+  const std::vector<float>* w0 = nullptr;
+  float b0 = 0;
+  std::function<void(uint64_t done, float loss)> on_block;
+};
+
 // Trains on the device `selector` opens, from zero weights. A loss or weight
 // that becomes non-finite is a failed Result (ok false, error says why); a
 // device that fails throws porta::Error.
 Result train(const std::string& selector, const Data& data, porta_dtype dtype, uint64_t iterations, float lr,
-             uint64_t report_every, bool verbose);
+             uint64_t report_every, bool verbose, const Hooks& hooks = {});
 
 }  // namespace logreg_tool

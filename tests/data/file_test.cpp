@@ -53,3 +53,22 @@ TEST(Format, LabelsFileOnlyWithNpy) {
   EXPECT_THAT(error_of([&] { read_table("d.csv", o); }),
               HasSubstr("a labels file goes with NPY features only"));
 }
+
+TEST(File, AtomicWriteReplacesWholeAndLeavesNothingOnFailure) {
+  const auto dir = std::filesystem::temp_directory_path() / ("porta-data-atomic-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const auto p = dir / "model.json";
+  write_file_atomically(p.string(), "old");
+  write_file_atomically(p.string(), "new contents");
+  EXPECT_EQ(read_file(p.string()), "new contents");
+  EXPECT_THAT(error_of([&] { write_file_atomically((dir / "no" / "such" / "dir.json").string(), "x"); }),
+              HasSubstr("cannot create a temporary file beside it"));
+  // A target that cannot be replaced (a directory) leaves no temporary file behind.
+  std::filesystem::create_directories(dir / "sub");
+  EXPECT_THAT(error_of([&] { write_file_atomically((dir / "sub").string(), "x"); }),
+              HasSubstr("cannot rename the finished file to"));
+  uint64_t entries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) entries += e.path().filename() != "sub";
+  EXPECT_EQ(entries, 1u);  // model.json only
+  std::filesystem::remove_all(dir);
+}

@@ -78,6 +78,40 @@ std::string read_file(const std::string& path) {
   return bytes;
 }
 
+void write_file_atomically(const std::string& path, std::string_view bytes) {
+  std::string temp = path + ".tmp-XXXXXX";
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) system_error(path, "cannot create a temporary file beside it");
+  auto abandon = [&](const char* what) {
+    const int saved = errno;
+    ::close(fd);
+    ::unlink(temp.c_str());
+    errno = saved;
+    system_error(path, what);
+  };
+  for (size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) abandon("cannot write");
+    done += static_cast<size_t>(n);
+  }
+  // mkstemp makes the file 0600; a written file gets the usual permissions.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  if (::fchmod(fd, 0666 & ~mask) != 0) abandon("cannot set the permissions of");
+  if (::fsync(fd) != 0) abandon("cannot flush");
+  if (::close(fd) != 0) {
+    ::unlink(temp.c_str());
+    system_error(path, "cannot close");
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int saved = errno;
+    ::unlink(temp.c_str());
+    errno = saved;
+    system_error(path, "cannot rename the finished file to");
+  }
+}
+
 MappedFile::MappedFile(const std::string& path) : path_(path) {
   fd_ = open_regular(path);
   stamp_ = stamp_of(fd_, path);

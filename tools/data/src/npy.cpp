@@ -243,8 +243,6 @@ const float* NpyFile::mapped_f32() const {
   return reinterpret_cast<const float*>(bytes_.data() + header_.data_offset);
 }
 
-namespace {
-
 Grid grid_of(const NpyFile& f) {
   Grid g;
   g.file = f.file();
@@ -254,6 +252,8 @@ Grid grid_of(const NpyFile& f) {
   f.read_rows(0, g.rows, g.values.data());
   return g;
 }
+
+namespace {
 
 Table with_labels_file(const NpyFile& features, const NpyFile& labels) {
   if (features.header().shape.size() != 2)

@@ -122,18 +122,32 @@ Format format_of_path(const std::string& path) {
            "'; expected .csv, .tsv, .txt, .npy, .svm or .libsvm, or say it with --format csv|npy|libsvm");
 }
 
+Table split_grid(Grid grid, const ReadOptions& options) {
+  bool labels = options.labels == ReadOptions::Labels::yes;
+  if (options.labels == ReadOptions::Labels::by_count) {
+    if (grid.cols == options.features + 1 || !options.label.empty()) {
+      labels = true;
+    } else if (grid.cols != options.features) {
+      fail(grid.file, 0, 0,
+           "rows of " + std::to_string(grid.cols) + " columns; expected " + std::to_string(options.features) +
+               " features (the model's), or " + std::to_string(options.features + 1) +
+               " with a label column");
+    }
+  }
+  return labels ? take_label(std::move(grid), options.label) : without_label(std::move(grid));
+}
+
 Table read_table(const std::string& path, const ReadOptions& options) {
   const Format format = options.format ? *options.format : format_of_path(path);
   if (!options.labels_path.empty() && format != Format::npy)
     fail(options.labels_path, 0, 0,
          "a labels file goes with NPY features only; this data file is " + std::string(format_name(format)));
   switch (format) {
-    case Format::csv: {
-      Grid grid = read_csv(path, options.header);
-      return options.labels ? take_label(std::move(grid), options.label) : without_label(std::move(grid));
-    }
+    case Format::csv:
+      return split_grid(read_csv(path, options.header), options);
     case Format::npy:
-      return read_npy(path, options.labels_path, options.labels, options.label);
+      if (!options.labels_path.empty()) return read_npy(path, options.labels_path, true);
+      return split_grid(grid_of(NpyFile(path)), options);
     case Format::libsvm: {
       LibsvmOptions o;
       o.features = options.features;

@@ -27,6 +27,12 @@ void check_unchanged(const std::string& path, const FileStamp& before, const Fil
 // when it changed while being read.
 std::string read_file(const std::string& path);
 
+// Writes `bytes` to `path` whole or not at all: into a temporary file beside
+// it, flushed to disk, then renamed over `path`. A reader sees the old file or
+// the new one, never half of it; on failure the temporary file is removed and
+// Error says why.
+void write_file_atomically(const std::string& path, std::string_view bytes);
+
 // A file mapped read-only into memory: no copy on the host. Keep the object
 // alive as long as bytes() is used. check_unchanged() compares the file with
 // the stamp taken when it was mapped (call it after reading what you need: a

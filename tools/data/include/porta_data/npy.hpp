@@ -59,6 +59,9 @@ class NpyFile {
   NpyHeader header_;
 };
 
+// Every element of a 1-D or 2-D array as rows x columns (1-D: one column).
+Grid grid_of(const NpyFile& file);
+
 // Features from `features_path` (2-D) and labels from `labels_path` (1-D or
 // one column; empty: the column `label` of the features file, a 0-based index
 // or empty for the last). labels false: every column a feature, no labels.

@@ -70,10 +70,15 @@ struct ReadOptions {
   std::string label;               // CSV: the label column (name or 0-based index); empty: the last
   Header header = Header::detect;  // CSV
   uint64_t features = 0;           // LIBSVM: the feature count; 0: the largest index
-  // false: the file holds features only (CSV and NPY); LIBSVM rows always
-  // start with a label.
-  bool labels = true;
+  // Whether a CSV or NPY file has a label column: yes; no (features only); or
+  // by_count, for rows to predict with a model of `features` features: that
+  // many columns are features only, one more has a label. LIBSVM rows always
+  // start with a label; a labels file (labels_path) always has them.
+  enum class Labels { yes, no, by_count } labels = Labels::yes;
 };
+
+// Splits `grid` into features and labels as `options` say (labels, label, features).
+Table split_grid(Grid grid, const ReadOptions& options);
 
 // Reads `path` as ReadOptions says. Throws Error.
 Table read_table(const std::string& path, const ReadOptions& options);

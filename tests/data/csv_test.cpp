@@ -76,7 +76,8 @@ TEST(Csv, MalformedRowNamesLineColumnAndExpectation) {
   EXPECT_THAT(error_of([] { csv("1,2,0\n3,4,1,5\n"); }),
               HasSubstr("t.csv:2:7: 4 fields; expected 3 as on line 1"));
   EXPECT_THAT(error_of([] { csv("1,2,0\n3,4\n"); }), HasSubstr("t.csv:2: 2 fields; expected 3 as on line 1"));
-  EXPECT_THAT(error_of([] { csv("1,2,0\n3,4,\n"); }), HasSubstr("t.csv:2:5: 4 fields; expected 3"));
+  EXPECT_THAT(error_of([] { csv("1,2,0\n3,4,\n"); }),
+              HasSubstr("t.csv:2:5: an empty field; expected a number in column 3"));
   EXPECT_THAT(error_of([] { csv("1,\"2,0\n"); }),
               HasSubstr("t.csv:1:3: the quoted field never ends; expected a closing '\"'"));
   EXPECT_THAT(error_of([] { csv("1,\"2\"x,0\n"); }), HasSubstr("t.csv:1:6: found 'x' after a quoted field"));
@@ -115,7 +116,13 @@ TEST(Csv, EmptyFiles) {
   EXPECT_THAT(error_of([] { csv("a,b,y\n"); }), HasSubstr("has a header row but no data rows"));
 }
 
-TEST(Csv, LastRowWithoutLineBreak) { EXPECT_THAT(csv("1,0\n2,1").x, ElementsAre(1, 2)); }
+TEST(Csv, LastRowWithoutLineBreak) {
+  EXPECT_THAT(csv("1,0\n2,1").x, ElementsAre(1, 2));
+  // A delimiter last in the file (found by fuzzing: it read past the end).
+  EXPECT_THAT(error_of([] { csv("1,2,0\n3,4,"); }), HasSubstr("t.csv:2:5: an empty field"));
+  EXPECT_THAT(error_of([] { csv("1,2,0\n3,4, "); }), HasSubstr("t.csv:2:6: an empty field"));
+  EXPECT_THAT(error_of([] { csv("1,2,0\n3,4,0,"); }), HasSubstr("t.csv:2:7: 4 fields; expected 3"));
+}
 
 TEST(Csv, FeaturesOnly) {
   Table t = without_label(parse_csv("1,2\n3,4\n", "t.csv", Header::detect));

@@ -80,9 +80,7 @@ class Reader {
                std::string("found '") + text_[pos_] + "' after a quoted field; expected the delimiter '" +
                    (delimiter_ == '\t' ? std::string("\\t") : std::string(1, delimiter_)) +
                    "' or the end of the row");
-        ++pos_;
-        // A delimiter at the end of the row leaves one empty field after it.
-        if (at_end_of_record()) fields.push_back({"", line_, column()});
+        ++pos_;  // a delimiter at the end of the row leaves one empty field after it
       }
     }
     skip_line();
@@ -91,6 +89,7 @@ class Reader {
 
   Field field() {
     Field f{"", line_, column()};
+    if (at_end_of_record()) return f;
     if (text_[pos_] == '"') {
       ++pos_;
       for (;;) {

@@ -20,6 +20,15 @@ TEST(File, ReadsWholeFiles) {
   std::filesystem::remove(p);
 }
 
+TEST(File, PipesAreReadAsTheyCome) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  ASSERT_EQ(write(fds[1], "1,0\n", 4), 4);
+  close(fds[1]);
+  EXPECT_EQ(read_file("/dev/fd/" + std::to_string(fds[0])), "1,0\n");
+  close(fds[0]);
+}
+
 TEST(File, MissingFilesAndDirectoriesAreNamed) {
   EXPECT_THAT(error_of([] { read_file("/nonexistent/d.csv"); }),
               HasSubstr("/nonexistent/d.csv: cannot open: No such file or directory"));

@@ -45,6 +45,7 @@ FileStamp stamp_of(int fd, const std::string& path) {
   s.size = static_cast<uint64_t>(st.st_size);
   s.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   s.inode = static_cast<uint64_t>(st.st_ino);
+  s.regular = S_ISREG(st.st_mode);
   return s;
 }
 
@@ -72,6 +73,7 @@ std::string read_file(const std::string& path) {
     bytes.append(chunk, static_cast<size_t>(n));
   }
   FileStamp after = stamp_of(f.fd, path);
+  if (!before.regular) return bytes;
   // A file that grew or shrank while being read shows in the count read too.
   if (bytes.size() != before.size) after.size = bytes.size();
   check_unchanged(path, before, after);

@@ -15,6 +15,8 @@ struct FileStamp {
   uint64_t size = 0;
   int64_t mtime_ns = 0;
   uint64_t inode = 0;
+  // A pipe or terminal (--data /dev/stdin) has no size to compare: read once, as it comes.
+  bool regular = true;
   bool operator==(const FileStamp&) const = default;
 };
 

@@ -65,57 +65,51 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
       "Exit status: 0 trained, 1 the data were refused, training failed, the backends disagree or\n"
       "the accuracy with --dtype is more than 0.5 points from float32's, 2 bad arguments.");
   CLI::App& app = command.app();
-  app.add_option("mode", raw.mode, "train (default) or predict")->type_name("train|predict");
-  app.add_option("--samples", raw.samples, "generated separable data: N samples (with --features)")
-      ->type_name("N");
-  app.add_option("--features", raw.features,
-                 "features of the generated data (default 8); with --data FILE in LIBSVM, the\n"
-                 "feature count (default: the largest index)")
-      ->type_name("D");
-  app.add_option("--seed", raw.seed, "seed of the generated data and of --test-fraction's split (default 1)")
-      ->type_name("S");
-  app.add_option("--data", o.data, "train on (or predict for) a CSV, NPY or LIBSVM file; see above")
-      ->type_name("FILE");
-  app.add_option("--format", raw.format, "the format of --data (default: by its extension)")
-      ->type_name("csv|npy|libsvm");
-  app.add_option("--labels", o.read.labels_path, "NPY: the labels (0/1), one a row, in a file of their own")
-      ->type_name("FILE");
-  app.add_option("--label", o.read.label,
-                 "CSV/NPY: the label column, a header name or a 0-based index (default: the last)")
-      ->type_name("COL");
+  // Every option but the two flags is a word, checked in finish().
+  const struct {
+    const char* name;
+    std::string* value;
+    const char* help;
+    const char* type;
+  } words[] = {
+      {"mode", &raw.mode, "train (default) or predict", "train|predict"},
+      {"--samples", &raw.samples, "generated separable data: N samples (with --features)", "N"},
+      {"--features", &raw.features,
+       "features of the generated data (default 8); with --data FILE in LIBSVM, the\n"
+       "feature count (default: the largest index)",
+       "D"},
+      {"--seed", &raw.seed, "seed of the generated data and of --test-fraction's split (default 1)", "S"},
+      {"--data", &o.data, "train on (or predict for) a CSV, NPY or LIBSVM file; see above", "FILE"},
+      {"--format", &raw.format, "the format of --data (default: by its extension)", "csv|npy|libsvm"},
+      {"--labels", &o.read.labels_path, "NPY: the labels (0/1), one a row, in a file of their own", "FILE"},
+      {"--label", &o.read.label,
+       "CSV/NPY: the label column, a header name or a 0-based index (default: the last)", "COL"},
+      {"--csv", &raw.csv, "the same as --data FILE --format csv", "FILE"},
+      {"--standardize", &raw.standardize,
+       "standardise file data with the training rows' mean and standard deviation (default on)", "on|off"},
+      {"--test-fraction", &raw.test_fraction,
+       "hold out this share (0 <= F < 1) of the rows and report their accuracy", "F"},
+      {"--save-model", &o.save_model,
+       "write the model as JSON (weights, bias, standardisation), whole or not at all", "FILE"},
+      {"--load-model", &o.load_model,
+       "predict: the model to use; train: start from its weights and standardisation", "FILE"},
+      {"--out", &o.out, "predict: where to write the predictions (default: standard output)", "FILE"},
+      {"--iterations", &raw.iterations, "gradient steps (default 100 for generated data, else 1000)", "K"},
+      {"--lr", &raw.lr, "learning rate, finite and positive (default 0.5)", "R"},
+      {"--report-every", &raw.report_every, "read the loss back every N steps (default: about ten reports)",
+       "N"},
+      {"--dtype", &raw.dtype,
+       "type of the features on the device: f32 (default), f16, bf16 or int8 (with a\n"
+       "float32 scale per feature); weights, gradient and sums stay float32",
+       "f32|f16|bf16|int8"},
+      {"--backend", &o.backend,
+       "a device selector (default: PORTA_BACKEND, else the best device);\n"
+       "all: every available backend, compared with the reference (CPU) backend",
+       "NAME|all"},
+  };
+  for (const auto& w : words) app.add_option(w.name, *w.value, w.help)->type_name(w.type);
   app.add_flag("--header", raw.header, "CSV: the first row is a header (default: detected)");
   app.add_flag("--no-header", raw.no_header, "CSV: the first row is data");
-  app.add_option("--csv", raw.csv, "the same as --data FILE --format csv")->type_name("FILE");
-  app.add_option("--standardize", raw.standardize,
-                 "standardise file data with the training rows' mean and standard deviation (default on)")
-      ->type_name("on|off");
-  app.add_option("--test-fraction", raw.test_fraction,
-                 "hold out this share of the rows, chosen with --seed, and report their accuracy\n"
-                 "(0 <= F < 1; default 0)")
-      ->type_name("F");
-  app.add_option("--save-model", o.save_model,
-                 "write the trained model (weights, bias, standardisation) as JSON; written whole or\n"
-                 "not at all")
-      ->type_name("FILE");
-  app.add_option("--load-model", o.load_model,
-                 "predict: the model to use; train: start from its weights and standardisation")
-      ->type_name("FILE");
-  app.add_option("--out", o.out, "predict: where to write the predictions (default: standard output)")
-      ->type_name("FILE");
-  app.add_option("--iterations", raw.iterations, "gradient steps (default 100 for generated data, else 1000)")
-      ->type_name("K");
-  app.add_option("--lr", raw.lr, "learning rate, finite and positive (default 0.5)")->type_name("R");
-  app.add_option("--report-every", raw.report_every,
-                 "read the loss back every N steps (default: about ten reports)")
-      ->type_name("N");
-  app.add_option("--dtype", raw.dtype,
-                 "type of the features on the device: f32 (default), f16, bf16 or int8 (with a\n"
-                 "float32 scale per feature); weights, gradient and sums stay float32")
-      ->type_name("f32|f16|bf16|int8");
-  app.add_option("--backend", o.backend,
-                 "a device selector (default: PORTA_BACKEND, else the best device);\n"
-                 "all: every available backend, compared with the reference (CPU) backend")
-      ->type_name("NAME|all");
 }
 
 void finish(Options& o, const RawOptions& raw) {

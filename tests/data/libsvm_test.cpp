@@ -36,29 +36,6 @@ TEST(Libsvm, FeatureCountGiven) {
               HasSubstr("t.svm:2:3: index 5 is past the 4 features asked for (--features)"));
 }
 
-TEST(Libsvm, BadRowsNamePlaceAndExpectation) {
-  EXPECT_THAT(error_of([] { svm("2 1:1\n"); }),
-              HasSubstr("t.svm:1:1: the label '2' is not a class; expected 0, 1, -1 or +1"));
-  EXPECT_THAT(error_of([] { svm("1 1:1\nyes 1:1\n"); }),
-              HasSubstr("t.svm:2:1: the label 'yes' is not a number"));
-  EXPECT_THAT(error_of([] { svm("1 1:1 2\n"); }),
-              HasSubstr("t.svm:1:7: '2' has no ':'; expected index:value"));
-  EXPECT_THAT(error_of([] { svm("1 0:1\n"); }), HasSubstr("t.svm:1:3: index 0; LIBSVM indices start at 1"));
-  EXPECT_THAT(error_of([] { svm("1 2:1 2:3\n"); }),
-              HasSubstr("t.svm:1:7: index 2 after index 2; expected increasing indices"));
-  EXPECT_THAT(error_of([] { svm("1 3:1 2:3\n"); }), HasSubstr("index 2 after index 3"));
-  EXPECT_THAT(error_of([] { svm("1 x:1\n"); }), HasSubstr("t.svm:1:3: the index 'x' is not a whole number"));
-  EXPECT_THAT(error_of([] { svm("1 1:nan\n"); }), HasSubstr("t.svm:1:5: the value 'nan' is not finite"));
-  EXPECT_THAT(error_of([] { svm("1 1:\n"); }), HasSubstr("t.svm:1:5: the value '' is not a number"));
-  EXPECT_THAT(error_of([] { svm("1 qid:3 1:1\n"); }), HasSubstr("qid (ranking data) is not supported"));
-}
-
-TEST(Libsvm, EmptyAndFeatureless) {
-  EXPECT_THAT(error_of([] { svm(""); }), HasSubstr("t.svm: holds no rows"));
-  EXPECT_THAT(error_of([] { svm("# nothing\n\n"); }), HasSubstr("t.svm: holds no rows"));
-  EXPECT_THAT(error_of([] { svm("1\n0\n"); }), HasSubstr("no row has a feature"));
-}
-
 TEST(Libsvm, AHugeIndexIsRefusedNotAllocated) {
   EXPECT_THAT(error_of([] { svm("1 99999999999:1\n", 0, 1 << 20); }),
               HasSubstr("more values than a dense table may hold here"));

@@ -19,6 +19,7 @@
 #include "data.hpp"
 #include "model.hpp"
 #include "options.hpp"
+#include "porta_data/file.hpp"
 #include "report.hpp"
 
 using namespace logreg_tool;
@@ -31,6 +32,9 @@ int main(int argc, char** argv) {
   // Bad option values are reported as bad arguments (2), any other failure as 1.
   return command.run(argc, argv, [&] {
     finish(o, raw);
+    // A model or predictions file that cannot be written is found before the work.
+    for (const std::string& out : {o.save_model, o.out})
+      if (!out.empty() && !porta::cli::is_stdout(out)) porta::data::check_writable(out);
     if (o.mode == Mode::predict) return run_predict(o);
     Data data;
     if (!o.data.empty())

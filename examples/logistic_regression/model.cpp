@@ -1,9 +1,11 @@
 #include "model.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "porta_cli.hpp"
 #include "porta_data/file.hpp"
 
 namespace logreg_tool {
@@ -60,7 +62,10 @@ void save_model(const std::string& path, const Model& m) {
   doc["feature_names"] = m.feature_names;
   doc["trained"] = {{"device", m.device},         {"data", m.data}, {"samples", m.samples},
                     {"iterations", m.iterations}, {"lr", m.lr},     {"loss", m.loss}};
-  porta::data::write_file_atomically(path, doc.dump(2) + "\n");
+  if (porta::cli::is_stdout(path))
+    std::fputs((doc.dump(2) + "\n").c_str(), stdout);
+  else
+    porta::data::write_file_atomically(path, doc.dump(2) + "\n");
 }
 
 Model load_model(const std::string& path) {
@@ -97,6 +102,13 @@ Model load_model(const std::string& path) {
     for (const auto& n : doc["feature_names"])
       if (n.is_string()) m.feature_names.push_back(n.get<std::string>());
   m.porta_version = doc.value("porta_version", "");
+  // How it was trained: kept so that training on from this model counts on.
+  if (doc.contains("trained") && doc["trained"].is_object()) {
+    const nlohmann::json& t = doc["trained"];
+    if (t.contains("iterations") && t["iterations"].is_number_unsigned()) m.iterations = t["iterations"];
+    m.device = t.value("device", "");
+    m.data = t.value("data", "");
+  }
   return m;
 }
 

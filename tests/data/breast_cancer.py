@@ -83,6 +83,19 @@ for name, other in zip(("LIBSVM", "NPY"), models[1:]):
 if models[0]["feature_names"][:2] != ["mean radius", "mean texture"] or models[0]["standardization"] is None:
     sys.exit("FAILED: the model file lacks the feature names or the standardisation")
 
+# Training on from a saved model continues where it stopped: half the
+# iterations, saved, then the other half from the file give the same model.
+half = str(int(args.iterations) // 2)
+run("--data", work("train.csv"), "--label", "target", "--backend", args.backend, "--iterations", half, "--lr", "0.5",
+    "--save-model", work("half.json"))
+run("--data", work("train.csv"), "--label", "target", "--backend", args.backend, "--iterations", half, "--lr", "0.5",
+    "--load-model", work("half.json"), "--save-model", work("resumed.json"))
+resumed = json.load(open(work("resumed.json")))
+gap = max(abs(a - b) for a, b in zip(models[0]["weights"] + [models[0]["bias"]], resumed["weights"] + [resumed["bias"]]))
+if gap > 1e-5 or resumed["trained"]["iterations"] != int(args.iterations):
+    sys.exit(f"FAILED: training on from a saved model differs from training straight through (gap {gap:g}, "
+             f"{resumed['trained']['iterations']} iterations recorded)")
+
 run("predict", "--load-model", work("model.json"), "--data", work("test_x.npy"), "--labels", work("test_y.npy"),
     "--out", work("predictions.csv"))
 with open(work("predictions.csv")) as f:

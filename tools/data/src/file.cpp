@@ -114,6 +114,14 @@ void write_file_atomically(const std::string& path, std::string_view bytes) {
   }
 }
 
+void check_writable(const std::string& path) {
+  std::string temp = path + ".tmp-XXXXXX";
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) system_error(path, "cannot create a temporary file beside it");
+  ::close(fd);
+  ::unlink(temp.c_str());
+}
+
 MappedFile::MappedFile(const std::string& path) : path_(path) {
   fd_ = open_regular(path);
   stamp_ = stamp_of(fd_, path);

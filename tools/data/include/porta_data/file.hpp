@@ -34,6 +34,9 @@ std::string read_file(const std::string& path);
 // the new one, never half of it; on failure the temporary file is removed and
 // Error says why.
 void write_file_atomically(const std::string& path, std::string_view bytes);
+// Throws the Error write_file_atomically would for a folder it cannot write
+// in, before the work whose result it is to hold is done.
+void check_writable(const std::string& path);
 
 // A file mapped read-only into memory: no copy on the host. Keep the object
 // alive as long as bytes() is used. check_unchanged() compares the file with

@@ -19,15 +19,6 @@ import os
 import subprocess
 import sys
 
-try:
-    import numpy as np
-    from sklearn.datasets import dump_svmlight_file, load_breast_cancer
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import train_test_split
-    from sklearn.preprocessing import StandardScaler
-except ImportError as e:
-    print(f"skipped: scikit-learn or numpy is missing ({e}); scripts/common.sh installs python3-sklearn")
-    sys.exit(77)
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--porta-logreg", required=True)
@@ -37,6 +28,34 @@ parser.add_argument("--iterations", default="3000")
 args = parser.parse_args()
 os.makedirs(args.work, exist_ok=True)
 work = lambda name: os.path.join(args.work, name)
+
+
+def run(*argv, probe=False):
+    cmd = [args.porta_logreg, *argv]
+    print("$", " ".join(cmd), flush=True)
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if probe and done.returncode != 0 and "porta_device_open" in done.stderr:
+        print(f"skipped: no {args.backend} device here: {done.stderr.strip()}")
+        sys.exit(77)
+    sys.stdout.write(done.stdout)
+    sys.stdout.write(done.stderr)
+    if done.returncode != 0:
+        sys.exit(f"FAILED: {cmd[1:]} exited {done.returncode}")
+    return done.stdout
+
+
+# A backend with no device here is a skip, said before anything else is done.
+run("--backend", args.backend, "--samples", "10", "--features", "2", "--iterations", "1", probe=True)
+
+try:
+    import numpy as np
+    from sklearn.datasets import dump_svmlight_file, load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    from sklearn.preprocessing import StandardScaler
+except ImportError as e:
+    print(f"skipped: scikit-learn or numpy is missing ({e}); scripts/common.sh installs python3-sklearn")
+    sys.exit(77)
 
 data = load_breast_cancer()
 x, y = data.data, data.target.astype(np.int64)
@@ -57,21 +76,8 @@ sk = LogisticRegression().fit(scaler.transform(x_train), y_train)
 sk_accuracy = 100.0 * sk.score(scaler.transform(x_test), y_test)
 
 
-def run(*argv, probe=False):
-    cmd = [args.porta_logreg, *argv]
-    print("$", " ".join(cmd), flush=True)
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if probe and done.returncode != 0 and "porta_device_open" in done.stderr:
-        print(f"skipped: no {args.backend} device here: {done.stderr.strip()}")
-        sys.exit(77)
-    sys.stdout.write(done.stdout)
-    sys.stdout.write(done.stderr)
-    if done.returncode != 0:
-        sys.exit(f"FAILED: {cmd[1:]} exited {done.returncode}")
-    return done.stdout
 
 
-run("--backend", args.backend, "--samples", "10", "--features", "2", "--iterations", "1", probe=True)
 common = ["--backend", args.backend, "--iterations", args.iterations, "--lr", "0.5"]
 run("--data", work("train.csv"), "--label", "target", "--save-model", work("model.json"), *common)
 # The files are read on the host, the same for every backend: the formats are

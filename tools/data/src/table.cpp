@@ -1,6 +1,7 @@
 #include "porta_data/table.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "porta_data/csv.hpp"

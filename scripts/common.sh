@@ -18,7 +18,7 @@ PORTA_PACKAGES=(
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools pocl-opencl-icd clinfo oclgrind
   libgtest-dev libgmock-dev libbenchmark-dev libclblast-dev libopenblas-dev
   libcli11-dev nlohmann-json3-dev libxxhash-dev
-  chromium python3-venv
+  chromium python3-venv python3-sklearn
 )
 
 install_packages() {

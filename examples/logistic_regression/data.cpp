@@ -1,0 +1,143 @@
+#include "data.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+namespace logreg_tool {
+
+Data classic() {
+  // xi, xj -> y: y is xj, so the data are separable.
+  Data d;
+  d.name = "classic example (5 samples, 2 features)";
+  d.m = 5;
+  d.d = 2;
+  const float xi[] = {0, 1, 1, 1, 1}, xj[] = {0, 0, 0, 1, 1}, y[] = {0, 0, 0, 1, 1};
+  for (int i = 0; i < 5; ++i) {
+    d.x.push_back(xi[i]);
+    d.x.push_back(xj[i]);
+    d.y.push_back(y[i]);
+  }
+  return d;
+}
+
+Data generated(uint64_t m, uint64_t dim, uint64_t seed) {
+  Data d;
+  d.m = m;
+  d.d = dim;
+  d.name = "generated separable data (seed " + std::to_string(seed) + ")";
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<float> truth(dim);
+  for (auto& v : truth) v = normal(rng);
+  const float bias = 0.25f * normal(rng);
+  d.x.resize(m * dim);
+  d.y.resize(m);
+  for (uint64_t i = 0; i < m; ++i) {
+    double z = bias;
+    for (uint64_t j = 0; j < dim; ++j) {
+      float v = normal(rng);
+      d.x[i * dim + j] = v;
+      z += static_cast<double>(v) * truth[j];
+    }
+    d.y[i] = z > 0 ? 1.0f : 0.0f;
+  }
+  return d;
+}
+
+Data load(const std::string& path, const porta::data::ReadOptions& options) {
+  porta::data::Table t = porta::data::read_table(path, options);
+  Data d;
+  d.name = path;
+  d.m = t.rows;
+  d.d = t.features;
+  d.x = std::move(t.x);
+  d.y = std::move(t.y);
+  d.feature_names = std::move(t.feature_names);
+  return d;
+}
+
+void check_data(const Data& d) {
+  if (d.m == 0) throw std::runtime_error(d.name + ": m = 0, there are no samples");
+  if (d.d == 0) throw std::runtime_error(d.name + ": d = 0, there are no features");
+  for (uint64_t i = 0; i < d.m; ++i) {
+    for (uint64_t j = 0; j < d.d; ++j)
+      if (!std::isfinite(d.x[i * d.d + j]))
+        throw std::runtime_error(d.name + ": X[" + std::to_string(i) + "][" + std::to_string(j) + "] is " +
+                                 std::to_string(d.x[i * d.d + j]) + "; every feature must be finite");
+    if (d.y.empty()) continue;  // rows to predict
+    if (!std::isfinite(d.y[i]))
+      throw std::runtime_error(d.name + ": y[" + std::to_string(i) + "] is " + std::to_string(d.y[i]) +
+                               "; every label must be finite");
+    if (d.y[i] < 0 || d.y[i] > 1)
+      throw std::runtime_error(d.name + ": y[" + std::to_string(i) + "] is " + std::to_string(d.y[i]) +
+                               "; labels must lie in [0, 1]");
+  }
+}
+
+Split split(const Data& data, double fraction, uint64_t seed) {
+  Split s;
+  uint64_t held = static_cast<uint64_t>(std::llround(fraction * static_cast<double>(data.m)));
+  if (fraction > 0) held = std::clamp<uint64_t>(held, 1, data.m > 1 ? data.m - 1 : 1);
+  if (held >= data.m)
+    throw std::runtime_error(data.name + ": " + std::to_string(data.m) +
+                             " rows cannot be split into training and test rows; expected at least 2");
+  // The first `held` places of a seeded permutation are the test rows.
+  std::vector<uint64_t> order(data.m);
+  for (uint64_t i = 0; i < data.m; ++i) order[i] = i;
+  std::mt19937_64 rng(seed);
+  for (uint64_t i = data.m - 1; i > 0; --i) std::swap(order[i], order[rng() % (i + 1)]);
+  std::vector<bool> is_test(data.m, false);
+  for (uint64_t k = 0; k < held; ++k) is_test[order[k]] = true;
+  for (Data* part : {&s.train, &s.test}) {
+    part->d = data.d;
+    part->feature_names = data.feature_names;
+  }
+  s.train.name = held ? data.name + " (training rows)" : data.name;
+  s.test.name = data.name + " (test rows)";
+  for (uint64_t i = 0; i < data.m; ++i) {
+    Data& part = is_test[i] ? s.test : s.train;
+    part.x.insert(part.x.end(), data.x.begin() + i * data.d, data.x.begin() + (i + 1) * data.d);
+    if (!data.y.empty()) part.y.push_back(data.y[i]);
+    ++part.m;
+  }
+  return s;
+}
+
+Standardization Standardization::fit(const Data& data) {
+  Standardization s;
+  s.mean.assign(data.d, 0);
+  s.std.assign(data.d, 1);
+  for (uint64_t j = 0; j < data.d; ++j) {
+    double sum = 0, squares = 0;
+    for (uint64_t i = 0; i < data.m; ++i) sum += data.x[i * data.d + j];
+    const double mean = sum / static_cast<double>(data.m);
+    for (uint64_t i = 0; i < data.m; ++i) {
+      const double v = data.x[i * data.d + j] - mean;
+      squares += v * v;
+    }
+    const double sd = std::sqrt(squares / static_cast<double>(data.m));
+    s.mean[j] = static_cast<float>(mean);
+    // A constant feature carries nothing; dividing by 1 keeps it at 0.
+    s.std[j] = sd > 0 && std::isfinite(static_cast<float>(sd)) ? static_cast<float>(sd) : 1.0f;
+  }
+  return s;
+}
+
+void Standardization::apply(Data& data) const {
+  if (empty()) return;
+  if (mean.size() != data.d)
+    throw std::runtime_error(data.name + ": " + std::to_string(data.d) +
+                             " features, but the standardisation has " + std::to_string(mean.size()));
+  for (uint64_t i = 0; i < data.m; ++i)
+    for (uint64_t j = 0; j < data.d; ++j) {
+      float& v = data.x[i * data.d + j];
+      v = (v - mean[j]) / std[j];
+    }
+}
+
+}  // namespace logreg_tool

@@ -1,0 +1,181 @@
+#include "options.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "porta/quantize.hpp"
+
+namespace logreg_tool {
+namespace {
+
+// Reads a whole number for `flag`; throws UsageError.
+uint64_t parse_count(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || *end || errno || text[0] == '-')
+    throw porta::cli::UsageError(flag + " wants a whole number, not '" + text + "'");
+  return v;
+}
+
+double parse_number(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end) throw porta::cli::UsageError(flag + " wants a number, not '" + text + "'");
+  return v;
+}
+
+}  // namespace
+
+const char kDescription[] =
+    "Trains logistic regression on the device with porta::ops::logreg_step and reports the loss,\n"
+    "the training accuracy and the time per iteration. Without a data option: the classic\n"
+    "example, 5 samples of 2 features. With --dtype f16, bf16 or int8 the features are kept in\n"
+    "that type on the device (int8: symmetric, a scale per feature), the weights and sums in\n"
+    "float32, and a float32 run on the same data is reported beside it.\n"
+    "\n"
+    "--data reads a CSV, NPY or LIBSVM file (by its extension, or --format):\n"
+    "  csv     rows of numbers; commas, semicolons, tabs or blanks; \"quoted\" fields; CRLF; '#'\n"
+    "          comment lines; a header row detected (--header / --no-header force it); the\n"
+    "          label column by header name or 0-based index (--label), else the last\n"
+    "  npy     float32/float64 (or integer) arrays, C or Fortran order, memory-mapped: rows x\n"
+    "          (features + label) with the label last (or --label), or rows x features with\n"
+    "          --labels FILE (one label a row)\n"
+    "  libsvm  'label index:value ...' rows, indices from 1, absent values 0; the feature count\n"
+    "          is the largest index, or --features D; labels -1/+1 read as 0/1\n"
+    "Labels must be 0 or 1. A malformed value is refused naming file, line and column.\n"
+    "File data are standardised (each feature's mean and standard deviation, taken on the\n"
+    "training rows) unless --standardize off; the model file keeps them. --test-fraction F\n"
+    "holds out a share of the rows (chosen with --seed) and reports the accuracy on them.\n"
+    "\n"
+    "porta-logreg predict --load-model M --data F [--out FILE] writes 'probability,class' per\n"
+    "row of F (standard output by default) and, when F has labels, the accuracy on stderr.\n"
+    "On a terminal a progress line (iteration, loss, samples/s, ETA) is shown on stderr.";
+
+void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
+  command.synopsis(
+      "[train] [--samples N --features D] [--csv FILE] [--iterations K] [--lr R] [--seed S]\n"
+      "[--report-every N] [--backend NAME|all] [--dtype f32|f16|bf16|int8]\n"
+      "[--data FILE [--format csv|npy|libsvm] [--labels FILE] [--label COL] [--header|--no-header]]\n"
+      "[--standardize on|off] [--test-fraction F] [--save-model FILE] [--load-model FILE]\n"
+      "predict --load-model FILE --data FILE [--out FILE]");
+  command.footer(
+      "Exit status: 0 trained, 1 the data were refused, training failed, the backends disagree or\n"
+      "the accuracy with --dtype is more than 0.5 points from float32's, 2 bad arguments.");
+  CLI::App& app = command.app();
+  // Every option but the two flags is a word, checked in finish().
+  const struct {
+    const char* name;
+    std::string* value;
+    const char* help;
+    const char* type;
+  } words[] = {
+      {"mode", &raw.mode, "train (default) or predict", "train|predict"},
+      {"--samples", &raw.samples, "generated separable data: N samples (with --features)", "N"},
+      {"--features", &raw.features,
+       "features of the generated data (default 8); with --data FILE in LIBSVM, the\n"
+       "feature count (default: the largest index)",
+       "D"},
+      {"--seed", &raw.seed, "seed of the generated data and of --test-fraction's split (default 1)", "S"},
+      {"--data", &o.data, "train on (or predict for) a CSV, NPY or LIBSVM file; see above", "FILE"},
+      {"--format", &raw.format, "the format of --data (default: by its extension)", "csv|npy|libsvm"},
+      {"--labels", &o.read.labels_path, "NPY: the labels (0/1), one a row, in a file of their own", "FILE"},
+      {"--label", &o.read.label,
+       "CSV/NPY: the label column, a header name or a 0-based index (default: the last)", "COL"},
+      {"--csv", &raw.csv, "the same as --data FILE --format csv", "FILE"},
+      {"--standardize", &raw.standardize,
+       "standardise file data with the training rows' mean and standard deviation (default on)", "on|off"},
+      {"--test-fraction", &raw.test_fraction,
+       "hold out this share (0 <= F < 1) of the rows and report their accuracy", "F"},
+      {"--save-model", &o.save_model,
+       "write the model as JSON (weights, bias, standardisation), whole or not at all", "FILE"},
+      {"--load-model", &o.load_model,
+       "predict: the model to use; train: start from its weights and standardisation", "FILE"},
+      {"--out", &o.out, "predict: where to write the predictions (default: standard output)", "FILE"},
+      {"--iterations", &raw.iterations, "gradient steps (default 100 for generated data, else 1000)", "K"},
+      {"--lr", &raw.lr, "learning rate, finite and positive (default 0.5)", "R"},
+      {"--report-every", &raw.report_every, "read the loss back every N steps (default: about ten reports)",
+       "N"},
+      {"--dtype", &raw.dtype,
+       "type of the features on the device: f32 (default), f16, bf16 or int8 (with a\n"
+       "float32 scale per feature); weights, gradient and sums stay float32",
+       "f32|f16|bf16|int8"},
+      {"--backend", &o.backend,
+       "a device selector (default: PORTA_BACKEND, else the best device);\n"
+       "all: every available backend, compared with the reference (CPU) backend",
+       "NAME|all"},
+  };
+  for (const auto& w : words) app.add_option(w.name, *w.value, w.help)->type_name(w.type);
+  app.add_flag("--header", raw.header, "CSV: the first row is a header (default: detected)");
+  app.add_flag("--no-header", raw.no_header, "CSV: the first row is data");
+}
+
+void finish(Options& o, const RawOptions& raw) {
+  if (raw.mode == "predict")
+    o.mode = Mode::predict;
+  else if (!raw.mode.empty() && raw.mode != "train")
+    throw porta::cli::UsageError("unexpected argument '" + raw.mode + "'; expected train or predict");
+  if (!raw.csv.empty()) {
+    if (!o.data.empty()) throw porta::cli::UsageError("--csv and --data both name a data file; give one");
+    o.data = raw.csv;
+    o.read.format = porta::data::Format::csv;
+  }
+  if (!raw.format.empty()) {
+    o.read.format = porta::data::format_from_name(raw.format);
+    if (!o.read.format)
+      throw porta::cli::UsageError("--format wants csv, npy or libsvm, not '" + raw.format + "'");
+  }
+  if (raw.header && raw.no_header)
+    throw porta::cli::UsageError("--header and --no-header contradict each other");
+  o.read.header = raw.header      ? porta::data::Header::yes
+                  : raw.no_header ? porta::data::Header::no
+                                  : porta::data::Header::detect;
+  if (!raw.samples.empty()) {
+    o.samples = parse_count("--samples", raw.samples);
+    o.generated = true;
+  }
+  if (!raw.features.empty()) {
+    o.features = parse_count("--features", raw.features);
+    if (o.data.empty())
+      o.generated = true;
+    else
+      o.read.features = o.features;
+  }
+  if (o.generated && !o.data.empty())
+    throw porta::cli::UsageError("--samples generates data; it does not go with --data");
+  if (!raw.iterations.empty()) o.iterations = parse_count("--iterations", raw.iterations);
+  if (!raw.seed.empty()) o.seed = parse_count("--seed", raw.seed);
+  if (!raw.report_every.empty()) o.report_every = parse_count("--report-every", raw.report_every);
+  if (!raw.dtype.empty() && !porta::dtype_from_name(raw.dtype, &o.dtype))
+    throw porta::cli::UsageError("--dtype wants f32, f16, bf16 or int8, not '" + raw.dtype + "'");
+  if (!raw.lr.empty()) o.lr = parse_number("--lr", raw.lr);
+  if (!raw.standardize.empty()) {
+    if (raw.standardize != "on" && raw.standardize != "off")
+      throw porta::cli::UsageError("--standardize wants on or off, not '" + raw.standardize + "'");
+    o.standardize = raw.standardize == "on";
+  }
+  if (!raw.test_fraction.empty()) {
+    o.test_fraction = parse_number("--test-fraction", raw.test_fraction);
+    if (!(o.test_fraction >= 0 && o.test_fraction < 1))
+      throw porta::cli::UsageError("--test-fraction wants a share 0 <= F < 1, not '" + raw.test_fraction +
+                                   "'");
+  }
+  if (o.mode == Mode::predict) {
+    if (o.load_model.empty()) throw porta::cli::UsageError("predict needs the model: --load-model FILE");
+    if (o.data.empty()) throw porta::cli::UsageError("predict needs the rows to predict: --data FILE");
+    if (o.generated || !o.save_model.empty() || o.test_fraction > 0 || o.backend == "all")
+      throw porta::cli::UsageError("predict takes --load-model, --data (and how to read it) and --out only");
+  } else if (o.out != "-") {
+    throw porta::cli::UsageError("--out goes with predict; a trained model is written with --save-model");
+  }
+  if (!o.read.labels_path.empty() && o.data.empty())
+    throw porta::cli::UsageError("--labels goes with --data FILE (NPY features)");
+  if (!std::isfinite(o.lr))
+    throw std::runtime_error("the learning rate --lr " + std::to_string(o.lr) + " is not finite");
+  if (o.lr <= 0)
+    throw std::runtime_error("the learning rate --lr must be positive, not " + std::to_string(o.lr));
+}
+
+}  // namespace logreg_tool

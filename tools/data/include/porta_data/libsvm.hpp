@@ -1,0 +1,24 @@
+// LIBSVM / SVMlight: one sample a line, "label index:value index:value ...",
+// indices 1-based and increasing, absent ones zero; '#' starts a comment. The
+// label is 0, 1, -1 (read as 0) or +1 (read as 1).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "porta_data/table.hpp"
+
+namespace porta::data {
+
+struct LibsvmOptions {
+  uint64_t features = 0;  // 0: the largest index in the file; else an index above it is an error
+  // The dense table may hold at most this many values (rows x features): a
+  // stray huge index is refused rather than allocated.
+  uint64_t max_values = uint64_t{1} << 32;
+};
+
+Table parse_libsvm(std::string_view text, const std::string& file, const LibsvmOptions& options);
+Table read_libsvm(const std::string& path, const LibsvmOptions& options);
+
+}  // namespace porta::data

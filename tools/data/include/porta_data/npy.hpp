@@ -1,0 +1,72 @@
+// NPY (numpy.save): versions 1 to 3, little-endian float32, float64, integer
+// and bool arrays, C or Fortran order, 1-D or 2-D. The file is memory-mapped;
+// rows are converted to float32 on request, a range at a time, so that a
+// reader can stream a file larger than memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "porta_data/file.hpp"
+#include "porta_data/table.hpp"
+
+namespace porta::data {
+
+// The header's dictionary, checked against the file's size.
+struct NpyHeader {
+  char kind = 'f';       // 'f' float, 'i' signed, 'u' unsigned, 'b' bool
+  size_t item_size = 4;  // bytes per element
+  bool fortran_order = false;
+  std::vector<uint64_t> shape;
+  size_t data_offset = 0;  // where the elements begin
+  std::string descr;
+  uint64_t rows() const { return shape.empty() ? 1 : shape[0]; }
+  uint64_t cols() const { return shape.size() < 2 ? 1 : shape[1]; }
+};
+
+// Parses the header at the start of `bytes` (a whole file named `file`) and
+// checks that the elements it describes fill the rest exactly. Throws Error.
+NpyHeader parse_npy_header(std::string_view bytes, const std::string& file);
+
+class NpyFile {
+ public:
+  explicit NpyFile(const std::string& path);
+  // A file already in memory (tests, fuzzing): `bytes` must outlive the object.
+  NpyFile(std::string_view bytes, const std::string& file);
+
+  const NpyHeader& header() const { return header_; }
+  uint64_t rows() const { return header_.rows(); }
+  uint64_t cols() const { return header_.cols(); }
+  const std::string& file() const { return file_; }
+
+  // Rows [first, first + count) as float32, row-major, into out (count x
+  // cols()). Throws Error for a value that is not finite or not within
+  // float32's range (naming row and column), for a range past the end, and
+  // when the file changed since it was opened.
+  void read_rows(uint64_t first, uint64_t count, float* out) const;
+  // The elements in place when they are float32, little-endian, C order
+  // (rows x cols, row-major); nullptr otherwise. Unchecked: the caller checks
+  // finiteness, or uses read_rows.
+  const float* mapped_f32() const;
+
+ private:
+  std::string file_;
+  MappedFile mapping_;
+  std::string_view bytes_;
+  NpyHeader header_;
+};
+
+// Every element of a 1-D or 2-D array as rows x columns (1-D: one column).
+Grid grid_of(const NpyFile& file);
+
+// Features from `features_path` (2-D) and labels from `labels_path` (1-D or
+// one column; empty: the column `label` of the features file, a 0-based index
+// or empty for the last). labels false: every column a feature, no labels.
+Table read_npy(const std::string& features_path, const std::string& labels_path, bool labels,
+               const std::string& label = "");
+Table parse_npy(std::string_view bytes, const std::string& file, bool labels);
+
+}  // namespace porta::data

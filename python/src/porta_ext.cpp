@@ -1,0 +1,425 @@
+// porta._porta: the Python package's binding of porta's C API (porta/porta.h).
+//
+// Thin on purpose: one Python class per C handle (Device, Buffer, Kernel,
+// Stream, Event, Sequence) and one function per op. Shapes, dtypes and
+// NumPy/DLPack conversions are decided in Python (porta/_array.py); this file
+// moves bytes, calls porta and turns a failed status into an exception that
+// carries porta's message. Calls that wait (sync, reads, writes, ops, which the
+// cpu backend runs on the calling thread) release the GIL.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+#include <porta/porta.h>
+
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+// A failed porta call: the status and porta_last_error(), raised in Python as
+// the porta.Error subclass of that status (porta/_errors.py).
+struct StatusError : std::runtime_error {
+  porta_status status;
+  StatusError(porta_status s, std::string message) : std::runtime_error(std::move(message)), status(s) {}
+};
+
+void check(porta_status status) {
+  if (status != PORTA_SUCCESS) throw StatusError(status, porta_last_error());
+}
+
+// A handle used after Python released it (Buffer.free(), Device.close()).
+[[noreturn]] void released(const char* what) {
+  throw StatusError(PORTA_ERROR_INVALID_HANDLE, std::string("this porta ") + what +
+                                                    " was freed; it can no longer be used");
+}
+
+struct Device {
+  porta_device handle = nullptr;
+  explicit Device(porta_device h) : handle(h) {}
+  Device(const Device&) = delete;
+  ~Device() { porta_device_close(handle); }
+  porta_device get() const {
+    if (!handle) released("device");
+    return handle;
+  }
+};
+
+struct Buffer {
+  porta_buffer handle = nullptr;
+  uint64_t bytes = 0;
+  nb::object owner;  // memory that the buffer uses in place (an imported host array), kept alive
+  Buffer(porta_buffer h, uint64_t n) : handle(h), bytes(n) {}
+  Buffer(const Buffer&) = delete;
+  ~Buffer() { free(); }
+  porta_buffer get() const {
+    if (!handle) released("buffer");
+    return handle;
+  }
+  void free() {
+    porta_buffer_destroy(handle);
+    handle = nullptr;
+    owner = nb::object();
+  }
+};
+
+struct Kernel {
+  porta_kernel handle;
+  explicit Kernel(porta_kernel h) : handle(h) {}
+  Kernel(const Kernel&) = delete;
+  ~Kernel() { porta_kernel_destroy(handle); }
+};
+
+struct Event {
+  porta_event handle;
+  explicit Event(porta_event h) : handle(h) {}
+  Event(const Event&) = delete;
+  ~Event() { porta_event_destroy(handle); }
+};
+
+struct Sequence {
+  porta_sequence handle;
+  explicit Sequence(porta_sequence h) : handle(h) {}
+  Sequence(const Sequence&) = delete;
+  ~Sequence() { porta_sequence_destroy(handle); }
+};
+
+struct Stream {
+  porta_stream handle;
+  explicit Stream(porta_stream h) : handle(h) {}
+  Stream(const Stream&) = delete;
+  ~Stream() {
+    nb::gil_scoped_release unlocked;  // destroying waits for the stream's work
+    porta_stream_destroy(handle);
+  }
+  void sync() {
+    porta_status s;
+    {
+      nb::gil_scoped_release unlocked;
+      s = porta_stream_sync(handle);
+    }
+    check(s);
+  }
+};
+
+// Host memory that Python hands in or out: any C-contiguous array on the CPU.
+using HostArray = nb::ndarray<nb::c_contig, nb::device::cpu>;
+
+nb::dict info_dict(const porta_device_info& info) {
+  nb::dict d;
+  d["backend"] = std::string(info.backend);
+  d["name"] = std::string(info.name);
+  d["vendor"] = std::string(info.vendor);
+  d["driver"] = std::string(info.driver);
+  d["api_version"] = std::string(info.api_version);
+  static const char* types[] = {"discrete_gpu", "integrated_gpu", "virtual_gpu", "cpu", "other"};
+  d["type"] = std::string(info.type <= PORTA_DEVICE_OTHER ? types[info.type] : "other");
+  d["index"] = info.index;
+  d["memory_bytes"] = info.memory_bytes;
+  d["unified_memory"] = (info.flags & PORTA_DEVICE_FLAG_UNIFIED_MEMORY) != 0;
+  d["max_buffer_bytes"] = info.limits.max_buffer_bytes;
+  d["max_binding_bytes"] = info.max_binding_bytes;
+  d["subgroup_size"] = info.limits.subgroup_size;
+  std::vector<std::string> features;
+  for (uint32_t bit = 0; bit < 64; ++bit)
+    if (info.features & (uint64_t{1} << bit))
+      if (const char* name = porta_feature_name(uint64_t{1} << bit))
+        features.emplace_back(name);
+  d["features"] = features;
+  d["pci_bus_id"] = std::string(info.pci_bus_id);
+  return d;
+}
+
+// A tensor view over a Buffer: contiguous row-major, `offset` in elements.
+porta_tensor tensor(const Buffer& buffer, int dtype, const std::vector<uint64_t>& shape, uint64_t offset) {
+  if (shape.empty() || shape.size() > PORTA_TENSOR_MAX_RANK)
+    throw nb::value_error(("porta ops take arrays of rank 1 to " + std::to_string(PORTA_TENSOR_MAX_RANK) +
+                           ", got rank " + std::to_string(shape.size()))
+                              .c_str());
+  porta_tensor t{};
+  t.buffer = buffer.get();
+  t.dtype = static_cast<porta_dtype>(dtype);
+  t.rank = static_cast<uint32_t>(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i) t.shape[i] = shape[i];
+  t.offset = offset;
+  return t;
+}
+
+// One op call with the GIL released: the cpu backend runs it on this thread.
+template <class F>
+void run_unlocked(F&& f) {
+  porta_status s;
+  {
+    nb::gil_scoped_release unlocked;
+    s = f();
+  }
+  check(s);
+}
+
+using Shape = std::vector<uint64_t>;
+// (buffer, dtype, shape, element offset): how Python passes an array to an op.
+using View = std::tuple<Buffer*, int, Shape, uint64_t>;
+porta_tensor view(const View& v) {
+  return tensor(*std::get<0>(v), std::get<1>(v), std::get<2>(v), std::get<3>(v));
+}
+
+}  // namespace
+
+NB_MODULE(_porta, m) {
+  m.doc() = "porta's C API, bound for the porta package (use porta, not porta._porta)";
+
+  // Failed calls become porta.Error subclasses, looked up by status name.
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const StatusError& e) {
+      nb::object errors = nb::module_::import_("porta._errors");
+      nb::object cls = errors.attr("error_class")(porta_status_name(e.status));
+      PyErr_SetObject(cls.ptr(), nb::str(e.what()).ptr());
+    }
+  });
+
+  m.def("version", [] { return std::string(porta_version()); });
+
+  m.def("backends", [] {
+    std::vector<std::tuple<std::string, bool, std::string>> out;
+    for (uint32_t i = 0; i < porta_backend_count(); ++i) {
+      const char *name = nullptr, *reason = nullptr;
+      int available = 0;
+      check(porta_backend_get(i, &name, &available, &reason));
+      out.emplace_back(name ? name : "", available != 0, reason ? reason : "");
+    }
+    return out;
+  });
+
+  m.def("device_infos", [] {
+    nb::list out;
+    for (uint32_t i = 0; i < porta_device_count(); ++i) {
+      porta_device_info info{};
+      check(porta_device_get_info(i, &info));
+      out.append(info_dict(info));
+    }
+    return out;
+  });
+
+  nb::class_<Device>(m, "Device")
+      .def_prop_ro("info",
+                   [](const Device& d) {
+                     porta_device_info info{};
+                     check(porta_device_query_info(d.get(), &info));
+                     return info_dict(info);
+                   })
+      .def("same", [](const Device& a, const Device& b) { return porta_device_equal(a.get(), b.get()) != 0; })
+      .def("close", [](Device& d) {
+        porta_device_close(d.handle);
+        d.handle = nullptr;
+      });
+
+  m.def(
+      "open",
+      [](const std::string& selector) {
+        porta_device d = nullptr;
+        porta_status s;
+        {
+          nb::gil_scoped_release unlocked;  // opening may load drivers and build nothing else
+          s = porta_device_open(selector.c_str(), &d);
+        }
+        check(s);
+        return new Device(d);
+      },
+      "selector"_a);
+
+  nb::class_<Buffer>(m, "Buffer")
+      .def_prop_ro("nbytes", [](const Buffer& b) { return b.bytes; })
+      .def_prop_ro("freed", [](const Buffer& b) { return b.handle == nullptr; })
+      .def("free", &Buffer::free)
+      .def("write",
+           [](Buffer& b, uint64_t offset, HostArray src) {
+             const void* data = src.data();
+             uint64_t n = src.nbytes();
+             porta_buffer h = b.get();
+             run_unlocked([&] { return porta_buffer_write(h, offset, data, n); });
+           })
+      .def("read_into", [](Buffer& b, uint64_t offset, HostArray dst) {
+        void* data = dst.data();
+        uint64_t n = dst.nbytes();
+        porta_buffer h = b.get();
+        run_unlocked([&] { return porta_buffer_read(h, offset, data, n); });
+      });
+
+  m.def(
+      "buffer_create",
+      [](Device& d, uint64_t bytes) {
+        porta_buffer b = nullptr;
+        check(porta_buffer_create(d.get(), bytes, &b));
+        return new Buffer(b, bytes);
+      },
+      "device"_a, "nbytes"_a);
+
+  nb::class_<Kernel>(m, "Kernel")
+      .def_prop_ro("buffer_count", [](const Kernel& k) { return porta_kernel_buffer_count(k.handle); })
+      .def_prop_ro("push_constant_size", [](const Kernel& k) { return porta_kernel_push_constant_size(k.handle); })
+      .def_prop_ro("workgroup_size", [](const Kernel& k) {
+        uint32_t s[3] = {0, 0, 0};
+        porta_kernel_workgroup_size(k.handle, s);
+        return std::make_tuple(s[0], s[1], s[2]);
+      });
+
+  // specs: (id, bits, wide) with `wide` for a 64-bit constant's bits.
+  m.def(
+      "kernel_create",
+      [](Device& d, nb::bytes source, bool spirv, const std::string& name,
+         const std::vector<std::tuple<uint32_t, uint64_t, bool>>& specs) {
+        std::vector<porta_spec_constant> narrow;
+        std::vector<porta_spec_constant64> wide;
+        for (const auto& [id, bits, is_wide] : specs) {
+          if (is_wide)
+            wide.push_back({id, 0, bits});
+          else
+            narrow.push_back({id, static_cast<uint32_t>(bits)});
+        }
+        porta_kernel_descriptor desc{};
+        desc.struct_size = sizeof desc;
+        desc.source_kind = spirv ? PORTA_KERNEL_SOURCE_SPIRV : PORTA_KERNEL_SOURCE_GLSL;
+        desc.source = source.c_str();
+        desc.source_size = source.size();
+        desc.name = name.c_str();
+        desc.specs = narrow.data();
+        desc.spec_count = static_cast<uint32_t>(narrow.size());
+        desc.specs64 = wide.data();
+        desc.spec64_count = static_cast<uint32_t>(wide.size());
+        porta_kernel k = nullptr;
+        porta_device h = d.get();
+        run_unlocked([&] { return porta_kernel_create(h, &desc, &k); });  // may run a compiler
+        return new Kernel(k);
+      },
+      "device"_a, "source"_a, "spirv"_a, "name"_a, "specs"_a);
+
+  nb::class_<Event>(m, "Event").def("elapsed_ms", [](const Event& start, const Event& end) {
+    double ms = 0;
+    check(porta_event_elapsed_ms(start.handle, end.handle, &ms));
+    return ms;
+  });
+
+  nb::class_<Sequence>(m, "Sequence");
+
+  nb::class_<Stream>(m, "Stream")
+      .def("sync", &Stream::sync)
+      .def("record_event",
+           [](Stream& s) {
+             porta_event e = nullptr;
+             check(porta_event_record(s.handle, &e));
+             return new Event(e);
+           })
+      .def("begin_record", [](Stream& s) { check(porta_stream_begin_record(s.handle)); })
+      .def("end_record",
+           [](Stream& s) {
+             porta_sequence q = nullptr;
+             check(porta_stream_end_record(s.handle, &q));
+             return new Sequence(q);
+           })
+      .def("replay", [](Stream& s, Sequence& q) { run_unlocked([&] { return porta_stream_replay(s.handle, q.handle); }); })
+      .def("copy",
+           [](Stream& s, Buffer& src, uint64_t src_offset, Buffer& dst, uint64_t dst_offset, uint64_t bytes) {
+             porta_buffer a = src.get(), b = dst.get();
+             run_unlocked([&] { return porta_stream_copy(s.handle, a, src_offset, b, dst_offset, bytes); });
+           })
+      .def("fill",
+           [](Stream& s, Buffer& dst, uint64_t offset, uint64_t bytes, uint32_t pattern) {
+             porta_buffer b = dst.get();
+             run_unlocked([&] { return porta_stream_fill(s.handle, b, offset, bytes, pattern); });
+           })
+      .def("dispatch", [](Stream& s, Kernel& k, std::tuple<uint32_t, uint32_t, uint32_t> groups,
+                          std::vector<Buffer*> buffers, nb::bytes push) {
+        uint32_t g[3] = {std::get<0>(groups), std::get<1>(groups), std::get<2>(groups)};
+        std::vector<porta_buffer> handles;
+        for (Buffer* b : buffers) {
+          if (!b) throw nb::type_error("stream.dispatch: a buffer is None; expected porta arrays or buffers");
+          handles.push_back(b->get());
+        }
+        std::string bytes(push.c_str(), push.size());
+        run_unlocked([&] {
+          return porta_stream_dispatch(s.handle, k.handle, g, handles.data(), static_cast<uint32_t>(handles.size()),
+                                       bytes.empty() ? nullptr : bytes.data(), static_cast<uint32_t>(bytes.size()));
+        });
+      });
+
+  m.def("stream_create", [](Device& d) {
+    porta_stream s = nullptr;
+    check(porta_stream_create(d.get(), &s));
+    return new Stream(s);
+  });
+
+  // ---- ops: (buffer, dtype, shape, offset) views, queued on a stream ----
+  m.def("ops_mul", [](Stream& s, const View& a, const View& b, const View& out) {
+    porta_tensor ta = view(a), tb = view(b), to = view(out);
+    run_unlocked([&] { return porta_ops_mul(s.handle, &ta, &tb, &to); });
+  });
+  m.def("ops_sigmoid", [](Stream& s, const View& x, const View& out) {
+    porta_tensor tx = view(x), to = view(out);
+    run_unlocked([&] { return porta_ops_sigmoid(s.handle, &tx, &to); });
+  });
+  m.def("ops_fill", [](Stream& s, const View& out, float value) {
+    porta_tensor to = view(out);
+    run_unlocked([&] { return porta_ops_fill(s.handle, &to, value); });
+  });
+  m.def("ops_scale", [](Stream& s, const View& x, float alpha, const View& out) {
+    porta_tensor tx = view(x), to = view(out);
+    run_unlocked([&] { return porta_ops_scale(s.handle, &tx, alpha, &to); });
+  });
+  m.def(
+      "ops_gemm",
+      [](Stream& s, const View& a, const View& b, const View& c, float alpha, float beta, bool trans_a,
+         bool trans_b, std::optional<View> bias, int activation) {
+        porta_tensor ta = view(a), tb = view(b), tc = view(c), tbias{};
+        if (bias) tbias = view(*bias);
+        porta_gemm_desc desc{};
+        desc.struct_size = sizeof desc;
+        desc.a = &ta;
+        desc.b = &tb;
+        desc.c = &tc;
+        desc.alpha = alpha;
+        desc.beta = beta;
+        desc.trans_a = trans_a;
+        desc.trans_b = trans_b;
+        desc.bias = bias ? &tbias : nullptr;
+        desc.activation = static_cast<porta_gemm_activation>(activation);
+        run_unlocked([&] { return porta_ops_gemm(s.handle, &desc); });
+      },
+      "stream"_a, "a"_a, "b"_a, "c"_a, "alpha"_a, "beta"_a, "trans_a"_a, "trans_b"_a, "bias"_a.none(),
+      "activation"_a);
+  m.def("ops_logreg_workspace_size", [](Device& d, uint64_t rows, uint64_t cols) {
+    uint64_t bytes = 0;
+    check(porta_ops_logreg_workspace_size(d.get(), rows, cols, &bytes));
+    return bytes;
+  });
+  m.def("ops_logreg_step", [](Stream& s, const View& x, const View& y, const View& w, const View& b, float lr,
+                              const View& loss, const View& workspace) {
+    porta_tensor tx = view(x), ty = view(y), tw = view(w), tb = view(b), tl = view(loss), ts = view(workspace);
+    run_unlocked([&] { return porta_ops_logreg_step(s.handle, &tx, &ty, &tw, &tb, lr, &tl, &ts); });
+  });
+
+  nb::dict dtypes;
+  dtypes["float32"] = int(PORTA_DTYPE_FLOAT32);
+  dtypes["float16"] = int(PORTA_DTYPE_FLOAT16);
+  dtypes["bfloat16"] = int(PORTA_DTYPE_BFLOAT16);
+  dtypes["float64"] = int(PORTA_DTYPE_FLOAT64);
+  dtypes["int8"] = int(PORTA_DTYPE_INT8);
+  dtypes["uint8"] = int(PORTA_DTYPE_UINT8);
+  dtypes["int16"] = int(PORTA_DTYPE_INT16);
+  dtypes["uint16"] = int(PORTA_DTYPE_UINT16);
+  dtypes["int32"] = int(PORTA_DTYPE_INT32);
+  dtypes["uint32"] = int(PORTA_DTYPE_UINT32);
+  dtypes["int64"] = int(PORTA_DTYPE_INT64);
+  dtypes["uint64"] = int(PORTA_DTYPE_UINT64);
+  m.attr("DTYPES") = dtypes;
+}

@@ -45,6 +45,7 @@ from ._errors import (
     UnsupportedError,
 )
 from ._logistic import LogisticRegression, NotFittedError
+from ._porta import HAS_INTEROP
 from ._porta import version as _version
 from .ops import add, dense, matmul, mul, sigmoid
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import struct
 import threading
@@ -485,9 +486,39 @@ def asarray(obj: Any, device: Union[Device, str, None] = None, dtype: Any = None
     return out
 
 
+class _Capsule:
+    """A bare DLPack capsule (the protocol's older form) as a producer NumPy takes."""
+
+    def __init__(self, capsule: Any):
+        self.capsule = capsule
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self.capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (_DLPACK_CPU, 0)
+
+
+def _capsule_name(obj: Any) -> bytes | None:
+    if type(obj).__name__ != "PyCapsule":
+        return None
+    get_name = ctypes.pythonapi.PyCapsule_GetName
+    get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    return get_name(obj)
+
+
 def from_dlpack(x: Any, device: Union[Device, str, None] = None) -> Array:
-    """A porta array of any DLPack producer's data (``x.__dlpack__``). Host memory is
-    copied into the device's buffer; see python/README.md for what is shared."""
-    if not hasattr(x, "__dlpack__"):
-        raise TypeError(f"from_dlpack: {type(x).__name__} has no __dlpack__")
+    """A porta array of a DLPack producer's data (an object with ``__dlpack__``, or
+    a capsule). Host memory is copied into the device's buffer; see
+    python/README.md for what is shared."""
+    name = _capsule_name(x)
+    if name is not None:
+        if name != b"dltensor":
+            raise ValueError(
+                f"from_dlpack: this DLPack capsule was consumed already (its name is {name.decode()!r}, "
+                "not 'dltensor'): a capsule can be imported once; ask the producer for a new one"
+            )
+        x = _Capsule(x)
+    elif not hasattr(x, "__dlpack__"):
+        raise TypeError(f"from_dlpack: expected a DLPack producer (__dlpack__) or capsule, got {type(x).__name__}")
     return asarray(np.from_dlpack(x), device=device)

@@ -111,7 +111,8 @@ struct Stream {
   }
 };
 
-// Host memory that Python hands in or out: any C-contiguous array on the CPU.
+// Host memory that Python hands in (read-only is fine) or out: any C-contiguous array on the CPU.
+using HostSource = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 using HostArray = nb::ndarray<nb::c_contig, nb::device::cpu>;
 
 nb::dict info_dict(const porta_device_info& info) {
@@ -243,7 +244,7 @@ NB_MODULE(_porta, m) {
       .def_prop_ro("freed", [](const Buffer& b) { return b.handle == nullptr; })
       .def("free", &Buffer::free)
       .def("write",
-           [](Buffer& b, uint64_t offset, HostArray src) {
+           [](Buffer& b, uint64_t offset, HostSource src) {
              const void* data = src.data();
              uint64_t n = src.nbytes();
              porta_buffer h = b.get();
@@ -422,4 +423,6 @@ NB_MODULE(_porta, m) {
   dtypes["int64"] = int(PORTA_DTYPE_INT64);
   dtypes["uint64"] = int(PORTA_DTYPE_UINT64);
   m.attr("DTYPES") = dtypes;
+  // Whether this build shares memory with NumPy/DLPack producers (porta/interop.h).
+  m.attr("HAS_INTEROP") = false;
 }

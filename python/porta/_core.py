@@ -77,6 +77,17 @@ class Device:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Device) and self._handle.same(other._handle)
 
+    # A device is shared, not copied (scikit-learn's clone deep-copies parameters);
+    # pickled, it is its selector, opened again where it is loaded.
+    def __copy__(self) -> "Device":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "Device":
+        return self
+
+    def __reduce__(self):
+        return (open, (self.backend, self.info.index))
+
     def __hash__(self) -> int:
         return hash(self.selector)
 

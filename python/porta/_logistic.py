@@ -57,13 +57,13 @@ def _check_X(X: Any, what: str) -> np.ndarray:
         raise ValueError(f"{what}: expected a numeric array, got dtype {X.dtype}")
     if X.ndim != 2:
         raise ValueError(
-            f"{what}: Expected 2D array, got {X.ndim}D array instead; reshape your data "
+            f"{what}: Expected 2D array, got {X.ndim}D array instead. Reshape your data "
             "with X.reshape(-1, 1) for one feature or X.reshape(1, -1) for one sample"
         )
     if X.shape[0] < 1:
-        raise ValueError(f"{what}: Found array with 0 sample(s) (shape={X.shape}) while a minimum of 1 is required")
+        raise ValueError(f"{what}: Found array with 0 sample(s) (shape={X.shape}) while a minimum of 1 is required.")
     if X.shape[1] < 1:
-        raise ValueError(f"{what}: Found array with 0 feature(s) (shape={X.shape}) while a minimum of 1 is required")
+        raise ValueError(f"{what}: Found array with 0 feature(s) (shape={X.shape}) while a minimum of 1 is required.")
     X = X.astype(np.float32)
     if not np.isfinite(X).all():
         raise ValueError(f"{what}: Input X contains NaN or infinity")
@@ -187,7 +187,8 @@ class LogisticRegression(*_BASES):
         return np.column_stack([1.0 - p, p])
 
     def predict(self, X: Any) -> np.ndarray:
-        return self.classes_[(self._positive_probability(X) > 0.5).astype(np.intp)]
+        positive = self._positive_probability(X) > 0.5
+        return self.classes_[positive.astype(np.intp)]
 
     # ---- export
     def to_onnx(self, path: str | None = None):

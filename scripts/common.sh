@@ -17,7 +17,7 @@ PORTA_PACKAGES=(
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools pocl-opencl-icd clinfo oclgrind
   libgtest-dev libgmock-dev libbenchmark-dev libclblast-dev libopenblas-dev
-  libcli11-dev nlohmann-json3-dev libxxhash-dev
+  libcli11-dev nlohmann-json3-dev libxxhash-dev libdlpack-dev
   chromium python3-venv
 )
 

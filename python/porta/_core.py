@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping, Sequence, Union
 import numpy as np
 
 from . import _porta
-from ._dtypes import dtype_name, numpy_dtype
+from ._dtypes import DTYPES, dtype_name, numpy_dtype
 
 _DLPACK_CPU = 1  # DLDeviceType kDLCPU
 
@@ -379,16 +379,30 @@ class Array:
         """Releases the device memory now; any later use of the array is an error."""
         self._buffer.free()
 
-    # -- DLPack: porta.Array exports a host copy (kDLCPU); see python/README.md
+    # -- DLPack (python/README.md, "Memory"): the buffer's own memory where it is
+    # host memory or CUDA memory, else a host copy
+    def _shared(self):
+        self._check_live()
+        ordinal = self.device.info.index if self.device.backend == "cuda" else 0
+        return _porta.export_array(self._buffer, self.dtype, list(self.shape), ordinal)
+
     def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None, copy: Any = None):
-        if copy is False:
-            raise BufferError("porta.Array.__dlpack__: this array cannot be shared without a copy (copy=False)")
-        host = self.numpy()
         kwargs = {} if max_version is None else {"max_version": max_version}
-        return host.__dlpack__(**kwargs)
+        shared = None if copy else self._shared()
+        if shared is not None:
+            # The consumer may read at once, on any stream: porta's work on the array is finished first.
+            self.device.sync()
+            return shared.__dlpack__(**kwargs)
+        if copy is False:
+            raise BufferError(
+                f"porta.Array.__dlpack__: the memory of a {self.device.backend} buffer cannot be shared "
+                "(copy=False); host memory and CUDA memory can"
+            )
+        return self.numpy().__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[int, int]:
-        return (_DLPACK_CPU, 0)
+        shared = self._shared()
+        return tuple(shared.__dlpack_device__()) if shared is not None else (_DLPACK_CPU, 0)
 
     # -- operators (porta.ops)
     def __add__(self, other):
@@ -461,9 +475,11 @@ def zeros(shape, dtype: Any = "float32", device: Union[Device, str, None] = None
 
 def asarray(obj: Any, device: Union[Device, str, None] = None, dtype: Any = None) -> Array:
     """A porta array of ``obj`` (a porta.Array, anything NumPy takes, or a DLPack
-    producer such as a PyTorch CPU tensor) on ``device``. Host data is copied.
-    A NumPy array must be C-contiguous unless ``obj`` is converted anyway
-    (lists, scalars); pass ``np.ascontiguousarray(x)`` for a strided view."""
+    producer such as a PyTorch tensor) on ``device``. A writeable NumPy array
+    or a DLPack producer is shared in place where the device can use its
+    memory (``from_dlpack``), else copied; other input is copied. A NumPy
+    array must be C-contiguous (pass ``np.ascontiguousarray(x)`` for a strided
+    view); lists and scalars are converted."""
     dev = _device(device)
     if isinstance(obj, Array):
         out = obj.to(dev)
@@ -471,7 +487,10 @@ def asarray(obj: Any, device: Union[Device, str, None] = None, dtype: Any = None
             raise TypeError(f"asarray: the array is {out.dtype}; converting to {dtype_name(dtype)} is not supported")
         return out
     if not isinstance(obj, np.ndarray) and hasattr(obj, "__dlpack__"):
-        obj = np.from_dlpack(obj)  # host producers (PyTorch CPU): NumPy reads their memory in place
+        out = from_dlpack(obj, dev)
+        if dtype is not None and dtype_name(dtype) != out.dtype:
+            raise TypeError(f"asarray: the array is {out.dtype}; converting to {dtype_name(dtype)} is not supported")
+        return out
     if isinstance(obj, np.ndarray):
         if not obj.flags.c_contiguous:
             raise ValueError(
@@ -497,19 +516,6 @@ def asarray(obj: Any, device: Union[Device, str, None] = None, dtype: Any = None
     return out
 
 
-class _Capsule:
-    """A bare DLPack capsule (the protocol's older form) as a producer NumPy takes."""
-
-    def __init__(self, capsule: Any):
-        self.capsule = capsule
-
-    def __dlpack__(self, **kwargs: Any) -> Any:
-        return self.capsule
-
-    def __dlpack_device__(self) -> tuple[int, int]:
-        return (_DLPACK_CPU, 0)
-
-
 def _capsule_name(obj: Any) -> bytes | None:
     if type(obj).__name__ != "PyCapsule":
         return None
@@ -518,10 +524,30 @@ def _capsule_name(obj: Any) -> bytes | None:
     return get_name(obj)
 
 
+_DLPACK_CUDA = 2
+
+
+def _import(x: Any, dev: Device) -> Array:
+    """x's memory as a porta array: in place where the device can use it, else copied."""
+    buffer, why, dtype, shape, device_type, view = _porta.import_array(dev._handle, x)
+    if buffer is not None:
+        return Array(dev, buffer, tuple(shape), dtype)
+    if not dtype:
+        raise TypeError(f"from_dlpack: the element type has no porta dtype; porta's: {', '.join(DTYPES)}")
+    if device_type != _DLPACK_CPU:
+        raise ValueError(
+            f"from_dlpack: {dev} cannot use this memory (DLPack device type {device_type}) in place: {why}; "
+            "CUDA memory needs porta's CUDA backend: open('cuda'), or copy the tensor to the host first"
+        )
+    return asarray(np.ascontiguousarray(view), device=dev, dtype=dtype)
+
+
 def from_dlpack(x: Any, device: Union[Device, str, None] = None) -> Array:
-    """A porta array of a DLPack producer's data (an object with ``__dlpack__``, or
-    a capsule). Host memory is copied into the device's buffer; see
-    python/README.md for what is shared."""
+    """A porta array over a DLPack producer's memory (an object with
+    ``__dlpack__``, or a capsule): shared where the device can use it in place
+    (host memory on the cpu backend, CUDA memory on the CUDA backend), else a
+    copy in the device's buffer (python/README.md, "Memory")."""
+    dev = _device(device)
     name = _capsule_name(x)
     if name is not None:
         if name != b"dltensor":
@@ -529,7 +555,6 @@ def from_dlpack(x: Any, device: Union[Device, str, None] = None) -> Array:
                 f"from_dlpack: this DLPack capsule was consumed already (its name is {name.decode()!r}, "
                 "not 'dltensor'): a capsule can be imported once; ask the producer for a new one"
             )
-        x = _Capsule(x)
     elif not hasattr(x, "__dlpack__"):
         raise TypeError(f"from_dlpack: expected a DLPack producer (__dlpack__) or capsule, got {type(x).__name__}")
-    return asarray(np.from_dlpack(x), device=device)
+    return _import(x, dev)

@@ -12,6 +12,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
+#include <porta/interop.h>
 #include <porta/porta.h>
 
 #include <cstring>
@@ -23,6 +24,13 @@
 
 namespace nb = nanobind;
 using namespace nb::literals;
+
+// Memory shared with NumPy and DLPack producers goes through porta/interop.h.
+// Its entry points are weak references: a libporta without them (one that
+// predates them) still loads this module, which then copies, and says so in
+// porta.HAS_INTEROP.
+#pragma weak porta_buffer_import_native
+#pragma weak porta_buffer_native
 
 namespace {
 
@@ -171,6 +179,134 @@ using Shape = std::vector<uint64_t>;
 using View = std::tuple<Buffer*, int, Shape, uint64_t>;
 porta_tensor view(const View& v) {
   return tensor(*std::get<0>(v), std::get<1>(v), std::get<2>(v), std::get<3>(v));
+}
+
+bool has_interop() { return &porta_buffer_import_native != nullptr && &porta_buffer_native != nullptr; }
+
+// porta's dtype name of a DLPack element type; "" where porta has none.
+std::string dtype_of(nb::dlpack::dtype t) {
+  if (t.lanes != 1) return "";
+  switch (static_cast<nb::dlpack::dtype_code>(t.code)) {
+    case nb::dlpack::dtype_code::Float:
+      return t.bits == 16 ? "float16" : t.bits == 32 ? "float32" : t.bits == 64 ? "float64" : "";
+    case nb::dlpack::dtype_code::Bfloat:
+      return t.bits == 16 ? "bfloat16" : "";
+    case nb::dlpack::dtype_code::Int:
+      return t.bits == 8 ? "int8" : t.bits == 16 ? "int16" : t.bits == 32 ? "int32" : t.bits == 64 ? "int64" : "";
+    case nb::dlpack::dtype_code::UInt:
+      return t.bits == 8 ? "uint8" : t.bits == 16 ? "uint16" : t.bits == 32 ? "uint32" : t.bits == 64 ? "uint64" : "";
+    default:
+      return "";
+  }
+}
+
+nb::dlpack::dtype dlpack_of(const std::string& name) {
+  using code = nb::dlpack::dtype_code;
+  auto make = [](code c, uint8_t bits) { return nb::dlpack::dtype{static_cast<uint8_t>(c), bits, 1}; };
+  if (name == "float16") return make(code::Float, 16);
+  if (name == "float32") return make(code::Float, 32);
+  if (name == "float64") return make(code::Float, 64);
+  if (name == "bfloat16") return make(code::Bfloat, 16);
+  char kind = name[0];
+  uint8_t bits = static_cast<uint8_t>(std::stoi(name.substr(kind == 'u' ? 4 : 3)));
+  return make(kind == 'u' ? code::UInt : code::Int, bits);
+}
+
+using AnyArray = nb::ndarray<nb::ro>;
+
+// An imported array (and so its producer's memory) stays referenced until
+// porta calls the release callback.
+void release_owner(void* owner) {
+  nb::gil_scoped_acquire locked;
+  delete static_cast<AnyArray*>(owner);
+}
+
+// A NumPy array over host memory of an imported array (bfloat16 as uint16),
+// for the copy that follows where the device cannot use the memory in place.
+nb::object numpy_view(const AnyArray& a, const std::vector<size_t>& shape, const std::string& dtype) {
+  if (a.device_type() != nb::device::cpu::value || dtype.empty()) return nb::none();
+  nb::capsule keep(new AnyArray(a), [](void* p) noexcept { delete static_cast<AnyArray*>(p); });
+  nb::dlpack::dtype type = dtype == "bfloat16" ? dlpack_of("uint16") : a.dtype();
+  nb::ndarray<nb::numpy, nb::ro> view(a.data(), shape.size(), shape.data(), keep, nullptr, type);
+  return nb::cast(view);
+}
+
+// What import_array found: (buffer or None, why None, dtype name, shape,
+// DLPack device type, and without a buffer a NumPy view of host memory to copy).
+using Imported = std::tuple<nb::object, std::string, std::string, std::vector<size_t>, int32_t, nb::object>;
+
+// A buffer over a DLPack producer's memory, used in place: host memory on a
+// device that imports it, CUDA memory on the CUDA backend. None where the
+// device cannot use the memory in place; the caller copies then.
+Imported import_array(Device& d, AnyArray a) {
+  std::vector<size_t> shape(a.ndim());
+  int64_t expected = 1;
+  for (size_t i = a.ndim(); i-- > 0;) {
+    shape[i] = a.shape(i);
+    if (a.shape(i) != 1 && a.stride(i) != expected)
+      throw nb::value_error("porta: the array is not C-contiguous; expected a contiguous array "
+                            "(NumPy: np.ascontiguousarray(x); PyTorch: x.contiguous())");
+    expected *= a.shape(i);
+  }
+  std::string dtype = dtype_of(a.dtype());
+  auto refuse = [&](std::string why) {
+    return Imported{nb::none(), why, dtype, shape, a.device_type(), numpy_view(a, shape, dtype)};
+  };
+  if (dtype.empty()) return refuse("porta has no such element type");
+  if (!has_interop()) return refuse("this libporta cannot import memory");
+  porta_native_memory memory{};
+  memory.struct_size = sizeof memory;
+  memory.bytes = a.nbytes();
+  if (a.device_type() == nb::device::cpu::value) {
+    memory.kind = PORTA_NATIVE_MEMORY_HOST;
+    memory.host_pointer = const_cast<void*>(a.data());
+  } else if (a.device_type() == nb::device::cuda::value) {
+    memory.kind = PORTA_NATIVE_MEMORY_CUDA_POINTER;
+    memory.cuda_pointer = reinterpret_cast<uint64_t>(a.data());
+  } else {
+    return refuse("porta imports host and CUDA memory only");
+  }
+  if (memory.bytes == 0) return refuse("an empty array has no memory to share");
+  auto* owner = new AnyArray(a);
+  memory.release = release_owner;
+  memory.release_user_data = owner;
+  porta_buffer b = nullptr;
+  porta_status s = porta_buffer_import_native(d.get(), &memory, &b);
+  if (s != PORTA_SUCCESS) {
+    delete owner;  // porta did not take it
+    if (s == PORTA_ERROR_UNSUPPORTED || s == PORTA_ERROR_INVALID_ARGUMENT) return refuse(porta_last_error());
+    check(s);
+  }
+  return {nb::cast(new Buffer(b, memory.bytes), nb::rv_policy::take_ownership), "", dtype, shape,
+          a.device_type(), nb::none()};
+}
+
+// The buffer's memory as a DLPack-capable ndarray (host memory, or CUDA memory
+// on the CUDA backend) that keeps the buffer alive; None where the memory is
+// not addressable that way.
+nb::object export_array(nb::handle buffer_object, const std::string& dtype, const std::vector<size_t>& shape,
+                        int32_t cuda_ordinal) {
+  Buffer& b = nb::cast<Buffer&>(buffer_object);
+  if (!has_interop()) return nb::none();
+  porta_native_memory memory{};
+  memory.struct_size = sizeof memory;
+  porta_status s = porta_buffer_native(b.get(), &memory);
+  if (s == PORTA_ERROR_UNSUPPORTED) return nb::none();
+  check(s);
+  void* data = nullptr;
+  int32_t device_type = nb::device::cpu::value, device_id = 0;
+  if (memory.host_pointer) {
+    data = memory.host_pointer;
+  } else if (memory.kind == PORTA_NATIVE_MEMORY_CUDA_POINTER) {
+    data = reinterpret_cast<void*>(memory.cuda_pointer);
+    device_type = nb::device::cuda::value;
+    device_id = cuda_ordinal;
+  } else {
+    return nb::none();
+  }
+  nb::ndarray<> array(data, shape.size(), shape.data(), buffer_object, nullptr, dlpack_of(dtype), device_type,
+                      device_id);
+  return nb::cast(array, nb::rv_policy::reference);
 }
 
 }  // namespace
@@ -423,6 +559,8 @@ NB_MODULE(_porta, m) {
   dtypes["int64"] = int(PORTA_DTYPE_INT64);
   dtypes["uint64"] = int(PORTA_DTYPE_UINT64);
   m.attr("DTYPES") = dtypes;
-  // Whether this build shares memory with NumPy/DLPack producers (porta/interop.h).
-  m.attr("HAS_INTEROP") = false;
+  // Whether this libporta can share memory with NumPy and DLPack producers (porta/interop.h).
+  m.attr("HAS_INTEROP") = has_interop();
+  m.def("import_array", &import_array, "device"_a, "array"_a);
+  m.def("export_array", &export_array, "buffer"_a, "dtype"_a, "shape"_a, "cuda_ordinal"_a);
 }

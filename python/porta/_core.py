@@ -74,6 +74,13 @@ class Device:
         """Waits for the work queued on ``device.stream``."""
         self.stream.sync()
 
+    def wrap_stream(self, native: int) -> "Stream":
+        """A porta stream over a framework's queue: a CUstream (CUDA backend, e.g.
+        ``torch.cuda.current_stream().cuda_stream``) or a cl_command_queue
+        (OpenCL) of this device, given as an integer. porta's work on it runs in
+        order with the framework's; the queue stays the framework's."""
+        return Stream(self, _porta.stream_wrap_native(self._handle, int(native)))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Device) and self._handle.same(other._handle)
 
@@ -320,12 +327,16 @@ class Array:
     the device's stream has finished writing it.
     """
 
-    __slots__ = ("device", "shape", "dtype", "_buffer", "__weakref__")
+    __slots__ = ("device", "shape", "dtype", "is_imported", "_buffer", "__weakref__")
 
-    def __init__(self, device: Device, buffer: _porta.Buffer, shape: tuple[int, ...], dtype: str):
+    def __init__(
+        self, device: Device, buffer: _porta.Buffer, shape: tuple[int, ...], dtype: str, is_imported: bool = False
+    ):
         self.device = device
         self.shape = tuple(int(s) for s in shape)
         self.dtype = dtype
+        #: True where the array uses another library's memory in place (from_dlpack, asarray).
+        self.is_imported = is_imported
         self._buffer = buffer
 
     # -- description
@@ -531,7 +542,7 @@ def _import(x: Any, dev: Device) -> Array:
     """x's memory as a porta array: in place where the device can use it, else copied."""
     buffer, why, dtype, shape, device_type, view = _porta.import_array(dev._handle, x)
     if buffer is not None:
-        return Array(dev, buffer, tuple(shape), dtype)
+        return Array(dev, buffer, tuple(shape), dtype, is_imported=True)
     if not dtype:
         raise TypeError(f"from_dlpack: the element type has no porta dtype; porta's: {', '.join(DTYPES)}")
     if device_type != _DLPACK_CPU:

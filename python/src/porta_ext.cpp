@@ -31,6 +31,7 @@ using namespace nb::literals;
 // porta.HAS_INTEROP.
 #pragma weak porta_buffer_import_native
 #pragma weak porta_buffer_native
+#pragma weak porta_stream_wrap_native
 
 namespace {
 
@@ -489,6 +490,14 @@ NB_MODULE(_porta, m) {
                                        bytes.empty() ? nullptr : bytes.data(), static_cast<uint32_t>(bytes.size()));
         });
       });
+
+  m.def("stream_wrap_native", [](Device& d, uintptr_t native) {
+    if (&porta_stream_wrap_native == nullptr)
+      throw StatusError(PORTA_ERROR_UNSUPPORTED, "this libporta cannot wrap a native stream (porta/interop.h)");
+    porta_stream s = nullptr;
+    check(porta_stream_wrap_native(d.get(), reinterpret_cast<void*>(native), &s));
+    return new Stream(s);
+  });
 
   m.def("stream_create", [](Device& d) {
     porta_stream s = nullptr;

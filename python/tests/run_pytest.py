@@ -1,6 +1,8 @@
-"""ctest's entry for the pytest suite on one backend: exits 77 (skip) saying
-why where the backend or a Python package the suite needs is missing, else
-runs pytest with the remaining arguments and returns its status."""
+"""ctest's entry for a pytest suite on one backend:
+    run_pytest.py BACKEND [--require=MODULE ...] PYTEST_ARGS...
+exits 77 (skip) saying why where the backend or a Python module the suite
+needs (pytest, NumPy, each --require) is missing, else runs pytest with the
+remaining arguments and returns its status."""
 
 import sys
 
@@ -12,7 +14,9 @@ def skip(why: str) -> None:
 
 def main() -> int:
     backend, args = sys.argv[1], sys.argv[2:]
-    for module in ("pytest", "numpy"):
+    required = [a.split("=", 1)[1] for a in args if a.startswith("--require=")]
+    args = [a for a in args if not a.startswith("--require=")]
+    for module in ["pytest", "numpy"] + required:
         try:
             __import__(module)
         except ImportError:

@@ -48,8 +48,8 @@ void check(porta_status status) {
 
 // A handle used after Python released it (Buffer.free(), Device.close()).
 [[noreturn]] void released(const char* what) {
-  throw StatusError(PORTA_ERROR_INVALID_HANDLE, std::string("this porta ") + what +
-                                                    " was freed; it can no longer be used");
+  throw StatusError(PORTA_ERROR_INVALID_HANDLE,
+                    std::string("this porta ") + what + " was freed; it can no longer be used");
 }
 
 struct Device {
@@ -142,8 +142,7 @@ nb::dict info_dict(const porta_device_info& info) {
   std::vector<std::string> features;
   for (uint32_t bit = 0; bit < 64; ++bit)
     if (info.features & (uint64_t{1} << bit))
-      if (const char* name = porta_feature_name(uint64_t{1} << bit))
-        features.emplace_back(name);
+      if (const char* name = porta_feature_name(uint64_t{1} << bit)) features.emplace_back(name);
   d["features"] = features;
   d["pci_bus_id"] = std::string(info.pci_bus_id);
   return d;
@@ -193,9 +192,17 @@ std::string dtype_of(nb::dlpack::dtype t) {
     case nb::dlpack::dtype_code::Bfloat:
       return t.bits == 16 ? "bfloat16" : "";
     case nb::dlpack::dtype_code::Int:
-      return t.bits == 8 ? "int8" : t.bits == 16 ? "int16" : t.bits == 32 ? "int32" : t.bits == 64 ? "int64" : "";
+      return t.bits == 8    ? "int8"
+             : t.bits == 16 ? "int16"
+             : t.bits == 32 ? "int32"
+             : t.bits == 64 ? "int64"
+                            : "";
     case nb::dlpack::dtype_code::UInt:
-      return t.bits == 8 ? "uint8" : t.bits == 16 ? "uint16" : t.bits == 32 ? "uint32" : t.bits == 64 ? "uint64" : "";
+      return t.bits == 8    ? "uint8"
+             : t.bits == 16 ? "uint16"
+             : t.bits == 32 ? "uint32"
+             : t.bits == 64 ? "uint64"
+                            : "";
     default:
       return "";
   }
@@ -245,8 +252,9 @@ Imported import_array(Device& d, AnyArray a) {
   for (size_t i = a.ndim(); i-- > 0;) {
     shape[i] = a.shape(i);
     if (a.shape(i) != 1 && a.stride(i) != expected)
-      throw nb::value_error("porta: the array is not C-contiguous; expected a contiguous array "
-                            "(NumPy: np.ascontiguousarray(x); PyTorch: x.contiguous())");
+      throw nb::value_error(
+          "porta: the array is not C-contiguous; expected a contiguous array "
+          "(NumPy: np.ascontiguousarray(x); PyTorch: x.contiguous())");
     expected *= a.shape(i);
   }
   std::string dtype = dtype_of(a.dtype());
@@ -278,8 +286,12 @@ Imported import_array(Device& d, AnyArray a) {
     if (s == PORTA_ERROR_UNSUPPORTED || s == PORTA_ERROR_INVALID_ARGUMENT) return refuse(porta_last_error());
     check(s);
   }
-  return {nb::cast(new Buffer(b, memory.bytes), nb::rv_policy::take_ownership), "", dtype, shape,
-          a.device_type(), nb::none()};
+  return {nb::cast(new Buffer(b, memory.bytes), nb::rv_policy::take_ownership),
+          "",
+          dtype,
+          shape,
+          a.device_type(),
+          nb::none()};
 }
 
 // The buffer's memory as a DLPack-capable ndarray (host memory, or CUDA memory
@@ -314,6 +326,9 @@ nb::object export_array(nb::handle buffer_object, const std::string& dtype, cons
 
 NB_MODULE(_porta, m) {
   m.doc() = "porta's C API, bound for the porta package (use porta, not porta._porta)";
+  // Devices and kernels in module-level caches (porta.default_device, ops' kernels, a
+  // user's own) may still be alive when the interpreter ends: nothing to report then.
+  nb::set_leak_warnings(false);
 
   // Failed calls become porta.Error subclasses, looked up by status name.
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
@@ -405,7 +420,8 @@ NB_MODULE(_porta, m) {
 
   nb::class_<Kernel>(m, "Kernel")
       .def_prop_ro("buffer_count", [](const Kernel& k) { return porta_kernel_buffer_count(k.handle); })
-      .def_prop_ro("push_constant_size", [](const Kernel& k) { return porta_kernel_push_constant_size(k.handle); })
+      .def_prop_ro("push_constant_size",
+                   [](const Kernel& k) { return porta_kernel_push_constant_size(k.handle); })
       .def_prop_ro("workgroup_size", [](const Kernel& k) {
         uint32_t s[3] = {0, 0, 0};
         porta_kernel_workgroup_size(k.handle, s);
@@ -465,7 +481,10 @@ NB_MODULE(_porta, m) {
              check(porta_stream_end_record(s.handle, &q));
              return new Sequence(q);
            })
-      .def("replay", [](Stream& s, Sequence& q) { run_unlocked([&] { return porta_stream_replay(s.handle, q.handle); }); })
+      .def("replay",
+           [](Stream& s, Sequence& q) {
+             run_unlocked([&] { return porta_stream_replay(s.handle, q.handle); });
+           })
       .def("copy",
            [](Stream& s, Buffer& src, uint64_t src_offset, Buffer& dst, uint64_t dst_offset, uint64_t bytes) {
              porta_buffer a = src.get(), b = dst.get();
@@ -486,14 +505,16 @@ NB_MODULE(_porta, m) {
         }
         std::string bytes(push.c_str(), push.size());
         run_unlocked([&] {
-          return porta_stream_dispatch(s.handle, k.handle, g, handles.data(), static_cast<uint32_t>(handles.size()),
-                                       bytes.empty() ? nullptr : bytes.data(), static_cast<uint32_t>(bytes.size()));
+          return porta_stream_dispatch(
+              s.handle, k.handle, g, handles.data(), static_cast<uint32_t>(handles.size()),
+              bytes.empty() ? nullptr : bytes.data(), static_cast<uint32_t>(bytes.size()));
         });
       });
 
   m.def("stream_wrap_native", [](Device& d, uintptr_t native) {
     if (&porta_stream_wrap_native == nullptr)
-      throw StatusError(PORTA_ERROR_UNSUPPORTED, "this libporta cannot wrap a native stream (porta/interop.h)");
+      throw StatusError(PORTA_ERROR_UNSUPPORTED,
+                        "this libporta cannot wrap a native stream (porta/interop.h)");
     porta_stream s = nullptr;
     check(porta_stream_wrap_native(d.get(), reinterpret_cast<void*>(native), &s));
     return new Stream(s);
@@ -550,7 +571,8 @@ NB_MODULE(_porta, m) {
   });
   m.def("ops_logreg_step", [](Stream& s, const View& x, const View& y, const View& w, const View& b, float lr,
                               const View& loss, const View& workspace) {
-    porta_tensor tx = view(x), ty = view(y), tw = view(w), tb = view(b), tl = view(loss), ts = view(workspace);
+    porta_tensor tx = view(x), ty = view(y), tw = view(w), tb = view(b), tl = view(loss),
+                 ts = view(workspace);
     run_unlocked([&] { return porta_ops_logreg_step(s.handle, &tx, &ty, &tw, &tb, lr, &tl, &ts); });
   });
 

@@ -81,26 +81,17 @@ struct Buffer {
   }
 };
 
-struct Kernel {
-  porta_kernel handle;
-  explicit Kernel(porta_kernel h) : handle(h) {}
-  Kernel(const Kernel&) = delete;
-  ~Kernel() { porta_kernel_destroy(handle); }
+// A C handle that one Python object owns and destroys.
+template <class Handle, void (*Destroy)(Handle)>
+struct Owned {
+  Handle handle;
+  explicit Owned(Handle h) : handle(h) {}
+  Owned(const Owned&) = delete;
+  ~Owned() { Destroy(handle); }
 };
-
-struct Event {
-  porta_event handle;
-  explicit Event(porta_event h) : handle(h) {}
-  Event(const Event&) = delete;
-  ~Event() { porta_event_destroy(handle); }
-};
-
-struct Sequence {
-  porta_sequence handle;
-  explicit Sequence(porta_sequence h) : handle(h) {}
-  Sequence(const Sequence&) = delete;
-  ~Sequence() { porta_sequence_destroy(handle); }
-};
+using Kernel = Owned<porta_kernel, porta_kernel_destroy>;
+using Event = Owned<porta_event, porta_event_destroy>;
+using Sequence = Owned<porta_sequence, porta_sequence_destroy>;
 
 struct Stream {
   porta_stream handle;
@@ -183,29 +174,37 @@ porta_tensor view(const View& v) {
 
 bool has_interop() { return &porta_buffer_import_native != nullptr && &porta_buffer_native != nullptr; }
 
+// porta's element types by the name the package uses (NumPy's, and "bfloat16").
+const std::pair<const char*, porta_dtype> kDtypes[] = {
+    {"float32", PORTA_DTYPE_FLOAT32}, {"float16", PORTA_DTYPE_FLOAT16}, {"bfloat16", PORTA_DTYPE_BFLOAT16},
+    {"float64", PORTA_DTYPE_FLOAT64}, {"int8", PORTA_DTYPE_INT8},       {"uint8", PORTA_DTYPE_UINT8},
+    {"int16", PORTA_DTYPE_INT16},     {"uint16", PORTA_DTYPE_UINT16},   {"int32", PORTA_DTYPE_INT32},
+    {"uint32", PORTA_DTYPE_UINT32},   {"int64", PORTA_DTYPE_INT64},     {"uint64", PORTA_DTYPE_UINT64}};
+
 // porta's dtype name of a DLPack element type; "" where porta has none.
 std::string dtype_of(nb::dlpack::dtype t) {
-  if (t.lanes != 1) return "";
-  switch (static_cast<nb::dlpack::dtype_code>(t.code)) {
-    case nb::dlpack::dtype_code::Float:
-      return t.bits == 16 ? "float16" : t.bits == 32 ? "float32" : t.bits == 64 ? "float64" : "";
-    case nb::dlpack::dtype_code::Bfloat:
-      return t.bits == 16 ? "bfloat16" : "";
-    case nb::dlpack::dtype_code::Int:
-      return t.bits == 8    ? "int8"
-             : t.bits == 16 ? "int16"
-             : t.bits == 32 ? "int32"
-             : t.bits == 64 ? "int64"
-                            : "";
-    case nb::dlpack::dtype_code::UInt:
-      return t.bits == 8    ? "uint8"
-             : t.bits == 16 ? "uint16"
-             : t.bits == 32 ? "uint32"
-             : t.bits == 64 ? "uint64"
-                            : "";
+  using code = nb::dlpack::dtype_code;
+  const char* kind = "";
+  switch (static_cast<code>(t.code)) {
+    case code::Float:
+      kind = "float";
+      break;
+    case code::Bfloat:
+      kind = "bfloat";
+      break;
+    case code::Int:
+      kind = "int";
+      break;
+    case code::UInt:
+      kind = "uint";
+      break;
     default:
       return "";
   }
+  std::string name = kind + std::to_string(t.bits);
+  for (const auto& [known, value] : kDtypes)
+    if (t.lanes == 1 && name == known) return name;
+  return "";
 }
 
 nb::dlpack::dtype dlpack_of(const std::string& name) {
@@ -577,18 +576,7 @@ NB_MODULE(_porta, m) {
   });
 
   nb::dict dtypes;
-  dtypes["float32"] = int(PORTA_DTYPE_FLOAT32);
-  dtypes["float16"] = int(PORTA_DTYPE_FLOAT16);
-  dtypes["bfloat16"] = int(PORTA_DTYPE_BFLOAT16);
-  dtypes["float64"] = int(PORTA_DTYPE_FLOAT64);
-  dtypes["int8"] = int(PORTA_DTYPE_INT8);
-  dtypes["uint8"] = int(PORTA_DTYPE_UINT8);
-  dtypes["int16"] = int(PORTA_DTYPE_INT16);
-  dtypes["uint16"] = int(PORTA_DTYPE_UINT16);
-  dtypes["int32"] = int(PORTA_DTYPE_INT32);
-  dtypes["uint32"] = int(PORTA_DTYPE_UINT32);
-  dtypes["int64"] = int(PORTA_DTYPE_INT64);
-  dtypes["uint64"] = int(PORTA_DTYPE_UINT64);
+  for (const auto& [name, value] : kDtypes) dtypes[name] = int(value);
   m.attr("DTYPES") = dtypes;
   // Whether this libporta can share memory with NumPy and DLPack producers (porta/interop.h).
   m.attr("HAS_INTEROP") = has_interop();

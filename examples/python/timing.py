@@ -46,7 +46,8 @@ def numpy_op(op: str, args: list[np.ndarray]) -> np.ndarray:
         return 1 / (1 + np.exp(-args[0]))
     if op == "matmul":
         return args[0] @ args[1]
-    return 1 / (1 + np.exp(-(args[0] @ args[1].T + args[2])))
+    with np.errstate(over="ignore"):  # exp(-z) overflows to inf for large negative z: sigmoid 0, as wanted
+        return 1 / (1 + np.exp(-(args[0] @ args[1].T + args[2])))
 
 
 def porta_op(op: str, args: list[porta.Array], out: porta.Array) -> None:

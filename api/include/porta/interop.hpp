@@ -66,21 +66,20 @@ class Mapping {
 };
 
 // A tensor view exported as DLPack; the consumer calls its deleter.
-inline DLManagedTensor* to_dlpack(const porta_tensor& view) {
+inline DLManagedTensor* to_dlpack(const Tensor& view) {
   DLManagedTensor* t = nullptr;
-  detail::check(porta_tensor_export_dlpack(&view, &t));
+  detail::check(porta_tensor_export_dlpack(view.get(), &t));
   return t;
 }
-// A DLPack tensor as a view and the buffer that owns it (porta calls the
+// A DLPack tensor as a view of a new buffer over its memory (porta calls the
 // tensor's deleter when the buffer goes).
-struct ImportedTensor {
-  Buffer buffer;
-  porta_tensor view;
-};
-inline ImportedTensor from_dlpack(const Device& device, DLManagedTensor* tensor) {
-  porta_tensor view{};
-  detail::check(porta_tensor_import_dlpack(device.handle(), tensor, &view));
-  return {Buffer(view.buffer), view};
+inline Tensor from_dlpack(const Device& device, DLManagedTensor* tensor) {
+  porta_tensor v{};
+  detail::check(porta_tensor_import_dlpack(device.handle(), tensor, &v));
+  const bool contiguous = v.strides[0] == 0 && v.strides[v.rank - 1] == 0;
+  return Tensor(Buffer(v.buffer), Span<const uint64_t>(v.shape, v.rank),
+                contiguous ? Span<const int64_t>() : Span<const int64_t>(v.strides, v.rank), v.offset,
+                v.dtype);
 }
 
 // A porta stream over a framework's CUstream or cl_command_queue.

@@ -403,7 +403,7 @@ class Array:
         if shared is not None:
             # The consumer may read at once, on any stream: porta's work on the array is finished first.
             self.device.sync()
-            return shared.__dlpack__(**kwargs)
+            return shared[0]
         if copy is False:
             raise BufferError(
                 f"porta.Array.__dlpack__: the memory of a {self.device.backend} buffer cannot be shared "
@@ -413,7 +413,7 @@ class Array:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         shared = self._shared()
-        return tuple(shared.__dlpack_device__()) if shared is not None else (_DLPACK_CPU, 0)
+        return (shared[1], shared[2]) if shared is not None else (_DLPACK_CPU, 0)
 
     # -- operators (porta.ops)
     def __add__(self, other):

@@ -13,7 +13,7 @@ from typing import Any, Union
 import numpy as np
 
 from . import _porta
-from ._core import Array, Device, _device, asarray, empty, kernel
+from ._core import Array, Device, _device, asarray, empty
 
 _ACTIVATIONS = {None: 0, "none": 0, "relu": 1, "sigmoid": 2, "gelu_tanh": 3}
 
@@ -85,6 +85,7 @@ def dense(x: Any, W: Any, b: Any = None, activation: str | None = "sigmoid", out
 
 
 def _gemm(name, a, b, bias, activation, out, trans_a, trans_b) -> Array:
+    """matmul (porta_ops_gemm) and dense (porta_ops_dense): one set of checks."""
     ops = _operands(a, b) if bias is None else _operands(a, b, bias)
     a, b = ops[0], ops[1]
     for label, t in (("a", a), ("b", b)):
@@ -103,52 +104,18 @@ def _gemm(name, a, b, bias, activation, out, trans_a, trans_b) -> Array:
             raise ValueError(f"{name}: the bias must have shape ({n},), got {bias.shape}")
         bias_view = bias._view()
     out = _out(name, out, (m, n), "float32", a.device)
-    if m and n:
-        _porta.ops_gemm(
-            a.device.stream._handle, a._view(), b._view(), out._view(), 1.0, 0.0, trans_a, trans_b,
-            bias_view, _ACTIVATIONS[activation],
-        )
+    if not (m and n):
+        return out
+    stream = a.device.stream._handle
+    if name == "dense":
+        _porta.ops_dense(stream, a._view(), b._view(), bias_view, _ACTIVATIONS[activation], out._view())
+    else:
+        _porta.ops_gemm(stream, a._view(), b._view(), out._view(), 1.0, 0.0, trans_a, trans_b, None, 0)
     return out
 
 
-# ---- add with broadcasting: a porta kernel of this package (GLSL, built once per device)
-
-_ADD_SOURCE = """
-#version 450
-layout(local_size_x = 256) in;
-layout(std430, binding = 0) readonly buffer A { float a[]; };
-layout(std430, binding = 1) readonly buffer B { float b[]; };
-layout(std430, binding = 2) writeonly buffer C { float c[]; };
-// Output shape (4 dims, leading ones for lower ranks) and each input's element
-// strides in it, 0 where the input is broadcast.
-layout(push_constant) uniform Push { uvec4 shape; uvec4 stride_a; uvec4 stride_b; uint count; uint row; } p;
-void main() {
-  uint i = gl_GlobalInvocationID.y * p.row + gl_GlobalInvocationID.x;
-  if (gl_GlobalInvocationID.x >= p.row || i >= p.count) return;
-  uint rest = i, ia = 0u, ib = 0u;
-  for (int d = 3; d >= 0; --d) {
-    uint k = rest % p.shape[d];
-    rest /= p.shape[d];
-    ia += k * p.stride_a[d];
-    ib += k * p.stride_b[d];
-  }
-  c[i] = a[ia] + b[ib];
-}
-"""
-_add_kernels: dict = {}
-
-
-def _broadcast_strides(shape: tuple[int, ...], full: tuple[int, ...]) -> list[int]:
-    padded = (1,) * (len(full) - len(shape)) + tuple(shape)
-    strides, step = [0] * len(full), 1
-    for d in range(len(full) - 1, -1, -1):
-        strides[d] = 0 if padded[d] == 1 and full[d] != 1 else step
-        step *= padded[d]
-    return strides
-
-
 def add(a: Any, b: Any, out: Array | None = None) -> Array:
-    """a + b with NumPy's broadcasting (e.g. a bias row added to every row), float32, up to 4-d."""
+    """a + b with NumPy's broadcasting (e.g. a bias row added to every row of a matrix), float32."""
     a, b = _operands(a, b)
     for label, t in (("a", a), ("b", b)):
         _expect(f"add {label}", t, ("float32",))
@@ -156,23 +123,7 @@ def add(a: Any, b: Any, out: Array | None = None) -> Array:
         shape = np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
         raise ValueError(f"add: shapes {a.shape} and {b.shape} do not broadcast") from None
-    if len(shape) > 4:
-        raise ValueError(f"add: at most 4 dimensions, got {shape}")
     out = _out("add", out, shape, "float32", a.device)
-    count = out.size
-    if not count:
-        return out
-    dev = a.device
-    k = _add_kernels.get(dev)
-    if k is None or k.device != dev:
-        k = _add_kernels[dev] = kernel(_ADD_SOURCE, device=dev, name="porta.python.add")
-    full4 = (1,) * (4 - len(shape)) + tuple(shape)
-    row = min(count, 256 * 4096)
-    push = np.array(
-        list(full4) + _broadcast_strides(a.shape, full4) + _broadcast_strides(b.shape, full4) + [count, row],
-        dtype=np.uint32,
-    ).tobytes()
-    push += b"\0" * (k.push_constant_size - len(push))
-    groups = ((row + 255) // 256, (count + row - 1) // row, 1)
-    dev.stream.dispatch(k, groups, [a, b, out], push)
+    if out.size:
+        _porta.ops_add(a.device.stream._handle, a._view(), b._view(), out._view())
     return out

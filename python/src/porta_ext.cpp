@@ -293,9 +293,10 @@ Imported import_array(Device& d, AnyArray a) {
           nb::none()};
 }
 
-// The buffer's memory as a DLPack-capable ndarray (host memory, or CUDA memory
-// on the CUDA backend) that keeps the buffer alive; None where the memory is
-// not addressable that way.
+// The buffer's memory as (DLPack capsule, DLPack device type, device id):
+// host memory, or CUDA memory on the CUDA backend; the capsule keeps the
+// buffer alive until its consumer is done. None where the memory is not
+// addressable that way.
 nb::object export_array(nb::handle buffer_object, const std::string& dtype, const std::vector<size_t>& shape,
                         int32_t cuda_ordinal) {
   Buffer& b = nb::cast<Buffer&>(buffer_object);
@@ -318,7 +319,7 @@ nb::object export_array(nb::handle buffer_object, const std::string& dtype, cons
   }
   nb::ndarray<> array(data, shape.size(), shape.data(), buffer_object, nullptr, dlpack_of(dtype), device_type,
                       device_id);
-  return nb::cast(array, nb::rv_policy::reference);
+  return nb::make_tuple(nb::cast(array, nb::rv_policy::reference), device_type, device_id);
 }
 
 }  // namespace
@@ -530,6 +531,21 @@ NB_MODULE(_porta, m) {
     porta_tensor ta = view(a), tb = view(b), to = view(out);
     run_unlocked([&] { return porta_ops_mul(s.handle, &ta, &tb, &to); });
   });
+  m.def("ops_add", [](Stream& s, const View& a, const View& b, const View& out) {
+    porta_tensor ta = view(a), tb = view(b), to = view(out);
+    run_unlocked([&] { return porta_ops_add(s.handle, &ta, &tb, &to); });
+  });
+  m.def(
+      "ops_dense",
+      [](Stream& s, const View& x, const View& w, std::optional<View> b, int activation, const View& y) {
+        porta_tensor tx = view(x), tw = view(w), ty = view(y), tb{};
+        if (b) tb = view(*b);
+        run_unlocked([&] {
+          return porta_ops_dense(s.handle, &tx, &tw, b ? &tb : nullptr,
+                                 static_cast<porta_gemm_activation>(activation), &ty);
+        });
+      },
+      "stream"_a, "x"_a, "w"_a, "b"_a.none(), "activation"_a, "y"_a);
   m.def("ops_sigmoid", [](Stream& s, const View& x, const View& out) {
     porta_tensor tx = view(x), to = view(out);
     run_unlocked([&] { return porta_ops_sigmoid(s.handle, &tx, &to); });

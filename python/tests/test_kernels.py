@@ -72,25 +72,32 @@ def test_dispatch_checks_its_arguments(dev):
         dev.stream.dispatch(k, (1, 1, 1, 1), [x, x], b"\0" * 8)
 
 
-def test_waits_release_the_gil(dev, rng):
-    """While one thread waits in porta, another runs Python."""
-    a = porta.asarray(rng.standard_normal((256, 256)).astype(np.float32), device=dev)
-    porta.matmul(a, a).numpy()  # build the kernels first
-    window = {}
+def test_waits_release_the_gil(dev):
+    """While one thread is inside a porta call, another runs Python."""
+    calls = []  # (start, end) of each porta call of the worker
+
+    def timed(fn):
+        start = time.perf_counter()
+        fn()
+        calls.append((start, time.perf_counter()))
 
     def work():
-        window["start"] = time.perf_counter()
-        for _ in range(4):
-            porta.matmul(a, a)
-        dev.sync()
-        window["end"] = time.perf_counter()
+        n, rng = 128, np.random.default_rng(1)
+        while True:  # grow the problem until one call lasts long enough to see into
+            a = porta.asarray(rng.standard_normal((n, n)).astype(np.float32), device=dev)
+            timed(lambda: porta.matmul(a, a))
+            timed(dev.sync)
+            if max(end - start for start, end in calls) >= 0.05 or n >= 2048:
+                break
+            n *= 2
 
     ticks = []
-    t = threading.Thread(target=work)
-    t.start()
-    while t.is_alive():
+    worker = threading.Thread(target=work)
+    worker.start()
+    while worker.is_alive():
         ticks.append(time.perf_counter())
         time.sleep(0.001)
-    t.join()
-    inside = [x for x in ticks if window["start"] < x < window["end"]]
-    assert len(inside) >= 2, f"the main thread ran {len(inside)} times in {window['end'] - window['start']:.3f} s"
+    worker.join()
+    start, end = max(calls, key=lambda c: c[1] - c[0])
+    inside = [t for t in ticks if start < t < end]
+    assert len(inside) >= 2, f"the main thread ran {len(inside)} times during a {end - start:.3f} s porta call"

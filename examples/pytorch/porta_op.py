@@ -34,6 +34,7 @@ void main() {
 
 _devices: dict[str, porta.Device] = {}
 _kernels: dict[str, porta.Kernel] = {}
+_streams: dict[int, porta.Stream] = {}  # porta's wrapper of each CUDA stream of PyTorch's, made once
 
 
 def _porta_device(t: torch.Tensor) -> porta.Device:
@@ -57,7 +58,13 @@ def gated(x: torch.Tensor, gate: torch.Tensor) -> torch.Tensor:
     if n == 0:
         return out
     dev = _porta_device(x)
-    stream = dev.wrap_stream(torch.cuda.current_stream(x.device).cuda_stream) if x.is_cuda else dev.stream
+    if x.is_cuda:
+        native = torch.cuda.current_stream(x.device).cuda_stream
+        if native not in _streams:
+            _streams[native] = dev.wrap_stream(native)
+        stream = _streams[native]
+    else:
+        stream = dev.stream
     px, pg, po = (porta.from_dlpack(t, device=dev) for t in (x, gate, out))
     stream.dispatch(_kernels[str(x.device)], (n + 255) // 256, [px, pg, po], np.uint32(n))
     if not po.is_imported:  # a copy: bring the result back into `out`

@@ -130,6 +130,10 @@ def test_freed_array_is_an_error(dev):
 def test_bad_host_input_names_what_was_expected(dev):
     with pytest.raises(ValueError, match="C-contiguous"):
         porta.asarray(np.zeros((4, 4), np.float32)[:, ::2], device=dev)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        porta.from_dlpack(np.zeros((4, 4), np.float32).T, device=dev)
+    with pytest.raises(TypeError, match="DLPack producer"):
+        porta.from_dlpack([1, 2, 3], device=dev)
     with pytest.raises(TypeError, match="dtype"):
         porta.asarray(np.zeros(3, np.complex64), device=dev)
     with pytest.raises(TypeError, match="not one of porta's"):

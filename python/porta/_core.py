@@ -484,6 +484,13 @@ def zeros(shape, dtype: Any = "float32", device: Union[Device, str, None] = None
     return full(shape, 0, dtype, device)
 
 
+def _porta_name(dtype: np.dtype) -> str | None:
+    try:
+        return dtype_name(dtype)
+    except TypeError:
+        return None
+
+
 def asarray(obj: Any, device: Union[Device, str, None] = None, dtype: Any = None) -> Array:
     """A porta array of ``obj`` (a porta.Array, anything NumPy takes, or a DLPack
     producer such as a PyTorch tensor) on ``device``. A writeable NumPy array
@@ -509,6 +516,11 @@ def asarray(obj: Any, device: Union[Device, str, None] = None, dtype: Any = None
                 "expected a contiguous array: pass np.ascontiguousarray(x)"
             )
         host = obj
+        # Shared in place where the device can use the memory, as NumPy's own asarray
+        # does not copy either (bfloat16: NumPy exports no ml_dtypes type through DLPack).
+        same_type = dtype is None or dtype_name(dtype) == _porta_name(host.dtype)
+        if host.flags.writeable and host.nbytes and same_type and _porta_name(host.dtype) not in (None, "bfloat16"):
+            return _import(host, dev)
     else:
         host = np.asarray(obj)
     name = dtype_name(dtype if dtype is not None else host.dtype)

@@ -108,6 +108,8 @@ def test_numpy_memory_is_shared_on_cpu():
     assert _address(back) == _address(host)
     host[0] = 42.0
     assert back[0] == 42.0
+    assert a.is_imported and porta.asarray(host, device=cpu).is_imported
+    np.testing.assert_array_equal(porta.sigmoid(porta.asarray(host, device=cpu)).numpy()[:2], 1 / (1 + np.exp(-host[:2])))
 
 
 def test_capsule_consumed_twice_is_an_error(dev):

@@ -163,7 +163,9 @@ void judge(const std::string& op, const std::vector<Output>& outputs, CaseResult
                                : against_exact(t, got, o.exact[i], abs_bound);
       const bool within_flushing =
           !o.flush_allowance.empty() && o.flush_allowance[i] > 0 && j.error <= j.bound + o.flush_allowance[i];
-      if (!j.ok && ((!o.flushed.empty() && same(got, o.flushed[i])) || within_flushing)) {
+      const bool within_alternative = !o.alternative_bound.empty() && std::isfinite(o.exact[i]) &&
+                                      std::fabs(static_cast<double>(got) - o.exact[i]) <= o.alternative_bound[i];
+      if (!j.ok && ((!o.flushed.empty() && same(got, o.flushed[i])) || within_flushing || within_alternative)) {
         ++tally.flushed;
         continue;
       }

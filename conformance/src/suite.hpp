@@ -111,6 +111,9 @@ struct Output {
   // Optional, kAbsolute ops: how far flushing denormal operands and
   // intermediates to zero can move an element beyond its bound.
   std::vector<double> flush_allowance;
+  // Optional: an element this close to the exact value (absolute, finite exact values only)
+  // is what a device doing `alternative` may give: a deviation, not a failure.
+  std::vector<double> alternative_bound;
   std::vector<float> qualitative_max;  // optional; not NaN: judged as finite and in [0, value] instead
   std::function<std::string(uint64_t)> where;  // "C[3][4]" for buffer element i
 };

@@ -108,9 +108,16 @@ def main() -> int:
         limit = a.max_matrix if op in ("matmul", "dense") else a.max_elements
         for n in [s for s in sizes if s <= limit]:
             host = inputs(op, n, rng)
-            row = [time_numpy(op, host, a.repeats)] + [time_porta(d, op, host, a.repeats) for d in devices]
+            row = [time_numpy(op, host, a.repeats)]
+            for d in devices:
+                try:
+                    row.append(time_porta(d, op, host, a.repeats))
+                except porta.Error as e:  # a device that cannot run the op: say why, time the others
+                    print(f"{op} on {d.selector}: {e}", file=sys.stderr)
+                    row.append(float("nan"))
             for name, ms in zip(names, row):
-                results.setdefault((op, name), []).append((n, ms))
+                if ms == ms:
+                    results.setdefault((op, name), []).append((n, ms))
             print(f"{op:8} {n:>8} " + " ".join(f"{ms:>16.3f}" for ms in row), flush=True)
 
     if a.plot:

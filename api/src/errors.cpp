@@ -2,10 +2,12 @@
 #include "errors.hpp"
 
 #include <cstdarg>
+#include <mutex>
 #include <new>
 #include <string>
 
 #include "log.hpp"
+#include "porta/interop.h"
 #include "porta_common/format.hpp"
 
 namespace porta::core {
@@ -14,7 +16,25 @@ namespace {
 thread_local std::string last_error_message;  // "STATUS_NAME: cause"
 thread_local std::string last_error_cause_text;
 
+// porta_set_error_callback's callback; read on every failure, set rarely.
+std::mutex error_callback_mutex;
+porta_error_callback error_callback = nullptr;
+void* error_callback_user_data = nullptr;
+
 }  // namespace
+
+porta_status report_error(porta_status status, const std::string& message) {
+  set_last_error(status, message);
+  porta_error_callback callback;
+  void* user_data;
+  {
+    std::lock_guard lock(error_callback_mutex);
+    callback = error_callback;
+    user_data = error_callback_user_data;
+  }
+  if (callback) callback(status, last_error_message.c_str(), user_data);
+  return status;
+}
 
 void fail(porta_status status, const char* fmt, ...) {
   va_list args;
@@ -42,21 +62,23 @@ porta_status guard(const std::function<void()>& body) noexcept {
     body();
     return PORTA_SUCCESS;
   } catch (const Failure& f) {
-    set_last_error(f.status, f.what());
-    return f.status;
+    return report_error(f.status, f.what());
   } catch (const std::bad_alloc&) {
-    set_last_error(PORTA_ERROR_OUT_OF_MEMORY, "out of host memory");
-    return PORTA_ERROR_OUT_OF_MEMORY;
+    return report_error(PORTA_ERROR_OUT_OF_MEMORY, "out of host memory");
   } catch (const std::exception& e) {
-    set_last_error(PORTA_ERROR_INTERNAL, e.what());
-    return PORTA_ERROR_INTERNAL;
+    return report_error(PORTA_ERROR_INTERNAL, e.what());
   } catch (...) {
-    set_last_error(PORTA_ERROR_INTERNAL, "unknown exception");
-    return PORTA_ERROR_INTERNAL;
+    return report_error(PORTA_ERROR_INTERNAL, "unknown exception");
   }
 }
 
 }  // namespace porta::core
+
+extern "C" void porta_set_error_callback(porta_error_callback callback, void* user_data) {
+  std::lock_guard lock(porta::core::error_callback_mutex);
+  porta::core::error_callback = callback;
+  porta::core::error_callback_user_data = user_data;
+}
 
 extern "C" const char* porta_last_error(void) { return porta::core::last_error_message.c_str(); }
 

@@ -23,6 +23,9 @@ struct Failure : std::runtime_error {
 using common::format;
 
 void set_last_error(porta_status status, const std::string& message);
+// A failure at the C boundary: set_last_error, then the host's error
+// callback (porta_set_error_callback). Returns `status`.
+porta_status report_error(porta_status status, const std::string& message);
 void clear_last_error();
 // The message of the last error without its status name.
 const std::string& last_error_cause();

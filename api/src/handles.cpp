@@ -16,6 +16,7 @@ DeviceState::~DeviceState() {
 
 BufferState::~BufferState() {
   if (handle) device->api->buffer_destroy(handle);
+  if (on_release) on_release();
 }
 
 KernelState::~KernelState() {

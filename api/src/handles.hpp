@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "porta/interop.h"
 #include "porta/plugin.h"
 #include "porta/porta.h"
 
@@ -34,6 +35,9 @@ struct DeviceState {
   // closing the device.
   std::mutex reused_mutex;
   std::map<std::string, std::shared_ptr<struct KernelState>> reused_kernels;
+  // A framework's allocator for porta_buffer_create (porta_device_set_allocator).
+  std::mutex allocator_mutex;
+  porta_allocator allocator{};
   ~DeviceState();
 };
 using DeviceRef = std::shared_ptr<DeviceState>;
@@ -42,10 +46,21 @@ struct porta_device_t {
   DeviceRef state;
 };
 
+// A range of a buffer mapped into host memory (porta_buffer_map).
+struct Mapping {
+  uint64_t offset = 0, bytes = 0;
+  std::unique_ptr<unsigned char[]> staging;  // null where the buffer is mapped in place
+};
+
 struct BufferState {
   DeviceRef device;
   porta_plugin_buffer handle = nullptr;
   uint64_t size = 0;
+  // Foreign memory: what gives it back once the plugin buffer is gone (a
+  // release callback, an allocator's free, a DLPack deleter).
+  std::function<void()> on_release;
+  std::mutex mappings_mutex;
+  std::map<void*, Mapping> mappings;  // keyed by the pointer porta_buffer_map gave
   ~BufferState();
 };
 

@@ -49,6 +49,16 @@
 //   static Sequence* stream_end_record(Stream&);
 //   static void stream_replay(Stream&, Sequence&);
 //   static void sequence_destroy(Sequence* sequence);
+//
+//   // Interop (porta/interop.h), each optional (a missing one is refused by
+//   // the core as unsupported on this backend):
+//   static Buffer* buffer_import(Device&, const porta_native_memory&);  // never frees the memory
+//   static void buffer_native(Buffer&, porta_native_memory&);
+//   static void device_native(Device&, porta_native_device&);
+//   static Stream* stream_wrap_native(Device&, void* native_stream);    // never destroys it
+//   static void* stream_native(Stream&);
+//   static void stream_wait_native_event(Stream&, void* native_event);
+//   static void stream_signal_native_event(Stream&, void* native_event);
 // };
 #pragma once
 
@@ -228,6 +238,58 @@ class Adapter {
     release([&] { B::sequence_destroy(object<Sequence<>>(q)); });
   }
 
+  // Interop entries: each exists where the backend has its function; the
+  // table gets null for the others (the `if constexpr` in interop()).
+  static porta_status buffer_import(porta_plugin_device d, const porta_native_memory* m,
+                                    porta_plugin_buffer* out) {
+    return guard([&] { *out = handle<porta_plugin_buffer>(B::buffer_import(device(d), *m)); });
+  }
+  static porta_status buffer_native(porta_plugin_buffer b, porta_native_memory* m) {
+    return guard([&] { B::buffer_native(buffer(b), *m); });
+  }
+  static porta_status device_native(porta_plugin_device d, porta_native_device* n) {
+    return guard([&] { B::device_native(device(d), *n); });
+  }
+  static porta_status stream_wrap_native(porta_plugin_device d, void* native, porta_plugin_stream* out) {
+    return guard([&] { *out = handle<porta_plugin_stream>(B::stream_wrap_native(device(d), native)); });
+  }
+  static porta_status stream_native(porta_plugin_stream s, void** native) {
+    return guard([&] { *native = B::stream_native(stream(s)); });
+  }
+  static porta_status stream_wait_native_event(porta_plugin_stream s, void* event) {
+    return guard([&] { B::stream_wait_native_event(stream(s), event); });
+  }
+  static porta_status stream_signal_native_event(porta_plugin_stream s, void* event) {
+    return guard([&] { B::stream_signal_native_event(stream(s), event); });
+  }
+
+  struct Interop {
+    decltype(porta_plugin_api::buffer_import) buffer_import = nullptr;
+    decltype(porta_plugin_api::buffer_native) buffer_native = nullptr;
+    decltype(porta_plugin_api::device_native) device_native = nullptr;
+    decltype(porta_plugin_api::stream_wrap_native) stream_wrap_native = nullptr;
+    decltype(porta_plugin_api::stream_native) stream_native = nullptr;
+    decltype(porta_plugin_api::stream_wait_native_event) stream_wait_native_event = nullptr;
+    decltype(porta_plugin_api::stream_signal_native_event) stream_signal_native_event = nullptr;
+  };
+  static constexpr Interop interop() {
+    Interop i;
+    if constexpr (requires(Device & d, const porta_native_memory& m) { B::buffer_import(d, m); })
+      i.buffer_import = buffer_import;
+    if constexpr (requires(Buffer & b, porta_native_memory & m) { B::buffer_native(b, m); })
+      i.buffer_native = buffer_native;
+    if constexpr (requires(Device & d, porta_native_device & n) { B::device_native(d, n); })
+      i.device_native = device_native;
+    if constexpr (requires(Device & d, void* p) { B::stream_wrap_native(d, p); })
+      i.stream_wrap_native = stream_wrap_native;
+    if constexpr (requires(Stream & s) { B::stream_native(s); }) i.stream_native = stream_native;
+    if constexpr (requires(Stream & s, void* e) { B::stream_wait_native_event(s, e); })
+      i.stream_wait_native_event = stream_wait_native_event;
+    if constexpr (requires(Stream & s, void* e) { B::stream_signal_native_event(s, e); })
+      i.stream_signal_native_event = stream_signal_native_event;
+    return i;
+  }
+
   // The recording entries, or null ones for a backend that does not record.
   struct Recording {
     decltype(porta_plugin_api::stream_begin_record) begin = nullptr;
@@ -272,6 +334,13 @@ class Adapter {
       .stream_end_record = recording().end,
       .stream_replay = recording().replay,
       .sequence_destroy = recording().destroy,
+      .buffer_import = interop().buffer_import,
+      .buffer_native = interop().buffer_native,
+      .device_native = interop().device_native,
+      .stream_wrap_native = interop().stream_wrap_native,
+      .stream_native = interop().stream_native,
+      .stream_wait_native_event = interop().stream_wait_native_event,
+      .stream_signal_native_event = interop().stream_signal_native_event,
   };
 };
 

@@ -21,8 +21,22 @@ porta_plugin_buffer buffer_create(uint64_t size) {
 
 void buffer_destroy(porta_plugin_buffer buffer) {
   if (!buffer) return;
-  std::free(buffer->data);
+  if (buffer->owned) std::free(buffer->data);
   delete buffer;
+}
+
+porta_plugin_buffer buffer_import(const porta_native_memory& memory) {
+  if (memory.kind != PORTA_NATIVE_MEMORY_HOST)
+    plugin::fail(PORTA_ERROR_UNSUPPORTED,
+                 "%s: the cpu backend imports host memory only, not native GPU memory",
+                 where("buffer_import").c_str());
+  return new porta_plugin_buffer_t{memory.host_pointer, memory.bytes, false};
+}
+
+void buffer_native(const porta_plugin_buffer_t& buffer, porta_native_memory& memory) {
+  memory.kind = PORTA_NATIVE_MEMORY_HOST;
+  memory.host_pointer = buffer.data;
+  memory.bytes = buffer.size;
 }
 
 }  // namespace porta::cpu

@@ -9,6 +9,7 @@
 struct porta_plugin_buffer_t {
   void* data;
   uint64_t size;
+  bool owned = true;  // false: imported host memory, the caller's to free
 };
 
 namespace porta::cpu {
@@ -17,5 +18,8 @@ constexpr uint64_t kBufferAlignment = 64;
 
 porta_plugin_buffer buffer_create(uint64_t size);
 void buffer_destroy(porta_plugin_buffer buffer);
+// Host memory used in place (porta/interop.h): every buffer here is host memory.
+porta_plugin_buffer buffer_import(const porta_native_memory& memory);
+void buffer_native(const porta_plugin_buffer_t& buffer, porta_native_memory& memory);
 
 }  // namespace porta::cpu

@@ -21,6 +21,14 @@ struct Backend : plugin::HandleObjects {
 
   static Buffer* buffer_create(Device&, uint64_t size) { return cpu::buffer_create(size); }
   static void buffer_destroy(Buffer* buffer) { cpu::buffer_destroy(buffer); }
+  static Buffer* buffer_import(Device&, const porta_native_memory& memory) {
+    return cpu::buffer_import(memory);
+  }
+  static void buffer_native(Buffer& buffer, porta_native_memory& memory) {
+    cpu::buffer_native(buffer, memory);
+  }
+  // Host memory needs no handles: only the api name (the core's).
+  static void device_native(Device&, porta_native_device&) {}
   static Kernel* kernel_create(Device&, const porta_kernel_desc& desc) { return cpu::kernel_create(desc); }
   static void kernel_destroy(Kernel* kernel) { delete kernel; }
 

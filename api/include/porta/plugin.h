@@ -32,13 +32,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "porta/interop.h"
 #include "porta/porta.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 6u
+#define PORTA_PLUGIN_ABI_VERSION 7u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */
@@ -202,6 +203,26 @@ typedef struct porta_plugin_api {
   porta_status (*stream_end_record)(porta_plugin_stream stream, porta_plugin_sequence* sequence);
   porta_status (*stream_replay)(porta_plugin_stream stream, porta_plugin_sequence sequence);
   void (*sequence_destroy)(porta_plugin_sequence sequence);
+
+  /* ---- interop (ABI 7; porta/interop.h). Optional: a NULL entry makes the
+   * core refuse the call with PORTA_ERROR_UNSUPPORTED naming the backend. ---- */
+  /* A buffer over foreign memory, used in place; `memory->bytes` > 0, the kind
+   * not NONE, alignment of HOST memory to PORTA_HOST_IMPORT_ALIGNMENT checked
+   * by the core. The plugin never frees the memory (the core calls `release`). */
+  porta_status (*buffer_import)(porta_plugin_device device, const porta_native_memory* memory,
+                                porta_plugin_buffer* buffer);
+  /* The memory behind a buffer (kind, handles, bytes; host_pointer where the
+   * host addresses it lastingly). */
+  porta_status (*buffer_native)(porta_plugin_buffer buffer, porta_native_memory* memory);
+  /* The device's native handles; the core fills struct_size and api. */
+  porta_status (*device_native)(porta_plugin_device device, porta_native_device* native);
+  /* A stream over a native queue (CUstream, cl_command_queue) the plugin must
+   * not destroy; stream_destroy releases only porta's own parts. */
+  porta_status (*stream_wrap_native)(porta_plugin_device device, void* native_stream,
+                                     porta_plugin_stream* stream);
+  porta_status (*stream_native)(porta_plugin_stream stream, void** native_stream);
+  porta_status (*stream_wait_native_event)(porta_plugin_stream stream, void* native_event);
+  porta_status (*stream_signal_native_event)(porta_plugin_stream stream, void* native_event);
 } porta_plugin_api;
 
 typedef const porta_plugin_api* (*porta_plugin_entry_fn)(void);

@@ -474,6 +474,13 @@ PORTA_API porta_status porta_ops_scale(porta_stream stream, const porta_tensor* 
  * but must not partly overlap either. Correctly rounded (one multiply). */
 PORTA_API porta_status porta_ops_mul(porta_stream stream, const porta_tensor* a, const porta_tensor* b,
                                      const porta_tensor* out);
+/* out = a + b, elementwise with NumPy's broadcasting: out is contiguous and
+ * has the broadcast shape; a and b are views (strides >= 0) whose dimensions,
+ * aligned from the last, equal out's or are 1 (a bias row over a matrix's
+ * rows, a column over its columns, a scalar). out may be a or b itself but
+ * must not partly overlap either. Correctly rounded (one add). */
+PORTA_API porta_status porta_ops_add(porta_stream stream, const porta_tensor* a, const porta_tensor* b,
+                                     const porta_tensor* out);
 /* out = 1 / (1 + exp(-x)), finite for every input: -inf -> 0, +inf -> 1, NaN -> NaN. */
 PORTA_API porta_status porta_ops_sigmoid(porta_stream stream, const porta_tensor* x, const porta_tensor* out);
 /* C = alpha * op(A) * op(B) + beta * C with op(X) = X, or X transposed when
@@ -536,6 +543,17 @@ typedef struct porta_gemm_desc {
 } porta_gemm_desc;
 
 PORTA_API porta_status porta_ops_gemm(porta_stream stream, const porta_gemm_desc* desc);
+
+/* A dense (fully connected) layer as one fused GEMM: y = act(x W^T + b), in
+ * PyTorch's nn.Linear layout. x: float32, batch x in (rank 2) or in (rank 1,
+ * one sample); w: float32, out x in; b: NULL or float32 rank 1 of out
+ * elements; y: float32, batch x out (rank 2) or out (rank 1), as x. The
+ * rules of porta_ops_gemm for its A (x), B (w), C (y) and bias (b) apply:
+ * unit column strides, y apart from the others. The result is
+ * porta_ops_gemm's with alpha 1, beta 0 and trans_b 1. */
+PORTA_API porta_status porta_ops_dense(porta_stream stream, const porta_tensor* x, const porta_tensor* w,
+                                       const porta_tensor* b, porta_gemm_activation activation,
+                                       const porta_tensor* y);
 
 /* Bytes of workspace porta_ops_logreg_step needs for an m x d problem on
  * `device` (per-work-group partial sums), for X of any dtype. */

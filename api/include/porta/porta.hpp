@@ -527,6 +527,10 @@ inline void scale(Stream& stream, const Tensor& x, float alpha, const Tensor& ou
 inline void mul(Stream& stream, const Tensor& a, const Tensor& b, const Tensor& out) {
   detail::check(porta_ops_mul(stream.handle(), a.get(), b.get(), out.get()));
 }
+// out = a + b with NumPy broadcasting (porta_ops_add).
+inline void add(Stream& stream, const Tensor& a, const Tensor& b, const Tensor& out) {
+  detail::check(porta_ops_add(stream.handle(), a.get(), b.get(), out.get()));
+}
 inline void sigmoid(Stream& stream, const Tensor& x, const Tensor& out) {
   detail::check(porta_ops_sigmoid(stream.handle(), x.get(), out.get()));
 }
@@ -561,6 +565,12 @@ inline void gemm(Stream& stream, const Tensor& a, const Tensor& b, const Tensor&
   desc.bias = options.bias ? options.bias->get() : nullptr;
   desc.activation = options.activation;
   detail::check(porta_ops_gemm(stream.handle(), &desc));
+}
+// y = act(x W^T + b), fused (porta_ops_dense); b may be null.
+inline void dense(Stream& stream, const Tensor& x, const Tensor& w, const Tensor* b, const Tensor& y,
+                  porta_gemm_activation activation = PORTA_GEMM_ACTIVATION_NONE) {
+  detail::check(
+      porta_ops_dense(stream.handle(), x.get(), w.get(), b ? b->get() : nullptr, activation, y.get()));
 }
 inline uint64_t logreg_workspace_bytes(const Device& device, uint64_t m, uint64_t d) {
   uint64_t bytes = 0;

@@ -16,7 +16,7 @@ porta_status run_op(const Launch& launch) noexcept {
       launch();
     } catch (const porta::Error& e) {
       refused = e.status();
-      porta::core::set_last_error(refused, e.what());
+      porta::core::report_error(refused, e.what());
     }
   });
   return status != PORTA_SUCCESS ? status : refused;
@@ -40,6 +40,16 @@ porta_status porta_ops_scale(porta_stream stream, const porta_tensor* x, float a
 porta_status porta_ops_mul(porta_stream stream, const porta_tensor* a, const porta_tensor* b,
                            const porta_tensor* out) {
   return run_op([&] { launch_mul(stream, a, b, out); });
+}
+
+porta_status porta_ops_add(porta_stream stream, const porta_tensor* a, const porta_tensor* b,
+                           const porta_tensor* out) {
+  return run_op([&] { launch_add(stream, a, b, out); });
+}
+
+porta_status porta_ops_dense(porta_stream stream, const porta_tensor* x, const porta_tensor* w,
+                             const porta_tensor* b, porta_gemm_activation activation, const porta_tensor* y) {
+  return run_op([&] { launch_dense(stream, x, w, b, activation, y); });
 }
 
 porta_status porta_ops_sigmoid(porta_stream stream, const porta_tensor* x, const porta_tensor* out) {

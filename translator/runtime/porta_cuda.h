@@ -45,4 +45,67 @@ struct porta_buffer_sizes {
   unsigned long long bytes[N];
 };
 
+/* Cooperative matrices on tensor cores (translator/README.md, "Cooperative
+ * matrices"): D = A * B + C for an M x N x K multiply-add whose matrices a
+ * warp holds as mma.sync.aligned.m16n8k16's operand fragments, tile after
+ * tile in row-major order of tiles: A in 16 x 16 tiles of 8 float16_t a lane,
+ * B in 16 x 8 tiles of 4, C and D in 16 x 8 tiles of 4 (float or float16_t).
+ * The element types are porta_glsl.hpp's, which comes after this header:
+ * everything here is a template. Every lane of the warp calls it together. */
+inline void porta_mma_assign(float& to, float from) { to = from; }
+template <class Half>
+void porta_mma_assign(float& to, const Half& from) {
+  to = from.to_float();
+}
+template <class Half>
+void porta_mma_assign(Half& to, float from) {
+  to = Half(from);
+}
+template <class Half>
+void porta_mma_assign(Half& to, const Half& from) {
+  to = from;
+}
+template <class Half>
+unsigned porta_mma_pair(const Half* h) {
+  return unsigned(h[0].bits) | unsigned(h[1].bits) << 16;
+}
+template <class Half>
+void porta_mma_m16n8k16(const Half* a, const Half* b, float* d) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(porta_mma_pair(a)), "r"(porta_mma_pair(a + 2)), "r"(porta_mma_pair(a + 4)),
+        "r"(porta_mma_pair(a + 6)), "r"(porta_mma_pair(b)), "r"(porta_mma_pair(b + 2)));
+}
+template <class Half>
+void porta_mma_m16n8k16(const Half* a, const Half* b, Half* d) {
+  unsigned d01 = porta_mma_pair(d), d23 = porta_mma_pair(d + 2);
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%0, %1};"
+      : "+r"(d01), "+r"(d23)
+      : "r"(porta_mma_pair(a)), "r"(porta_mma_pair(a + 2)), "r"(porta_mma_pair(a + 4)),
+        "r"(porta_mma_pair(a + 6)), "r"(porta_mma_pair(b)), "r"(porta_mma_pair(b + 2)));
+  d[0].bits = (unsigned short)d01, d[1].bits = (unsigned short)(d01 >> 16);
+  d[2].bits = (unsigned short)d23, d[3].bits = (unsigned short)(d23 >> 16);
+}
+template <unsigned M, unsigned N, unsigned K, class D, class A, class B, class C>
+D porta_mma_sync(const A& a, const B& b, const C& c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  static_assert(M == 0, "porta: cooperative matrices on tensor cores need sm_80 or newer (mma.sync.m16n8k16)");
+#endif
+  D d;
+  for (unsigned i = 0; i < M * N / 32; ++i)
+    porta_mma_assign(d.elements[i], c.elements[i]);  // C converted to D's type
+#pragma unroll
+  for (unsigned mi = 0; mi < M / 16; ++mi)
+#pragma unroll
+    for (unsigned ni = 0; ni < N / 8; ++ni)
+#pragma unroll
+      for (unsigned ki = 0; ki < K / 16; ++ki)
+        porta_mma_m16n8k16(&a.elements[(mi * (K / 16) + ki) * 8], &b.elements[(ki * (N / 8) + ni) * 4],
+                           &d.elements[(mi * (N / 8) + ni) * 4]);
+  return d;
+}
+
 #endif /* PORTA_CUDA_H */

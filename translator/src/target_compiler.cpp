@@ -221,6 +221,12 @@ std::string TargetCompiler::compile() {
     if (view.is_array && is_byte_addressed(view.variable))
       unsupported("an array of blocks ('" + get_name(view.variable) + "') whose layout is byte-addressed");
 
+  // The warp-fragment lowering's multiply-adds are mma.sync, which only target cuda spells.
+  ir.for_each_typed_id<spirv_cross::SPIRFunction>([&](uint32_t id, spirv_cross::SPIRFunction&) {
+    if (target() != Target::Cuda && !tensor_core_shape(id).empty())
+      unsupported("cooperative matrices lowered for tensor cores (" + get_name(id) + "; target cuda only)");
+  });
+
   uint32_t pass_count = 0;
   do {
     reset(pass_count);
@@ -231,6 +237,15 @@ std::string TargetCompiler::compile() {
     pass_count++;
   } while (is_forcing_recompilation());
   return finish(buffer.str());
+}
+
+std::string TargetCompiler::tensor_core_shape(uint32_t function) const {
+  const std::string& name = ir.get_name(function);
+  const std::string prefix = tensor_core_function_prefix();
+  if (name.compare(0, prefix.size(), prefix) != 0) return "";
+  std::string shape;
+  for (char c : name.substr(prefix.size())) shape += c == 'x' ? std::string(", ") : std::string(1, c);
+  return shape;
 }
 
 void TargetCompiler::apply_spec_values() {

@@ -1,8 +1,9 @@
 #version 450
-// float16_t matrices element by element, a 32 x 16 by 16 x 16 multiply-add
-// with a float16_t accumulator (two tiles of rows and of columns on tensor
-// cores) and a conversion to float. X holds 32 x 32 small integers: every
-// result below is exact in float16_t, whatever the order of accumulation.
+// float16_t matrices element by element, a 32 x 32 by 32 x 16 multiply-add
+// with a float16_t accumulator (two tiles of rows, of columns and of K on
+// tensor cores) and a conversion to float. X holds 32 x 32 integers in
+// [-3, 3]: every result below is exact in float16_t, whatever the order of
+// accumulation.
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -25,12 +26,12 @@ void main() {
   coopMatStore(y, h, 0, 16, gl_CooperativeMatrixLayoutRowMajor);
   coopmat<float, S, 32, 16, gl_MatrixUseAccumulator> y_float = coopmat<float, S, 32, 16, gl_MatrixUseAccumulator>(y);
   coopMatStore(y_float, f, 0, 32, gl_CooperativeMatrixLayoutColumnMajor);
-  // d = A B + y: A is X's first 16 rows read column-major (A[r][c] = X[c][r]),
-  // B is X's rows 16..31, their first 16 columns.
-  coopmat<float16_t, S, 32, 16, gl_MatrixUseA> a;
-  coopmat<float16_t, S, 16, 16, gl_MatrixUseB> b;
+  // d = A B + y: A is X read column-major (A[r][k] = X[k][r]), B is X's
+  // first 16 columns.
+  coopmat<float16_t, S, 32, 32, gl_MatrixUseA> a;
+  coopmat<float16_t, S, 32, 16, gl_MatrixUseB> b;
   coopMatLoad(a, x, 0, 32, gl_CooperativeMatrixLayoutColumnMajor);
-  coopMatLoad(b, x, 16 * 32, 32, gl_CooperativeMatrixLayoutRowMajor);
+  coopMatLoad(b, x, 0, 32, gl_CooperativeMatrixLayoutRowMajor);
   coopmat<float16_t, S, 32, 16, gl_MatrixUseAccumulator> d = coopMatMulAdd(a, b, y);
   coopMatStore(d, h, 32 * 16, 16, gl_CooperativeMatrixLayoutRowMajor);
   length_out = y.length();

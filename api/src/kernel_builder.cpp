@@ -186,12 +186,14 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
         options.tensor_cores = true;
         fragments = tr::prepare(words, options);
         translated = &fragments;
-        log(PORTA_LOG_INFO, format("kernel '%s' on %s: cooperative matrices on tensor cores (mma.sync.m16n8k16)",
-                                   name.c_str(), device->label.c_str()));
+        log(PORTA_LOG_INFO,
+            format("kernel '%s' on %s: cooperative matrices on tensor cores (mma.sync.m16n8k16)",
+                   name.c_str(), device->label.c_str()));
       } else {
-        log(PORTA_LOG_INFO, format("kernel '%s' on %s: cooperative matrices lowered per invocation (correct, not "
-                                   "fast): tensor cores cannot run %s",
-                                   name.c_str(), device->label.c_str(), mismatch.c_str()));
+        log(PORTA_LOG_INFO,
+            format("kernel '%s' on %s: cooperative matrices lowered per invocation (correct, not "
+                   "fast): tensor cores cannot run %s",
+                   name.c_str(), device->label.c_str(), mismatch.c_str()));
       }
     }
     std::string source;

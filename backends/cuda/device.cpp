@@ -106,12 +106,13 @@ Found describe(int ordinal) {
   // multiply-adds: the translator's warp-fragment lowering (libporta chooses
   // it from sm_80 on, where the BF16 bit starts; translator/README.md,
   // "Cooperative matrices"). Every other cooperative matrix runs per invocation.
-  plugin::log(PORTA_LOG_INFO,
-              format("cuda: device %d (%s) runs cooperative-matrix multiply-adds %s", ordinal, info.name,
-                     f.arch >= 80 ? "on tensor cores (mma.sync.m16n8k16): MxNxK in multiples of 16x8x16, "
-                                    "float16 x float16 + float16 or float32 -> float16 or float32 at Subgroup "
-                                    "scope, in work-groups of whole warps; any other per invocation"
-                                  : "per invocation (tensor cores need sm_80)"));
+  plugin::log(
+      PORTA_LOG_INFO,
+      format("cuda: device %d (%s) runs cooperative-matrix multiply-adds %s", ordinal, info.name,
+             f.arch >= 80 ? "on tensor cores (mma.sync.m16n8k16): MxNxK in multiples of 16x8x16, "
+                            "float16 x float16 + float16 or float32 -> float16 or float32 at Subgroup "
+                            "scope, in work-groups of whole warps; any other per invocation"
+                          : "per invocation (tensor cores need sm_80)"));
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 0;  // the vendor's own API first
   // C of at least 1024 x 1024: 8 x 8 items, prefetch into registers only

@@ -234,8 +234,8 @@ TEST_F(CooperativeMatrix, GemmF16WithFloatAccumulatorMatchesTheFloat64Oracle) {
       // order (tensor cores' too) and the scaling stay within (k + 1) units
       // of float's roundoff of the magnitudes.
       const double bound = alpha * magnitude * (k + 1) * 0x1p-24 + std::fabs(exact) * 0x1p-24;
-      EXPECT_LE(std::fabs(c[i * n + j] - exact), bound) << "C[" << i << "][" << j << "]: " << c[i * n + j]
-                                                        << " against " << exact;
+      EXPECT_LE(std::fabs(c[i * n + j] - exact), bound)
+          << "C[" << i << "][" << j << "]: " << c[i * n + j] << " against " << exact;
       // Then rounded to half (to nearest: half an ulp, 2^-11 relative; 2^-25 below the normals).
       const double half_bound = bound + std::fabs(exact) * 0x1p-11 + 0x1p-25;
       EXPECT_LE(std::fabs(porta::half_to_float(h[i * n + j]) - exact), half_bound)

@@ -92,7 +92,8 @@ void porta_mma_m16n8k16(const Half* a, const Half* b, Half* d) {
 template <unsigned M, unsigned N, unsigned K, class D, class A, class B, class C>
 D porta_mma_sync(const A& a, const B& b, const C& c) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-  static_assert(M == 0, "porta: cooperative matrices on tensor cores need sm_80 or newer (mma.sync.m16n8k16)");
+  static_assert(M == 0,
+                "porta: cooperative matrices on tensor cores need sm_80 or newer (mma.sync.m16n8k16)");
 #endif
   D d;
   for (unsigned i = 0; i < M * N / 32; ++i)

@@ -146,7 +146,8 @@ class Lowering {
   void position(FunctionBuilder& f, const Matrix& m, uint32_t e, uint32_t& row, uint32_t& col);
   uint32_t lane_variable();
   uint32_t copy_in(FunctionBuilder& f, uint32_t value, const Matrix& m);
-  uint32_t add_helper(FunctionBuilder& f, uint32_t return_type, uint32_t control = spv::FunctionControlMaskNone);
+  uint32_t add_helper(FunctionBuilder& f, uint32_t return_type,
+                      uint32_t control = spv::FunctionControlMaskNone);
   void check_mul_add(const Instruction& inst);
   uint32_t mul_add_helper(const Instruction& inst);
   uint32_t tensor_core_helper(const Instruction& inst);
@@ -185,8 +186,8 @@ class Lowering {
   bool vulkan_memory_model_ = false;
   const bool fragments_;
   std::string mismatch_;
-  uint32_t lane_ = 0;              // the SubgroupLocalInvocationId variable (fragments)
-  bool lane_is_new_ = false;       // added by the lowering: decorate it, list it in the entry point
+  uint32_t lane_ = 0;         // the SubgroupLocalInvocationId variable (fragments)
+  bool lane_is_new_ = false;  // added by the lowering: decorate it, list it in the entry point
 };
 
 void Lowering::read() {
@@ -293,7 +294,8 @@ void Lowering::plan_fragments() {
     else if (m.use == 2 && (half || single))
       m.tile_rows = 16, m.tile_cols = 8, m.tile_elements = 4;
     else {
-      mismatch_ = "a " + what + " matrix (tensor cores take float16 A and B, float16 or float32 accumulators)";
+      mismatch_ =
+          "a " + what + " matrix (tensor cores take float16 A and B, float16 or float32 accumulators)";
       return;
     }
     if (m.rows % m.tile_rows || m.cols % m.tile_cols) {
@@ -311,8 +313,8 @@ void Lowering::plan_fragments() {
         inst.operand_count() >= 5 && inst.operand(2) * inst.operand(3) * inst.operand(4) % 32 != 0)
       mismatch_ = "work-groups of " + std::to_string(inst.operand(2) * inst.operand(3) * inst.operand(4)) +
                   " invocations (tensor cores need whole warps of 32)";
-    if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 && inst.operand(1) == spv::DecorationBuiltIn &&
-        inst.operand(2) == spv::BuiltInWorkgroupSize) {
+    if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
+        inst.operand(1) == spv::DecorationBuiltIn && inst.operand(2) == spv::BuiltInWorkgroupSize) {
       // gl_WorkGroupSize, which overrides LocalSize: constants, or spec constants.
       const Instruction* size = defs_.count(inst.operand(0)) ? defs_.at(inst.operand(0)) : nullptr;
       uint32_t invocations = 1;
@@ -326,8 +328,8 @@ void Lowering::plan_fragments() {
         mismatch_ = "work-groups of " + std::to_string(invocations) +
                     " invocations (tensor cores need whole warps of 32)";
     }
-    if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 && inst.operand(1) == spv::DecorationBuiltIn &&
-        inst.operand(2) == spv::BuiltInSubgroupLocalInvocationId)
+    if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
+        inst.operand(1) == spv::DecorationBuiltIn && inst.operand(2) == spv::BuiltInSubgroupLocalInvocationId)
       lane_ = inst.operand(0);
   }
 }
@@ -478,7 +480,8 @@ void Lowering::position(FunctionBuilder& f, const Matrix& m, uint32_t e, uint32_
   // The lane's group (lane / 4, a row or column of the tile) and its place in
   // the group (lane % 4); i is the register's component in the tile.
   const uint32_t lane = f.op(spv::OpLoad, u, {lane_variable()});
-  const uint32_t group = op(spv::OpShiftRightLogical, lane, k(2)), in_group = op(spv::OpBitwiseAnd, lane, k(3));
+  const uint32_t group = op(spv::OpShiftRightLogical, lane, k(2)),
+                 in_group = op(spv::OpBitwiseAnd, lane, k(3));
   const uint32_t tile = op(spv::OpUDiv, e, k(m.tile_elements)), i = op(spv::OpUMod, e, k(m.tile_elements));
   const uint32_t tiles_per_row = m.cols / m.tile_cols;
   const uint32_t tile_row = op(spv::OpIMul, op(spv::OpUDiv, tile, k(tiles_per_row)), k(m.tile_rows));
@@ -487,7 +490,8 @@ void Lowering::position(FunctionBuilder& f, const Matrix& m, uint32_t e, uint32_
   uint32_t r = 0, c = 0;
   if (m.use == 0) {
     // A: a0 a1 (g, 2q..2q+1), a2 a3 (g + 8, ...), a4..a7 the same 8 columns on.
-    r = op(spv::OpIAdd, group, op(spv::OpIMul, op(spv::OpBitwiseAnd, op(spv::OpShiftRightLogical, i, k(1)), k(1)), k(8)));
+    r = op(spv::OpIAdd, group,
+           op(spv::OpIMul, op(spv::OpBitwiseAnd, op(spv::OpShiftRightLogical, i, k(1)), k(1)), k(8)));
     c = op(spv::OpIAdd, pair, op(spv::OpIMul, op(spv::OpShiftRightLogical, i, k(2)), k(8)));
   } else if (m.use == 1) {
     // B: b0 b1 (2q..2q+1, g), b2 b3 8 rows on.
@@ -570,20 +574,19 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
   const uint32_t matrix_variable =
       load ? f.variable(pointer(spv::StorageClassFunction, m->array)) : copy_in(f, f.parameter(m->array), *m);
   const uint32_t counter = f.variable(pointer(spv::StorageClassFunction, u));
-  f.loop(
-      u, b, counter, uint_constant(0), uint_constant(1), uint_constant(m->length), [&](uint32_t e) {
-        uint32_t r = 0, c = 0;
-        position(f, *m, e, r, c);
-        const uint32_t major = layout == kLayoutRowMajor ? r : c, minor = layout == kLayoutRowMajor ? c : r;
-        const uint32_t offset = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {major, stride}), minor});
-        Words chain{a.base};
-        chain.insert(chain.end(), indices.begin(), indices.end());
-        chain.push_back(f.op(spv::OpIAdd, u, {element, offset}));
-        const uint32_t in_memory = f.op(spv::OpAccessChain, a.element_pointer, chain);
-        const uint32_t in_matrix = element_pointer(f, matrix_variable, *m, e);
-        const uint32_t from = load ? in_memory : in_matrix, to = load ? in_matrix : in_memory;
-        f.statement(spv::OpStore, {to, f.op(spv::OpLoad, m->component, {from})});
-      });
+  f.loop(u, b, counter, uint_constant(0), uint_constant(1), uint_constant(m->length), [&](uint32_t e) {
+    uint32_t r = 0, c = 0;
+    position(f, *m, e, r, c);
+    const uint32_t major = layout == kLayoutRowMajor ? r : c, minor = layout == kLayoutRowMajor ? c : r;
+    const uint32_t offset = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {major, stride}), minor});
+    Words chain{a.base};
+    chain.insert(chain.end(), indices.begin(), indices.end());
+    chain.push_back(f.op(spv::OpIAdd, u, {element, offset}));
+    const uint32_t in_memory = f.op(spv::OpAccessChain, a.element_pointer, chain);
+    const uint32_t in_matrix = element_pointer(f, matrix_variable, *m, e);
+    const uint32_t from = load ? in_memory : in_matrix, to = load ? in_matrix : in_memory;
+    f.statement(spv::OpStore, {to, f.op(spv::OpLoad, m->component, {from})});
+  });
   if (load) {
     f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, m->array, {matrix_variable})});
     return add_helper(f, m->array);
@@ -600,8 +603,8 @@ void Lowering::check_mul_add(const Instruction& inst) {
   if (!result || !ma || !mb || !mc) refuse("a multiply-add of operands that are not matrices", inst);
   const uint32_t flags = inst.operand_count() > 5 ? inst.operand(5) : 0;
   if (flags & kSaturating) refuse("saturating accumulation", inst);
-  if (ma->rows != result->rows || mb->rows != ma->cols || mb->cols != result->cols || mc->rows != result->rows ||
-      mc->cols != result->cols)
+  if (ma->rows != result->rows || mb->rows != ma->cols || mb->cols != result->cols ||
+      mc->rows != result->rows || mc->cols != result->cols)
     refuse("a multiply-add of matrices whose shapes do not chain", inst);
 }
 
@@ -718,17 +721,16 @@ uint32_t Lowering::elementwise_helper(const Instruction& inst) {
   const uint32_t opcode = inst.opcode != spv::OpMatrixTimesScalar ? inst.opcode
                           : is_float(result->component)           ? uint32_t(spv::OpFMul)
                                                                   : uint32_t(spv::OpIMul);
-  f.loop(u, b, counter, uint_constant(0), uint_constant(1), uint_constant(result->length),
-         [&](uint32_t e) {
-           Words arguments;
-           for (size_t i = 0; i < operand_types.size(); ++i) {
-             const Matrix* m = matrix(operand_types[i]);
-             arguments.push_back(m ? f.op(spv::OpLoad, m->component, {element_pointer(f, operands[i], *m, e)})
-                                   : operands[i]);
-           }
-           f.statement(spv::OpStore,
-                       {element_pointer(f, vr, *result, e), f.op(opcode, result->component, arguments)});
-         });
+  f.loop(u, b, counter, uint_constant(0), uint_constant(1), uint_constant(result->length), [&](uint32_t e) {
+    Words arguments;
+    for (size_t i = 0; i < operand_types.size(); ++i) {
+      const Matrix* m = matrix(operand_types[i]);
+      arguments.push_back(m ? f.op(spv::OpLoad, m->component, {element_pointer(f, operands[i], *m, e)})
+                            : operands[i]);
+    }
+    f.statement(spv::OpStore,
+                {element_pointer(f, vr, *result, e), f.op(opcode, result->component, arguments)});
+  });
   f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, result->array, {vr})});
   return helper_ids_[key] = add_helper(f, result->array);
 }
@@ -1022,7 +1024,8 @@ Words Lowering::run() {
   }
   if (!named) name_matrices();
   if (lane_is_new_)
-    emit(out, instruction(spv::OpDecorate, {lane_, spv::DecorationBuiltIn, spv::BuiltInSubgroupLocalInvocationId}));
+    emit(out, instruction(spv::OpDecorate,
+                          {lane_, spv::DecorationBuiltIn, spv::BuiltInSubgroupLocalInvocationId}));
   Words types;
   for (const Instruction& inst : types_) {
     if (inst.opcode == kOpTypeCooperativeMatrix) {
@@ -1121,7 +1124,8 @@ std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vect
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
   Lowering lowering(spirv, true);
   if (!lowering.mismatch().empty())
-    throw Error(Error::Kind::UnsupportedFeature, "cooperative matrix: tensor cores cannot run " + lowering.mismatch());
+    throw Error(Error::Kind::UnsupportedFeature,
+                "cooperative matrix: tensor cores cannot run " + lowering.mismatch());
   return lowering.run();
 }
 

@@ -129,8 +129,10 @@ int main(int argc, char** argv) {
       const std::string mismatch = pt::tensor_core_mismatch(spirv);
       prepare_options.tensor_cores = mismatch.empty();
       if (!mismatch.empty())
-        std::fprintf(stderr, "porta-translate: cooperative matrices lowered per invocation: tensor cores cannot run %s\n",
-                     mismatch.c_str());
+        std::fprintf(
+            stderr,
+            "porta-translate: cooperative matrices lowered per invocation: tensor cores cannot run %s\n",
+            mismatch.c_str());
     }
     if (optimize)
       spirv = pt::prepare(spirv, prepare_options);

@@ -74,15 +74,36 @@ class CooperativeMatrix : public porta::test::DeviceTest {
     }
   }
 
-  // C = alpha * A * B (M x K times K x N, row-major) with gemm_f32. Small
-  // integers: every product and sum is exact in float, so any order of
-  // accumulation (and fused or separate multiply-adds) gives these values.
+  // A float16_t kernel of kernels/, or null with `reason` where the device
+  // has no float16_t or refuses the kernel.
+  std::unique_ptr<porta::Kernel> half_kernel(const std::string& name, std::string& reason) {
+    const uint64_t half = PORTA_FEATURE_FP16 | PORTA_FEATURE_STORAGE_16BIT;
+    if ((dev.info().features & half) != half) {
+      reason = dev.name() + " has no float16_t";
+      return nullptr;
+    }
+    return kernel_or_refusal(porta::spirv(spirv_of(name)), reason);
+  }
+
+  // gemm_f32's and gemm_f16's sizes (M x K times K x N, row-major) and push
+  // constants, and their launch: one subgroup per 16 x 16 tile of C.
+  static constexpr uint32_t m = 48, n = 32, k = 64;
+  static constexpr float alpha = 0.75f;
+  void dispatch_gemm(const porta::Kernel& kernel, std::initializer_list<porta::Buffer> buffers) {
+    struct {
+      uint32_t m, n, k;
+      float alpha;
+    } params{m, n, k, alpha};
+    stream.dispatch(kernel, {n / 16, m / 16}, buffers, params);
+  }
+
+  // C = alpha * A * B with gemm_f32. Small integers: every product and sum is
+  // exact in float, so any order of accumulation (and fused or separate
+  // multiply-adds) gives these values.
   void check_gemm(porta::KernelSource source) {
     std::string reason;
     auto kernel = kernel_or_refusal(std::move(source), reason);
     if (!kernel) GTEST_SKIP() << reason;
-    const uint32_t m = 48, n = 32, k = 64;
-    const float alpha = 0.75f;
     std::mt19937 rng(19);
     std::uniform_int_distribution<int> value(-8, 8);
     std::vector<float> a(m * k), b(k * n);
@@ -90,11 +111,7 @@ class CooperativeMatrix : public porta::test::DeviceTest {
     for (float& v : b) v = float(value(rng));
     porta::Buffer da = dev.upload(a), db = dev.upload(b);
     porta::Buffer dc = dev.upload(std::vector<float>(m * n, NAN));
-    struct {
-      uint32_t m, n, k;
-      float alpha;
-    } params{m, n, k, alpha};
-    stream.dispatch(*kernel, {n / 16, m / 16}, {da, db, dc}, params);
+    dispatch_gemm(*kernel, {da, db, dc});
     const std::vector<float> c = read<float>(dc, m * n);
     for (uint32_t i = 0; i < m; ++i)
       for (uint32_t j = 0; j < n; ++j) {
@@ -198,13 +215,9 @@ TEST_F(CooperativeMatrix, ElementwiseOperationsLayoutsAndIntegerMulAdd) {
 // against a float64 oracle: C = alpha * A * B (48 x 64 by 64 x 32) of random
 // halves, and C converted to float16_t (H).
 TEST_F(CooperativeMatrix, GemmF16WithFloatAccumulatorMatchesTheFloat64Oracle) {
-  const uint64_t half = PORTA_FEATURE_FP16 | PORTA_FEATURE_STORAGE_16BIT;
-  if ((dev.info().features & half) != half) GTEST_SKIP() << dev.name() << " has no float16_t";
   std::string reason;
-  auto kernel = kernel_or_refusal(porta::spirv(spirv_of("gemm_f16")), reason);
+  auto kernel = half_kernel("gemm_f16", reason);
   if (!kernel) GTEST_SKIP() << reason;
-  const uint32_t m = 48, n = 32, k = 64;
-  const float alpha = 0.75f;
   std::mt19937 rng(16);
   std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   std::vector<uint16_t> a(m * k), b(k * n);
@@ -213,11 +226,7 @@ TEST_F(CooperativeMatrix, GemmF16WithFloatAccumulatorMatchesTheFloat64Oracle) {
   porta::Buffer da = dev.upload(a), db = dev.upload(b);
   porta::Buffer dc = dev.upload(std::vector<float>(m * n, NAN));
   porta::Buffer dh = dev.upload(std::vector<uint16_t>(m * n, 0x7e00));  // NaN
-  struct {
-    uint32_t m, n, k;
-    float alpha;
-  } params{m, n, k, alpha};
-  stream.dispatch(*kernel, {n / 16, m / 16}, {da, db, dc, dh}, params);
+  dispatch_gemm(*kernel, {da, db, dc, dh});
   const std::vector<float> c = read<float>(dc, m * n);
   const std::vector<uint16_t> h = read<uint16_t>(dh, m * n);
   for (uint32_t i = 0; i < m; ++i)
@@ -248,10 +257,8 @@ TEST_F(CooperativeMatrix, GemmF16WithFloatAccumulatorMatchesTheFloat64Oracle) {
 // tiles each way), a column-major load and store, a conversion to float.
 // Integers in [-3, 3]: exact.
 TEST_F(CooperativeMatrix, F16ElementwiseAndHalfAccumulator) {
-  const uint64_t half = PORTA_FEATURE_FP16 | PORTA_FEATURE_STORAGE_16BIT;
-  if ((dev.info().features & half) != half) GTEST_SKIP() << dev.name() << " has no float16_t";
   std::string reason;
-  auto kernel = kernel_or_refusal(porta::spirv(spirv_of("f16_elementwise")), reason);
+  auto kernel = half_kernel("f16_elementwise", reason);
   if (!kernel) GTEST_SKIP() << reason;
   std::mt19937 rng(32);
   std::uniform_int_distribution<int> small(-3, 3);

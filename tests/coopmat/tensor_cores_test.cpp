@@ -1,0 +1,75 @@
+// The translator's tensor-core lowering (translator/README.md, "Tensor
+// cores"): which modules map onto mma.sync, what target cuda makes of them,
+// and that no other target runs a module lowered for them (its multiply-adds
+// are placeholders there: a wrong answer, never allowed).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "porta_translator/translator.hpp"
+
+namespace {
+
+namespace tr = porta::translator;
+
+std::vector<uint32_t> spirv(const std::string& name) {
+  std::ifstream in(std::string(PORTA_COOPMAT_SPIRV) + "/" + name + ".spv", std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  EXPECT_GT(words.size(), 5u) << name;
+  return words;
+}
+
+std::vector<uint32_t> for_tensor_cores(const std::vector<uint32_t>& words) {
+  tr::PrepareOptions options;
+  options.tensor_cores = true;
+  return tr::prepare(words, options);
+}
+
+TEST(TensorCores, Float16MatricesMapAndTargetCudaCallsMmaSync) {
+  for (const char* name : {"gemm_f16", "f16_elementwise"}) {
+    EXPECT_EQ(tr::tensor_core_mismatch(spirv(name)), "") << name;
+    const std::string source = tr::translate(for_tensor_cores(spirv(name)), {tr::Target::Cuda}).source;
+    EXPECT_NE(source.find("porta_mma_sync<"), std::string::npos) << name;
+  }
+  // A 32 x 16 x 32 multiply-add: two tiles of rows, columns and K.
+  const std::string source =
+      tr::translate(for_tensor_cores(spirv("f16_elementwise")), {tr::Target::Cuda}).source;
+  EXPECT_NE(source.find("porta_mma_sync<32, 16, 32, "), std::string::npos);
+}
+
+TEST(TensorCores, WhatDoesNotMapSaysWhy) {
+  EXPECT_NE(tr::tensor_core_mismatch(spirv("gemm_f32")).find("a 16x16 float32 A matrix"), std::string::npos);
+  EXPECT_NE(tr::tensor_core_mismatch(spirv("int8_muladd")).find("int8 A matrix"), std::string::npos);
+  try {
+    tr::lower_cooperative_matrix_to_warp_fragments(spirv("gemm_f32"));
+    ADD_FAILURE() << "gemm_f32 was lowered for tensor cores";
+  } catch (const tr::Error& e) {
+    EXPECT_EQ(e.kind, tr::Error::Kind::UnsupportedFeature);
+    EXPECT_NE(std::string(e.what()).find("tensor cores cannot run a 16x16 float32 A matrix"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(TensorCores, OtherTargetsRefuseTheTensorCoreLowering) {
+  const std::vector<uint32_t> lowered = for_tensor_cores(spirv("gemm_f16"));
+  for (tr::Target target : {tr::Target::Cpp, tr::Target::OpenCL}) {
+    try {
+      tr::translate(lowered, {target});
+      ADD_FAILURE() << "a module lowered for tensor cores was translated for another target";
+    } catch (const tr::Error& e) {
+      EXPECT_EQ(e.kind, tr::Error::Kind::UnsupportedFeature);
+      EXPECT_NE(std::string(e.what()).find("cooperative matrices lowered for tensor cores"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+}  // namespace

@@ -25,6 +25,12 @@ std::vector<uint32_t> spirv(const std::string& name) {
   return words;
 }
 
+tr::TranslateOptions target_options(tr::Target target) {
+  tr::TranslateOptions options;
+  options.target = target;
+  return options;
+}
+
 std::vector<uint32_t> for_tensor_cores(const std::vector<uint32_t>& words) {
   tr::PrepareOptions options;
   options.tensor_cores = true;
@@ -34,12 +40,13 @@ std::vector<uint32_t> for_tensor_cores(const std::vector<uint32_t>& words) {
 TEST(TensorCores, Float16MatricesMapAndTargetCudaCallsMmaSync) {
   for (const char* name : {"gemm_f16", "f16_elementwise"}) {
     EXPECT_EQ(tr::tensor_core_mismatch(spirv(name)), "") << name;
-    const std::string source = tr::translate(for_tensor_cores(spirv(name)), {tr::Target::Cuda}).source;
+    const std::string source =
+        tr::translate(for_tensor_cores(spirv(name)), target_options(tr::Target::Cuda)).source;
     EXPECT_NE(source.find("porta_mma_sync<"), std::string::npos) << name;
   }
   // A 32 x 16 x 32 multiply-add: two tiles of rows, columns and K.
   const std::string source =
-      tr::translate(for_tensor_cores(spirv("f16_elementwise")), {tr::Target::Cuda}).source;
+      tr::translate(for_tensor_cores(spirv("f16_elementwise")), target_options(tr::Target::Cuda)).source;
   EXPECT_NE(source.find("porta_mma_sync<32, 16, 32, "), std::string::npos);
 }
 
@@ -61,7 +68,7 @@ TEST(TensorCores, OtherTargetsRefuseTheTensorCoreLowering) {
   const std::vector<uint32_t> lowered = for_tensor_cores(spirv("gemm_f16"));
   for (tr::Target target : {tr::Target::Cpp, tr::Target::OpenCL}) {
     try {
-      tr::translate(lowered, {target});
+      tr::translate(lowered, target_options(target));
       ADD_FAILURE() << "a module lowered for tensor cores was translated for another target";
     } catch (const tr::Error& e) {
       EXPECT_EQ(e.kind, tr::Error::Kind::UnsupportedFeature);

@@ -279,7 +279,9 @@ void Lowering::read() {
 // lane, so Length is rows * cols / 32 and element-wise work is per lane.
 void Lowering::plan_fragments() {
   static const char* const uses[] = {"A", "B", "accumulator"};
-  for (auto& [id, m] : matrices_) {
+  for (const Instruction& type : types_) {  // in the module's order: the first that does not fit is named
+    if (type.opcode != kOpTypeCooperativeMatrix) continue;
+    Matrix& m = matrices_.at(type.operand(0));
     const Instruction* component = defs_.at(m.component);
     const bool half = component->opcode == spv::OpTypeFloat && component->operand(1) == 16;
     const bool single = component->opcode == spv::OpTypeFloat && component->operand(1) == 32;

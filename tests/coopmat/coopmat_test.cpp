@@ -288,8 +288,9 @@ TEST_F(CooperativeMatrix, F16ElementwiseAndHalfAccumulator) {
   EXPECT_TRUE(length == 512 || (shares && length > 0 && 512 % length == 0)) << length;
   // CUDA devices of sm_80 on (where the BF16 bit starts) run these on tensor
   // cores: a lane holds 512 / 32 components.
-  if (porta::test::backend_name_under_test() == "cuda" && (dev.info().features & PORTA_FEATURE_BF16))
+  if (porta::test::backend_name_under_test() == "cuda" && (dev.info().features & PORTA_FEATURE_BF16)) {
     EXPECT_EQ(length, 512u / 32) << "not on tensor cores";
+  }
 }
 
 // The shape tensor cores run (16x16x32 int8 -> int32).

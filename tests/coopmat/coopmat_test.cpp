@@ -239,10 +239,11 @@ TEST_F(CooperativeMatrix, GemmF16WithFloatAccumulatorMatchesTheFloat64Oracle) {
         magnitude += std::fabs(product);
       }
       exact *= alpha;
-      // Products of halves are exact in float; k float additions in any
-      // order (tensor cores' too) and the scaling stay within (k + 1) units
-      // of float's roundoff of the magnitudes.
-      const double bound = alpha * magnitude * (k + 1) * 0x1p-24 + std::fabs(exact) * 0x1p-24;
+      // Products of halves are exact in float; each of the k float additions
+      // in any order is off by at most a unit of the partial sum's last place
+      // (half a unit rounded to nearest; tensor cores truncate), at most
+      // 2^-23 of the magnitudes' sum, and the scaling rounds once.
+      const double bound = alpha * magnitude * k * 0x1p-23 + std::fabs(exact) * 0x1p-24;
       EXPECT_LE(std::fabs(c[i * n + j] - exact), bound)
           << "C[" << i << "][" << j << "]: " << c[i * n + j] << " against " << exact;
       // Then rounded to half (to nearest: half an ulp, 2^-11 relative; 2^-25 below the normals).

@@ -707,8 +707,10 @@ uint32_t Lowering::elementwise_helper(const Instruction& inst) {
   key.insert(key.end(), operand_types.begin(), operand_types.end());
   if (helper_ids_.count(key)) return helper_ids_[key];
   for (uint32_t t : operand_types)
+    // Warp fragments: the same tiles too, so that a lane's components are the same positions.
     if (const Matrix* m = matrix(t);
-        m && (m->rows != result->rows || m->cols != result->cols || m->length != result->length))
+        m && (m->rows != result->rows || m->cols != result->cols || m->length != result->length ||
+              m->tile_rows != result->tile_rows || m->tile_cols != result->tile_cols))
       refuse("element-wise operands of different shapes", inst);
 
   const uint32_t u = uint_type(), b = bool_type();

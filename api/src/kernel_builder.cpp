@@ -172,7 +172,7 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     const std::vector<uint32_t>& device_spirv =
         cooperative_matrix && language == PORTA_LANGUAGE_SPIRV ? words : prepared;
     // CUDA runs cooperative matrices on tensor cores where they map onto
-    // mma.sync.m16n8k16 (sm_80 on, where bf16 arithmetic also starts: the
+    // mma.sync.m16n8k16 or m16n8k32 (sm_80 on, where bf16 arithmetic starts: the
     // CUDA backend reports BF16 from there), else on the per-invocation
     // lowering every translated target has; PORTA_LOG=info says which and why.
     const std::vector<uint32_t>* translated = &prepared;
@@ -186,9 +186,8 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
         options.tensor_cores = true;
         fragments = tr::prepare(words, options);
         translated = &fragments;
-        log(PORTA_LOG_INFO,
-            format("kernel '%s' on %s: cooperative matrices on tensor cores (mma.sync.m16n8k16)",
-                   name.c_str(), device->label.c_str()));
+        log(PORTA_LOG_INFO, format("kernel '%s' on %s: cooperative matrices on tensor cores (mma.sync)",
+                                   name.c_str(), device->label.c_str()));
       } else {
         log(PORTA_LOG_INFO,
             format("kernel '%s' on %s: cooperative matrices lowered per invocation (correct, not "

@@ -109,9 +109,10 @@ Found describe(int ordinal) {
   plugin::log(
       PORTA_LOG_INFO,
       format("cuda: device %d (%s) runs cooperative-matrix multiply-adds %s", ordinal, info.name,
-             f.arch >= 80 ? "on tensor cores (mma.sync.m16n8k16): MxNxK in multiples of 16x8x16, "
-                            "float16 x float16 + float16 or float32 -> float16 or float32 at Subgroup "
-                            "scope, in work-groups of whole warps; any other per invocation"
+             f.arch >= 80 ? "on tensor cores (mma.sync): MxNxK in multiples of 16x8x16, float16 x float16 "
+                            "+ float16 or float32 -> float16 or float32; in multiples of 16x8x32, int8 or "
+                            "uint8 x int8 or uint8 + int32 -> int32; at Subgroup scope, in work-groups of "
+                            "whole warps; any other per invocation"
                           : "per invocation (tensor cores need sm_80)"));
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 0;  // the vendor's own API first

@@ -37,8 +37,8 @@ std::vector<uint32_t> for_tensor_cores(const std::vector<uint32_t>& words) {
   return tr::prepare(words, options);
 }
 
-TEST(TensorCores, Float16MatricesMapAndTargetCudaCallsMmaSync) {
-  for (const char* name : {"gemm_f16", "f16_elementwise"}) {
+TEST(TensorCores, Float16AndInt8MatricesMapAndTargetCudaCallsMmaSync) {
+  for (const char* name : {"gemm_f16", "f16_elementwise", "int8_signed_muladd"}) {
     EXPECT_EQ(tr::tensor_core_mismatch(spirv(name)), "") << name;
     const std::string source =
         tr::translate(for_tensor_cores(spirv(name)), target_options(tr::Target::Cuda)).source;
@@ -47,12 +47,17 @@ TEST(TensorCores, Float16MatricesMapAndTargetCudaCallsMmaSync) {
   // A 32 x 16 x 32 multiply-add: two tiles of rows, columns and K.
   const std::string source =
       tr::translate(for_tensor_cores(spirv("f16_elementwise")), target_options(tr::Target::Cuda)).source;
-  EXPECT_NE(source.find("porta_mma_sync<32, 16, 32, "), std::string::npos);
+  EXPECT_NE(source.find("porta_mma_sync<coopmat32x16_accumulator, 32, 16, 32>("), std::string::npos);
+  // Signed A, unsigned B: each operand's signedness reaches mma.sync.
+  const std::string int8 =
+      tr::translate(for_tensor_cores(spirv("int8_muladd")), target_options(tr::Target::Cuda)).source;
+  EXPECT_NE(int8.find("porta_mma_sync<coopmat16x16_accumulator, 16, 16, 32, true, false>("),
+            std::string::npos);
 }
 
 TEST(TensorCores, WhatDoesNotMapSaysWhy) {
   EXPECT_NE(tr::tensor_core_mismatch(spirv("gemm_f32")).find("a 16x16 float32 A matrix"), std::string::npos);
-  EXPECT_NE(tr::tensor_core_mismatch(spirv("int8_muladd")).find("int8 A matrix"), std::string::npos);
+  EXPECT_NE(tr::tensor_core_mismatch(spirv("elementwise")).find("a 16x32 int32 A matrix"), std::string::npos);
   try {
     tr::lower_cooperative_matrix_to_warp_fragments(spirv("gemm_f32"));
     ADD_FAILURE() << "gemm_f32 was lowered for tensor cores";

@@ -285,19 +285,23 @@ void Lowering::plan_fragments() {
     const Instruction* component = defs_.at(m.component);
     const bool half = component->opcode == spv::OpTypeFloat && component->operand(1) == 16;
     const bool single = component->opcode == spv::OpTypeFloat && component->operand(1) == 32;
+    const bool byte = component->opcode == spv::OpTypeInt && component->operand(1) == 8;
+    const bool word = component->opcode == spv::OpTypeInt && component->operand(1) == 32;
     const std::string what = std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " +
                              (component->opcode == spv::OpTypeInt ? "int" : "float") +
                              std::to_string(width(m.component)) + " " +
                              (m.use < 3 ? uses[m.use] : "use " + std::to_string(m.use));
-    if (m.use == 0 && half)
-      m.tile_rows = 16, m.tile_cols = 16, m.tile_elements = 8;
-    else if (m.use == 1 && half)
-      m.tile_rows = 16, m.tile_cols = 8, m.tile_elements = 4;
-    else if (m.use == 2 && (half || single))
+    // m16n8k16 for float16, m16n8k32 for 8-bit integers: A is 16 x K, B K x 8.
+    if (m.use == 0 && (half || byte))
+      m.tile_rows = 16, m.tile_cols = half ? 16 : 32, m.tile_elements = half ? 8 : 16;
+    else if (m.use == 1 && (half || byte))
+      m.tile_rows = half ? 16 : 32, m.tile_cols = 8, m.tile_elements = half ? 4 : 8;
+    else if (m.use == 2 && (half || single || word))
       m.tile_rows = 16, m.tile_cols = 8, m.tile_elements = 4;
     else {
-      mismatch_ =
-          "a " + what + " matrix (tensor cores take float16 A and B, float16 or float32 accumulators)";
+      mismatch_ = "a " + what +
+                  " matrix (tensor cores take float16 A and B with float16 or float32 accumulators, 8-bit "
+                  "integer A and B with 32-bit integer ones)";
       return;
     }
     if (m.rows % m.tile_rows || m.cols % m.tile_cols) {
@@ -306,6 +310,33 @@ void Lowering::plan_fragments() {
       return;
     }
     m.length = m.rows * m.cols / 32;
+  }
+  // A multiply-add of one instruction's types; element-wise work between
+  // matrices of the same tiles (a lane's components at the same positions).
+  const auto integer = [&](const Matrix* m) { return defs_.at(m->component)->opcode == spv::OpTypeInt; };
+  for (const Instruction& inst : functions_) {
+    bool has_result = false, has_type = false;
+    spv::HasResultAndType(static_cast<spv::Op>(inst.opcode), &has_result, &has_type);
+    if (inst.opcode == kOpCooperativeMatrixMulAdd) has_result = has_type = true;
+    const Matrix* result = has_type && inst.operand_count() >= 3 ? matrix(inst.operand(0)) : nullptr;
+    if (!result) continue;
+    if (inst.opcode == kOpCooperativeMatrixMulAdd && inst.operand_count() >= 5) {
+      const Matrix* a = matrix(type_of(inst.operand(2)));
+      const Matrix* b = matrix(type_of(inst.operand(3)));
+      const Matrix* c = matrix(type_of(inst.operand(4)));
+      if (a && b && c &&
+          (integer(a) != integer(b) || integer(a) != integer(c) || integer(a) != integer(result))) {
+        mismatch_ = "a multiply-add of float and integer matrices (no tensor-core instruction takes both)";
+        return;
+      }
+      continue;
+    }
+    for (size_t i = 2; i < inst.operand_count(); ++i)
+      if (const Matrix* m = matrix(type_of(inst.operand(i)));
+          m && (m->tile_rows != result->tile_rows || m->tile_cols != result->tile_cols)) {
+        mismatch_ = "a conversion between matrices that tensor cores tile differently";
+        return;
+      }
   }
   // Every lane of every warp takes part in mma.sync: work-groups of whole warps.
   for (const Instruction& inst : preamble_) {
@@ -490,7 +521,18 @@ void Lowering::position(FunctionBuilder& f, const Matrix& m, uint32_t e, uint32_
   const uint32_t tile_col = op(spv::OpIMul, op(spv::OpUMod, tile, k(tiles_per_row)), k(m.tile_cols));
   const uint32_t pair = op(spv::OpIAdd, op(spv::OpIMul, in_group, k(2)), op(spv::OpBitwiseAnd, i, k(1)));
   uint32_t r = 0, c = 0;
-  if (m.use == 0) {
+  if (m.use == 0 && m.tile_cols == 32) {
+    // 8-bit A: a0..a3 (g, 4q..4q+3), a4..a7 (g + 8, ...), a8..a15 the same 16 columns on.
+    r = op(spv::OpIAdd, group,
+           op(spv::OpIMul, op(spv::OpBitwiseAnd, op(spv::OpShiftRightLogical, i, k(2)), k(1)), k(8)));
+    c = op(spv::OpIAdd, op(spv::OpIAdd, op(spv::OpIMul, in_group, k(4)), op(spv::OpBitwiseAnd, i, k(3))),
+           op(spv::OpIMul, op(spv::OpShiftRightLogical, i, k(3)), k(16)));
+  } else if (m.use == 1 && m.tile_rows == 32) {
+    // 8-bit B: b0..b3 (4q..4q+3, g), b4..b7 16 rows on.
+    r = op(spv::OpIAdd, op(spv::OpIAdd, op(spv::OpIMul, in_group, k(4)), op(spv::OpBitwiseAnd, i, k(3))),
+           op(spv::OpIMul, op(spv::OpShiftRightLogical, i, k(2)), k(16)));
+    c = group;
+  } else if (m.use == 0) {
     // A: a0 a1 (g, 2q..2q+1), a2 a3 (g + 8, ...), a4..a7 the same 8 columns on.
     r = op(spv::OpIAdd, group,
            op(spv::OpIMul, op(spv::OpBitwiseAnd, op(spv::OpShiftRightLogical, i, k(1)), k(1)), k(8)));
@@ -692,8 +734,14 @@ uint32_t Lowering::tensor_core_helper(const Instruction& inst) {
   }
   f.statement(spv::OpReturnValue, {value});
   const uint32_t helper = add_helper(f, result->array, spv::FunctionControlDontInlineMask);
-  helper_names_.emplace_back(helper, tensor_core_function_prefix() + std::to_string(result->rows) + "x" +
-                                         std::to_string(result->cols) + "x" + std::to_string(ma->cols));
+  // 8-bit operands: each one's signedness (the instruction's operands say it), "_su" for signed A, unsigned
+  // B.
+  const uint32_t flags = inst.operand_count() > 5 ? inst.operand(5) : 0;
+  std::string name = tensor_core_function_prefix() + std::to_string(result->rows) + "x" +
+                     std::to_string(result->cols) + "x" + std::to_string(ma->cols);
+  if (defs_.at(ma->component)->opcode == spv::OpTypeInt)
+    name += std::string("_") + (flags & kMatrixASigned ? "s" : "u") + (flags & kMatrixBSigned ? "s" : "u");
+  helper_names_.emplace_back(helper, name);
   return helper_ids_[key] = helper;
 }
 

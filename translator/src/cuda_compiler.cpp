@@ -48,7 +48,7 @@ void CudaCompiler::emit_target_instruction(const spirv_cross::Instruction& instr
     const std::string shape = tensor_core_shape(ops[2]);
     if (!shape.empty()) {
       emit_op(ops[0], ops[1],
-              "porta_mma_sync<" + shape + ", " + type_to_glsl(get<spirv_cross::SPIRType>(ops[0])) + ">(" +
+              "porta_mma_sync<" + type_to_glsl(get<spirv_cross::SPIRType>(ops[0])) + ", " + shape + ">(" +
                   to_expression(ops[3]) + ", " + to_expression(ops[4]) + ", " + to_expression(ops[5]) + ")",
               false);
       return;

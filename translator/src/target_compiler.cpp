@@ -243,9 +243,15 @@ std::string TargetCompiler::tensor_core_shape(uint32_t function) const {
   const std::string& name = ir.get_name(function);
   const std::string prefix = tensor_core_function_prefix();
   if (name.compare(0, prefix.size(), prefix) != 0) return "";
-  std::string shape;
-  for (char c : name.substr(prefix.size())) shape += c == 'x' ? std::string(", ") : std::string(1, c);
-  return shape;
+  // "MxNxK", then "_" and s or u for A's and B's signedness where they are integers.
+  std::string arguments;
+  for (char c : name.substr(prefix.size()))
+    arguments += c == 'x'   ? std::string(", ")
+                 : c == '_' ? std::string()
+                 : c == 's' ? std::string(", true")
+                 : c == 'u' ? std::string(", false")
+                            : std::string(1, c);
+  return arguments;
 }
 
 void TargetCompiler::apply_spec_values() {

@@ -149,7 +149,8 @@ bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv);
 // refused (Error UnsupportedFeature, naming the instruction and its file:line).
 std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv);
 // Why the module's cooperative matrices cannot run on tensor cores
-// (mma.sync.m16n8k16: float16 A and B, float16 or float32 accumulators,
+// (mma.sync.m16n8k16: float16 A and B, float16 or float32 accumulators;
+// m16n8k32: 8-bit integer A and B, 32-bit integer accumulators;
 // Subgroup scope, work-groups of whole warps), or "" when they can. What the
 // lowering refuses for every target is refused here too (Error).
 std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv);

@@ -8,6 +8,7 @@
 #include "cache.hpp"
 #include "errors.hpp"
 #include "handles.hpp"
+#include "log.hpp"
 #include "porta/version.h"
 #include "porta_translator/translator.hpp"
 
@@ -170,13 +171,37 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     }
     const std::vector<uint32_t>& device_spirv =
         cooperative_matrix && language == PORTA_LANGUAGE_SPIRV ? words : prepared;
+    // CUDA runs cooperative matrices on tensor cores where they map onto
+    // mma.sync.m16n8k16 or m16n8k32 (sm_80 on, where bf16 arithmetic starts: the
+    // CUDA backend reports BF16 from there), else on the per-invocation
+    // lowering every translated target has; PORTA_LOG=info says which and why.
+    const std::vector<uint32_t>* translated = &prepared;
+    std::vector<uint32_t> fragments;
+    if (cooperative_matrix && language == PORTA_LANGUAGE_CUDA) {
+      const std::string mismatch = !(device->info.features & PORTA_FEATURE_BF16)
+                                       ? std::string("anything on a device before sm_80")
+                                       : tr::tensor_core_mismatch(words);
+      if (mismatch.empty()) {
+        tr::PrepareOptions options;
+        options.tensor_cores = true;
+        fragments = tr::prepare(words, options);
+        translated = &fragments;
+        log(PORTA_LOG_INFO, format("kernel '%s' on %s: cooperative matrices on tensor cores (mma.sync)",
+                                   name.c_str(), device->label.c_str()));
+      } else {
+        log(PORTA_LOG_INFO,
+            format("kernel '%s' on %s: cooperative matrices lowered per invocation (correct, not "
+                   "fast): tensor cores cannot run %s",
+                   name.c_str(), device->label.c_str(), mismatch.c_str()));
+      }
+    }
     std::string source;
     std::string entry = sig.entry_point;
     if (language != PORTA_LANGUAGE_SPIRV) {
       // The translation's subgroups are the device's (OpenCL devices without
       // subgroup extensions report subgroups of one work-item).
       tr::Translation t = tr::translate(
-          prepared, {tr::target_for_language(language), values, device->info.limits.subgroup_size});
+          *translated, {tr::target_for_language(language), values, device->info.limits.subgroup_size});
       source = std::move(t.source);
       entry = t.entry_point;
     }

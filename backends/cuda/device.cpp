@@ -102,6 +102,18 @@ Found describe(int ordinal) {
   if (f.arch >= 53) features |= PORTA_FEATURE_FP16;  // half arithmetic from sm_53
   if (f.arch >= 80) features |= PORTA_FEATURE_BF16;  // bf16 arithmetic from sm_80
   info.features = features;
+  // What runs on tensor cores, as the Vulkan backend lists its device's
+  // multiply-adds: the translator's warp-fragment lowering (libporta chooses
+  // it from sm_80 on, where the BF16 bit starts; translator/README.md,
+  // "Cooperative matrices"). Every other cooperative matrix runs per invocation.
+  plugin::log(
+      PORTA_LOG_INFO,
+      format("cuda: device %d (%s) runs cooperative-matrix multiply-adds %s", ordinal, info.name,
+             f.arch >= 80 ? "on tensor cores (mma.sync): MxNxK in multiples of 16x8x16, float16 x float16 "
+                            "+ float16 or float32 -> float16 or float32; in multiples of 16x8x32, int8 or "
+                            "uint8 x int8 or uint8 + int32 -> int32; at Subgroup scope, in work-groups of "
+                            "whole warps; any other per invocation"
+                          : "per invocation (tensor cores need sm_80)"));
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 0;  // the vendor's own API first
   // C of at least 1024 x 1024: 8 x 8 items, prefetch into registers only

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "porta/porta.hpp"
+#include "porta/quantize.hpp"
 #include "support/backend_under_test.hpp"
 #include "support/device_test.hpp"
 
@@ -73,15 +74,36 @@ class CooperativeMatrix : public porta::test::DeviceTest {
     }
   }
 
-  // C = alpha * A * B (M x K times K x N, row-major) with gemm_f32. Small
-  // integers: every product and sum is exact in float, so any order of
-  // accumulation (and fused or separate multiply-adds) gives these values.
+  // A float16_t kernel of kernels/, or null with `reason` where the device
+  // has no float16_t or refuses the kernel.
+  std::unique_ptr<porta::Kernel> half_kernel(const std::string& name, std::string& reason) {
+    const uint64_t half = PORTA_FEATURE_FP16 | PORTA_FEATURE_STORAGE_16BIT;
+    if ((dev.info().features & half) != half) {
+      reason = dev.name() + " has no float16_t";
+      return nullptr;
+    }
+    return kernel_or_refusal(porta::spirv(spirv_of(name)), reason);
+  }
+
+  // gemm_f32's and gemm_f16's sizes (M x K times K x N, row-major) and push
+  // constants, and their launch: one subgroup per 16 x 16 tile of C.
+  static constexpr uint32_t m = 48, n = 32, k = 64;
+  static constexpr float alpha = 0.75f;
+  void dispatch_gemm(const porta::Kernel& kernel, std::initializer_list<porta::Buffer> buffers) {
+    struct {
+      uint32_t m, n, k;
+      float alpha;
+    } params{m, n, k, alpha};
+    stream.dispatch(kernel, {n / 16, m / 16}, buffers, params);
+  }
+
+  // C = alpha * A * B with gemm_f32. Small integers: every product and sum is
+  // exact in float, so any order of accumulation (and fused or separate
+  // multiply-adds) gives these values.
   void check_gemm(porta::KernelSource source) {
     std::string reason;
     auto kernel = kernel_or_refusal(std::move(source), reason);
     if (!kernel) GTEST_SKIP() << reason;
-    const uint32_t m = 48, n = 32, k = 64;
-    const float alpha = 0.75f;
     std::mt19937 rng(19);
     std::uniform_int_distribution<int> value(-8, 8);
     std::vector<float> a(m * k), b(k * n);
@@ -89,11 +111,7 @@ class CooperativeMatrix : public porta::test::DeviceTest {
     for (float& v : b) v = float(value(rng));
     porta::Buffer da = dev.upload(a), db = dev.upload(b);
     porta::Buffer dc = dev.upload(std::vector<float>(m * n, NAN));
-    struct {
-      uint32_t m, n, k;
-      float alpha;
-    } params{m, n, k, alpha};
-    stream.dispatch(*kernel, {n / 16, m / 16}, {da, db, dc}, params);
+    dispatch_gemm(*kernel, {da, db, dc});
     const std::vector<float> c = read<float>(dc, m * n);
     for (uint32_t i = 0; i < m; ++i)
       for (uint32_t j = 0; j < n; ++j) {
@@ -191,6 +209,89 @@ TEST_F(CooperativeMatrix, ElementwiseOperationsLayoutsAndIntegerMulAdd) {
     EXPECT_EQ(s[128], 128);
   else
     EXPECT_GT(s[128], 0);
+}
+
+// float16_t A and B, float accumulation (the tensor-core GEMM's types),
+// against a float64 oracle: C = alpha * A * B (48 x 64 by 64 x 32) of random
+// halves, and C converted to float16_t (H).
+TEST_F(CooperativeMatrix, GemmF16WithFloatAccumulatorMatchesTheFloat64Oracle) {
+  std::string reason;
+  auto kernel = half_kernel("gemm_f16", reason);
+  if (!kernel) GTEST_SKIP() << reason;
+  std::mt19937 rng(16);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  std::vector<uint16_t> a(m * k), b(k * n);
+  for (uint16_t& v : a) v = porta::float_to_half(value(rng));
+  for (uint16_t& v : b) v = porta::float_to_half(value(rng));
+  porta::Buffer da = dev.upload(a), db = dev.upload(b);
+  porta::Buffer dc = dev.upload(std::vector<float>(m * n, NAN));
+  porta::Buffer dh = dev.upload(std::vector<uint16_t>(m * n, 0x7e00));  // NaN
+  dispatch_gemm(*kernel, {da, db, dc, dh});
+  const std::vector<float> c = read<float>(dc, m * n);
+  const std::vector<uint16_t> h = read<uint16_t>(dh, m * n);
+  for (uint32_t i = 0; i < m; ++i)
+    for (uint32_t j = 0; j < n; ++j) {
+      double exact = 0, magnitude = 0;
+      for (uint32_t l = 0; l < k; ++l) {
+        const double product =
+            double(porta::half_to_float(a[i * k + l])) * double(porta::half_to_float(b[l * n + j]));
+        exact += product;
+        magnitude += std::fabs(product);
+      }
+      exact *= alpha;
+      // Products of halves are exact in float; each of the k float additions
+      // in any order is off by at most a unit of the partial sum's last place
+      // (half a unit rounded to nearest; tensor cores truncate), at most
+      // 2^-23 of the magnitudes' sum, and the scaling rounds once.
+      const double bound = alpha * magnitude * k * 0x1p-23 + std::fabs(exact) * 0x1p-24;
+      EXPECT_LE(std::fabs(c[i * n + j] - exact), bound)
+          << "C[" << i << "][" << j << "]: " << c[i * n + j] << " against " << exact;
+      // Then rounded to half (to nearest: half an ulp, 2^-11 relative; 2^-25 below the normals).
+      const double half_bound = bound + std::fabs(exact) * 0x1p-11 + 0x1p-25;
+      EXPECT_LE(std::fabs(porta::half_to_float(h[i * n + j]) - exact), half_bound)
+          << "H[" << i << "][" << j << "]: " << porta::half_to_float(h[i * n + j]) << " against " << exact;
+    }
+}
+
+// float16_t matrices element by element (scalar multiply, add, indexing up to
+// length()), a float16_t-accumulator 32 x 16 x 32 multiply-add (two tensor-core
+// tiles each way), a column-major load and store, a conversion to float.
+// Integers in [-3, 3]: exact.
+TEST_F(CooperativeMatrix, F16ElementwiseAndHalfAccumulator) {
+  std::string reason;
+  auto kernel = half_kernel("f16_elementwise", reason);
+  if (!kernel) GTEST_SKIP() << reason;
+  std::mt19937 rng(32);
+  std::uniform_int_distribution<int> small(-3, 3);
+  std::vector<double> x(32 * 32);
+  std::vector<uint16_t> x_half(x.size());
+  for (size_t i = 0; i < x.size(); ++i) x_half[i] = porta::float_to_half(float(x[i] = small(rng)));
+  porta::Buffer dx = dev.upload(x_half);
+  porta::Buffer dh = dev.upload(std::vector<uint16_t>(2 * 32 * 16, 0x7e00));
+  porta::Buffer df = dev.upload(std::vector<float>(32 * 16, NAN));
+  porta::Buffer dl = dev.upload(std::vector<uint32_t>(1, 0));
+  stream.dispatch(*kernel, {1}, {dx, dh, df, dl});
+  const std::vector<uint16_t> h = read<uint16_t>(dh, 2 * 32 * 16);
+  const std::vector<float> f = read<float>(df, 32 * 16);
+  const uint32_t length = read<uint32_t>(dl, 1)[0];
+  for (int r = 0; r < 32; ++r)
+    for (int c = 0; c < 16; ++c) {
+      const double y = 1.5 * x[r * 32 + c] * 1.5 * x[r * 32 + c] - 1;
+      EXPECT_EQ(porta::half_to_float(h[r * 16 + c]), y) << "y at " << r << "," << c;
+      EXPECT_EQ(f[c * 32 + r], y) << "y as float (column-major) at " << r << "," << c;
+      double d = y;
+      for (int l = 0; l < 32; ++l) d += x[l * 32 + r] * x[l * 32 + c];
+      EXPECT_EQ(porta::half_to_float(h[512 + r * 16 + c]), d) << "A B + y at " << r << "," << c;
+    }
+  // What one invocation holds: the whole matrix where porta lowers it per
+  // invocation, a 32nd of it on CUDA's tensor cores, the device's share on Vulkan.
+  const bool shares = !lowered() || porta::test::backend_name_under_test() == "cuda";
+  EXPECT_TRUE(length == 512 || (shares && length > 0 && 512 % length == 0)) << length;
+  // CUDA devices of sm_80 on (where the BF16 bit starts) run these on tensor
+  // cores: a lane holds 512 / 32 components.
+  if (porta::test::backend_name_under_test() == "cuda" && (dev.info().features & PORTA_FEATURE_BF16)) {
+    EXPECT_EQ(length, 512u / 32) << "not on tensor cores";
+  }
 }
 
 // The shape tensor cores run (16x16x32 int8 -> int32).

@@ -78,6 +78,14 @@ TEST(VulkanCooperativeMatrixList, TheInt8ShapeNvidiaListsPasses) {
   EXPECT_NE(why.find("16x16x32 int8 x uint8 + int32 -> int32"), std::string::npos) << why;
 }
 
+// float16_t A and B with a float accumulator converted to float16_t: listed.
+TEST(VulkanCooperativeMatrixList, TheFloat16ShapesNvidiaListsPass) {
+  EXPECT_EQ(refusal(kNvidiaLike, "gemm_f16"), "");
+  // 32 rows are in no multiply-add NVIDIA lists (tensor cores on CUDA take them).
+  const std::string why = refusal(kNvidiaLike, "f16_elementwise");
+  EXPECT_NE(why.find("32x16x32 float16 x float16 + float16 -> float16"), std::string::npos) << why;
+}
+
 TEST(VulkanCooperativeMatrixList, AMatrixInNoListedMultiplyAddIsRefused) {
   // The integer multiply-add is listed; the float accumulators of the
   // element-wise kernel are in none.

@@ -45,4 +45,108 @@ struct porta_buffer_sizes {
   unsigned long long bytes[N];
 };
 
+/* Cooperative matrices on tensor cores (translator/README.md, "Tensor
+ * cores"): D = A * B + C for an M x N x K multiply-add whose matrices a warp
+ * holds as mma.sync's operand fragments, tile after tile in row-major order
+ * of tiles. float16_t: m16n8k16, A in 16 x 16 tiles of 8 components a lane, B
+ * in 16 x 8 tiles of 4; 8-bit integers: m16n8k32, A 16 x 32 (16), B 32 x 8
+ * (8); C and D in 16 x 8 tiles of 4 (float, float16_t or 32-bit integers).
+ * The element types are porta_glsl.hpp's, which comes after this header:
+ * everything here is a template. Every lane of the warp calls it together. */
+template <class T>
+void porta_mma_assign(T& to, const T& from) {
+  to = from;
+}
+inline void porta_mma_assign(float& to, float from) { to = from; }
+inline void porta_mma_assign(int& to, unsigned from) { to = int(from); }
+inline void porta_mma_assign(unsigned& to, int from) { to = unsigned(from); }
+template <class Half>
+void porta_mma_assign(float& to, const Half& from) {
+  to = from.to_float();
+}
+template <class Half>
+void porta_mma_assign(Half& to, float from) {
+  to = Half(from);
+}
+/* The K of one instruction by A's element type: 32 for 8-bit integers, 16 for float16_t. */
+inline constexpr unsigned porta_mma_k(const signed char*) { return 32; }
+inline constexpr unsigned porta_mma_k(const unsigned char*) { return 32; }
+template <class Half>
+constexpr unsigned porta_mma_k(const Half*) {
+  return 16;
+}
+template <class Half>
+unsigned porta_mma_pair(const Half* h) {
+  return unsigned(h[0].bits) | unsigned(h[1].bits) << 16;
+}
+template <class Byte>
+unsigned porta_mma_quad(const Byte* b) {
+  return unsigned((unsigned char)b[0]) | unsigned((unsigned char)b[1]) << 8 |
+         unsigned((unsigned char)b[2]) << 16 | unsigned((unsigned char)b[3]) << 24;
+}
+template <bool, bool, class Half>
+void porta_mma_tile(const Half* a, const Half* b, float* d) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(porta_mma_pair(a)), "r"(porta_mma_pair(a + 2)), "r"(porta_mma_pair(a + 4)),
+        "r"(porta_mma_pair(a + 6)), "r"(porta_mma_pair(b)), "r"(porta_mma_pair(b + 2)));
+}
+template <bool, bool, class Half>
+void porta_mma_tile(const Half* a, const Half* b, Half* d) {
+  unsigned d01 = porta_mma_pair(d), d23 = porta_mma_pair(d + 2);
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%0, %1};"
+      : "+r"(d01), "+r"(d23)
+      : "r"(porta_mma_pair(a)), "r"(porta_mma_pair(a + 2)), "r"(porta_mma_pair(a + 4)),
+        "r"(porta_mma_pair(a + 6)), "r"(porta_mma_pair(b)), "r"(porta_mma_pair(b + 2)));
+  d[0].bits = (unsigned short)d01, d[1].bits = (unsigned short)(d01 >> 16);
+  d[2].bits = (unsigned short)d23, d[3].bits = (unsigned short)(d23 >> 16);
+}
+/* 8-bit A and B, each signed or not; a 32-bit integer D (its bits: the sums wrap). */
+#define PORTA_MMA_INT8(a_type, b_type)                                                           \
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.s32." a_type "." b_type                        \
+               ".s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"            \
+               : "+r"(d0), "+r"(d1), "+r"(d2), "+r"(d3)                                          \
+               : "r"(porta_mma_quad(a)), "r"(porta_mma_quad(a + 4)), "r"(porta_mma_quad(a + 8)), \
+                 "r"(porta_mma_quad(a + 12)), "r"(porta_mma_quad(b)), "r"(porta_mma_quad(b + 4)))
+template <bool ASigned, bool BSigned, class AByte, class BByte, class Word>
+void porta_mma_tile(const AByte* a, const BByte* b, Word* d) {
+  static_assert(sizeof(AByte) == 1 && sizeof(BByte) == 1 && sizeof(Word) == 4, "8-bit A and B, 32-bit D");
+  unsigned d0 = unsigned(d[0]), d1 = unsigned(d[1]), d2 = unsigned(d[2]), d3 = unsigned(d[3]);
+  if constexpr (ASigned && BSigned)
+    PORTA_MMA_INT8("s8", "s8");
+  else if constexpr (ASigned)
+    PORTA_MMA_INT8("s8", "u8");
+  else if constexpr (BSigned)
+    PORTA_MMA_INT8("u8", "s8");
+  else
+    PORTA_MMA_INT8("u8", "u8");
+  d[0] = Word(d0), d[1] = Word(d1), d[2] = Word(d2), d[3] = Word(d3);
+}
+#undef PORTA_MMA_INT8
+template <class D, unsigned M, unsigned N, unsigned K, bool ASigned = true, bool BSigned = true, class A,
+          class B, class C>
+D porta_mma_sync(const A& a, const B& b, const C& c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  static_assert(
+      M == 0,
+      "porta: cooperative matrices on tensor cores need sm_80 or newer (mma.sync.m16n8k16, m16n8k32)");
+#endif
+  constexpr unsigned k = porta_mma_k(static_cast<decltype(&a.elements[0])>(nullptr));
+  D d;
+  for (unsigned i = 0; i < M * N / 32; ++i) porta_mma_assign(d.elements[i], c.elements[i]);  // C as D's type
+#pragma unroll
+  for (unsigned mi = 0; mi < M / 16; ++mi)
+#pragma unroll
+    for (unsigned ni = 0; ni < N / 8; ++ni)
+#pragma unroll
+      for (unsigned ki = 0; ki < K / k; ++ki)
+        porta_mma_tile<ASigned, BSigned>(&a.elements[(mi * (K / k) + ki) * (16 * k / 32)],
+                                         &b.elements[(ki * (N / 8) + ni) * (k * 8 / 32)],
+                                         &d.elements[(mi * (N / 8) + ni) * 4]);
+  return d;
+}
+
 #endif /* PORTA_CUDA_H */

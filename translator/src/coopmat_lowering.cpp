@@ -14,6 +14,7 @@
 // Vulkan memory model (glslang uses it for every coopmat kernel) get GLSL450's:
 // the availability and visibility operands go, the accesses stay.
 #define SPV_ENABLE_UTILITY_CODE  // spv::HasResultAndType
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -77,6 +78,11 @@ struct Matrix {
   uint32_t component = 0;  // type id
   uint32_t rows = 0, cols = 0;
   uint32_t use = 0;
+  // The components one invocation holds: rows * cols, or with warp fragments
+  // rows * cols / 32, in tiles of tile_rows x tile_cols (tile_elements each,
+  // a lane's place in a tile as mma.sync's operand registers say).
+  uint32_t length = 0;
+  uint32_t tile_rows = 0, tile_cols = 0, tile_elements = 0;
   // It becomes `struct { component elements[rows * cols]; }`, which C, OpenCL C
   // and CUDA assign and return as values (arrays they do not): the struct keeps
   // the matrix type's id, the array is new.
@@ -86,9 +92,15 @@ struct Matrix {
 
 class Lowering {
  public:
-  explicit Lowering(const Words& spirv) : in_(spirv), bound_(spirv[3]) { read(); }
+  // `fragments`: spread each matrix over a 32-lane subgroup as mma.sync's
+  // operands (target cuda's tensor cores); where a matrix or the module does
+  // not fit, mismatch() says why and run() must not be called.
+  Lowering(const Words& spirv, bool fragments) : in_(spirv), bound_(spirv[3]), fragments_(fragments) {
+    read();
+  }
 
   Words run();
+  const std::string& mismatch() const { return mismatch_; }
 
  private:
   struct Instruction {
@@ -99,6 +111,7 @@ class Lowering {
   };
 
   void read();
+  void plan_fragments();
   uint32_t new_id() { return bound_++; }
   [[noreturn]] void refuse(const std::string& what, const Instruction& at) const;
 
@@ -129,9 +142,15 @@ class Lowering {
   void lower(const Instruction& inst, Words& out);
   uint32_t transfer_helper(const Instruction& inst, bool load, Words& call_args);
   uint32_t element_pointer(FunctionBuilder& f, uint32_t variable, const Matrix& m, uint32_t index);
+  // Row and column of the component an invocation holds at `e`.
+  void position(FunctionBuilder& f, const Matrix& m, uint32_t e, uint32_t& row, uint32_t& col);
+  uint32_t lane_variable();
   uint32_t copy_in(FunctionBuilder& f, uint32_t value, const Matrix& m);
-  uint32_t add_helper(FunctionBuilder& f, uint32_t return_type);
+  uint32_t add_helper(FunctionBuilder& f, uint32_t return_type,
+                      uint32_t control = spv::FunctionControlMaskNone);
+  void check_mul_add(const Instruction& inst);
   uint32_t mul_add_helper(const Instruction& inst);
+  uint32_t tensor_core_helper(const Instruction& inst);
   uint32_t elementwise_helper(const Instruction& inst);
   // The element address of a load or store: `pointer` (an access chain into
   // an array of a module-scope variable) with `offset` added to its last index.
@@ -160,10 +179,15 @@ class Lowering {
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> constant_ids_;
   std::unordered_map<uint32_t, Matrix> matrices_;
   std::map<Words, uint32_t> helper_ids_;
+  std::vector<std::pair<uint32_t, std::string>> helper_names_;  // OpName of the tensor-core helpers
   std::unordered_map<uint32_t, std::string> strings_;
   std::string file_;
   uint32_t line_ = 0;
   bool vulkan_memory_model_ = false;
+  const bool fragments_;
+  std::string mismatch_;
+  uint32_t lane_ = 0;         // the SubgroupLocalInvocationId variable (fragments)
+  bool lane_is_new_ = false;  // added by the lowering: decorate it, list it in the entry point
 };
 
 void Lowering::read() {
@@ -226,20 +250,132 @@ void Lowering::read() {
       refuse("matrices of scope " + std::to_string(scope_value) + " (only Subgroup, 3, is lowered)", inst);
     const uint32_t component = inst.operand(1);
     const Instruction* component_def = defs_.count(component) ? defs_.at(component) : nullptr;
-    // Any integer, and the floats every target spells (16-bit ones come with
-    // the targets' half types; the loops are the same for each).
-    const bool scalar_ok =
-        component_def && (component_def->opcode == spv::OpTypeInt ||
-                          (component_def->opcode == spv::OpTypeFloat && component_def->operand_count() == 2 &&
-                           component_def->operand(1) >= 32));
-    if (!scalar_ok) refuse("matrices of 16-bit float components (the targets have no half type yet)", inst);
-    matrices_[inst.operand(0)] = {component,
-                                  literal(inst.operand(3), "its row count", inst),
-                                  literal(inst.operand(4), "its column count", inst),
-                                  literal(inst.operand(5), "its use", inst),
-                                  inst.operand(0),
-                                  new_id()};
+    // Any integer, and IEEE floats of every width: each target spells
+    // float16_t (translator/README.md, "8- and 16-bit types"), and the loops
+    // are the same for each. An OpTypeFloat with an encoding operand is
+    // SPV_KHR_bfloat16's bfloat16, which no target has as a type.
+    const bool is_float = component_def && component_def->opcode == spv::OpTypeFloat;
+    if (is_float && component_def->operand_count() != 2)
+      refuse("matrices of bfloat16 components (SPV_KHR_bfloat16; no translated target has the type)", inst);
+    if (!component_def || (!is_float && component_def->opcode != spv::OpTypeInt))
+      refuse("matrices of components that are neither integers nor floats", inst);
+    Matrix m;
+    m.component = component;
+    m.rows = literal(inst.operand(3), "its row count", inst);
+    m.cols = literal(inst.operand(4), "its column count", inst);
+    m.use = literal(inst.operand(5), "its use", inst);
+    m.length = m.rows * m.cols;
+    m.array = inst.operand(0);
+    m.elements = new_id();
+    matrices_[inst.operand(0)] = m;
   }
+  if (fragments_) plan_fragments();
+}
+
+// Warp fragments for mma.sync.aligned.m16n8k16 (f16 A and B, f16 or f32 C
+// and D, sm_80 on): a matrix is tiles of the instruction's operands, A 16 x 16
+// (8 components a lane), B 16 x 8 (4), accumulators 16 x 8 (4), tile after
+// tile in row-major order of tiles. Each component is held by exactly one
+// lane, so Length is rows * cols / 32 and element-wise work is per lane.
+void Lowering::plan_fragments() {
+  static const char* const uses[] = {"A", "B", "accumulator"};
+  for (const Instruction& type : types_) {  // in the module's order: the first that does not fit is named
+    if (type.opcode != kOpTypeCooperativeMatrix) continue;
+    Matrix& m = matrices_.at(type.operand(0));
+    const Instruction* component = defs_.at(m.component);
+    const bool half = component->opcode == spv::OpTypeFloat && component->operand(1) == 16;
+    const bool single = component->opcode == spv::OpTypeFloat && component->operand(1) == 32;
+    const bool byte = component->opcode == spv::OpTypeInt && component->operand(1) == 8;
+    const bool word = component->opcode == spv::OpTypeInt && component->operand(1) == 32;
+    const std::string what = std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " +
+                             (component->opcode == spv::OpTypeInt ? "int" : "float") +
+                             std::to_string(width(m.component)) + " " +
+                             (m.use < 3 ? uses[m.use] : "use " + std::to_string(m.use));
+    // m16n8k16 for float16, m16n8k32 for 8-bit integers: A is 16 x K, B K x 8.
+    if (m.use == 0 && (half || byte))
+      m.tile_rows = 16, m.tile_cols = half ? 16 : 32, m.tile_elements = half ? 8 : 16;
+    else if (m.use == 1 && (half || byte))
+      m.tile_rows = half ? 16 : 32, m.tile_cols = 8, m.tile_elements = half ? 4 : 8;
+    else if (m.use == 2 && (half || single || word))
+      m.tile_rows = 16, m.tile_cols = 8, m.tile_elements = 4;
+    else {
+      mismatch_ = "a " + what +
+                  " matrix (tensor cores take float16 A and B with float16 or float32 accumulators, 8-bit "
+                  "integer A and B with 32-bit integer ones)";
+      return;
+    }
+    if (m.rows % m.tile_rows || m.cols % m.tile_cols) {
+      mismatch_ = "a " + what + " matrix (tensor-core tiles of " + uses[m.use] + " are " +
+                  std::to_string(m.tile_rows) + "x" + std::to_string(m.tile_cols) + ")";
+      return;
+    }
+    m.length = m.rows * m.cols / 32;
+  }
+  // A multiply-add of one instruction's types; element-wise work between
+  // matrices of the same tiles (a lane's components at the same positions).
+  const auto integer = [&](const Matrix* m) { return defs_.at(m->component)->opcode == spv::OpTypeInt; };
+  for (const Instruction& inst : functions_) {
+    bool has_result = false, has_type = false;
+    spv::HasResultAndType(static_cast<spv::Op>(inst.opcode), &has_result, &has_type);
+    if (inst.opcode == kOpCooperativeMatrixMulAdd) has_result = has_type = true;
+    const Matrix* result = has_type && inst.operand_count() >= 3 ? matrix(inst.operand(0)) : nullptr;
+    if (!result) continue;
+    if (inst.opcode == kOpCooperativeMatrixMulAdd && inst.operand_count() >= 5) {
+      const Matrix* a = matrix(type_of(inst.operand(2)));
+      const Matrix* b = matrix(type_of(inst.operand(3)));
+      const Matrix* c = matrix(type_of(inst.operand(4)));
+      if (a && b && c &&
+          (integer(a) != integer(b) || integer(a) != integer(c) || integer(a) != integer(result))) {
+        mismatch_ = "a multiply-add of float and integer matrices (no tensor-core instruction takes both)";
+        return;
+      }
+      continue;
+    }
+    for (size_t i = 2; i < inst.operand_count(); ++i)
+      if (const Matrix* m = matrix(type_of(inst.operand(i)));
+          m && (m->tile_rows != result->tile_rows || m->tile_cols != result->tile_cols)) {
+        mismatch_ = "a conversion between matrices that tensor cores tile differently";
+        return;
+      }
+  }
+  // Every lane of every warp takes part in mma.sync: work-groups of whole warps.
+  for (const Instruction& inst : preamble_) {
+    if (inst.opcode == spv::OpExecutionModeId && inst.operand(1) == spv::ExecutionModeLocalSizeId)
+      mismatch_ = "a work-group size from spec constants (tensor cores need whole warps)";
+    if (inst.opcode == spv::OpExecutionMode && inst.operand(1) == spv::ExecutionModeLocalSize &&
+        inst.operand_count() >= 5 && inst.operand(2) * inst.operand(3) * inst.operand(4) % 32 != 0)
+      mismatch_ = "work-groups of " + std::to_string(inst.operand(2) * inst.operand(3) * inst.operand(4)) +
+                  " invocations (tensor cores need whole warps of 32)";
+    if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
+        inst.operand(1) == spv::DecorationBuiltIn && inst.operand(2) == spv::BuiltInWorkgroupSize) {
+      // gl_WorkGroupSize, which overrides LocalSize: constants, or spec constants.
+      const Instruction* size = defs_.count(inst.operand(0)) ? defs_.at(inst.operand(0)) : nullptr;
+      uint32_t invocations = 1;
+      for (size_t i = 2; size && size->opcode == spv::OpConstantComposite && i < size->operand_count(); ++i) {
+        const Instruction* dimension = defs_.count(size->operand(i)) ? defs_.at(size->operand(i)) : nullptr;
+        invocations *= dimension && dimension->opcode == spv::OpConstant ? dimension->operand(2) : 0;
+      }
+      if (!size || size->opcode != spv::OpConstantComposite)
+        mismatch_ = "a work-group size from spec constants (tensor cores need whole warps)";
+      else if (invocations % 32 != 0)
+        mismatch_ = "work-groups of " + std::to_string(invocations) +
+                    " invocations (tensor cores need whole warps of 32)";
+    }
+    if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
+        inst.operand(1) == spv::DecorationBuiltIn && inst.operand(2) == spv::BuiltInSubgroupLocalInvocationId)
+      lane_ = inst.operand(0);
+  }
+}
+
+uint32_t Lowering::lane_variable() {
+  if (lane_ == 0) {
+    lane_ = new_id();
+    lane_is_new_ = true;
+    const uint32_t pointer_type = pointer(spv::StorageClassInput, uint_type());
+    const Words w = instruction(spv::OpVariable, {pointer_type, lane_, spv::StorageClassInput});
+    added_types_.insert(added_types_.end(), w.begin(), w.end());
+  }
+  return lane_;
 }
 
 void Lowering::refuse(const std::string& what, const Instruction& at) const {
@@ -343,9 +479,9 @@ class FunctionBuilder {
     statement(spv::OpLabel, {merge});
   }
   // The whole function: OpFunction, parameters, the first block's variables, the code.
-  Words finish(uint32_t function, uint32_t return_type, uint32_t function_type) {
-    Words out =
-        instruction(spv::OpFunction, {return_type, function, spv::FunctionControlMaskNone, function_type});
+  Words finish(uint32_t function, uint32_t return_type, uint32_t function_type,
+               uint32_t control = spv::FunctionControlMaskNone) {
+    Words out = instruction(spv::OpFunction, {return_type, function, control, function_type});
     append(out, parameters_);
     append(out, instruction(spv::OpLabel, {id()}));
     append(out, variables_);
@@ -365,6 +501,55 @@ uint32_t Lowering::element_pointer(FunctionBuilder& f, uint32_t variable, const 
               {variable, uint_constant(0), index});
 }
 
+void Lowering::position(FunctionBuilder& f, const Matrix& m, uint32_t e, uint32_t& row, uint32_t& col) {
+  const uint32_t u = uint_type();
+  const auto op = [&](uint32_t opcode, uint32_t a, uint32_t b) { return f.op(opcode, u, {a, b}); };
+  const auto k = [&](uint32_t value) { return uint_constant(value); };
+  if (!fragments_) {
+    row = op(spv::OpUDiv, e, k(m.cols));
+    col = op(spv::OpUMod, e, k(m.cols));
+    return;
+  }
+  // The lane's group (lane / 4, a row or column of the tile) and its place in
+  // the group (lane % 4); i is the register's component in the tile.
+  const uint32_t lane = f.op(spv::OpLoad, u, {lane_variable()});
+  const uint32_t group = op(spv::OpShiftRightLogical, lane, k(2)),
+                 in_group = op(spv::OpBitwiseAnd, lane, k(3));
+  const uint32_t tile = op(spv::OpUDiv, e, k(m.tile_elements)), i = op(spv::OpUMod, e, k(m.tile_elements));
+  const uint32_t tiles_per_row = m.cols / m.tile_cols;
+  const uint32_t tile_row = op(spv::OpIMul, op(spv::OpUDiv, tile, k(tiles_per_row)), k(m.tile_rows));
+  const uint32_t tile_col = op(spv::OpIMul, op(spv::OpUMod, tile, k(tiles_per_row)), k(m.tile_cols));
+  const uint32_t pair = op(spv::OpIAdd, op(spv::OpIMul, in_group, k(2)), op(spv::OpBitwiseAnd, i, k(1)));
+  uint32_t r = 0, c = 0;
+  if (m.use == 0 && m.tile_cols == 32) {
+    // 8-bit A: a0..a3 (g, 4q..4q+3), a4..a7 (g + 8, ...), a8..a15 the same 16 columns on.
+    r = op(spv::OpIAdd, group,
+           op(spv::OpIMul, op(spv::OpBitwiseAnd, op(spv::OpShiftRightLogical, i, k(2)), k(1)), k(8)));
+    c = op(spv::OpIAdd, op(spv::OpIAdd, op(spv::OpIMul, in_group, k(4)), op(spv::OpBitwiseAnd, i, k(3))),
+           op(spv::OpIMul, op(spv::OpShiftRightLogical, i, k(3)), k(16)));
+  } else if (m.use == 1 && m.tile_rows == 32) {
+    // 8-bit B: b0..b3 (4q..4q+3, g), b4..b7 16 rows on.
+    r = op(spv::OpIAdd, op(spv::OpIAdd, op(spv::OpIMul, in_group, k(4)), op(spv::OpBitwiseAnd, i, k(3))),
+           op(spv::OpIMul, op(spv::OpShiftRightLogical, i, k(2)), k(16)));
+    c = group;
+  } else if (m.use == 0) {
+    // A: a0 a1 (g, 2q..2q+1), a2 a3 (g + 8, ...), a4..a7 the same 8 columns on.
+    r = op(spv::OpIAdd, group,
+           op(spv::OpIMul, op(spv::OpBitwiseAnd, op(spv::OpShiftRightLogical, i, k(1)), k(1)), k(8)));
+    c = op(spv::OpIAdd, pair, op(spv::OpIMul, op(spv::OpShiftRightLogical, i, k(2)), k(8)));
+  } else if (m.use == 1) {
+    // B: b0 b1 (2q..2q+1, g), b2 b3 8 rows on.
+    r = op(spv::OpIAdd, pair, op(spv::OpIMul, op(spv::OpShiftRightLogical, i, k(1)), k(8)));
+    c = group;
+  } else {
+    // C and D: c0 c1 (g, 2q..2q+1), c2 c3 (g + 8, ...).
+    r = op(spv::OpIAdd, group, op(spv::OpIMul, op(spv::OpShiftRightLogical, i, k(1)), k(8)));
+    c = pair;
+  }
+  row = op(spv::OpIAdd, tile_row, r);
+  col = op(spv::OpIAdd, tile_col, c);
+}
+
 // `value` (a matrix parameter) in a variable, to index.
 uint32_t Lowering::copy_in(FunctionBuilder& f, uint32_t value, const Matrix& m) {
   const uint32_t v = f.variable(pointer(spv::StorageClassFunction, m.array));
@@ -372,11 +557,11 @@ uint32_t Lowering::copy_in(FunctionBuilder& f, uint32_t value, const Matrix& m) 
   return v;
 }
 
-uint32_t Lowering::add_helper(FunctionBuilder& f, uint32_t return_type) {
+uint32_t Lowering::add_helper(FunctionBuilder& f, uint32_t return_type, uint32_t control) {
   const uint32_t function = new_id();
   Words signature{return_type};
   signature.insert(signature.end(), f.parameter_types().begin(), f.parameter_types().end());
-  const Words body = f.finish(function, return_type, type(spv::OpTypeFunction, signature));
+  const Words body = f.finish(function, return_type, type(spv::OpTypeFunction, signature), control);
   helpers_.insert(helpers_.end(), body.begin(), body.end());
   return function;
 }
@@ -433,20 +618,19 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
   const uint32_t matrix_variable =
       load ? f.variable(pointer(spv::StorageClassFunction, m->array)) : copy_in(f, f.parameter(m->array), *m);
   const uint32_t counter = f.variable(pointer(spv::StorageClassFunction, u));
-  const uint32_t cols = uint_constant(m->cols);
-  f.loop(
-      u, b, counter, uint_constant(0), uint_constant(1), uint_constant(m->rows * m->cols), [&](uint32_t e) {
-        const uint32_t r = f.op(spv::OpUDiv, u, {e, cols}), c = f.op(spv::OpUMod, u, {e, cols});
-        const uint32_t major = layout == kLayoutRowMajor ? r : c, minor = layout == kLayoutRowMajor ? c : r;
-        const uint32_t offset = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {major, stride}), minor});
-        Words chain{a.base};
-        chain.insert(chain.end(), indices.begin(), indices.end());
-        chain.push_back(f.op(spv::OpIAdd, u, {element, offset}));
-        const uint32_t in_memory = f.op(spv::OpAccessChain, a.element_pointer, chain);
-        const uint32_t in_matrix = element_pointer(f, matrix_variable, *m, e);
-        const uint32_t from = load ? in_memory : in_matrix, to = load ? in_matrix : in_memory;
-        f.statement(spv::OpStore, {to, f.op(spv::OpLoad, m->component, {from})});
-      });
+  f.loop(u, b, counter, uint_constant(0), uint_constant(1), uint_constant(m->length), [&](uint32_t e) {
+    uint32_t r = 0, c = 0;
+    position(f, *m, e, r, c);
+    const uint32_t major = layout == kLayoutRowMajor ? r : c, minor = layout == kLayoutRowMajor ? c : r;
+    const uint32_t offset = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {major, stride}), minor});
+    Words chain{a.base};
+    chain.insert(chain.end(), indices.begin(), indices.end());
+    chain.push_back(f.op(spv::OpIAdd, u, {element, offset}));
+    const uint32_t in_memory = f.op(spv::OpAccessChain, a.element_pointer, chain);
+    const uint32_t in_matrix = element_pointer(f, matrix_variable, *m, e);
+    const uint32_t from = load ? in_memory : in_matrix, to = load ? in_matrix : in_memory;
+    f.statement(spv::OpStore, {to, f.op(spv::OpLoad, m->component, {from})});
+  });
   if (load) {
     f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, m->array, {matrix_variable})});
     return add_helper(f, m->array);
@@ -455,8 +639,7 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
   return add_helper(f, type(spv::OpTypeVoid, {}));
 }
 
-// Result = A * B + C, each result element summed over k in order, starting from C's element.
-uint32_t Lowering::mul_add_helper(const Instruction& inst) {
+void Lowering::check_mul_add(const Instruction& inst) {
   const Matrix* result = matrix(inst.operand(0));
   const Matrix* ma = matrix(type_of(inst.operand(2)));
   const Matrix* mb = matrix(type_of(inst.operand(3)));
@@ -464,10 +647,19 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
   if (!result || !ma || !mb || !mc) refuse("a multiply-add of operands that are not matrices", inst);
   const uint32_t flags = inst.operand_count() > 5 ? inst.operand(5) : 0;
   if (flags & kSaturating) refuse("saturating accumulation", inst);
-  const uint32_t m_rows = result->rows, n_cols = result->cols, k_depth = ma->cols;
-  if (ma->rows != m_rows || mb->rows != k_depth || mb->cols != n_cols || mc->rows != m_rows ||
-      mc->cols != n_cols)
+  if (ma->rows != result->rows || mb->rows != ma->cols || mb->cols != result->cols ||
+      mc->rows != result->rows || mc->cols != result->cols)
     refuse("a multiply-add of matrices whose shapes do not chain", inst);
+}
+
+// Result = A * B + C, each result element summed over k in order, starting from C's element.
+uint32_t Lowering::mul_add_helper(const Instruction& inst) {
+  const Matrix* result = matrix(inst.operand(0));
+  const Matrix* ma = matrix(type_of(inst.operand(2)));
+  const Matrix* mb = matrix(type_of(inst.operand(3)));
+  const Matrix* mc = matrix(type_of(inst.operand(4)));
+  const uint32_t flags = inst.operand_count() > 5 ? inst.operand(5) : 0;
+  const uint32_t m_rows = result->rows, n_cols = result->cols, k_depth = ma->cols;
   const Words key{kOpCooperativeMatrixMulAdd, inst.operand(0), ma->array, mb->array, mc->array, flags};
   if (helper_ids_.count(key)) return helper_ids_[key];
 
@@ -518,6 +710,41 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
   return helper_ids_[key] = add_helper(f, result->array);
 }
 
+// Target cuda's tensor cores: D = A * B + C on the warp's fragments is
+// `porta_mma_sync_MxNxK(a, b, c)`, a function the optimiser keeps (DontInline)
+// and target cuda calls as runtime/porta_cuda.h's mma.sync loop over tiles
+// (cuda_compiler.cpp). Its SPIR-V body only keeps the module valid: every
+// other target refuses a module that has it (TargetCompiler).
+uint32_t Lowering::tensor_core_helper(const Instruction& inst) {
+  const Matrix* result = matrix(inst.operand(0));
+  const Matrix* ma = matrix(type_of(inst.operand(2)));
+  const Matrix* mb = matrix(type_of(inst.operand(3)));
+  const Matrix* mc = matrix(type_of(inst.operand(4)));
+  const Words key{kOpCooperativeMatrixMulAdd, 1, inst.operand(0), ma->array, mb->array, mc->array};
+  if (helper_ids_.count(key)) return helper_ids_[key];
+  FunctionBuilder f([this] { return new_id(); });
+  f.parameter(ma->array);
+  f.parameter(mb->array);
+  const uint32_t c = f.parameter(mc->array);
+  uint32_t value = c;
+  if (mc->array != result->array) {
+    value = new_id();
+    const Words null = instruction(spv::OpConstantNull, {result->array, value});
+    added_types_.insert(added_types_.end(), null.begin(), null.end());
+  }
+  f.statement(spv::OpReturnValue, {value});
+  const uint32_t helper = add_helper(f, result->array, spv::FunctionControlDontInlineMask);
+  // 8-bit operands: each one's signedness (the instruction's operands say it), "_su" for signed A, unsigned
+  // B.
+  const uint32_t flags = inst.operand_count() > 5 ? inst.operand(5) : 0;
+  std::string name = tensor_core_function_prefix() + std::to_string(result->rows) + "x" +
+                     std::to_string(result->cols) + "x" + std::to_string(ma->cols);
+  if (defs_.at(ma->component)->opcode == spv::OpTypeInt)
+    name += std::string("_") + (flags & kMatrixASigned ? "s" : "u") + (flags & kMatrixBSigned ? "s" : "u");
+  helper_names_.emplace_back(helper, name);
+  return helper_ids_[key] = helper;
+}
+
 // The same instruction on every element: matrix operands element by element,
 // scalar operands (OpMatrixTimesScalar's) as they are.
 uint32_t Lowering::elementwise_helper(const Instruction& inst) {
@@ -528,7 +755,10 @@ uint32_t Lowering::elementwise_helper(const Instruction& inst) {
   key.insert(key.end(), operand_types.begin(), operand_types.end());
   if (helper_ids_.count(key)) return helper_ids_[key];
   for (uint32_t t : operand_types)
-    if (const Matrix* m = matrix(t); m && m->rows * m->cols != result->rows * result->cols)
+    // Warp fragments: the same tiles too, so that a lane's components are the same positions.
+    if (const Matrix* m = matrix(t);
+        m && (m->rows != result->rows || m->cols != result->cols || m->length != result->length ||
+              m->tile_rows != result->tile_rows || m->tile_cols != result->tile_cols))
       refuse("element-wise operands of different shapes", inst);
 
   const uint32_t u = uint_type(), b = bool_type();
@@ -543,17 +773,16 @@ uint32_t Lowering::elementwise_helper(const Instruction& inst) {
   const uint32_t opcode = inst.opcode != spv::OpMatrixTimesScalar ? inst.opcode
                           : is_float(result->component)           ? uint32_t(spv::OpFMul)
                                                                   : uint32_t(spv::OpIMul);
-  f.loop(u, b, counter, uint_constant(0), uint_constant(1), uint_constant(result->rows * result->cols),
-         [&](uint32_t e) {
-           Words arguments;
-           for (size_t i = 0; i < operand_types.size(); ++i) {
-             const Matrix* m = matrix(operand_types[i]);
-             arguments.push_back(m ? f.op(spv::OpLoad, m->component, {element_pointer(f, operands[i], *m, e)})
-                                   : operands[i]);
-           }
-           f.statement(spv::OpStore,
-                       {element_pointer(f, vr, *result, e), f.op(opcode, result->component, arguments)});
-         });
+  f.loop(u, b, counter, uint_constant(0), uint_constant(1), uint_constant(result->length), [&](uint32_t e) {
+    Words arguments;
+    for (size_t i = 0; i < operand_types.size(); ++i) {
+      const Matrix* m = matrix(operand_types[i]);
+      arguments.push_back(m ? f.op(spv::OpLoad, m->component, {element_pointer(f, operands[i], *m, e)})
+                            : operands[i]);
+    }
+    f.statement(spv::OpStore,
+                {element_pointer(f, vr, *result, e), f.op(opcode, result->component, arguments)});
+  });
   f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, result->array, {vr})});
   return helper_ids_[key] = add_helper(f, result->array);
 }
@@ -628,14 +857,17 @@ void Lowering::lower(const Instruction& inst, Words& out) {
       call.insert(call.end(), args.begin(), args.end());
       return emit(instruction(spv::OpFunctionCall, call));
     }
-    case kOpCooperativeMatrixMulAdd:
-      return emit(instruction(spv::OpFunctionCall, {inst.operand(0), inst.operand(1), mul_add_helper(inst),
-                                                    inst.operand(2), inst.operand(3), inst.operand(4)}));
+    case kOpCooperativeMatrixMulAdd: {
+      check_mul_add(inst);
+      const uint32_t helper = fragments_ ? tensor_core_helper(inst) : mul_add_helper(inst);
+      return emit(instruction(spv::OpFunctionCall, {inst.operand(0), inst.operand(1), helper, inst.operand(2),
+                                                    inst.operand(3), inst.operand(4)}));
+    }
     case kOpCooperativeMatrixLength: {
       const Matrix* m = matrix(inst.operand(2));
       if (!m) refuse("the length of something that is not a matrix type", inst);
-      return emit(instruction(spv::OpCopyObject, {inst.operand(0), inst.operand(1),
-                                                  constant(inst.operand(0), m->rows * m->cols)}));
+      return emit(instruction(spv::OpCopyObject,
+                              {inst.operand(0), inst.operand(1), constant(inst.operand(0), m->length)}));
     }
     case spv::OpLoad:
       return emit(vulkan_memory_model_ ? strip_memory_operands(inst, 3) : inst.words);
@@ -710,7 +942,7 @@ void Lowering::lower(const Instruction& inst, Words& out) {
       if (inst.operand_count() != 3) refuse("a matrix constructed from several values", inst);
       const uint32_t elements = new_id();
       Words w{result->elements, elements};
-      w.insert(w.end(), result->rows * result->cols, inst.operand(2));
+      w.insert(w.end(), result->length, inst.operand(2));
       emit(instruction(spv::OpCompositeConstruct, w));
       return emit(instruction(spv::OpCompositeConstruct, {inst.operand(0), inst.operand(1), elements}));
     }
@@ -777,6 +1009,18 @@ Words Lowering::through_matrices(const Instruction& inst, size_t first, uint32_t
 Words Lowering::run() {
   Words out(in_.begin(), in_.begin() + kSpirvHeaderWords);
   const auto emit = [&](Words& to, const Words& w) { to.insert(to.end(), w.begin(), w.end()); };
+  // The bodies first: what they add (the lane variable, helpers) is declared above them.
+  Words functions;
+  for (const Instruction& inst : functions_) lower(inst, functions);
+  const auto string_words = [](uint32_t id, const std::string& name) {
+    Words w{id};
+    for (size_t i = 0; i <= name.size(); i += 4) {
+      uint32_t word = 0;
+      for (size_t b = 0; b < 4 && i + b < name.size(); ++b) word |= uint32_t(uint8_t(name[i + b])) << (8 * b);
+      w.push_back(word);
+    }
+    return w;
+  };
   // The structs' names (debug names come before the decorations): what the
   // translations call them.
   static const char* const uses[] = {"a", "b", "accumulator"};
@@ -785,16 +1029,10 @@ Words Lowering::run() {
     for (const auto& [id, m] : matrices_) {
       const std::string name = "coopmat" + std::to_string(m.rows) + "x" + std::to_string(m.cols) + "_" +
                                (m.use < 3 ? uses[m.use] : "use" + std::to_string(m.use));
-      Words w{id};
-      for (size_t i = 0; i <= name.size(); i += 4) {
-        uint32_t word = 0;
-        for (size_t b = 0; b < 4 && i + b < name.size(); ++b)
-          word |= uint32_t(uint8_t(name[i + b])) << (8 * b);
-        w.push_back(word);
-      }
-      emit(out, instruction(spv::OpName, w));
+      emit(out, instruction(spv::OpName, string_words(id, name)));
       emit(out, instruction(spv::OpMemberName, {id, 0, 0x6d656c65, 0x73746e65, 0}));  // "elements"
     }
+    for (const auto& [id, name] : helper_names_) emit(out, instruction(spv::OpName, string_words(id, name)));
   };
   // The subgroup barrier before each store (lower()) is a subgroup operation.
   bool stores = false, subgroups_declared = false;
@@ -802,7 +1040,8 @@ Words Lowering::run() {
   for (const Instruction& inst : preamble_)
     subgroups_declared |=
         inst.opcode == spv::OpCapability && inst.operand(0) == spv::CapabilityGroupNonUniform;
-  if (stores && !subgroups_declared)
+  // So does the lane index of warp fragments.
+  if ((stores || lane_is_new_) && !subgroups_declared)
     emit(out, instruction(spv::OpCapability, {spv::CapabilityGroupNonUniform}));
   for (const Instruction& inst : preamble_) {
     if (inst.opcode == spv::OpCapability &&
@@ -823,16 +1062,29 @@ Words Lowering::run() {
       emit(out, instruction(spv::OpMemoryModel, {inst.operand(0), kMemoryModelGlsl450}));
       continue;
     }
+    if (inst.opcode == spv::OpEntryPoint && lane_ != 0) {
+      // The lane index is an Input the entry point's interface lists (SPIR-V 1.3).
+      Words w = inst.words;
+      const std::string name = spirv_string(&inst.words[3], uint32_t(inst.words.size() - 3));
+      const size_t interface = 3 + (name.size() + 4) / 4;
+      if (std::find(w.begin() + std::ptrdiff_t(interface), w.end(), lane_) == w.end()) w.push_back(lane_);
+      w[0] = (uint32_t(w.size()) << 16) | inst.opcode;
+      emit(out, w);
+      continue;
+    }
     emit(out, inst.words);
   }
   if (!named) name_matrices();
+  if (lane_is_new_)
+    emit(out, instruction(spv::OpDecorate,
+                          {lane_, spv::DecorationBuiltIn, spv::BuiltInSubgroupLocalInvocationId}));
   Words types;
   for (const Instruction& inst : types_) {
     if (inst.opcode == kOpTypeCooperativeMatrix) {
       const Matrix& m = matrices_.at(inst.operand(0));
       // The length's type: the scope's (a 32-bit integer declared before the matrix type).
       const uint32_t length = new_id();
-      emit(types, instruction(spv::OpConstant, {type_of(inst.operand(2)), length, m.rows * m.cols}));
+      emit(types, instruction(spv::OpConstant, {type_of(inst.operand(2)), length, m.length}));
       emit(types, instruction(spv::OpTypeArray, {m.elements, m.component, length}));
       emit(types, instruction(spv::OpTypeStruct, {m.array, m.elements}));
       continue;
@@ -842,15 +1094,13 @@ Words Lowering::run() {
       const Matrix& m = *matrix(inst.operand(0));
       const uint32_t elements = new_id();
       Words w{m.elements, elements};
-      w.insert(w.end(), m.rows * m.cols, inst.operand(2));
+      w.insert(w.end(), m.length, inst.operand(2));
       emit(types, instruction(inst.opcode, w));
       emit(types, instruction(inst.opcode, {inst.operand(0), inst.operand(1), elements}));
       continue;
     }
     emit(types, inst.words);
   }
-  Words functions;
-  for (const Instruction& inst : functions_) lower(inst, functions);
   // Types and constants the helpers added go after the module's own (they use
   // only those, and each other in order of creation).
   emit(out, types);
@@ -909,7 +1159,26 @@ std::string cooperative_matrix_in_place_update(const std::vector<uint32_t>& spir
 std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  return Lowering(spirv).run();
+  return Lowering(spirv, false).run();
+}
+
+std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv) {
+  if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
+    (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
+  Lowering lowering(spirv, true);
+  if (!lowering.mismatch().empty()) return lowering.mismatch();
+  (void)lowering.run();  // what the lowering refuses, it refuses for every target
+  return "";
+}
+
+std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv) {
+  if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
+    (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
+  Lowering lowering(spirv, true);
+  if (!lowering.mismatch().empty())
+    throw Error(Error::Kind::UnsupportedFeature,
+                "cooperative matrix: tensor cores cannot run " + lowering.mismatch());
+  return lowering.run();
 }
 
 }  // namespace porta::translator

@@ -42,7 +42,27 @@ const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
   return words;
 }
 
+void CudaCompiler::emit_target_instruction(const spirv_cross::Instruction& instruction) {
+  const uint32_t* ops = stream(instruction);
+  if (instruction.op == spv::OpFunctionCall && instruction.length == 6) {
+    const std::string shape = tensor_core_shape(ops[2]);
+    if (!shape.empty()) {
+      emit_op(ops[0], ops[1],
+              "porta_mma_sync<" + type_to_glsl(get<spirv_cross::SPIRType>(ops[0])) + ", " + shape + ">(" +
+                  to_expression(ops[3]) + ", " + to_expression(ops[4]) + ", " + to_expression(ops[5]) + ")",
+              false);
+      return;
+    }
+  }
+  TargetCompiler::emit_target_instruction(instruction);
+}
+
 void CudaCompiler::emit_translation_unit() {
+  // The tensor-core helpers' SPIR-V bodies are placeholders (calls to them
+  // become mma.sync): marked as emitted, the emitter skips them.
+  ir.for_each_typed_id<spirv_cross::SPIRFunction>([&](uint32_t id, spirv_cross::SPIRFunction& function) {
+    if (!tensor_core_shape(id).empty()) function.active = true;
+  });
   WorkItemConstructor constructor;
   constructor.comment =
       "// One work-item (a CUDA thread): GLSL's built-ins and resources as members, the kernel as main().";

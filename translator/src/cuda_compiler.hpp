@@ -24,6 +24,9 @@ class CudaCompiler final : public TargetCompiler {
   // The by-value struct of the buffers' sizes (porta_cuda.h).
   std::string buffer_sizes_type() const;
   void emit_kernel_entry();
+  // Calls of the warp-fragment lowering's porta_mma_sync_MxNxK become
+  // porta_cuda.h's porta_mma_sync<M, N, K, D> (mma.sync on tensor cores).
+  void emit_target_instruction(const spirv_cross::Instruction& instruction) override;
 };
 
 }  // namespace porta::translator::detail

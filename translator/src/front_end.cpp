@@ -233,8 +233,10 @@ std::vector<uint32_t> optimize(const std::vector<uint32_t>& spirv) {
 
 std::vector<uint32_t> prepare(const std::vector<uint32_t>& given, const PrepareOptions& options) {
   check_header(given);
-  const std::vector<uint32_t> spirv =
-      uses_cooperative_matrix(given) ? lower_cooperative_matrix(given) : given;
+  const std::vector<uint32_t> spirv = !uses_cooperative_matrix(given) ? given
+                                      : options.tensor_cores
+                                          ? lower_cooperative_matrix_to_warp_fragments(given)
+                                          : lower_cooperative_matrix(given);
   validate(spirv);
   if (!options.readable) {
     const std::vector<uint32_t> optimized = optimize(spirv);

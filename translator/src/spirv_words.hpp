@@ -70,4 +70,9 @@ std::vector<uint32_t> specialize(const std::vector<uint32_t>& spirv, const std::
 // predecessors (coopmat_lowering.cpp says why); the module unchanged if none.
 std::vector<uint32_t> demote_array_phis(const std::vector<uint32_t>& spirv);
 
+// The name (then "MxNxK") of the functions a warp-fragment lowering calls for
+// a cooperative-matrix multiply-add on tensor cores: target cuda spells them
+// as mma.sync (cuda_compiler.cpp), every other target refuses them.
+inline std::string tensor_core_function_prefix() { return "porta_mma_sync_"; }
+
 }  // namespace porta::translator

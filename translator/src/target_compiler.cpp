@@ -221,6 +221,12 @@ std::string TargetCompiler::compile() {
     if (view.is_array && is_byte_addressed(view.variable))
       unsupported("an array of blocks ('" + get_name(view.variable) + "') whose layout is byte-addressed");
 
+  // The warp-fragment lowering's multiply-adds are mma.sync, which only target cuda spells.
+  ir.for_each_typed_id<spirv_cross::SPIRFunction>([&](uint32_t id, spirv_cross::SPIRFunction&) {
+    if (target() != Target::Cuda && !tensor_core_shape(id).empty())
+      unsupported("cooperative matrices lowered for tensor cores (" + get_name(id) + "; target cuda only)");
+  });
+
   uint32_t pass_count = 0;
   do {
     reset(pass_count);
@@ -231,6 +237,21 @@ std::string TargetCompiler::compile() {
     pass_count++;
   } while (is_forcing_recompilation());
   return finish(buffer.str());
+}
+
+std::string TargetCompiler::tensor_core_shape(uint32_t function) const {
+  const std::string& name = ir.get_name(function);
+  const std::string prefix = tensor_core_function_prefix();
+  if (name.compare(0, prefix.size(), prefix) != 0) return "";
+  // "MxNxK", then "_" and s or u for A's and B's signedness where they are integers.
+  std::string arguments;
+  for (char c : name.substr(prefix.size()))
+    arguments += c == 'x'   ? std::string(", ")
+                 : c == '_' ? std::string()
+                 : c == 's' ? std::string(", true")
+                 : c == 'u' ? std::string(", false")
+                            : std::string(1, c);
+  return arguments;
 }
 
 void TargetCompiler::apply_spec_values() {

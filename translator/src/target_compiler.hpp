@@ -294,6 +294,10 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   void emit_instruction(const spirv_cross::Instruction& instruction) final;
   // What the targets share; a target's override handles its own instructions first.
   virtual void emit_target_instruction(const spirv_cross::Instruction& instruction);
+  // "M, N, K" (8-bit integers: then whether A and B are signed, "true" or
+  // "false") where `function` is a tensor-core multiply-add of the
+  // warp-fragment lowering (porta_mma_sync_MxNxK[_su]), else "".
+  std::string tensor_core_shape(uint32_t function) const;
   std::string type_to_glsl(const spirv_cross::SPIRType& type, uint32_t id = 0) override;
   std::string bitcast_glsl_op(const spirv_cross::SPIRType& result_type,
                               const spirv_cross::SPIRType& argument_type) override;

@@ -64,10 +64,11 @@ int main(int argc, char** argv) {
     target_names.append(target_names.empty() ? "" : "|").append(target.name);
   command.synopsis("--target " + target_names +
                    " [--spec ID=VALUE]... [--subgroup-size N] [--signature] [--no-optimize] [--readable]\n"
+                   "[--tensor-cores] "
                    "[-o OUT] FILE.comp|FILE.spv");
   std::string target_name, output;
   std::vector<std::string> spec_texts;
-  bool signature = false, no_optimize = false, readable = false;
+  bool signature = false, no_optimize = false, readable = false, tensor_cores = false;
   std::vector<std::string> inputs;
   CLI::App& app = command.app();
   app.add_option("--target", target_name, "the language to translate to: " + target_names)->type_name("NAME");
@@ -84,6 +85,9 @@ int main(int argc, char** argv) {
   app.add_flag("--no-optimize", no_optimize, "translate the SPIR-V without running spirv-opt first");
   app.add_flag("--readable", readable,
                "a translation to read: no spirv-opt, the GLSL names kept where the SPIR-V has them");
+  app.add_flag("--tensor-cores", tensor_cores,
+               "target cuda: cooperative matrices on tensor cores (mma.sync) where they map, as the CUDA "
+               "backend runs them on sm_80 and newer; says why on standard error where they do not");
   app.add_option("-o", output, "write to OUT instead of standard output (- is standard output)")
       ->type_name("OUT");
   app.add_option("FILE", inputs, "the kernel: FILE.comp (GLSL) or FILE.spv (SPIR-V)")
@@ -120,8 +124,18 @@ int main(int argc, char** argv) {
     const std::string name = slash == std::string::npos ? input : input.substr(slash + 1);
     std::vector<uint32_t> spirv = ends_with(input, ".spv") ? pt::spirv_from_bytes(bytes.data(), bytes.size())
                                                            : pt::compile_glsl(bytes, name);
+    pt::PrepareOptions prepare_options{readable, options.target};
+    if (tensor_cores && options.target == pt::Target::Cuda && pt::uses_cooperative_matrix(spirv)) {
+      const std::string mismatch = pt::tensor_core_mismatch(spirv);
+      prepare_options.tensor_cores = mismatch.empty();
+      if (!mismatch.empty())
+        std::fprintf(
+            stderr,
+            "porta-translate: cooperative matrices lowered per invocation: tensor cores cannot run %s\n",
+            mismatch.c_str());
+    }
     if (optimize)
-      spirv = pt::prepare(spirv, {readable, options.target});
+      spirv = pt::prepare(spirv, prepare_options);
     else
       pt::validate(spirv);
     const pt::KernelSignature declared = pt::reflect(spirv);

@@ -136,6 +136,9 @@ struct PrepareOptions {
   // The kernel computes the same either way.
   bool readable = false;
   Target target = Target::Cpp;  // the target the module will be translated to (readable only)
+  // Cooperative matrices as warp fragments for tensor cores
+  // (lower_cooperative_matrix_to_warp_fragments), for target cuda only.
+  bool tensor_cores = false;
 };
 // Whether the module declares CooperativeMatrixKHR (GLSL's GL_KHR_cooperative_matrix).
 bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv);
@@ -145,6 +148,17 @@ bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv);
 // a Vulkan-memory-model module gets the GLSL450 model. What is not lowered is
 // refused (Error UnsupportedFeature, naming the instruction and its file:line).
 std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv);
+// Why the module's cooperative matrices cannot run on tensor cores
+// (mma.sync.m16n8k16: float16 A and B, float16 or float32 accumulators;
+// m16n8k32: 8-bit integer A and B, 32-bit integer accumulators;
+// Subgroup scope, work-groups of whole warps), or "" when they can. What the
+// lowering refuses for every target is refused here too (Error).
+std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv);
+// The module with each matrix spread over a 32-lane subgroup as mma.sync's
+// operand fragments (each component held by one lane, Length rows * cols /
+// 32), the multiply-adds calls that target cuda alone spells (as mma.sync);
+// refused (UnsupportedFeature) where tensor_core_mismatch() is not "".
+std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv);
 // The variable a module both loads cooperative matrices from and stores them
 // to (an in-place update: load C, multiply-add, store C), named with the
 // store's file:line where known; "" if none. With subgroups of one

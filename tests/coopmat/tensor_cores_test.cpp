@@ -1,0 +1,84 @@
+// The translator's tensor-core lowering (translator/README.md, "Tensor
+// cores"): which modules map onto mma.sync, what target cuda makes of them,
+// and that no other target runs a module lowered for them (its multiply-adds
+// are placeholders there: a wrong answer, never allowed).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "porta_translator/translator.hpp"
+
+namespace {
+
+namespace tr = porta::translator;
+
+std::vector<uint32_t> spirv(const std::string& name) {
+  std::ifstream in(std::string(PORTA_COOPMAT_SPIRV) + "/" + name + ".spv", std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  EXPECT_GT(words.size(), 5u) << name;
+  return words;
+}
+
+tr::TranslateOptions target_options(tr::Target target) {
+  tr::TranslateOptions options;
+  options.target = target;
+  return options;
+}
+
+std::vector<uint32_t> for_tensor_cores(const std::vector<uint32_t>& words) {
+  tr::PrepareOptions options;
+  options.tensor_cores = true;
+  return tr::prepare(words, options);
+}
+
+TEST(TensorCores, Float16AndInt8MatricesMapAndTargetCudaCallsMmaSync) {
+  for (const char* name : {"gemm_f16", "f16_elementwise", "int8_signed_muladd"}) {
+    EXPECT_EQ(tr::tensor_core_mismatch(spirv(name)), "") << name;
+    const std::string source =
+        tr::translate(for_tensor_cores(spirv(name)), target_options(tr::Target::Cuda)).source;
+    EXPECT_NE(source.find("porta_mma_sync<"), std::string::npos) << name;
+  }
+  // A 32 x 16 x 32 multiply-add: two tiles of rows, columns and K.
+  const std::string source =
+      tr::translate(for_tensor_cores(spirv("f16_elementwise")), target_options(tr::Target::Cuda)).source;
+  EXPECT_NE(source.find("porta_mma_sync<coopmat32x16_accumulator, 32, 16, 32>("), std::string::npos);
+  // Signed A, unsigned B: each operand's signedness reaches mma.sync.
+  const std::string int8 =
+      tr::translate(for_tensor_cores(spirv("int8_muladd")), target_options(tr::Target::Cuda)).source;
+  EXPECT_NE(int8.find("porta_mma_sync<coopmat16x16_accumulator, 16, 16, 32, true, false>("),
+            std::string::npos);
+}
+
+// What `work` refuses (UnsupportedFeature) contains `expected`.
+template <class Work>
+void expect_refused(Work work, const std::string& expected) {
+  try {
+    work();
+    ADD_FAILURE() << "accepted; expected a refusal saying: " << expected;
+  } catch (const tr::Error& e) {
+    EXPECT_EQ(e.kind, tr::Error::Kind::UnsupportedFeature);
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+  }
+}
+
+TEST(TensorCores, WhatDoesNotMapSaysWhy) {
+  EXPECT_NE(tr::tensor_core_mismatch(spirv("gemm_f32")).find("a 16x16 float32 A matrix"), std::string::npos);
+  EXPECT_NE(tr::tensor_core_mismatch(spirv("elementwise")).find("a 16x32 int32 A matrix"), std::string::npos);
+  expect_refused([] { tr::lower_cooperative_matrix_to_warp_fragments(spirv("gemm_f32")); },
+                 "tensor cores cannot run a 16x16 float32 A matrix");
+}
+
+TEST(TensorCores, OtherTargetsRefuseTheTensorCoreLowering) {
+  const std::vector<uint32_t> lowered = for_tensor_cores(spirv("gemm_f16"));
+  for (tr::Target target : {tr::Target::Cpp, tr::Target::OpenCL})
+    expect_refused([&] { tr::translate(lowered, target_options(target)); },
+                   "cooperative matrices lowered for tensor cores");
+}
+
+}  // namespace

@@ -1183,6 +1183,16 @@ struct integer_range<uint8_t> {
 };
 template <class I, class F, detail::if_scalar<F> = 0>
 PORTA_GLSL_FN I saturating_cast(F x) {
+  if constexpr (detail::is_same<F, float>::value && sizeof(I) == 4) {
+    // Compared as floats: a double comparison selecting a 32-bit result mixes
+    // mask widths, and GCC then leaves a SIMD loop over work-items scalar.
+    // Exact: -2^31 is a float, and hi + 1 (2^31 or 2^32) is the first float
+    // above hi, so x >= hi + 1 is x >= hi.
+    if (!(x == x)) return I(0);
+    if (x <= float(integer_range<I>::lo)) return I(integer_range<I>::lo);
+    if (x >= float(integer_range<I>::hi + 1.0)) return ~I(0) > I(0) ? ~I(0) : ~(I(1) << 31);
+    return I(x);
+  }
   const double v = double(x);
   if (!(v == v)) return I(0);
   if (v <= integer_range<I>::lo) return I(integer_range<I>::lo);

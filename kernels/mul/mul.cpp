@@ -3,6 +3,8 @@
 // float buffer can only start on a 16-byte boundary), mul.comp the remaining
 // 1-3 elements or views with unaligned offsets. Error bound: one IEEE
 // multiply, correctly rounded (bound.hpp).
+#include <algorithm>
+
 #include "common/device_traits.hpp"
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
@@ -25,10 +27,12 @@ void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_t
   require_disjoint_or_same(call, out, b);
   if (out.elements == 0) return;
   const uint32_t wg = workgroup_size(call.info, 256);
-  // CPU-type devices get an item per element where the grid allows: no loop
-  // in the kernel (ONCE, mul.comp).
-  auto once = [&](uint32_t groups, uint64_t items) {
-    return uint32_t(cpu_like(call.info) && uint64_t(groups) * wg >= items);
+  // CPU-type devices get an item per element where the grid allows and the
+  // operands start their bindings: no loop and no offsets in the kernel
+  // (ONCE, mul.comp).
+  auto once = [&](uint32_t groups, uint64_t items, std::initializer_list<uint32_t> offsets) {
+    return uint32_t(cpu_like(call.info) && uint64_t(groups) * wg >= items &&
+                    std::all_of(offsets.begin(), offsets.end(), [](uint32_t o) { return o == 0; }));
   };
   for_each_piece(call, {&a, &b, &out}, out.elements, 4, [&](const Piece& piece) {
     const uint64_t n = piece.count;
@@ -41,7 +45,7 @@ void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_t
       struct {
         uint32_t n4, a_offset4, b_offset4, o_offset4, stride;
       } push{static_cast<uint32_t>(vec4s), a_offset / 4, b_offset / 4, o_offset / 4, groups * wg};
-      dispatch_ranges(call, builtin_kernel(call, "mul_vec4", {{0, wg}, {1, once(groups, vec4s)}}), groups, 1,
+      dispatch_ranges(call, builtin_kernel(call, "mul_vec4", {{0, wg}, {1, once(groups, vec4s, {a_offset, b_offset, o_offset})}}), groups, 1,
                       bindings, &push, sizeof push);
     }
     const uint64_t done = vec4s * 4;
@@ -51,7 +55,7 @@ void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_t
         uint32_t n, a_offset, b_offset, o_offset, stride;
       } push{static_cast<uint32_t>(n - done), static_cast<uint32_t>(a_offset + done),
              static_cast<uint32_t>(b_offset + done), static_cast<uint32_t>(o_offset + done), groups * wg};
-      dispatch_ranges(call, builtin_kernel(call, "mul", {{0, wg}, {1, once(groups, n - done)}}), groups, 1,
+      dispatch_ranges(call, builtin_kernel(call, "mul", {{0, wg}, {1, once(groups, n - done, {push.a_offset, push.b_offset, push.o_offset})}}), groups, 1,
                       bindings, &push, sizeof push);
     }
   });

@@ -17,7 +17,8 @@ layout(push_constant) uniform Params {
   uint stride;
 } p;
 
-// ONCE (constant 1) = 1: an item per vec4, no loop (mul.comp says why).
+// ONCE (constant 1) = 1: an item per vec4, offsets 0, no loop (mul.comp
+// says why).
 layout(constant_id = 1) const uint ONCE = 1;
 
 void main() {

@@ -15,11 +15,10 @@ layout(push_constant) uniform Params {
 } p;
 
 // ONCE (constant 1) = 1: the host launched an item per element (CPU-type
-// devices), so an item takes element gl_GlobalInvocationID.x or none, without
-// a loop: porta's CPU backend runs a group's items as the lanes of a SIMD
-// loop, which vectorises straight-line code but not the loop below (its trip
-// count differs from item to item). The default is the CPU backend's built-in
-// variant; GPUs launch fewer items, which loop (ONCE = 0).
+// devices) and both offsets are 0, so an item takes element
+// gl_GlobalInvocationID.x or none, without a loop or offsets (mul.comp says
+// why). The default is the CPU backend's built-in variant; GPUs launch fewer
+// items, which loop (ONCE = 0).
 layout(constant_id = 1) const uint ONCE = 1;
 
 // exp(v) for v <= 0 with an error that does not grow with |v|: Vulkan allows

@@ -14,9 +14,11 @@ void launch_sigmoid(porta_stream stream, const porta_tensor* x_tensor, const por
   if (out.elements == 0) return;
   const uint32_t wg = workgroup_size(call.info, 256);
   for_each_piece(call, {&x, &out}, out.elements, 4, [&](const Piece& piece) {
-    // CPU-type devices: an item per element where the grid allows (ONCE).
+    // CPU-type devices: an item per element where the grid allows and both
+    // operands start their bindings (ONCE: no loop and no offsets).
     const uint32_t once_groups = elementwise_groups(call.info, piece.count, wg);
-    const uint32_t once = cpu_like(call.info) && uint64_t(once_groups) * wg >= piece.count;
+    const uint32_t once = cpu_like(call.info) && uint64_t(once_groups) * wg >= piece.count &&
+                          piece.offset[0] == 0 && piece.offset[1] == 0;
     const uint32_t groups = once ? once_groups : elementwise_groups(call.info, (piece.count + 3) / 4, wg);
     struct {
       uint32_t n, x_offset, o_offset, stride;

@@ -57,8 +57,8 @@ void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_t
       } push{static_cast<uint32_t>(n - done), static_cast<uint32_t>(a_offset + done),
              static_cast<uint32_t>(b_offset + done), static_cast<uint32_t>(o_offset + done), groups * wg};
       const uint32_t loop_free = once(groups, n - done, {push.a_offset, push.b_offset, push.o_offset});
-      dispatch_ranges(call, builtin_kernel(call, "mul", {{0, wg}, {1, loop_free}}), groups, 1, bindings, &push,
-                      sizeof push);
+      dispatch_ranges(call, builtin_kernel(call, "mul", {{0, wg}, {1, loop_free}}), groups, 1, bindings,
+                      &push, sizeof push);
     }
   });
 }

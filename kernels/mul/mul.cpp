@@ -3,9 +3,6 @@
 // float buffer can only start on a 16-byte boundary), mul.comp the remaining
 // 1-3 elements or views with unaligned offsets. Error bound: one IEEE
 // multiply, correctly rounded (bound.hpp).
-#include <algorithm>
-
-#include "common/device_traits.hpp"
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
 #include "launchers.hpp"
@@ -27,12 +24,9 @@ void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_t
   require_disjoint_or_same(call, out, b);
   if (out.elements == 0) return;
   const uint32_t wg = workgroup_size(call.info, 256);
-  // CPU-type devices get an item per element where the grid allows and the
-  // operands start their bindings: no loop and no offsets in the kernel
-  // (ONCE, mul.comp).
+  // CPU-type devices: an item per element where they may (ONCE, mul.comp).
   auto once = [&](uint32_t groups, uint64_t items, std::initializer_list<uint32_t> offsets) {
-    return uint32_t(cpu_like(call.info) && uint64_t(groups) * wg >= items &&
-                    std::all_of(offsets.begin(), offsets.end(), [](uint32_t o) { return o == 0; }));
+    return uint32_t(loop_free_elementwise(call.info, groups, wg, items, offsets));
   };
   for_each_piece(call, {&a, &b, &out}, out.elements, 4, [&](const Piece& piece) {
     const uint64_t n = piece.count;

@@ -1129,6 +1129,23 @@ PORTA_GLSL_FN constexpr int floatBitsToInt(float x) { return bit_cast<int>(x); }
 PORTA_GLSL_FN constexpr uint floatBitsToUint(float x) { return bit_cast<uint>(x); }
 PORTA_GLSL_FN constexpr float intBitsToFloat(int x) { return bit_cast<float>(x); }
 PORTA_GLSL_FN constexpr float uintBitsToFloat(uint x) { return bit_cast<float>(x); }
+// Vectors: one copy of the whole vector's bits (memcpy: GCC 12 keeps a
+// __builtin_bit_cast of a vector in memory, see float4_native).
+template <class To, class From, int N>
+PORTA_GLSL_FN vec<To, N> vector_bits(const vec<From, N>& x) {
+  static_assert(sizeof(vec<To, N>) == sizeof(vec<From, N>), "vector bit copy between sizes");
+  vec<To, N> r;
+  __builtin_memcpy(&r, &x, sizeof r);
+  return r;
+}
+template <int N>
+PORTA_GLSL_FN vec<int, N> floatBitsToInt(const vec<float, N>& x) { return vector_bits<int>(x); }
+template <int N>
+PORTA_GLSL_FN vec<uint, N> floatBitsToUint(const vec<float, N>& x) { return vector_bits<uint>(x); }
+template <int N>
+PORTA_GLSL_FN vec<float, N> intBitsToFloat(const vec<int, N>& x) { return vector_bits<float>(x); }
+template <int N>
+PORTA_GLSL_FN vec<float, N> uintBitsToFloat(const vec<uint, N>& x) { return vector_bits<float>(x); }
 PORTA_GLSL_FN constexpr int64_t doubleBitsToInt64(double x) { return bit_cast<int64_t>(x); }
 PORTA_GLSL_FN constexpr uint64_t doubleBitsToUint64(double x) { return bit_cast<uint64_t>(x); }
 PORTA_GLSL_FN constexpr double int64BitsToDouble(int64_t x) { return bit_cast<double>(x); }

@@ -1129,13 +1129,11 @@ PORTA_GLSL_FN constexpr int floatBitsToInt(float x) { return bit_cast<int>(x); }
 PORTA_GLSL_FN constexpr uint floatBitsToUint(float x) { return bit_cast<uint>(x); }
 PORTA_GLSL_FN constexpr float intBitsToFloat(int x) { return bit_cast<float>(x); }
 PORTA_GLSL_FN constexpr float uintBitsToFloat(uint x) { return bit_cast<float>(x); }
-// Vectors: one copy of the whole vector's bits (memcpy: GCC 12 keeps a
-// __builtin_bit_cast of a vector in memory, see float4_native).
+// Vectors, component by component.
 template <class To, class From, int N>
 PORTA_GLSL_FN vec<To, N> vector_bits(const vec<From, N>& x) {
-  static_assert(sizeof(vec<To, N>) == sizeof(vec<From, N>), "vector bit copy between sizes");
   vec<To, N> r;
-  __builtin_memcpy(&r, &x, sizeof r);
+  for (int i = 0; i < N; ++i) r[i] = bit_cast<To>(x[i]);
   return r;
 }
 template <int N>

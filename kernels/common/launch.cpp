@@ -186,4 +186,10 @@ uint32_t elementwise_groups(const porta_device_info& info, uint64_t n, uint32_t 
   return static_cast<uint32_t>(std::max<uint64_t>(groups, 1));
 }
 
+bool loop_free_elementwise(const porta_device_info& info, uint32_t groups, uint32_t workgroup, uint64_t items,
+                           std::initializer_list<uint32_t> offsets) {
+  return cpu_like(info) && uint64_t(groups) * workgroup >= items &&
+         std::all_of(offsets.begin(), offsets.end(), [](uint32_t o) { return o == 0; });
+}
+
 }  // namespace porta::ops

@@ -92,4 +92,13 @@ uint32_t grid_groups(const porta_device_info& info, uint64_t n, uint32_t workgro
 // group-count limit) and each item's range stays next to its neighbours'.
 uint32_t elementwise_groups(const porta_device_info& info, uint64_t n, uint32_t workgroup);
 
+// Whether an elementwise kernel may take one element per item with no loop and
+// no offsets (the ONCE constant of kernels/mul and kernels/sigmoid): on
+// CPU-type devices, where a group's items run as the lanes of a SIMD loop that
+// vectorises only straight-line code whose items read consecutive elements,
+// when `groups` groups of `workgroup` items cover `items` and every operand
+// starts its binding.
+bool loop_free_elementwise(const porta_device_info& info, uint32_t groups, uint32_t workgroup, uint64_t items,
+                           std::initializer_list<uint32_t> offsets);
+
 }  // namespace porta::ops

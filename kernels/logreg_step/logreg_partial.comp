@@ -55,6 +55,7 @@ const uint WG_MAX = 256;
 const uint RC_MAX = 16;
 
 layout(set = 0, binding = 0) readonly buffer MatX { uint xw[]; };  // words of PACK elements
+layout(set = 0, binding = 0) readonly buffer MatX4 { uvec4 xw4[]; };  // the same words, four at a time
 layout(set = 0, binding = 1) readonly buffer VecY { float y[]; };
 layout(set = 0, binding = 2) readonly buffer VecW { float w[]; };
 layout(set = 0, binding = 3) readonly buffer Bias { float bias[]; };
@@ -103,6 +104,10 @@ float x_at(uint e) { return decode(xw[e >> pack_shift()], e & (pack() - 1u)); }
 // (MODE 2): 4, 2 or 1 words, each loaded once.
 vec4 x4_at(uint e) {
   const uint i = e >> pack_shift();
+  // Four words that share a uvec4 of X's buffer: one 16-byte load. (From
+  // xw[i + 1u] and the like, a CPU compiler cannot tell that the words are
+  // neighbours, since i + 1u may wrap, and assembles the vec4 one by one.)
+  if (DTYPE == 0u && (i & 3u) == 0u) return uintBitsToFloat(xw4[i >> 2u]);
   if (DTYPE == 0u)
     return vec4(uintBitsToFloat(xw[i]), uintBitsToFloat(xw[i + 1u]), uintBitsToFloat(xw[i + 2u]),
                 uintBitsToFloat(xw[i + 3u]));

@@ -24,6 +24,10 @@ void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_t
   require_disjoint_or_same(call, out, b);
   if (out.elements == 0) return;
   const uint32_t wg = workgroup_size(call.info, 256);
+  // CPU-type devices: an item per element where they may (ONCE, mul.comp).
+  auto once = [&](uint32_t groups, uint64_t items, std::initializer_list<uint32_t> offsets) {
+    return uint32_t(loop_free_elementwise(call.info, groups, wg, items, offsets));
+  };
   for_each_piece(call, {&a, &b, &out}, out.elements, 4, [&](const Piece& piece) {
     const uint64_t n = piece.count;
     const uint32_t a_offset = piece.offset[0], b_offset = piece.offset[1], o_offset = piece.offset[2];
@@ -35,8 +39,9 @@ void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_t
       struct {
         uint32_t n4, a_offset4, b_offset4, o_offset4, stride;
       } push{static_cast<uint32_t>(vec4s), a_offset / 4, b_offset / 4, o_offset / 4, groups * wg};
-      dispatch_ranges(call, builtin_kernel(call, "mul_vec4", {{0, wg}}), groups, 1, bindings, &push,
-                      sizeof push);
+      const uint32_t loop_free = once(groups, vec4s, {a_offset, b_offset, o_offset});
+      dispatch_ranges(call, builtin_kernel(call, "mul_vec4", {{0, wg}, {1, loop_free}}), groups, 1, bindings,
+                      &push, sizeof push);
     }
     const uint64_t done = vec4s * 4;
     if (done < n) {
@@ -45,7 +50,9 @@ void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_t
         uint32_t n, a_offset, b_offset, o_offset, stride;
       } push{static_cast<uint32_t>(n - done), static_cast<uint32_t>(a_offset + done),
              static_cast<uint32_t>(b_offset + done), static_cast<uint32_t>(o_offset + done), groups * wg};
-      dispatch_ranges(call, builtin_kernel(call, "mul", {{0, wg}}), groups, 1, bindings, &push, sizeof push);
+      const uint32_t loop_free = once(groups, n - done, {push.a_offset, push.b_offset, push.o_offset});
+      dispatch_ranges(call, builtin_kernel(call, "mul", {{0, wg}, {1, loop_free}}), groups, 1, bindings,
+                      &push, sizeof push);
     }
   });
 }

@@ -17,7 +17,16 @@ layout(push_constant) uniform Params {
   uint stride;
 } p;
 
+// ONCE (constant 1) = 1: an item per vec4, offsets 0, no loop (mul.comp
+// says why).
+layout(constant_id = 1) const uint ONCE = 1;
+
 void main() {
+  if (ONCE != 0u) {
+    const uint i = gl_GlobalInvocationID.x;
+    if (i < p.n4) o[i] = a[i] * b[i];
+    return;
+  }
   for (uint i = gl_GlobalInvocationID.x; i < p.n4; i += p.stride)
     o[p.o_offset4 + i] = a[p.a_offset4 + i] * b[p.b_offset4 + i];
 }

@@ -14,6 +14,13 @@ layout(push_constant) uniform Params {
   uint stride;
 } p;
 
+// ONCE (constant 1) = 1: the host launched an item per element (CPU-type
+// devices) and both offsets are 0, so an item takes element
+// gl_GlobalInvocationID.x or none, without a loop or offsets (mul.comp says
+// why). The default is the CPU backend's built-in variant; GPUs launch fewer
+// items, which loop (ONCE = 0).
+layout(constant_id = 1) const uint ONCE = 1;
+
 // exp(v) for v <= 0 with an error that does not grow with |v|: Vulkan allows
 // exp 3 + 2|x| ulp (163 ulp at x = -80), so the argument is reduced first,
 // exp(v) = exp(r) * 2^k with |r| <= ln2/2. LN2_HI has 13 significant bits, so
@@ -43,7 +50,10 @@ float exp_nonpositive(float v) {
 // sign, chosen by selects: with a branch per sign, a GPU runs both paths for
 // a group that holds inputs of both signs.
 float sigmoid(float v) {
-  const bool is_nan = !(v >= 0.0) && !(v < 0.0);
+  // NaN from its bits: no short-circuit &&, whose branches become a select
+  // of booleans that GCC's SIMD loop over work-items leaves scalar, and no
+  // comparison a fast-math GPU compiler may fold away.
+  const bool is_nan = (floatBitsToUint(v) & 0x7fffffffu) > 0x7f800000u;
   const float e = exp_nonpositive(is_nan ? 0.0 : -abs(v));  // no NaN into float-to-int conversions
   const float s = (v >= 0.0 ? 1.0 : e) / (1.0 + e);
   return is_nan ? v : s;
@@ -53,6 +63,11 @@ float sigmoid(float v) {
 // before any result is needed: a GPU then has four times the bytes in flight
 // per thread (one load per thread leaves an H100 at ~70% of its bandwidth).
 void main() {
+  if (ONCE != 0u) {
+    const uint i = gl_GlobalInvocationID.x;
+    if (i < p.n) o[i] = sigmoid(x[i]);
+    return;
+  }
   const uint step = p.stride;
   for (uint i = gl_GlobalInvocationID.x; i < p.n; i += min(4u * step, p.n - i)) {
     const uint left = p.n - i;  // > 0; the other three may lie past the end

@@ -1,5 +1,5 @@
-// sigmoid: out = 1 / (1 + exp(-x)), elementwise (sigmoid.comp, four elements
-// per item and step). Error bound: bound.hpp.
+// sigmoid: out = 1 / (1 + exp(-x)), elementwise (sigmoid.comp: four elements
+// per item and step on GPUs, one per item on CPU-type devices). Error bound: bound.hpp.
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
 #include "launchers.hpp"
@@ -8,18 +8,20 @@
 namespace porta::ops {
 
 void launch_sigmoid(porta_stream stream, const porta_tensor* x_tensor, const porta_tensor* out_tensor) {
-  const OpCall call = begin_call(stream, "porta_ops_sigmoid");
-  const auto [x, out] = unary_operands(call, x_tensor, out_tensor);
-  if (out.elements == 0) return;
-  const uint32_t wg = workgroup_size(call.info, 256);
-  for_each_piece(call, {&x, &out}, out.elements, 4, [&](const Piece& piece) {
-    const uint32_t groups = elementwise_groups(call.info, (piece.count + 3) / 4, wg);
-    struct {
-      uint32_t n, x_offset, o_offset, stride;
-    } push{static_cast<uint32_t>(piece.count), piece.offset[0], piece.offset[1], groups * wg};
-    dispatch_ranges(call, builtin_kernel(call, "sigmoid", {{0, wg}}), groups, 1,
-                    {piece.binding[0], piece.binding[1]}, &push, sizeof push);
-  });
+  for_each_unary_piece(
+      stream, "porta_ops_sigmoid", x_tensor, out_tensor,
+      [](const OpCall& call, const Piece& piece, uint32_t wg) {
+        // CPU-type devices: an item per element where they may (ONCE).
+        const uint32_t once_groups = elementwise_groups(call.info, piece.count, wg);
+        const uint32_t once = loop_free_elementwise(call.info, once_groups, wg, piece.count,
+                                                    {piece.offset[0], piece.offset[1]});
+        const uint32_t groups = once ? once_groups : elementwise_groups(call.info, (piece.count + 3) / 4, wg);
+        struct {
+          uint32_t n, x_offset, o_offset, stride;
+        } push{static_cast<uint32_t>(piece.count), piece.offset[0], piece.offset[1], groups * wg};
+        dispatch_ranges(call, builtin_kernel(call, "sigmoid", {{0, wg}, {1, once}}), groups, 1,
+                        {piece.binding[0], piece.binding[1]}, &push, sizeof push);
+      });
 }
 
 }  // namespace porta::ops

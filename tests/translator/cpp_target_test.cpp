@@ -330,6 +330,48 @@ void main() {
   }
 }
 
+// Bit casts of whole vectors (a uvec4 read as a vec4 and back), and
+// float-to-int conversions that saturate (NaN gives 0); 32-bit ones compare
+// as floats, the others as doubles.
+TEST(CppTarget, VectorBitCastsAndSaturatingConversions) {
+  const char* source = R"(#version 450
+layout(local_size_x = 8) in;
+layout(binding = 0) readonly buffer In { uvec4 bits[]; };
+layout(binding = 1) readonly buffer Floats { float f[]; };
+layout(binding = 2) writeonly buffer Out { vec4 v[]; };
+layout(binding = 3) writeonly buffer Back { uvec4 back[]; };
+layout(binding = 4) writeonly buffer Ints { ivec2 n[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  v[i] = intBitsToFloat(floatBitsToInt(uintBitsToFloat(bits[i]) * 2.0));
+  back[i] = floatBitsToUint(uintBitsToFloat(bits[i]));
+  n[i] = ivec2(int(f[i]), int(uint(f[i])));
+}
+)";
+  CompiledKernel kernel(spirv_of(source));
+  ASSERT_BUILT(kernel);
+  const float cases[8] = {1.5f, -2.5f, 3e9f, -3e9f, 5e9f, std::nanf(""), 2147483520.0f, -2147483648.0f};
+  std::vector<uint32_t> bits(8 * 4), back(8 * 4);
+  std::vector<float> f(cases, cases + 8), v(8 * 4);
+  std::vector<int32_t> n(8 * 2);
+  for (int i = 0; i < 8 * 4; ++i) {
+    const float value = 0.25f * float(i) - 3.0f;
+    std::memcpy(&bits[i], &value, 4);
+  }
+  kernel.dispatch(1, 1, 1, {bits, f, v, back, n});
+  for (int i = 0; i < 8 * 4; ++i) {
+    EXPECT_EQ(v[i], 2.0f * (0.25f * float(i) - 3.0f)) << i;
+    EXPECT_EQ(back[i], bits[i]) << i;
+  }
+  // int(x) and uint(x) saturate at the type's ends; NaN gives 0.
+  const int32_t want_int[8] = {1, -2, INT32_MAX, INT32_MIN, INT32_MAX, 0, 2147483520, INT32_MIN};
+  const uint32_t want_uint[8] = {1u, 0u, 3000000000u, 0u, UINT32_MAX, 0u, 2147483520u, 0u};
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(n[i * 2], want_int[i]) << "int(" << cases[i] << ")";
+    EXPECT_EQ(uint32_t(n[i * 2 + 1]), want_uint[i]) << "uint(" << cases[i] << ")";
+  }
+}
+
 TEST(CppTarget, BuiltInsInTwoDimensions) {
   const char* source = R"(#version 450
 layout(local_size_x = 4, local_size_y = 2) in;

@@ -1129,6 +1129,21 @@ PORTA_GLSL_FN constexpr int floatBitsToInt(float x) { return bit_cast<int>(x); }
 PORTA_GLSL_FN constexpr uint floatBitsToUint(float x) { return bit_cast<uint>(x); }
 PORTA_GLSL_FN constexpr float intBitsToFloat(int x) { return bit_cast<float>(x); }
 PORTA_GLSL_FN constexpr float uintBitsToFloat(uint x) { return bit_cast<float>(x); }
+// Vectors, component by component.
+template <class To, class From, int N>
+PORTA_GLSL_FN vec<To, N> vector_bits(const vec<From, N>& x) {
+  vec<To, N> r;
+  for (int i = 0; i < N; ++i) r[i] = bit_cast<To>(x[i]);
+  return r;
+}
+template <int N>
+PORTA_GLSL_FN vec<int, N> floatBitsToInt(const vec<float, N>& x) { return vector_bits<int>(x); }
+template <int N>
+PORTA_GLSL_FN vec<uint, N> floatBitsToUint(const vec<float, N>& x) { return vector_bits<uint>(x); }
+template <int N>
+PORTA_GLSL_FN vec<float, N> intBitsToFloat(const vec<int, N>& x) { return vector_bits<float>(x); }
+template <int N>
+PORTA_GLSL_FN vec<float, N> uintBitsToFloat(const vec<uint, N>& x) { return vector_bits<float>(x); }
 PORTA_GLSL_FN constexpr int64_t doubleBitsToInt64(double x) { return bit_cast<int64_t>(x); }
 PORTA_GLSL_FN constexpr uint64_t doubleBitsToUint64(double x) { return bit_cast<uint64_t>(x); }
 PORTA_GLSL_FN constexpr double int64BitsToDouble(int64_t x) { return bit_cast<double>(x); }
@@ -1183,6 +1198,16 @@ struct integer_range<uint8_t> {
 };
 template <class I, class F, detail::if_scalar<F> = 0>
 PORTA_GLSL_FN I saturating_cast(F x) {
+  if constexpr (detail::is_same<F, float>::value && sizeof(I) == 4) {
+    // Compared as floats: a double comparison selecting a 32-bit result mixes
+    // mask widths, and GCC then leaves a SIMD loop over work-items scalar.
+    // Exact: -2^31 is a float, and hi + 1 (2^31 or 2^32) is the first float
+    // above hi, so x >= hi + 1 is x >= hi.
+    if (!(x == x)) return I(0);
+    if (x <= float(integer_range<I>::lo)) return I(integer_range<I>::lo);
+    if (x >= float(integer_range<I>::hi + 1.0)) return ~I(0) > I(0) ? ~I(0) : ~(I(1) << 31);
+    return I(x);
+  }
   const double v = double(x);
   if (!(v == v)) return I(0);
   if (v <= integer_range<I>::lo) return I(integer_range<I>::lo);

@@ -33,6 +33,8 @@ const Builtin* find_builtin(const char* name) {
 
 }  // namespace
 
+bool has_builtin_kernel(const char* name) { return find_builtin(name) != nullptr; }
+
 KernelHandle builtin_kernel(const OpCall& call, const char* name,
                             std::initializer_list<porta_spec_constant> specs) {
   const Builtin* builtin = find_builtin(name);

@@ -27,6 +27,10 @@ using KernelHandle = std::unique_ptr<porta_kernel_t, KernelDestroyer>;
 KernelHandle builtin_kernel(const OpCall& call, const char* name,
                             std::initializer_list<porta_spec_constant> specs);
 
+// Whether libporta holds the built-in kernel `name` (a build without
+// glslangValidator 13 has no cooperative-matrix kernels).
+bool has_builtin_kernel(const char* name);
+
 // Queues the kernel through porta_stream_dispatch (its checks, recording,
 // keep-alive); a failure names the op.
 void dispatch(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,

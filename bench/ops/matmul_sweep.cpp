@@ -4,6 +4,7 @@
 // choices were made. Given a matmul_coop_f16.spv or matmul_coop_f32.spv (the
 // cooperative-matrix variants, kernels/matmul/matmul_coop.comp, as the build
 // leaves them in build/<preset>/kernels/spirv/), it sweeps their tilings.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -52,10 +53,28 @@ void sweep_coop(const Options& o, Device& device, Stream& stream, const Peak& pe
   // Within the kernel's arrays: blocks up to 128 x 128, at most 8 subgroup
   // tiles, BK up to 32 (float16) or 16 (float32).
   const uint32_t deep = f16 ? 32 : 16;
-  const std::vector<Choice> choices = {
-      {2, 2, 1, 1, 16},   {2, 2, 2, 2, 16},   {2, 2, 2, 2, deep}, {2, 2, 4, 2, deep}, {2, 2, 2, 4, deep},
-      {2, 4, 2, 2, deep}, {4, 2, 2, 2, deep}, {2, 4, 4, 2, 16},   {2, 4, 4, 2, deep}, {4, 2, 2, 4, deep},
-      {4, 2, 2, 4, 16},   {1, 4, 4, 2, deep}, {2, 2, 4, 4, deep}, {1, 2, 4, 4, deep}};
+  std::vector<Choice> choices;
+  for (const Choice& ch : std::vector<Choice>{{2, 2, 1, 1, 16},
+                                              {2, 2, 2, 2, 16},
+                                              {2, 2, 2, 2, deep},
+                                              {2, 2, 4, 2, deep},
+                                              {2, 2, 2, 4, deep},
+                                              {2, 4, 2, 2, deep},
+                                              {4, 2, 2, 2, deep},
+                                              {2, 4, 4, 2, 16},
+                                              {2, 4, 4, 2, deep},
+                                              {4, 2, 2, 4, 16},
+                                              {4, 2, 2, 4, deep},
+                                              {1, 4, 4, 2, deep},
+                                              {2, 2, 4, 4, deep},
+                                              {1, 2, 4, 4, deep}}) {
+    // float32 matrices: deep is 16, so some rows would repeat.
+    const auto same = [&](const Choice& o) {
+      return o.warps_m == ch.warps_m && o.warps_n == ch.warps_n && o.tiles_m == ch.tiles_m &&
+             o.tiles_n == ch.tiles_n && o.bk == ch.bk;
+    };
+    if (std::none_of(choices.begin(), choices.end(), same)) choices.push_back(ch);
+  }
   const DeviceInfo info = device.info();
   const uint32_t sg = info.limits.subgroup_size ? info.limits.subgroup_size : 32;
   const std::string name = f16 ? "matmul_coop_f16" : "matmul_coop_f32";

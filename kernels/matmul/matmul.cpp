@@ -250,6 +250,17 @@ uint32_t vec4_loads(const porta_device_info& info, const Gemm& g) {
   return aligned ? kGpuVec4 : 0;
 }
 
+// matmul_coop.comp's VEC: 16-byte runs (4 float32 or 8 16-bit elements)
+// where every run of A and B is aligned in every batch, on every device (the
+// kernel runs on CPU-type devices only when a test forces it, and should run
+// there as it does on GPUs).
+uint32_t coop_runs(const Gemm& g) {
+  const uint64_t run = g.a.dtype == PORTA_DTYPE_FLOAT32 ? 4 : 8;
+  const bool aligned = g.a.offset % run == 0 && g.b.offset % run == 0 && g.lda % run == 0 &&
+                       g.ldb % run == 0 && g.a_batch % run == 0 && g.b_batch % run == 0;
+  return aligned ? 1 : 0;
+}
+
 // Queues the GEMM: batches in as many dispatches as the device's group
 // count allows, and on loop-limited devices K in slices (depth_per_dispatch):
 // C = alpha op(A) op(B) over the first slice plus beta C, each further slice
@@ -305,7 +316,8 @@ void queue_with(const OpCall& call, const Gemm& g, const KernelChoice& choice) {
                              {5, t.bk},
                              {7, input_code(g.a.dtype)},
                              {8, bias_on},
-                             {9, act}});
+                             {9, act},
+                             {10, coop_runs(g)}});
     }
     return builtin_kernel(call, choice.name,
                           {{0, tile.lx},

@@ -42,7 +42,7 @@
 // (OpenCL without subgroups) run it too.
 //
 // Specialization constants: 0 the group's items, 1-2 WARPS_M/WARPS_N, 3-4
-// TILES_M/TILES_N, 5 BK; 7-9 as matmul.comp. The host keeps BM, BN <= 128,
+// TILES_M/TILES_N, 5 BK; 7-9 as matmul.comp; 10 VEC (stage_slice). The host keeps BM, BN <= 128,
 // WARPS_M * WARPS_N <= 8 and BK <= BK_MAX, the sizes of the shared arrays.
 layout(local_size_x = 128) in;
 layout(local_size_x_id = 0) in;
@@ -54,6 +54,7 @@ layout(constant_id = 5) const uint BK = 16;
 layout(constant_id = 7) const uint INPUT = 0;
 layout(constant_id = 8) const uint BIAS = 0;
 layout(constant_id = 9) const uint ACTIVATION = 0;
+layout(constant_id = 10) const uint VEC = 0;
 
 #ifdef COOP_F16
 #define ELEM float16_t
@@ -70,8 +71,12 @@ const uint WARPS_MAX = 8;               // and WARPS_M * WARPS_N <= 8
 
 layout(set = 0, binding = 0) readonly buffer MatA { float a[]; };
 layout(set = 0, binding = 0) readonly buffer MatA16 { uint a16[]; };
+layout(set = 0, binding = 0) readonly buffer MatA4 { vec4 a4[]; };
+layout(set = 0, binding = 0) readonly buffer MatA8 { uvec4 a8[]; };
 layout(set = 0, binding = 1) readonly buffer MatB { float b[]; };
 layout(set = 0, binding = 1) readonly buffer MatB16 { uint b16[]; };
+layout(set = 0, binding = 1) readonly buffer MatB4 { vec4 b4[]; };
+layout(set = 0, binding = 1) readonly buffer MatB8 { uvec4 b8[]; };
 layout(set = 0, binding = 2) buffer MatC { float c[]; };
 layout(set = 0, binding = 3) readonly buffer Bias { float bias[]; };
 
@@ -117,25 +122,83 @@ float unpack16(uint word, uint e) {
 float load_a(uint at) { return INPUT == 0u ? a[at] : unpack16(a16[at / 2u], at); }
 float load_b(uint at) { return INPUT == 0u ? b[at] : unpack16(b16[at / 2u], at); }
 
+// Elements are staged in runs of RUN consecutive ones in memory: with VEC
+// (the host sets it where every run is aligned: offsets, row strides and
+// batch strides multiples of RUN) one 16-byte load of 8 16-bit or 4 float32
+// elements; without, single elements.
+const uint RUN_MAX = 8;
+uint run_length() { return VEC == 0u ? 1u : INPUT == 0u ? 4u : 8u; }
+
+// The run being staged, as floats in v[0..run_length()). A global rather
+// than a parameter: arrays pass to functions by copy (matmul.comp's acc).
+float v[RUN_MAX];
+
+// The run of A (B) from element `at` into v.
+void load_run_a(uint at) {
+  if (VEC == 0u) {
+    v[0] = load_a(at);
+  } else if (INPUT == 0u) {
+    const vec4 q = a4[at / 4u];
+    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+  } else {
+    const uvec4 q = a8[at / 8u];
+    v[0] = unpack16(q.x, 0u), v[1] = unpack16(q.x, 1u), v[2] = unpack16(q.y, 0u), v[3] = unpack16(q.y, 1u);
+    v[4] = unpack16(q.z, 0u), v[5] = unpack16(q.z, 1u), v[6] = unpack16(q.w, 0u), v[7] = unpack16(q.w, 1u);
+  }
+}
+
+void load_run_b(uint at) {
+  if (VEC == 0u) {
+    v[0] = load_b(at);
+  } else if (INPUT == 0u) {
+    const vec4 q = b4[at / 4u];
+    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+  } else {
+    const uvec4 q = b8[at / 8u];
+    v[0] = unpack16(q.x, 0u), v[1] = unpack16(q.x, 1u), v[2] = unpack16(q.y, 0u), v[3] = unpack16(q.y, 1u);
+    v[4] = unpack16(q.z, 0u), v[5] = unpack16(q.z, 1u), v[6] = unpack16(q.w, 0u), v[7] = unpack16(q.w, 1u);
+  }
+}
+
 // Stages the slice of op(A) at depth k0 of rows row0.. and of op(B) at k0 of
-// columns col0..; consecutive items read consecutive addresses of A and B.
+// columns col0..: each operand as lines along its memory order (rows of A, or
+// its columns when transposed), each line in runs; consecutive items take
+// consecutive runs. A run wholly inside the operand loads at once, one at its
+// edge element by element.
 void stage_slice(uint row0, uint col0, uint k0, uint tid, uint threads) {
   const uint BM = WARPS_M * TILES_M * TILE, BN = WARPS_N * TILES_N * TILE;
-  for (uint e = tid; e < BM * BK; e += threads) {
-    const uint i = p.trans_a != 0u ? e % BM : e / BK;
-    const uint kk = p.trans_a != 0u ? e / BM : e % BK;
+  const uint run = run_length();
+  const bool ta = p.trans_a != 0u;
+  const uint runs_a = (ta ? BM : BK) / run;  // runs per line
+  for (uint e = tid; e < BM * BK / run; e += threads) {
+    const uint line = e / runs_a, first = (e % runs_a) * run;
+    const uint i = ta ? first : line, kk = ta ? line : first;  // op(A) of the run's first element
     const uint gi = row0 + i, gk = k0 + kk;
-    float v = 0.0;
-    if (gi < p.M && gk < p.K) v = load_a(a_base + (p.trans_a != 0u ? gk * p.lda + gi : gi * p.lda + gk));
-    tile_a[i * (BK + PAD) + kk] = ELEM(v);
+    if (ta ? gk < p.K && gi + run <= p.M : gi < p.M && gk + run <= p.K) {
+      load_run_a(a_base + (ta ? gk * p.lda + gi : gi * p.lda + gk));
+    } else {
+      for (uint t = 0u; t < run; ++t) {
+        const uint ti = ta ? gi + t : gi, tk = ta ? gk : gk + t;
+        v[t] = ti < p.M && tk < p.K ? load_a(a_base + (ta ? tk * p.lda + ti : ti * p.lda + tk)) : 0.0;
+      }
+    }
+    for (uint t = 0u; t < run; ++t) tile_a[ta ? (i + t) * (BK + PAD) + kk : i * (BK + PAD) + kk + t] = ELEM(v[t]);
   }
-  for (uint e = tid; e < BN * BK; e += threads) {
-    const uint j = p.trans_b != 0u ? e / BK : e % BN;
-    const uint kk = p.trans_b != 0u ? e % BK : e / BN;
+  const bool tb = p.trans_b != 0u;
+  const uint runs_b = (tb ? BK : BN) / run;
+  for (uint e = tid; e < BN * BK / run; e += threads) {
+    const uint line = e / runs_b, first = (e % runs_b) * run;
+    const uint j = tb ? line : first, kk = tb ? first : line;  // op(B) of the run's first element
     const uint gj = col0 + j, gk = k0 + kk;
-    float v = 0.0;
-    if (gj < p.N && gk < p.K) v = load_b(b_base + (p.trans_b != 0u ? gj * p.ldb + gk : gk * p.ldb + gj));
-    tile_b[kk * (BN + PAD) + j] = ELEM(v);
+    if (tb ? gj < p.N && gk + run <= p.K : gk < p.K && gj + run <= p.N) {
+      load_run_b(b_base + (tb ? gj * p.ldb + gk : gk * p.ldb + gj));
+    } else {
+      for (uint t = 0u; t < run; ++t) {
+        const uint tj = tb ? gj : gj + t, tk = tb ? gk + t : gk;
+        v[t] = tj < p.N && tk < p.K ? load_b(b_base + (tb ? tj * p.ldb + tk : tk * p.ldb + tj)) : 0.0;
+      }
+    }
+    for (uint t = 0u; t < run; ++t) tile_b[tb ? (kk + t) * (BN + PAD) + j : kk * (BN + PAD) + j + t] = ELEM(v[t]);
   }
 }
 

@@ -207,29 +207,34 @@ std::string refusal_key(const porta_device_info& info, const char* name) {
 }
 
 // The cooperative-matrix kernel for this GEMM where the device takes it:
-// the device has cooperative matrices (natively or lowered), enough shared
-// memory for the kernel's arrays, is a GPU (CPU-type devices lower the
-// matrices to loops, slower than matmul.comp), and has not refused the
-// variant before. PORTA_GEMM_KERNEL=coopmat skips the last two tests and
-// refuses what fails the others.
+// the device has cooperative matrices (natively or lowered), float16
+// arithmetic for the float16 variant, enough shared memory for the kernel's
+// arrays; it is a GPU (CPU-type devices lower the matrices to loops, slower
+// than matmul.comp) whose subgroups it knows to have several items (groups
+// are sized in subgroups, and where a subgroup is one item, as on OpenCL
+// devices without subgroups, every item would hold whole matrices and
+// multiply them in loops); and it has not refused the variant before.
+// PORTA_GEMM_KERNEL=coopmat skips the last three tests and refuses what
+// fails the others.
 std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, KernelMode mode) {
   const porta_device_info& info = call.info;
   const bool forced = mode == KernelMode::kCoop;
   const char* name = coop_variant(g);
   if (mode == KernelMode::kSimt || !name) return std::nullopt;
   const bool f16 = g.a.dtype == PORTA_DTYPE_FLOAT16;
-  const char* missing = !has_builtin_kernel(name) ? "libporta was built without glslangValidator 13, so "
-                                                    "without its cooperative-matrix kernels"
-                        : !(info.features & PORTA_FEATURE_COOPERATIVE_MATRIX)
-                            ? "the device has no cooperative matrices"
-                        : info.limits.max_shared_memory_bytes < (f16 ? kCoopSharedF16 : kCoopSharedF32)
-                            ? "the device has too little shared memory for the kernel's tiles"
-                            : nullptr;
+  const char* missing =
+      !has_builtin_kernel(name) ? "libporta was built without glslangValidator 13, so "
+                                  "without its cooperative-matrix kernels"
+      : !(info.features & PORTA_FEATURE_COOPERATIVE_MATRIX) ? "the device has no cooperative matrices"
+      : f16 && !(info.features & PORTA_FEATURE_FP16)        ? "the device has no float16 arithmetic"
+      : info.limits.max_shared_memory_bytes < (f16 ? kCoopSharedF16 : kCoopSharedF32)
+          ? "the device has too little shared memory for the kernel's tiles"
+          : nullptr;
   if (missing && forced)
     call.fail(PORTA_ERROR_UNSUPPORTED, "PORTA_GEMM_KERNEL=coopmat asks for %s, but %s", name, missing);
   if (missing) return std::nullopt;
   if (!forced) {
-    if (cpu_like(info)) return std::nullopt;
+    if (cpu_like(info) || info.limits.subgroup_size < 2) return std::nullopt;
     const std::lock_guard<std::mutex> lock(refused_mutex);
     if (refused.count(refusal_key(info, name))) return std::nullopt;
   }

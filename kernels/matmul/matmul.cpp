@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
@@ -306,36 +307,28 @@ void queue_with(const OpCall& call, const Gemm& g, const KernelChoice& choice) {
   // matmul_coop.comp runs only where cooperative matrices are, which
   // loop-limited devices (llvmpipe) do not have: K in one dispatch.
   const uint64_t depth = choice.coop ? std::max<uint64_t>(g.k, 1) : depth_per_dispatch(call.info, tile, g.k);
-  const uint32_t vec4 = vec4_loads(call.info, g);
+  // Constants 0-6 are each kernel's tiling; 7-10 are the input type, the
+  // epilogue and the loads in both.
+  std::vector<porta_spec_constant> specs;
+  if (choice.coop) {
+    const CoopTile& t = choice.ctile;
+    specs = {{0, t.subgroup * t.warps_m * t.warps_n},
+             {1, t.warps_m},
+             {2, t.warps_n},
+             {3, t.tiles_m},
+             {4, t.tiles_n},
+             {5, t.bk}};
+  } else {
+    specs = {{0, tile.lx}, {1, tile.ly},       {2, tile.bk}, {3, tile.tm},
+             {4, tile.tn}, {5, tile.prefetch}, {6, tile.fma}};
+  }
+  specs.push_back({7, input_code(g.a.dtype)});
+  specs.push_back({10, choice.coop ? coop_runs(g) : vec4_loads(call.info, g)});
   const auto kernel_for = [&](bool epilogue) {
-    const uint32_t bias_on = epilogue && g.has_bias ? 1u : 0u;
-    const uint32_t act = epilogue ? static_cast<uint32_t>(g.activation) : 0u;
-    if (choice.coop) {
-      const CoopTile& t = choice.ctile;
-      return builtin_kernel(call, choice.name,
-                            {{0, t.subgroup * t.warps_m * t.warps_n},
-                             {1, t.warps_m},
-                             {2, t.warps_n},
-                             {3, t.tiles_m},
-                             {4, t.tiles_n},
-                             {5, t.bk},
-                             {7, input_code(g.a.dtype)},
-                             {8, bias_on},
-                             {9, act},
-                             {10, coop_runs(g)}});
-    }
-    return builtin_kernel(call, choice.name,
-                          {{0, tile.lx},
-                           {1, tile.ly},
-                           {2, tile.bk},
-                           {3, tile.tm},
-                           {4, tile.tn},
-                           {5, tile.prefetch},
-                           {6, tile.fma},
-                           {7, input_code(g.a.dtype)},
-                           {8, bias_on},
-                           {9, act},
-                           {10, vec4}});
+    std::vector<porta_spec_constant> all = specs;
+    all.push_back({8, epilogue && g.has_bias ? 1u : 0u});
+    all.push_back({9, epilogue ? static_cast<uint32_t>(g.activation) : 0u});
+    return builtin_kernel(call, choice.name, all.data(), all.size());
   };
   const bool plain = !g.has_bias && g.activation == PORTA_GEMM_ACTIVATION_NONE;
   const KernelHandle last = kernel_for(true);

@@ -80,38 +80,47 @@ void sweep_coop(const Options& o, Device& device, Stream& stream, const Peak& pe
   const std::string name = f16 ? "matmul_coop_f16" : "matmul_coop_f32";
   std::vector<uint64_t> sizes = !o.matmul.empty() ? o.matmul : std::vector<uint64_t>{4096u};
   for (uint64_t n : sizes) {
-    // 16-bit elements, two per word; n even keeps every row whole words.
+    // 16-bit elements, two per word; sizes that are multiples of 8 keep
+    // every 16-byte run aligned (VEC 1).
     Buffer a = device.buffer(n * n * 2 + 4), b = device.buffer(n * n * 2 + 4), c = device.buffer(n * n * 4);
     stream.fill(a, 0.5f);  // each word's halves: 0 and a small normal number
     stream.fill(b, 0.25f);
-    for (const Choice& ch : choices) {
-      Row row = prototype;
-      row.op = f16 ? "matmul_f16" : "matmul_bf16";
-      row.dims = {n, n, n};
-      char label[96];
-      std::snprintf(label, sizeof label, "%llu^2 coop %ux%u sg, %ux%u tiles, bk%u",
-                    static_cast<unsigned long long>(n), ch.warps_m, ch.warps_n, ch.tiles_m, ch.tiles_n,
-                    ch.bk);
-      row.size = label;
-      row.work = 2.0 * n * n * n;
-      try {
-        const std::vector<SpecConstant> specs = {{0u, sg * ch.warps_m * ch.warps_n},
-                                                 {1u, ch.warps_m},
-                                                 {2u, ch.warps_n},
-                                                 {3u, ch.tiles_m},
-                                                 {4u, ch.tiles_n},
-                                                 {5u, ch.bk},
-                                                 {7u, f16 ? 1u : 2u}};
-        Kernel k = device.kernel(spirv(words, name), specs);
-        const uint64_t bm = 16ull * ch.warps_m * ch.tiles_m, bn = 16ull * ch.warps_n * ch.tiles_n;
-        const uint32_t gx = uint32_t((n + bn - 1) / bn), gy = uint32_t((n + bm - 1) / bm);
-        const SquarePush push = square_push(n, gy);
-        time_row(o, stream, peak, row, [&] { stream.dispatch(k, {gx, gy, 1}, {a, b, c, a}, push); });
-      } catch (const std::exception& e) {
-        row.error = e.what();
+    for (const Choice& ch : choices)
+      for (uint32_t prefetch : {0u, 1u}) {
+        // PREFETCH 1 holds at most 2 runs (8 elements) per operand and item.
+        const uint64_t items = uint64_t(sg) * ch.warps_m * ch.warps_n;
+        if (prefetch && (16ull * ch.warps_m * ch.tiles_m * ch.bk / 8 > 2 * items ||
+                         16ull * ch.warps_n * ch.tiles_n * ch.bk / 8 > 2 * items))
+          continue;
+        Row row = prototype;
+        row.op = f16 ? "matmul_f16" : "matmul_bf16";
+        row.dims = {n, n, n};
+        char label[96];
+        std::snprintf(label, sizeof label, "%llu^2 coop %ux%u sg, %ux%u tiles, bk%u, p%u",
+                      static_cast<unsigned long long>(n), ch.warps_m, ch.warps_n, ch.tiles_m, ch.tiles_n,
+                      ch.bk, prefetch);
+        row.size = label;
+        row.work = 2.0 * n * n * n;
+        try {
+          const std::vector<SpecConstant> specs = {{0u, sg * ch.warps_m * ch.warps_n},
+                                                   {1u, ch.warps_m},
+                                                   {2u, ch.warps_n},
+                                                   {3u, ch.tiles_m},
+                                                   {4u, ch.tiles_n},
+                                                   {5u, ch.bk},
+                                                   {6u, prefetch},
+                                                   {7u, f16 ? 1u : 2u},
+                                                   {10u, 1u}};
+          Kernel k = device.kernel(spirv(words, name), specs);
+          const uint64_t bm = 16ull * ch.warps_m * ch.tiles_m, bn = 16ull * ch.warps_n * ch.tiles_n;
+          const uint32_t gx = uint32_t((n + bn - 1) / bn), gy = uint32_t((n + bm - 1) / bm);
+          const SquarePush push = square_push(n, gy);
+          time_row(o, stream, peak, row, [&] { stream.dispatch(k, {gx, gy, 1}, {a, b, c, a}, push); });
+        } catch (const std::exception& e) {
+          row.error = e.what();
+        }
+        done(row);
       }
-      done(row);
-    }
   }
 }
 

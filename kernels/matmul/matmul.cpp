@@ -267,6 +267,18 @@ uint32_t coop_runs(const Gemm& g) {
   return aligned ? 1 : 0;
 }
 
+// matmul_coop.comp's PREFETCH: the next slice's loads in flight during the
+// multiply-adds, where each item's share of a slice is at most the kernel's
+// SLOTS_MAX (2) runs per operand.
+uint32_t coop_prefetch(const CoopTile& t, bool f32_inputs, bool runs) {
+  constexpr uint64_t kSlotsMax = 2;
+  const uint64_t run = !runs ? 1 : f32_inputs ? 4 : 8;
+  const uint64_t items = uint64_t(t.subgroup) * t.warps_m * t.warps_n;
+  const uint64_t runs_a = uint64_t(t.warps_m) * t.tiles_m * kCoopTile * t.bk / run;
+  const uint64_t runs_b = uint64_t(t.warps_n) * t.tiles_n * kCoopTile * t.bk / run;
+  return runs_a <= kSlotsMax * items && runs_b <= kSlotsMax * items ? 1 : 0;
+}
+
 // Queues the GEMM: batches in as many dispatches as the device's group
 // count allows, and on loop-limited devices K in slices (depth_per_dispatch):
 // C = alpha op(A) op(B) over the first slice plus beta C, each further slice
@@ -317,7 +329,8 @@ void queue_with(const OpCall& call, const Gemm& g, const KernelChoice& choice) {
              {2, t.warps_n},
              {3, t.tiles_m},
              {4, t.tiles_n},
-             {5, t.bk}};
+             {5, t.bk},
+             {6, coop_prefetch(t, g.a.dtype == PORTA_DTYPE_FLOAT32, coop_runs(g) != 0)}};
   } else {
     specs = {{0, tile.lx}, {1, tile.ly},       {2, tile.bk}, {3, tile.tm},
              {4, tile.tn}, {5, tile.prefetch}, {6, tile.fma}};

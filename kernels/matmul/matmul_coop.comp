@@ -42,8 +42,9 @@
 // (OpenCL without subgroups) run it too.
 //
 // Specialization constants: 0 the group's items, 1-2 WARPS_M/WARPS_N, 3-4
-// TILES_M/TILES_N, 5 BK; 7-9 as matmul.comp; 10 VEC (stage_slice). The host keeps BM, BN <= 128,
-// WARPS_M * WARPS_N <= 8 and BK <= BK_MAX, the sizes of the shared arrays.
+// TILES_M/TILES_N, 5 BK, 6 PREFETCH (fetch_held); 7-9 as matmul.comp; 10 VEC
+// (run_length). The host keeps BM, BN <= 128, WARPS_M * WARPS_N <= 8 and
+// BK <= BK_MAX, the sizes of the shared arrays.
 layout(local_size_x = 128) in;
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint WARPS_M = 2;
@@ -51,6 +52,7 @@ layout(constant_id = 2) const uint WARPS_N = 2;
 layout(constant_id = 3) const uint TILES_M = 2;
 layout(constant_id = 4) const uint TILES_N = 2;
 layout(constant_id = 5) const uint BK = 16;
+layout(constant_id = 6) const uint PREFETCH = 0;
 layout(constant_id = 7) const uint INPUT = 0;
 layout(constant_id = 8) const uint BIAS = 0;
 layout(constant_id = 9) const uint ACTIVATION = 0;
@@ -160,45 +162,114 @@ void load_run_b(uint at) {
   }
 }
 
-// Stages the slice of op(A) at depth k0 of rows row0.. and of op(B) at k0 of
-// columns col0..: each operand as lines along its memory order (rows of A, or
-// its columns when transposed), each line in runs; consecutive items take
-// consecutive runs. A run wholly inside the operand loads at once, one at its
-// edge element by element.
+// A slice of op(A) (op(B)) is staged as lines along the operand's memory
+// order (rows of A, or its columns when transposed), each line in runs;
+// consecutive items take consecutive runs. Run e of op(A)'s slice starts at
+// row i, depth kk of the block; false past the slice's runs.
+bool place_run_a(uint e, out uint i, out uint kk) {
+  const uint BM = WARPS_M * TILES_M * TILE, run = run_length();
+  const uint runs = (p.trans_a != 0u ? BM : BK) / run;  // runs per line
+  const uint line = e / runs, first = (e % runs) * run;
+  i = p.trans_a != 0u ? first : line;
+  kk = p.trans_a != 0u ? line : first;
+  return e < BM * BK / run;
+}
+
+// Run e of op(B)'s slice starts at depth kk, column j of the block.
+bool place_run_b(uint e, out uint j, out uint kk) {
+  const uint BN = WARPS_N * TILES_N * TILE, run = run_length();
+  const uint runs = (p.trans_b != 0u ? BK : BN) / run;
+  const uint line = e / runs, first = (e % runs) * run;
+  j = p.trans_b != 0u ? line : first;
+  kk = p.trans_b != 0u ? first : line;
+  return e < BN * BK / run;
+}
+
+// Run e of the slice at k0 of the block at row0 (col0) into v: at once where
+// the run lies wholly inside the operand, else element by element, zeros
+// outside.
+void fetch_run_a(uint e, uint row0, uint k0) {
+  uint i, kk;
+  if (!place_run_a(e, i, kk)) return;
+  const bool ta = p.trans_a != 0u;
+  const uint gi = row0 + i, gk = k0 + kk, run = run_length();
+  if (ta ? gk < p.K && gi + run <= p.M : gi < p.M && gk + run <= p.K) {
+    load_run_a(a_base + (ta ? gk * p.lda + gi : gi * p.lda + gk));
+    return;
+  }
+  for (uint t = 0u; t < run; ++t) {
+    const uint ti = ta ? gi + t : gi, tk = ta ? gk : gk + t;
+    v[t] = ti < p.M && tk < p.K ? load_a(a_base + (ta ? tk * p.lda + ti : ti * p.lda + tk)) : 0.0;
+  }
+}
+
+void fetch_run_b(uint e, uint col0, uint k0) {
+  uint j, kk;
+  if (!place_run_b(e, j, kk)) return;
+  const bool tb = p.trans_b != 0u;
+  const uint gj = col0 + j, gk = k0 + kk, run = run_length();
+  if (tb ? gj < p.N && gk + run <= p.K : gk < p.K && gj + run <= p.N) {
+    load_run_b(b_base + (tb ? gj * p.ldb + gk : gk * p.ldb + gj));
+    return;
+  }
+  for (uint t = 0u; t < run; ++t) {
+    const uint tj = tb ? gj : gj + t, tk = tb ? gk + t : gk;
+    v[t] = tj < p.N && tk < p.K ? load_b(b_base + (tb ? tj * p.ldb + tk : tk * p.ldb + tj)) : 0.0;
+  }
+}
+
+// v, run e of the slice, into the shared tiles in the matrices' type.
+void put_run_a(uint e) {
+  uint i, kk;
+  if (!place_run_a(e, i, kk)) return;
+  for (uint t = 0u; t < run_length(); ++t)
+    tile_a[p.trans_a != 0u ? (i + t) * (BK + PAD) + kk : i * (BK + PAD) + kk + t] = ELEM(v[t]);
+}
+
+void put_run_b(uint e) {
+  uint j, kk;
+  if (!place_run_b(e, j, kk)) return;
+  const uint row = WARPS_N * TILES_N * TILE + PAD;  // BN + PAD
+  for (uint t = 0u; t < run_length(); ++t)
+    tile_b[p.trans_b != 0u ? (kk + t) * row + j : kk * row + j + t] = ELEM(v[t]);
+}
+
+// PREFETCH: the item's runs of the next slice, held in registers while the
+// current one is multiplied (SLOTS_MAX runs per operand at most: a tiling
+// whose share per item is larger runs as PREFETCH 0).
+const uint SLOTS_MAX = 2;
+float held_a[SLOTS_MAX * RUN_MAX];
+float held_b[SLOTS_MAX * RUN_MAX];
+
+void fetch_held(uint row0, uint col0, uint k0, uint tid, uint threads) {
+  for (uint s = 0u; s < SLOTS_MAX; ++s) {
+    fetch_run_a(tid + s * threads, row0, k0);
+    for (uint t = 0u; t < RUN_MAX; ++t) held_a[s * RUN_MAX + t] = v[t];
+    fetch_run_b(tid + s * threads, col0, k0);
+    for (uint t = 0u; t < RUN_MAX; ++t) held_b[s * RUN_MAX + t] = v[t];
+  }
+}
+
+void put_held(uint tid, uint threads) {
+  for (uint s = 0u; s < SLOTS_MAX; ++s) {
+    for (uint t = 0u; t < RUN_MAX; ++t) v[t] = held_a[s * RUN_MAX + t];
+    put_run_a(tid + s * threads);
+    for (uint t = 0u; t < RUN_MAX; ++t) v[t] = held_b[s * RUN_MAX + t];
+    put_run_b(tid + s * threads);
+  }
+}
+
+// Stages the slice at k0 without prefetching: every run of it, loaded and
+// stored by the items in turn.
 void stage_slice(uint row0, uint col0, uint k0, uint tid, uint threads) {
   const uint BM = WARPS_M * TILES_M * TILE, BN = WARPS_N * TILES_N * TILE;
-  const uint run = run_length();
-  const bool ta = p.trans_a != 0u;
-  const uint runs_a = (ta ? BM : BK) / run;  // runs per line
-  for (uint e = tid; e < BM * BK / run; e += threads) {
-    const uint line = e / runs_a, first = (e % runs_a) * run;
-    const uint i = ta ? first : line, kk = ta ? line : first;  // op(A) of the run's first element
-    const uint gi = row0 + i, gk = k0 + kk;
-    if (ta ? gk < p.K && gi + run <= p.M : gi < p.M && gk + run <= p.K) {
-      load_run_a(a_base + (ta ? gk * p.lda + gi : gi * p.lda + gk));
-    } else {
-      for (uint t = 0u; t < run; ++t) {
-        const uint ti = ta ? gi + t : gi, tk = ta ? gk : gk + t;
-        v[t] = ti < p.M && tk < p.K ? load_a(a_base + (ta ? tk * p.lda + ti : ti * p.lda + tk)) : 0.0;
-      }
-    }
-    for (uint t = 0u; t < run; ++t) tile_a[ta ? (i + t) * (BK + PAD) + kk : i * (BK + PAD) + kk + t] = ELEM(v[t]);
+  for (uint e = tid; e < BM * BK / run_length(); e += threads) {
+    fetch_run_a(e, row0, k0);
+    put_run_a(e);
   }
-  const bool tb = p.trans_b != 0u;
-  const uint runs_b = (tb ? BK : BN) / run;
-  for (uint e = tid; e < BN * BK / run; e += threads) {
-    const uint line = e / runs_b, first = (e % runs_b) * run;
-    const uint j = tb ? line : first, kk = tb ? first : line;  // op(B) of the run's first element
-    const uint gj = col0 + j, gk = k0 + kk;
-    if (tb ? gj < p.N && gk + run <= p.K : gk < p.K && gj + run <= p.N) {
-      load_run_b(b_base + (tb ? gj * p.ldb + gk : gk * p.ldb + gj));
-    } else {
-      for (uint t = 0u; t < run; ++t) {
-        const uint tj = tb ? gj : gj + t, tk = tb ? gk + t : gk;
-        v[t] = tj < p.N && tk < p.K ? load_b(b_base + (tb ? tj * p.ldb + tk : tk * p.ldb + tj)) : 0.0;
-      }
-    }
-    for (uint t = 0u; t < run; ++t) tile_b[tb ? (kk + t) * (BN + PAD) + j : kk * (BN + PAD) + j + t] = ELEM(v[t]);
+  for (uint e = tid; e < BN * BK / run_length(); e += threads) {
+    fetch_run_b(e, col0, k0);
+    put_run_b(e);
   }
 }
 
@@ -261,9 +332,18 @@ void main() {
     for (uint r = 0u; r < TILES_M; ++r)
       for (uint q = 0u; q < TILES_N; ++q) coopMatLoad(acc[r][q], zeros, 0, TILE, gl_CooperativeMatrixLayoutRowMajor);
 
+  // PREFETCH where the item's share of a slice fits its slots, else as 0.
+  const bool prefetching = PREFETCH != 0u && BM * BK / run_length() <= SLOTS_MAX * threads &&
+                           BN * BK / run_length() <= SLOTS_MAX * threads;
+  if (prefetching) fetch_held(row0, col0, 0u, tid, threads);
   for (uint k0 = 0u; k0 < p.K; k0 += BK) {
-    stage_slice(row0, col0, k0, tid, threads);
+    if (prefetching)
+      put_held(tid, threads);
+    else
+      stage_slice(row0, col0, k0, tid, threads);
     barrier();
+    // The next slice's loads are in flight while this one is multiplied.
+    if (prefetching && k0 + BK < p.K) fetch_held(row0, col0, k0 + BK, tid, threads);
     if (owner)
       for (uint kk = 0u; kk < BK; kk += TILE) {
         coopmat<ELEM, gl_ScopeSubgroup, TILE, TILE, gl_MatrixUseA> ma[TILES_M];

@@ -336,11 +336,12 @@ void queue_with(const OpCall& call, const Gemm& g, const KernelChoice& choice) {
              {4, tile.tn}, {5, tile.prefetch}, {6, tile.fma}};
   }
   specs.push_back({7, input_code(g.a.dtype)});
-  specs.push_back({10, choice.coop ? coop_runs(g) : vec4_loads(call.info, g)});
+  const uint32_t loads = choice.coop ? coop_runs(g) : vec4_loads(call.info, g);
   const auto kernel_for = [&](bool epilogue) {
     std::vector<porta_spec_constant> all = specs;
     all.push_back({8, epilogue && g.has_bias ? 1u : 0u});
     all.push_back({9, epilogue ? static_cast<uint32_t>(g.activation) : 0u});
+    all.push_back({10, loads});
     return builtin_kernel(call, choice.name, all.data(), all.size());
   };
   const bool plain = !g.has_bias && g.activation == PORTA_GEMM_ACTIVATION_NONE;

@@ -14,6 +14,8 @@ cp "$build"/lib/porta-bench/*.so .gpu/lib/porta-bench/ 2>/dev/null || true
 for p in porta-bench porta-info porta-logreg; do cp "$build/bin/$p" .gpu/bin/; done
 [ -x "$build/bin/porta-ops-tests" ] && cp "$build/bin/porta-ops-tests" .gpu/bin/
 cp bench/gpu/*.py bench/gpu/*.sh kernels/matmul/matmul.comp .gpu/bin/
+# The cooperative-matrix GEMM's SPIR-V (a build with glslangValidator 13) for the coopmat sweep.
+cp "$build"/kernels/spirv/matmul_coop_*.spv .gpu/bin/ 2>/dev/null || true
 find .gpu/bin .gpu/lib -type f \( -name '*.so*' -o -perm -u+x \) ! -name '*.py' ! -name '*.sh' \
   -exec strip --strip-unneeded {} + 2>/dev/null || true
 du -sh .gpu

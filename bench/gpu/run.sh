@@ -37,6 +37,9 @@ PORTA_LOG=info VK_LOADER_DEBUG=error,warn,driver "$here"/bin/porta-info >> "$out
 echo "porta-bench exit $?" >> "$out/bench.err"
 if [ -n "${SWEEP:-}" ]; then
   "$here"/bin/porta-bench --gpu-only --sweep-matmul "$here"/bin/matmul.comp > "$out/sweep.txt" 2>> "$out/bench.err"
+  for spv in "$here"/bin/matmul_coop_f16.spv "$here"/bin/matmul_coop_f32.spv; do
+    [ -f "$spv" ] && "$here"/bin/porta-bench --gpu-only --sweep-matmul "$spv" >> "$out/sweep.txt" 2>> "$out/bench.err"
+  done
 fi
 if [ -n "${OPS_TESTS:-}" ] && [ -x "$here"/bin/porta-ops-tests ]; then
   for b in cuda vulkan opencl:1; do

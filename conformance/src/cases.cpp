@@ -292,6 +292,12 @@ std::vector<Case> gemm_cases() {
     add(17, 20, 9, input, 4, true, true, 0.5f, 2.0f, false, 0, 1, 1);
     add(41, 37, 29, input, 2, false, false, 1, 0.5f, true, 3);
     add(257, 259, 33, input, 2, false, false, 1, 0, false, 0, 0, 0, true);
+    // Row strides and offsets of whole 16-byte runs (the cooperative-matrix
+    // kernel's VEC loads), with K and the blocks' edges inside a run and past it.
+    add(48, 40, 56, input);
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) add(40, 56, 72, input, 0, ta, tb);
+    add(72, 40, 48, input, 3, false, true, 1, 0.5f, true, 1, 0, 8);
   }
   for (int act = 0; act <= 3; ++act) add(41, 37, 29, PORTA_DTYPE_FLOAT32, 0, false, true, 2.0f, 0, true, act);
   add(23, 19, 35, PORTA_DTYPE_BFLOAT16, 0, true, true, 1, 0, false, 1);

@@ -33,8 +33,10 @@ const Builtin* find_builtin(const char* name) {
 
 }  // namespace
 
-KernelHandle builtin_kernel(const OpCall& call, const char* name,
-                            std::initializer_list<porta_spec_constant> specs) {
+bool has_builtin_kernel(const char* name) { return find_builtin(name) != nullptr; }
+
+KernelHandle builtin_kernel(const OpCall& call, const char* name, const porta_spec_constant* specs,
+                            size_t spec_count) {
   const Builtin* builtin = find_builtin(name);
   if (!builtin)
     call.fail(PORTA_ERROR_INTERNAL, "no built-in kernel named '%s' was compiled into libporta", name);
@@ -44,8 +46,8 @@ KernelHandle builtin_kernel(const OpCall& call, const char* name,
   descriptor.source = builtin->spirv->words;
   descriptor.source_size = builtin->spirv->word_count * sizeof(uint32_t);
   descriptor.name = name;
-  descriptor.specs = specs.begin();
-  descriptor.spec_count = static_cast<uint32_t>(specs.size());
+  descriptor.specs = specs;
+  descriptor.spec_count = static_cast<uint32_t>(spec_count);
   descriptor.flags = PORTA_KERNEL_FLAG_REUSE;
   descriptor.reuse_key = builtin->reuse_key.c_str();
   porta_kernel kernel = nullptr;

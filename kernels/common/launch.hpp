@@ -24,8 +24,16 @@ using KernelHandle = std::unique_ptr<porta_kernel_t, KernelDestroyer>;
 // these specialization constants: built the first time, then the device's
 // own copy (porta_kernel_create with PORTA_KERNEL_FLAG_REUSE and the reuse key
 // "porta.ops.NAME", so the SPIR-V is read only the first time).
-KernelHandle builtin_kernel(const OpCall& call, const char* name,
-                            std::initializer_list<porta_spec_constant> specs);
+KernelHandle builtin_kernel(const OpCall& call, const char* name, const porta_spec_constant* specs,
+                            size_t spec_count);
+inline KernelHandle builtin_kernel(const OpCall& call, const char* name,
+                                   std::initializer_list<porta_spec_constant> specs) {
+  return builtin_kernel(call, name, specs.begin(), specs.size());
+}
+
+// Whether libporta holds the built-in kernel `name` (a build without
+// glslangValidator 13 has no cooperative-matrix kernels).
+bool has_builtin_kernel(const char* name);
 
 // Queues the kernel through porta_stream_dispatch (its checks, recording,
 // keep-alive); a failure names the op.

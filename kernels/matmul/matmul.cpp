@@ -4,7 +4,14 @@
 // launchers check the operands, then one path picks the kernel and its tile
 // for the device and queues it. Error bound: bound.hpp.
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
@@ -109,17 +116,135 @@ struct Gemm {
   porta_gemm_activation activation = PORTA_GEMM_ACTIVATION_NONE;
 };
 
-// The kernel a GEMM runs on a device and its constants. Every device runs
-// matmul.comp today; a kernel for PORTA_FEATURE_COOPERATIVE_MATRIX devices
-// (16-bit inputs, or float32 with PORTA_GEMM_COMPUTE_ALLOW_TF32) is chosen
-// here, behind the same porta_ops_gemm.
-struct KernelChoice {
-  const char* name;
-  Tile tile;
+// The kernel a GEMM runs on a device and its constants: matmul.comp with a
+// Tile, or a matmul_coop.comp variant (cooperative matrices) with a CoopTile.
+struct CoopTile {
+  uint32_t warps_m, warps_n;  // subgroup tiles down and across a block
+  uint32_t tiles_m, tiles_n;  // 16 x 16 accumulators down and across a subgroup tile
+  uint32_t bk;                // slice depth, a multiple of 16
+  uint32_t subgroup;          // items per subgroup the group is sized for
 };
 
-KernelChoice choose_kernel(const porta_device_info& info, const Gemm& g) {
-  return {"matmul", pick_tile(info, g.m, g.n)};
+struct KernelChoice {
+  const char* name;
+  bool coop = false;
+  Tile tile{};              // matmul.comp
+  CoopTile ctile{};         // matmul_coop_*
+  uint64_t bm = 0, bn = 0;  // C's block per work-group
+};
+
+KernelChoice simt_choice(const porta_device_info& info, const Gemm& g) {
+  KernelChoice k{"matmul"};
+  k.tile = pick_tile(info, g.m, g.n);
+  k.bm = uint64_t(k.tile.tm) * k.tile.ly;
+  k.bn = uint64_t(k.tile.tn) * k.tile.lx;
+  return k;
+}
+
+// matmul_coop.comp's fixed shared arrays and limits (keep in step with it):
+// BM, BN <= 128, WARPS_M * WARPS_N <= 8, BK <= 32 (float16) or 16 (float32).
+constexpr uint32_t kCoopBlockMax = 128, kCoopWarpsMax = 8, kCoopTile = 16;
+constexpr uint32_t kCoopSharedF16 = 128 * (32 + 8) * 2 + 32 * (128 + 8) * 2 + 9 * 16 * 16 * 4;
+constexpr uint32_t kCoopSharedF32 = 128 * (16 + 4) * 4 + 16 * (128 + 4) * 4 + 9 * 16 * 16 * 4;
+
+// The matmul_coop variant for A and B's type: float16 matrices for float16
+// inputs; float32 matrices for bfloat16 (exact in them, also at TF32
+// precision) and for float32 where the caller allows TF32 (a device's
+// float32 matrices may multiply at TF32 precision). Null: none.
+const char* coop_variant(const Gemm& g) {
+  if (g.a.dtype == PORTA_DTYPE_FLOAT16) return "matmul_coop_f16";
+  if (g.a.dtype == PORTA_DTYPE_BFLOAT16) return "matmul_coop_f32";
+  if (g.compute == PORTA_GEMM_COMPUTE_ALLOW_TF32) return "matmul_coop_f32";
+  return nullptr;
+}
+
+// The cooperative-matrix tiling from what the device reports: its subgroup
+// size (a group is that many items per subgroup tile), its group-size limit
+// and C's size. GPUs: C from 2048 rows and columns in 128 x 128 blocks of
+// 2 x 4 subgroups holding 4 x 2 accumulators each (64 x 32 of C, as many
+// multiply-adds per staged element as the registers allow); from 512, 64 x 64
+// blocks of 2 x 2 subgroups with 2 x 2; below, 32 x 32 blocks of 2 x 2 with
+// one each (more groups to fill the device). CPU-type devices (the coopmat
+// path only when PORTA_GEMM_KERNEL=coopmat asks for it) take 32 x 32 blocks
+// of 2 x 1 subgroups with 1 x 2, so every part of the kernel runs small.
+CoopTile pick_coop_tile(const porta_device_info& info, const Gemm& g, bool f16) {
+  const uint32_t sg = info.limits.subgroup_size ? info.limits.subgroup_size : 32;
+  const uint32_t bk = f16 ? 32 : 16;
+  CoopTile t = cpu_like(info)               ? CoopTile{2, 1, 1, 2, bk, sg}
+               : g.m >= 2048 && g.n >= 2048 ? CoopTile{2, 4, 4, 2, bk, sg}
+               : g.m >= 512 && g.n >= 512   ? CoopTile{2, 2, 2, 2, bk, sg}
+                                            : CoopTile{2, 2, 1, 1, bk, sg};
+  // Fewer subgroups where the device's groups are smaller.
+  while (t.warps_m * t.warps_n * sg > info.limits.max_workgroup_invocations && t.warps_m * t.warps_n > 1) {
+    if (t.warps_n > 1)
+      t.warps_n /= 2, t.tiles_n *= 2;
+    else
+      t.warps_m /= 2, t.tiles_m *= 2;
+  }
+  return t;
+}
+
+// PORTA_GEMM_KERNEL (a testing and benchmarking knob): "coopmat" runs every
+// GEMM whose inputs have a matmul_coop variant on it, also on CPU-type
+// devices, and a device that cannot run it is an error; "simt" runs
+// matmul.comp everywhere; unset or "auto", coop_choice() decides.
+enum class KernelMode { kAuto, kSimt, kCoop };
+
+KernelMode kernel_mode(const OpCall& call) {
+  const char* env = std::getenv("PORTA_GEMM_KERNEL");
+  if (!env || !*env || !std::strcmp(env, "auto")) return KernelMode::kAuto;
+  if (!std::strcmp(env, "simt")) return KernelMode::kSimt;
+  if (!std::strcmp(env, "coopmat")) return KernelMode::kCoop;
+  call.fail(PORTA_ERROR_INVALID_ARGUMENT, "PORTA_GEMM_KERNEL is '%s'; it must be auto, simt or coopmat", env);
+}
+
+// Devices that refused a matmul_coop variant (the device's list of
+// cooperative-matrix shapes lacks its 16x16x16 multiply-add): not tried again.
+std::mutex refused_mutex;
+std::set<std::string> refused;
+
+std::string refusal_key(const porta_device_info& info, const char* name) {
+  return std::string(info.backend) + ":" + std::to_string(info.index) + ":" + info.name + ":" + name;
+}
+
+// The cooperative-matrix kernel for this GEMM where the device takes it:
+// the device has cooperative matrices (natively or lowered), float16
+// arithmetic for the float16 variant, enough shared memory for the kernel's
+// arrays; it is a GPU (CPU-type devices lower the matrices to loops, slower
+// than matmul.comp) whose subgroups it knows to have several items (groups
+// are sized in subgroups, and where a subgroup is one item, as on OpenCL
+// devices without subgroups, every item would hold whole matrices and
+// multiply them in loops); and it has not refused the variant before.
+// PORTA_GEMM_KERNEL=coopmat skips the last three tests and refuses what
+// fails the others.
+std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, KernelMode mode) {
+  const porta_device_info& info = call.info;
+  const bool forced = mode == KernelMode::kCoop;
+  const char* name = coop_variant(g);
+  if (mode == KernelMode::kSimt || !name) return std::nullopt;
+  const bool f16 = g.a.dtype == PORTA_DTYPE_FLOAT16;
+  const char* missing =
+      !has_builtin_kernel(name) ? "libporta was built without glslangValidator 13, so "
+                                  "without its cooperative-matrix kernels"
+      : !(info.features & PORTA_FEATURE_COOPERATIVE_MATRIX) ? "the device has no cooperative matrices"
+      : f16 && !(info.features & PORTA_FEATURE_FP16)        ? "the device has no float16 arithmetic"
+      : info.limits.max_shared_memory_bytes < (f16 ? kCoopSharedF16 : kCoopSharedF32)
+          ? "the device has too little shared memory for the kernel's tiles"
+          : nullptr;
+  if (missing && forced)
+    call.fail(PORTA_ERROR_UNSUPPORTED, "PORTA_GEMM_KERNEL=coopmat asks for %s, but %s", name, missing);
+  if (missing) return std::nullopt;
+  if (!forced) {
+    if (cpu_like(info) || info.limits.subgroup_size < 2) return std::nullopt;
+    const std::lock_guard<std::mutex> lock(refused_mutex);
+    if (refused.count(refusal_key(info, name))) return std::nullopt;
+  }
+  KernelChoice k{name, true};
+  k.ctile = pick_coop_tile(info, g, f16);
+  k.bm = uint64_t(k.ctile.warps_m) * k.ctile.tiles_m * kCoopTile;
+  k.bn = uint64_t(k.ctile.warps_n) * k.ctile.tiles_n * kCoopTile;
+  static_assert(kCoopBlockMax == 128 && kCoopWarpsMax == 8, "keep in step with matmul_coop.comp");
+  return k;
 }
 
 // VEC4 for this GEMM: GPUs, float32 inputs, and every vec4 of A and B
@@ -131,15 +256,36 @@ uint32_t vec4_loads(const porta_device_info& info, const Gemm& g) {
   return aligned ? kGpuVec4 : 0;
 }
 
+// matmul_coop.comp's VEC: 16-byte runs (4 float32 or 8 16-bit elements)
+// where every run of A and B is aligned in every batch, on every device (the
+// kernel runs on CPU-type devices only when a test forces it, and should run
+// there as it does on GPUs).
+uint32_t coop_runs(const Gemm& g) {
+  const uint64_t run = g.a.dtype == PORTA_DTYPE_FLOAT32 ? 4 : 8;
+  const bool aligned = g.a.offset % run == 0 && g.b.offset % run == 0 && g.lda % run == 0 &&
+                       g.ldb % run == 0 && g.a_batch % run == 0 && g.b_batch % run == 0;
+  return aligned ? 1 : 0;
+}
+
+// matmul_coop.comp's PREFETCH: the next slice's loads in flight during the
+// multiply-adds, where each item's share of a slice is at most the kernel's
+// SLOTS_MAX (2) runs per operand.
+uint32_t coop_prefetch(const CoopTile& t, bool f32_inputs, bool runs) {
+  constexpr uint64_t kSlotsMax = 2;
+  const uint64_t run = !runs ? 1 : f32_inputs ? 4 : 8;
+  const uint64_t items = uint64_t(t.subgroup) * t.warps_m * t.warps_n;
+  const uint64_t runs_a = uint64_t(t.warps_m) * t.tiles_m * kCoopTile * t.bk / run;
+  const uint64_t runs_b = uint64_t(t.warps_n) * t.tiles_n * kCoopTile * t.bk / run;
+  return runs_a <= kSlotsMax * items && runs_b <= kSlotsMax * items ? 1 : 0;
+}
+
 // Queues the GEMM: batches in as many dispatches as the device's group
 // count allows, and on loop-limited devices K in slices (depth_per_dispatch):
 // C = alpha op(A) op(B) over the first slice plus beta C, each further slice
 // added with beta = 1, and the bias and activation with the last slice only.
-void queue_gemm(const OpCall& call, const Gemm& g) {
-  if (g.m == 0 || g.n == 0 || g.batch == 0) return;
-  const KernelChoice choice = choose_kernel(call.info, g);
+void queue_with(const OpCall& call, const Gemm& g, const KernelChoice& choice) {
   const Tile& tile = choice.tile;
-  const uint64_t bm = uint64_t(tile.tm) * tile.ly, bn = uint64_t(tile.tn) * tile.lx;
+  const uint64_t bm = choice.bm, bn = choice.bn;
   const uint64_t groups_x = (g.n + bn - 1) / bn, row_groups = (g.m + bm - 1) / bm;
   const uint64_t batch_per_dispatch = call.info.limits.max_workgroup_count[1] / row_groups;
   if (groups_x > call.info.limits.max_workgroup_count[0] || batch_per_dispatch == 0)
@@ -170,21 +316,33 @@ void queue_gemm(const OpCall& call, const Gemm& g) {
          static_cast<uint32_t>(g.c_batch),
          static_cast<uint32_t>(row_groups),
          static_cast<uint32_t>(g.has_bias ? g.bias.offset : 0)};
-  const uint64_t depth = depth_per_dispatch(call.info, tile, g.k);
-  const uint32_t vec4 = vec4_loads(call.info, g);
+  // matmul_coop.comp runs only where cooperative matrices are, which
+  // loop-limited devices (llvmpipe) do not have: K in one dispatch.
+  const uint64_t depth = choice.coop ? std::max<uint64_t>(g.k, 1) : depth_per_dispatch(call.info, tile, g.k);
+  // Constants 0-6 are each kernel's tiling; 7-10 are the input type, the
+  // epilogue and the loads in both.
+  std::vector<porta_spec_constant> specs;
+  if (choice.coop) {
+    const CoopTile& t = choice.ctile;
+    specs = {{0, t.subgroup * t.warps_m * t.warps_n},
+             {1, t.warps_m},
+             {2, t.warps_n},
+             {3, t.tiles_m},
+             {4, t.tiles_n},
+             {5, t.bk},
+             {6, coop_prefetch(t, g.a.dtype == PORTA_DTYPE_FLOAT32, coop_runs(g) != 0)}};
+  } else {
+    specs = {{0, tile.lx}, {1, tile.ly},       {2, tile.bk}, {3, tile.tm},
+             {4, tile.tn}, {5, tile.prefetch}, {6, tile.fma}};
+  }
+  specs.push_back({7, input_code(g.a.dtype)});
+  const uint32_t loads = choice.coop ? coop_runs(g) : vec4_loads(call.info, g);
   const auto kernel_for = [&](bool epilogue) {
-    return builtin_kernel(call, choice.name,
-                          {{0, tile.lx},
-                           {1, tile.ly},
-                           {2, tile.bk},
-                           {3, tile.tm},
-                           {4, tile.tn},
-                           {5, tile.prefetch},
-                           {6, tile.fma},
-                           {7, input_code(g.a.dtype)},
-                           {8, epilogue && g.has_bias ? 1u : 0u},
-                           {9, epilogue ? static_cast<uint32_t>(g.activation) : 0u},
-                           {10, vec4}});
+    std::vector<porta_spec_constant> all = specs;
+    all.push_back({8, epilogue && g.has_bias ? 1u : 0u});
+    all.push_back({9, epilogue ? static_cast<uint32_t>(g.activation) : 0u});
+    all.push_back({10, loads});
+    return builtin_kernel(call, choice.name, all.data(), all.size());
   };
   const bool plain = !g.has_bias && g.activation == PORTA_GEMM_ACTIVATION_NONE;
   const KernelHandle last = kernel_for(true);
@@ -238,6 +396,26 @@ void queue_gemm(const OpCall& call, const Gemm& g) {
       k0 += depth;
     } while (k0 < g.k);
   }
+}
+
+// Picks the kernel (coop_choice, else simt_choice) and queues the GEMM. A device that
+// refuses the cooperative-matrix kernel when it is built (a Vulkan device
+// whose list of shapes lacks its multiply-add) runs matmul.comp, now and
+// from then on; nothing was queued before the refusal.
+void queue_gemm(const OpCall& call, const Gemm& g) {
+  if (g.m == 0 || g.n == 0 || g.batch == 0) return;
+  const KernelMode mode = kernel_mode(call);
+  if (const std::optional<KernelChoice> coop = coop_choice(call, g, mode)) {
+    try {
+      queue_with(call, g, *coop);
+      return;
+    } catch (const porta::Error& e) {
+      if (mode == KernelMode::kCoop || e.status() != PORTA_ERROR_UNSUPPORTED) throw;
+      const std::lock_guard<std::mutex> lock(refused_mutex);
+      refused.insert(refusal_key(call.info, coop->name));
+    }
+  }
+  queue_with(call, g, simt_choice(call.info, g));
 }
 
 // The refusal of shapes that do not multiply.

@@ -33,18 +33,20 @@ const std::vector<CooperativeMatrixPropertiesKHR> kNvidiaLike = {
     entry(16, 16, 16, kF16, kF32), entry(16, 8, 16, kF16, kF32), entry(16, 16, 16, kF16, kF16),
     entry(16, 16, 32, kS8, kS32), entry(16, 8, 32, kS8, kS32)};
 
-std::vector<uint32_t> spirv(const std::string& name) {
-  std::ifstream in(std::string(PORTA_COOPMAT_SPIRV) + "/" + name + ".spv", std::ios::binary);
+std::vector<uint32_t> spirv(const std::string& name, const char* dir) {
+  std::ifstream in(std::string(dir) + "/" + name + ".spv", std::ios::binary);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::vector<uint32_t> words(bytes.size() / 4);
   std::memcpy(words.data(), bytes.data(), words.size() * 4);
   return words;
 }
 
-// The refusal's message, "" when the module passes.
-std::string refusal(const std::vector<CooperativeMatrixPropertiesKHR>& listed, const std::string& kernel) {
-  const std::vector<uint32_t> words = spirv(kernel);
-  EXPECT_GT(words.size(), 5u) << kernel;
+// The refusal's message, "" when the module passes. The module: tests/coopmat's
+// kernel of that name, or porta's own in `dir` (PORTA_KERNELS_SPIRV).
+std::string refusal(const std::vector<CooperativeMatrixPropertiesKHR>& listed, const std::string& kernel,
+                    const char* dir = PORTA_COOPMAT_SPIRV) {
+  const std::vector<uint32_t> words = spirv(kernel, dir);
+  EXPECT_GT(words.size(), 5u) << kernel << " in " << dir;
   try {
     porta::vk::check_cooperative_matrices(listed, "vulkan device 0 (GPU)", words.data(), words.size(), "k");
   } catch (const porta::plugin::Failure& f) {
@@ -103,6 +105,34 @@ TEST(VulkanCooperativeMatrixList, AMatrixInNoListedMultiplyAddIsRefused) {
 TEST(VulkanCooperativeMatrixList, ADeviceListingNothingRefusesAll) {
   const std::string why = refusal({}, "gemm_f32");
   EXPECT_NE(why.find("(it lists: none)"), std::string::npos) << why;
+}
+
+// porta's cooperative-matrix GEMM (kernels/matmul/matmul_coop.comp, built by
+// kernels/): the launcher runs a variant where this check passes and falls
+// back to matmul.comp where it refuses.
+TEST(GemmCoopmatList, Float16VariantRunsOnTheShapeNvidiaLists) {
+  EXPECT_EQ(refusal(kNvidiaLike, "matmul_coop_f16", PORTA_KERNELS_SPIRV), "");
+}
+
+TEST(GemmCoopmatList, Float16VariantIsRefusedWithoutItsShape) {
+  const std::vector<CooperativeMatrixPropertiesKHR> listed = {entry(16, 8, 16, kF16, kF32),
+                                                              entry(16, 16, 16, kF16, kF16)};
+  const std::string why = refusal(listed, "matmul_coop_f16", PORTA_KERNELS_SPIRV);
+  EXPECT_NE(why.find("16x16x16 float16 x float16 + float32 -> float32 at Subgroup scope is not one"),
+            std::string::npos)
+      << why;
+}
+
+// No float32 inputs in NVIDIA's list: bfloat16 and TF32 GEMMs fall back to
+// matmul.comp there; a device listing them runs the variant.
+TEST(GemmCoopmatList, Float32VariantNeedsFloat32Inputs) {
+  const std::string why = refusal(kNvidiaLike, "matmul_coop_f32", PORTA_KERNELS_SPIRV);
+  EXPECT_NE(why.find("16x16x16 float32 x float32 + float32 -> float32 at Subgroup scope is not one"),
+            std::string::npos)
+      << why;
+  std::vector<CooperativeMatrixPropertiesKHR> listed = kNvidiaLike;
+  listed.push_back(entry(16, 16, 16, kF32, kF32));
+  EXPECT_EQ(refusal(listed, "matmul_coop_f32", PORTA_KERNELS_SPIRV), "");
 }
 
 }  // namespace

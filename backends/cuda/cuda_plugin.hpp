@@ -77,6 +77,9 @@ struct Device {
  private:
   std::mutex lost_mutex_;
   std::string lost_;  // why the context is unusable; empty while it works
+  uint64_t timeout_ms = 0;  // per dispatch (porta/robust.h); 0: none
+  // Marks the context unusable with `reason` and throws DEVICE_LOST.
+  [[noreturn]] void lose(const std::string& reason);
 };
 
 // Makes the device's primary context current for the scope of a plugin call,
@@ -127,6 +130,7 @@ struct Stream {
   bool recording = false;
   std::unique_ptr<RecordedStorage> recorded;
   plugin::SmallTransfers small;  // in cuMemHostAlloc memory
+  std::vector<std::string> pending_kernels;  // dispatched since the last sync, for the watchdog's message
 };
 
 struct Event {
@@ -154,7 +158,7 @@ struct Backend {
   static void shutdown();
   static uint32_t device_count();
   static const porta_device_info& device_info(uint32_t index);
-  static Device* device_open(uint32_t index);
+  static Device* device_open(uint32_t index, const porta_plugin_device_options& options);
   static void device_close(Device* device);
 
   // memory.cpp

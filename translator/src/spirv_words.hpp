@@ -70,4 +70,12 @@ std::vector<uint32_t> specialize(const std::vector<uint32_t>& spirv, const std::
 // predecessors (coopmat_lowering.cpp says why); the module unchanged if none.
 std::vector<uint32_t> demote_array_phis(const std::vector<uint32_t>& spirv);
 
+// The name of the NonSemantic instruction set whose instruction 0 insert_cancel_polls() puts in loop headers.
+constexpr const char* kCancelPollSet = "NonSemantic.porta.cancel_poll";
+// The module with `OpExtInst %void kCancelPollSet 0` at the top of every loop
+// header (after its phis), but those marked Unroll (a count the compiler
+// knows; a poll would keep them rolled): where a translation asks whether its dispatch was
+// cancelled. Unchanged if the module has no loops.
+std::vector<uint32_t> insert_cancel_polls(const std::vector<uint32_t>& spirv);
+
 }  // namespace porta::translator

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "../common/spin_wait.hpp"
+
 namespace porta::vk {
 
 using plugin::fail;

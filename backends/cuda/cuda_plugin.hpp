@@ -63,6 +63,7 @@ struct Device {
   porta_device_info info{};
   uint32_t max_dynamic_shared = 0;  // opt-in shared memory per block
   std::unique_ptr<StagingPool> staging;
+  uint64_t timeout_ms = 0;  // per dispatch (porta/robust.h); 0: none
 
   // "cuda: device 0 (NVIDIA H100 80GB HBM3)" — the start of every message.
   std::string label() const;
@@ -73,13 +74,12 @@ struct Device {
   // errors that break the context are remembered for every later call.
   [[gnu::format(printf, 3, 4)]] void check(CUresult result, const char* call, ...);
   [[noreturn, gnu::format(printf, 3, 4)]] void fail(porta_status status, const char* fmt, ...) const;
+  // Marks the context unusable with `reason` and throws DEVICE_LOST (a kernel past its limit).
+  [[noreturn]] void lose(const std::string& reason);
 
  private:
   std::mutex lost_mutex_;
   std::string lost_;  // why the context is unusable; empty while it works
-  uint64_t timeout_ms = 0;  // per dispatch (porta/robust.h); 0: none
-  // Marks the context unusable with `reason` and throws DEVICE_LOST.
-  [[noreturn]] void lose(const std::string& reason);
 };
 
 // Makes the device's primary context current for the scope of a plugin call,

@@ -7,7 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -183,6 +186,54 @@ void main() {
     ASSERT_EQ(items_after[i * 12 + 6], 4.0f) << "item " << i;
   }
   EXPECT_EQ(rows_after, rows);
+}
+
+// Bad options and settings are errors naming them; nothing is opened.
+TEST(Robust, BadOptionsAreRefused) {
+  const std::string selector = backend_under_test();
+  auto expect = [&](porta_status wanted, const char* needle, const std::function<porta_status()>& call) {
+    EXPECT_EQ(call(), wanted) << porta_last_error();
+    EXPECT_NE(std::string(porta_last_error()).find(needle), std::string::npos) << porta_last_error();
+  };
+  porta_device device = nullptr;
+  porta_device_options options{7, 0};
+  expect(PORTA_ERROR_INVALID_ARGUMENT, "options->robust",
+         [&] { return porta_device_open_with_options(selector.c_str(), &options, &device); });
+  EXPECT_EQ(device, nullptr);
+  options = {PORTA_ROBUST_ON, std::nan("")};
+  expect(PORTA_ERROR_INVALID_ARGUMENT, "timeout_seconds",
+         [&] { return porta_device_open_with_options(selector.c_str(), &options, &device); });
+  expect(PORTA_ERROR_INVALID_ARGUMENT, "device is null",
+         [&] { return porta_device_open_with_options(selector.c_str(), nullptr, nullptr); });
+  expect(PORTA_ERROR_INVALID_HANDLE, "porta_device_get_robustness",
+         [&] { return porta_device_get_robustness(nullptr, nullptr, nullptr); });
+  setenv("PORTA_TIMEOUT", "soon", 1);
+  expect(PORTA_ERROR_INVALID_ARGUMENT, "PORTA_TIMEOUT is 'soon'",
+         [&] { return porta_device_open(selector.c_str(), &device); });
+  unsetenv("PORTA_TIMEOUT");
+  setenv("PORTA_ROBUST", "yes", 1);
+  expect(PORTA_ERROR_INVALID_ARGUMENT, "PORTA_ROBUST is 'yes'",
+         [&] { return porta_device_open(selector.c_str(), &device); });
+  unsetenv("PORTA_ROBUST");
+  // What the device was opened with is what it reports.
+  options = {PORTA_ROBUST_ON, 2.5};
+  ASSERT_EQ(porta_device_open_with_options(selector.c_str(), &options, &device), PORTA_SUCCESS)
+      << porta_last_error();
+  uint32_t robust = 0;
+  double timeout = 0;
+  EXPECT_EQ(porta_device_get_robustness(device, &robust, &timeout), PORTA_SUCCESS);
+  EXPECT_EQ(robust, 1u);
+  EXPECT_EQ(timeout, 2.5);
+  if (std::string(selector).rfind("cpu", 0) == 0) {
+    setenv("PORTA_CPU_BOUNDS", "sometimes", 1);
+    porta_kernel kernel = nullptr;
+    const char* source = "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+    expect(PORTA_ERROR_INVALID_ARGUMENT, "PORTA_CPU_BOUNDS is 'sometimes'", [&] {
+      return porta_kernel_create_glsl(device, source, std::strlen(source), "empty", nullptr, 0, &kernel);
+    });
+    unsetenv("PORTA_CPU_BOUNDS");
+  }
+  porta_device_close(device);
 }
 
 }  // namespace

@@ -234,6 +234,19 @@ bool TargetCompiler::emit_checked_access(const spirv_cross::Instruction& instruc
       chain->expression = lvalue;
       return true;
     }
+    case spv::OpAtomicLoad: {
+      // cpp and cuda read an atomic as an atomic add of 0, as the emitter
+      // does (opencl guards its own, emit_atomic_load_store()).
+      const std::string condition = target() == Target::OpenCL ? "" : bounds_condition(ops[2]);
+      if (condition.empty()) return false;
+      flush_all_atomic_capable_variables();
+      forced_temporaries.insert(ops[1]);
+      emit_op(
+          ops[0], ops[1],
+          "(" + condition + " ? atomicAdd(" + to_expression(ops[2]) + ", 0) : " + zero_value(ops[0]) + ")",
+          false);
+      return true;
+    }
     case spv::OpStore:
     case spv::OpAtomicStore: {
       const std::string condition = bounds_condition(ops[0]);

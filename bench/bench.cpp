@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
+
+#include "porta/robust.h"
 
 namespace porta::bench {
 
@@ -31,20 +34,25 @@ void Bench::run_all(const std::function<void()>& checkpoint) {
     if (o_.gpu_only && cpu_type(info)) continue;
     run_device(info);
     checkpoint();
+    if (o_.robust_cost) {
+      run_device(info, true);
+      checkpoint();
+    }
   }
   compare_with_reference();
   compare_with_float32();
+  compare_robust_cost();
 }
 
 Row Bench::row_on(const DeviceInfo& info) const {
   Row row;
-  row.backend = info.backend;
+  row.backend = devices_.back().backend;
   row.device = info.name;
   row.device_index = devices_.size() - 1;
   return row;
 }
 
-void Bench::run_device(const DeviceInfo& info) {
+void Bench::run_device(const DeviceInfo& info, bool variant) {
   const std::string selector = std::string(info.backend) + ":" + std::to_string(info.index);
   const bool host = cpu_type(info);
   DeviceSummary summary;
@@ -52,12 +60,26 @@ void Bench::run_device(const DeviceInfo& info) {
   summary.device = info.name;
   summary.type = host ? "CPU-type" : "GPU";
   summary.api_version = info.api_version;
-  summary.reference = reference(info);
+  summary.reference = reference(info) && !variant;
+  // --robust-cost: the reference backend checks its buffer accesses by
+  // default (unchecked kernels while PORTA_CPU_BOUNDS=off is set, here for
+  // the whole run, where they are made); the others are robust on request.
+  struct BoundsOff {
+    bool on;
+    explicit BoundsOff(bool on) : on(on) {
+      if (on) setenv("PORTA_CPU_BOUNDS", "off", 1);
+    }
+    ~BoundsOff() {
+      if (on) unsetenv("PORTA_CPU_BOUNDS");
+    }
+  } bounds_off(variant && reference(info));
+  if (variant) summary.variant = reference(info) ? "PORTA_CPU_BOUNDS=off" : "robust";
+  if (variant) summary.backend += " (" + summary.variant + ")";
   summary.peak = peak_flops(info);
   std::fprintf(stderr, "porta-bench: %s (%s)\n", selector.c_str(), info.name);
   Device device;
   try {
-    device = open(selector);
+    device = variant && !reference(info) ? open(selector, {PORTA_ROBUST_ON, 0}) : open(selector);
   } catch (const std::exception& e) {
     summary.error = e.what();
     devices_.push_back(summary);
@@ -152,6 +174,29 @@ void Bench::compare_with_reference() {
           ref.error.empty())
         row.peers.push_back({"porta " + ref.backend + " (" + ref.device + ")", ref.timing.median_ms,
                              ref.timing.median_ms / row.timing.median_ms});
+  }
+}
+
+// --robust-cost: each device's rows beside its second run's at the same op and
+// size; the checked (robust) row carries the other as its peer, so its ratio
+// is the cost of bounds checks (1.00x: none).
+void Bench::compare_robust_cost() {
+  for (Row& row : rows_) {
+    const DeviceSummary& dev = devices_[row.device_index];
+    if (!row.error.empty()) continue;
+    for (const Row& other : rows_) {
+      const DeviceSummary& odev = devices_[other.device_index];
+      if (other.device_index == row.device_index || odev.device != dev.device || other.op != row.op ||
+          other.size != row.size || !other.error.empty())
+        continue;
+      // The checked row: the reference as it opens, or another device's robust run.
+      const bool checked_pair =
+          (dev.reference && odev.variant == "PORTA_CPU_BOUNDS=off") ||
+          (dev.variant == "robust" && odev.variant.empty() && odev.backend + " (robust)" == dev.backend);
+      if (checked_pair)
+        row.peers.push_back(
+            {"porta " + odev.backend, other.timing.median_ms, other.timing.median_ms / row.timing.median_ms});
+    }
   }
 }
 

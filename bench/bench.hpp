@@ -44,7 +44,9 @@ class Bench {
   const std::string& reference_backend() const { return reference_backend_; }
 
  private:
-  void run_device(const DeviceInfo& info);
+  // `variant`: --robust-cost's second run (DeviceSummary::variant says which).
+  void run_device(const DeviceInfo& info, bool variant = false);
+  void compare_robust_cost();
   // `energy`: also the op's energy, with that meter.
   void guarded(const DeviceInfo& info, Device& device, Stream& stream, const OpBench& op, const Dims& dims,
                const EnergyMeter* energy);

@@ -73,7 +73,7 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
       "[--backends cuda,vulkan,opencl,cpu] " + ops +
       "\n[--elementwise N,...] [--matmul N,...] [--logreg MxD,...]\n"
       "[--runs N (>= 10)] [--warmup N] [--energy SECONDS] [--energy-runs N] [--no-peers]\n"
-      "[--gpu-only] [--json FILE] [--targets FILE.md] [--peer-results torch.json]\n"
+      "[--gpu-only] [--robust-cost] [--json FILE] [--targets FILE.md] [--peer-results torch.json]\n"
       "[--sweep-matmul kernels/matmul/matmul.comp | build/release/kernels/spirv/matmul_coop_f16.spv]");
   CLI::App& app = command.app();
   app.add_option("--backends", raw.backends, "comma list of backends to run (default: every one found)")
@@ -100,6 +100,9 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
   app.add_flag_callback(
       "--no-peers", [&o] { o.peers = false; }, "load no peer library and compare with none");
   app.add_flag("--gpu-only", o.gpu_only, "leave CPU-type devices out");
+  app.add_flag("--robust-cost", o.robust_cost,
+               "each device a second time the other way: the CPU backend with PORTA_CPU_BOUNDS=off, "
+               "the others opened robust (porta/robust.h); each pair of rows compared");
   app.add_option("--json", o.json,
                  "the whole run as JSON (- is standard output; the table then goes to stderr)")
       ->type_name("FILE");

@@ -23,6 +23,7 @@ struct Options {
   uint32_t energy_samples = 3;
   bool peers = true;
   bool gpu_only = false;     // leave CPU-type devices out
+  bool robust_cost = false;  // each device again with bounds checks the other way (porta/robust.h)
   std::string sweep_source;  // matmul.comp: time tile choices instead of the ops
   std::string json;          // "-": standard output
   std::string targets;       // the targets as markdown to this file

@@ -62,6 +62,9 @@ struct DeviceSummary {
   std::string backend, device, type;
   std::string api_version;  // DeviceInfo::api_version: which native API the device is reached through
   bool reference = false;   // the reference device (porta's CPU backend)
+  // --robust-cost's second run of a device: "PORTA_CPU_BOUNDS=off" (the
+  // reference) or "robust" (the others); "" for the device as it opens by default.
+  std::string variant;
   double copy_gbs = 0;      // device-to-device copy, bytes read + written: the bound
   double copy_engine_gbs = 0, copy_kernel_gbs = 0;  // porta's buffer copy, a copy kernel
   Peak peak;

@@ -12,6 +12,7 @@
 #include "log.hpp"
 #include "porta/version.h"
 #include "registry.hpp"
+#include "robust.hpp"
 #include "selection.hpp"
 
 using namespace porta::core;
@@ -80,21 +81,62 @@ porta_status porta_device_get_info(uint32_t index, porta_device_info* info) {
   });
 }
 
-porta_status porta_device_open(const char* selector, porta_device* device) {
+static porta_status open_device(const char* selector, const porta_device_options* options,
+                                porta_device* device, const char* call) {
   clear_last_error();
   return guard([&] {
-    if (!device) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_device_open: device is null");
+    if (!device) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: device is null", call);
     *device = nullptr;
-    Selection s = select_with_call(selector ? selector : "", "porta_device_open");
+    const Robustness robustness = resolve_robustness(options, call);
+    Selection s = select_with_call(selector ? selector : "", call);
     auto state = std::make_shared<DeviceState>();
     state->plugin = s.plugin;
     state->api = s.plugin->api;
     state->info = *s.info;
     state->label = format("%s:%u (%s)", s.info->backend, s.info->index, s.info->name);
-    check_plugin(state->api->device_open(s.info->index, &state->handle), *state, "device_open");
-    log(PORTA_LOG_INFO, "using " + state->label + ": " + s.why);
+    state->robust = robustness.robust;
+    state->timeout_ms = robustness.timeout_ms;
+    if (state->api->device_open_options) {
+      const porta_plugin_device_options plugin_options{robustness.robust ? 1u : 0u, robustness.timeout_ms};
+      check_plugin(state->api->device_open_options(s.info->index, &plugin_options, &state->handle), *state,
+                   "device_open");
+    } else {
+      if (robustness.timeout_ms)
+        fail(PORTA_ERROR_UNSUPPORTED,
+             "%s: %s has no watchdog (its plugin predates porta/robust.h); unset "
+             "PORTA_TIMEOUT or give timeout_seconds < 0",
+             call, state->label.c_str());
+      // Translated languages get bounds-checked source from the core; SPIR-V needs the driver.
+      if (robustness.robust && state->api->language == PORTA_LANGUAGE_SPIRV)
+        fail(PORTA_ERROR_UNSUPPORTED, "%s: %s cannot be opened robust (its plugin predates porta/robust.h)",
+             call, state->label.c_str());
+      check_plugin(state->api->device_open(s.info->index, &state->handle), *state, "device_open");
+    }
+    log(PORTA_LOG_INFO,
+        "using " + state->label + ": " + s.why + (robustness.robust ? "; robust buffer access" : "") +
+            (robustness.timeout_ms
+                 ? format("; dispatch limit %llu ms", static_cast<unsigned long long>(robustness.timeout_ms))
+                 : std::string()));
     auto* handle = new porta_device_t{std::move(state)};
     hand_out(handle, "device", device);
+  });
+}
+
+porta_status porta_device_open(const char* selector, porta_device* device) {
+  return open_device(selector, nullptr, device, "porta_device_open");
+}
+
+porta_status porta_device_open_with_options(const char* selector, const porta_device_options* options,
+                                            porta_device* device) {
+  return open_device(selector, options, device, "porta_device_open_with_options");
+}
+
+porta_status porta_device_get_robustness(porta_device device, uint32_t* robust, double* timeout_seconds) {
+  clear_last_error();
+  return guard([&] {
+    check_handle(device, "device", "porta_device_get_robustness");
+    if (robust) *robust = device->state->robust ? 1 : 0;
+    if (timeout_seconds) *timeout_seconds = static_cast<double>(device->state->timeout_ms) / 1000.0;
   });
 }
 
@@ -135,6 +177,7 @@ porta_status porta_buffer_create(porta_device device, uint64_t size, porta_buffe
            "porta_buffer_create on %s: %llu bytes exceeds the device's largest buffer (%llu bytes)",
            dev->label.c_str(), static_cast<unsigned long long>(size),
            static_cast<unsigned long long>(dev->info.limits.max_buffer_bytes));
+    check_not_lost(*dev, "porta_buffer_create");
     auto state = allocate_with_hook(dev, size);
     if (!state) {
       state = std::make_shared<BufferState>();

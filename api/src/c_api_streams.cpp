@@ -75,6 +75,7 @@ void submit(porta_stream_t& s, const char* call, std::vector<std::shared_ptr<voi
   } else {
     for (auto& o : objects) s.in_flight.push_back(std::move(o));
   }
+  check_not_lost(*s.device, call);
   clear_last_error();
   check_plugin(op(), *s.device, call);
 }
@@ -211,6 +212,7 @@ porta_status porta_stream_create(porta_device device, porta_stream* stream) {
     s->device = device->state;
     static std::atomic<uint64_t> streams_made{0};
     s->serial = ++streams_made;
+    check_not_lost(*s->device, "porta_stream_create");
     check_plugin(s->device->api->stream_create(s->device->handle, &s->handle), *s->device, "stream_create");
     register_handle(s.get(), "stream");
     *stream = s.release();
@@ -220,6 +222,10 @@ porta_status porta_stream_create(porta_device device, porta_stream* stream) {
 void porta_stream_destroy(porta_stream stream) {
   if (!release_handle(stream, "stream", "porta_stream_destroy")) return;
   const auto& api = stream->device->api;
+  if (stream->device->lost) {  // handles.cpp says why nothing goes back to the plugin
+    delete stream;
+    return;
+  }
   if (stream->recording && native_recording(*stream->device)) {
     porta_plugin_sequence seq = nullptr;
     if (api->stream_end_record(stream->handle, &seq) == PORTA_SUCCESS && seq) api->sequence_destroy(seq);
@@ -305,8 +311,10 @@ porta_status porta_stream_sync(porta_stream stream) {
     auto& s = stream_of(stream, "porta_stream_sync");
     if (s.recording)
       fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_sync: the stream is recording a sequence");
+    check_not_lost(*s.device, "porta_stream_sync");
     porta_status status = s.device->api->stream_sync(s.handle);
-    s.in_flight.clear();
+    // Work on a lost device may still use its objects: they stay.
+    if (status != PORTA_ERROR_DEVICE_LOST) s.in_flight.clear();
     check_plugin(status, *s.device, "sync");
   });
 }
@@ -421,6 +429,7 @@ static porta_status transfer(porta_buffer buffer, uint64_t offset, void* host, u
     if (size == 0) return;
     if (!host) fail_null_host(call, write, size);
     DeviceState& d = *b.device;
+    check_not_lost(d, call);
     std::lock_guard lock(d.io_mutex);
     if (!d.io_stream) check_plugin(d.api->stream_create(d.handle, &d.io_stream), d, "stream_create");
     porta_status st = write ? d.api->stream_write(d.io_stream, b.handle, offset, host, size)

@@ -108,6 +108,8 @@ extern "C" const char* porta_status_name(porta_status status) {
       return "PORTA_ERROR_BACKEND";
     case PORTA_ERROR_INTERNAL:
       return "PORTA_ERROR_INTERNAL";
+    case PORTA_ERROR_TIMEOUT:
+      return "PORTA_ERROR_TIMEOUT";
   }
   return "PORTA_ERROR_UNKNOWN";
 }

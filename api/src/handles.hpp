@@ -3,6 +3,7 @@
 // callers may destroy handles in any order.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -25,6 +26,14 @@ struct DeviceState {
   porta_plugin_device handle = nullptr;
   porta_device_info info{};
   std::string label;    // "backend:index (name)" for messages
+  // porta/robust.h: the options the device was opened with, and whether it
+  // is lost (a plugin said PORTA_ERROR_DEVICE_LOST): every later call on it
+  // fails with `lost_cause`, and nothing is handed back to its plugin.
+  bool robust = false;
+  uint64_t timeout_ms = 0;
+  std::atomic<bool> lost{false};
+  std::mutex lost_mutex;
+  std::string lost_cause;
   std::mutex io_mutex;  // the device's own stream for porta_buffer_read/write
   porta_plugin_stream io_stream = nullptr;
   // Kernels made with PORTA_KERNEL_FLAG_REUSE (the ops' built-in kernels among
@@ -125,7 +134,10 @@ struct porta_event_t {
 
 namespace porta::core {
 
-// Calls a plugin function; a failure becomes a Failure with context.
-void check_plugin(porta_status status, const DeviceState& device, const char* call);
+// Calls a plugin function; a failure becomes a Failure with context. A
+// PORTA_ERROR_DEVICE_LOST marks the device lost.
+void check_plugin(porta_status status, DeviceState& device, const char* call);
+// Fails with PORTA_ERROR_DEVICE_LOST, saying why, once the device is lost.
+void check_not_lost(DeviceState& device, const char* call);
 
 }  // namespace porta::core

@@ -510,7 +510,7 @@ porta_status porta_device_native(porta_device device, porta_native_device* nativ
     const char* call = "porta_device_native";
     check_handle(device, "device", call);
     read_struct(native, call, "native");
-    const DeviceState& d = *device->state;
+    DeviceState& d = *device->state;
     porta_native_device n{};
     n.struct_size = sizeof n;
     check_plugin(need(d.api->device_native, d, call, "native device handles")(d.handle, &n), d,
@@ -532,7 +532,7 @@ porta_status porta_stream_wrap_native(porta_device device, void* native_stream, 
     if (!native_stream) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: native_stream is null", call);
     auto s = std::make_unique<porta_stream_t>();
     s->device = device->state;
-    const DeviceState& d = *s->device;
+    DeviceState& d = *s->device;
     static std::atomic<uint64_t> streams_wrapped{0};
     s->serial = (uint64_t(1) << 63) | ++streams_wrapped;  // apart from porta_stream_create's serials
     check_plugin(need(d.api->stream_wrap_native, d, call, "wrapping native streams")(d.handle, native_stream,
@@ -550,7 +550,7 @@ porta_status porta_stream_native(porta_stream stream, void** native_stream) {
     check_handle(stream, "stream", call);
     if (!native_stream) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: native_stream is null", call);
     *native_stream = nullptr;
-    const DeviceState& d = *stream->device;
+    DeviceState& d = *stream->device;
     check_plugin(need(d.api->stream_native, d, call, "native stream handles")(stream->handle, native_stream),
                  d, "stream_native");
   });
@@ -564,7 +564,7 @@ static porta_status queue_native_event(porta_stream stream, void* event, bool wa
     if (stream->recording)
       fail(PORTA_ERROR_INVALID_ARGUMENT,
            "%s: the stream is recording a sequence; native events are not recorded", call);
-    const DeviceState& d = *stream->device;
+    DeviceState& d = *stream->device;
     auto entry = wait ? d.api->stream_wait_native_event : d.api->stream_signal_native_event;
     check_plugin(need(entry, d, call, "native events")(stream->handle, event), d,
                  wait ? "stream_wait_native_event" : "stream_signal_native_event");

@@ -11,6 +11,7 @@
 #include "log.hpp"
 #include "porta/version.h"
 #include "porta_translator/translator.hpp"
+#include "robust.hpp"
 
 namespace porta::core {
 namespace {
@@ -200,8 +201,16 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     if (language != PORTA_LANGUAGE_SPIRV) {
       // The translation's subgroups are the device's (OpenCL devices without
       // subgroup extensions report subgroups of one work-item).
-      tr::Translation t = tr::translate(
-          *translated, {tr::target_for_language(language), values, device->info.limits.subgroup_size});
+      tr::TranslateOptions options{tr::target_for_language(language), values,
+                                   device->info.limits.subgroup_size};
+      // Out-of-bounds accesses are defined (porta/robust.h): always on the
+      // CPU backend unless PORTA_CPU_BOUNDS=off, on a robust device for the
+      // others. The translated source is part of the cache key, so checked
+      // and unchecked kernels never share an entry.
+      options.bounds_checks = language == PORTA_LANGUAGE_CPP ? cpu_bounds_checks() : device->robust;
+      // The CPU backend's watchdog stops a kernel through its loops' polls.
+      options.cancel_polls = language == PORTA_LANGUAGE_CPP;
+      tr::Translation t = tr::translate(*translated, options);
       source = std::move(t.source);
       entry = t.entry_point;
     }
@@ -251,6 +260,7 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     kernel->interface.push_constant_size = declared_push_size;
     kernel->interface.device_push_constant_size = sig.push_constant_size;
     std::memcpy(kernel->interface.workgroup_size, size, sizeof size);
+    check_not_lost(*device, "kernel_create");
     clear_last_error();
     check_plugin(device->api->kernel_create(device->handle, &desc, &kernel->handle), *device,
                  ("kernel_create '" + name + "'").c_str());

@@ -23,7 +23,7 @@
 //   static void shutdown();
 //   static uint32_t device_count();
 //   static porta_device_info device_info(uint32_t index);  // or a const reference
-//   static Device* device_open(uint32_t index);
+//   static Device* device_open(uint32_t index, const porta_plugin_device_options& options);
 //   static void device_close(Device* device);
 //   static Buffer* buffer_create(Device& device, uint64_t size);
 //   static void buffer_destroy(Buffer* buffer);
@@ -65,6 +65,7 @@
 #include <concepts>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "plugin_support.hpp"
 
@@ -121,7 +122,7 @@ concept Records = requires(Stream& stream) {
 
 template <class B>
 class Adapter {
-  using Device = Object<decltype(B::device_open(0))>;
+  using Device = Object<decltype(B::device_open(0, std::declval<const porta_plugin_device_options&>()))>;
   using Buffer = Object<decltype(B::buffer_create(std::declval<Device&>(), 0))>;
   using Kernel =
       Object<decltype(B::kernel_create(std::declval<Device&>(), std::declval<const porta_kernel_desc&>()))>;
@@ -156,7 +157,12 @@ class Adapter {
     return guard([&] { *info = B::device_info(index); });
   }
   static porta_status device_open(uint32_t index, porta_plugin_device* out) {
-    return guard([&] { *out = handle<porta_plugin_device>(B::device_open(index)); });
+    const porta_plugin_device_options options{};
+    return guard([&] { *out = handle<porta_plugin_device>(B::device_open(index, options)); });
+  }
+  static porta_status device_open_options(uint32_t index, const porta_plugin_device_options* options,
+                                          porta_plugin_device* out) {
+    return guard([&] { *out = handle<porta_plugin_device>(B::device_open(index, *options)); });
   }
   static void device_close(porta_plugin_device d) {
     release([&] { B::device_close(object<Device>(d)); });
@@ -341,6 +347,7 @@ class Adapter {
       .stream_native = interop().stream_native,
       .stream_wait_native_event = interop().stream_wait_native_event,
       .stream_signal_native_event = interop().stream_signal_native_event,
+      .device_open_options = device_open_options,
   };
 };
 

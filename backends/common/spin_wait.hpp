@@ -6,8 +6,12 @@
 // keeps running.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace porta::plugin {
 
@@ -24,6 +28,43 @@ void spin_then_block(Done&& done, Block&& block, std::chrono::microseconds budge
     std::this_thread::yield();
   } while (std::chrono::steady_clock::now() < until);
   block();
+}
+
+// The same with a limit (porta/robust.h's watchdog, for runtimes whose waits
+// take none): polls `done()`, sleeping up to a millisecond between polls once
+// the spin budget is spent; true once done, false when `limit_ms` passed first.
+template <class Done>
+bool wait_with_limit(Done&& done, uint64_t limit_ms, std::chrono::microseconds budget = kSpinBudget) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto spin_until = start + budget, until = start + std::chrono::milliseconds(limit_ms);
+  std::chrono::microseconds nap{10};
+  for (;;) {
+    if (done()) return true;
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= until) return false;
+    if (now < spin_until) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(nap);
+      nap = std::min(nap * 2, std::chrono::microseconds(1000));
+    }
+  }
+}
+
+// "kernel 'a'", "kernels 'a', 'b'": the kernels of work queued since the last
+// sync, for a watchdog's message; `names` is kept short by the caller.
+inline std::string kernels_phrase(const std::vector<std::string>& names) {
+  if (names.empty()) return "work without kernels";
+  std::string text = names.size() == 1 ? "kernel " : "kernels ";
+  for (size_t i = 0; i < names.size(); ++i) text += (i ? ", '" : "'") + names[i] + "'";
+  return text;
+}
+
+// Notes a dispatched kernel's name for kernels_phrase(): each name once, at most 8.
+inline void note_kernel(std::vector<std::string>& names, const std::string& name) {
+  for (const std::string& n : names)
+    if (n == name) return;
+  if (names.size() < 8) names.push_back(name);
 }
 
 }  // namespace porta::plugin

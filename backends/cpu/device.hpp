@@ -9,6 +9,7 @@
 
 struct porta_plugin_device_t {
   std::shared_ptr<porta::cpu::ThreadPool> pool;
+  uint64_t timeout_ms = 0;  // per dispatch (porta/robust.h); 0: none
 };
 
 namespace porta::cpu {

@@ -16,7 +16,11 @@ struct Backend : plugin::HandleObjects {
   static void shutdown() {}
   static uint32_t device_count() { return 1; }
   static const porta_device_info& device_info(uint32_t) { return cpu::device_info(); }
-  static Device* device_open(uint32_t) { return new Device{shared_pool()}; }
+  // Translated kernels check their accesses whatever `robust` says (the core
+  // asks for it); the watchdog stops a dispatch through its loops' polls.
+  static Device* device_open(uint32_t, const porta_plugin_device_options& options) {
+    return new Device{shared_pool(), options.timeout_ms};
+  }
   static void device_close(Device* device) { delete device; }
 
   static Buffer* buffer_create(Device&, uint64_t size) { return cpu::buffer_create(size); }

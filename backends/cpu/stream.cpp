@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "../common/watchdog.hpp"
 #include "device.hpp"
 #include "fiber.hpp"
 #include "kernel.hpp"
@@ -23,6 +24,8 @@ void submit(porta_plugin_stream s, F&& task) {
 
 struct Dispatch {
   const porta_cpu_kernel_entry* entry;
+  std::string name;
+  uint64_t timeout_ms;
   uint32_t invocations;
   uint32_t groups[3];
   std::vector<void*> buffers;
@@ -34,7 +37,9 @@ void run_dispatch(ThreadPool& pool, const Dispatch& d) {
   uint64_t total = uint64_t(d.groups[0]) * d.groups[1] * d.groups[2];
   // A few chunks per thread: the atomic counter evens out uneven groups.
   uint64_t chunk = std::max<uint64_t>(1, total / (uint64_t(pool.size()) * 8));
-  pool.parallel_for(total, chunk, [&d](uint64_t begin, uint64_t end) {
+  uint32_t cancel = 0;
+  plugin::Watchdog::Armed watchdog(&cancel, d.timeout_ms);
+  pool.parallel_for(total, chunk, [&d, &cancel](uint64_t begin, uint64_t end) {
     FiberScheduler& scheduler = FiberScheduler::for_this_thread();
     if (d.entry->uses_barrier) scheduler.reserve(d.invocations);
     porta_cpu_group_args args{};
@@ -44,20 +49,27 @@ void run_dispatch(ThreadPool& pool, const Dispatch& d) {
     args.push = d.push.empty() ? nullptr : d.push.data();
     std::memcpy(args.num_groups, d.groups, sizeof args.num_groups);
     args.scheduler = scheduler.abi();
+    args.cancel = &cancel;
     uint64_t gx = d.groups[0], gxy = gx * d.groups[1];
-    for (uint64_t i = begin; i < end; ++i) {
+    for (uint64_t i = begin; i < end && !__atomic_load_n(&cancel, __ATOMIC_RELAXED); ++i) {
       args.group_id[0] = static_cast<uint32_t>(i % gx);
       args.group_id[1] = static_cast<uint32_t>(i % gxy / gx);
       args.group_id[2] = static_cast<uint32_t>(i / gxy);
       d.entry->run_group(&args);
     }
   });
+  if (watchdog.fired())
+    plugin::fail(PORTA_ERROR_TIMEOUT,
+                 "%s: kernel '%s' ran past its limit of %.3f s (PORTA_TIMEOUT) and was stopped; what it had "
+                 "written stays, the rest of its work is undone; the device is usable",
+                 where("stream_dispatch").c_str(), d.name.c_str(),
+                 static_cast<double>(d.timeout_ms) / 1000.0);
 }
 
 }  // namespace
 
 porta_plugin_stream stream_create(porta_plugin_device device) {
-  return new porta_plugin_stream_t{device->pool, nullptr};
+  return new porta_plugin_stream_t{device->pool, device->timeout_ms, nullptr};
 }
 
 void stream_write(porta_plugin_stream s, porta_plugin_buffer dst, uint64_t offset, const void* src,
@@ -95,7 +107,9 @@ void stream_dispatch(porta_plugin_stream_t& s, const porta_plugin_kernel_t& kern
     plugin::fail(PORTA_ERROR_UNSUPPORTED, "%s: kernel '%s': %u x %u x %u work-groups are more than 2^62",
                  where("stream_dispatch").c_str(), kernel.name.c_str(), groups[0], groups[1], groups[2]);
   }
-  Dispatch d{kernel.entry, kernel.invocations, {groups[0], groups[1], groups[2]}, {}, {}, {}};
+  Dispatch d{
+      kernel.entry, kernel.name, s.timeout_ms, kernel.invocations, {groups[0], groups[1], groups[2]}, {},
+      {},           {}};
   d.buffers.reserve(buffers.size());
   d.buffer_sizes.reserve(buffers.size());
   for (uint32_t i = 0; i < buffers.size(); ++i) {

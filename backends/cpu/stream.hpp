@@ -3,8 +3,12 @@
 // keeps submission order trivially. Between begin_record and end_record the
 // operations become a task list that replay runs again.
 //
-// A kernel that faults (out-of-bounds access, stack overflow into a guard
-// page) takes the process down: generated C++ runs unchecked, as native code.
+// Translated kernels check their buffer accesses (porta/robust.h; unless
+// PORTA_CPU_BOUNDS=off), so an index out of bounds reads 0 and writes
+// nothing; a stack overflow into a guard page still takes the process down.
+// A dispatch past the device's time limit is cancelled: the watchdog sets
+// its flag, each work-item ends at its next loop header, the groups not yet
+// started are skipped, and the dispatch fails with PORTA_ERROR_TIMEOUT.
 #pragma once
 
 #include <chrono>
@@ -23,6 +27,7 @@ struct porta_plugin_sequence_t {
 
 struct porta_plugin_stream_t {
   std::shared_ptr<porta::cpu::ThreadPool> pool;
+  uint64_t timeout_ms = 0;                             // the device's per-dispatch limit
   std::unique_ptr<porta_plugin_sequence_t> recording;  // non-null while recording
 };
 

@@ -63,6 +63,7 @@ struct Device {
   porta_device_info info{};
   uint32_t max_dynamic_shared = 0;  // opt-in shared memory per block
   std::unique_ptr<StagingPool> staging;
+  uint64_t timeout_ms = 0;  // per dispatch (porta/robust.h); 0: none
 
   // "cuda: device 0 (NVIDIA H100 80GB HBM3)" — the start of every message.
   std::string label() const;
@@ -73,6 +74,8 @@ struct Device {
   // errors that break the context are remembered for every later call.
   [[gnu::format(printf, 3, 4)]] void check(CUresult result, const char* call, ...);
   [[noreturn, gnu::format(printf, 3, 4)]] void fail(porta_status status, const char* fmt, ...) const;
+  // Marks the context unusable with `reason` and throws DEVICE_LOST (a kernel past its limit).
+  [[noreturn]] void lose(const std::string& reason);
 
  private:
   std::mutex lost_mutex_;
@@ -127,6 +130,7 @@ struct Stream {
   bool recording = false;
   std::unique_ptr<RecordedStorage> recorded;
   plugin::SmallTransfers small;  // in cuMemHostAlloc memory
+  std::vector<std::string> pending_kernels;  // dispatched since the last sync, for the watchdog's message
 };
 
 struct Event {
@@ -154,7 +158,7 @@ struct Backend {
   static void shutdown();
   static uint32_t device_count();
   static const porta_device_info& device_info(uint32_t index);
-  static Device* device_open(uint32_t index);
+  static Device* device_open(uint32_t index, const porta_plugin_device_options& options);
   static void device_close(Device* device);
 
   // memory.cpp

@@ -145,10 +145,12 @@ uint32_t Backend::device_count() { return static_cast<uint32_t>(g_found.size());
 
 const porta_device_info& Backend::device_info(uint32_t index) { return g_found[index].info; }
 
-Device* Backend::device_open(uint32_t index) {
+Device* Backend::device_open(uint32_t index, const porta_plugin_device_options& options) {
   const Found& f = g_found[index];
   auto device = std::make_unique<Device>();
   device->index = index;
+  // Robust access needs nothing here: the core translates with bounds checks.
+  device->timeout_ms = options.timeout_ms;
   device->cu = f.cu;
   device->arch = f.arch;
   device->info = f.info;
@@ -192,6 +194,14 @@ void Device::check(CUresult result, const char* call, ...) {
     message += " (the CUDA context is unusable from now on; every later call on this device fails)";
   }
   throw plugin::Failure(status_of(result), message);
+}
+
+void Device::lose(const std::string& reason) {
+  {
+    std::lock_guard<std::mutex> lock(lost_mutex_);
+    if (lost_.empty()) lost_ = reason;
+  }
+  throw plugin::Failure(PORTA_ERROR_DEVICE_LOST, label() + ": " + reason + "; the device is lost");
 }
 
 void Device::fail(porta_status status, const char* fmt, ...) const {

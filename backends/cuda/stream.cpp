@@ -202,6 +202,7 @@ void Backend::stream_dispatch(Stream& s, Kernel& k, const uint32_t groups[3],
   const uint32_t buffer_count = buffers.size();
   Device& dev = *s.device;
   ContextScope scope(dev);
+  plugin::note_kernel(s.pending_kernels, k.name);
   // kernelParams: a pointer to each argument's value — each buffer's device
   // address, then the push-constant struct, then the buffers' sizes (one
   // porta_buffer_sizes<N> struct, when there are buffers). The driver copies
@@ -233,12 +234,23 @@ void Backend::stream_sync(Stream& s) {
   Device& dev = *s.device;
   ContextScope scope(dev);
   CUresult r = CUDA_ERROR_NOT_READY;
-  plugin::spin_then_block(
-      [&] {
-        r = driver().cuStreamQuery(s.cu);
-        return r != CUDA_ERROR_NOT_READY;
-      },
-      [&] { r = driver().cuStreamSynchronize(s.cu); });
+  auto done = [&] {
+    r = driver().cuStreamQuery(s.cu);
+    return r != CUDA_ERROR_NOT_READY;
+  };
+  if (dev.timeout_ms) {
+    // The watchdog (porta/robust.h): a running CUDA kernel cannot be stopped
+    // short of destroying its context, which porta shares with the process
+    // (the primary context): the device is lost for porta from now on.
+    if (!plugin::wait_with_limit(done, dev.timeout_ms))
+      dev.lose(plugin::format(
+          "%s did not finish within %.3f s (PORTA_TIMEOUT); a running CUDA kernel cannot "
+          "be stopped without resetting the context (cuDevicePrimaryCtxReset)",
+          plugin::kernels_phrase(s.pending_kernels).c_str(), static_cast<double>(dev.timeout_ms) / 1000.0));
+  } else {
+    plugin::spin_then_block(done, [&] { r = driver().cuStreamSynchronize(s.cu); });
+  }
+  s.pending_kernels.clear();
   // The stream is idle (or failed, which r reports): the small transfers are
   // done and their memory is free again.
   s.small.finish(r == CUDA_SUCCESS);

@@ -288,9 +288,11 @@ void enumerate_devices() {
 
 void clear_devices() { g_devices.clear(); }
 
-porta_plugin_device_t* device_open(uint32_t index) {
+porta_plugin_device_t* device_open(uint32_t index, const porta_plugin_device_options& options) {
   const DeviceEntry& entry = devices()[index];
   auto device = std::make_unique<porta_plugin_device_t>();
+  // Robust access needs nothing here: the core translates with bounds checks.
+  device->timeout_ms = options.timeout_ms;
   device->entry = &entry;
   device->where = describe(entry);
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM,

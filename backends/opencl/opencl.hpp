@@ -41,7 +41,8 @@ std::string describe(const DeviceEntry& entry);
 struct porta_plugin_device_t {
   const porta::opencl::DeviceEntry* entry;
   cl_context context;
-  std::string where;  // "device 'NAME'"
+  std::string where;        // "device 'NAME'"
+  uint64_t timeout_ms = 0;  // per dispatch (porta/robust.h); 0: none
 };
 
 struct porta_plugin_buffer_t {
@@ -76,6 +77,7 @@ struct porta_plugin_stream_t {
   std::vector<StreamOp> recorded;
   cl_mem small_mem = nullptr;           // CL_MEM_ALLOC_HOST_PTR, mapped for good: pinned host memory
   porta::plugin::SmallTransfers small;  // in small_mem's mapping
+  std::vector<std::string> pending_kernels;  // dispatched since the last sync, for the watchdog's message
 };
 
 struct porta_plugin_sequence_t {
@@ -90,7 +92,7 @@ struct porta_plugin_event_t {
 // What plugin.cpp puts into the plugin table, one group per file. Failures
 // throw plugin::Failure.
 namespace porta::opencl {
-porta_plugin_device_t* device_open(uint32_t index);
+porta_plugin_device_t* device_open(uint32_t index, const porta_plugin_device_options& options);
 void device_close(porta_plugin_device_t* device);
 
 porta_plugin_buffer_t* buffer_create(porta_plugin_device_t& device, uint64_t size);

@@ -16,7 +16,9 @@ struct Backend : plugin::HandleObjects {
   static void shutdown() { clear_devices(); }
   static uint32_t device_count() { return static_cast<uint32_t>(devices().size()); }
   static const porta_device_info& device_info(uint32_t index) { return devices()[index].info; }
-  static Device* device_open(uint32_t index) { return opencl::device_open(index); }
+  static Device* device_open(uint32_t index, const porta_plugin_device_options& options) {
+    return opencl::device_open(index, options);
+  }
   static void device_close(Device* device) { opencl::device_close(device); }
 
   static Buffer* buffer_create(Device& device, uint64_t size) { return opencl::buffer_create(device, size); }

@@ -68,6 +68,7 @@ struct DispatchArgs {
 };
 
 void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const DispatchArgs& a) {
+  plugin::note_kernel(stream.pending_kernels, kernel.name);
   size_t global[3], local[3];
   for (int d = 0; d < 3; ++d) {
     local[d] = kernel.local_size[d];
@@ -229,8 +230,27 @@ void wait_idle(porta_plugin_stream_t& stream) {
           return status != CL_SUCCESS || state <= CL_COMPLETE;  // done, or a negative error code
         },
         [] {});
-  cl().clReleaseEvent(marker);
   check(flushed, where, "clFlush");
+  if (status == CL_SUCCESS && state > CL_COMPLETE && stream.device->timeout_ms) {
+    // The watchdog (porta/robust.h): OpenCL cannot stop a kernel, so one
+    // past the limit leaves the device lost (the core then hands nothing back).
+    const bool done = plugin::wait_with_limit(
+        [&] {
+          status =
+              cl().clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, nullptr);
+          return status != CL_SUCCESS || state <= CL_COMPLETE;
+        },
+        stream.device->timeout_ms);
+    if (!done)
+      plugin::fail(
+          PORTA_ERROR_DEVICE_LOST,
+          "opencl: %s: %s did not finish within %.3f s (PORTA_TIMEOUT); OpenCL cannot stop a running "
+          "kernel, so the device is lost",
+          where.c_str(), plugin::kernels_phrase(stream.pending_kernels).c_str(),
+          static_cast<double>(stream.device->timeout_ms) / 1000.0);
+  }
+  cl().clReleaseEvent(marker);
+  stream.pending_kernels.clear();
   check(status, where, "clGetEventInfo");
   if (state == CL_COMPLETE) return;
   check(cl().clFinish(stream.queue), where, "clFinish");

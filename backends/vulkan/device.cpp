@@ -11,9 +11,11 @@ namespace porta::vk {
 using plugin::fail;
 using plugin::format;
 
-Device::Device(const PhysicalDevice& p) : physical(p) {
+Device::Device(const PhysicalDevice& p, const porta_plugin_device_options& options) : physical(p) {
   Instance& in = instance();
-  timeout_ns = in.timeout_ns;
+  // porta/robust.h's limit, else PORTA_VULKAN_TIMEOUT_MS's (a minute by default).
+  timeout_ns = options.timeout_ms ? options.timeout_ms * 1000ull * 1000ull : in.timeout_ns;
+  timeout_option = options.timeout_ms != 0;
   timeline = p.timeline;
   push_descriptor = p.push_descriptor;
   timestamps = p.timestamp_valid_bits != 0;
@@ -33,9 +35,30 @@ Device::Device(const PhysicalDevice& p) : physical(p) {
   in.fn.vkGetPhysicalDeviceFeatures2(p.handle, &features.core);
   if (!timeline) features.v12.timelineSemaphore = VK_FALSE;
   if (!p.exact_remainders) features.maintenance8.maintenance8 = VK_FALSE;  // PORTA_VULKAN_DISABLE
-  // Robust access costs speed and porta checks ranges itself.
-  features.core.features.robustBufferAccess = VK_FALSE;
+  // Robust access costs speed: only on a robust device (porta/robust.h),
+  // with robustness2's robustBufferAccess2 (reads out of bounds give 0, not
+  // any value of the buffer) where the driver has it. Device creation changes
+  // only then.
+  features.core.features.robustBufferAccess = options.robust ? VK_TRUE : VK_FALSE;
   features.v13.robustImageAccess = VK_FALSE;
+  VkPhysicalDeviceRobustness2FeaturesEXT robustness2{};
+  robustness2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT;
+  if (options.robust && p.has(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME)) {
+    VkPhysicalDeviceFeatures2 query =
+        make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    query.pNext = &robustness2;
+    in.fn.vkGetPhysicalDeviceFeatures2(p.handle, &query);
+    robustness2.pNext = nullptr;
+    robustness2.robustImageAccess2 = VK_FALSE;
+    robustness2.nullDescriptor = VK_FALSE;
+    if (robustness2.robustBufferAccess2) {
+      extensions.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+      enabled_extensions.insert(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+      robustness2.pNext = features.core.pNext;
+      features.core.pNext = &robustness2;
+    }
+  }
+  robust_buffer_access2 = robustness2.robustBufferAccess2 == VK_TRUE && options.robust;
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info =
@@ -173,6 +196,14 @@ void Device::submit(const VkSubmitInfo* submits, uint32_t count, VkFence fence, 
   check(r, call);
 }
 
+std::string Device::timeout_reason(const char* what) const {
+  // Vulkan cannot stop a running dispatch: the device is lost to porta.
+  return format(
+      "%s did not finish within %.3f s (%s); Vulkan cannot stop a running kernel, so the device is lost",
+      what, static_cast<double>(timeout_ns) / 1e9,
+      timeout_option ? "PORTA_TIMEOUT" : "PORTA_VULKAN_TIMEOUT_MS");
+}
+
 void Device::wait_fence(VkFence fence, const char* what) {
   VkResult r = VK_SUCCESS;
   plugin::spin_then_block(
@@ -181,9 +212,7 @@ void Device::wait_fence(VkFence fence, const char* what) {
         return r != VK_NOT_READY;
       },
       [&] { r = fn.vkWaitForFences(handle, 1, &fence, VK_TRUE, timeout_ns); });
-  if (r == VK_TIMEOUT)
-    lose(format("%s did not finish within %llu ms (PORTA_VULKAN_TIMEOUT_MS)", what,
-                static_cast<unsigned long long>(timeout_ns / 1000000)));
+  if (r == VK_TIMEOUT) lose(timeout_reason(what));
   check(r, "vkWaitForFences");
 }
 
@@ -200,9 +229,7 @@ void Device::wait_timeline(VkSemaphore semaphore, uint64_t value, const char* wh
         return r != VK_SUCCESS || reached >= value;
       },
       [&] { r = fn.vkWaitSemaphores(handle, &info, timeout_ns); });
-  if (r == VK_TIMEOUT)
-    lose(format("%s did not finish within %llu ms (PORTA_VULKAN_TIMEOUT_MS)", what,
-                static_cast<unsigned long long>(timeout_ns / 1000000)));
+  if (r == VK_TIMEOUT) lose(timeout_reason(what));
   check(r, "vkWaitSemaphores");
 }
 

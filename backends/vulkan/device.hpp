@@ -19,7 +19,7 @@ namespace porta::vk {
 
 class Device {
  public:
-  explicit Device(const PhysicalDevice& physical);
+  Device(const PhysicalDevice& physical, const porta_plugin_device_options& options);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -40,6 +40,8 @@ class Device {
   bool device_memory_host_visible = false;  // UMA or resizable BAR: buffers are used through memcpy
   uint64_t block_size = 64ull << 20;
   uint64_t timeout_ns = 0;
+  bool timeout_option = false;         // timeout_ns is porta/robust.h's limit, not PORTA_VULKAN_TIMEOUT_MS
+  bool robust_buffer_access2 = false;  // a robust device with VK_EXT_robustness2's robustBufferAccess2
 
   std::unique_ptr<MemoryPool> memory;
   std::unique_ptr<StagingPool> staging;
@@ -63,6 +65,7 @@ class Device {
 
  private:
   void choose_memory_types();
+  std::string timeout_reason(const char* what) const;
   std::mutex queue_mutex_;
   std::atomic<bool> lost_{false};
   mutable std::mutex lost_mutex_;

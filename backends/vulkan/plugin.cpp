@@ -15,7 +15,9 @@ struct Backend {
     return has_instance() ? static_cast<uint32_t>(instance().devices.size()) : 0;
   }
   static const porta_device_info& device_info(uint32_t index) { return instance().devices[index].info; }
-  static Device* device_open(uint32_t index) { return new Device(instance().devices[index]); }
+  static Device* device_open(uint32_t index, const porta_plugin_device_options& options) {
+    return new Device(instance().devices[index], options);
+  }
   static void device_close(Device* device) { delete device; }
 
   static Buffer* buffer_create(Device& device, uint64_t size) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "../common/spin_wait.hpp"
+
 namespace porta::vk {
 
 using plugin::fail;
@@ -314,13 +316,17 @@ void Stream::submit(std::unique_ptr<Batch> b, VkCommandBuffer cb, VkFence extra_
   in_flight_.push_back(std::move(b));
 }
 
-void Stream::finish(const char* what) {
+void Stream::finish(const char* call) {
   if (in_flight_.empty()) return;
+  // A wait past the limit names the kernels it waited for.
+  const std::string what =
+      std::string(call) + " (waiting for " + plugin::kernels_phrase(pending_kernels_) + ")";
   if (timeline_) {
-    device_.wait_timeline(timeline_->handle, in_flight_.back()->value, what);
+    device_.wait_timeline(timeline_->handle, in_flight_.back()->value, what.c_str());
   } else {
-    for (auto& b : in_flight_) device_.wait_fence(b->fence, what);
+    for (auto& b : in_flight_) device_.wait_fence(b->fence, what.c_str());
   }
+  pending_kernels_.clear();
   while (!in_flight_.empty()) {
     retire(std::move(in_flight_.front()), true);
     in_flight_.pop_front();
@@ -430,6 +436,7 @@ void Stream::fill(Buffer* dst, uint64_t offset, uint64_t size, uint32_t pattern)
 void Stream::dispatch(Kernel* k, const uint32_t groups[3], plugin::BufferList<Buffer> buffers,
                       const void* push, uint32_t push_size) {
   device_.ensure_alive("stream_dispatch");
+  plugin::note_kernel(pending_kernels_, k->name);
   const uint32_t count = buffers.size();
   const char* dev = device_.label().c_str();
   const VkPhysicalDeviceLimits& lim = device_.limits();

@@ -169,6 +169,7 @@ class Stream {
   Buffer* chunk_ = nullptr;
   uint64_t chunk_used_ = 0;
   std::deque<std::unique_ptr<Batch>> in_flight_;
+  std::vector<std::string> pending_kernels_;  // dispatched since the last finish, for the watchdog's message
   std::vector<std::unique_ptr<Batch>> spare_;
   std::vector<VkFence> spare_fences_;
   std::unique_ptr<Sequence> recording_;

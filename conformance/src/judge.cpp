@@ -19,7 +19,8 @@ float unwritten() {
 }
 
 const char* outcome_name(Outcome o) {
-  static const char* const kNames[] = {"PASS", "FAIL", "SKIP", "DEVIATION", "CRASH"};  // in Outcome's order
+  static const char* const kNames[] = {"PASS",      "FAIL",  "SKIP",
+                                       "DEVIATION", "CRASH", "HANG"};  // in Outcome's order
   static_assert(std::size(kNames) == kOutcomeCount);
   return kNames[static_cast<int>(o)];
 }
@@ -232,7 +233,8 @@ CaseResult CaseResult::from_json(const Json& j) {
   r.name = text_at(j, "case");
   r.seed = std::strtoull(text_at(j, "seed", "0").c_str(), nullptr, 10);
   const std::string o = text_at(j, "outcome");
-  for (Outcome c : {Outcome::kPass, Outcome::kFail, Outcome::kSkip, Outcome::kDeviation, Outcome::kCrash})
+  for (Outcome c :
+       {Outcome::kPass, Outcome::kFail, Outcome::kSkip, Outcome::kDeviation, Outcome::kCrash, Outcome::kHang})
     if (o == outcome_name(c)) r.outcome = c;
   r.worst_error = number_at(j, "worst_error");
   r.worst_bound = number_at(j, "worst_bound");

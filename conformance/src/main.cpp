@@ -435,7 +435,7 @@ void run_device(const Options& o, DeviceReport& dev) {
   if (dev.status == "failed to open") return;
   std::string how;
   if (timed_out)
-    how = "timed out after " + std::to_string(o.timeout) + " s";
+    how = "hung: no result within " + std::to_string(o.timeout) + " s (--timeout)";
   else if (WIFSIGNALED(status))
     how = "crashed with " + signal_text(WTERMSIG(status));
   else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
@@ -446,7 +446,7 @@ void run_device(const Options& o, DeviceReport& dev) {
     dev.status = "ran";
     return;
   }
-  dev.status = timed_out ? "timed out" : "crashed";
+  dev.status = timed_out ? "hung" : "crashed";
   dev.reason = how + (begun_case.empty() ? "" : " during " + begun_op + " case " + begun_case) + "; " +
                std::to_string(dev.cases.size()) + " case(s) finished before are kept";
   if (!begun_case.empty()) {
@@ -457,7 +457,7 @@ void run_device(const Options& o, DeviceReport& dev) {
     r.op = begun_op;
     r.name = o.kernel_mode ? o.kernel.path.substr(o.kernel.path.find_last_of('/') + 1) : begun_case;
     r.seed = o.seed;
-    r.outcome = Outcome::kCrash;
+    r.outcome = timed_out ? Outcome::kHang : Outcome::kCrash;
     r.detail = "the device's process " + how + " during this case";
     Options single = o;
     r.replay = replay_command(single, r);

@@ -27,7 +27,7 @@ std::vector<std::string> DeviceReport::deviations() const {
 namespace {
 
 struct Summary {
-  int cases = 0, pass = 0, fail = 0, skip = 0, deviation = 0, crash = 0;
+  int cases = 0, pass = 0, fail = 0, skip = 0, deviation = 0, crash = 0, hang = 0;
   double worst_ratio = -1, worst_error = 0, worst_bound = 0;
   std::string unit;
   std::string skip_reason;  // the first one
@@ -36,11 +36,11 @@ struct Summary {
 
   void add(const CaseResult& r) {
     ++cases;
-    int* const counters[] = {&pass, &fail, &skip, &deviation, &crash};  // in Outcome's order
+    int* const counters[] = {&pass, &fail, &skip, &deviation, &crash, &hang};  // in Outcome's order
     static_assert(std::size(counters) == kOutcomeCount);
     ++*counters[static_cast<int>(r.outcome)];
     if (r.outcome == Outcome::kSkip && skip_reason.empty()) skip_reason = r.detail;
-    if (r.outcome == Outcome::kSkip || r.outcome == Outcome::kCrash) return;
+    if (r.outcome == Outcome::kSkip || r.outcome == Outcome::kCrash || r.outcome == Outcome::kHang) return;
     const double ratio =
         r.worst_bound > 0 ? r.worst_error / r.worst_bound : (r.worst_error > 0 ? INFINITY : 0);
     if (ratio > worst_ratio) {
@@ -52,9 +52,10 @@ struct Summary {
       worst_case = r.name;
     }
   }
-  bool failed() const { return fail > 0 || crash > 0; }
+  bool failed() const { return fail > 0 || crash > 0 || hang > 0; }
   std::string verdict() const {
     if (crash) return "CRASH";
+    if (hang) return "HANG";
     if (fail) return "FAIL";
     if (cases == 0) return "-";
     if (skip == cases) return "SKIP";
@@ -63,7 +64,7 @@ struct Summary {
   }
   std::string counts() const {
     if (cases == 0) return "";
-    if (fail || crash) return std::to_string(fail + crash) + "/" + std::to_string(cases);
+    if (fail || crash || hang) return std::to_string(fail + crash + hang) + "/" + std::to_string(cases);
     return std::to_string(pass + deviation) + "/" + std::to_string(cases);
   }
   std::string worst() const {
@@ -162,14 +163,15 @@ void print_text(const RunReport& report, FILE* out) {
       Summary s = summarize(d, op);
       if (s.cases == 0) continue;
       std::fprintf(out, "   %s %6d %6d %6d %6d %6d  %s\n", pad(op, 14).c_str(), s.cases, s.pass,
-                   s.fail + s.crash, s.skip, s.deviation, s.worst().c_str());
+                   s.fail + s.crash + s.hang, s.skip, s.deviation, s.worst().c_str());
     }
   }
   // Failures, each with where and how to replay it.
   bool heading = false;
   for (const auto& d : report.devices)
     for (const auto& c : d.cases) {
-      if (c.outcome != Outcome::kFail && c.outcome != Outcome::kCrash) continue;
+      if (c.outcome != Outcome::kFail && c.outcome != Outcome::kCrash && c.outcome != Outcome::kHang)
+        continue;
       if (!heading) std::fprintf(out, "\nFailures:\n");
       heading = true;
       std::fprintf(out, "%s %s op %s case %s seed %llu\n", outcome_name(c.outcome), d.label().c_str(),
@@ -210,7 +212,11 @@ void print_text(const RunReport& report, FILE* out) {
   for (const auto& d : report.devices) {
     std::fprintf(out, "%s", pad(d.label(), 14).c_str());
     if (d.cases.empty()) {
-      std::fprintf(out, " %s: %s\n", d.status == "unavailable" ? "SKIP" : "CRASH", d.reason.c_str());
+      std::fprintf(out, " %s: %s\n",
+                   d.status == "unavailable" ? "SKIP"
+                   : d.status == "hung"      ? "HANG"
+                                             : "CRASH",
+                   d.reason.c_str());
       continue;
     }
     for (const auto& op : report.ops) {
@@ -225,7 +231,7 @@ void print_text(const RunReport& report, FILE* out) {
   int fails = 0, skips = 0, passes = 0, devs = 0;
   for (const auto& d : report.devices) {
     Summary s = summarize(d, "");
-    fails += s.fail + s.crash;
+    fails += s.fail + s.crash + s.hang;
     skips += s.skip;
     passes += s.pass;
     devs += s.deviation;
@@ -265,7 +271,7 @@ void write_json(const RunReport& report, const std::string& path) {
       o["verdict"] = s.verdict();
       o["cases"] = s.cases;
       o["pass"] = s.pass;
-      o["fail"] = s.fail + s.crash;
+      o["fail"] = s.fail + s.crash + s.hang;
       o["skip"] = s.skip;
       o["deviation"] = s.deviation;
       o["worst_error"] = json_number(s.worst_error);
@@ -308,7 +314,7 @@ void write_junit(const RunReport& report, const std::string& path) {
       if (c.outcome == Outcome::kFail)
         x += "      <failure message=\"" + xml_escape(c.detail.substr(0, c.detail.find('\n'))) + "\">" +
              xml_escape(body) + "</failure>\n";
-      else if (c.outcome == Outcome::kCrash)
+      else if (c.outcome == Outcome::kCrash || c.outcome == Outcome::kHang)
         x += "      <error message=\"" + xml_escape(c.detail.substr(0, c.detail.find('\n'))) + "\">" +
              xml_escape(body) + "</error>\n";
       else if (c.outcome == Outcome::kSkip)
@@ -354,7 +360,7 @@ void write_html(const RunReport& report, const std::string& path) {
        "deviation</span></div>\n";
   auto css = [](const std::string& verdict) {
     if (verdict == "PASS") return "pass";
-    if (verdict == "FAIL" || verdict == "CRASH") return "fail";
+    if (verdict == "FAIL" || verdict == "CRASH" || verdict == "HANG") return "fail";
     if (verdict == "SKIP") return "skip";
     if (verdict == "DEV") return "dev";
     return "none";
@@ -371,7 +377,10 @@ void write_html(const RunReport& report, const std::string& path) {
     if (d.cases.empty()) {
       const bool skip = d.status == "unavailable";
       h += "<td class=\"" + std::string(skip ? "skip" : "fail") + "\" colspan=\"" +
-           std::to_string(report.ops.size()) + "\"><span class=\"v\">" + (skip ? "SKIP" : "CRASH") +
+           std::to_string(report.ops.size()) + "\"><span class=\"v\">" +
+           (skip                 ? "SKIP"
+            : d.status == "hung" ? "HANG"
+                                 : "CRASH") +
            "</span><span class=\"small\">" + html_escape(d.reason) + "</span></td></tr>\n";
       continue;
     }
@@ -400,12 +409,13 @@ void write_html(const RunReport& report, const std::string& path) {
       if (s.cases == 0) continue;
       h += "<tr><td class=\"" + std::string(css(s.verdict())) + "\">" + html_escape(op) + "</td><td>" +
            std::to_string(s.cases) + "</td><td>" + std::to_string(s.pass) + "</td><td>" +
-           std::to_string(s.fail + s.crash) + "</td><td>" + std::to_string(s.skip) + "</td><td>" +
+           std::to_string(s.fail + s.crash + s.hang) + "</td><td>" + std::to_string(s.skip) + "</td><td>" +
            std::to_string(s.deviation) + "</td><td>" + html_escape(s.worst()) + "</td></tr>\n";
     }
     h += "</table>\n";
     for (const auto& c : d.cases) {
-      if (c.outcome != Outcome::kFail && c.outcome != Outcome::kCrash) continue;
+      if (c.outcome != Outcome::kFail && c.outcome != Outcome::kCrash && c.outcome != Outcome::kHang)
+        continue;
       h += "<pre>" +
            html_escape(std::string(outcome_name(c.outcome)) + " " + d.label() + " op " + c.op + " case " +
                        c.name + " seed " + std::to_string(c.seed) + "\n" + c.detail +

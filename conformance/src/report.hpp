@@ -14,7 +14,7 @@ namespace porta::conformance {
 struct DeviceReport {
   std::string backend, device;
   int index = -1;               // -1: the backend is unavailable (no device ran)
-  std::string status;           // "ran", "unavailable", "crashed", "timed out", "failed to start"
+  std::string status;           // "ran", "unavailable", "crashed", "hung", "failed to start"
   std::string reason;           // why unavailable / how it crashed
   bool reference = false;       // the CPU backend: judged against the float64 oracle
   bool reference_only = false;  // --kernel: run as the reference though --backend did not select it

@@ -429,8 +429,12 @@ CaseResult run_timed(Devices& d, const std::string& op, const std::string& name,
     body(r);
   } catch (const porta::Error& e) {
     // A feature or limit the device lacks, or memory it does not have, is a skip; anything else fails.
+    // A dispatch past its limit (PORTA_TIMEOUT, porta/robust.h) hung.
     const bool skip = e.status() == PORTA_ERROR_UNSUPPORTED || e.status() == PORTA_ERROR_OUT_OF_MEMORY;
-    r.outcome = skip ? Outcome::kSkip : Outcome::kFail;
+    const bool hang = e.status() == PORTA_ERROR_TIMEOUT ||
+                      (e.status() == PORTA_ERROR_DEVICE_LOST &&
+                       std::string(e.what()).find("PORTA_TIMEOUT") != std::string::npos);
+    r.outcome = skip ? Outcome::kSkip : hang ? Outcome::kHang : Outcome::kFail;
     r.detail = error_text(e);
   } catch (const std::exception& e) {
     r.outcome = Outcome::kFail;

@@ -72,8 +72,10 @@ std::vector<Case> cases_of(const std::string& op, bool full);
 // case draws the same data whether it runs alone (--case) or with the rest.
 uint64_t case_seed(uint64_t run_seed, const std::string& op, const std::string& name);
 
-enum class Outcome { kPass, kFail, kSkip, kDeviation, kCrash };
-constexpr int kOutcomeCount = 5;
+// kHang: the case never finished (the device's process ran past --timeout,
+// or a dispatch past its PORTA_TIMEOUT limit); kCrash: the process died.
+enum class Outcome { kPass, kFail, kSkip, kDeviation, kCrash, kHang };
+constexpr int kOutcomeCount = 6;
 const char* outcome_name(Outcome o);
 
 struct CaseResult {

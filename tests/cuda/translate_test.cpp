@@ -66,6 +66,11 @@ TEST_P(CudaTranslation, CompilesCleanlyWithNvrtc) {
   const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
   if (!nvrtc) GTEST_SKIP() << reason;
   EXPECT_EQ(nvrtc_complaints(*nvrtc, t.source, kernel.name), "") << t.source;
+  // And as a robust device runs it (porta/robust.h): every buffer access checked.
+  tr::TranslateOptions checked{tr::Target::Cuda, {}};
+  checked.bounds_checks = true;
+  const tr::Translation robust = tr::translate(front.spirv, checked);
+  EXPECT_EQ(nvrtc_complaints(*nvrtc, robust.source, kernel.name), "") << robust.source;
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, CudaTranslation, ::testing::ValuesIn(all_test_kernels(PORTA_SOURCE_DIR)),

@@ -46,6 +46,13 @@ TEST_P(OpenclGolden, BuildsWithoutWarnings) {
   std::string log;
   EXPECT_TRUE(cl().build(source, log)) << log << "\n" << source;
   EXPECT_EQ(log, "") << source;
+  // And as a robust device runs it (porta/robust.h): every buffer access checked.
+  pt::TranslateOptions checked{pt::Target::OpenCL, {}};
+  checked.bounds_checks = true;
+  const std::string robust = pt::translate(front.spirv, checked).source;
+  std::string robust_log;
+  EXPECT_TRUE(cl().build(robust, robust_log)) << robust_log << "\n" << robust;
+  EXPECT_EQ(robust_log, "") << robust;
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, OpenclGolden,

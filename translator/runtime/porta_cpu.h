@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define PORTA_CPU_KERNEL_ABI_VERSION 2u
+#define PORTA_CPU_KERNEL_ABI_VERSION 3u
 
 /* Work-items per subgroup (gl_SubgroupSize) in kernels with subgroup
  * operations; the device reports it as its subgroup size. */
@@ -42,6 +42,10 @@ typedef struct porta_cpu_group_args {
   uint32_t group_id[3];
   uint32_t num_groups[3];
   const porta_cpu_scheduler* scheduler; /* for kernels with barriers */
+  /* Non-zero once the dispatch is cancelled (its time limit passed): kernels
+   * translated with cancel polls read it (relaxed) at the top of every loop
+   * and end the work-item. Never NULL. */
+  const uint32_t* cancel;
 } porta_cpu_group_args;
 
 typedef struct porta_cpu_kernel_entry {

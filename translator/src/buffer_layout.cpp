@@ -343,11 +343,23 @@ bool TargetCompiler::emit_byte_addressed(const spirv_cross::Instruction& instruc
       if (byte_chains_.count(ops[2]) &&
           get<spirv_cross::SPIRExpression>(ops[2]).expression.rfind("porta_byte_addressed_", 0) != 0)
         return false;  // an lvalue: the emitter's load reads it
+      // With bounds checks, read only where in bounds (bounds_checks.cpp); else 0.
+      const std::string condition = bounds_condition(ops[2]);
       if (is_leaf(type) || type.columns > 1) {
-        emit_op(ops[0], ops[1], byte_value(chain, type), false);
+        const std::string value = byte_value(chain, type);
+        emit_op(
+            ops[0], ops[1],
+            condition.empty() ? value : "(" + condition + " ? " + value + " : " + zero_value(ops[0]) + ")",
+            false);
       } else {
+        // Declared zero (the compilers' force_zero_initialized_variables): 0 out of bounds.
         emit_uninitialized_temporary_expression(ops[0], ops[1]);
+        if (!condition.empty()) {
+          statement("if ", condition);
+          begin_scope();
+        }
         byte_fill(to_name(ops[1]), chain, type);
+        if (!condition.empty()) end_scope();
       }
       return true;
     }

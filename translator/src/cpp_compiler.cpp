@@ -199,9 +199,9 @@ void CppCompiler::emit_target_instruction(const spirv_cross::Instruction& instru
 
 const std::unordered_set<std::string>& CppCompiler::reserved_words() const {
   // The C++ words, and the names porta_cpu.h and the generated code use.
-  static const std::unordered_set<std::string> words =
-      cxx_reserved_words({"porta_group", "porta_run_item", "porta_run_group", "porta_scheduler", "args",
-                          "local_id", "local_index", "group", "subgroups", "porta_subgroup_state"});
+  static const std::unordered_set<std::string> words = cxx_reserved_words(
+      {"porta_group", "porta_run_item", "porta_run_group", "porta_scheduler", "args", "local_id",
+       "local_index", "group", "subgroups", "porta_subgroup_state", "porta_cancel"});
   return words;
 }
 
@@ -224,6 +224,10 @@ void CppCompiler::emit_translation_unit() {
   constructor.push_constants = "*static_cast<const " + push_constant_type_name() + "*>(args->push)";
   constructor.extra_members = {"const porta_cpu_scheduler* porta_scheduler;"};
   constructor.extra_initialisers = {"porta_scheduler(args->scheduler)"};
+  if (cancel_polls()) {
+    constructor.extra_members.push_back("const uint32_t* porta_cancel;");
+    constructor.extra_initialisers.push_back("porta_cancel(args->cancel)");
+  }
   if (kernel_uses_subgroups()) {
     constructor.parameters += ", porta_subgroups& subgroups";
     constructor.extra_members.push_back("porta_subgroups& porta_subgroup_state;");

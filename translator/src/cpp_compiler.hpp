@@ -63,6 +63,11 @@ class CppCompiler final : public TargetCompiler {
   std::string loop_hint(bool unroll) const override {
     return unroll ? "#pragma GCC unroll 64" : "#pragma GCC unroll 1";
   }
+  // A loop header's poll: the dispatch's cancel flag (porta_cpu.h), read
+  // relaxed; once set, the work-item ends. Only main() holds polls.
+  std::string cancel_poll_statement() override {
+    return "if (__atomic_load_n(porta_cancel, __ATOMIC_RELAXED)) return;";
+  }
   void emit_translation_unit() override;
   const std::unordered_set<std::string>& reserved_words() const override;
 

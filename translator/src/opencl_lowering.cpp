@@ -195,11 +195,15 @@ void OpenclCompiler::emit_atomic_load_store(const spirv_cross::Instruction& inst
   }
   flush_all_atomic_capable_variables();
   const std::string address = join("&", to_enclosed_expression(pointer));
+  // With bounds checks (bounds_checks.cpp): 0 and no change out of bounds.
+  const std::string condition = bounds_condition(pointer);
   if (load) {
     forced_temporaries.insert(ops[1]);
-    emit_op(ops[0], ops[1], join("atomic_add(", address, ", 0)"), false);
+    const std::string call = join("atomic_add(", address, ", 0)");
+    emit_op(ops[0], ops[1], condition.empty() ? call : "(" + condition + " ? " + call + " : 0)", false);
   } else {
-    statement("atomic_xchg(", address, ", ", to_unpacked_expression(ops[3]), ");");
+    statement(condition.empty() ? "" : "if " + condition + " ", "atomic_xchg(", address, ", ",
+              to_unpacked_expression(ops[3]), ");");
     register_write(pointer);
   }
 }

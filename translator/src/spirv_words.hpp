@@ -74,5 +74,12 @@ std::vector<uint32_t> demote_array_phis(const std::vector<uint32_t>& spirv);
 // a cooperative-matrix multiply-add on tensor cores: target cuda spells them
 // as mma.sync (cuda_compiler.cpp), every other target refuses them.
 inline std::string tensor_core_function_prefix() { return "porta_mma_sync_"; }
+// The name of the NonSemantic instruction set whose instruction 0 insert_cancel_polls() puts in loop headers.
+constexpr const char* kCancelPollSet = "NonSemantic.porta.cancel_poll";
+// The module with `OpExtInst %void kCancelPollSet 0` at the top of every loop
+// header (after its phis), but those marked Unroll (a count the compiler
+// knows; a poll would keep them rolled): where a translation asks whether its dispatch was
+// cancelled. Unchanged if the module has no loops.
+std::vector<uint32_t> insert_cancel_polls(const std::vector<uint32_t>& spirv);
 
 }  // namespace porta::translator

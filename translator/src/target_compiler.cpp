@@ -985,7 +985,14 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
   const spirv_cross::Instruction* outer = emitting_;
   emitting_ = &instruction;
   try {
-    emit_target_instruction(instruction);
+    if (!guarding_ && is_cancel_poll(instruction)) {
+      // Only in the entry point, where a poll may end the work-item.
+      const std::string poll = cancel_poll_statement();
+      if (!poll.empty() && current_function && current_function->self == ir.default_entry_point)
+        statement(poll);
+    } else if (guarding_ || !options_.bounds_checks || !emit_checked_access(instruction)) {
+      emit_target_instruction(instruction);
+    }
   } catch (...) {
     emitting_ = outer;
     throw;
@@ -996,11 +1003,15 @@ void TargetCompiler::emit_instruction(const spirv_cross::Instruction& instructio
 void TargetCompiler::emit_atomic_call(const uint32_t* ops, const std::string& call) {
   // As the emitter does for atomics: no load may be forwarded across one.
   flush_all_atomic_capable_variables();
+  // With bounds checks, an atomic out of bounds returns 0 and changes nothing.
+  const std::string condition = bounds_condition(ops[2]);
   if (result_is_read(ops[1])) {
     forced_temporaries.insert(ops[1]);
-    emit_op(ops[0], ops[1], call, false);
+    emit_op(ops[0], ops[1],
+            condition.empty() ? call : "(" + condition + " ? " + call + " : " + zero_value(ops[0]) + ")",
+            false);
   } else {
-    statement(call, ";");
+    statement(condition.empty() ? "" : "if " + condition + " ", call, ";");
   }
   register_write(ops[2]);
 }
@@ -1010,7 +1021,9 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
   const auto opcode = static_cast<spv::Op>(instruction.op);
   if (emit_byte_addressed(instruction)) return;
   // An atomic whose old value is read: the emitter keeps it.
-  if (is_atomic_read_modify_write(opcode) && !read_ids_.count(ops[1])) {
+  // An atomic whose old value is read but which needs a bounds check too.
+  if (is_atomic_read_modify_write(opcode) &&
+      (!read_ids_.count(ops[1]) || !bounds_condition(ops[2]).empty())) {
     emit_atomic_call(ops, atomic_call(instruction, to_non_uniform_aware_expression(ops[2])));
     return;
   }
@@ -1295,6 +1308,10 @@ void TargetCompiler::emit_block_hints(const spirv_cross::SPIRBlock& block) {
     hint = loop_hint(true);
   else if (block.hint == spirv_cross::SPIRBlock::HintDontUnroll)
     hint = loop_hint(false);
+  // A header with a cancel poll is a `for (;;)` whose first statement is the
+  // poll, where GCC refuses its unroll pragma: the hint goes (a hint only).
+  for (const spirv_cross::Instruction& instruction : block.ops)
+    if (is_cancel_poll(instruction)) hint.clear();
   if (!hint.empty()) statement(hint);
 }
 

@@ -185,6 +185,8 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // any other is refused.
   std::vector<uint32_t> zero_initialized_shared_variables();
   bool kernel_uses_barrier() const { return uses_barrier_; }
+  bool bounds_checks() const { return options_.bounds_checks; }
+  bool cancel_polls() const { return options_.cancel_polls; }
   std::string workgroup_size_expression(int dimension);
   // "uint" for target cpp: a literal of the named scalar type.
   std::string literal(uint32_t value) const { return std::to_string(value) + "u"; }
@@ -284,6 +286,44 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
                           const std::string& value);
   // The alignment of a byte-addressed push-constant struct: 8 where its size allows, else 4.
   uint32_t byte_push_alignment() const;
+
+  // ---- bounds checks and cancel polls (bounds_checks.cpp) ----
+  // With TranslateOptions::bounds_checks, each access chain into a buffer
+  // is followed to the byte range it reaches (the SPIR-V's Offset,
+  // ArrayStride, MatrixStride and RowMajor decorations, whatever mechanism
+  // the buffer is read with), and each load, store and atomic through it is
+  // guarded by that range's end against the buffer's size.
+  struct CheckedChain {
+    uint32_t variable = 0;  // the block variable (or array of blocks)
+    std::string element;    // the index into an array of blocks, "" for one block
+    uint32_t element_count = 1;
+    uint32_t type = 0;     // what the chain points to
+    std::string dynamic;   // "(ulong)(i) * 16u + " terms, 64-bit
+    uint64_t offset = 0;   // constant bytes
+    bool checked = false;  // a dynamic index, a runtime array or a block element: needs a check
+    bool row_major = false;
+    bool row_major_column = false;  // a column of a row-major matrix: components matrix_stride apart
+    uint32_t matrix_stride = 0;
+  };
+  // Notes an access chain (before it is emitted); false for chains not into a buffer.
+  bool note_checked_chain(const spirv_cross::Instruction& instruction);
+  // The condition under which the access through `pointer` is in bounds,
+  // parenthesised; "" when it needs none (no bounds checks, not a buffer, or
+  // within the block's fixed part, which the core checks at dispatch).
+  std::string bounds_condition(uint32_t pointer);
+  // Loads, stores and atomic loads/stores through checked chains, guarded;
+  // false for every other instruction.
+  bool emit_checked_access(const spirv_cross::Instruction& instruction);
+  uint64_t checked_bytes(const CheckedChain& chain);
+  // The value 0 of a type, as an expression (a read out of bounds).
+  std::string zero_value(uint32_t type_id);
+  std::string u64_cast(const std::string& expression);
+  // The statement a loop header's cancel poll becomes (TranslateOptions::cancel_polls); "" for none.
+  virtual std::string cancel_poll_statement() { return ""; }
+  bool is_cancel_poll(const spirv_cross::Instruction& instruction);
+  std::unordered_map<uint32_t, CheckedChain> checked_chains_;
+  bool guarding_ = false;         // emit_checked_access() is emitting the guarded instruction
+  uint32_t cancel_poll_set_ = 0;  // the NonSemantic import insert_cancel_polls() added
 
   // ---- CompilerGLSL hooks ----
   std::string builtin_to_glsl(spv::BuiltIn builtin, spv::StorageClass storage) override;

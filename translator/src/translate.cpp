@@ -15,12 +15,13 @@ Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions
   Translation translation;
   try {
     std::unique_ptr<detail::TargetCompiler> compiler;
+    const std::vector<uint32_t>& module = options.cancel_polls ? insert_cancel_polls(spirv) : spirv;
     if (options.target == Target::Cuda)
-      compiler = std::make_unique<detail::CudaCompiler>(spirv, options);
+      compiler = std::make_unique<detail::CudaCompiler>(module, options);
     else if (options.target == Target::OpenCL)
-      compiler = std::make_unique<detail::OpenclCompiler>(spirv, options);
+      compiler = std::make_unique<detail::OpenclCompiler>(module, options);
     else
-      compiler = std::make_unique<detail::CppCompiler>(spirv, options);
+      compiler = std::make_unique<detail::CppCompiler>(module, options);
     // The emitter indents blank lines; drop trailing blanks so the text diffs cleanly.
     std::string text = compiler->compile(), clean;
     clean.reserve(text.size());

@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 7u
+#define PORTA_PLUGIN_ABI_VERSION 8u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */
@@ -135,6 +135,20 @@ typedef struct porta_plugin_binding {
   uint64_t size;   /* bytes, > 0 */
 } porta_plugin_binding;
 
+/* Options for device_open_options (ABI 8). */
+typedef struct porta_plugin_device_options {
+  /* Non-zero: out-of-bounds buffer accesses must be defined (reads 0, writes
+   * dropped). Vulkan enables robustBufferAccess (and robustBufferAccess2 of
+   * VK_EXT_robustness2 where present) on the VkDevice; translated languages
+   * get bounds-checked source from the core and need nothing more. */
+  uint32_t robust;
+  /* Per-dispatch limit in milliseconds; 0: none. A dispatch past it ends in
+   * PORTA_ERROR_TIMEOUT where the plugin stopped it and the device is usable,
+   * else PORTA_ERROR_DEVICE_LOST (and the device stays lost); the message
+   * names the kernel. */
+  uint64_t timeout_ms;
+} porta_plugin_device_options;
+
 typedef struct porta_plugin_api {
   uint32_t abi_version; /* PORTA_PLUGIN_ABI_VERSION */
   const char* name;     /* "cpu", "vulkan", "opencl", "cuda" */
@@ -223,6 +237,12 @@ typedef struct porta_plugin_api {
   porta_status (*stream_native)(porta_plugin_stream stream, void** native_stream);
   porta_status (*stream_wait_native_event)(porta_plugin_stream stream, void* native_event);
   porta_status (*stream_signal_native_event)(porta_plugin_stream stream, void* native_event);
+
+  /* ---- appended in ABI 8: robustness and the watchdog (porta/robust.h) ---- */
+  /* device_open with options; NULL where a plugin takes none (the core then
+   * opens with device_open and refuses robust or a timeout, saying why). */
+  porta_status (*device_open_options)(uint32_t index, const porta_plugin_device_options* options,
+                                      porta_plugin_device* device);
 } porta_plugin_api;
 
 typedef const porta_plugin_api* (*porta_plugin_entry_fn)(void);

@@ -82,7 +82,9 @@ typedef enum porta_status {
   PORTA_ERROR_OUT_OF_MEMORY = 8,
   PORTA_ERROR_DEVICE_LOST = 9,
   PORTA_ERROR_BACKEND = 10, /* any other driver or runtime failure */
-  PORTA_ERROR_INTERNAL = 11
+  PORTA_ERROR_INTERNAL = 11,
+  PORTA_ERROR_TIMEOUT = 12 /* a dispatch ran past its time limit and was stopped; the device is usable
+                              (porta/robust.h; where a kernel cannot be stopped: PORTA_ERROR_DEVICE_LOST) */
 } porta_status;
 
 typedef enum porta_log_level {

@@ -198,6 +198,16 @@ struct TranslateOptions {
   // kernel with subgroup operations. Any other value leaves subgroups to the
   // target: the device's own through its extensions (opencl), 32 lanes (cpp, cuda).
   uint32_t subgroup_size = 0;
+  // Every load, store and atomic through a storage or uniform buffer checks
+  // its bytes against the buffer's size, with Vulkan's robustBufferAccess
+  // meaning: a read out of bounds gives 0, a write is dropped, an atomic
+  // returns 0 and changes nothing (bounds_checks.cpp). The CPU backend's
+  // default; PORTA_ROBUST for OpenCL and CUDA.
+  bool bounds_checks = false;
+  // Target cpp: each loop header asks whether the dispatch was cancelled (its
+  // time limit passed) and, if so, ends the work-item (porta_cpu.h's
+  // `cancel`), so that a kernel that never ends can be stopped.
+  bool cancel_polls = false;
 };
 
 struct Translation {

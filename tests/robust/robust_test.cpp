@@ -1,0 +1,245 @@
+// Out-of-bounds buffer accesses (porta/robust.h), on the backend under test
+// (PORTA_TEST_BACKEND), opened robust: reads out of bounds give 0, writes are
+// dropped, atomics return 0 and change nothing, in-bounds results are right,
+// and the host process lives. The CPU backend checks whether or not it is
+// asked to; the others only on a robust device.
+#include "porta/robust.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "porta/porta.hpp"
+#include "support/backend_under_test.hpp"
+
+namespace {
+
+using porta::test::backend_under_test;
+
+porta::Device open_robust() { return porta::open(backend_under_test(), {PORTA_ROBUST_ON, -1}); }
+
+// Vulkan's robustBufferAccess alone may return any value of the buffer for a
+// read out of bounds; robustness2, and every translated backend, give 0.
+bool reads_give_zero(const porta::Device& device) {
+  uint32_t robust = 0;
+  porta::detail::check(porta_device_get_robustness(device.handle(), &robust, nullptr));
+  return robust && device.backend() != "vulkan";
+}
+
+template <class T>
+std::vector<T> read_all(const porta::Buffer& b) {
+  std::vector<T> out(b.size() / sizeof(T));
+  b.read(out);
+  return out;
+}
+
+// The issue's case: 1000 groups of 64 over a 4 KiB buffer, each item writing its index.
+TEST(Robust, WritesPastTheEndAreDropped) {
+  porta::Device device = open_robust();
+  const char* source = R"(#version 450
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { float o[]; };
+void main() { o[gl_GlobalInvocationID.x] = float(gl_GlobalInvocationID.x); })";
+  porta::Kernel k = device.kernel(porta::glsl(source, "write_past_end"));
+  porta::Buffer before = device.buffer(4096), out = device.buffer(4096), after = device.buffer(4096);
+  porta::Stream s = device.stream();
+  s.fill(before, 0xA5A5A5A5u);
+  s.fill(after, 0x5A5A5A5Au);
+  s.fill(out, 0u);
+  s.dispatch(k, {1000, 1, 1}, {out});
+  s.sync();
+  const std::vector<float> o = read_all<float>(out);
+  for (uint32_t i = 0; i < o.size(); ++i) ASSERT_EQ(o[i], float(i)) << "element " << i;
+  for (uint32_t word : read_all<uint32_t>(before)) ASSERT_EQ(word, 0xA5A5A5A5u);
+  for (uint32_t word : read_all<uint32_t>(after)) ASSERT_EQ(word, 0x5A5A5A5Au);
+  // The device works on.
+  s.dispatch(k, {16, 1, 1}, {out});
+  s.sync();
+  EXPECT_EQ(read_all<float>(out)[1023], 1023.0f);
+}
+
+// A read 200 MB past a 4 KiB buffer, and one just past its end, beside in-bounds reads.
+TEST(Robust, ReadsPastTheEndGiveZero) {
+  porta::Device device = open_robust();
+  const char* source = R"(#version 450
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) readonly buffer In { float a[]; };
+layout(std430, binding = 1) writeonly buffer Out { float o[]; };
+layout(push_constant) uniform P { uint offset; } p;
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  o[i] = a[i + p.offset] + 1.0;
+})";
+  porta::Kernel k = device.kernel(porta::glsl(source, "read_past_end"));
+  std::vector<float> host(1024);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = float(i) * 0.5f + 3.0f;
+  porta::Buffer in = device.buffer(4096), out = device.buffer(4096);
+  in.write(host);
+  porta::Stream s = device.stream();
+  for (uint32_t offset : {200u * 1000u * 1000u / 4u, 512u, 0u}) {
+    s.fill(out, 0xFFFFFFFFu);
+    s.dispatch(k, {16, 1, 1}, {in, out}, offset);
+    s.sync();
+    const std::vector<float> o = read_all<float>(out);
+    for (uint32_t i = 0; i < o.size(); ++i) {
+      if (i + offset < host.size()) {
+        ASSERT_EQ(o[i], host[i + offset] + 1.0f) << "offset " << offset << ", element " << i;
+      } else if (reads_give_zero(device)) {
+        ASSERT_EQ(o[i], 1.0f) << "offset " << offset << ", element " << i
+                              << ": a read out of bounds is not 0";
+      } else {
+        ASSERT_FALSE(o[i] != o[i]) << "offset " << offset << ", element "
+                                   << i;  // any value of the buffer, + 1
+      }
+    }
+  }
+}
+
+// Atomics out of bounds return 0 and change nothing; in bounds they count.
+TEST(Robust, AtomicsPastTheEnd) {
+  porta::Device device = open_robust();
+  const char* source = R"(#version 450
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Counters { uint c[]; };
+layout(std430, binding = 1) buffer Old { uint old[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  old[i % 4096u] = atomicAdd(c[i], 5u) + 1u;
+  atomicOr(c[i + 4096u], 1u);
+})";
+  porta::Kernel k = device.kernel(porta::glsl(source, "atomic_past_end"));
+  porta::Buffer counters = device.buffer(1024 * 4), old = device.buffer(4096 * 4);
+  porta::Stream s = device.stream();
+  s.fill(counters, 7u);
+  s.fill(old, 0u);
+  s.dispatch(k, {64, 1, 1}, {counters, old});  // 4096 items over 1024 counters
+  s.sync();
+  const std::vector<uint32_t> c = read_all<uint32_t>(counters), o = read_all<uint32_t>(old);
+  for (uint32_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], 12u) << "counter " << i;
+  for (uint32_t i = 0; i < o.size(); ++i) {
+    if (i < 1024) {
+      ASSERT_EQ(o[i], 8u) << "item " << i;
+    } else if (reads_give_zero(device)) {
+      ASSERT_EQ(o[i], 1u) << "item " << i << ": an atomic out of bounds did not return 0";
+    }
+  }
+}
+
+// Structs, vectors and matrices in a runtime array, a row-major matrix
+// (byte-addressed on the translated targets) and a std140 uniform array.
+TEST(Robust, CompositesPastTheEnd) {
+  porta::Device device = open_robust();
+  const char* source = R"(#version 450
+layout(local_size_x = 16) in;
+struct S { vec4 v; mat2 m; uint k; };
+layout(std430, binding = 0) buffer Items { S items[]; };
+layout(std430, binding = 1) buffer Rows { layout(row_major) mat3 rows[]; };
+layout(std140, binding = 2) uniform U { float u[8]; };
+layout(std430, binding = 3) buffer Out { float o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  S s = items[i];
+  mat3 r = rows[i];
+  o[i] = s.v.x + s.v.w + s.m[1][0] + float(s.k) + r[2][1] + u[i];
+  items[i + 8u].v.y = 100.0;
+  items[i + 8u].m[1] = vec2(7.0);
+  rows[i + 4u] = mat3(9.0);
+})";
+  porta::Kernel k = device.kernel(porta::glsl(source, "composites_past_end"));
+  // 8 items of 48 bytes (vec4 at 0, mat2 at 16, uint at 32, stride 48); 4 row-major mat3 (48 bytes each).
+  const uint32_t item_count = 8, row_count = 4;
+  std::vector<float> items(item_count * 12, 0.0f), rows(row_count * 12, 0.0f);
+  for (uint32_t i = 0; i < item_count; ++i) {
+    items[i * 12 + 0] = 1.0f;
+    items[i * 12 + 3] = 2.0f;
+    items[i * 12 + 6] = 4.0f;  // m[1][0]
+    uint32_t k_value = 8;
+    std::memcpy(&items[i * 12 + 8], &k_value, 4);
+  }
+  for (uint32_t i = 0; i < row_count; ++i) rows[i * 12 + 1 * 4 + 2] = 16.0f;  // row 1, column 2: r[2][1]
+  std::vector<float> uniform(8 * 4, 0.0f);
+  for (uint32_t i = 0; i < 8; ++i) uniform[i * 4] = 32.0f;
+  porta::Buffer item_buffer = device.buffer(items.size() * 4), row_buffer = device.buffer(rows.size() * 4),
+                uniform_buffer = device.buffer(uniform.size() * 4), out = device.buffer(16 * 4);
+  item_buffer.write(items);
+  row_buffer.write(rows);
+  uniform_buffer.write(uniform);
+  porta::Stream s = device.stream();
+  s.dispatch(k, {1, 1, 1}, {item_buffer, row_buffer, uniform_buffer, out});
+  s.sync();
+  const std::vector<float> o = read_all<float>(out);
+  for (uint32_t i = 0; i < 16; ++i) {
+    const float expected =
+        (i < item_count ? 15.0f : 0.0f) + (i < row_count ? 16.0f : 0.0f) + (i < 8 ? 32.0f : 0.0f);
+    if (i < row_count || reads_give_zero(device)) ASSERT_EQ(o[i], expected) << "item " << i;
+  }
+  // Items 8..15 and rows 4..15 are past the end: stored to nowhere.
+  const std::vector<float> items_after = read_all<float>(item_buffer),
+                           rows_after = read_all<float>(row_buffer);
+  for (uint32_t i = 0; i < item_count; ++i) {
+    ASSERT_EQ(items_after[i * 12 + 1], 0.0f) << "item " << i;
+    ASSERT_EQ(items_after[i * 12 + 6], 4.0f) << "item " << i;
+  }
+  EXPECT_EQ(rows_after, rows);
+}
+
+// Bad options and settings are errors naming them; nothing is opened.
+TEST(Robust, BadOptionsAreRefused) {
+  const std::string selector = backend_under_test();
+  auto expect = [&](porta_status wanted, const char* needle, const std::function<porta_status()>& call) {
+    EXPECT_EQ(call(), wanted) << porta_last_error();
+    EXPECT_NE(std::string(porta_last_error()).find(needle), std::string::npos) << porta_last_error();
+  };
+  porta_device device = nullptr;
+  porta_device_options options{7, 0};
+  expect(PORTA_ERROR_INVALID_ARGUMENT, "options->robust",
+         [&] { return porta_device_open_with_options(selector.c_str(), &options, &device); });
+  EXPECT_EQ(device, nullptr);
+  options = {PORTA_ROBUST_ON, std::nan("")};
+  expect(PORTA_ERROR_INVALID_ARGUMENT, "timeout_seconds",
+         [&] { return porta_device_open_with_options(selector.c_str(), &options, &device); });
+  expect(PORTA_ERROR_INVALID_ARGUMENT, "device is null",
+         [&] { return porta_device_open_with_options(selector.c_str(), nullptr, nullptr); });
+  expect(PORTA_ERROR_INVALID_HANDLE, "porta_device_get_robustness",
+         [&] { return porta_device_get_robustness(nullptr, nullptr, nullptr); });
+  setenv("PORTA_TIMEOUT", "soon", 1);
+  expect(PORTA_ERROR_INVALID_ARGUMENT, "PORTA_TIMEOUT is 'soon'",
+         [&] { return porta_device_open(selector.c_str(), &device); });
+  unsetenv("PORTA_TIMEOUT");
+  setenv("PORTA_ROBUST", "yes", 1);
+  expect(PORTA_ERROR_INVALID_ARGUMENT, "PORTA_ROBUST is 'yes'",
+         [&] { return porta_device_open(selector.c_str(), &device); });
+  unsetenv("PORTA_ROBUST");
+  // What the device was opened with is what it reports.
+  options = {PORTA_ROBUST_ON, 2.5};
+  ASSERT_EQ(porta_device_open_with_options(selector.c_str(), &options, &device), PORTA_SUCCESS)
+      << porta_last_error();
+  uint32_t robust = 0;
+  double timeout = 0;
+  EXPECT_EQ(porta_device_get_robustness(device, &robust, &timeout), PORTA_SUCCESS);
+  EXPECT_EQ(robust, 1u);
+  EXPECT_EQ(timeout, 2.5);
+  if (std::string(selector).rfind("cpu", 0) == 0) {
+    setenv("PORTA_CPU_BOUNDS", "sometimes", 1);
+    porta_kernel kernel = nullptr;
+    const char* source = "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+    expect(PORTA_ERROR_INVALID_ARGUMENT, "PORTA_CPU_BOUNDS is 'sometimes'", [&] {
+      return porta_kernel_create_glsl(device, source, std::strlen(source), "empty", nullptr, 0, &kernel);
+    });
+    unsetenv("PORTA_CPU_BOUNDS");
+  }
+  porta_device_close(device);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  porta::test::skip_process_if_unavailable();
+  return RUN_ALL_TESTS();
+}

@@ -409,7 +409,7 @@ TEST(Interop, NativeHandlesOfTheDevice) {
   if (api == "opencl") {
     EXPECT_NE(nd.cl_context, nullptr);
     EXPECT_NE(nd.cl_device, nullptr);
-    EXPECT_NE(nd.cl_queue, nullptr);
+    EXPECT_NE(nd.cl_platform, nullptr);
   } else if (api == "vulkan") {
     EXPECT_NE(nd.vk_instance, nullptr);
     EXPECT_NE(nd.vk_physical_device, nullptr);

@@ -156,12 +156,11 @@ typedef struct porta_native_device {
   void* cuda_context;       /* CUcontext (the primary context) */
   void* cl_platform;        /* cl_platform_id */
   void* cl_device;          /* cl_device_id */
-  void* cl_context;         /* cl_context */
-  void* cl_queue;           /* cl_command_queue of porta_buffer_read/write */
+  void* cl_context;         /* cl_context (each porta stream has its own queue: porta_stream_native) */
   void* vk_instance;        /* VkInstance */
   void* vk_physical_device; /* VkPhysicalDevice */
   void* vk_device;          /* VkDevice */
-  void* vk_queue;           /* VkQueue porta submits to */
+  void* vk_queue;           /* VkQueue porta submits to, of vk_queue_family */
   uint32_t vk_queue_family;
 } porta_native_device;
 

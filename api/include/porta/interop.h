@@ -168,7 +168,10 @@ PORTA_API porta_status porta_device_native(porta_device device, porta_native_dev
 
 /* A porta stream over a framework's queue: a CUstream (CUDA) or a
  * cl_command_queue of the device's cl_context (OpenCL). porta queues its work
- * on it and syncs it; destroying the porta stream does not destroy the queue. */
+ * on it and syncs it; destroying the porta stream does not destroy the queue.
+ * CUDA's legacy default stream (a handle of 0, as PyTorch reports its default
+ * stream) is CU_STREAM_LEGACY, (void*)1. The queue must be of porta's context:
+ * the primary CUDA context (which PyTorch and CuPy use), porta's cl_context. */
 PORTA_API porta_status porta_stream_wrap_native(porta_device device, void* native_stream,
                                                 porta_stream* stream);
 /* The stream's native queue: CUstream or cl_command_queue; PORTA_ERROR_UNSUPPORTED elsewhere. */

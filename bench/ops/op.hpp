@@ -32,6 +32,8 @@ struct OpBench {
 };
 
 extern const OpBench kMulBench;         // mul.cpp
+extern const OpBench kAddBench;         // add_dense.cpp
+extern const OpBench kDenseBench;       // add_dense.cpp: sigmoid(x W^T + b)
 extern const OpBench kSigmoidBench;     // sigmoid.cpp
 extern const OpBench kMatmulBench;      // matmul.cpp
 extern const OpBench kMatmulTf32Bench;  // matmul.cpp: porta_ops_gemm, TF32 allowed

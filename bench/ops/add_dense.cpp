@@ -8,13 +8,7 @@ namespace porta::bench {
 namespace {
 
 Measurement measure_add(Device& device, Stream& stream, const Dims& d, const Options& o) {
-  const uint64_t n = d[0];
-  Buffer a = device.upload(pattern(n, 1.0f)), b = device.upload(pattern(n, 2.0f)), out = device.buffer(n * 4);
-  Tensor ta(a, {n}), tb(b, {n}), to(out, {n});
-  Measurement m;
-  m.timing = time_events(stream, o.warmup, o.runs, [&] { ops::add(stream, ta, tb, to); });
-  m.work = 12.0 * n;
-  return m;
+  return measure_binary(device, stream, d[0], o, ops::add);
 }
 
 // dims: batch, in, out.

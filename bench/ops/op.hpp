@@ -46,6 +46,10 @@ extern const OpBench kLogregStepF16Bench, kLogregStepBf16Bench, kLogregStepInt8B
 // The op benchmarks in the order they run on each device.
 const std::vector<const OpBench*>& op_benches();
 
+// An elementwise op out = f(a, b) over n floats, 12 bytes moved per element (mul.cpp).
+using BinaryOp = void (*)(Stream&, const Tensor&, const Tensor&, const Tensor&);
+Measurement measure_binary(Device& device, Stream& stream, uint64_t n, const Options& options, BinaryOp op);
+
 // The sizes of the elementwise ops (mul, sigmoid).
 std::vector<Dims> elementwise_sizes(const Options& options, bool cpu_type);
 

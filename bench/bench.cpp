@@ -12,8 +12,9 @@ namespace porta::bench {
 // One file per benchmark in ops/; they run in this order.
 const std::vector<const OpBench*>& op_benches() {
   static const std::vector<const OpBench*> kOps = {
-      &kMulBench,        &kSigmoidBench,    &kMatmulBench,        &kMatmulTf32Bench,     &kMatmulF16Bench,
-      &kMatmulBf16Bench, &kLogregStepBench, &kLogregStepF16Bench, &kLogregStepBf16Bench, &kLogregStepInt8Bench};
+      &kMulBench,        &kAddBench,           &kDenseBench,          &kSigmoidBench,
+      &kMatmulBench,     &kMatmulTf32Bench,    &kMatmulF16Bench,      &kMatmulBf16Bench,
+      &kLogregStepBench, &kLogregStepF16Bench, &kLogregStepBf16Bench, &kLogregStepInt8Bench};
   return kOps;
 }
 

@@ -425,8 +425,10 @@ porta_status porta_tensor_import_dlpack(porta_device device, DLManagedTensor* te
       fail(PORTA_ERROR_UNSUPPORTED, "%s on %s: dtype code %u with %u bits has no porta_dtype", call, on,
            t.dtype.code, t.dtype.bits);
     if (!t.data) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s on %s: the tensor's data is null", call, on);
-    const uint64_t elem = porta_dtype_size(type->dtype);
     porta_tensor v{};
+    const bool ours = tensor->deleter == delete_exported &&
+                      static_cast<ExportedTensor*>(tensor->manager_ctx)->buffer->device == dev;
+    const uint64_t elem = porta_dtype_size(type->dtype);
     v.dtype = type->dtype;
     v.rank = t.ndim == 0 ? 1 : uint32_t(t.ndim);  // a scalar is a view of one element
     v.shape[0] = 1;
@@ -459,6 +461,23 @@ porta_status porta_tensor_import_dlpack(porta_device device, DLManagedTensor* te
       fail(PORTA_ERROR_UNSUPPORTED,
            "%s on %s: the tensor's first element (%p) is not aligned to its %llu-byte type", call, on,
            reinterpret_cast<void*>(first), static_cast<ull>(elem));
+    if (ours) {
+      // porta's own export, back on its device: a view of the same buffer,
+      // whose handle gives the tensor back to its deleter when it goes.
+      auto* exported = static_cast<ExportedTensor*>(tensor->manager_ctx);
+      struct Holder {
+        std::shared_ptr<BufferState> buffer;
+        DLManagedTensor* tensor;
+        ~Holder() { tensor->deleter(tensor); }
+      };
+      std::shared_ptr<Holder> holder(new Holder{exported->buffer, tensor});
+      v.offset = t.byte_offset / elem;
+      porta_buffer handle = nullptr;
+      hand_out_buffer(std::shared_ptr<BufferState>(holder, holder->buffer.get()), &handle);
+      v.buffer = handle;
+      *view = v;
+      return;
+    }
     switch (t.device.device_type) {
       case kDLCPU:
       case kDLCUDAHost: {

@@ -103,6 +103,9 @@ struct Buffer {
   Device* device = nullptr;
   CUdeviceptr ptr = 0;
   uint64_t size = 0;
+  bool foreign = false;     // a framework's memory (interop.cpp): never freed here
+  void* host = nullptr;     // imported host memory behind `ptr`
+  bool registered = false;  // porta registered `host` (cuMemHostRegister) and unregisters it
 };
 
 struct Kernel {
@@ -127,6 +130,7 @@ struct RecordedStorage {
 struct Stream {
   Device* device = nullptr;
   CUstream cu = nullptr;
+  bool wrapped = false;  // a framework's CUstream (stream_wrap_native): never destroyed here
   bool recording = false;
   std::unique_ptr<RecordedStorage> recorded;
   plugin::SmallTransfers small;  // in cuMemHostAlloc memory
@@ -187,6 +191,15 @@ struct Backend {
   static Sequence* stream_end_record(Stream& s);
   static void stream_replay(Stream& s, Sequence& sequence);
   static void sequence_destroy(Sequence* sequence);
+
+  // interop.cpp
+  static Buffer* buffer_import(Device& device, const porta_native_memory& memory);
+  static void buffer_native(Buffer& buffer, porta_native_memory& memory);
+  static void device_native(Device& device, porta_native_device& native);
+  static Stream* stream_wrap_native(Device& device, void* native_stream);
+  static void* stream_native(Stream& s) { return s.cu; }
+  static void stream_wait_native_event(Stream& s, void* event);
+  static void stream_signal_native_event(Stream& s, void* event);
 };
 
 }  // namespace porta::cuda

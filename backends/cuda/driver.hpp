@@ -59,7 +59,14 @@ namespace porta::cuda {
   X(cuEventRecord)                     \
   X(cuEventQuery)                      \
   X(cuEventSynchronize)                \
-  X(cuEventElapsedTime)
+  X(cuEventElapsedTime)                \
+  X(cuPointerGetAttribute)             \
+  X(cuMemGetAddressRange)              \
+  X(cuMemHostRegister)                 \
+  X(cuMemHostUnregister)               \
+  X(cuMemHostGetDevicePointer)         \
+  X(cuStreamGetCtx)                    \
+  X(cuStreamWaitEvent)
 
 struct Driver {
 #define PORTA_CUDA_DECLARE(fn) decltype(&::fn) fn = nullptr;

@@ -17,7 +17,10 @@ void Backend::buffer_destroy(Buffer* buffer) {
   if (!buffer) return;
   {
     ContextScope scope(*buffer->device, ContextScope::Releasing{});
-    driver().cuMemFree(buffer->ptr);
+    if (buffer->registered)
+      driver().cuMemHostUnregister(buffer->host);
+    else if (!buffer->foreign)
+      driver().cuMemFree(buffer->ptr);
   }
   delete buffer;
 }

@@ -123,7 +123,10 @@ void Backend::stream_destroy(Stream* stream) {
       driver().cuStreamEndCapture(stream->cu, &graph);
       if (graph) driver().cuGraphDestroy(graph);
     }
-    driver().cuStreamDestroy(stream->cu);
+    if (stream->wrapped)
+      driver().cuStreamSynchronize(stream->cu);  // the framework's stream: only porta's work ends here
+    else
+      driver().cuStreamDestroy(stream->cu);
     if (stream->small.host()) driver().cuMemFreeHost(stream->small.host());
   }
   if (stream->recorded) free_recorded_storage(*stream->device, *stream->recorded);

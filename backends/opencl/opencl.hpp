@@ -49,7 +49,8 @@ struct porta_plugin_buffer_t {
   porta_plugin_device_t* device;
   cl_mem mem;
   uint64_t size;
-  uint64_t id;  // unique in the process: a released cl_mem's handle may come back for another buffer
+  uint64_t id;           // unique in the process: a released cl_mem's handle may come back for another buffer
+  void* host = nullptr;  // imported host memory the cl_mem uses (CL_MEM_USE_HOST_PTR), else null
 };
 
 struct porta_plugin_kernel_t {
@@ -75,6 +76,7 @@ struct porta_plugin_stream_t {
   cl_command_queue queue;
   bool recording = false;
   std::vector<StreamOp> recorded;
+  bool wrapped = false;                 // a framework's queue (stream_wrap_native)
   cl_mem small_mem = nullptr;           // CL_MEM_ALLOC_HOST_PTR, mapped for good: pinned host memory
   porta::plugin::SmallTransfers small;  // in small_mem's mapping
   std::vector<std::string> pending_kernels;  // dispatched since the last sync, for the watchdog's message
@@ -121,4 +123,12 @@ void stream_begin_record(porta_plugin_stream_t& stream);
 porta_plugin_sequence_t* stream_end_record(porta_plugin_stream_t& stream);
 void stream_replay(porta_plugin_stream_t& stream, porta_plugin_sequence_t& sequence);
 void sequence_destroy(porta_plugin_sequence_t* sequence);
+
+// Interop (interop.cpp): foreign memory, native handles, queues and events.
+porta_plugin_buffer_t* buffer_import(porta_plugin_device_t& device, const porta_native_memory& memory);
+void buffer_native(porta_plugin_buffer_t& buffer, porta_native_memory& memory);
+void device_native(porta_plugin_device_t& device, porta_native_device& native);
+porta_plugin_stream_t* stream_wrap_native(porta_plugin_device_t& device, void* queue);
+void stream_wait_native_event(porta_plugin_stream_t& stream, void* event);
+void stream_signal_native_event(porta_plugin_stream_t& stream, void* event);
 }  // namespace porta::opencl

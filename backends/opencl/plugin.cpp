@@ -57,6 +57,24 @@ struct Backend : plugin::HandleObjects {
   static Sequence* stream_end_record(Stream& s) { return opencl::stream_end_record(s); }
   static void stream_replay(Stream& s, Sequence& sequence) { opencl::stream_replay(s, sequence); }
   static void sequence_destroy(Sequence* sequence) { opencl::sequence_destroy(sequence); }
+
+  static Buffer* buffer_import(Device& device, const porta_native_memory& memory) {
+    return opencl::buffer_import(device, memory);
+  }
+  static void buffer_native(Buffer& buffer, porta_native_memory& memory) {
+    opencl::buffer_native(buffer, memory);
+  }
+  static void device_native(Device& device, porta_native_device& native) {
+    opencl::device_native(device, native);
+  }
+  static Stream* stream_wrap_native(Device& device, void* queue) {
+    return opencl::stream_wrap_native(device, queue);
+  }
+  static void* stream_native(Stream& s) { return s.queue; }
+  static void stream_wait_native_event(Stream& s, void* event) { opencl::stream_wait_native_event(s, event); }
+  static void stream_signal_native_event(Stream& s, void* event) {
+    opencl::stream_signal_native_event(s, event);
+  }
 };
 
 }  // namespace porta::opencl

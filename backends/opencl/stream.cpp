@@ -111,6 +111,8 @@ void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, cons
 
 // Room for `size` bytes in the stream's pinned memory for small transfers, or null.
 char* small_space(porta_plugin_stream_t& s, uint64_t size) {
+  // A framework's queue may be held up by its own events: no blocking map on it.
+  if (s.wrapped) return nullptr;
   return s.small.take(size, [&] {
     const uint64_t bytes = porta::plugin::SmallTransfers::kBytes;
     cl_int status = CL_SUCCESS;

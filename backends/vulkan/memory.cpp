@@ -155,10 +155,49 @@ Buffer* create_buffer(Device& device, uint64_t size, MemoryKind kind) {
 
 void destroy_buffer(Buffer* buffer) {
   if (!buffer) return;
+  if (buffer->foreign) {
+    delete buffer;
+    return;
+  }
   Device& device = *buffer->device;
   device.fn.vkDestroyBuffer(device.handle, buffer->handle, nullptr);
   device.memory->free(buffer->allocation);
   delete buffer;
+}
+
+Buffer* import_buffer(Device& device, const porta_native_memory& memory) {
+  // Host memory would need VK_EXT_external_memory_host, which porta does not enable yet.
+  if (memory.kind != PORTA_NATIVE_MEMORY_VK_BUFFER)
+    fail(PORTA_ERROR_UNSUPPORTED,
+         "vulkan: %s: the vulkan backend imports a VkBuffer with its VkDeviceMemory only, not host, CUDA or "
+         "OpenCL memory",
+         device.label().c_str());
+  // The buffer must be made on porta's VkDevice (porta_device_native): Vulkan
+  // cannot tell a handle of another device apart without undefined behaviour,
+  // so what it can check is the size the buffer itself needs.
+  VkMemoryRequirements req;
+  device.fn.vkGetBufferMemoryRequirements(device.handle, reinterpret_cast<VkBuffer>(memory.vk_buffer), &req);
+  if (memory.bytes > req.size)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: %s of a VkBuffer of %s", device.label().c_str(),
+         bytes(memory.bytes).c_str(), bytes(req.size).c_str());
+  auto buffer = std::make_unique<Buffer>();
+  buffer->device = &device;
+  buffer->handle = reinterpret_cast<VkBuffer>(memory.vk_buffer);
+  buffer->size = memory.bytes;
+  buffer->allocation.memory = reinterpret_cast<VkDeviceMemory>(memory.vk_memory);
+  buffer->allocation.offset = memory.vk_memory_offset;
+  buffer->allocation.size = memory.bytes;
+  buffer->foreign = true;
+  return buffer.release();
+}
+
+void describe_buffer(const Buffer& buffer, porta_native_memory& memory) {
+  memory.kind = PORTA_NATIVE_MEMORY_VK_BUFFER;
+  memory.vk_buffer = reinterpret_cast<uint64_t>(buffer.handle);
+  memory.vk_memory = reinterpret_cast<uint64_t>(buffer.allocation.memory);
+  memory.vk_memory_offset = buffer.allocation.offset;
+  memory.bytes = buffer.size;
+  memory.host_pointer = buffer.host;
 }
 
 StagingPool::~StagingPool() {

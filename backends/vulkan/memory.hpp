@@ -61,11 +61,17 @@ struct Buffer {
   // Where the host reads and writes the buffer directly (device-local memory that is
   // also host-visible: UMA drivers, resizable BAR, and every staging buffer), else null.
   uint8_t* host = nullptr;
+  bool foreign = false;  // a framework's VkBuffer and memory (import_buffer): never destroyed or freed here
 };
 
 // Throws Failure: OUT_OF_MEMORY (naming the limit) when `size` exceeds what the device allows.
 Buffer* create_buffer(Device& device, uint64_t size, MemoryKind kind);
 void destroy_buffer(Buffer* buffer);
+// A framework's VkBuffer bound to its VkDeviceMemory (porta/interop.h), used
+// as it is; other kinds of memory are refused, naming what the backend takes.
+Buffer* import_buffer(Device& device, const porta_native_memory& memory);
+// The VkBuffer and memory behind a buffer (host_pointer where persistently mapped).
+void describe_buffer(const Buffer& buffer, porta_native_memory& memory);
 
 // Host-visible chunks of a fixed size that streams borrow for transfers and give back once
 // the transfer has completed, so a 256 MiB copy goes through a few MiB of staging.

@@ -27,6 +27,18 @@ struct Backend {
   static void buffer_destroy(Buffer* b) {
     b->device->release([b] { destroy_buffer(b); });
   }
+  static Buffer* buffer_import(Device& device, const porta_native_memory& memory) {
+    device.ensure_alive("buffer_import");
+    return import_buffer(device, memory);
+  }
+  static void buffer_native(Buffer& b, porta_native_memory& memory) { describe_buffer(b, memory); }
+  static void device_native(Device& device, porta_native_device& native) {
+    native.vk_instance = instance().handle;
+    native.vk_physical_device = device.physical.handle;
+    native.vk_device = device.handle;
+    native.vk_queue = device.queue;
+    native.vk_queue_family = device.physical.queue_family;
+  }
   static Kernel* kernel_create(Device& device, const porta_kernel_desc& desc) {
     device.ensure_alive("kernel_create");
     return create_kernel(device, desc);

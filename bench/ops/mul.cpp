@@ -11,16 +11,19 @@ std::vector<Dims> elementwise_sizes(const Options& options, bool) {
   return sizes;
 }
 
-namespace {
-
-Measurement measure(Device& device, Stream& stream, const Dims& d, const Options& o) {
-  const uint64_t n = d[0];
+Measurement measure_binary(Device& device, Stream& stream, uint64_t n, const Options& o, BinaryOp op) {
   Buffer a = device.upload(pattern(n, 1.0f)), b = device.upload(pattern(n, 2.0f)), out = device.buffer(n * 4);
   Tensor ta(a, {n}), tb(b, {n}), to(out, {n});
   Measurement m;
-  m.timing = time_events(stream, o.warmup, o.runs, [&] { ops::mul(stream, ta, tb, to); });
+  m.timing = time_events(stream, o.warmup, o.runs, [&] { op(stream, ta, tb, to); });
   m.work = 12.0 * n;
   return m;
+}
+
+namespace {
+
+Measurement measure(Device& device, Stream& stream, const Dims& d, const Options& o) {
+  return measure_binary(device, stream, d[0], o, ops::mul);
 }
 
 }  // namespace

@@ -32,6 +32,8 @@ struct OpBench {
 };
 
 extern const OpBench kMulBench;         // mul.cpp
+extern const OpBench kAddBench;         // add_dense.cpp
+extern const OpBench kDenseBench;       // add_dense.cpp: sigmoid(x W^T + b)
 extern const OpBench kSigmoidBench;     // sigmoid.cpp
 extern const OpBench kMatmulBench;      // matmul.cpp
 extern const OpBench kMatmulTf32Bench;  // matmul.cpp: porta_ops_gemm, TF32 allowed
@@ -43,6 +45,10 @@ extern const OpBench kLogregStepF16Bench, kLogregStepBf16Bench, kLogregStepInt8B
 
 // The op benchmarks in the order they run on each device.
 const std::vector<const OpBench*>& op_benches();
+
+// An elementwise op out = f(a, b) over n floats, 12 bytes moved per element (mul.cpp).
+using BinaryOp = void (*)(Stream&, const Tensor&, const Tensor&, const Tensor&);
+Measurement measure_binary(Device& device, Stream& stream, uint64_t n, const Options& options, BinaryOp op);
 
 // The sizes of the elementwise ops (mul, sigmoid).
 std::vector<Dims> elementwise_sizes(const Options& options, bool cpu_type);

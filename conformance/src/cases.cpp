@@ -16,7 +16,8 @@ namespace porta::conformance {
 
 const std::vector<std::string>& builtin_ops() {
   static const std::vector<std::string> ops = [] {
-    std::vector<std::string> all = {"fill", "scale", "mul", "sigmoid", "matmul", "gemm", "logreg_step"};
+    std::vector<std::string> all = {"fill",   "scale", "mul",   "add",        "sigmoid",
+                                    "matmul", "gemm",  "dense", "logreg_step"};
     for (const std::string& op : type_ops()) all.push_back(op);
     return all;
   }();
@@ -32,7 +33,7 @@ const char* values_name(Values v) {
 }
 
 uint64_t Case::elements() const {
-  if (op == "matmul" || op == "gemm") return m * n * std::max<uint64_t>(batch, 1);
+  if (op == "matmul" || op == "gemm" || op == "dense") return m * n * std::max<uint64_t>(batch, 1);
   if (op == "logreg_step") return n + 2;
   return n;
 }
@@ -307,6 +308,55 @@ std::vector<Case> gemm_cases() {
   return out;
 }
 
+// add with broadcasting: out is m x n; b a row of n (a bias over every row),
+// a column of m, or one element; in place or not.
+std::vector<Case> add_broadcast_cases() {
+  std::vector<Case> out;
+  static const char* const kKinds[] = {"", "-row", "-column", "-scalar"};
+  for (int kind = 1; kind <= 3; ++kind)
+    for (auto [m, n] : {std::pair<uint64_t, uint64_t>{1, 1}, {7, 5}, {61, 63}, {1021, 17}, {257, 1025}}) {
+      Case c;
+      c.op = "add";
+      c.m = m;
+      c.n = n;
+      c.broadcast = kind;
+      c.name = tagged("m", m) + tagged("n", n) + kKinds[kind];
+      out.push_back(c);
+    }
+  Case in_place;
+  in_place.op = "add";
+  in_place.m = 37;
+  in_place.n = 29;
+  in_place.broadcast = 1;
+  in_place.in_place = true;
+  in_place.name = "m37n29-row-inplace";
+  out.push_back(in_place);
+  return out;
+}
+
+// dense: y (batch x out) = act(x (batch x in) W^T (out x in) + b): gemm's
+// operands as A = x, B = W with trans_b.
+std::vector<Case> dense_cases() {
+  std::vector<Case> out;
+  auto add = [&](uint64_t batch, uint64_t in, uint64_t outs, bool bias, int act, uint64_t pad = 0,
+                 uint64_t offset = 0) {
+    Case c = product_case("dense", batch, outs, in, false, true, 1, 0, pad, offset, Values::kNormal, false);
+    c.bias = bias;
+    c.activation = act;
+    static const char* const kActs[] = {"", "-relu", "-sigmoid", "-gelu"};
+    c.name += std::string(bias ? "-bias" : "") + kActs[act] + layout_suffix(pad, offset, Values::kNormal);
+    out.push_back(c);
+  };
+  add(1, 1, 1, true, 2);
+  add(1, 33, 9, true, 2);
+  for (int act = 0; act <= 3; ++act) add(37, 29, 13, true, act);
+  add(64, 100, 10, false, 0);
+  add(130, 67, 65, true, 1);
+  add(45, 23, 38, true, 2, 3, 5);
+  add(256, 512, 128, true, 2);
+  return out;
+}
+
 std::vector<Case> logreg_cases() {
   std::vector<Case> out;
   auto add = [&](uint64_t m, uint64_t d, bool workspace = false, uint64_t pad = 0, Values v = Values::kNormal,
@@ -372,6 +422,11 @@ std::vector<Case> cases_of(const std::string& op, bool full) {
     all = scale_cases();
   } else if (op == "mul" || op == "sigmoid") {
     elementwise_rows(op, all);
+  } else if (op == "add") {
+    elementwise_rows(op, all);
+    for (Case& c : add_broadcast_cases()) all.push_back(std::move(c));
+  } else if (op == "dense") {
+    all = dense_cases();
   } else if (op == "matmul") {
     all = matmul_cases();
   } else if (op == "gemm") {

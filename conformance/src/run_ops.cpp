@@ -134,7 +134,7 @@ std::vector<Output> run_fill(Devices& d, const Case& c, uint64_t) {
 
 // mul, scale and sigmoid: inputs a (and b), output out (or a itself, in place).
 std::vector<Output> run_unary_binary(Devices& d, const Case& c, uint64_t seed) {
-  const bool binary = c.op == "mul";
+  const bool binary = c.op == "mul" || c.op == "add";
   Draw draw(seed, c.values);
   Floats a(c.n), b(binary ? c.n : 0);
   for (auto& v : a) v = draw(0);
@@ -149,7 +149,11 @@ std::vector<Output> run_unary_binary(Devices& d, const Case& c, uint64_t seed) {
   for (uint64_t i = 0; i < c.n; ++i) {
     const uint64_t at = out_off + i;
     const double x = a[i];
-    if (c.op == "mul") {
+    if (c.op == "add") {
+      o.exact[at] = x + static_cast<double>(b[i]);  // exact in double
+      if (!o.flushed.empty())
+        o.flushed[at] = ftz(static_cast<float>(static_cast<double>(ftz(a[i])) + ftz(b[i])));
+    } else if (c.op == "mul") {
       o.exact[at] = x * static_cast<double>(b[i]);  // exact in double
       if (!o.flushed.empty())
         o.flushed[at] = ftz(static_cast<float>(static_cast<double>(ftz(a[i])) * ftz(b[i])));
@@ -173,10 +177,46 @@ std::vector<Output> run_unary_binary(Devices& d, const Case& c, uint64_t seed) {
         porta::Tensor ta(ba, {c.n}, c.off[0]), to(bo, {c.n}, out_off);
         if (c.op == "mul")
           porta::ops::mul(s, ta, porta::Tensor(bb, {c.n}, c.off[1]), to);
+        else if (c.op == "add")
+          porta::ops::add(s, ta, porta::Tensor(bb, {c.n}, c.off[1]), to);
         else if (c.op == "scale")
           porta::ops::scale(s, ta, c.scalar, to);
         else
           porta::ops::sigmoid(s, ta, to);
+        s.sync();
+        return std::vector<Floats>{bo.to_vector<float>()};
+      },
+      outputs);
+  return outputs;
+}
+
+// add with broadcasting: a (m x n) + b (a row, a column or one element) into
+// out (m x n), or into a itself.
+std::vector<Output> run_add_broadcast(Devices& d, const Case& c, uint64_t seed) {
+  Draw draw(seed, c.values);
+  const uint64_t m = c.m, n = c.n;
+  const uint64_t b_count = c.broadcast == 1 ? n : c.broadcast == 2 ? m : 1;
+  Floats a(m * n), b(b_count);
+  for (auto& v : a) v = draw(0);
+  for (auto& v : b) v = draw(1);
+  Floats a_host = laid_out(a, 0, 0);
+  Output o = contiguous_output("out", c.in_place ? a_host : laid_out({}, 0, m * n), 0, m * n);
+  for (uint64_t i = 0; i < m; ++i)
+    for (uint64_t j = 0; j < n; ++j) {
+      const float bv = b[c.broadcast == 1 ? j : c.broadcast == 2 ? i : 0];
+      o.exact[i * n + j] = static_cast<double>(a[i * n + j]) + bv;
+    }
+  std::vector<Output> outputs{o};
+  run_on_both(
+      d,
+      [&](porta::Device& dev) {
+        porta::Buffer ba = upload(dev, a_host), bb = upload(dev, b);
+        porta::Buffer bo = c.in_place ? ba : upload(dev, outputs[0].before);
+        porta::Stream s = dev.stream();
+        const porta::Tensor tb = c.broadcast == 1   ? porta::Tensor(bb, {n})
+                                 : c.broadcast == 2 ? porta::Tensor(bb, {m, 1})
+                                                    : porta::Tensor(bb, {1});
+        porta::ops::add(s, porta::Tensor(ba, {m, n}), tb, porta::Tensor(bo, {m, n}));
         s.sync();
         return std::vector<Floats>{bo.to_vector<float>()};
       },
@@ -272,7 +312,7 @@ std::vector<Output> run_matmul(Devices& d, const Case& c, uint64_t seed) {
   // denormal operand entirely.
   auto denormal = [](double v) { return v != 0 && std::fabs(v) < FLT_MIN; };
   const double alpha_abs = std::fabs(static_cast<double>(c.alpha));
-  const bool gemm = c.op == "gemm";
+  const bool gemm = c.op == "gemm" || c.op == "dense";
   for (uint64_t q = 0; q < batches; ++q)
     for (uint64_t i = 0; i < m; ++i)
       for (uint64_t j = 0; j < n; ++j) {
@@ -309,7 +349,12 @@ std::vector<Output> run_matmul(Devices& d, const Case& c, uint64_t seed) {
         porta::Buffer ba = upload_input(dev, a, c.input), bb = upload_input(dev, b, c.input),
                       bc = upload(dev, c0);
         porta::Stream s = dev.stream();
-        if (!gemm) {
+        if (c.op == "dense") {
+          const porta::Tensor tbias(upload(dev, bias), {n}, off);
+          porta::ops::dense(s, matrix(ba, a_rows, a_cols, lda, off), matrix(bb, b_rows, b_cols, ldb, off),
+                            c.bias ? &tbias : nullptr, matrix(bc, m, n, ldc, off),
+                            static_cast<porta_gemm_activation>(c.activation));
+        } else if (!gemm) {
           porta::ops::matmul(s, matrix(ba, a_rows, a_cols, lda, off), matrix(bb, b_rows, b_cols, ldb, off),
                              matrix(bc, m, n, ldc, off), c.alpha, c.beta, c.trans_a, c.trans_b);
         } else {
@@ -457,7 +502,9 @@ CaseResult run_case(Devices& d, const Case& c, uint64_t run_seed) {
         std::vector<Output> outputs;
         if (c.op == "fill")
           outputs = run_fill(d, c, seed);
-        else if (c.op == "matmul" || c.op == "gemm")
+        else if (c.op == "add" && c.broadcast)
+          outputs = run_add_broadcast(d, c, seed);
+        else if (c.op == "matmul" || c.op == "gemm" || c.op == "dense")
           outputs = run_matmul(d, c, seed);
         else if (c.op == "logreg_step")
           outputs = run_logreg(d, c, seed);

@@ -43,6 +43,9 @@ struct Case {
   uint64_t n = 0;
   uint64_t off[3] = {0, 0, 0};
   bool in_place = false;
+  // add: 0 same shapes (n elements); else a is m x n and b broadcasts over it:
+  // 1 a row of n, 2 a column of m (m x 1), 3 one element.
+  int broadcast = 0;
   std::vector<uint64_t> shape{};  // fill: the view's shape (product n)
   float scalar = 0;               // fill: the value; scale: alpha
   // matmul: C (m x n) = alpha op(A) op(B) + beta C, op(A) m x k; rows padded by `pad`, views start at off[0].

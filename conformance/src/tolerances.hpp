@@ -48,6 +48,10 @@ inline const Tolerance kTolerances[] = {
      "one IEEE multiply (bounds.hpp kMulUlp): <= 0.5 ulp from exact, so the same bits on every backend"},
     {"mul", PORTA_DTYPE_FLOAT32, BoundKind::kCorrectlyRounded, test::kMulUlp, 0, "ulp",
      "one IEEE multiply (bounds.hpp kMulUlp): <= 0.5 ulp from exact, so the same bits on every backend"},
+    {"add", PORTA_DTYPE_FLOAT32, BoundKind::kCorrectlyRounded, test::kAddUlp, 0, "ulp",
+     "one IEEE add (kernels/add/bound.hpp kAddUlp): <= 0.5 ulp from exact, so the same bits on every "
+     "backend; "
+     "broadcasting only picks which elements meet"},
     {"sigmoid", PORTA_DTYPE_FLOAT32, BoundKind::kUlp, test::kSigmoidUlp, 2, "ulp",
      "exp (<= 3 ulp) through add and divide (bounds.hpp kSigmoidUlp = 8 ulp) for x >= -80; below, results "
      "under 2^-115: finite, in [0, sigmoid(-80)], -inf -> 0, NaN -> NaN"},
@@ -57,6 +61,9 @@ inline const Tolerance kTolerances[] = {
      "gamma_{K+3} (|alpha| (|A||B|)_ij + |beta| |C_ij| + |bias_j|), then the activation's slope and its "
      "own rounding (bounds.hpp gemm_bound); float16 and bfloat16 inputs are exact in float32, the same "
      "bound"},
+    {"dense", PORTA_DTYPE_FLOAT32, BoundKind::kAbsolute, 0, 2, "abs",
+     "gemm's bound with alpha 1 and beta 0: gamma_{K+3} ((|x||W^T|)_ij + |b_j|), then the activation's slope "
+     "and its own rounding (bounds.hpp gemm_bound): dense is that GEMM with its epilogue"},
     {"fp16", PORTA_DTYPE_FLOAT16, BoundKind::kCorrectlyRounded, 0.5, 0, "ulp",
      "one IEEE binary16 operation or conversion (+ - * / fma sqrt, float16_t(float)): <= 0.5 ulp of "
      "half from exact, the same bits on every backend; to float and to int exact"},

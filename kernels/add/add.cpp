@@ -45,9 +45,7 @@ bool same_shape(const View& a, const View& b) {
 void launch_add(porta_stream stream, const porta_tensor* a_tensor, const porta_tensor* b_tensor,
                 const porta_tensor* out_tensor) {
   const OpCall call = begin_call(stream, "porta_ops_add");
-  require_float32(call, {a_tensor, b_tensor, out_tensor}, {"a", "b", "out"});
-  const View out = view(call, out_tensor, "out"), b = view(call, b_tensor, "b"),
-             a = view(call, a_tensor, "a");
+  const auto [a, b, out] = binary_views(call, a_tensor, b_tensor, out_tensor);
   require_contiguous(call, out);
   uint32_t a_strides[4], b_strides[4];
   broadcast_strides(call, a, out, a_strides);

@@ -61,6 +61,13 @@ namespace {
 
 }  // namespace
 
+BinaryViews binary_views(const OpCall& call, const porta_tensor* a, const porta_tensor* b,
+                         const porta_tensor* out) {
+  require_float32(call, {a, b, out}, {"a", "b", "out"});
+  View o = view(call, out, "out"), vb = view(call, b, "b"), va = view(call, a, "a");
+  return {std::move(va), std::move(vb), std::move(o)};
+}
+
 void require_float32(const OpCall& call, std::initializer_list<const porta_tensor*> tensors,
                      std::initializer_list<const char*> names) {
   const porta_tensor* first = nullptr;

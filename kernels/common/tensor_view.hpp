@@ -55,4 +55,12 @@ void require_disjoint(const OpCall& call, const View& out, const View& in);
 // `out` may be `in` itself (elementwise ops), but must not partly overlap it.
 void require_disjoint_or_same(const OpCall& call, const View& out, const View& in);
 
+// The operands of an elementwise out = f(a, b): one float32 dtype, checked
+// out first; shapes and layouts are the op's to check.
+struct BinaryViews {
+  View a, b, out;
+};
+BinaryViews binary_views(const OpCall& call, const porta_tensor* a, const porta_tensor* b,
+                         const porta_tensor* out);
+
 }  // namespace porta::ops

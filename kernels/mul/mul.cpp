@@ -12,9 +12,7 @@ namespace porta::ops {
 void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_tensor* b_tensor,
                 const porta_tensor* out_tensor) {
   const OpCall call = begin_call(stream, "porta_ops_mul");
-  require_float32(call, {a_tensor, b_tensor, out_tensor}, {"a", "b", "out"});
-  const View out = view(call, out_tensor, "out"), b = view(call, b_tensor, "b"),
-             a = view(call, a_tensor, "a");
+  const auto [a, b, out] = binary_views(call, a_tensor, b_tensor, out_tensor);
   require_same_shape(call, a, b);
   require_same_shape(call, a, out);
   require_contiguous(call, a);

@@ -1053,6 +1053,45 @@ void Table::op_rows() {
   op("porta_ops_mul", "shapes differ", [this, a8, c8] { return porta_ops_mul(w.stream, &a8, &c8, &a8); },
      PORTA_ERROR_INVALID_ARGUMENT, {"shapes differ"});
 
+  op_stream_rows("porta_ops_add", [a8, b8](porta_stream s) { return porta_ops_add(s, &a8, &a8, &b8); });
+  tensor_rows("porta_ops_add", "b",
+              [this, a8, b8](const porta_tensor* t) { return porta_ops_add(w.stream, &a8, t, &b8); });
+  op("porta_ops_add", "b does not broadcast",
+     [this] {
+       const porta_tensor m = tensor(w.buffer, {2, 4}), row3 = tensor(w.buffer, {3}, 8),
+                          out = tensor(w.buffer, {2, 4}, 8);
+       return porta_ops_add(w.stream, &m, &row3, &out);
+     },
+     PORTA_ERROR_INVALID_ARGUMENT, {"operand 'b' [3] does not broadcast to out [2, 4]", "expected 4 or 1"});
+  op("porta_ops_add", "out larger than the broadcast shape",
+     [this] {
+       const porta_tensor row = tensor(w.buffer, {4}), out = tensor(w.buffer, {2, 4}, 8);
+       return porta_ops_add(w.stream, &row, &row, &out);
+     },
+     PORTA_ERROR_INVALID_ARGUMENT, {"out [2, 4] is not the broadcast shape of a [4] and b [4]"});
+
+  op_stream_rows("porta_ops_dense", [](porta_stream s) {
+    return porta_ops_dense(s, nullptr, nullptr, nullptr, PORTA_GEMM_ACTIVATION_NONE, nullptr);
+  });
+  tensor_rows("porta_ops_dense", "y", [this](const porta_tensor* t) {
+    const porta_tensor x = tensor(w.buffer, {2, 2}), wt = tensor(w.buffer, {2, 2}, 4);
+    return porta_ops_dense(w.stream, &x, &wt, nullptr, PORTA_GEMM_ACTIVATION_SIGMOID, t);
+  });
+  op("porta_ops_dense", "w of the wrong input size",
+     [this] {
+       const porta_tensor x = tensor(w.buffer, {2, 3}), wt = tensor(w.buffer, {2, 2}, 6),
+                          y = tensor(w.buffer, {2, 2}, 10);
+       return porta_ops_dense(w.stream, &x, &wt, nullptr, PORTA_GEMM_ACTIVATION_NONE, &y);
+     },
+     PORTA_ERROR_INVALID_ARGUMENT, {"operand 'w' [2, 2] has 2 input features but x [2, 3] has 3"});
+  op("porta_ops_dense", "b of the wrong size",
+     [this] {
+       const porta_tensor x = tensor(w.buffer, {2, 2}), wt = tensor(w.buffer, {2, 2}, 4),
+                          b = tensor(w.buffer, {3}, 8), y = tensor(w.buffer, {2, 2}, 12);
+       return porta_ops_dense(w.stream, &x, &wt, &b, PORTA_GEMM_ACTIVATION_NONE, &y);
+     },
+     PORTA_ERROR_INVALID_ARGUMENT, {"operand 'b' is [3]; expected [2]"});
+
   op_stream_rows("porta_ops_sigmoid", [a8](porta_stream s) { return porta_ops_sigmoid(s, &a8, &a8); });
   tensor_rows("porta_ops_sigmoid", "out",
               [this, a8](const porta_tensor* t) { return porta_ops_sigmoid(w.stream, &a8, t); });

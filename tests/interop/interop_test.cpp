@@ -396,9 +396,12 @@ TEST(Interop, LogSinkAndErrorCallbackReceiveMessages) {
                      nullptr);
   { auto again = open_under_test(); }
   porta_set_log_sink(nullptr, nullptr);
+  const size_t heard = logged.size();
   { auto unheard = open_under_test(); }
-  ASSERT_EQ(logged.size(), 1u);
-  EXPECT_EQ(logged[0].rfind("2|using " + dev.backend(), 0), 0u) << logged[0];
+  EXPECT_EQ(logged.size(), heard) << "messages after the sink was removed";
+  bool choice = false;
+  for (const std::string& m : logged) choice |= m.rfind("2|using " + dev.backend(), 0) == 0;
+  EXPECT_TRUE(choice) << "the device choice was not heard";
 }
 
 TEST(Interop, NativeHandlesOfTheDevice) {
@@ -409,7 +412,7 @@ TEST(Interop, NativeHandlesOfTheDevice) {
   if (api == "opencl") {
     EXPECT_NE(nd.cl_context, nullptr);
     EXPECT_NE(nd.cl_device, nullptr);
-    EXPECT_NE(nd.cl_queue, nullptr);
+    EXPECT_NE(nd.cl_platform, nullptr);
   } else if (api == "vulkan") {
     EXPECT_NE(nd.vk_instance, nullptr);
     EXPECT_NE(nd.vk_physical_device, nullptr);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "add/bound.hpp"
 #include "common/rounding.hpp"
 #include "matmul/bound.hpp"
 #include "mul/bound.hpp"
@@ -19,6 +20,7 @@
 namespace porta::test {
 
 using ops::gamma_n;
+using ops::kAddUlp;
 using ops::kMulUlp;
 using ops::kSigmoidUlp;
 using ops::kUnitRoundoff;

@@ -156,12 +156,11 @@ typedef struct porta_native_device {
   void* cuda_context;       /* CUcontext (the primary context) */
   void* cl_platform;        /* cl_platform_id */
   void* cl_device;          /* cl_device_id */
-  void* cl_context;         /* cl_context */
-  void* cl_queue;           /* cl_command_queue of porta_buffer_read/write */
+  void* cl_context;         /* cl_context (each porta stream has its own queue: porta_stream_native) */
   void* vk_instance;        /* VkInstance */
   void* vk_physical_device; /* VkPhysicalDevice */
   void* vk_device;          /* VkDevice */
-  void* vk_queue;           /* VkQueue porta submits to */
+  void* vk_queue;           /* VkQueue porta submits to, of vk_queue_family */
   uint32_t vk_queue_family;
 } porta_native_device;
 
@@ -169,7 +168,10 @@ PORTA_API porta_status porta_device_native(porta_device device, porta_native_dev
 
 /* A porta stream over a framework's queue: a CUstream (CUDA) or a
  * cl_command_queue of the device's cl_context (OpenCL). porta queues its work
- * on it and syncs it; destroying the porta stream does not destroy the queue. */
+ * on it and syncs it; destroying the porta stream does not destroy the queue.
+ * CUDA's legacy default stream (a handle of 0, as PyTorch reports its default
+ * stream) is CU_STREAM_LEGACY, (void*)1. The queue must be of porta's context:
+ * the primary CUDA context (which PyTorch and CuPy use), porta's cl_context. */
 PORTA_API porta_status porta_stream_wrap_native(porta_device device, void* native_stream,
                                                 porta_stream* stream);
 /* The stream's native queue: CUstream or cl_command_queue; PORTA_ERROR_UNSUPPORTED elsewhere. */

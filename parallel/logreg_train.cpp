@@ -342,6 +342,7 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
 
   std::vector<float> wb(w, w + d);
   wb.push_back(*b);
+  auto iteration_start = Clock::now();
   for (uint64_t it = 0; it < options->iterations;) {
     std::vector<std::thread> threads;
     for (Worker& wk : workers) {
@@ -420,6 +421,10 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
     }
     if (!fixed && it > 0 && workers.size() > 1)
       rebalance(workers, m, std::max<uint64_t>(1, static_cast<uint64_t>(rate * static_cast<double>(m))));
+    const auto now = Clock::now();
+    if (options->iteration_ms)
+      options->iteration_ms[it] = std::chrono::duration<double, std::milli>(now - iteration_start).count();
+    iteration_start = now;
     ++it;
   }
   std::copy(wb.begin(), wb.begin() + static_cast<long>(d), w);

@@ -78,6 +78,10 @@ typedef struct porta_parallel_options {
   porta_parallel_combine_fn combine; /* or NULL: this process alone */
   void* combine_user;
   float* losses; /* `iterations` values: the loss before each step; or NULL */
+  /* `iterations` values: each iteration's wall time in milliseconds (the
+   * devices' work, the host's sums and step; an iteration taken again after a
+   * failure counts once, with its retry); or NULL */
+  double* iteration_ms;
 } porta_parallel_options;
 
 /* What each device did. */

@@ -35,6 +35,7 @@ struct Result {
   std::vector<float> w;
   float b = 0;
   std::vector<float> losses;  // the loss before each step
+  std::vector<double> iteration_ms;  // each iteration's wall time
   std::vector<porta_parallel_device_report> devices;
 };
 
@@ -56,6 +57,7 @@ inline Result train(const std::vector<Device>& devices, porta_parallel_data& dat
                                                   " shares for " + std::to_string(devices.size()) + " devices");
   r.b = o.b0;
   r.losses.assign(o.iterations, 0.0f);
+  r.iteration_ms.assign(o.iterations, 0.0);
   r.devices.assign(devices.size(), porta_parallel_device_report{});
   porta_parallel_options c{};
   c.struct_size = sizeof c;
@@ -67,6 +69,7 @@ inline Result train(const std::vector<Device>& devices, porta_parallel_data& dat
   c.rebalance_rate = o.rebalance_rate;
   c.shares = o.shares.empty() ? nullptr : o.shares.data();
   c.losses = r.losses.data();
+  c.iteration_ms = r.iteration_ms.data();
   struct Hook {
     const Options* o;
     std::exception_ptr error;

@@ -25,8 +25,9 @@ void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t
 // The step (sums null: loss) or the gradient's sums (sums given, loss and lr
 // unused). x_scale: int8 X's scale per column, else null; `function`: the C
 // entry point, which messages name.
-void launch_logreg(porta_stream stream, const porta_tensor* x, const porta_tensor* x_scale, const porta_tensor* y,
-                   const porta_tensor* w, const porta_tensor* b, float lr, const porta_tensor* loss,
-                   const porta_tensor* sums, const porta_tensor* workspace, const char* function);
+void launch_logreg(porta_stream stream, const porta_tensor* x, const porta_tensor* x_scale,
+                   const porta_tensor* y, const porta_tensor* w, const porta_tensor* b, float lr,
+                   const porta_tensor* loss, const porta_tensor* sums, const porta_tensor* workspace,
+                   const char* function);
 
 }  // namespace porta::ops

@@ -98,7 +98,8 @@ void load_rows(const Job& job, porta::Stream& stream, const porta::Buffer& x, co
     const porta_status status = job.data->read(job.data->user, first, count, sx.data(), sy.data());
     if (status != PORTA_SUCCESS)
       fail(status, "the data's read callback failed for rows " + std::to_string(first) + ".." +
-                       std::to_string(first + count) + (porta_last_error()[0] ? std::string(": ") + porta_last_error() : ""));
+                       std::to_string(first + count) +
+                       (porta_last_error()[0] ? std::string(": ") + porta_last_error() : ""));
     px = sx.data();
     py = sy.data();
   }
@@ -123,10 +124,10 @@ void prepare(const Job& job, Worker& wk) {
     while (rows > 0 && 2 * rows * bytes_per_row + workspace_for(rows) + fixed > job.cap)
       rows = rows * 7 / 8;  // the workspace grows with the rows: shrink until both fit
     if (rows == 0)
-      fail(PORTA_ERROR_OUT_OF_MEMORY,
-           "device " + wk.name + ": device_memory = " + std::to_string(job.cap) +
-               " bytes cannot hold two chunks of one row (" + std::to_string(bytes_per_row) +
-               " bytes each) with the weights, sums and workspace");
+      fail(PORTA_ERROR_OUT_OF_MEMORY, "device " + wk.name + ": device_memory = " + std::to_string(job.cap) +
+                                          " bytes cannot hold two chunks of one row (" +
+                                          std::to_string(bytes_per_row) +
+                                          " bytes each) with the weights, sums and workspace");
     wk.chunk_rows = std::min(rows, wk.rows);
     wk.chunks = (wk.rows + wk.chunk_rows - 1) / wk.chunk_rows;
   }
@@ -145,12 +146,14 @@ void prepare(const Job& job, Worker& wk) {
     wk.weights = wk.device.buffer((d + 1) * sizeof(float));
     wk.sums = wk.device.buffer((d + 2) * sizeof(float));
   }
-  if (wk.chunks == 1) load_rows(job, wk.compute, wk.x[0], wk.y[0], wk.first, wk.rows, wk.staging_x[0], wk.staging_y[0]);
+  if (wk.chunks == 1)
+    load_rows(job, wk.compute, wk.x[0], wk.y[0], wk.first, wk.rows, wk.staging_x[0], wk.staging_y[0]);
   wk.loaded = true;
 }
 
 // Queues the gradient of `count` rows in buffers x, y onto the worker's sums.
-void queue_gradient(const Job& job, Worker& wk, const porta::Buffer& x, const porta::Buffer& y, uint64_t count) {
+void queue_gradient(const Job& job, Worker& wk, const porta::Buffer& x, const porta::Buffer& y,
+                    uint64_t count) {
   const uint64_t d = job.d;
   porta::Tensor tx(x, {count, d}), ty(y, {count}), tw(wk.weights, {d}), tb(wk.weights, {1}, d),
       ts(wk.sums, {d + 2}), tws(wk.workspace, {wk.workspace.size() / sizeof(float)});
@@ -241,9 +244,10 @@ void assign_rows(std::vector<Worker>& workers, const std::vector<double>& weight
   if (live.size() > m) fail(PORTA_ERROR_INVALID_ARGUMENT, "more devices than rows");
   uint64_t given = 0;
   for (size_t i = 0; i < live.size(); ++i) {
-    uint64_t rows = i + 1 == live.size()
-                        ? m - given
-                        : static_cast<uint64_t>(std::llround(static_cast<double>(m) * weight[live[i]->index] / total));
+    uint64_t rows =
+        i + 1 == live.size()
+            ? m - given
+            : static_cast<uint64_t>(std::llround(static_cast<double>(m) * weight[live[i]->index] / total));
     const uint64_t others = live.size() - i - 1;
     rows = std::clamp<uint64_t>(rows, 1, m - given - others);
     if (rows != live[i]->rows) live[i]->loaded = false;
@@ -293,19 +297,23 @@ std::string device_name(const porta::Device& device) {
 }  // namespace
 
 void logreg_train(const porta_device* devices, uint32_t device_count, const porta_parallel_data* data,
-                  const porta_parallel_options* options, float* w, float* b, porta_parallel_device_report* reports) {
+                  const porta_parallel_options* options, float* w, float* b,
+                  porta_parallel_device_report* reports) {
   if (!devices || device_count == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "no devices given");
   if (!data || data->struct_size < sizeof(porta_parallel_data))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "data is null or its struct_size is not sizeof(porta_parallel_data)");
   if (!options || options->struct_size < sizeof(porta_parallel_options))
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "options is null or its struct_size is not sizeof(porta_parallel_options)");
+    fail(PORTA_ERROR_INVALID_ARGUMENT,
+         "options is null or its struct_size is not sizeof(porta_parallel_options)");
   if (!w || !b) fail(PORTA_ERROR_INVALID_ARGUMENT, "w or b is null");
   const uint64_t m = data->rows, d = data->features;
   if (m == 0 || d == 0)
     fail(PORTA_ERROR_INVALID_ARGUMENT, "the data are " + std::to_string(m) + " x " + std::to_string(d) +
                                            (m == 0 ? ": there are no samples" : ": there are no features"));
-  if (!data->x != !data->y) fail(PORTA_ERROR_INVALID_ARGUMENT, "data: give both x and y, or neither (with read)");
-  if (!data->x && !data->read) fail(PORTA_ERROR_INVALID_ARGUMENT, "data: neither x and y nor a read callback");
+  if (!data->x != !data->y)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "data: give both x and y, or neither (with read)");
+  if (!data->x && !data->read)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "data: neither x and y nor a read callback");
   if (options->iterations == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "iterations = 0");
   if (!std::isfinite(options->lr))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "the learning rate " + std::to_string(options->lr) + " is not finite");
@@ -333,8 +341,9 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
     wk.name = device_name(wk.device);
     if (options->shares) {
       if (!(options->shares[i] > 0) || !std::isfinite(options->shares[i]))
-        fail(PORTA_ERROR_INVALID_ARGUMENT, "shares[" + std::to_string(i) + "] = " +
-                                               std::to_string(options->shares[i]) + " is not a positive number");
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "shares[" + std::to_string(i) +
+                                               "] = " + std::to_string(options->shares[i]) +
+                                               " is not a positive number");
       weight[i] = options->shares[i];
     }
   }
@@ -364,9 +373,10 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
     bool dropped = false;
     for (Worker& wk : workers) {
       if (!wk.alive || wk.status == PORTA_SUCCESS) continue;
-      const std::string what = "device " + std::to_string(wk.index) + " " + wk.name + " failed at iteration " +
-                               std::to_string(it) + ": " + wk.error;
-      if (!keep_going) fail(wk.status, what + " (PORTA_PARALLEL_CONTINUE_ON_FAILURE continues on the others)");
+      const std::string what = "device " + std::to_string(wk.index) + " " + wk.name +
+                               " failed at iteration " + std::to_string(it) + ": " + wk.error;
+      if (!keep_going)
+        fail(wk.status, what + " (PORTA_PARALLEL_CONTINUE_ON_FAILURE continues on the others)");
       wk.alive = false;
       wk.x[0] = wk.x[1] = wk.y[0] = wk.y[1] = wk.workspace = {};
       dropped = true;
@@ -396,7 +406,8 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
       sums[d + 2] += static_cast<double>(wk.rows);
     }
     if (options->combine) {
-      const porta_status status = options->combine(sums.data(), static_cast<uint32_t>(d + 3), options->combine_user);
+      const porta_status status =
+          options->combine(sums.data(), static_cast<uint32_t>(d + 3), options->combine_user);
       if (status != PORTA_SUCCESS)
         fail(status, "the combine callback failed at iteration " + std::to_string(it) +
                          (porta_last_error()[0] ? std::string(": ") + porta_last_error() : ""));

@@ -8,6 +8,7 @@
 namespace porta::parallel {
 
 void logreg_train(const porta_device* devices, uint32_t device_count, const porta_parallel_data* data,
-                  const porta_parallel_options* options, float* w, float* b, porta_parallel_device_report* reports);
+                  const porta_parallel_options* options, float* w, float* b,
+                  porta_parallel_device_report* reports);
 
 }  // namespace porta::parallel

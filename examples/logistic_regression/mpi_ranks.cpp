@@ -58,4 +58,6 @@ const logreg_tool::MpiApi kApi = {init, allgather_sum, allgather_u64, abort_all,
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const logreg_tool::MpiApi* porta_logreg_mpi() { return &kApi; }
+extern "C" __attribute__((visibility("default"))) const logreg_tool::MpiApi* porta_logreg_mpi() {
+  return &kApi;
+}

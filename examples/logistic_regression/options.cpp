@@ -154,11 +154,12 @@ void finish(Options& o, const RawOptions& raw) {
       digits.pop_back();
     }
     o.device_memory = parse_count("--device-memory", digits) * unit;
-    if (o.device_memory == 0) throw porta::cli::UsageError("--device-memory wants a positive number of bytes");
+    if (o.device_memory == 0)
+      throw porta::cli::UsageError("--device-memory wants a positive number of bytes");
   }
   if ((!o.devices.empty() || o.device_memory) && !raw.dtype.empty() && raw.dtype != "f32")
-    throw porta::cli::UsageError("--devices and --device-memory train on float32 features; --dtype " + raw.dtype +
-                                 " goes with one device");
+    throw porta::cli::UsageError("--devices and --device-memory train on float32 features; --dtype " +
+                                 raw.dtype + " goes with one device");
   if (!raw.samples.empty()) {
     o.samples = parse_count("--samples", raw.samples);
     o.generated = true;

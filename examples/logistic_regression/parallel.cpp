@@ -1,12 +1,12 @@
 #include "parallel.hpp"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <limits.h>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -44,7 +44,8 @@ const MpiApi* load_mpi() {
   }
   throw std::runtime_error(
       "an MPI launcher started porta-logreg, but its MPI module could not be loaded (built with "
-      "-DPORTA_MPI=ON where OpenMPI's libopenmpi-dev is installed; run where libmpi is):" + tried);
+      "-DPORTA_MPI=ON where OpenMPI's libopenmpi-dev is installed; run where libmpi is):" +
+      tried);
 }
 
 }  // namespace
@@ -98,7 +99,8 @@ std::vector<porta::Device> open_devices(const Options& o, const Ranks& r) {
     const std::string backend = porta::open(o.backend).info().backend;
     uint32_t count = 0;
     for (const porta::DeviceInfo& info : porta::devices()) count += backend == info.backend;
-    devices.push_back(porta::open(backend + ":" + std::to_string(r.local_rank % std::max<uint32_t>(count, 1))));
+    devices.push_back(
+        porta::open(backend + ":" + std::to_string(r.local_rank % std::max<uint32_t>(count, 1))));
   } else {
     devices.push_back(porta::open(o.backend));
   }
@@ -108,8 +110,8 @@ std::vector<porta::Device> open_devices(const Options& o, const Ranks& r) {
 
 }  // namespace
 
-Result train_parallel(const Options& o, const Data& data, uint64_t iterations, float lr, uint64_t report_every,
-                      bool verbose, const Hooks& hooks) {
+Result train_parallel(const Options& o, const Data& data, uint64_t iterations, float lr,
+                      uint64_t report_every, bool verbose, const Hooks& hooks) {
   Ranks& r = ranks();
   const uint64_t m = data.m, d = data.d;
   // Every rank must hold the same data: each takes its share of the rows.
@@ -120,8 +122,8 @@ Result train_parallel(const Options& o, const Data& data, uint64_t iterations, f
       throw std::runtime_error(std::string("MPI_Allgather failed: ") + r.api_->error_text(status));
     for (int k = 1; k < r.size; ++k)
       if (all[2 * k] != all[0] || all[2 * k + 1] != all[1])
-        throw std::runtime_error("MPI rank " + std::to_string(k) + " has " + std::to_string(all[2 * k]) + " x " +
-                                 std::to_string(all[2 * k + 1]) + " training samples, rank 0 has " +
+        throw std::runtime_error("MPI rank " + std::to_string(k) + " has " + std::to_string(all[2 * k]) +
+                                 " x " + std::to_string(all[2 * k + 1]) + " training samples, rank 0 has " +
                                  std::to_string(all[0]) + " x " + std::to_string(all[1]) +
                                  ": every rank must read the same data");
   }
@@ -146,7 +148,8 @@ Result train_parallel(const Options& o, const Data& data, uint64_t iterations, f
   for (size_t i = 0; i < devices.size(); ++i) res.device += (i ? ", " : "") + device_name(devices[i]);
   porta::parallel::Result got;
   try {
-    got = porta::parallel::train_logreg(devices, data.x.data() + first * d, data.y.data() + first, rows, d, po);
+    got =
+        porta::parallel::train_logreg(devices, data.x.data() + first * d, data.y.data() + first, rows, d, po);
   } catch (const std::exception& e) {
     if (r.size > 1) {
       // The other ranks wait in a collective: end them all.
@@ -164,7 +167,8 @@ Result train_parallel(const Options& o, const Data& data, uint64_t iterations, f
   res.b = got.b;
   res.loss = got.losses.back();
   res.ms_per_iteration = times[times.size() / 2];
-  for (uint64_t k = report_every; k <= iterations; k += report_every) res.losses.push_back({k, got.losses[k - 1]});
+  for (uint64_t k = report_every; k <= iterations; k += report_every)
+    res.losses.push_back({k, got.losses[k - 1]});
   if (iterations % report_every) res.losses.push_back({iterations, got.losses.back()});
   if (verbose)
     for (const auto& [k, loss] : res.losses)
@@ -177,8 +181,9 @@ Result train_parallel(const Options& o, const Data& data, uint64_t iterations, f
   for (size_t i = 0; i < devices.size(); ++i) {
     const porta_parallel_device_report& rep = got.devices[i];
     std::printf("%-48s %10llu %6.1f%% %14.4g %7llu  %s\n", device_name(devices[i]).substr(0, 48).c_str(),
-                static_cast<unsigned long long>(rep.rows), 100.0 * static_cast<double>(rep.rows) / static_cast<double>(rows),
-                rep.rows_per_second, static_cast<unsigned long long>(rep.chunks),
+                static_cast<unsigned long long>(rep.rows),
+                100.0 * static_cast<double>(rep.rows) / static_cast<double>(rows), rep.rows_per_second,
+                static_cast<unsigned long long>(rep.chunks),
                 rep.status == PORTA_SUCCESS ? "ok" : "dropped out");
   }
   res.ok = true;

@@ -38,7 +38,7 @@ bool parallel_wanted(const Options& o);
 // rank's local rank unless PORTA_DEVICE names one) with porta/parallel.h,
 // this rank's rows only, and prints each device's share and throughput (and
 // the ranks). Returns a Result as train() does.
-Result train_parallel(const Options& o, const Data& data, uint64_t iterations, float lr, uint64_t report_every,
-                      bool verbose, const Hooks& hooks);
+Result train_parallel(const Options& o, const Data& data, uint64_t iterations, float lr,
+                      uint64_t report_every, bool verbose, const Hooks& hooks);
 
 }  // namespace logreg_tool

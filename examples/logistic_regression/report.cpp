@@ -126,8 +126,9 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
     Progress progress(data.m, iterations);
     hooks.on_block = [&](uint64_t done, float loss) { progress.update(done, loss); };
     // Several devices, a device-memory cap or MPI ranks: porta/parallel.h (parallel.*).
-    r = parallel_wanted(o) ? train_parallel(o, data, iterations, lr, report_every, !progress.shown(), hooks)
-                           : train(o.backend, data, o.dtype, iterations, lr, report_every, !progress.shown(), hooks);
+    r = parallel_wanted(o)
+            ? train_parallel(o, data, iterations, lr, report_every, !progress.shown(), hooks)
+            : train(o.backend, data, o.dtype, iterations, lr, report_every, !progress.shown(), hooks);
   }
   if (!r.ok) {
     std::fprintf(stderr, "porta-logreg: %s\n", r.error.c_str());

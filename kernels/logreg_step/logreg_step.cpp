@@ -237,8 +237,15 @@ void queue_update(const OpCall& call, porta_buffer partials, uint32_t partials_o
     uint32_t d, groups, w_offset, b_offset, loss_offset, partials_offset;
     float m, lr;
     uint32_t accumulate;
-  } push{static_cast<uint32_t>(d), groups, target.w_offset, target.b_offset, target.loss_offset,
-         partials_offset,          m,      lr,              accumulate ? 1u : 0u};
+  } push{static_cast<uint32_t>(d),
+         groups,
+         target.w_offset,
+         target.b_offset,
+         target.loss_offset,
+         partials_offset,
+         m,
+         lr,
+         accumulate ? 1u : 0u};
   auto update = builtin_kernel(call, "logreg_update", {{0, update_wg}, {1, update_slices}});
   dispatch(call, update, static_cast<uint32_t>(update_groups), 1, {partials, target.w, target.b, target.loss},
            push);
@@ -357,8 +364,8 @@ void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const port
   x_words.offset = x.offset / type.pack;
   const uint64_t ldx_words = m > 1 ? ldx / type.pack : 1, row_words = (d + type.pack - 1) / type.pack;
   std::vector<Piece> pieces;
-  for_each_row_piece(call, {RowOperand{&x_words, ldx_words, row_words, true}, RowOperand{&y, 1, 1, true}}, m, 1,
-                     [&](const Piece& piece) { pieces.push_back(piece); });
+  for_each_row_piece(call, {RowOperand{&x_words, ldx_words, row_words, true}, RowOperand{&y, 1, 1, true}}, m,
+                     1, [&](const Piece& piece) { pieces.push_back(piece); });
   std::vector<LogregPlan> plans;
   uint64_t partial_floats = 0;
   for (const Piece& piece : pieces) {
@@ -391,13 +398,21 @@ void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const port
   UpdateTarget target;
   porta::Buffer sums;
   if (gradient) {
-    target = {out.buffer, out.buffer, out.buffer, static_cast<uint32_t>(out.offset),
-              static_cast<uint32_t>(out.offset + d), static_cast<uint32_t>(out.offset + d + 1)};
+    target = {out.buffer,
+              out.buffer,
+              out.buffer,
+              static_cast<uint32_t>(out.offset),
+              static_cast<uint32_t>(out.offset + d),
+              static_cast<uint32_t>(out.offset + d + 1)};
   } else if (split) {
     sums = scratch_buffer(call, (d + 2) * sizeof(float));
     const porta_status status = porta_stream_fill(call.stream, sums.handle(), 0, (d + 2) * sizeof(float), 0);
     if (status != PORTA_SUCCESS) throw porta::Error(status, std::string(call.op) + ": " + porta_last_error());
-    target = {sums.handle(), sums.handle(), sums.handle(), 0, static_cast<uint32_t>(d),
+    target = {sums.handle(),
+              sums.handle(),
+              sums.handle(),
+              0,
+              static_cast<uint32_t>(d),
               static_cast<uint32_t>(d + 1)};
   } else {
     target = {w.buffer,
@@ -439,7 +454,11 @@ void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const port
             ? builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}, {4, type.code}})
             : builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}});
     dispatch_ranges(call, partial, plan.groups, 1,
-                    {piece.binding[0], piece.binding[1], {w.buffer, 0, 0}, {b.buffer, 0, 0}, {partials, 0, 0},
+                    {piece.binding[0],
+                     piece.binding[1],
+                     {w.buffer, 0, 0},
+                     {b.buffer, 0, 0},
+                     {partials, 0, 0},
                      {scale, 0, 0}},
                     &partial_push, sizeof partial_push);
     queue_update(call, partials, partials_offset, plan.groups, d, target, static_cast<float>(m), lr,
@@ -448,8 +467,8 @@ void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const port
   // A step in pieces: the step itself, from the pieces' sums (one slot).
   if (!gradient && split)
     queue_update(call, sums.handle(), 0, 1, d,
-                 {w.buffer, b.buffer, out.buffer, static_cast<uint32_t>(w.offset), static_cast<uint32_t>(b.offset),
-                  static_cast<uint32_t>(out.offset)},
+                 {w.buffer, b.buffer, out.buffer, static_cast<uint32_t>(w.offset),
+                  static_cast<uint32_t>(b.offset), static_cast<uint32_t>(out.offset)},
                  static_cast<float>(m), lr, false);
 }
 

@@ -457,8 +457,8 @@ TEST(LogregGradient, SumsAndHalvesAddUp) {
     want[p.d + 1] += std::max(z, 0.0) + std::log1p(std::exp(-std::fabs(z))) - p.y[i] * z;
     size[p.d + 1] += std::fabs(z) + 1;
   }
-  const double per_unit = gamma_n(static_cast<double>(p.m) + 2) + 8 * kUnitRoundoff +
-                          gamma_n(static_cast<double>(p.d) + 1) * 8;
+  const double per_unit =
+      gamma_n(static_cast<double>(p.m) + 2) + 8 * kUnitRoundoff + gamma_n(static_cast<double>(p.d) + 1) * 8;
   for (uint64_t j = 0; j < p.d + 2; ++j) {
     EXPECT_NEAR(got[j], want[j], per_unit * size[j]) << "sum " << j;
     EXPECT_NEAR(added[j], want[j], per_unit * size[j]) << "sum " << j << " over two halves";
@@ -473,7 +473,8 @@ TEST(SplitLogreg, StepOverPieces) {
   for (const porta_dtype dtype : {PORTA_DTYPE_FLOAT32, PORTA_DTYPE_FLOAT16, PORTA_DTYPE_INT8}) {
     const Problem p = generated(3001, 9, 31);
     if (std::getenv("PORTA_MAX_BINDING_BYTES"))
-      ASSERT_GT(p.m * p.d * porta_dtype_size(dtype), 2 * dev.info().max_binding_bytes) << "X must span pieces";
+      ASSERT_GT(p.m * p.d * porta_dtype_size(dtype), 2 * dev.info().max_binding_bytes)
+          << "X must span pieces";
     check_one_step(p, 32, ops_step, dtype);
   }
   // Training over pieces equals training on the CPU backend within bound.hpp.

@@ -4,6 +4,8 @@
 // measured throughput; a shard over the device-memory cap streams in chunks
 // and gives the in-memory result; the same shards give bit-identical
 // results; a device that fails stops the job naming it, or drops out.
+#include "porta/parallel.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,7 +15,6 @@
 #include <vector>
 
 #include "logreg_step/bound.hpp"
-#include "porta/parallel.hpp"
 #include "porta/porta.hpp"
 #include "support/backend_under_test.hpp"
 
@@ -50,13 +51,14 @@ Trained one_device(const std::string& selector, const Problem& p, uint32_t steps
                 bb = dev.upload(std::vector<float>{0.0f}), bl = dev.buffer(4);
   porta::Stream s = dev.stream();
   for (uint32_t k = 0; k < steps; ++k)
-    porta::ops::logreg_step(s, porta::Tensor(bx, {p.m, p.d}), porta::Tensor(by, {p.m}), porta::Tensor(bw, {p.d}),
-                            porta::Tensor(bb, {1}), lr, porta::Tensor(bl, {1}));
+    porta::ops::logreg_step(s, porta::Tensor(bx, {p.m, p.d}), porta::Tensor(by, {p.m}),
+                            porta::Tensor(bw, {p.d}), porta::Tensor(bb, {1}), lr, porta::Tensor(bl, {1}));
   s.sync();
   return {bw.to_vector<float>(), bb.to_vector<float>()[0], bl.to_vector<float>()[0]};
 }
 
-void expect_agree(const Problem& p, const parallel::Result& got, const Trained& want, uint32_t steps, float lr) {
+void expect_agree(const Problem& p, const parallel::Result& got, const Trained& want, uint32_t steps,
+                  float lr) {
   const porta::logreg::Tolerance tol =
       porta::logreg::agreement_tolerance(p.x, p.m, p.d, want.w, want.b, want.loss, steps, lr);
   for (uint64_t j = 0; j < p.d; ++j) EXPECT_LE(std::fabs(got.w[j] - want.w[j]), tol.w) << "w[" << j << "]";
@@ -144,14 +146,16 @@ TEST(Parallel, StreamingUnderADeviceMemoryCap) {
   Trained want{in_memory.w, in_memory.b, in_memory.losses.back()};
   expect_agree(p, streamed, want, steps, o.lr);
   parallel::Reader read = [&](uint64_t first, uint64_t count, float* x, float* y) {
-    std::copy(p.x.begin() + static_cast<long>(first * p.d), p.x.begin() + static_cast<long>((first + count) * p.d), x);
+    std::copy(p.x.begin() + static_cast<long>(first * p.d),
+              p.x.begin() + static_cast<long>((first + count) * p.d), x);
     std::copy(p.y.begin() + static_cast<long>(first), p.y.begin() + static_cast<long>(first + count), y);
   };
   parallel::Result from_reader = parallel::train_logreg(devices, read, p.m, p.d, o);
   EXPECT_EQ(from_reader.w, streamed.w);
   EXPECT_EQ(from_reader.b, streamed.b);
   // Several devices streaming at once.
-  parallel::Result several = parallel::train_logreg(devices_under_test(), p.x.data(), p.y.data(), p.m, p.d, o);
+  parallel::Result several =
+      parallel::train_logreg(devices_under_test(), p.x.data(), p.y.data(), p.m, p.d, o);
   expect_agree(p, several, want, steps, o.lr);
 }
 
@@ -164,7 +168,8 @@ TEST(Parallel, CapTooSmallForOneRowIsRefused) {
     parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
     FAIL() << "a cap below one row was accepted";
   } catch (const porta::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("device_memory = 300 bytes cannot hold"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("device_memory = 300 bytes cannot hold"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -181,7 +186,8 @@ TEST(Parallel, ADeviceThatFailsIsNamedOrDropped) {
   } catch (const porta::Error& e) {
     const std::string what = e.what();
     EXPECT_EQ(e.status(), PORTA_ERROR_DEVICE_LOST);
-    EXPECT_NE(what.find("device 1 " + std::string(devices[1].info().backend) + ":"), std::string::npos) << what;
+    EXPECT_NE(what.find("device 1 " + std::string(devices[1].info().backend) + ":"), std::string::npos)
+        << what;
     EXPECT_NE(what.find("failed at iteration 3"), std::string::npos) << what;
   }
   o.continue_on_failure = true;
@@ -203,7 +209,8 @@ TEST(Parallel, BadArgumentsAreRefused) {
   EXPECT_THROW(parallel::train_logreg(devices, p.x.data(), p.y.data(), 0, p.d, o), porta::Error);
   o.shares = {1, 2};
   EXPECT_THROW(parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o), porta::Error);
-  EXPECT_THROW(parallel::train_logreg({}, p.x.data(), p.y.data(), p.m, p.d, parallel::Options{}), porta::Error);
+  EXPECT_THROW(parallel::train_logreg({}, p.x.data(), p.y.data(), p.m, p.d, parallel::Options{}),
+               porta::Error);
 }
 
 }  // namespace

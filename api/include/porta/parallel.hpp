@@ -34,7 +34,7 @@ struct Options {
 struct Result {
   std::vector<float> w;
   float b = 0;
-  std::vector<float> losses;  // the loss before each step
+  std::vector<float> losses;         // the loss before each step
   std::vector<double> iteration_ms;  // each iteration's wall time
   std::vector<porta_parallel_device_report> devices;
 };
@@ -51,10 +51,12 @@ inline Result train(const std::vector<Device>& devices, porta_parallel_data& dat
   r.w = o.w0.empty() ? std::vector<float>(data.features, 0.0f) : o.w0;
   if (r.w.size() != data.features)
     throw Error(PORTA_ERROR_INVALID_ARGUMENT, "porta::parallel: w0 has " + std::to_string(r.w.size()) +
-                                                  " weights for " + std::to_string(data.features) + " features");
+                                                  " weights for " + std::to_string(data.features) +
+                                                  " features");
   if (!o.shares.empty() && o.shares.size() != devices.size())
     throw Error(PORTA_ERROR_INVALID_ARGUMENT, "porta::parallel: " + std::to_string(o.shares.size()) +
-                                                  " shares for " + std::to_string(devices.size()) + " devices");
+                                                  " shares for " + std::to_string(devices.size()) +
+                                                  " devices");
   r.b = o.b0;
   r.losses.assign(o.iterations, 0.0f);
   r.iteration_ms.assign(o.iterations, 0.0);
@@ -87,8 +89,8 @@ inline Result train(const std::vector<Device>& devices, porta_parallel_data& dat
     };
     c.combine_user = &hook;
   }
-  const porta_status status = porta_parallel_logreg_train(handles.data(), static_cast<uint32_t>(handles.size()),
-                                                          &data, &c, r.w.data(), &r.b, r.devices.data());
+  const porta_status status = porta_parallel_logreg_train(
+      handles.data(), static_cast<uint32_t>(handles.size()), &data, &c, r.w.data(), &r.b, r.devices.data());
   if (hook.error) std::rethrow_exception(hook.error);
   porta::detail::check(status);
   return r;

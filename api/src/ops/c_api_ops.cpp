@@ -73,8 +73,9 @@ porta_status porta_ops_logreg_workspace_size(porta_device device, uint64_t m, ui
 porta_status porta_ops_logreg_step(porta_stream stream, const porta_tensor* x, const porta_tensor* y,
                                    const porta_tensor* w, const porta_tensor* b, float lr,
                                    const porta_tensor* loss, const porta_tensor* workspace) {
-  return run_op(
-      [&] { launch_logreg(stream, x, nullptr, y, w, b, lr, loss, nullptr, workspace, "porta_ops_logreg_step"); });
+  return run_op([&] {
+    launch_logreg(stream, x, nullptr, y, w, b, lr, loss, nullptr, workspace, "porta_ops_logreg_step");
+  });
 }
 
 porta_status porta_ops_logreg_step_scaled(porta_stream stream, const porta_tensor* x,
@@ -86,17 +87,19 @@ porta_status porta_ops_logreg_step_scaled(porta_stream stream, const porta_tenso
   });
 }
 
-porta_status porta_ops_logreg_gradient(porta_stream stream, const porta_tensor* x, const porta_tensor* x_scale,
-                                       const porta_tensor* y, const porta_tensor* w, const porta_tensor* b,
-                                       const porta_tensor* sums, const porta_tensor* workspace) {
+porta_status porta_ops_logreg_gradient(porta_stream stream, const porta_tensor* x,
+                                       const porta_tensor* x_scale, const porta_tensor* y,
+                                       const porta_tensor* w, const porta_tensor* b, const porta_tensor* sums,
+                                       const porta_tensor* workspace) {
   return run_op([&] {
     launch_logreg(stream, x, x_scale, y, w, b, 0.0f, nullptr, sums, workspace, "porta_ops_logreg_gradient");
   });
 }
 
 porta_status porta_parallel_logreg_train(const porta_device* devices, uint32_t device_count,
-                                         const porta_parallel_data* data, const porta_parallel_options* options,
-                                         float* w, float* b, porta_parallel_device_report* reports) {
+                                         const porta_parallel_data* data,
+                                         const porta_parallel_options* options, float* w, float* b,
+                                         porta_parallel_device_report* reports) {
   return run_op([&] { porta::parallel::logreg_train(devices, device_count, data, options, w, b, reports); });
 }
 

@@ -50,22 +50,20 @@ const MpiApi* load_mpi() {
 
 }  // namespace
 
-Ranks::Ranks() {
-  if (!launched_by_mpi()) return;
-  api_ = load_mpi();
-  const int status = api_->init(&rank, &size, &local_rank);
-  if (status) throw std::runtime_error(std::string("MPI_Init failed: ") + api_->error_text(status));
-  // Rank 0 speaks for the job.
-  if (rank != 0 && !std::freopen("/dev/null", "w", stdout))
-    throw std::runtime_error("rank " + std::to_string(rank) + ": cannot silence stdout");
-}
-
-Ranks::~Ranks() {
-  if (api_) api_->finalize();
-}
-
-Ranks& ranks() {
-  static Ranks r;
+const Ranks& ranks() {
+  static const Ranks r = [] {
+    Ranks r;
+    if (!launched_by_mpi()) return r;
+    r.api = load_mpi();
+    const int status = r.api->init(&r.rank, &r.size, &r.local_rank);
+    if (status) throw std::runtime_error(std::string("MPI_Init failed: ") + r.api->error_text(status));
+    static const MpiApi* api = r.api;
+    std::atexit([] { api->finalize(); });
+    // Rank 0 speaks for the job.
+    if (r.rank != 0 && !std::freopen("/dev/null", "w", stdout))
+      throw std::runtime_error("rank " + std::to_string(r.rank) + ": cannot silence stdout");
+    return r;
+  }();
   return r;
 }
 
@@ -112,14 +110,14 @@ std::vector<porta::Device> open_devices(const Options& o, const Ranks& r) {
 
 Result train_parallel(const Options& o, const Data& data, uint64_t iterations, float lr,
                       uint64_t report_every, bool verbose, const Hooks& hooks) {
-  Ranks& r = ranks();
+  const Ranks& r = ranks();
   const uint64_t m = data.m, d = data.d;
   // Every rank must hold the same data: each takes its share of the rows.
   if (r.size > 1) {
     const uint64_t mine[2] = {m, d};
     std::vector<uint64_t> all(2 * static_cast<size_t>(r.size));
-    if (const int status = r.api_->allgather_u64(mine, 2, all.data()))
-      throw std::runtime_error(std::string("MPI_Allgather failed: ") + r.api_->error_text(status));
+    if (const int status = r.api->allgather_u64(mine, 2, all.data()))
+      throw std::runtime_error(std::string("MPI_Allgather failed: ") + r.api->error_text(status));
     for (int k = 1; k < r.size; ++k)
       if (all[2 * k] != all[0] || all[2 * k + 1] != all[1])
         throw std::runtime_error("MPI rank " + std::to_string(k) + " has " + std::to_string(all[2 * k]) +
@@ -140,8 +138,8 @@ Result train_parallel(const Options& o, const Data& data, uint64_t iterations, f
   po.b0 = hooks.b0;
   if (r.size > 1)
     po.combine = [&r](double* sums, uint32_t count) {
-      if (const int status = r.api_->allgather_sum(sums, static_cast<int>(count)))
-        throw std::runtime_error(std::string("MPI_Allgather failed: ") + r.api_->error_text(status));
+      if (const int status = r.api->allgather_sum(sums, static_cast<int>(count)))
+        throw std::runtime_error(std::string("MPI_Allgather failed: ") + r.api->error_text(status));
     };
 
   Result res;
@@ -154,7 +152,7 @@ Result train_parallel(const Options& o, const Data& data, uint64_t iterations, f
     if (r.size > 1) {
       // The other ranks wait in a collective: end them all.
       std::fprintf(stderr, "porta-logreg: MPI rank %d: %s\n", r.rank, e.what());
-      r.api_->abort(1);
+      r.api->abort(1);
     }
     res.error = e.what();
     return res;

@@ -12,24 +12,14 @@
 
 namespace logreg_tool {
 
-// MPI, when a launcher (mpirun, srun) started this process: initialised
-// before anything is printed; ranks other than 0 print nothing on stdout.
-class Ranks {
- public:
-  Ranks();
-  ~Ranks();
-  Ranks(const Ranks&) = delete;
-  Ranks& operator=(const Ranks&) = delete;
+// MPI, when a launcher (mpirun, srun) started this process: the first call
+// of ranks() initialises it (before anything is printed; ranks other than 0
+// then print nothing on stdout) and finalises it at exit. One rank otherwise.
+struct Ranks {
   int rank = 0, size = 1, local_rank = 0;
-  bool active() const { return api_ != nullptr; }
-
- private:
-  friend Result train_parallel(const Options&, const Data&, uint64_t, float, uint64_t, bool, const Hooks&);
-  const struct MpiApi* api_ = nullptr;
+  const struct MpiApi* api = nullptr;  // null: no launcher
 };
-
-// The process's MPI ranks (one rank when no launcher started it).
-Ranks& ranks();
+const Ranks& ranks();
 
 // Whether training goes through porta/parallel.h: --devices, --device-memory or several ranks.
 bool parallel_wanted(const Options& o);

@@ -166,8 +166,10 @@ void device_iteration(const Job& job, Worker& wk, const std::vector<float>& wb, 
   if (injected_failure(wk.index, iteration))
     fail(PORTA_ERROR_DEVICE_LOST, "failed on purpose (PORTA_PARALLEL_FAIL, a testing knob)");
   if (!wk.loaded) prepare(job, wk);
-  // The time of an iteration, without loading a shard that moved.
-  const auto start = Clock::now();
+  // The device's time for the iteration, from events on its compute stream
+  // (without loading a shard that moved): its own work and its waits for
+  // chunks, not the time another handle of the same hardware keeps it queued.
+  porta::Event start = wk.compute.record_event();
   wk.compute.write(wk.weights, wb);
   wk.compute.fill(wk.sums, 0.0f);
   if (wk.chunks == 1) {
@@ -227,8 +229,9 @@ void device_iteration(const Job& job, Worker& wk, const std::vector<float>& wb, 
   }
   wk.result.assign(job.d + 2, 0.0f);
   wk.compute.read(wk.sums, wk.result);
+  porta::Event end = wk.compute.record_event();
   wk.compute.sync();
-  wk.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  wk.ms = start.elapsed_ms(end);
 }
 
 // Shards proportional to `weight` over the live workers, at least one row

@@ -22,10 +22,12 @@ void launch_matmul(porta_stream stream, const porta_tensor* a, const porta_tenso
                    float alpha, float beta, bool trans_a, bool trans_b);
 void launch_gemm(porta_stream stream, const porta_gemm_desc* desc);
 void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t* bytes);
-// x_scale: int8 X's scale per column, else null; `function`: the C entry
-// point, which messages name.
-void launch_logreg_step(porta_stream stream, const porta_tensor* x, const porta_tensor* x_scale,
-                        const porta_tensor* y, const porta_tensor* w, const porta_tensor* b, float lr,
-                        const porta_tensor* loss, const porta_tensor* workspace, const char* function);
+// The step (sums null: loss) or the gradient's sums (sums given, loss and lr
+// unused). x_scale: int8 X's scale per column, else null; `function`: the C
+// entry point, which messages name.
+void launch_logreg(porta_stream stream, const porta_tensor* x, const porta_tensor* x_scale,
+                   const porta_tensor* y, const porta_tensor* w, const porta_tensor* b, float lr,
+                   const porta_tensor* loss, const porta_tensor* sums, const porta_tensor* workspace,
+                   const char* function);
 
 }  // namespace porta::ops

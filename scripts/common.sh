@@ -18,6 +18,7 @@ PORTA_PACKAGES=(
   mesa-vulkan-drivers vulkan-validationlayers vulkan-tools pocl-opencl-icd clinfo oclgrind
   libgtest-dev libgmock-dev libbenchmark-dev libclblast-dev libopenblas-dev
   libcli11-dev nlohmann-json3-dev libxxhash-dev libdlpack-dev
+  openmpi-bin libopenmpi-dev
   chromium python3-venv python3-dev python3-sklearn
 )
 

@@ -9,16 +9,20 @@
 //   porta-logreg --dtype f16|bf16|int8        X stored narrower (int8: a scale per
 //                                             feature); weights and sums float32
 //   porta-logreg predict --load-model M --data FILE [--out FILE]
+//   porta-logreg --devices cpu,vulkan,opencl|all [--device-memory BYTES]
+//   mpirun -np N porta-logreg ...             the rows split over the ranks
 //
 // The pieces: options.* (the command line), data.* (the samples, the split,
 // the standardisation), train.* (the training loop on one device), model.*
 // (the model file), progress.* (the line on a terminal), report.* (what is
-// printed, and predict).
+// printed, and predict), parallel.* (several devices, streaming, MPI ranks;
+// mpi_ranks.* the MPI module).
 #include <algorithm>
 
 #include "data.hpp"
 #include "model.hpp"
 #include "options.hpp"
+#include "parallel.hpp"
 #include "porta_data/file.hpp"
 #include "report.hpp"
 
@@ -31,6 +35,7 @@ int main(int argc, char** argv) {
   declare(command, o, raw);
   // Bad option values are reported as bad arguments (2), any other failure as 1.
   return command.run(argc, argv, [&] {
+    ranks();  // MPI, when a launcher started us: before anything is printed
     finish(o, raw);
     // A model or predictions file that cannot be written is found before the work.
     for (const std::string& out : {o.save_model, o.out})

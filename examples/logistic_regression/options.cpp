@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -58,6 +59,7 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
   command.synopsis(
       "[train] [--samples N --features D] [--csv FILE] [--iterations K] [--lr R] [--seed S]\n"
       "[--report-every N] [--backend NAME|all] [--dtype f32|f16|bf16|int8]\n"
+      "[--devices LIST|all [--keep-going]] [--device-memory BYTES]   (mpirun -np N porta-logreg ...)\n"
       "[--data FILE [--format csv|npy|libsvm] [--labels FILE] [--label COL] [--header|--no-header]]\n"
       "[--standardize on|off] [--test-fraction F] [--save-model FILE] [--load-model FILE]\n"
       "predict --load-model FILE --data FILE [--out FILE]");
@@ -106,10 +108,20 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
        "a device selector (default: PORTA_BACKEND, else the best device);\n"
        "all: every available backend, compared with the reference (CPU) backend",
        "NAME|all"},
+      {"--devices", &o.devices,
+       "train data-parallel on several devices of any backends (porta/parallel.h): a\n"
+       "comma list of selectors (cpu,vulkan,opencl or vulkan:0,opencl:1) or all; shards\n"
+       "follow each device's measured throughput; each device's share is printed",
+       "LIST|all"},
+      {"--device-memory", &raw.device_memory,
+       "bytes porta may use on each device (suffix K, M, G); data that do not fit stream\n"
+       "through in chunks, uploads overlapped with compute",
+       "BYTES"},
   };
   for (const auto& w : words) app.add_option(w.name, *w.value, w.help)->type_name(w.type);
   app.add_flag("--header", raw.header, "CSV: the first row is a header (default: detected)");
   app.add_flag("--no-header", raw.no_header, "CSV: the first row is data");
+  app.add_flag("--keep-going", o.keep_going, "--devices: a device that fails drops out, the others go on");
 }
 
 void finish(Options& o, const RawOptions& raw) {
@@ -132,6 +144,22 @@ void finish(Options& o, const RawOptions& raw) {
   o.read.header = raw.header      ? porta::data::Header::yes
                   : raw.no_header ? porta::data::Header::no
                                   : porta::data::Header::detect;
+  if (!raw.device_memory.empty()) {
+    // A whole number with an optional K, M or G (powers of 1024).
+    std::string digits = raw.device_memory;
+    uint64_t unit = 1;
+    const char suffix = digits.empty() ? 0 : static_cast<char>(std::toupper(digits.back()));
+    if (suffix == 'K' || suffix == 'M' || suffix == 'G') {
+      unit = suffix == 'K' ? 1ull << 10 : suffix == 'M' ? 1ull << 20 : 1ull << 30;
+      digits.pop_back();
+    }
+    o.device_memory = parse_count("--device-memory", digits) * unit;
+    if (o.device_memory == 0)
+      throw porta::cli::UsageError("--device-memory wants a positive number of bytes");
+  }
+  if ((!o.devices.empty() || o.device_memory) && !raw.dtype.empty() && raw.dtype != "f32")
+    throw porta::cli::UsageError("--devices and --device-memory train on float32 features; --dtype " +
+                                 raw.dtype + " goes with one device");
   if (!raw.samples.empty()) {
     o.samples = parse_count("--samples", raw.samples);
     o.generated = true;

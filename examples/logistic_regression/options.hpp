@@ -31,11 +31,16 @@ struct Options {
   uint64_t report_every = 0;  // 0: about ten reports
   bool generated = false;
   porta_dtype dtype = PORTA_DTYPE_FLOAT32;  // of X on the device
+  // Several devices (--devices, porta/parallel.h), a device-memory cap
+  // (--device-memory: streams what does not fit) and MPI ranks: parallel.*.
+  std::string devices;
+  uint64_t device_memory = 0;
+  bool keep_going = false;  // --keep-going: a failed device drops out
 };
 
 // The options, read as text and checked once parsed (parse_count's messages).
 struct RawOptions {
-  std::string mode, samples, features, iterations, seed, report_every, lr, dtype;
+  std::string mode, samples, features, iterations, seed, report_every, lr, dtype, device_memory;
   std::string csv, format, standardize, test_fraction;
   bool header = false, no_header = false;
 };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "logreg_step/bound.hpp"
+#include "parallel.hpp"
 #include "porta/quantize.hpp"
 #include "porta_data/file.hpp"
 #include "progress.hpp"
@@ -124,7 +125,10 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
     // On a terminal the progress line stands in for the per-block loss lines.
     Progress progress(data.m, iterations);
     hooks.on_block = [&](uint64_t done, float loss) { progress.update(done, loss); };
-    r = train(o.backend, data, o.dtype, iterations, lr, report_every, !progress.shown(), hooks);
+    // Several devices, a device-memory cap or MPI ranks: porta/parallel.h (parallel.*).
+    r = parallel_wanted(o)
+            ? train_parallel(o, data, iterations, lr, report_every, !progress.shown(), hooks)
+            : train(o.backend, data, o.dtype, iterations, lr, report_every, !progress.shown(), hooks);
   }
   if (!r.ok) {
     std::fprintf(stderr, "porta-logreg: %s\n", r.error.c_str());

@@ -210,15 +210,63 @@ void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t
   *bytes = floats * sizeof(float);
 }
 
-void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const porta_tensor* x_scale_tensor,
-                        const porta_tensor* y_tensor, const porta_tensor* w_tensor,
-                        const porta_tensor* b_tensor, float lr, const porta_tensor* loss_tensor,
-                        const porta_tensor* workspace_tensor, const char* function) {
+namespace {
+
+// Where logreg_update.comp writes: w (d), the bias and the loss, each a
+// buffer and an element offset.
+struct UpdateTarget {
+  porta_buffer w = nullptr, b = nullptr, loss = nullptr;
+  uint32_t w_offset = 0, b_offset = 0, loss_offset = 0;
+};
+
+// Queues logreg_update.comp over `groups` slots of partials: the step
+// (w -= lr * sum / m, ...) or, with `accumulate`, the sums added as they are.
+void queue_update(const OpCall& call, porta_buffer partials, uint32_t partials_offset, uint32_t groups,
+                  uint64_t d, const UpdateTarget& target, float m, float lr, bool accumulate) {
+  // GPUs: 16 columns x 16 slices per group (a column's partials spread over
+  // 16 items); CPU-type devices: 64 columns, one slice.
+  const bool spread = !cpu_like(call.info) && call.info.limits.max_workgroup_invocations >= 256 &&
+                      call.info.limits.max_workgroup_size[1] >= 16;
+  const uint32_t update_wg = spread ? 16 : workgroup_size(call.info, 64);
+  const uint32_t update_slices = spread ? 16 : 1;
+  const uint64_t update_groups = (d + 2 + update_wg - 1) / update_wg;
+  if (update_groups > call.info.limits.max_workgroup_count[0])
+    call.fail(PORTA_ERROR_UNSUPPORTED, "d = %llu features need more work-groups than the device allows",
+              static_cast<unsigned long long>(d));
+  struct {
+    uint32_t d, groups, w_offset, b_offset, loss_offset, partials_offset;
+    float m, lr;
+    uint32_t accumulate;
+  } push{static_cast<uint32_t>(d),
+         groups,
+         target.w_offset,
+         target.b_offset,
+         target.loss_offset,
+         partials_offset,
+         m,
+         lr,
+         accumulate ? 1u : 0u};
+  auto update = builtin_kernel(call, "logreg_update", {{0, update_wg}, {1, update_slices}});
+  dispatch(call, update, static_cast<uint32_t>(update_groups), 1, {partials, target.w, target.b, target.loss},
+           push);
+}
+
+}  // namespace
+
+void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const porta_tensor* x_scale_tensor,
+                   const porta_tensor* y_tensor, const porta_tensor* w_tensor, const porta_tensor* b_tensor,
+                   float lr, const porta_tensor* loss_tensor, const porta_tensor* sums_tensor,
+                   const porta_tensor* workspace_tensor, const char* function) {
   const OpCall call = begin_call(stream, function);
+  const bool gradient = sums_tensor != nullptr;  // porta_ops_logreg_gradient: sums, no step
   if (!std::isfinite(lr))
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "learning rate lr = %g is not finite", static_cast<double>(lr));
-  require_float32(call, {x_scale_tensor, y_tensor, w_tensor, b_tensor, loss_tensor, workspace_tensor},
-                  {"x_scale", "y", "w", "b", "loss", "workspace"});
+  if (gradient)
+    require_float32(call, {x_scale_tensor, y_tensor, w_tensor, b_tensor, sums_tensor, workspace_tensor},
+                    {"x_scale", "y", "w", "b", "sums", "workspace"});
+  else
+    require_float32(call, {x_scale_tensor, y_tensor, w_tensor, b_tensor, loss_tensor, workspace_tensor},
+                    {"x_scale", "y", "w", "b", "loss", "workspace"});
   // X in any of the types logreg_partial.comp decodes; the rest float32.
   XType type = kFloat32;
   if (x_tensor) {
@@ -243,7 +291,7 @@ void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const
   }
   const View x = view(call, x_tensor, "X", x_tensor ? x_tensor->dtype : PORTA_DTYPE_FLOAT32),
              y = view(call, y_tensor, "y"), w = view(call, w_tensor, "w"), b = view(call, b_tensor, "b"),
-             loss = view(call, loss_tensor, "loss");
+             out = gradient ? view(call, sums_tensor, "sums") : view(call, loss_tensor, "loss");
   View x_scale_view;
   if (x_scale_tensor) x_scale_view = view(call, x_scale_tensor, "x_scale");
   View workspace_view;
@@ -254,7 +302,9 @@ void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const
   }
   require_rank(call, x, 2);
   const uint64_t m = x.shape[0], d = x.shape[1];
-  const LogregPlan plan = plan_logreg(call, m, d, type);
+  if (m > kMaxElements || d > kMaxElements || m * d > kMaxElements)
+    call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than 2^31 - 1 elements",
+              static_cast<unsigned long long>(m), static_cast<unsigned long long>(d));
   const uint32_t ldx = row_stride(call, x);
   if (type.pack > 1) {
     // Rows start on a 32-bit word, and the word holding X's last element lies in the buffer.
@@ -284,91 +334,142 @@ void launch_logreg_step(porta_stream stream, const porta_tensor* x_tensor, const
   require_elements(y, m, "m elements (one label per row)");
   require_elements(w, d, "d elements (one weight per column)");
   require_elements(b, 1, "1 element");
-  require_elements(loss, 1, "1 element");
+  if (gradient)
+    require_elements(out, d + 2, "d + 2 elements (the sums of X^T r, of r and of the loss)");
+  else
+    require_elements(out, 1, "1 element");
   if (x_scale_tensor) require_elements(x_scale_view, d, "d elements (one scale per column)");
-  if (workspace) {
-    require_contiguous(call, *workspace);
-    if (workspace->elements < plan.workspace_floats)
-      call.fail(PORTA_ERROR_INVALID_ARGUMENT,
-                "'workspace' has %llu elements; this step needs %llu "
-                "(porta_ops_logreg_workspace_size)",
-                static_cast<unsigned long long>(workspace->elements),
-                static_cast<unsigned long long>(plan.workspace_floats));
-  }
-  // Outputs never share memory with inputs or with each other.
-  std::vector<const View*> outputs = {&w, &b, &loss};
+  if (workspace) require_contiguous(call, *workspace);
+  // Outputs never share memory with inputs or with each other (the gradient's
+  // inputs w and b may share a buffer; it writes only the sums).
+  std::vector<const View*> outputs = {&out};
+  if (!gradient) outputs = {&w, &b, &out};
   if (workspace) outputs.push_back(workspace);
   for (size_t i = 0; i < outputs.size(); ++i) {
     require_disjoint(call, *outputs[i], x);
     require_disjoint(call, *outputs[i], y);
     if (x_scale_tensor) require_disjoint(call, *outputs[i], x_scale_view);
+    if (gradient) {
+      require_disjoint(call, *outputs[i], w);
+      require_disjoint(call, *outputs[i], b);
+    }
     for (size_t j = 0; j < i; ++j) require_disjoint(call, *outputs[i], *outputs[j]);
   }
 
+  // X and y in row pieces of at most max_binding_bytes each (one piece of
+  // whole buffers where the device binds them whole). X is split in 32-bit
+  // words: rows start on a word (checked above), so a piece's offset in
+  // words times PACK is its offset in elements.
+  View x_words = x;
+  x_words.offset = x.offset / type.pack;
+  const uint64_t ldx_words = m > 1 ? ldx / type.pack : 1, row_words = (d + type.pack - 1) / type.pack;
+  std::vector<Piece> pieces;
+  for_each_row_piece(call, {RowOperand{&x_words, ldx_words, row_words, true}, RowOperand{&y, 1, 1, true}}, m,
+                     1, [&](const Piece& piece) { pieces.push_back(piece); });
+  std::vector<LogregPlan> plans;
+  uint64_t partial_floats = 0;
+  for (const Piece& piece : pieces) {
+    plans.push_back(plan_logreg(call, piece.count, d, type));
+    partial_floats = std::max(partial_floats, plans.back().workspace_floats);
+  }
+  const bool split = pieces.size() > 1;
+  if (workspace && !split && workspace->elements < partial_floats)
+    call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+              "'workspace' has %llu elements; this step needs %llu "
+              "(porta_ops_logreg_workspace_size)",
+              static_cast<unsigned long long>(workspace->elements),
+              static_cast<unsigned long long>(partial_floats));
+
+  // The partials: the caller's workspace, else (or where pieces need more
+  // than porta_ops_logreg_workspace_size could foresee) a buffer of our own.
   porta::Buffer own;
   porta_buffer partials = nullptr;
   uint32_t partials_offset = 0;
-  if (workspace) {
+  if (workspace && workspace->elements >= partial_floats) {
     partials = workspace->buffer;
     partials_offset = static_cast<uint32_t>(workspace->offset);
   } else {
-    own = scratch_buffer(call, plan.workspace_floats * sizeof(float));
+    own = scratch_buffer(call, partial_floats * sizeof(float));
     partials = own.handle();
   }
-  struct {
-    uint32_t m, d, x_offset, ldx, y_offset, w_offset, b_offset, rows_per_tile, lanes, tiles_per_group,
-        partials_offset, scale_offset;
-  } partial_push{static_cast<uint32_t>(m),
-                 static_cast<uint32_t>(d),
-                 static_cast<uint32_t>(x.offset),
-                 ldx,
-                 static_cast<uint32_t>(y.offset),
-                 static_cast<uint32_t>(w.offset),
-                 static_cast<uint32_t>(b.offset),
-                 plan.rows_per_tile,
-                 plan.lanes,
-                 plan.tiles_per_group,
-                 partials_offset,
-                 static_cast<uint32_t>(x_scale_tensor ? x_scale_view.offset : 0)};
-  // MODE 0 and 2 keep the kernel's defaults for R and C: one variant per
-  // group size and mode (and X's type, float32 the default).
-  auto partial =
-      plan.mode == 1
-          ? builtin_kernel(
-                call, "logreg_partial",
-                {{0, plan.workgroup}, {1, 1}, {2, plan.rows_per_tile}, {3, plan.columns}, {4, type.code}})
-      : type.code
-          ? builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}, {4, type.code}})
-          : builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}});
+  // Where the pieces' sums go: the step's own outputs (one piece), the
+  // gradient's sums, or (a step in pieces) d + 2 floats added up piece by
+  // piece, then one step from them.
+  UpdateTarget target;
+  porta::Buffer sums;
+  if (gradient) {
+    target = {out.buffer,
+              out.buffer,
+              out.buffer,
+              static_cast<uint32_t>(out.offset),
+              static_cast<uint32_t>(out.offset + d),
+              static_cast<uint32_t>(out.offset + d + 1)};
+  } else if (split) {
+    sums = scratch_buffer(call, (d + 2) * sizeof(float));
+    const porta_status status = porta_stream_fill(call.stream, sums.handle(), 0, (d + 2) * sizeof(float), 0);
+    if (status != PORTA_SUCCESS) throw porta::Error(status, std::string(call.op) + ": " + porta_last_error());
+    target = {sums.handle(),
+              sums.handle(),
+              sums.handle(),
+              0,
+              static_cast<uint32_t>(d),
+              static_cast<uint32_t>(d + 1)};
+  } else {
+    target = {w.buffer,
+              b.buffer,
+              out.buffer,
+              static_cast<uint32_t>(w.offset),
+              static_cast<uint32_t>(b.offset),
+              static_cast<uint32_t>(out.offset)};
+  }
+
   // Without int8 X the kernel reads no scale: w's buffer fills the binding.
   const porta_buffer scale = x_scale_tensor ? x_scale_view.buffer : w.buffer;
-  dispatch(call, partial, plan.groups, 1, {x.buffer, y.buffer, w.buffer, b.buffer, partials, scale},
-           partial_push);
-
-  // GPUs: 16 columns x 16 slices per group (a column's partials spread over
-  // 16 items); CPU-type devices: 64 columns, one slice.
-  const bool spread = !cpu_like(call.info) && call.info.limits.max_workgroup_invocations >= 256 &&
-                      call.info.limits.max_workgroup_size[1] >= 16;
-  const uint32_t update_wg = spread ? 16 : workgroup_size(call.info, 64);
-  const uint32_t update_slices = spread ? 16 : 1;
-  const uint64_t update_groups = (d + 2 + update_wg - 1) / update_wg;
-  if (update_groups > call.info.limits.max_workgroup_count[0])
-    call.fail(PORTA_ERROR_UNSUPPORTED, "d = %llu features need more work-groups than the device allows",
-              static_cast<unsigned long long>(d));
-  struct {
-    uint32_t d, groups, w_offset, b_offset, loss_offset, partials_offset;
-    float m, lr;
-  } update_push{static_cast<uint32_t>(d),
-                plan.groups,
-                static_cast<uint32_t>(w.offset),
-                static_cast<uint32_t>(b.offset),
-                static_cast<uint32_t>(loss.offset),
-                partials_offset,
-                static_cast<float>(m),
-                lr};
-  auto update = builtin_kernel(call, "logreg_update", {{0, update_wg}, {1, update_slices}});
-  dispatch(call, update, static_cast<uint32_t>(update_groups), 1, {partials, w.buffer, b.buffer, loss.buffer},
-           update_push);
+  for (size_t k = 0; k < pieces.size(); ++k) {
+    const Piece& piece = pieces[k];
+    const LogregPlan& plan = plans[k];
+    struct {
+      uint32_t m, d, x_offset, ldx, y_offset, w_offset, b_offset, rows_per_tile, lanes, tiles_per_group,
+          partials_offset, scale_offset;
+    } partial_push{static_cast<uint32_t>(piece.count),
+                   static_cast<uint32_t>(d),
+                   piece.offset[0] * type.pack,
+                   ldx,
+                   piece.offset[1],
+                   static_cast<uint32_t>(w.offset),
+                   static_cast<uint32_t>(b.offset),
+                   plan.rows_per_tile,
+                   plan.lanes,
+                   plan.tiles_per_group,
+                   partials_offset,
+                   static_cast<uint32_t>(x_scale_tensor ? x_scale_view.offset : 0)};
+    // MODE 0 and 2 keep the kernel's defaults for R and C: one variant per
+    // group size and mode (and X's type, float32 the default).
+    auto partial =
+        plan.mode == 1
+            ? builtin_kernel(
+                  call, "logreg_partial",
+                  {{0, plan.workgroup}, {1, 1}, {2, plan.rows_per_tile}, {3, plan.columns}, {4, type.code}})
+        : type.code
+            ? builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}, {4, type.code}})
+            : builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}});
+    dispatch_ranges(call, partial, plan.groups, 1,
+                    {piece.binding[0],
+                     piece.binding[1],
+                     {w.buffer, 0, 0},
+                     {b.buffer, 0, 0},
+                     {partials, 0, 0},
+                     {scale, 0, 0}},
+                    &partial_push, sizeof partial_push);
+    queue_update(call, partials, partials_offset, plan.groups, d, target, static_cast<float>(m), lr,
+                 gradient || split);
+  }
+  // A step in pieces: the step itself, from the pieces' sums (one slot).
+  if (!gradient && split)
+    queue_update(call, sums.handle(), 0, 1, d,
+                 {w.buffer, b.buffer, out.buffer, static_cast<uint32_t>(w.offset),
+                  static_cast<uint32_t>(b.offset), static_cast<uint32_t>(out.offset)},
+                 static_cast<float>(m), lr, false);
 }
 
 }  // namespace porta::ops

@@ -9,6 +9,10 @@
 // partials of a column over S items; on CPU-type devices S = 1 (in group
 // order). Either way the order is fixed, so a replay gives bit-identical
 // results.
+//
+// With `accumulate` set the columns' sums are added to w, bias and loss as
+// they are (no step, no mean): porta_ops_logreg_gradient, and the pieces of a
+// step over X larger than one binding, add their sums so.
 layout(local_size_x = 64, local_size_y = 1) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 
@@ -17,7 +21,7 @@ const uint ITEMS_MAX = 256;  // LX * S
 layout(set = 0, binding = 0) readonly buffer Partials { float partials[]; };
 layout(set = 0, binding = 1) buffer VecW { float w[]; };
 layout(set = 0, binding = 2) buffer Bias { float bias[]; };
-layout(set = 0, binding = 3) writeonly buffer Loss { float loss[]; };
+layout(set = 0, binding = 3) buffer Loss { float loss[]; };
 
 layout(push_constant) uniform Params {
   uint d;
@@ -28,6 +32,7 @@ layout(push_constant) uniform Params {
   uint partials_offset;
   float m;  // rows, as a float
   float lr;
+  uint accumulate;  // 1: add the sums to w, bias and loss
 } p;
 
 shared float slice_sums[ITEMS_MAX];  // [slice][column]
@@ -49,6 +54,15 @@ void main() {
     for (uint k = 0u; k < S; ++k) s += slice_sums[k * LX + column];
   }
   if (slice != 0u || j >= width) return;
+  if (p.accumulate != 0u) {
+    if (j < p.d)
+      w[p.w_offset + j] += s;
+    else if (j == p.d)
+      bias[p.b_offset] += s;
+    else
+      loss[p.loss_offset] += s;
+    return;
+  }
   const float mean = s / p.m;
   if (j < p.d)
     w[p.w_offset + j] -= p.lr * mean;

@@ -210,7 +210,8 @@ Trained step_with_kernel_choice(const Problem& p, const std::vector<float>& w0, 
   struct {
     uint32_t d, groups, w_offset, b_offset, loss_offset, partials_offset;
     float m, lr;
-  } update_push{uint32_t(p.d), groups, 0, 0, 0, 0, float(p.m), lr};
+    uint32_t accumulate;
+  } update_push{uint32_t(p.d), groups, 0, 0, 0, 0, float(p.m), lr, 0};
   porta::Stream s = dev.stream();
   s.fill(partials, std::nanf(""));  // every slot must be written
   s.dispatch(partial, {groups, 1, 1}, {bx, by, bw, bb, partials, bs}, partial_push);
@@ -415,6 +416,76 @@ TEST(LogregTraining, BackendsAgree) {
     EXPECT_LE(std::fabs(got.b - ref.b), tol.b);
     EXPECT_LE(std::fabs(got.losses.back() - ref.losses.back()), tol.loss);
   }
+}
+
+// The gradient op (porta_ops_logreg_gradient) against the float64 sums, and
+// adding up: two calls over the two halves of X give the sums of one call
+// over all of it, within the sums' rounding.
+TEST(LogregGradient, SumsAndHalvesAddUp) {
+  const Problem p = generated(4099, 13, 21);
+  const std::vector<float> w0 = random_floats(p.d, 22, -0.5f, 0.5f);
+  const float b0 = -0.25f;
+  porta::Device dev = porta::open(backend_under_test());
+  porta::Buffer bx = dev.upload(p.x), by = dev.upload(p.y), bw = dev.upload(w0),
+                bb = dev.upload(std::vector<float>{b0}), all = dev.buffer((p.d + 2) * 4),
+                halves = dev.buffer((p.d + 2) * 4);
+  porta::Stream s = dev.stream();
+  s.fill(all, 0.0f);
+  s.fill(halves, 0.0f);
+  porta::Tensor w(bw, {p.d}), b(bb, {1});
+  porta::ops::logreg_gradient(s, porta::Tensor(bx, {p.m, p.d}), nullptr, porta::Tensor(by, {p.m}), w, b,
+                              porta::Tensor(all, {p.d + 2}));
+  const uint64_t half = p.m / 2;
+  porta::ops::logreg_gradient(s, porta::Tensor(bx, {half, p.d}), nullptr, porta::Tensor(by, {half}), w, b,
+                              porta::Tensor(halves, {p.d + 2}));
+  porta::ops::logreg_gradient(s, porta::Tensor(bx, {p.m - half, p.d}, half * p.d), nullptr,
+                              porta::Tensor(by, {p.m - half}, half), w, b, porta::Tensor(halves, {p.d + 2}));
+  s.sync();
+  const std::vector<float> got = all.to_vector<float>(), added = halves.to_vector<float>();
+  // float64 sums and the sums of |terms| (the bound of a float32 sum in any order).
+  std::vector<double> want(p.d + 2, 0.0), size(p.d + 2, 0.0);
+  for (uint64_t i = 0; i < p.m; ++i) {
+    double z = b0;
+    for (uint64_t j = 0; j < p.d; ++j) z += static_cast<double>(p.x[i * p.d + j]) * w0[j];
+    const double r = 1 / (1 + std::exp(-z)) - p.y[i];
+    for (uint64_t j = 0; j < p.d; ++j) {
+      want[j] += p.x[i * p.d + j] * r;
+      size[j] += std::fabs(p.x[i * p.d + j]);
+    }
+    want[p.d] += r;
+    size[p.d] += 1;
+    want[p.d + 1] += std::max(z, 0.0) + std::log1p(std::exp(-std::fabs(z))) - p.y[i] * z;
+    size[p.d + 1] += std::fabs(z) + 1;
+  }
+  const double per_unit =
+      gamma_n(static_cast<double>(p.m) + 2) + 8 * kUnitRoundoff + gamma_n(static_cast<double>(p.d) + 1) * 8;
+  for (uint64_t j = 0; j < p.d + 2; ++j) {
+    EXPECT_NEAR(got[j], want[j], per_unit * size[j]) << "sum " << j;
+    EXPECT_NEAR(added[j], want[j], per_unit * size[j]) << "sum " << j << " over two halves";
+  }
+}
+
+// X (and y) larger than the device binds: the step splits by rows and adds
+// the pieces' sums. Under ctest's ops.split.* (PORTA_MAX_BINDING_BYTES =
+// 12 KiB) X spans several pieces; elsewhere this is one more step test.
+TEST(SplitLogreg, StepOverPieces) {
+  porta::Device dev = porta::open(backend_under_test());
+  for (const porta_dtype dtype : {PORTA_DTYPE_FLOAT32, PORTA_DTYPE_FLOAT16, PORTA_DTYPE_INT8}) {
+    const Problem p = generated(3001, 9, 31);
+    if (std::getenv("PORTA_MAX_BINDING_BYTES"))
+      ASSERT_GT(p.m * p.d * porta_dtype_size(dtype), 2 * dev.info().max_binding_bytes)
+          << "X must span pieces";
+    check_one_step(p, 32, ops_step, dtype);
+  }
+  // Training over pieces equals training on the CPU backend within bound.hpp.
+  const Problem p = generated(2503, 6, 33);
+  Trained got = train(backend_under_test(), p, 30, 0.5f, true);
+  if (!backend_available("cpu")) GTEST_SKIP() << "the CPU backend (the reference) is unavailable";
+  Trained ref = train("cpu", p, 30, 0.5f, false);
+  porta::logreg::Tolerance tol =
+      porta::logreg::agreement_tolerance(p.x, p.m, p.d, ref.w, ref.b, ref.losses.back(), 30, 0.5);
+  for (uint64_t j = 0; j < p.d; ++j) EXPECT_LE(std::fabs(got.w[j] - ref.w[j]), tol.w) << j;
+  EXPECT_LE(std::fabs(got.b - ref.b), tol.b);
 }
 
 }  // namespace

@@ -589,6 +589,17 @@ PORTA_API porta_status porta_ops_logreg_step_scaled(porta_stream stream, const p
                                                     const porta_tensor* x_scale, const porta_tensor* y,
                                                     const porta_tensor* w, const porta_tensor* b, float lr,
                                                     const porta_tensor* loss, const porta_tensor* workspace);
+/* The sums of one logistic-regression step without the step: ADDS to `sums`
+ * (FLOAT32, d + 2 contiguous elements) sum_i X_i r_i (d values), sum_i r_i and
+ * the sum of the rows' losses, r_i = sigmoid(X_i w + b) - y_i. Zero `sums`
+ * first for one batch; several calls add up (rows in pieces, chunks of data
+ * streamed through, devices of a data-parallel job). X, x_scale, y, w, b as
+ * for porta_ops_logreg_step_scaled (w and b are only read); `sums` and the
+ * workspace must not overlap them. */
+PORTA_API porta_status porta_ops_logreg_gradient(porta_stream stream, const porta_tensor* x,
+                                                 const porta_tensor* x_scale, const porta_tensor* y,
+                                                 const porta_tensor* w, const porta_tensor* b,
+                                                 const porta_tensor* sums, const porta_tensor* workspace);
 /* ==== end of ops ========================================================= */
 
 #ifdef __cplusplus

@@ -592,6 +592,15 @@ inline void logreg_step_scaled(Stream& stream, const Tensor& x, const Tensor* x_
                                              y.get(), w.get(), b.get(), lr, loss.get(),
                                              workspace ? workspace->get() : nullptr));
 }
+// Adds the step's sums (X^T r, sum r, sum of the losses: d + 2 floats) to
+// `sums` without taking the step (porta_ops_logreg_gradient).
+inline void logreg_gradient(Stream& stream, const Tensor& x, const Tensor* x_scale, const Tensor& y,
+                            const Tensor& w, const Tensor& b, const Tensor& sums,
+                            const Tensor* workspace = nullptr) {
+  detail::check(porta_ops_logreg_gradient(stream.handle(), x.get(), x_scale ? x_scale->get() : nullptr,
+                                          y.get(), w.get(), b.get(), sums.get(),
+                                          workspace ? workspace->get() : nullptr));
+}
 
 }  // namespace ops
 // ==== end of ops ==============================================================

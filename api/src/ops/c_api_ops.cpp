@@ -1,8 +1,9 @@
 // C API of the ops: each porta_ops_* runs its op's launcher (kernels/NAME/,
-// written on the public API alone) and turns the porta::Error it throws into
+// written on the public API alone; porta_parallel_*: parallel/) and turns the porta::Error it throws into
 // the returned status and porta_last_error() here, once.
 #include "errors.hpp"
 #include "launchers.hpp"
+#include "logreg_train.hpp"
 #include "porta/porta.hpp"
 
 namespace {
@@ -72,8 +73,9 @@ porta_status porta_ops_logreg_workspace_size(porta_device device, uint64_t m, ui
 porta_status porta_ops_logreg_step(porta_stream stream, const porta_tensor* x, const porta_tensor* y,
                                    const porta_tensor* w, const porta_tensor* b, float lr,
                                    const porta_tensor* loss, const porta_tensor* workspace) {
-  return run_op(
-      [&] { launch_logreg_step(stream, x, nullptr, y, w, b, lr, loss, workspace, "porta_ops_logreg_step"); });
+  return run_op([&] {
+    launch_logreg(stream, x, nullptr, y, w, b, lr, loss, nullptr, workspace, "porta_ops_logreg_step");
+  });
 }
 
 porta_status porta_ops_logreg_step_scaled(porta_stream stream, const porta_tensor* x,
@@ -81,8 +83,24 @@ porta_status porta_ops_logreg_step_scaled(porta_stream stream, const porta_tenso
                                           const porta_tensor* w, const porta_tensor* b, float lr,
                                           const porta_tensor* loss, const porta_tensor* workspace) {
   return run_op([&] {
-    launch_logreg_step(stream, x, x_scale, y, w, b, lr, loss, workspace, "porta_ops_logreg_step_scaled");
+    launch_logreg(stream, x, x_scale, y, w, b, lr, loss, nullptr, workspace, "porta_ops_logreg_step_scaled");
   });
+}
+
+porta_status porta_ops_logreg_gradient(porta_stream stream, const porta_tensor* x,
+                                       const porta_tensor* x_scale, const porta_tensor* y,
+                                       const porta_tensor* w, const porta_tensor* b, const porta_tensor* sums,
+                                       const porta_tensor* workspace) {
+  return run_op([&] {
+    launch_logreg(stream, x, x_scale, y, w, b, 0.0f, nullptr, sums, workspace, "porta_ops_logreg_gradient");
+  });
+}
+
+porta_status porta_parallel_logreg_train(const porta_device* devices, uint32_t device_count,
+                                         const porta_parallel_data* data,
+                                         const porta_parallel_options* options, float* w, float* b,
+                                         porta_parallel_device_report* reports) {
+  return run_op([&] { porta::parallel::logreg_train(devices, device_count, data, options, w, b, reports); });
 }
 
 }  // extern "C"

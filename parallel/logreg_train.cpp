@@ -1,0 +1,458 @@
+// Data-parallel logistic regression over several devices (porta/parallel.h).
+//
+// Each iteration every device computes the sums of its shard of rows
+// (porta_ops_logreg_gradient) in a thread of its own; the host adds the
+// devices' sums in device order in float64, optionally combines them with
+// other processes (the combine hook: MPI), takes the step and sends the
+// weights to every device the next iteration. Shards are contiguous row
+// ranges in device order, sized by the devices' measured throughput.
+//
+// A shard that does not fit the device_memory cap streams through two chunk
+// buffers: a loader thread reads (or converts, data->read) chunk k + 1 and
+// uploads it on the upload stream while the compute stream works on chunk k.
+// porta has no stream-waits-for-event call, so the hand-over is on the host:
+// the loader syncs its upload stream before the chunk is handed to the
+// compute thread, which syncs its stream before the buffer is refilled.
+#include "logreg_train.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <numeric>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "porta/porta.hpp"
+
+namespace porta::parallel {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] void fail(porta_status status, const std::string& message) {
+  throw porta::Error(status, "porta_parallel_logreg_train: " + message);
+}
+
+// PORTA_PARALLEL_FAIL=DEVICE:ITERATION (a testing knob): device DEVICE (its
+// index in the list) fails at that iteration, as a device that is lost would.
+bool injected_failure(uint32_t device, uint64_t iteration) {
+  const char* env = std::getenv("PORTA_PARALLEL_FAIL");
+  if (!env) return false;
+  unsigned long long dev = 0, it = 0;
+  if (std::sscanf(env, "%llu:%llu", &dev, &it) != 2) return false;
+  return dev == device && it == iteration;
+}
+
+// A device's part of the job.
+struct Worker {
+  uint32_t index = 0;
+  porta::Device device;
+  porta::Stream compute, upload;
+  std::string name;  // "vulkan:0 (llvmpipe ...)"
+  bool alive = true;
+  porta_status status = PORTA_SUCCESS;
+  std::string error;
+
+  uint64_t first = 0, rows = 0;  // the shard
+  bool loaded = false;           // the shard (or the chunk buffers) are in place
+  uint64_t chunk_rows = 0;       // rows per chunk; == rows: in memory
+  uint64_t chunks = 1;
+  // In memory: x[0], y[0] hold the shard; streaming: two chunk buffers each.
+  porta::Buffer x[2], y[2], weights, sums, workspace;
+  std::vector<float> staging_x[2], staging_y[2];  // data->read's chunks
+
+  std::vector<float> result;  // the shard's d + 2 sums this iteration
+  double ms = 0;              // this iteration
+  double busy_ms = 0;
+  double rate = 0;  // rows per second, smoothed
+};
+
+struct Job {
+  const porta_parallel_data* data = nullptr;
+  uint64_t d = 0;
+  uint64_t cap = 0;  // device_memory
+};
+
+uint64_t row_bytes(const Job& job) { return (job.d + 1) * sizeof(float); }
+
+// Rows [first, first + count) of the data into device buffers x, y through
+// `stream` (synchronised before it returns); data->read fills `sx`, `sy` first.
+void load_rows(const Job& job, porta::Stream& stream, const porta::Buffer& x, const porta::Buffer& y,
+               uint64_t first, uint64_t count, std::vector<float>& sx, std::vector<float>& sy) {
+  const uint64_t d = job.d;
+  const float* px = nullptr;
+  const float* py = nullptr;
+  if (job.data->x) {
+    px = job.data->x + first * d;
+    py = job.data->y + first;
+  } else {
+    sx.resize(count * d);
+    sy.resize(count);
+    const porta_status status = job.data->read(job.data->user, first, count, sx.data(), sy.data());
+    if (status != PORTA_SUCCESS)
+      fail(status, "the data's read callback failed for rows " + std::to_string(first) + ".." +
+                       std::to_string(first + count) +
+                       (porta_last_error()[0] ? std::string(": ") + porta_last_error() : ""));
+    px = sx.data();
+    py = sy.data();
+  }
+  stream.write(x, Span<const float>(px, count * d));
+  stream.write(y, Span<const float>(py, count));
+  stream.sync();
+}
+
+// Sets the worker up for its shard: in device memory where it fits the cap,
+// else chunks of two buffers. Called when the shard changes.
+void prepare(const Job& job, Worker& wk) {
+  const uint64_t d = job.d, bytes_per_row = row_bytes(job);
+  const uint64_t fixed = (d + 1 + d + 2) * sizeof(float);  // weights and sums
+  auto workspace_for = [&](uint64_t rows) { return porta::ops::logreg_workspace_bytes(wk.device, rows, d); };
+  const uint64_t whole = wk.rows * bytes_per_row + workspace_for(wk.rows) + fixed;
+  if (!job.cap || whole <= job.cap) {
+    wk.chunk_rows = wk.rows;
+    wk.chunks = 1;
+  } else {
+    // Two chunks and the workspace of one within the cap.
+    uint64_t rows = job.cap > fixed ? (job.cap - fixed) / (2 * bytes_per_row) : 0;
+    while (rows > 0 && 2 * rows * bytes_per_row + workspace_for(rows) + fixed > job.cap)
+      rows = rows * 7 / 8;  // the workspace grows with the rows: shrink until both fit
+    if (rows == 0)
+      fail(PORTA_ERROR_OUT_OF_MEMORY, "device " + wk.name + ": device_memory = " + std::to_string(job.cap) +
+                                          " bytes cannot hold two chunks of one row (" +
+                                          std::to_string(bytes_per_row) +
+                                          " bytes each) with the weights, sums and workspace");
+    wk.chunk_rows = std::min(rows, wk.rows);
+    wk.chunks = (wk.rows + wk.chunk_rows - 1) / wk.chunk_rows;
+  }
+  const uint64_t buffers = wk.chunks == 1 ? 1 : 2;
+  for (uint64_t i = 0; i < 2; ++i) {
+    wk.x[i] = {};
+    wk.y[i] = {};
+  }
+  wk.workspace = {};
+  for (uint64_t i = 0; i < buffers; ++i) {
+    wk.x[i] = wk.device.buffer(wk.chunk_rows * d * sizeof(float));
+    wk.y[i] = wk.device.buffer(wk.chunk_rows * sizeof(float));
+  }
+  wk.workspace = wk.device.buffer(std::max<uint64_t>(workspace_for(wk.chunk_rows), 4));
+  if (!wk.weights) {
+    wk.weights = wk.device.buffer((d + 1) * sizeof(float));
+    wk.sums = wk.device.buffer((d + 2) * sizeof(float));
+  }
+  if (wk.chunks == 1)
+    load_rows(job, wk.compute, wk.x[0], wk.y[0], wk.first, wk.rows, wk.staging_x[0], wk.staging_y[0]);
+  wk.loaded = true;
+}
+
+// Queues the gradient of `count` rows in buffers x, y onto the worker's sums.
+void queue_gradient(const Job& job, Worker& wk, const porta::Buffer& x, const porta::Buffer& y,
+                    uint64_t count) {
+  const uint64_t d = job.d;
+  porta::Tensor tx(x, {count, d}), ty(y, {count}), tw(wk.weights, {d}), tb(wk.weights, {1}, d),
+      ts(wk.sums, {d + 2}), tws(wk.workspace, {wk.workspace.size() / sizeof(float)});
+  porta::ops::logreg_gradient(wk.compute, tx, nullptr, ty, tw, tb, ts, &tws);
+}
+
+// One iteration on one device: the shard's d + 2 sums at the weights `wb`
+// (w then b) into wk.result.
+void device_iteration(const Job& job, Worker& wk, const std::vector<float>& wb, uint64_t iteration) {
+  if (injected_failure(wk.index, iteration))
+    fail(PORTA_ERROR_DEVICE_LOST, "failed on purpose (PORTA_PARALLEL_FAIL, a testing knob)");
+  if (!wk.loaded) prepare(job, wk);
+  // The device's time for the iteration, from events on its compute stream
+  // (without loading a shard that moved): its own work and its waits for
+  // chunks, not the time another handle of the same hardware keeps it queued.
+  porta::Event start = wk.compute.record_event();
+  wk.compute.write(wk.weights, wb);
+  wk.compute.fill(wk.sums, 0.0f);
+  if (wk.chunks == 1) {
+    queue_gradient(job, wk, wk.x[0], wk.y[0], wk.rows);
+  } else {
+    // Loader: chunk k into buffer k % 2 once the compute thread has released it.
+    std::mutex mutex;
+    std::condition_variable changed;
+    uint64_t loaded = 0, released = 0;  // chunks uploaded; chunks whose buffer is free again
+    std::exception_ptr loader_error;
+    bool stop = false;
+    std::thread loader([&] {
+      try {
+        for (uint64_t k = 0; k < wk.chunks; ++k) {
+          {
+            std::unique_lock<std::mutex> lock(mutex);
+            changed.wait(lock, [&] { return stop || k < released + 2; });
+            if (stop) return;
+          }
+          const uint64_t first = k * wk.chunk_rows, count = std::min(wk.chunk_rows, wk.rows - first);
+          load_rows(job, wk.upload, wk.x[k % 2], wk.y[k % 2], wk.first + first, count, wk.staging_x[k % 2],
+                    wk.staging_y[k % 2]);
+          std::lock_guard<std::mutex> lock(mutex);
+          loaded = k + 1;
+          changed.notify_all();
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        loader_error = std::current_exception();
+        changed.notify_all();
+      }
+    });
+    try {
+      for (uint64_t k = 0; k < wk.chunks; ++k) {
+        {
+          std::unique_lock<std::mutex> lock(mutex);
+          changed.wait(lock, [&] { return loaded > k || loader_error; });
+          if (loader_error) std::rethrow_exception(loader_error);
+        }
+        const uint64_t count = std::min(wk.chunk_rows, wk.rows - k * wk.chunk_rows);
+        queue_gradient(job, wk, wk.x[k % 2], wk.y[k % 2], count);
+        wk.compute.sync();  // the buffer may be refilled once the kernels have read it
+        std::lock_guard<std::mutex> lock(mutex);
+        released = k + 1;
+        changed.notify_all();
+      }
+    } catch (...) {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        stop = true;
+        changed.notify_all();
+      }
+      loader.join();
+      throw;
+    }
+    loader.join();
+  }
+  wk.result.assign(job.d + 2, 0.0f);
+  wk.compute.read(wk.sums, wk.result);
+  porta::Event end = wk.compute.record_event();
+  wk.compute.sync();
+  wk.ms = start.elapsed_ms(end);
+}
+
+// Shards proportional to `weight` over the live workers, at least one row
+// each, contiguous in device order.
+void assign_rows(std::vector<Worker>& workers, const std::vector<double>& weight, uint64_t m) {
+  std::vector<Worker*> live;
+  double total = 0;
+  for (Worker& wk : workers)
+    if (wk.alive) {
+      live.push_back(&wk);
+      total += weight[wk.index];
+    }
+  if (live.size() > m) fail(PORTA_ERROR_INVALID_ARGUMENT, "more devices than rows");
+  uint64_t given = 0;
+  for (size_t i = 0; i < live.size(); ++i) {
+    uint64_t rows =
+        i + 1 == live.size()
+            ? m - given
+            : static_cast<uint64_t>(std::llround(static_cast<double>(m) * weight[live[i]->index] / total));
+    const uint64_t others = live.size() - i - 1;
+    rows = std::clamp<uint64_t>(rows, 1, m - given - others);
+    if (rows != live[i]->rows) live[i]->loaded = false;
+    live[i]->rows = rows;
+    given += rows;
+  }
+  uint64_t first = 0;
+  for (Worker& wk : workers) {
+    if (!wk.alive) {
+      wk.rows = 0;
+      continue;
+    }
+    if (wk.first != first) wk.loaded = false;
+    wk.first = first;
+    first += wk.rows;
+  }
+}
+
+// Moves rows toward the shares the measured rates ask for, at most `most`
+// rows per device; returns whether anything moved. Shares within 2% of the
+// rows of their target stay (moving rows costs an upload).
+bool rebalance(std::vector<Worker>& workers, uint64_t m, uint64_t most) {
+  double total_rate = 0;
+  for (const Worker& wk : workers)
+    if (wk.alive) total_rate += wk.rate;
+  if (total_rate <= 0) return false;
+  std::vector<double> target(workers.size(), 0.0);
+  bool off = false;
+  for (const Worker& wk : workers) {
+    if (!wk.alive) continue;
+    const double want = static_cast<double>(m) * wk.rate / total_rate;
+    off = off || std::fabs(want - static_cast<double>(wk.rows)) > 0.02 * static_cast<double>(m);
+    const double step = std::clamp(want - static_cast<double>(wk.rows), -static_cast<double>(most),
+                                   static_cast<double>(most));
+    target[wk.index] = std::max(1.0, static_cast<double>(wk.rows) + step);
+  }
+  if (!off) return false;
+  assign_rows(workers, target, m);
+  return true;
+}
+
+std::string device_name(const porta::Device& device) {
+  const porta::DeviceInfo info = device.info();
+  return std::string(info.backend) + ":" + std::to_string(info.index) + " (" + info.name + ")";
+}
+
+}  // namespace
+
+void logreg_train(const porta_device* devices, uint32_t device_count, const porta_parallel_data* data,
+                  const porta_parallel_options* options, float* w, float* b,
+                  porta_parallel_device_report* reports) {
+  if (!devices || device_count == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "no devices given");
+  if (!data || data->struct_size < sizeof(porta_parallel_data))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "data is null or its struct_size is not sizeof(porta_parallel_data)");
+  if (!options || options->struct_size < sizeof(porta_parallel_options))
+    fail(PORTA_ERROR_INVALID_ARGUMENT,
+         "options is null or its struct_size is not sizeof(porta_parallel_options)");
+  if (!w || !b) fail(PORTA_ERROR_INVALID_ARGUMENT, "w or b is null");
+  const uint64_t m = data->rows, d = data->features;
+  if (m == 0 || d == 0)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "the data are " + std::to_string(m) + " x " + std::to_string(d) +
+                                           (m == 0 ? ": there are no samples" : ": there are no features"));
+  if (!data->x != !data->y)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "data: give both x and y, or neither (with read)");
+  if (!data->x && !data->read)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "data: neither x and y nor a read callback");
+  if (options->iterations == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "iterations = 0");
+  if (!std::isfinite(options->lr))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "the learning rate " + std::to_string(options->lr) + " is not finite");
+  const double rate = options->rebalance_rate > 0 ? options->rebalance_rate : 0.05;
+  const bool fixed = (options->flags & PORTA_PARALLEL_FIXED_SHARES) != 0;
+  const bool keep_going = (options->flags & PORTA_PARALLEL_CONTINUE_ON_FAILURE) != 0;
+
+  Job job;
+  job.data = data;
+  job.d = d;
+  job.cap = options->device_memory;
+
+  std::vector<Worker> workers(device_count);
+  std::vector<double> weight(device_count, 1.0);
+  for (uint32_t i = 0; i < device_count; ++i) {
+    if (!devices[i]) fail(PORTA_ERROR_INVALID_HANDLE, "device " + std::to_string(i) + " is null");
+    Worker& wk = workers[i];
+    wk.index = i;
+    // A stream of the caller's device, and the device as a handle of our own.
+    porta_stream stream = nullptr;
+    porta::detail::check(porta_stream_create(devices[i], &stream));
+    wk.compute = porta::Stream(stream);
+    wk.device = wk.compute.device();
+    wk.upload = wk.device.stream();
+    wk.name = device_name(wk.device);
+    if (options->shares) {
+      if (!(options->shares[i] > 0) || !std::isfinite(options->shares[i]))
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "shares[" + std::to_string(i) +
+                                               "] = " + std::to_string(options->shares[i]) +
+                                               " is not a positive number");
+      weight[i] = options->shares[i];
+    }
+  }
+  assign_rows(workers, weight, m);
+
+  std::vector<float> wb(w, w + d);
+  wb.push_back(*b);
+  auto iteration_start = Clock::now();
+  for (uint64_t it = 0; it < options->iterations;) {
+    std::vector<std::thread> threads;
+    for (Worker& wk : workers) {
+      if (!wk.alive) continue;
+      threads.emplace_back([&job, &wk, &wb, it] {
+        try {
+          device_iteration(job, wk, wb, it);
+        } catch (const porta::Error& e) {
+          wk.status = e.status();
+          wk.error = e.what();
+        } catch (const std::exception& e) {
+          wk.status = PORTA_ERROR_INTERNAL;
+          wk.error = e.what();
+        }
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    // Failures: stop naming the device, or drop it and take the iteration again.
+    bool dropped = false;
+    for (Worker& wk : workers) {
+      if (!wk.alive || wk.status == PORTA_SUCCESS) continue;
+      const std::string what = "device " + std::to_string(wk.index) + " " + wk.name +
+                               " failed at iteration " + std::to_string(it) + ": " + wk.error;
+      if (!keep_going)
+        fail(wk.status, what + " (PORTA_PARALLEL_CONTINUE_ON_FAILURE continues on the others)");
+      wk.alive = false;
+      wk.x[0] = wk.x[1] = wk.y[0] = wk.y[1] = wk.workspace = {};
+      dropped = true;
+    }
+    if (dropped) {
+      std::vector<double> share(device_count, 0.0);
+      bool any = false;
+      for (const Worker& wk : workers)
+        if (wk.alive) {
+          share[wk.index] = fixed || wk.rate <= 0 ? weight[wk.index] : wk.rate;
+          any = true;
+        }
+      if (!any) {
+        std::string all;
+        for (const Worker& wk : workers) all += (all.empty() ? "" : "; ") + wk.name + ": " + wk.error;
+        fail(PORTA_ERROR_DEVICE_LOST, "every device failed: " + all);
+      }
+      assign_rows(workers, share, m);
+      continue;
+    }
+
+    // The sums in device order, in float64; then the other processes'.
+    std::vector<double> sums(d + 3, 0.0);
+    for (const Worker& wk : workers) {
+      if (!wk.alive) continue;
+      for (uint64_t j = 0; j < d + 2; ++j) sums[j] += wk.result[j];
+      sums[d + 2] += static_cast<double>(wk.rows);
+    }
+    if (options->combine) {
+      const porta_status status =
+          options->combine(sums.data(), static_cast<uint32_t>(d + 3), options->combine_user);
+      if (status != PORTA_SUCCESS)
+        fail(status, "the combine callback failed at iteration " + std::to_string(it) +
+                         (porta_last_error()[0] ? std::string(": ") + porta_last_error() : ""));
+    }
+    const double rows = sums[d + 2];
+    if (!(rows >= 1)) fail(PORTA_ERROR_INVALID_ARGUMENT, "the combined row count is " + std::to_string(rows));
+    if (options->losses) options->losses[it] = static_cast<float>(sums[d + 1] / rows);
+    // The step as logreg_update.comp takes it: the mean in float32, then w -= lr * mean.
+    for (uint64_t j = 0; j < d + 1; ++j) wb[j] -= options->lr * static_cast<float>(sums[j] / rows);
+    for (uint64_t j = 0; j < d + 1; ++j)
+      if (!std::isfinite(wb[j]))
+        fail(PORTA_ERROR_INVALID_ARGUMENT, std::string(j < d ? "a weight" : "the bias") +
+                                               " became non-finite at iteration " + std::to_string(it) +
+                                               " (learning rate too large for these data?)");
+
+    // Throughput: rows per second, smoothed; the first iteration builds kernels and loads data.
+    for (Worker& wk : workers) {
+      if (!wk.alive) continue;
+      wk.busy_ms += wk.ms;
+      const double r = wk.ms > 0 ? static_cast<double>(wk.rows) * 1e3 / wk.ms : 0;
+      if (it > 0) wk.rate = wk.rate > 0 ? 0.5 * wk.rate + 0.5 * r : r;
+    }
+    if (!fixed && it > 0 && workers.size() > 1)
+      rebalance(workers, m, std::max<uint64_t>(1, static_cast<uint64_t>(rate * static_cast<double>(m))));
+    const auto now = Clock::now();
+    if (options->iteration_ms)
+      options->iteration_ms[it] = std::chrono::duration<double, std::milli>(now - iteration_start).count();
+    iteration_start = now;
+    ++it;
+  }
+  std::copy(wb.begin(), wb.begin() + static_cast<long>(d), w);
+  *b = wb[d];
+  if (reports)
+    for (const Worker& wk : workers) {
+      porta_parallel_device_report& r = reports[wk.index];
+      r.rows = wk.alive ? wk.rows : 0;
+      r.first_row = wk.first;
+      r.rows_per_second = wk.rate;
+      r.busy_ms = wk.busy_ms;
+      r.chunks = wk.chunks;
+      r.status = wk.status;
+    }
+}
+
+}  // namespace porta::parallel

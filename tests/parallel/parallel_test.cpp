@@ -1,0 +1,225 @@
+// porta_parallel_logreg_train (porta/parallel.h): training over several
+// devices equals one device's training within the reduction-order bound of
+// kernels/logreg_step/bound.hpp; shards sum to the rows and move toward the
+// measured throughput; a shard over the device-memory cap streams in chunks
+// and gives the in-memory result; the same shards give bit-identical
+// results; a device that fails stops the job naming it, or drops out.
+#include "porta/parallel.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "logreg_step/bound.hpp"
+#include "porta/porta.hpp"
+#include "support/backend_under_test.hpp"
+
+namespace porta::test {
+namespace {
+
+struct Problem {
+  uint64_t m, d;
+  std::vector<float> x, y;
+};
+
+Problem generated(uint64_t m, uint64_t d, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  Problem p{m, d, std::vector<float>(m * d), std::vector<float>(m)};
+  std::vector<float> truth(d);
+  for (float& v : truth) v = u(rng);
+  for (uint64_t i = 0; i < m; ++i) {
+    double z = 0.1;
+    for (uint64_t j = 0; j < d; ++j) z += (p.x[i * d + j] = u(rng)) * static_cast<double>(truth[j]);
+    p.y[i] = z > 0 ? 1.0f : 0.0f;
+  }
+  return p;
+}
+
+// Steps of porta::ops::logreg_step on one device: the reference.
+struct Trained {
+  std::vector<float> w;
+  float b = 0, loss = 0;
+};
+Trained one_device(const std::string& selector, const Problem& p, uint32_t steps, float lr) {
+  porta::Device dev = porta::open(selector);
+  porta::Buffer bx = dev.upload(p.x), by = dev.upload(p.y), bw = dev.upload(std::vector<float>(p.d, 0.0f)),
+                bb = dev.upload(std::vector<float>{0.0f}), bl = dev.buffer(4);
+  porta::Stream s = dev.stream();
+  for (uint32_t k = 0; k < steps; ++k)
+    porta::ops::logreg_step(s, porta::Tensor(bx, {p.m, p.d}), porta::Tensor(by, {p.m}),
+                            porta::Tensor(bw, {p.d}), porta::Tensor(bb, {1}), lr, porta::Tensor(bl, {1}));
+  s.sync();
+  return {bw.to_vector<float>(), bb.to_vector<float>()[0], bl.to_vector<float>()[0]};
+}
+
+void expect_agree(const Problem& p, const parallel::Result& got, const Trained& want, uint32_t steps,
+                  float lr) {
+  const porta::logreg::Tolerance tol =
+      porta::logreg::agreement_tolerance(p.x, p.m, p.d, want.w, want.b, want.loss, steps, lr);
+  for (uint64_t j = 0; j < p.d; ++j) EXPECT_LE(std::fabs(got.w[j] - want.w[j]), tol.w) << "w[" << j << "]";
+  EXPECT_LE(std::fabs(got.b - want.b), tol.b);
+  EXPECT_LE(std::fabs(got.losses.back() - want.loss), tol.loss);
+}
+
+std::vector<porta::Device> devices_under_test() {
+  std::vector<porta::Device> devices = {porta::open(backend_under_test())};
+  if (backend_available("cpu")) devices.push_back(porta::open("cpu"));  // mixed backends (or the CPU twice)
+  devices.push_back(porta::open(backend_under_test()));
+  return devices;
+}
+
+TEST(Parallel, SeveralDevicesEqualOneDevice) {
+  const Problem p = generated(6007, 11, 1);
+  const uint32_t steps = 25;
+  const float lr = 0.5f;
+  parallel::Options o;
+  o.iterations = steps;
+  o.lr = lr;
+  o.rebalance_rate = 0.2;
+  const std::vector<porta::Device> devices = devices_under_test();
+  parallel::Result got = parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
+  expect_agree(p, got, one_device(backend_under_test(), p, steps, lr), steps, lr);
+  uint64_t rows = 0, next = 0;
+  for (const porta_parallel_device_report& r : got.devices) {
+    EXPECT_EQ(r.status, PORTA_SUCCESS);
+    EXPECT_GE(r.rows, 1u);
+    EXPECT_EQ(r.first_row, next) << "shards are contiguous in device order";
+    EXPECT_GT(r.rows_per_second, 0.0);
+    EXPECT_EQ(r.chunks, 1u);
+    next += r.rows;
+    rows += r.rows;
+  }
+  EXPECT_EQ(rows, p.m);
+}
+
+TEST(Parallel, FixedSharesAreBitIdentical) {
+  const Problem p = generated(3001, 7, 2);
+  parallel::Options o;
+  o.iterations = 15;
+  o.fixed_shares = true;
+  o.shares = {1, 3, 2};
+  const std::vector<porta::Device> devices = devices_under_test();
+  o.shares.resize(devices.size());
+  parallel::Result a = parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
+  parallel::Result b = parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
+  EXPECT_EQ(a.w, b.w);
+  EXPECT_EQ(a.b, b.b);
+  EXPECT_EQ(a.losses, b.losses);
+  EXPECT_EQ(a.devices[0].rows, 3001u * 1 / (devices.size() == 3 ? 6 : 4));
+}
+
+// Shards move toward the measured throughput: from 1:9 on two handles of one
+// device (equal throughput) the small shard grows.
+TEST(Parallel, SharesMoveTowardThroughput) {
+  const Problem p = generated(40000, 16, 3);
+  parallel::Options o;
+  o.iterations = 16;
+  o.shares = {1, 9};
+  o.rebalance_rate = 0.1;
+  std::vector<porta::Device> devices = {porta::open(backend_under_test()), porta::open(backend_under_test())};
+  parallel::Result r = parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
+  // At least 1% of the rows moved (lavapipe's two handles share the same
+  // cores, so their measured rates are noisy on a loaded machine).
+  EXPECT_GT(r.devices[0].rows, p.m / 10 + p.m / 100) << "the smaller shard did not grow";
+  EXPECT_EQ(r.devices[0].rows + r.devices[1].rows, p.m);
+}
+
+// A cap far below the data: every device streams its shard in chunks, and
+// the result is the in-memory one within the bound (the chunks' sums add in
+// another order). Rows from a reader (converted on the fly) give the same
+// result as rows in host memory, bit for bit.
+TEST(Parallel, StreamingUnderADeviceMemoryCap) {
+  const Problem p = generated(20011, 12, 4);
+  const uint32_t steps = 8;
+  parallel::Options o;
+  o.iterations = steps;
+  o.fixed_shares = true;
+  std::vector<porta::Device> devices = {porta::open(backend_under_test())};
+  parallel::Result in_memory = parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
+  EXPECT_EQ(in_memory.devices[0].chunks, 1u);
+  o.device_memory = p.m * (p.d + 1) * sizeof(float) / 8;  // an eighth of the data
+  parallel::Result streamed = parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
+  EXPECT_GE(streamed.devices[0].chunks, 16u);
+  Trained want{in_memory.w, in_memory.b, in_memory.losses.back()};
+  expect_agree(p, streamed, want, steps, o.lr);
+  parallel::Reader read = [&](uint64_t first, uint64_t count, float* x, float* y) {
+    std::copy(p.x.begin() + static_cast<long>(first * p.d),
+              p.x.begin() + static_cast<long>((first + count) * p.d), x);
+    std::copy(p.y.begin() + static_cast<long>(first), p.y.begin() + static_cast<long>(first + count), y);
+  };
+  parallel::Result from_reader = parallel::train_logreg(devices, read, p.m, p.d, o);
+  EXPECT_EQ(from_reader.w, streamed.w);
+  EXPECT_EQ(from_reader.b, streamed.b);
+  // Several devices streaming at once.
+  parallel::Result several =
+      parallel::train_logreg(devices_under_test(), p.x.data(), p.y.data(), p.m, p.d, o);
+  expect_agree(p, several, want, steps, o.lr);
+}
+
+TEST(Parallel, CapTooSmallForOneRowIsRefused) {
+  const Problem p = generated(100, 50, 5);
+  parallel::Options o;
+  o.device_memory = 300;
+  std::vector<porta::Device> devices = {porta::open(backend_under_test())};
+  try {
+    parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
+    FAIL() << "a cap below one row was accepted";
+  } catch (const porta::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("device_memory = 300 bytes cannot hold"), std::string::npos)
+        << e.what();
+  }
+}
+
+// PORTA_PARALLEL_FAIL=1:3: the second device fails at iteration 3.
+TEST(Parallel, ADeviceThatFailsIsNamedOrDropped) {
+  const Problem p = generated(4001, 9, 6);
+  const std::vector<porta::Device> devices = devices_under_test();
+  parallel::Options o;
+  o.iterations = 10;
+  ASSERT_EQ(setenv("PORTA_PARALLEL_FAIL", "1:3", 1), 0);
+  try {
+    parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
+    ADD_FAILURE() << "the failure was not reported";
+  } catch (const porta::Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.status(), PORTA_ERROR_DEVICE_LOST);
+    EXPECT_NE(what.find("device 1 " + std::string(devices[1].info().backend) + ":"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("failed at iteration 3"), std::string::npos) << what;
+  }
+  o.continue_on_failure = true;
+  parallel::Result r = parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
+  unsetenv("PORTA_PARALLEL_FAIL");
+  EXPECT_EQ(r.devices[1].status, PORTA_ERROR_DEVICE_LOST);
+  EXPECT_EQ(r.devices[1].rows, 0u);
+  EXPECT_EQ(r.devices[0].rows + r.devices.back().rows, p.m);
+  expect_agree(p, r, one_device(backend_under_test(), p, o.iterations, o.lr), o.iterations, o.lr);
+}
+
+TEST(Parallel, BadArgumentsAreRefused) {
+  std::vector<porta::Device> devices = {porta::open(backend_under_test())};
+  const Problem p = generated(10, 3, 7);
+  parallel::Options o;
+  o.lr = NAN;
+  EXPECT_THROW(parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o), porta::Error);
+  o.lr = 0.5f;
+  EXPECT_THROW(parallel::train_logreg(devices, p.x.data(), p.y.data(), 0, p.d, o), porta::Error);
+  o.shares = {1, 2};
+  EXPECT_THROW(parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o), porta::Error);
+  EXPECT_THROW(parallel::train_logreg({}, p.x.data(), p.y.data(), p.m, p.d, parallel::Options{}),
+               porta::Error);
+}
+
+}  // namespace
+}  // namespace porta::test
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  porta::test::skip_process_if_unavailable();
+  return RUN_ALL_TESTS();
+}

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "fault.hpp"
 #include "handle_registry.hpp"
 #include "handles.hpp"
 #include "interop.hpp"
@@ -148,6 +149,7 @@ static porta_status query_info(porta_device device, porta_device_info* info, con
   clear_last_error();
   return guard([&] {
     check_handle(device, "device", call);
+    check_not_lost(*device->state, call);
     if (!info) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: info is null", call);
     *info = device->state->info;
   });
@@ -178,13 +180,15 @@ porta_status porta_buffer_create(porta_device device, uint64_t size, porta_buffe
            dev->label.c_str(), static_cast<unsigned long long>(size),
            static_cast<unsigned long long>(dev->info.limits.max_buffer_bytes));
     check_not_lost(*dev, "porta_buffer_create");
+    // An allocation through the caller's allocator hook counts as one too.
+    const std::string what = format("buffer_create (%llu bytes)", static_cast<unsigned long long>(size));
+    fault_point(*dev, FaultPoint::alloc, "porta_buffer_create", what.c_str());
     auto state = allocate_with_hook(dev, size);
     if (!state) {
       state = std::make_shared<BufferState>();
       state->device = dev;
       state->size = size;
-      check_plugin(dev->api->buffer_create(dev->handle, size, &state->handle), *dev,
-                   format("buffer_create (%llu bytes)", static_cast<unsigned long long>(size)).c_str());
+      check_plugin(dev->api->buffer_create(dev->handle, size, &state->handle), *dev, what.c_str());
     }
     auto* handle = new porta_buffer_t{std::move(state)};
     hand_out(handle, "buffer", buffer);
@@ -205,6 +209,7 @@ static porta_status make_kernel(porta_device device, const std::vector<uint32_t>
                                 const std::string* glsl, const char* name, const porta_spec_constant* specs,
                                 uint32_t spec_count, porta_kernel* kernel, const char* call) {
   check_handle(device, "device", call);
+  check_not_lost(*device->state, call);
   if (!kernel) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: kernel is null", call);
   *kernel = nullptr;
   auto state = build_kernel(device->state, spirv, glsl, name && *name ? name : "kernel", specs, spec_count);

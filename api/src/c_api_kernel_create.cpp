@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "errors.hpp"
+#include "fault.hpp"
 #include "handle_registry.hpp"
 #include "handles.hpp"
 #include "kernel_builder.hpp"
@@ -130,6 +131,7 @@ std::shared_ptr<KernelState> reused(const DeviceRef& device, const porta_kernel_
 void create_kernel(porta_device device, const porta_kernel_descriptor* descriptor, porta_kernel* kernel) {
   const char* call = "porta_kernel_create";
   check_handle(device, "device", call);
+  check_not_lost(*device->state, call);
   if (!kernel) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: kernel is null", call);
   *kernel = nullptr;
   const porta_kernel_descriptor d = read_descriptor(descriptor, call);

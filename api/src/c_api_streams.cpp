@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "fault.hpp"
 #include "handle_registry.hpp"
 #include "handles.hpp"
 #include "log.hpp"
@@ -41,6 +42,7 @@ void check_same_device(const DeviceRef& a, const DeviceRef& b, const char* call,
 
 porta_stream_t& stream_of(porta_stream stream, const char* call) {
   check_handle(stream, "stream", call);
+  check_not_lost(*stream->device, call);
   return *stream;
 }
 
@@ -190,6 +192,7 @@ porta_status dispatch(const char* call, porta_stream stream, porta_kernel kernel
     auto api = s.device->api;
     auto ps = s.handle;
     auto pk = k.handle;
+    fault_point(*s.device, FaultPoint::dispatch, call, ("dispatch '" + name + "'").c_str());
     submit(s, ("dispatch '" + name + "'").c_str(), std::move(objects), [=] {
       return api->stream_dispatch(ps, pk, g.data(), handles.data(), static_cast<uint32_t>(handles.size()),
                                   push_bytes.empty() ? nullptr : push_bytes.data(),
@@ -397,6 +400,7 @@ porta_status porta_event_elapsed_ms(porta_event start, porta_event end, double* 
     const char* call = "porta_event_elapsed_ms";
     check_handle(start, "event", call, "start");
     check_handle(end, "event", call, "end");
+    check_not_lost(*start->device, call);
     if (!ms) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: ms is null", call);
     if (start->device != end->device)
       fail(PORTA_ERROR_INVALID_HANDLE, "%s: start belongs to %s, but end belongs to %s", call,

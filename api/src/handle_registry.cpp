@@ -59,4 +59,9 @@ bool release_handle(const void* handle, const char* kind, const char* call) {
   return true;
 }
 
+uint64_t live_handle_count() {
+  std::lock_guard lock(handle_mutex());
+  return handles().size();
+}
+
 }  // namespace porta::core

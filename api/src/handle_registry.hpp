@@ -2,6 +2,8 @@
 // null, destroyed or foreign handle from a live one and say so.
 #pragma once
 
+#include <cstdint>
+
 namespace porta::core {
 
 void register_handle(const void* handle, const char* kind);
@@ -12,6 +14,8 @@ void check_handle(const void* handle, const char* kind, const char* call, const 
 // Whether `handle` is live and of `kind`, without building a message: for hot
 // paths that check many handles and name each only when one is wrong.
 bool is_live(const void* handle, const char* kind);
+// How many handles are live (porta_live_handle_count).
+uint64_t live_handle_count();
 
 // Registers a new handle of `kind` and gives it to the caller in *out.
 template <class Handle>

@@ -1,0 +1,16 @@
+// Fault injection (porta/fault.h), checked in the core where calls go into a
+// backend, so that every backend has it. A lost device is handles.hpp's.
+#pragma once
+
+#include "handles.hpp"
+
+namespace porta::core {
+
+enum class FaultPoint { alloc, dispatch };
+
+// Counts one allocation or dispatch on `device` and fails it when a fault is
+// set for this one (PORTA_FAULT, porta_fault_inject). `what` names the
+// operation ("buffer_create (64 bytes)", "dispatch 'scale'").
+void fault_point(DeviceState& device, FaultPoint point, const char* call, const char* what);
+
+}  // namespace porta::core

@@ -187,14 +187,7 @@ porta_tensor changed(porta_tensor t, Change change) {
 }
 
 porta_tensor tensor(porta_buffer buffer, std::initializer_list<uint64_t> shape, uint64_t offset = 0) {
-  porta_tensor t{};
-  t.buffer = buffer;
-  t.dtype = PORTA_DTYPE_FLOAT32;
-  t.rank = static_cast<uint32_t>(shape.size());
-  uint32_t i = 0;
-  for (uint64_t n : shape) t.shape[i++] = n;
-  t.offset = offset;
-  return t;
+  return porta::test::f32_tensor(buffer, shape, offset);
 }
 
 // Runs `body` with `stream` recording a sequence, then ends and drops the recording.

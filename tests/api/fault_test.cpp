@@ -15,9 +15,11 @@
 #include <vector>
 
 #include "porta/porta.h"
-#include "support/backend_under_test.hpp"
+#include "test_support.hpp"
 
 namespace {
+
+using porta::test::f32_tensor;
 
 const char* kScale = R"(#version 450
 layout(local_size_x = 1) in;
@@ -145,56 +147,29 @@ TEST_F(Fault, LostDeviceRefusesEveryCallAndOthersKeepWorking) {
   EXPECT_NE(last_error().find("lost at dispatch 1"), std::string::npos) << last_error();
 
   // Every later call on the lost device, each named in its refusal.
+  float v = 0;
+  porta_event event = nullptr;
+  porta_buffer new_buffer = nullptr;
+  porta_stream new_stream = nullptr;
+  porta_kernel new_kernel = nullptr;
+  porta_device_info info{};
   const std::vector<std::pair<const char*, std::function<porta_status()>>> calls = {
       {"porta_stream_dispatch", [&] { return scale(s, k, b, 2, 1.0f); }},
       {"porta_stream_sync", [&] { return porta_stream_sync(s); }},
-      {"porta_stream_write",
-       [&] {
-         float v = 0;
-         return porta_stream_write(s, b, 0, &v, 4);
-       }},
-      {"porta_stream_read",
-       [&] {
-         float v = 0;
-         return porta_stream_read(s, b, 0, &v, 4);
-       }},
+      {"porta_stream_write", [&] { return porta_stream_write(s, b, 0, &v, 4); }},
+      {"porta_stream_read", [&] { return porta_stream_read(s, b, 0, &v, 4); }},
       {"porta_stream_fill", [&] { return porta_stream_fill(s, b, 0, 4, 0); }},
       {"porta_stream_begin_record", [&] { return porta_stream_begin_record(s); }},
-      {"porta_event_record",
-       [&] {
-         porta_event e = nullptr;
-         return porta_event_record(s, &e);
-       }},
-      {"porta_buffer_write",
-       [&] {
-         float v = 0;
-         return porta_buffer_write(b, 0, &v, 4);
-       }},
-      {"porta_buffer_read",
-       [&] {
-         float v = 0;
-         return porta_buffer_read(b, 0, &v, 4);
-       }},
-      {"porta_buffer_create",
-       [&] {
-         porta_buffer x = nullptr;
-         return porta_buffer_create(lost, 16, &x);
-       }},
-      {"porta_stream_create",
-       [&] {
-         porta_stream x = nullptr;
-         return porta_stream_create(lost, &x);
-       }},
+      {"porta_event_record", [&] { return porta_event_record(s, &event); }},
+      {"porta_buffer_write", [&] { return porta_buffer_write(b, 0, &v, 4); }},
+      {"porta_buffer_read", [&] { return porta_buffer_read(b, 0, &v, 4); }},
+      {"porta_buffer_create", [&] { return porta_buffer_create(lost, 16, &new_buffer); }},
+      {"porta_stream_create", [&] { return porta_stream_create(lost, &new_stream); }},
       {"porta_kernel_create_glsl",
        [&] {
-         porta_kernel x = nullptr;
-         return porta_kernel_create_glsl(lost, kScale, std::strlen(kScale), "scale", nullptr, 0, &x);
+         return porta_kernel_create_glsl(lost, kScale, std::strlen(kScale), "scale", nullptr, 0, &new_kernel);
        }},
-      {"porta_device_query_info",
-       [&] {
-         porta_device_info i{};
-         return porta_device_query_info(lost, &i);
-       }},
+      {"porta_device_query_info", [&] { return porta_device_query_info(lost, &info); }},
   };
   const uint64_t live = porta_live_handle_count();
   for (const auto& [name, call] : calls) {
@@ -225,16 +200,6 @@ TEST_F(Fault, LostDeviceRefusesEveryCallAndOthersKeepWorking) {
 }
 
 // ---- ops with a failure at each point ---------------------------------------
-
-porta_tensor view(porta_buffer b, std::initializer_list<uint64_t> shape) {
-  porta_tensor t{};
-  t.buffer = b;
-  t.dtype = PORTA_DTYPE_FLOAT32;
-  t.rank = static_cast<uint32_t>(shape.size());
-  uint32_t i = 0;
-  for (uint64_t s : shape) t.shape[i++] = s;
-  return t;
-}
 
 // Keeps the first failure's status and message (later calls clear the message).
 struct FirstFailure {
@@ -291,8 +256,9 @@ FirstFailure logreg_run(porta_device d, std::vector<float>* out) {
   porta_stream s = nullptr;
   if (result.ok()) result(porta_stream_create(d, &s));
   if (result.ok()) {
-    const porta_tensor tx = view(buffers[0], {m, n}), ty = view(buffers[1], {m}), tw = view(buffers[2], {n}),
-                       tb = view(buffers[3], {1}), tl = view(buffers[4], {1});
+    const porta_tensor tx = f32_tensor(buffers[0], {m, n}), ty = f32_tensor(buffers[1], {m}),
+                       tw = f32_tensor(buffers[2], {n}), tb = f32_tensor(buffers[3], {1}),
+                       tl = f32_tensor(buffers[4], {1});
     for (int step = 0; step < 2 && result.ok(); ++step)
       result(porta_ops_logreg_step(s, &tx, &ty, &tw, &tb, 0.5f, &tl, nullptr));
     result(porta_stream_sync(s));
@@ -307,8 +273,8 @@ FirstFailure matmul_run(porta_device d, std::vector<float>* out) {
   porta_stream s = nullptr;
   if (result.ok()) result(porta_stream_create(d, &s));
   if (result.ok()) {
-    const porta_tensor ta = view(buffers[0], {2, 3}), tb = view(buffers[1], {3, 2}),
-                       tc = view(buffers[2], {2, 2});
+    const porta_tensor ta = f32_tensor(buffers[0], {2, 3}), tb = f32_tensor(buffers[1], {3, 2}),
+                       tc = f32_tensor(buffers[2], {2, 2});
     result(porta_ops_matmul(s, &ta, &tb, &tc, 1.0f, 0.0f, 0, 0));
     result(porta_stream_sync(s));
   }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,19 @@ inline std::vector<uint32_t> run_on_one_buffer(porta::Device& device, const port
   s.read(b, r);
   s.sync();
   return r;
+}
+
+// A float32 view of `buffer`, contiguous, of `shape`, starting `offset` elements in.
+inline porta_tensor f32_tensor(porta_buffer buffer, std::initializer_list<uint64_t> shape,
+                               uint64_t offset = 0) {
+  porta_tensor t{};
+  t.buffer = buffer;
+  t.dtype = PORTA_DTYPE_FLOAT32;
+  t.rank = static_cast<uint32_t>(shape.size());
+  uint32_t i = 0;
+  for (uint64_t n : shape) t.shape[i++] = n;
+  t.offset = offset;
+  return t;
 }
 
 }  // namespace porta::test

@@ -74,6 +74,12 @@ void check(porta_status status) {
   }
 }
 
+// A create call's outcome in its slot's live flag.
+void made(bool& live, porta_status status) {
+  check(status);
+  live = status == PORTA_SUCCESS;
+}
+
 porta_tensor tensor(Reader& in, porta_buffer buffer) {
   porta_tensor t{};
   t.buffer = buffer;
@@ -97,19 +103,17 @@ void run(Reader& in) {
   porta_event events[kSlots] = {};
   // Destroyed handles stay in their slot (a stale handle to refuse); this
   // says which are live, for the clean-up.
-  bool live_buffer[kSlots] = {}, live_stream[kSlots] = {}, live_sequence[kSlots] = {}, live_event[kSlots] = {};
+  bool live_buffer[kSlots] = {}, live_stream[kSlots] = {}, live_sequence[kSlots] = {},
+       live_event[kSlots] = {};
   uint8_t* host = w.host.data();
   for (int op = 0; op < 64 && !in.done(); ++op) {
     const uint8_t code = in.u8() % 22;
     const size_t a = in.slot(), b = in.slot();
     switch (code) {
-      case 0: {
-        if (live_buffer[a]) break;
-        const porta_status st = porta_buffer_create(w.device, in.u16() % 8193, &buffers[a]);
-        check(st);
-        live_buffer[a] = st == PORTA_SUCCESS;
+      case 0:
+        if (!live_buffer[a])
+          made(live_buffer[a], porta_buffer_create(w.device, in.u16() % 8193, &buffers[a]));
         break;
-      }
       case 1:
         porta_buffer_destroy(buffers[a]);
         live_buffer[a] = false;
@@ -120,13 +124,9 @@ void run(Reader& in) {
       case 3:
         check(porta_buffer_read(buffers[a], in.u16(), host, in.u16()));
         break;
-      case 4: {
-        if (live_stream[a]) break;
-        const porta_status st = porta_stream_create(w.device, &streams[a]);
-        check(st);
-        live_stream[a] = st == PORTA_SUCCESS;
+      case 4:
+        if (!live_stream[a]) made(live_stream[a], porta_stream_create(w.device, &streams[a]));
         break;
-      }
       case 5:
         porta_stream_destroy(streams[a]);
         live_stream[a] = false;
@@ -157,13 +157,9 @@ void run(Reader& in) {
       case 12:
         check(porta_stream_begin_record(streams[a]));
         break;
-      case 13: {
-        if (live_sequence[b]) break;
-        const porta_status st = porta_stream_end_record(streams[a], &sequences[b]);
-        check(st);
-        live_sequence[b] = st == PORTA_SUCCESS;
+      case 13:
+        if (!live_sequence[b]) made(live_sequence[b], porta_stream_end_record(streams[a], &sequences[b]));
         break;
-      }
       case 14:
         check(porta_stream_replay(streams[a], sequences[b]));
         break;
@@ -171,13 +167,9 @@ void run(Reader& in) {
         porta_sequence_destroy(sequences[b]);
         live_sequence[b] = false;
         break;
-      case 16: {
-        if (live_event[b]) break;
-        const porta_status st = porta_event_record(streams[a], &events[b]);
-        check(st);
-        live_event[b] = st == PORTA_SUCCESS;
+      case 16:
+        if (!live_event[b]) made(live_event[b], porta_event_record(streams[a], &events[b]));
         break;
-      }
       case 17: {
         double ms = 0;
         check(porta_event_elapsed_ms(events[a], events[b], &ms));
@@ -190,7 +182,8 @@ void run(Reader& in) {
       }
       case 19: {
         const porta_tensor x = tensor(in, buffers[b]), out = tensor(in, buffers[in.slot()]);
-        check(in.u8() & 1 ? porta_ops_scale(streams[a], &x, 0.5f, &out) : porta_ops_sigmoid(streams[a], &x, &out));
+        check(in.u8() & 1 ? porta_ops_scale(streams[a], &x, 0.5f, &out)
+                          : porta_ops_sigmoid(streams[a], &x, &out));
         break;
       }
       case 20: {

@@ -70,14 +70,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint8_t> loaded;
   const bool stored = cache_store(key, bytes.data(), bytes.size());
   if (stored != plain_name(key)) bug("store took a key that is not a plain file name, or refused one", key);
-  if (stored && (!cache_load(key, loaded) || loaded != bytes)) bug("a stored entry did not load back whole", key);
+  if (stored && (!cache_load(key, loaded) || loaded != bytes))
+    bug("a stored entry did not load back whole", key);
   if (files_beside() != beside) bug("a file appeared outside the cache folder", key);
 
   // The bytes as an entry file under a valid key.
   const std::string safe = "entry-" + hash_hex(key.data(), key.size());
   const std::string path = g_dir + "/" + safe;
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                              static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   loaded.clear();
   if (cache_load(safe, loaded)) {
     if (bytes.size() < 24 || loaded.size() != bytes.size() - 24 ||

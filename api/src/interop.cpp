@@ -10,6 +10,7 @@
 #include <string>
 
 #include "errors.hpp"
+#include "fault.hpp"
 #include "handle_registry.hpp"
 #include "handles.hpp"
 
@@ -195,6 +196,7 @@ porta_status porta_buffer_import_host(porta_device device, void* ptr, size_t byt
   return guard([&] {
     const char* call = "porta_buffer_import_host";
     check_handle(device, "device", call);
+    check_not_lost(*device->state, call);
     if (!buffer) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: buffer is null", call);
     *buffer = nullptr;
     if (!ptr) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: ptr is null", call);
@@ -213,6 +215,7 @@ porta_status porta_buffer_import_native(porta_device device, const porta_native_
   return guard([&] {
     const char* call = "porta_buffer_import_native";
     check_handle(device, "device", call);
+    check_not_lost(*device->state, call);
     if (!buffer) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: buffer is null", call);
     *buffer = nullptr;
     porta_native_memory m = read_struct(memory, call, "memory");
@@ -254,6 +257,7 @@ porta_status porta_buffer_map(porta_buffer buffer, uint64_t offset, uint64_t byt
   return guard([&] {
     const char* call = "porta_buffer_map";
     check_handle(buffer, "buffer", call);
+    check_not_lost(*buffer->state->device, call);
     if (!ptr) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: ptr is null", call);
     *ptr = nullptr;
     BufferState& b = *buffer->state;
@@ -406,6 +410,7 @@ porta_status porta_tensor_import_dlpack(porta_device device, DLManagedTensor* te
   return guard([&] {
     const char* call = "porta_tensor_import_dlpack";
     check_handle(device, "device", call);
+    check_not_lost(*device->state, call);
     if (!view) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: view is null", call);
     *view = porta_tensor{};
     if (!tensor) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: tensor is null", call);
@@ -546,6 +551,7 @@ porta_status porta_stream_wrap_native(porta_device device, void* native_stream, 
   return guard([&] {
     const char* call = "porta_stream_wrap_native";
     check_handle(device, "device", call);
+    check_not_lost(*device->state, call);
     if (!stream) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: stream is null", call);
     *stream = nullptr;
     if (!native_stream) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: native_stream is null", call);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "porta/interop.h"
 #include "porta/porta.h"
 #include "test_support.hpp"
 
@@ -153,6 +154,7 @@ TEST_F(Fault, LostDeviceRefusesEveryCallAndOthersKeepWorking) {
   porta_stream new_stream = nullptr;
   porta_kernel new_kernel = nullptr;
   porta_device_info info{};
+  void* mapped = nullptr;
   const std::vector<std::pair<const char*, std::function<porta_status()>>> calls = {
       {"porta_stream_dispatch", [&] { return scale(s, k, b, 2, 1.0f); }},
       {"porta_stream_sync", [&] { return porta_stream_sync(s); }},
@@ -163,6 +165,7 @@ TEST_F(Fault, LostDeviceRefusesEveryCallAndOthersKeepWorking) {
       {"porta_event_record", [&] { return porta_event_record(s, &event); }},
       {"porta_buffer_write", [&] { return porta_buffer_write(b, 0, &v, 4); }},
       {"porta_buffer_read", [&] { return porta_buffer_read(b, 0, &v, 4); }},
+      {"porta_buffer_map", [&] { return porta_buffer_map(b, 0, 4, &mapped); }},
       {"porta_buffer_create", [&] { return porta_buffer_create(lost, 16, &new_buffer); }},
       {"porta_stream_create", [&] { return porta_stream_create(lost, &new_stream); }},
       {"porta_kernel_create_glsl",

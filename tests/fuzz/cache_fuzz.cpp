@@ -47,7 +47,9 @@ size_t files_beside() {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+// The cache's own folder, made on the first input (replay_main.cpp has no
+// LLVMFuzzerInitialize).
+static void make_cache_dir() {
   char pattern[] = "/tmp/porta-cache-fuzz-XXXXXX";
   if (!mkdtemp(pattern)) std::abort();
   g_dir = std::string(pattern) + "/cache";
@@ -55,11 +57,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   setenv("PORTA_CACHE_DIR", g_dir.c_str(), 1);
   setenv("PORTA_LOG", "error", 1);  // a damaged entry is a warning each time
   if (porta::core::cache_dir() != g_dir) std::abort();
-  return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace porta::core;
+  if (g_dir.empty()) make_cache_dir();
   if (size == 0) return 0;
   const size_t key_size = std::min<size_t>(data[0], size - 1);
   const std::string key(reinterpret_cast<const char*>(data + 1), key_size);

@@ -1,4 +1,4 @@
-// libporta-logreg-mpi.so: the few MPI calls porta-logreg makes (mpi_ranks.hpp).
+// libporta_logreg_mpi.so: the few MPI calls porta-logreg makes (mpi_ranks.hpp).
 #include "mpi_ranks.hpp"
 
 #include <mpi.h>

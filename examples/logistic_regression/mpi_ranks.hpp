@@ -1,4 +1,4 @@
-// MPI for porta-logreg, in a module of its own (libporta-logreg-mpi.so, built
+// MPI for porta-logreg, in a module of its own (libporta_logreg_mpi.so, built
 // where OpenMPI is found, PORTA_MPI): porta-logreg loads it only when a
 // launcher (mpirun, srun) started it, so the tool itself needs no libmpi and
 // runs on machines without OpenMPI.

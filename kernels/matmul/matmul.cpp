@@ -236,6 +236,11 @@ std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, Kerne
   if (missing) return std::nullopt;
   if (!forced) {
     if (cpu_like(info) || info.limits.subgroup_size < 2) return std::nullopt;
+    // Float32 (and bfloat16 widened to it) matrices: no device lists them natively
+    // (Vulkan drivers list 16-bit and 8-bit inputs; CUDA's tensor-core lowering takes
+    // float16 and int8), so the kernel would run lowered per invocation, far slower
+    // than matmul.comp. Only PORTA_GEMM_KERNEL=coopmat runs that variant.
+    if (!f16) return std::nullopt;
     const std::lock_guard<std::mutex> lock(refused_mutex);
     if (refused.count(refusal_key(info, name))) return std::nullopt;
   }

@@ -29,7 +29,7 @@ void main() {
   if (ONCE != 0u) {
     const uint i = gl_GlobalInvocationID.x;
     if (i < p.n) o[i] = a[i] * b[i];
-    return;
+  } else {
+    for (uint i = gl_GlobalInvocationID.x; i < p.n; i += p.stride) o[p.o_offset + i] = a[p.a_offset + i] * b[p.b_offset + i];
   }
-  for (uint i = gl_GlobalInvocationID.x; i < p.n; i += p.stride) o[p.o_offset + i] = a[p.a_offset + i] * b[p.b_offset + i];
 }

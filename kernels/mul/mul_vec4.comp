@@ -25,8 +25,8 @@ void main() {
   if (ONCE != 0u) {
     const uint i = gl_GlobalInvocationID.x;
     if (i < p.n4) o[i] = a[i] * b[i];
-    return;
+  } else {
+    for (uint i = gl_GlobalInvocationID.x; i < p.n4; i += p.stride)
+      o[p.o_offset4 + i] = a[p.a_offset4 + i] * b[p.b_offset4 + i];
   }
-  for (uint i = gl_GlobalInvocationID.x; i < p.n4; i += p.stride)
-    o[p.o_offset4 + i] = a[p.a_offset4 + i] * b[p.b_offset4 + i];
 }

@@ -1337,6 +1337,15 @@ void Table::op_rows() {
        return porta_ops_logreg_step_scaled(w.stream, &x8, &s3, &y2, &w4, &b1, 0.1f, &l1, nullptr);
      },
      PORTA_ERROR_INVALID_ARGUMENT, {"'x_scale' is [3] (3 elements) but X is 2 x 4"});
+  // The gradient alone: the same operands, and d + 2 = 6 sums after the loss.
+  const char* gradient = "porta_ops_logreg_gradient";
+  const porta_tensor sums6 = tensor(w.buffer, {6}, 14);
+  op_stream_rows(gradient, [=](porta_stream s) {
+    return porta_ops_logreg_gradient(s, &x8, &s4, &y2, &w4, &b1, &sums6, nullptr);
+  });
+  tensor_rows(gradient, "X", [=, this](const porta_tensor* t) {
+    return porta_ops_logreg_gradient(w.stream, t, nullptr, &y2, &w4, &b1, &sums6, nullptr);
+  });
   op(scaled, "w over x_scale",
      [=, this] {
        const porta_tensor w_over = tensor(w.buffer, {4}, 2);

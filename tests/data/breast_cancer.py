@@ -65,7 +65,7 @@ x_train, x_test, y_train, y_test = train_test_split(x, y, test_size=0.2, random_
 with open(work("train.csv"), "w", newline="") as f:
     out = csv.writer(f)
     out.writerow(list(data.feature_names) + ["target"])
-    out.writerows([list(map(repr, row)) + [int(label)] for row, label in zip(x_train, y_train)])
+    out.writerows([[repr(float(v)) for v in row] + [int(label)] for row, label in zip(x_train, y_train)])
 dump_svmlight_file(x_train, y_train * 2 - 1, work("train.svm"), zero_based=False)  # labels -1/+1
 np.save(work("train.npy"), np.column_stack([x_train, y_train]).astype(np.float64))
 np.save(work("test_x.npy"), x_test.astype(np.float32))

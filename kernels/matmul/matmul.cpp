@@ -241,6 +241,12 @@ std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, Kerne
     // float16 and int8), so the kernel would run lowered per invocation, far slower
     // than matmul.comp. Only PORTA_GEMM_KERNEL=coopmat runs that variant.
     if (!f16) return std::nullopt;
+    // Float16 too, for now: on the H100 the kernel ran at 27 GFLOP/s through CUDA (its
+    // spec-constant work-group size keeps the tensor-core lowering from taking it, so it is
+    // lowered per invocation) and was not yet measured faster than matmul.comp on Vulkan.
+    // Auto picks it again once a device reports which multiply-adds it runs natively and
+    // the kernel is measured ahead there.
+    return std::nullopt;
     const std::lock_guard<std::mutex> lock(refused_mutex);
     if (refused.count(refusal_key(info, name))) return std::nullopt;
   }

@@ -78,8 +78,13 @@ class Device:
         """A porta stream over a framework's queue: a CUstream (CUDA backend, e.g.
         ``torch.cuda.current_stream().cuda_stream``) or a cl_command_queue
         (OpenCL) of this device, given as an integer. porta's work on it runs in
-        order with the framework's; the queue stays the framework's."""
-        return Stream(self, _porta.stream_wrap_native(self._handle, int(native)))
+        order with the framework's; the queue stays the framework's. On CUDA, 0
+        (what PyTorch gives for its default stream) is the legacy default stream,
+        which porta's C API spells CU_STREAM_LEGACY (1)."""
+        native = int(native)
+        if native == 0 and self.backend == "cuda":
+            native = 1
+        return Stream(self, _porta.stream_wrap_native(self._handle, native))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Device) and self._handle.same(other._handle)

@@ -6,9 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -198,30 +196,22 @@ KernelMode kernel_mode(const OpCall& call) {
   call.fail(PORTA_ERROR_INVALID_ARGUMENT, "PORTA_GEMM_KERNEL is '%s'; it must be auto, simt or coopmat", env);
 }
 
-// Devices that refused a matmul_coop variant (the device's list of
-// cooperative-matrix shapes lacks its 16x16x16 multiply-add): not tried again.
-std::mutex refused_mutex;
-std::set<std::string> refused;
-
-std::string refusal_key(const porta_device_info& info, const char* name) {
-  return std::string(info.backend) + ":" + std::to_string(info.index) + ":" + info.name + ":" + name;
-}
-
-// The cooperative-matrix kernel for this GEMM where the device takes it:
-// the device has cooperative matrices (natively or lowered), float16
-// arithmetic for the float16 variant, enough shared memory for the kernel's
-// arrays; it is a GPU (CPU-type devices lower the matrices to loops, slower
-// than matmul.comp) whose subgroups it knows to have several items (groups
-// are sized in subgroups, and where a subgroup is one item, as on OpenCL
-// devices without subgroups, every item would hold whole matrices and
-// multiply them in loops); and it has not refused the variant before.
-// PORTA_GEMM_KERNEL=coopmat skips the last three tests and refuses what
-// fails the others.
+// The cooperative-matrix kernel, under PORTA_GEMM_KERNEL=coopmat only: the
+// device must have cooperative matrices (natively or lowered), float16
+// arithmetic for the float16 variant and enough shared memory for the
+// kernel's arrays, else the GEMM is refused saying which is missing. Auto
+// keeps matmul.comp: no device runs float32 matrices (the TF32 and bfloat16
+// variant) natively (Vulkan drivers list 16-bit and 8-bit inputs; CUDA's
+// tensor-core lowering takes float16 and int8), and on the H100 the float16
+// variant ran at 27 GFLOP/s through CUDA (its spec-constant work-group size
+// keeps the tensor-core lowering from taking it, so it is lowered per
+// invocation) and was not yet measured faster than matmul.comp on Vulkan.
+// Auto picks it again once a device reports which multiply-adds it runs
+// natively and the kernel is measured ahead there.
 std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, KernelMode mode) {
   const porta_device_info& info = call.info;
-  const bool forced = mode == KernelMode::kCoop;
   const char* name = coop_variant(g);
-  if (mode == KernelMode::kSimt || !name) return std::nullopt;
+  if (mode != KernelMode::kCoop || !name) return std::nullopt;
   const bool f16 = g.a.dtype == PORTA_DTYPE_FLOAT16;
   const char* missing =
       !has_builtin_kernel(name) ? "libporta was built without glslangValidator 13, so "
@@ -231,25 +221,8 @@ std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, Kerne
       : info.limits.max_shared_memory_bytes < (f16 ? kCoopSharedF16 : kCoopSharedF32)
           ? "the device has too little shared memory for the kernel's tiles"
           : nullptr;
-  if (missing && forced)
+  if (missing)
     call.fail(PORTA_ERROR_UNSUPPORTED, "PORTA_GEMM_KERNEL=coopmat asks for %s, but %s", name, missing);
-  if (missing) return std::nullopt;
-  if (!forced) {
-    if (cpu_like(info) || info.limits.subgroup_size < 2) return std::nullopt;
-    // Float32 (and bfloat16 widened to it) matrices: no device lists them natively
-    // (Vulkan drivers list 16-bit and 8-bit inputs; CUDA's tensor-core lowering takes
-    // float16 and int8), so the kernel would run lowered per invocation, far slower
-    // than matmul.comp. Only PORTA_GEMM_KERNEL=coopmat runs that variant.
-    if (!f16) return std::nullopt;
-    // Float16 too, for now: on the H100 the kernel ran at 27 GFLOP/s through CUDA (its
-    // spec-constant work-group size keeps the tensor-core lowering from taking it, so it is
-    // lowered per invocation) and was not yet measured faster than matmul.comp on Vulkan.
-    // Auto picks it again once a device reports which multiply-adds it runs natively and
-    // the kernel is measured ahead there.
-    return std::nullopt;
-    const std::lock_guard<std::mutex> lock(refused_mutex);
-    if (refused.count(refusal_key(info, name))) return std::nullopt;
-  }
   KernelChoice k{name, true};
   k.ctile = pick_coop_tile(info, g, f16);
   k.bm = uint64_t(k.ctile.warps_m) * k.ctile.tiles_m * kCoopTile;
@@ -409,24 +382,11 @@ void queue_with(const OpCall& call, const Gemm& g, const KernelChoice& choice) {
   }
 }
 
-// Picks the kernel (coop_choice, else simt_choice) and queues the GEMM. A device that
-// refuses the cooperative-matrix kernel when it is built (a Vulkan device
-// whose list of shapes lacks its multiply-add) runs matmul.comp, now and
-// from then on; nothing was queued before the refusal.
+// Picks the kernel (coop_choice, else simt_choice) and queues the GEMM.
 void queue_gemm(const OpCall& call, const Gemm& g) {
   if (g.m == 0 || g.n == 0 || g.batch == 0) return;
-  const KernelMode mode = kernel_mode(call);
-  if (const std::optional<KernelChoice> coop = coop_choice(call, g, mode)) {
-    try {
-      queue_with(call, g, *coop);
-      return;
-    } catch (const porta::Error& e) {
-      if (mode == KernelMode::kCoop || e.status() != PORTA_ERROR_UNSUPPORTED) throw;
-      const std::lock_guard<std::mutex> lock(refused_mutex);
-      refused.insert(refusal_key(call.info, coop->name));
-    }
-  }
-  queue_with(call, g, simt_choice(call.info, g));
+  const std::optional<KernelChoice> coop = coop_choice(call, g, kernel_mode(call));
+  queue_with(call, g, coop ? *coop : simt_choice(call.info, g));
 }
 
 // The refusal of shapes that do not multiply.

@@ -183,7 +183,8 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
                 static_cast<unsigned long long>(test_correct), static_cast<unsigned long long>(parts.test.m),
                 o.test_fraction, static_cast<unsigned long long>(o.seed));
   }
-  if (!o.save_model.empty()) {
+  // Every rank holds the same weights; rank 0 writes them.
+  if (!o.save_model.empty() && ranks().rank == 0) {
     Model model;
     model.features = data.d;
     model.w = r.w;

@@ -7,6 +7,10 @@
 
 #include "../common/plugin_support.hpp"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
 namespace porta::cpu {
 
 namespace {
@@ -15,9 +19,12 @@ namespace {
 IsaLevel host_isa_level() {
 #if defined(__x86_64__) && defined(__GNUC__)
   __builtin_cpu_init();
+  // F16C through CPUID (leaf 1, ECX): clang's __builtin_cpu_supports has no "f16c".
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
   const bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                  __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
-                  __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+                  __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") && f16c &&
+                  __builtin_cpu_supports("avx");
   const bool v4 = v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                   __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
                   __builtin_cpu_supports("avx512vl");

@@ -5,6 +5,7 @@
 
 #include "../common/spin_wait.hpp"
 #include "capabilities.hpp"
+#include "interop.hpp"
 
 namespace porta::vk {
 
@@ -29,6 +30,8 @@ Device::Device(const PhysicalDevice& p, const porta_plugin_device_options& optio
     if (p.has(optional)) extensions.push_back(optional);
   if (p.has("VK_KHR_portability_subset")) extensions.push_back("VK_KHR_portability_subset");
   if (p.has(kMaintenance8Extension)) extensions.push_back(kMaintenance8Extension);
+  const uint64_t host_alignment = host_import_alignment_of(p);
+  if (host_alignment) extensions.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   enabled_extensions.insert(extensions.begin(), extensions.end());
 
   FeatureChain features(p);
@@ -88,6 +91,7 @@ Device::Device(const PhysicalDevice& p, const porta_plugin_device_options& optio
 #undef PORTA_VK_LOAD_OPTIONAL
     if (timeline && (!fn.vkWaitSemaphores || !fn.vkGetSemaphoreCounterValue)) timeline = false;
     if (push_descriptor && !fn.vkCmdPushDescriptorSetKHR) push_descriptor = false;
+    if (fn.vkGetMemoryHostPointerPropertiesEXT) host_import_alignment = host_alignment;
     fn.vkGetDeviceQueue(handle, p.queue_family, 0, &queue);
     choose_memory_types();
   } catch (...) {

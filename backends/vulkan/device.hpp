@@ -42,6 +42,9 @@ class Device {
   uint64_t timeout_ns = 0;
   bool timeout_option = false;         // timeout_ns is porta/robust.h's limit, not PORTA_VULKAN_TIMEOUT_MS
   bool robust_buffer_access2 = false;  // a robust device with VK_EXT_robustness2's robustBufferAccess2
+  // VK_EXT_external_memory_host's minImportedHostPointerAlignment; 0: host memory cannot be
+  // imported (no extension, or PORTA_VULKAN_DISABLE=host-import).
+  uint64_t host_import_alignment = 0;
 
   std::unique_ptr<MemoryPool> memory;
   std::unique_ptr<StagingPool> staging;

@@ -166,12 +166,13 @@ void destroy_buffer(Buffer* buffer) {
 }
 
 Buffer* import_buffer(Device& device, const porta_native_memory& memory) {
-  // Host memory would need VK_EXT_external_memory_host, which porta does not enable yet.
+  // Host memory is import_host_buffer's (interop.cpp).
   if (memory.kind != PORTA_NATIVE_MEMORY_VK_BUFFER)
-    fail(PORTA_ERROR_UNSUPPORTED,
-         "vulkan: %s: the vulkan backend imports a VkBuffer with its VkDeviceMemory only, not host, CUDA or "
-         "OpenCL memory",
-         device.label().c_str());
+    fail(
+        PORTA_ERROR_UNSUPPORTED,
+        "vulkan: %s: the vulkan backend imports a VkBuffer with its VkDeviceMemory, or host memory, not CUDA "
+        "or OpenCL memory",
+        device.label().c_str());
   // The buffer must be made on porta's VkDevice (porta_device_native): Vulkan
   // cannot tell a handle of another device apart without undefined behaviour,
   // so what it can check is the size the buffer itself needs.

@@ -1,6 +1,7 @@
 // The Vulkan backend as a porta plugin. Objects a device still uses are
 // destroyed through Device::release, once the GPU has finished with them.
 #include "../common/plugin_adapter.hpp"
+#include "interop.hpp"
 #include "stream.hpp"
 
 namespace porta::vk {
@@ -29,6 +30,7 @@ struct Backend {
   }
   static Buffer* buffer_import(Device& device, const porta_native_memory& memory) {
     device.ensure_alive("buffer_import");
+    if (memory.kind == PORTA_NATIVE_MEMORY_HOST) return import_host_buffer(device, memory);
     return import_buffer(device, memory);
   }
   static void buffer_native(Buffer& b, porta_native_memory& memory) { describe_buffer(b, memory); }
@@ -51,6 +53,20 @@ struct Backend {
     device.ensure_alive("stream_create");
     return new Stream(device);
   }
+  // porta's VkDevice has one queue: a framework sharing the device submits to it too.
+  static Stream* stream_wrap_native(Device& device, void* native_queue) {
+    device.ensure_alive("stream_wrap_native");
+    if (native_queue != static_cast<void*>(device.queue))
+      plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
+                   "vulkan: %s: stream_wrap_native: VkQueue %p is not porta's queue %p (family %u; "
+                   "porta_native_device's vk_queue, the only queue of porta's VkDevice)",
+                   device.label().c_str(), native_queue, static_cast<void*>(device.queue),
+                   device.physical.queue_family);
+    return new Stream(device);
+  }
+  static void* stream_native(Stream& s) { return s.device().queue; }
+  static void stream_wait_native_event(Stream& s, void* event) { s.wait_semaphore(event); }
+  static void stream_signal_native_event(Stream& s, void* event) { s.signal_semaphore(event); }
   static void stream_destroy(Stream* s) {
     s->device().release([s] { delete s; });
   }

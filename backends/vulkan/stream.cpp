@@ -257,7 +257,10 @@ Buffer* Stream::stage(uint64_t want, uint64_t* offset, uint64_t* got) {
 }
 
 void Stream::flush() {
-  if (!open_) return;
+  // A framework's semaphore waited for goes out even without work after it,
+  // so that what the host does after a flush (host-visible copies, sync) follows it.
+  if (!open_ && waits_.empty()) return;
+  open_batch();
   std::unique_ptr<Batch> b = std::move(open_);
   chunk_ = nullptr;
   chunk_used_ = 0;
@@ -287,11 +290,12 @@ void Stream::submit(std::unique_ptr<Batch> b, VkCommandBuffer cb, VkFence extra_
   VkSubmitInfo info = make<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
   info.commandBufferCount = 1;
   info.pCommandBuffers = &cb;
+  VkTimelineSemaphoreSubmitInfo values =
+      make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+  attach_waits(info, values);  // binary only without timeline semaphores (interop.cpp checks)
   try {
     if (timeline_) {
       b->value = last_value_ + 1;
-      VkTimelineSemaphoreSubmitInfo values =
-          make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
       values.signalSemaphoreValueCount = 1;
       values.pSignalSemaphoreValues = &b->value;
       info.pNext = &values;
@@ -313,6 +317,7 @@ void Stream::submit(std::unique_ptr<Batch> b, VkCommandBuffer cb, VkFence extra_
     retire(std::move(b), false);
     throw;
   }
+  clear_waits();
   in_flight_.push_back(std::move(b));
 }
 

@@ -141,6 +141,10 @@ class Stream {
   void begin_record();
   Sequence* end_record();
   void replay(Sequence* sequence);
+  // A framework's porta_vk_semaphore (porta/interop.h; interop.cpp): later work
+  // waits for it / it is signalled after the work queued so far.
+  void wait_semaphore(const void* native_event);
+  void signal_semaphore(const void* native_event);
 
  private:
   static constexpr size_t kMaxChunksPerBatch = 4;  // staging one batch may hold before it is flushed
@@ -160,6 +164,9 @@ class Stream {
   void submit(std::unique_ptr<Batch> batch, VkCommandBuffer cb, VkFence extra_fence);
   void retire(std::unique_ptr<Batch> batch, bool copy_back);
   VkFence take_fence();
+  // Puts the framework's semaphores waited for into the next submission.
+  void attach_waits(VkSubmitInfo& info, VkTimelineSemaphoreSubmitInfo& values) const;
+  void clear_waits();
 
   Device& device_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
@@ -174,6 +181,10 @@ class Stream {
   std::vector<VkFence> spare_fences_;
   std::unique_ptr<Sequence> recording_;
   CommandState state_;  // of the command buffer being recorded (the open batch's or the sequence's)
+  // A framework's semaphores (and timeline values) that the next submission waits for.
+  std::vector<VkSemaphore> waits_;
+  std::vector<uint64_t> wait_values_;
+  std::vector<VkPipelineStageFlags> wait_stages_;
 };
 
 // Milliseconds between two events once both have completed.

@@ -93,7 +93,8 @@ namespace porta::vk {
 #define PORTA_VK_OPTIONAL_DEVICE_FUNCTIONS(X) \
   X(vkWaitSemaphores)                         \
   X(vkGetSemaphoreCounterValue)               \
-  X(vkCmdPushDescriptorSetKHR)
+  X(vkCmdPushDescriptorSetKHR)                \
+  X(vkGetMemoryHostPointerPropertiesEXT)
 
 #define PORTA_VK_DECLARE(name) PFN_##name name = nullptr;
 

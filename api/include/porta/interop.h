@@ -5,9 +5,9 @@
  *   pointer, a cl_mem, a VkBuffer with its VkDeviceMemory), and the native
  *   handles of porta's own buffers, devices and streams;
  * - DLPack (DLManagedTensor) export and import of tensor views;
- * - streams made from a framework's CUDA stream or OpenCL command queue, and
- *   waits on / signals of the framework's events, so porta's work runs in
- *   order with the framework's;
+ * - streams made from a framework's CUDA stream, OpenCL command queue or
+ *   Vulkan queue, and waits on / signals of the framework's events (CUevent,
+ *   cl_event, VkSemaphore), so porta's work runs in order with the framework's;
  * - map/unmap of a buffer range into host memory;
  * - allocator hooks: a framework's allocator supplies the memory of a
  *   device's buffers;
@@ -46,9 +46,14 @@ typedef enum porta_native_memory_kind {
    * CPU-type device); Vulkan with VK_EXT_external_memory_host; CUDA after
    * cuMemHostRegister (the device reads it over the bus). Alignment: the
    * pointer must be a multiple of PORTA_HOST_IMPORT_ALIGNMENT (what malloc
-   * and NumPy give), and pointer and size multiples of any larger alignment
-   * the device needs (Vulkan's minImportedHostPointerAlignment, usually the
-   * page size); the refusal names the alignment needed. */
+   * and NumPy give), and of any larger alignment the device needs: on Vulkan
+   * the pointer is a multiple of minImportedHostPointerAlignment (usually the
+   * page size: aligned_alloc(4096, ...), mmap), and the import covers the
+   * whole blocks of that alignment the range touches (the size need not be a
+   * multiple where the alignment is at most the page size, as the rest of the
+   * last page is mapped; the device still uses only `bytes`). A device without
+   * VK_EXT_external_memory_host, or a pointer off its alignment, is refused
+   * with PORTA_ERROR_UNSUPPORTED naming the alignment needed. */
   PORTA_NATIVE_MEMORY_HOST = 1,
   /* A CUDA device pointer (CUdeviceptr in `cuda_pointer`) of the device's own
    * context: CUDA backend only. */
@@ -166,21 +171,44 @@ typedef struct porta_native_device {
 
 PORTA_API porta_status porta_device_native(porta_device device, porta_native_device* native);
 
-/* A porta stream over a framework's queue: a CUstream (CUDA) or a
- * cl_command_queue of the device's cl_context (OpenCL). porta queues its work
- * on it and syncs it; destroying the porta stream does not destroy the queue.
- * CUDA's legacy default stream (a handle of 0, as PyTorch reports its default
- * stream) is CU_STREAM_LEGACY, (void*)1. The queue must be of porta's context:
- * the primary CUDA context (which PyTorch and CuPy use), porta's cl_context. */
+/* A porta stream over a framework's queue: a CUstream (CUDA), a
+ * cl_command_queue of the device's cl_context (OpenCL) or porta's VkQueue
+ * (Vulkan: porta_native_device's vk_queue, the one queue of porta's VkDevice,
+ * which a framework sharing the VkDevice submits to as well; Vulkan orders
+ * work across submissions only through semaphores, below). porta queues its
+ * work on it and syncs it; destroying the porta stream does not destroy the
+ * queue. CUDA's legacy default stream (a handle of 0, as PyTorch reports its
+ * default stream) is CU_STREAM_LEGACY, (void*)1. The queue must be of porta's
+ * context: the primary CUDA context (which PyTorch and CuPy use), porta's
+ * cl_context, porta's VkDevice. A VkQueue is externally synchronised: the
+ * framework must not call vkQueueSubmit on it while porta does (porta submits
+ * from the calls made on its streams: sync, reads, signals). */
 PORTA_API porta_status porta_stream_wrap_native(porta_device device, void* native_stream,
                                                 porta_stream* stream);
-/* The stream's native queue: CUstream or cl_command_queue; PORTA_ERROR_UNSUPPORTED elsewhere. */
+/* The stream's native queue: CUstream, cl_command_queue or VkQueue;
+ * PORTA_ERROR_UNSUPPORTED elsewhere. */
 PORTA_API porta_status porta_stream_native(porta_stream stream, void** native_stream);
-/* Later work on the stream waits for a framework's event: a CUevent (CUDA) or
- * a cl_event of the device's context (OpenCL). */
+
+/* A framework's Vulkan event: a VkSemaphore of porta's VkDevice and, for a
+ * timeline semaphore, the value to wait for or to signal (a binary semaphore:
+ * value 0). Pass its address as `native_event` on a Vulkan stream. A binary
+ * semaphore's wait is consumed by the stream's next submission (its next
+ * work, or a signal); a timeline value to signal must be above the
+ * semaphore's current and pending values (Vulkan's rule). */
+typedef struct porta_vk_semaphore {
+  uint32_t struct_size; /* sizeof(porta_vk_semaphore) */
+  uint64_t semaphore;   /* VkSemaphore */
+  uint64_t value;       /* timeline value; 0: a binary semaphore */
+} porta_vk_semaphore;
+
+/* Later work on the stream waits for a framework's event: a CUevent (CUDA),
+ * a cl_event of the device's context (OpenCL), a porta_vk_semaphore* (Vulkan:
+ * the stream's work queued so far is submitted first, without the wait). */
 PORTA_API porta_status porta_stream_wait_native_event(porta_stream stream, void* native_event);
 /* Signals a framework's event when the stream's work so far is done: records
- * a CUevent (CUDA); completes an OpenCL user event (clCreateUserEvent). */
+ * a CUevent (CUDA); completes an OpenCL user event (clCreateUserEvent);
+ * signals a porta_vk_semaphore* (Vulkan: the stream's queued work is
+ * submitted now, the semaphore signalled after it). */
 PORTA_API porta_status porta_stream_signal_native_event(porta_stream stream, void* native_event);
 
 /* ---- messages -------------------------------------------------------------------- */

@@ -82,7 +82,7 @@ inline Tensor from_dlpack(const Device& device, DLManagedTensor* tensor) {
                 v.dtype);
 }
 
-// A porta stream over a framework's CUstream or cl_command_queue.
+// A porta stream over a framework's CUstream, cl_command_queue or (porta's) VkQueue.
 inline Stream wrap_stream(const Device& device, void* native_stream) {
   return detail::created<Stream>(porta_stream_wrap_native, device.handle(), native_stream);
 }
@@ -96,6 +96,15 @@ inline void wait_native_event(const Stream& stream, void* native_event) {
 }
 inline void signal_native_event(const Stream& stream, void* native_event) {
   detail::check(porta_stream_signal_native_event(stream.handle(), native_event));
+}
+// A framework's VkSemaphore (value 0: binary; else the timeline value) on a Vulkan stream.
+inline void wait_native_event(const Stream& stream, porta_vk_semaphore point) {
+  point.struct_size = sizeof point;
+  wait_native_event(stream, &point);
+}
+inline void signal_native_event(const Stream& stream, porta_vk_semaphore point) {
+  point.struct_size = sizeof point;
+  signal_native_event(stream, &point);
 }
 
 }  // namespace porta

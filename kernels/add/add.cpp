@@ -3,8 +3,9 @@
 // (strides >= 0) whose dimensions, aligned from the last, equal out's or are 1
 // (a missing leading dimension counts as 1): a bias row over the rows of a
 // matrix, a column over its columns, a scalar over everything. Same-shape
-// contiguous operands take the plain path, split into binding ranges like
-// mul; broadcasting binds whole buffers. Error bound: one IEEE add, correctly
+// contiguous operands take the plain path, split into binding ranges and
+// four floats at a time like mul (add_vec4.comp); broadcasting binds whole
+// buffers. Error bound: one IEEE add, correctly
 // rounded (bound.hpp).
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
@@ -71,15 +72,35 @@ void launch_add(porta_stream stream, const porta_tensor* a_tensor, const porta_t
     uint32_t n, a_offset, b_offset, o_offset, stride;
   } push{};
   if (same_shape(a, out) && same_shape(b, out) && a.contiguous && b.contiguous) {
+    // mul's choice: add_vec4.comp for the first 4*(n/4) elements where every
+    // element offset is a multiple of 4, add.comp for the tail and the rest;
+    // an item per element on CPU-type devices where they may (ONCE).
     for_each_piece(call, {&a, &b, &out}, out.elements, 4, [&](const Piece& piece) {
-      const uint32_t groups = elementwise_groups(call.info, piece.count, wg);
-      push.n = static_cast<uint32_t>(piece.count);
-      push.a_offset = piece.offset[0];
-      push.b_offset = piece.offset[1];
-      push.o_offset = piece.offset[2];
+      const uint64_t n = piece.count;
+      const uint32_t a_offset = piece.offset[0], b_offset = piece.offset[1], o_offset = piece.offset[2];
+      const auto bindings = {piece.binding[0], piece.binding[1], piece.binding[2]};
+      const bool aligned = a_offset % 4 == 0 && b_offset % 4 == 0 && o_offset % 4 == 0;
+      const uint64_t vec4s = aligned ? n / 4 : 0;
+      if (vec4s > 0) {
+        const uint32_t groups = elementwise_groups(call.info, vec4s, wg);
+        struct {
+          uint32_t n4, a_offset4, b_offset4, o_offset4, stride;
+        } vec4_push{static_cast<uint32_t>(vec4s), a_offset / 4, b_offset / 4, o_offset / 4, groups * wg};
+        const uint32_t once =
+            uint32_t(loop_free_elementwise(call.info, groups, wg, vec4s, {a_offset, b_offset, o_offset}));
+        dispatch_ranges(call, builtin_kernel(call, "add_vec4", {{0, wg}, {1, once}}), groups, 1, bindings,
+                        &vec4_push, sizeof vec4_push);
+      }
+      const uint64_t done = vec4s * 4;
+      if (done == n) return;
+      const uint32_t groups = elementwise_groups(call.info, n - done, wg);
+      push.n = static_cast<uint32_t>(n - done);
+      push.a_offset = static_cast<uint32_t>(a_offset + done);
+      push.b_offset = static_cast<uint32_t>(b_offset + done);
+      push.o_offset = static_cast<uint32_t>(o_offset + done);
       push.stride = groups * wg;
-      dispatch_ranges(call, builtin_kernel(call, "add", {{0, wg}, {1, 0}}), groups, 1,
-                      {piece.binding[0], piece.binding[1], piece.binding[2]}, &push, sizeof push);
+      dispatch_ranges(call, builtin_kernel(call, "add", {{0, wg}, {1, 0}}), groups, 1, bindings, &push,
+                      sizeof push);
     });
     return;
   }

@@ -65,6 +65,39 @@ bool native_recording(const DeviceState& d) {
          d.api->sequence_destroy;
 }
 
+// in_flight objects between two marks: a mark costs an event per so many objects.
+constexpr size_t kObjectsPerMark = 64;
+
+// Lets go of the objects of work the device has finished (the marks it has
+// passed), without waiting; the device's later objects stay.
+void release_finished(porta_stream_t& s) {
+  auto query = s.device->api->event_query;
+  size_t finished = 0;
+  while (query && !s.marks.empty()) {
+    int done = 0;
+    if (query(s.marks.front().event, &done) != PORTA_SUCCESS || !done) break;  // a failure shows at sync
+    finished = s.marks.front().objects;
+    s.device->api->event_destroy(s.marks.front().event);
+    s.marks.pop_front();
+  }
+  if (finished == 0) return;
+  s.in_flight.erase(s.in_flight.begin(), s.in_flight.begin() + static_cast<std::ptrdiff_t>(finished));
+  for (InFlightMark& m : s.marks) m.objects -= finished;
+}
+
+// Marks the work queued so far once enough objects came since the last mark.
+void mark_in_flight(porta_stream_t& s) {
+  const porta_plugin_api& api = *s.device->api;
+  if (!api.event_query ||
+      s.in_flight.size() - (s.marks.empty() ? 0 : s.marks.back().objects) < kObjectsPerMark)
+    return;
+  porta_plugin_event event = nullptr;
+  if (api.event_record(s.handle, &event) == PORTA_SUCCESS)
+    s.marks.push_back({event, s.in_flight.size()});
+  else
+    clear_last_error();  // no mark: the objects stay until the sync
+}
+
 // Issues `op` now, or records it when the core records this stream; keeps
 // `objects` alive while the work (or the sequence) may use them.
 void submit(porta_stream_t& s, const char* call, std::vector<std::shared_ptr<void>> objects, RecordedOp op) {
@@ -75,11 +108,19 @@ void submit(porta_stream_t& s, const char* call, std::vector<std::shared_ptr<voi
       return;
     }
   } else {
+    release_finished(s);
     for (auto& o : objects) s.in_flight.push_back(std::move(o));
   }
   check_not_lost(*s.device, call);
   clear_last_error();
   check_plugin(op(), *s.device, call);
+  if (!s.recording) mark_in_flight(s);
+}
+
+// The stream's marks go (its work has finished, or the stream is gone).
+void drop_marks(porta_stream_t& s) {
+  for (const InFlightMark& m : s.marks) s.device->api->event_destroy(m.event);
+  s.marks.clear();
 }
 
 // porta_stream_write and porta_stream_read: `host` is the source of a write
@@ -235,6 +276,7 @@ void porta_stream_destroy(porta_stream stream) {
   }
   if (api->stream_sync(stream->handle) != PORTA_SUCCESS)
     log(PORTA_LOG_WARN, stream->device->label + ": stream destroyed with failed work: " + porta_last_error());
+  drop_marks(*stream);
   api->stream_destroy(stream->handle);
   delete stream;
 }
@@ -317,7 +359,10 @@ porta_status porta_stream_sync(porta_stream stream) {
     check_not_lost(*s.device, "porta_stream_sync");
     porta_status status = s.device->api->stream_sync(s.handle);
     // Work on a lost device may still use its objects: they stay.
-    if (status != PORTA_ERROR_DEVICE_LOST) s.in_flight.clear();
+    if (status != PORTA_ERROR_DEVICE_LOST) {
+      drop_marks(s);
+      s.in_flight.clear();
+    }
     check_plugin(status, *s.device, "sync");
   });
 }

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -25,7 +26,7 @@ struct DeviceState {
   const porta_plugin_api* api = nullptr;
   porta_plugin_device handle = nullptr;
   porta_device_info info{};
-  std::string label;    // "backend:index (name)" for messages
+  std::string label;  // "backend:index (name)" for messages
   // porta/robust.h: the options the device was opened with, and whether it
   // is lost (a plugin said PORTA_ERROR_DEVICE_LOST): every later call on it
   // fails with `lost_cause`, and nothing is handed back to its plugin.
@@ -117,13 +118,24 @@ struct porta_sequence_t {
   std::vector<std::shared_ptr<void>> keep_alive;
 };
 
+// A point in a stream's queued work (a plugin event) and how many of the
+// stream's in_flight objects were queued before it.
+struct InFlightMark {
+  porta_plugin_event event = nullptr;
+  size_t objects = 0;
+};
+
 struct porta_stream_t {
   DeviceRef device;
   uint64_t serial = 0;  // unique in the process, unlike the address of a destroyed stream
   porta_plugin_stream handle = nullptr;
   std::unique_ptr<porta_sequence_t> recording;  // the sequence being recorded, if any
-  // Objects used by work queued since the last sync stay alive until it ends.
+  // Objects used by work queued since the last sync stay alive until it ends,
+  // or until the device has passed a mark after them (plugins with
+  // event_query): a stream that is never synced, such as a framework's stream
+  // that a custom operator queues on, does not keep all it ever used.
   std::vector<std::shared_ptr<void>> in_flight;
+  std::deque<InFlightMark> marks;  // oldest first
 };
 
 struct porta_event_t {

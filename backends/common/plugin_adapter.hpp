@@ -59,6 +59,7 @@
 //   static void* stream_native(Stream&);
 //   static void stream_wait_native_event(Stream&, void* native_event);
 //   static void stream_signal_native_event(Stream&, void* native_event);
+//   static bool event_query(Event&);  // the work before it has finished (never blocks)
 // };
 #pragma once
 
@@ -268,6 +269,9 @@ class Adapter {
   static porta_status stream_signal_native_event(porta_plugin_stream s, void* event) {
     return guard([&] { B::stream_signal_native_event(stream(s), event); });
   }
+  static porta_status event_query(porta_plugin_event e, int* done) {
+    return guard([&] { *done = B::event_query(*object<Event>(e)) ? 1 : 0; });
+  }
 
   struct Interop {
     decltype(porta_plugin_api::buffer_import) buffer_import = nullptr;
@@ -277,6 +281,7 @@ class Adapter {
     decltype(porta_plugin_api::stream_native) stream_native = nullptr;
     decltype(porta_plugin_api::stream_wait_native_event) stream_wait_native_event = nullptr;
     decltype(porta_plugin_api::stream_signal_native_event) stream_signal_native_event = nullptr;
+    decltype(porta_plugin_api::event_query) event_query = nullptr;
   };
   static constexpr Interop interop() {
     Interop i;
@@ -293,6 +298,7 @@ class Adapter {
       i.stream_wait_native_event = stream_wait_native_event;
     if constexpr (requires(Stream & s, void* e) { B::stream_signal_native_event(s, e); })
       i.stream_signal_native_event = stream_signal_native_event;
+    if constexpr (requires(Event & e) { B::event_query(e); }) i.event_query = event_query;
     return i;
   }
 
@@ -348,6 +354,7 @@ class Adapter {
       .stream_wait_native_event = interop().stream_wait_native_event,
       .stream_signal_native_event = interop().stream_signal_native_event,
       .device_open_options = device_open_options,
+      .event_query = interop().event_query,
   };
 };
 

@@ -133,7 +133,7 @@ struct Stream {
   bool wrapped = false;  // a framework's CUstream (stream_wrap_native): never destroyed here
   bool recording = false;
   std::unique_ptr<RecordedStorage> recorded;
-  plugin::SmallTransfers small;  // in cuMemHostAlloc memory
+  plugin::SmallTransfers small;              // in cuMemHostAlloc memory
   std::vector<std::string> pending_kernels;  // dispatched since the last sync, for the watchdog's message
 };
 
@@ -200,6 +200,7 @@ struct Backend {
   static void* stream_native(Stream& s) { return s.cu; }
   static void stream_wait_native_event(Stream& s, void* event);
   static void stream_signal_native_event(Stream& s, void* event);
+  static bool event_query(Event& event);
 };
 
 }  // namespace porta::cuda

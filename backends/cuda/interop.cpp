@@ -114,4 +114,12 @@ void Backend::stream_signal_native_event(Stream& s, void* event) {
   s.device->check(driver().cuEventRecord(static_cast<CUevent>(event), s.cu), "cuEventRecord");
 }
 
+bool Backend::event_query(Event& event) {
+  ContextScope scope(*event.device);
+  const CUresult r = driver().cuEventQuery(event.cu);
+  if (r == CUDA_ERROR_NOT_READY) return false;
+  event.device->check(r, "cuEventQuery");
+  return true;
+}
+
 }  // namespace porta::cuda

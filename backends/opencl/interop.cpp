@@ -147,6 +147,17 @@ void stream_wait_native_event(porta_plugin_stream_t& stream, void* native) {
         "clEnqueueBarrierWithWaitList");
 }
 
+bool event_query(porta_plugin_event_t& event) {
+  const cl_int status = event_value<cl_int>(event.event, CL_EVENT_COMMAND_EXECUTION_STATUS, event.where);
+  if (status < 0)
+    plugin::fail(PORTA_ERROR_BACKEND, "opencl: %s: the work before an event failed (execution status %d)",
+                 event.where.c_str(), status);
+  if (status == CL_COMPLETE) return true;
+  // Commands may wait in the queue until a flush: let them start, so a later query can say done.
+  cl().clFlush(event_value<cl_command_queue>(event.event, CL_EVENT_COMMAND_QUEUE, event.where));
+  return false;
+}
+
 void stream_signal_native_event(porta_plugin_stream_t& stream, void* native) {
   const std::string& where = stream.device->where;
   cl_event user = static_cast<cl_event>(native);

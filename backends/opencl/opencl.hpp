@@ -76,9 +76,9 @@ struct porta_plugin_stream_t {
   cl_command_queue queue;
   bool recording = false;
   std::vector<StreamOp> recorded;
-  bool wrapped = false;                 // a framework's queue (stream_wrap_native)
-  cl_mem small_mem = nullptr;           // CL_MEM_ALLOC_HOST_PTR, mapped for good: pinned host memory
-  porta::plugin::SmallTransfers small;  // in small_mem's mapping
+  bool wrapped = false;                      // a framework's queue (stream_wrap_native)
+  cl_mem small_mem = nullptr;                // CL_MEM_ALLOC_HOST_PTR, mapped for good: pinned host memory
+  porta::plugin::SmallTransfers small;       // in small_mem's mapping
   std::vector<std::string> pending_kernels;  // dispatched since the last sync, for the watchdog's message
 };
 
@@ -131,4 +131,6 @@ void device_native(porta_plugin_device_t& device, porta_native_device& native);
 porta_plugin_stream_t* stream_wrap_native(porta_plugin_device_t& device, void* queue);
 void stream_wait_native_event(porta_plugin_stream_t& stream, void* event);
 void stream_signal_native_event(porta_plugin_stream_t& stream, void* event);
+// Whether the work before an event_record marker has finished (never blocks).
+bool event_query(porta_plugin_event_t& event);
 }  // namespace porta::opencl

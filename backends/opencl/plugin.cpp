@@ -75,6 +75,7 @@ struct Backend : plugin::HandleObjects {
   static void stream_signal_native_event(Stream& s, void* event) {
     opencl::stream_signal_native_event(s, event);
   }
+  static bool event_query(Event& event) { return opencl::event_query(event); }
 };
 
 }  // namespace porta::opencl

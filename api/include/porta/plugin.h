@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 8u
+#define PORTA_PLUGIN_ABI_VERSION 9u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */
@@ -243,6 +243,14 @@ typedef struct porta_plugin_api {
    * opens with device_open and refuses robust or a timeout, saying why). */
   porta_status (*device_open_options)(uint32_t index, const porta_plugin_device_options* options,
                                       porta_plugin_device* device);
+
+  /* ---- appended in ABI 9: finished work without waiting ---- */
+  /* Whether the work queued before `event` (event_record) has finished:
+   * *done 1 or 0, never blocking. The core releases the buffers (and the
+   * framework memory) of finished work on streams that are not synced, such
+   * as a framework's stream a custom operator queues on. NULL: a stream's
+   * objects stay until it syncs. */
+  porta_status (*event_query)(porta_plugin_event event, int* done);
 } porta_plugin_api;
 
 typedef const porta_plugin_api* (*porta_plugin_entry_fn)(void);

@@ -7,10 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/backend_under_test.hpp"
@@ -90,6 +92,47 @@ TEST(Interop, ReleaseCallbackRunsOnceAfterTheLastUse) {
   s.sync();
   EXPECT_EQ(released, 1);
   EXPECT_EQ(static_cast<float*>(mem.data)[63], 1.0f);
+}
+
+// A stream that is never synced (a framework's, which a custom operator
+// queues on) lets go of the buffers of work the device has finished: the
+// framework's memory comes back without a sync. Vulkan submits a stream's
+// work only at its sync (or a read), so there the memory stays until then.
+TEST(Interop, FinishedWorkReleasesForeignMemoryWithoutASync) {
+  auto dev = open_under_test();
+  HostMemory mem(256);
+  int released = 0;
+  porta_native_memory m{};
+  m.struct_size = sizeof m;
+  m.kind = PORTA_NATIVE_MEMORY_HOST;
+  m.host_pointer = mem.data;
+  m.bytes = 256;
+  m.release = [](void* count) { ++*static_cast<int*>(count); };
+  m.release_user_data = &released;
+  porta_buffer imported = nullptr;
+  porta_status st = porta_buffer_import_native(dev.handle(), &m, &imported);
+  if (st == PORTA_ERROR_UNSUPPORTED) GTEST_SKIP() << porta_last_error();
+  ASSERT_EQ(st, PORTA_SUCCESS) << porta_last_error();
+  porta::Stream s = dev.stream();
+  {
+    porta::Buffer b(imported);
+    porta::ops::scale(s, porta::Tensor(b, {64}), 2.0f, porta::Tensor(b, {64}));
+  }
+  porta::Buffer other = dev.buffer(256);
+  const bool submits_at_sync = dev.backend() == "vulkan";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  int ops = 0;
+  while (released == 0 && std::chrono::steady_clock::now() < deadline &&
+         ops < (submits_at_sync ? 200 : 100000)) {
+    porta::ops::scale(s, porta::Tensor(other, {64}), 1.0f, porta::Tensor(other, {64}));
+    if (++ops % 64 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (submits_at_sync)
+    EXPECT_EQ(released, 0) << "released before its work was submitted";
+  else
+    EXPECT_EQ(released, 1) << "still held after " << ops << " later operations without a sync";
+  s.sync();
+  EXPECT_EQ(released, 1);
 }
 
 TEST(Interop, DlpackRoundTripSharesMemory) {

@@ -66,7 +66,7 @@ bool native_recording(const DeviceState& d) {
 }
 
 // in_flight objects between two marks: a mark costs an event per so many objects.
-constexpr size_t kObjectsPerMark = 64;
+constexpr size_t kObjectsPerMark = 32;
 
 // Lets go of the objects of work the device has finished (the marks it has
 // passed), without waiting; the device's later objects stay.

@@ -191,39 +191,71 @@ class Stream:
         self,
         kernel: "Kernel",
         groups: Union[int, Sequence[int]],
-        buffers: Iterable[Union["Array", _porta.Buffer]] = (),
-        push: Union[bytes, np.ndarray, None] = None,
+        buffers: Iterable[Any] = (),
+        push: Union[bytes, np.ndarray, np.generic, None] = None,
     ) -> None:
         """Queues ``kernel`` over ``groups`` work-groups (an int or up to 3 ints),
         with ``buffers`` in the kernel's parameter order and ``push`` its
         push-constant block (bytes, or a NumPy array or structured scalar laid
-        out as std430)."""
-        if not isinstance(kernel, Kernel):
+        out as std430).
+
+        A buffer is a porta.Array, or a DLPack producer (a PyTorch tensor, a
+        NumPy array) that the device uses in place for this dispatch alone:
+        no porta.Array is made, and porta lets go of the producer's memory once
+        the work is done (the cheapest way for a framework's operator). Memory
+        the device cannot use in place is a ValueError there (porta.from_dlpack
+        copies it)."""
+        # The common case is checked first and cheaply: this runs once per operator call.
+        if type(kernel) is not Kernel:
             raise TypeError(f"stream.dispatch: expected a porta.Kernel, got {type(kernel).__name__}")
-        if kernel.device != self.device:
-            raise ValueError(f"stream.dispatch: the kernel belongs to {kernel.device}, the stream to {self.device}")
-        g = (groups,) if isinstance(groups, (int, np.integer)) else tuple(groups)
-        if not 1 <= len(g) <= 3 or any(int(x) < 0 for x in g):
-            raise ValueError(f"stream.dispatch: groups must be 1 to 3 non-negative ints, got {groups!r}")
-        g = tuple(int(x) for x in g) + (1,) * (3 - len(g))
+        device = self.device
+        if kernel.device is not device and kernel.device != device:
+            raise ValueError(f"stream.dispatch: the kernel belongs to {kernel.device}, the stream to {device}")
+        if type(groups) is int and groups >= 0:
+            g = (groups, 1, 1)
+        else:
+            g = (groups,) if isinstance(groups, (int, np.integer)) else tuple(groups)
+            if not 1 <= len(g) <= 3 or any(int(x) < 0 for x in g):
+                raise ValueError(f"stream.dispatch: groups must be 1 to 3 non-negative ints, got {groups!r}")
+            g = tuple(int(x) for x in g) + (1,) * (3 - len(g))
         handles = []
+        foreign = False
         for i, b in enumerate(buffers):
-            if isinstance(b, Array):
-                b._check_device(self.device, f"stream.dispatch buffer {i}")
+            kind = type(b)
+            if kind is Array:
+                if b.device is not device and b.device != device:
+                    raise ValueError(
+                        f"stream.dispatch buffer {i}: the array is on {b.device}, expected one on {device}"
+                    )
+                if b._buffer.freed:
+                    b._check_live()
                 handles.append(b._buffer)
-            elif isinstance(b, _porta.Buffer):
+            elif kind is _porta.Buffer:
                 handles.append(b)
+            elif hasattr(b, "__dlpack__"):
+                handles.append(b)
+                foreign = True
             else:
-                raise TypeError(f"stream.dispatch: buffer {i} is a {type(b).__name__}; expected a porta.Array")
+                raise TypeError(
+                    f"stream.dispatch: buffer {i} is a {kind.__name__}; expected a porta.Array or a DLPack "
+                    "producer (a PyTorch tensor, a NumPy array)"
+                )
         if push is None:
             data = b""
+        elif type(push) is bytes:
+            data = push
+        elif isinstance(push, np.generic):  # a scalar is one contiguous value
+            data = push.tobytes()
         elif isinstance(push, (bytes, bytearray, memoryview)):
             data = bytes(push)
-        elif isinstance(push, (np.ndarray, np.generic)):
+        elif isinstance(push, np.ndarray):
             data = np.ascontiguousarray(push).tobytes()
         else:
             raise TypeError(f"stream.dispatch: push must be bytes or a NumPy array, got {type(push).__name__}")
-        self._handle.dispatch(kernel._handle, g, handles, data)
+        if foreign:
+            _porta.dispatch_arrays(device._handle, self._handle, kernel._handle, g, handles, data)
+        else:
+            self._handle.dispatch(kernel._handle, g, handles, data)
 
     def __repr__(self) -> str:
         return f"<porta.Stream on {self.device.selector}>"

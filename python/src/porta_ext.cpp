@@ -242,10 +242,8 @@ nb::object numpy_view(const AnyArray& a, const std::vector<size_t>& shape, const
 // DLPack device type, and without a buffer a NumPy view of host memory to copy).
 using Imported = std::tuple<nb::object, std::string, std::string, std::vector<size_t>, int32_t, nb::object>;
 
-// A buffer over a DLPack producer's memory, used in place: host memory on a
-// device that imports it, CUDA memory on the CUDA backend. None where the
-// device cannot use the memory in place; the caller copies then.
-Imported import_array(Device& d, AnyArray a) {
+// A C-contiguous array's shape; anything else is a ValueError naming the fix.
+std::vector<size_t> contiguous_shape(const AnyArray& a) {
   std::vector<size_t> shape(a.ndim());
   int64_t expected = 1;
   for (size_t i = a.ndim(); i-- > 0;) {
@@ -256,12 +254,18 @@ Imported import_array(Device& d, AnyArray a) {
           "(NumPy: np.ascontiguousarray(x); PyTorch: x.contiguous())");
     expected *= a.shape(i);
   }
-  std::string dtype = dtype_of(a.dtype());
-  auto refuse = [&](std::string why) {
-    return Imported{nb::none(), why, dtype, shape, a.device_type(), numpy_view(a, shape, dtype)};
-  };
-  if (dtype.empty()) return refuse("porta has no such element type");
-  if (!has_interop()) return refuse("this libporta cannot import memory");
+  return shape;
+}
+
+// A buffer over `a`'s memory, used in place: host memory on a device that
+// imports it, CUDA memory on the CUDA backend; the buffer keeps `a` (its
+// producer's memory) until porta releases it. Null, with `why`, where the
+// device cannot use the memory in place.
+porta_buffer import_in_place(Device& d, const AnyArray& a, std::string& why) {
+  if (!has_interop()) {
+    why = "this libporta cannot import memory";
+    return nullptr;
+  }
   porta_native_memory memory{};
   memory.struct_size = sizeof memory;
   memory.bytes = a.nbytes();
@@ -272,9 +276,13 @@ Imported import_array(Device& d, AnyArray a) {
     memory.kind = PORTA_NATIVE_MEMORY_CUDA_POINTER;
     memory.cuda_pointer = reinterpret_cast<uint64_t>(a.data());
   } else {
-    return refuse("porta imports host and CUDA memory only");
+    why = "porta imports host and CUDA memory only";
+    return nullptr;
   }
-  if (memory.bytes == 0) return refuse("an empty array has no memory to share");
+  if (memory.bytes == 0) {
+    why = "an empty array has no memory to share";
+    return nullptr;
+  }
   auto* owner = new AnyArray(a);
   memory.release = release_owner;
   memory.release_user_data = owner;
@@ -282,15 +290,75 @@ Imported import_array(Device& d, AnyArray a) {
   porta_status s = porta_buffer_import_native(d.get(), &memory, &b);
   if (s != PORTA_SUCCESS) {
     delete owner;  // porta did not take it
-    if (s == PORTA_ERROR_UNSUPPORTED || s == PORTA_ERROR_INVALID_ARGUMENT) return refuse(porta_last_error());
-    check(s);
+    if (s != PORTA_ERROR_UNSUPPORTED && s != PORTA_ERROR_INVALID_ARGUMENT) check(s);
+    why = porta_last_error();
+    return nullptr;
   }
-  return {nb::cast(new Buffer(b, memory.bytes), nb::rv_policy::take_ownership),
+  return b;
+}
+
+// What import_array found: (buffer or None, why None, dtype name, shape,
+// DLPack device type, and without a buffer a NumPy view of host memory to copy).
+using Imported = std::tuple<nb::object, std::string, std::string, std::vector<size_t>, int32_t, nb::object>;
+
+// A buffer over a DLPack producer's memory, used in place (import_in_place);
+// None where the device cannot use the memory in place: the caller copies then.
+Imported import_array(Device& d, AnyArray a) {
+  std::vector<size_t> shape = contiguous_shape(a);
+  std::string dtype = dtype_of(a.dtype());
+  std::string why = "porta has no such element type";
+  porta_buffer b = dtype.empty() ? nullptr : import_in_place(d, a, why);
+  if (!b) return {nb::none(), why, dtype, shape, a.device_type(), numpy_view(a, shape, dtype)};
+  return {nb::cast(new Buffer(b, a.nbytes()), nb::rv_policy::take_ownership),
           "",
           dtype,
           shape,
           a.device_type(),
           nb::none()};
+}
+
+// A dispatch whose buffers are porta buffers or DLPack producers (PyTorch
+// tensors, NumPy arrays) used in place for this dispatch alone: each is
+// imported, bound, and its buffer destroyed at once (the stream keeps it
+// until the work is done, then porta lets go of the producer's memory). A
+// framework's operator pays one call, no porta arrays.
+void dispatch_arrays(Device& d, porta_stream stream, porta_kernel kernel, const uint32_t groups[3],
+                     const nb::list& buffers, const std::string& push) {
+  std::vector<porta_buffer> handles, imported;
+  handles.reserve(buffers.size());
+  struct Imports {  // destroyed on every way out: the stream holds what it still uses
+    std::vector<porta_buffer>& buffers;
+    ~Imports() {
+      for (porta_buffer b : buffers) porta_buffer_destroy(b);
+    }
+  } destroy{imported};
+  size_t i = 0;
+  for (nb::handle item : buffers) {
+    if (Buffer* b = nb::isinstance<Buffer>(item) ? nb::inst_ptr<Buffer>(item) : nullptr) {
+      handles.push_back(b->get());
+    } else {
+      AnyArray a;
+      if (!nb::try_cast(item, a))
+        throw nb::type_error(("stream.dispatch: buffer " + std::to_string(i) +
+                              " is neither a porta.Array nor a DLPack producer (a PyTorch tensor, a NumPy array)")
+                                 .c_str());
+      contiguous_shape(a);
+      std::string why;
+      porta_buffer own = import_in_place(d, a, why);
+      if (!own)
+        throw nb::value_error(("stream.dispatch: buffer " + std::to_string(i) +
+                               " cannot be used in place on this device (" + why +
+                               "); pass porta.from_dlpack(x, device), which copies where it must")
+                                  .c_str());
+      imported.push_back(own);
+      handles.push_back(own);
+    }
+    ++i;
+  }
+  run_unlocked([&] {
+    return porta_stream_dispatch(stream, kernel, groups, handles.data(), static_cast<uint32_t>(handles.size()),
+                                 push.empty() ? nullptr : push.data(), static_cast<uint32_t>(push.size()));
+  });
 }
 
 // The buffer's memory as (DLPack capsule, DLPack device type, device id):
@@ -597,5 +665,13 @@ NB_MODULE(_porta, m) {
   // Whether this libporta can share memory with NumPy and DLPack producers (porta/interop.h).
   m.attr("HAS_INTEROP") = has_interop();
   m.def("import_array", &import_array, "device"_a, "array"_a);
+  m.def(
+      "dispatch_arrays",
+      [](Device& d, Stream& s, Kernel& k, std::tuple<uint32_t, uint32_t, uint32_t> groups, nb::list buffers,
+         nb::bytes push) {
+        const uint32_t g[3] = {std::get<0>(groups), std::get<1>(groups), std::get<2>(groups)};
+        dispatch_arrays(d, s.handle, k.handle, g, buffers, std::string(push.c_str(), push.size()));
+      },
+      "device"_a, "stream"_a, "kernel"_a, "groups"_a, "buffers"_a, "push"_a);
   m.def("export_array", &export_array, "buffer"_a, "dtype"_a, "shape"_a, "cuda_ordinal"_a);
 }

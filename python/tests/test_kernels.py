@@ -66,10 +66,40 @@ def test_dispatch_checks_its_arguments(dev):
     x = porta.zeros(64, device=dev)
     with pytest.raises(porta.InvalidArgumentError):
         dev.stream.dispatch(k, 1, [x, x], b"\0" * 4)  # the push block is 8 bytes
-    with pytest.raises(TypeError, match="porta.Array"):
-        dev.stream.dispatch(k, 1, [x, np.zeros(64, np.float32)], b"\0" * 8)
+    with pytest.raises(TypeError, match="porta.Array or a DLPack producer"):
+        dev.stream.dispatch(k, 1, [x, [0.0] * 64], b"\0" * 8)
     with pytest.raises(ValueError, match="groups"):
         dev.stream.dispatch(k, (1, 1, 1, 1), [x, x], b"\0" * 8)
+
+
+def _page_aligned(n):
+    """A float32 NumPy array of n elements on a page boundary: host memory every backend that
+    imports host memory can use in place (Vulkan imports whole pages)."""
+    raw = np.zeros(n * 4 + 4096, np.uint8)
+    start = (-raw.ctypes.data) % 4096
+    return raw[start : start + n * 4].view(np.float32)
+
+
+def test_dispatch_uses_dlpack_producers_in_place(dev):
+    """NumPy arrays (any DLPack producer) go straight to dispatch, used in place for it:
+    the kernel reads and writes the caller's memory, no porta.Array is made."""
+    k = porta.kernel(SCALE, spec={0: 2.0}, device=dev)
+    x, y = _page_aligned(300), _page_aligned(300)
+    x[:] = np.arange(300, dtype=np.float32)
+    push = np.array([(300, 1.0)], dtype=[("n", "<u4"), ("offset", "<f4")])
+    try:
+        dev.stream.dispatch(k, 5, [x, y], push)
+    except ValueError as e:  # a device that cannot use host memory in place (OpenCL on a GPU)
+        assert "cannot be used in place" in str(e) and "porta.from_dlpack" in str(e)
+        pytest.skip(f"{dev} does not use host memory in place: {e}")
+    dev.sync()
+    np.testing.assert_array_equal(y, np.arange(300, dtype=np.float32) * 2 + 1)
+    # A porta array and a NumPy array in one dispatch; the NumPy array is let go after it.
+    z = porta.empty(300, device=dev)
+    dev.stream.dispatch(k, 5, [y, z], push)
+    np.testing.assert_array_equal(z.numpy(), (np.arange(300, dtype=np.float32) * 2 + 1) * 2 + 1)
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        dev.stream.dispatch(k, 5, [x[::2], y], push)
 
 
 def test_waits_release_the_gil(dev):

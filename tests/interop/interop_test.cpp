@@ -125,7 +125,7 @@ TEST(Interop, FinishedWorkReleasesForeignMemoryWithoutASync) {
   while (released == 0 && std::chrono::steady_clock::now() < deadline &&
          ops < (submits_at_sync ? 200 : 100000)) {
     porta::ops::scale(s, porta::Tensor(other, {64}), 1.0f, porta::Tensor(other, {64}));
-    if (++ops % 64 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (++ops % 32 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   if (submits_at_sync)
     EXPECT_EQ(released, 0) << "released before its work was submitted";

@@ -9,6 +9,7 @@
 // rounded (bound.hpp).
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
+#include "common/vec4_elementwise.hpp"
 #include "launchers.hpp"
 
 namespace porta::ops {
@@ -72,35 +73,21 @@ void launch_add(porta_stream stream, const porta_tensor* a_tensor, const porta_t
     uint32_t n, a_offset, b_offset, o_offset, stride;
   } push{};
   if (same_shape(a, out) && same_shape(b, out) && a.contiguous && b.contiguous) {
-    // mul's choice: add_vec4.comp for the first 4*(n/4) elements where every
-    // element offset is a multiple of 4, add.comp for the tail and the rest;
-    // an item per element on CPU-type devices where they may (ONCE).
+    // As mul: add_vec4.comp for the first 4*(n/4) elements where every
+    // element offset is a multiple of 4 (common/vec4_elementwise.hpp),
+    // add.comp for the tail and the rest.
     for_each_piece(call, {&a, &b, &out}, out.elements, 4, [&](const Piece& piece) {
       const uint64_t n = piece.count;
-      const uint32_t a_offset = piece.offset[0], b_offset = piece.offset[1], o_offset = piece.offset[2];
-      const auto bindings = {piece.binding[0], piece.binding[1], piece.binding[2]};
-      const bool aligned = a_offset % 4 == 0 && b_offset % 4 == 0 && o_offset % 4 == 0;
-      const uint64_t vec4s = aligned ? n / 4 : 0;
-      if (vec4s > 0) {
-        const uint32_t groups = elementwise_groups(call.info, vec4s, wg);
-        struct {
-          uint32_t n4, a_offset4, b_offset4, o_offset4, stride;
-        } vec4_push{static_cast<uint32_t>(vec4s), a_offset / 4, b_offset / 4, o_offset / 4, groups * wg};
-        const uint32_t once =
-            uint32_t(loop_free_elementwise(call.info, groups, wg, vec4s, {a_offset, b_offset, o_offset}));
-        dispatch_ranges(call, builtin_kernel(call, "add_vec4", {{0, wg}, {1, once}}), groups, 1, bindings,
-                        &vec4_push, sizeof vec4_push);
-      }
-      const uint64_t done = vec4s * 4;
+      const uint64_t done = dispatch_vec4_part(call, piece, wg, "add_vec4");
       if (done == n) return;
       const uint32_t groups = elementwise_groups(call.info, n - done, wg);
       push.n = static_cast<uint32_t>(n - done);
-      push.a_offset = static_cast<uint32_t>(a_offset + done);
-      push.b_offset = static_cast<uint32_t>(b_offset + done);
-      push.o_offset = static_cast<uint32_t>(o_offset + done);
+      push.a_offset = static_cast<uint32_t>(piece.offset[0] + done);
+      push.b_offset = static_cast<uint32_t>(piece.offset[1] + done);
+      push.o_offset = static_cast<uint32_t>(piece.offset[2] + done);
       push.stride = groups * wg;
-      dispatch_ranges(call, builtin_kernel(call, "add", {{0, wg}, {1, 0}}), groups, 1, bindings, &push,
-                      sizeof push);
+      dispatch_ranges(call, builtin_kernel(call, "add", {{0, wg}, {1, 0}}), groups, 1,
+                      {piece.binding[0], piece.binding[1], piece.binding[2]}, &push, sizeof push);
     });
     return;
   }

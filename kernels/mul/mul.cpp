@@ -5,6 +5,7 @@
 // multiply, correctly rounded (bound.hpp).
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
+#include "common/vec4_elementwise.hpp"
 #include "launchers.hpp"
 
 namespace porta::ops {
@@ -30,18 +31,7 @@ void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_t
     const uint64_t n = piece.count;
     const uint32_t a_offset = piece.offset[0], b_offset = piece.offset[1], o_offset = piece.offset[2];
     const auto bindings = {piece.binding[0], piece.binding[1], piece.binding[2]};
-    const bool aligned = a_offset % 4 == 0 && b_offset % 4 == 0 && o_offset % 4 == 0;
-    const uint64_t vec4s = aligned ? n / 4 : 0;
-    if (vec4s > 0) {
-      const uint32_t groups = elementwise_groups(call.info, vec4s, wg);
-      struct {
-        uint32_t n4, a_offset4, b_offset4, o_offset4, stride;
-      } push{static_cast<uint32_t>(vec4s), a_offset / 4, b_offset / 4, o_offset / 4, groups * wg};
-      const uint32_t loop_free = once(groups, vec4s, {a_offset, b_offset, o_offset});
-      dispatch_ranges(call, builtin_kernel(call, "mul_vec4", {{0, wg}, {1, loop_free}}), groups, 1, bindings,
-                      &push, sizeof push);
-    }
-    const uint64_t done = vec4s * 4;
+    const uint64_t done = dispatch_vec4_part(call, piece, wg, "mul_vec4");
     if (done < n) {
       const uint32_t groups = elementwise_groups(call.info, n - done, wg);
       struct {

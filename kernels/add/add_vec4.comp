@@ -26,8 +26,8 @@ void main() {
   if (ONCE != 0u) {
     const uint i = gl_GlobalInvocationID.x;
     if (i < p.n4) o[i] = a[i] + b[i];
-    return;
+  } else {  // an if/else, not an early return: the loop stays reachable under ONCE's default
+    for (uint i = gl_GlobalInvocationID.x; i < p.n4; i += p.stride)
+      o[p.o_offset4 + i] = a[p.a_offset4 + i] + b[p.b_offset4 + i];
   }
-  for (uint i = gl_GlobalInvocationID.x; i < p.n4; i += p.stride)
-    o[p.o_offset4 + i] = a[p.a_offset4 + i] + b[p.b_offset4 + i];
 }

@@ -44,12 +44,22 @@ from ._errors import (
     UnavailableError,
     UnsupportedError,
 )
-from ._logistic import LogisticRegression, NotFittedError
 from ._porta import HAS_INTEROP
 from ._porta import version as _version
 from .ops import add, dense, matmul, mul, sigmoid
 
 __version__ = _version()
+
+
+# The estimator is loaded when first named: it imports scikit-learn (where
+# installed), seconds that `import porta` for kernels and ops need not pay.
+def __getattr__(name: str):
+    if name in ("LogisticRegression", "NotFittedError"):
+        from . import _logistic
+
+        return getattr(_logistic, name)
+    raise AttributeError(f"module 'porta' has no attribute {name!r}")
+
 
 __all__ = [
     "Array", "Device", "DeviceInfo", "Event", "Kernel", "Stream", "DTYPES",

@@ -339,9 +339,10 @@ void dispatch_arrays(Device& d, porta_stream stream, porta_kernel kernel, const 
     } else {
       AnyArray a;
       if (!nb::try_cast(item, a))
-        throw nb::type_error(("stream.dispatch: buffer " + std::to_string(i) +
-                              " is neither a porta.Array nor a DLPack producer (a PyTorch tensor, a NumPy array)")
-                                 .c_str());
+        throw nb::type_error(
+            ("stream.dispatch: buffer " + std::to_string(i) +
+             " is neither a porta.Array nor a DLPack producer (a PyTorch tensor, a NumPy array)")
+                .c_str());
       contiguous_shape(a);
       std::string why;
       porta_buffer own = import_in_place(d, a, why);
@@ -356,8 +357,9 @@ void dispatch_arrays(Device& d, porta_stream stream, porta_kernel kernel, const 
     ++i;
   }
   run_unlocked([&] {
-    return porta_stream_dispatch(stream, kernel, groups, handles.data(), static_cast<uint32_t>(handles.size()),
-                                 push.empty() ? nullptr : push.data(), static_cast<uint32_t>(push.size()));
+    return porta_stream_dispatch(stream, kernel, groups, handles.data(),
+                                 static_cast<uint32_t>(handles.size()), push.empty() ? nullptr : push.data(),
+                                 static_cast<uint32_t>(push.size()));
   });
 }
 

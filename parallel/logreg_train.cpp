@@ -5,7 +5,9 @@
 // devices' sums in device order in float64, optionally combines them with
 // other processes (the combine hook: MPI), takes the step and sends the
 // weights to every device the next iteration. Shards are contiguous row
-// ranges in device order, sized by the devices' measured throughput.
+// ranges in device order, sized so that the devices' predicted times are
+// equal (shares.hpp: each device's time as a fixed cost plus a cost per row,
+// fitted from its iterations).
 //
 // A shard that does not fit the device_memory cap streams through two chunk
 // buffers: a loader thread reads (or converts, data->read) chunk k + 1 and
@@ -29,6 +31,7 @@
 #include <vector>
 
 #include "porta/porta.hpp"
+#include "shares.hpp"
 
 namespace porta::parallel {
 
@@ -48,6 +51,24 @@ bool injected_failure(uint32_t device, uint64_t iteration) {
   unsigned long long dev = 0, it = 0;
   if (std::sscanf(env, "%llu:%llu", &dev, &it) != 2) return false;
   return dev == device && it == iteration;
+}
+
+// PORTA_PARALLEL_SIMULATED_MS=FIXED:PER_ROW[,FIXED:PER_ROW...] (a testing
+// knob): device i's measured time is replaced by FIXED + PER_ROW * rows
+// milliseconds, so that tests see the re-balancing of devices they choose.
+// Returns a negative time where the knob says nothing of the device.
+double simulated_ms(uint32_t device, uint64_t rows) {
+  const char* env = std::getenv("PORTA_PARALLEL_SIMULATED_MS");
+  if (!env) return -1;
+  const char* at = env;
+  for (uint32_t i = 0;; ++i) {
+    double fixed = 0, per_row = 0;
+    if (std::sscanf(at, "%lf:%lf", &fixed, &per_row) != 2) return -1;
+    if (i == device) return fixed + per_row * static_cast<double>(rows);
+    at = std::strchr(at, ',');
+    if (!at) return -1;
+    ++at;
+  }
 }
 
 // A device's part of the job.
@@ -71,7 +92,12 @@ struct Worker {
   std::vector<float> result;  // the shard's d + 2 sums this iteration
   double ms = 0;              // this iteration
   double busy_ms = 0;
-  double rate = 0;  // rows per second, smoothed
+  double rate = 0;  // rows per second, smoothed (the report's)
+  CostModel cost;   // what the shares follow
+  // This iteration also times the first half of the shard, a second shard
+  // size for the cost model (kept in probe_ms); the result is not used.
+  bool probe = false;
+  double probe_ms = 0;
 };
 
 struct Job {
@@ -160,20 +186,19 @@ void queue_gradient(const Job& job, Worker& wk, const porta::Buffer& x, const po
   porta::ops::logreg_gradient(wk.compute, tx, nullptr, ty, tw, tb, ts, &tws);
 }
 
-// One iteration on one device: the shard's d + 2 sums at the weights `wb`
-// (w then b) into wk.result.
-void device_iteration(const Job& job, Worker& wk, const std::vector<float>& wb, uint64_t iteration) {
-  if (injected_failure(wk.index, iteration))
-    fail(PORTA_ERROR_DEVICE_LOST, "failed on purpose (PORTA_PARALLEL_FAIL, a testing knob)");
-  if (!wk.loaded) prepare(job, wk);
-  // The device's time for the iteration, from events on its compute stream
-  // (without loading a shard that moved): its own work and its waits for
-  // chunks, not the time another handle of the same hardware keeps it queued.
+// The sums of the shard's first `count` rows at the weights `wb` (w then b)
+// into `out`; returns the device's time for them in milliseconds, from events
+// on its compute stream (without loading a shard that moved): its own work
+// and its waits for chunks, not the time another handle of the same hardware
+// keeps it queued.
+double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint64_t count,
+                  std::vector<float>& out) {
   porta::Event start = wk.compute.record_event();
   wk.compute.write(wk.weights, wb);
   wk.compute.fill(wk.sums, 0.0f);
+  const uint64_t chunks = (count + wk.chunk_rows - 1) / wk.chunk_rows;
   if (wk.chunks == 1) {
-    queue_gradient(job, wk, wk.x[0], wk.y[0], wk.rows);
+    queue_gradient(job, wk, wk.x[0], wk.y[0], count);
   } else {
     // Loader: chunk k into buffer k % 2 once the compute thread has released it.
     std::mutex mutex;
@@ -183,14 +208,14 @@ void device_iteration(const Job& job, Worker& wk, const std::vector<float>& wb, 
     bool stop = false;
     std::thread loader([&] {
       try {
-        for (uint64_t k = 0; k < wk.chunks; ++k) {
+        for (uint64_t k = 0; k < chunks; ++k) {
           {
             std::unique_lock<std::mutex> lock(mutex);
             changed.wait(lock, [&] { return stop || k < released + 2; });
             if (stop) return;
           }
-          const uint64_t first = k * wk.chunk_rows, count = std::min(wk.chunk_rows, wk.rows - first);
-          load_rows(job, wk.upload, wk.x[k % 2], wk.y[k % 2], wk.first + first, count, wk.staging_x[k % 2],
+          const uint64_t first = k * wk.chunk_rows, rows = std::min(wk.chunk_rows, count - first);
+          load_rows(job, wk.upload, wk.x[k % 2], wk.y[k % 2], wk.first + first, rows, wk.staging_x[k % 2],
                     wk.staging_y[k % 2]);
           std::lock_guard<std::mutex> lock(mutex);
           loaded = k + 1;
@@ -203,14 +228,14 @@ void device_iteration(const Job& job, Worker& wk, const std::vector<float>& wb, 
       }
     });
     try {
-      for (uint64_t k = 0; k < wk.chunks; ++k) {
+      for (uint64_t k = 0; k < chunks; ++k) {
         {
           std::unique_lock<std::mutex> lock(mutex);
           changed.wait(lock, [&] { return loaded > k || loader_error; });
           if (loader_error) std::rethrow_exception(loader_error);
         }
-        const uint64_t count = std::min(wk.chunk_rows, wk.rows - k * wk.chunk_rows);
-        queue_gradient(job, wk, wk.x[k % 2], wk.y[k % 2], count);
+        const uint64_t rows = std::min(wk.chunk_rows, count - k * wk.chunk_rows);
+        queue_gradient(job, wk, wk.x[k % 2], wk.y[k % 2], rows);
         wk.compute.sync();  // the buffer may be refilled once the kernels have read it
         std::lock_guard<std::mutex> lock(mutex);
         released = k + 1;
@@ -227,68 +252,95 @@ void device_iteration(const Job& job, Worker& wk, const std::vector<float>& wb, 
     }
     loader.join();
   }
-  wk.result.assign(job.d + 2, 0.0f);
-  wk.compute.read(wk.sums, wk.result);
+  out.assign(job.d + 2, 0.0f);
+  wk.compute.read(wk.sums, out);
   porta::Event end = wk.compute.record_event();
   wk.compute.sync();
-  wk.ms = start.elapsed_ms(end);
+  const double simulated = simulated_ms(wk.index, count);
+  return simulated >= 0 ? simulated : start.elapsed_ms(end);
+}
+
+// One iteration on one device: its shard's d + 2 sums into wk.result (zeros
+// for a device left without rows), and, when asked, the probe.
+void device_iteration(const Job& job, Worker& wk, const std::vector<float>& wb, uint64_t iteration) {
+  if (injected_failure(wk.index, iteration))
+    fail(PORTA_ERROR_DEVICE_LOST, "failed on purpose (PORTA_PARALLEL_FAIL, a testing knob)");
+  if (wk.rows == 0) {
+    wk.result.assign(job.d + 2, 0.0f);
+    wk.ms = 0;
+    return;
+  }
+  if (!wk.loaded) prepare(job, wk);
+  wk.ms = shard_sums(job, wk, wb, wk.rows, wk.result);
+  if (wk.probe) {
+    std::vector<float> unused;
+    wk.probe_ms = shard_sums(job, wk, wb, wk.rows / 2, unused);
+  }
+}
+
+// The live workers' shards: rows[k] for the k-th live worker, contiguous in
+// device order. A shard that changes is loaded again.
+void set_rows(std::vector<Worker>& workers, const std::vector<uint64_t>& rows) {
+  uint64_t first = 0;
+  size_t k = 0;
+  for (Worker& wk : workers) {
+    const uint64_t count = wk.alive ? rows[k++] : 0;
+    if (count != wk.rows || (count && wk.first != first)) wk.loaded = false;
+    wk.rows = count;
+    wk.first = first;
+    first += count;
+  }
 }
 
 // Shards proportional to `weight` over the live workers, at least one row
-// each, contiguous in device order.
+// each.
 void assign_rows(std::vector<Worker>& workers, const std::vector<double>& weight, uint64_t m) {
-  std::vector<Worker*> live;
+  std::vector<uint64_t> rows;
   double total = 0;
-  for (Worker& wk : workers)
-    if (wk.alive) {
-      live.push_back(&wk);
-      total += weight[wk.index];
-    }
-  if (live.size() > m) fail(PORTA_ERROR_INVALID_ARGUMENT, "more devices than rows");
-  uint64_t given = 0;
-  for (size_t i = 0; i < live.size(); ++i) {
-    uint64_t rows =
-        i + 1 == live.size()
-            ? m - given
-            : static_cast<uint64_t>(std::llround(static_cast<double>(m) * weight[live[i]->index] / total));
-    const uint64_t others = live.size() - i - 1;
-    rows = std::clamp<uint64_t>(rows, 1, m - given - others);
-    if (rows != live[i]->rows) live[i]->loaded = false;
-    live[i]->rows = rows;
-    given += rows;
-  }
-  uint64_t first = 0;
-  for (Worker& wk : workers) {
-    if (!wk.alive) {
-      wk.rows = 0;
-      continue;
-    }
-    if (wk.first != first) wk.loaded = false;
-    wk.first = first;
-    first += wk.rows;
-  }
-}
-
-// Moves rows toward the shares the measured rates ask for, at most `most`
-// rows per device; returns whether anything moved. Shares within 2% of the
-// rows of their target stay (moving rows costs an upload).
-bool rebalance(std::vector<Worker>& workers, uint64_t m, uint64_t most) {
-  double total_rate = 0;
   for (const Worker& wk : workers)
-    if (wk.alive) total_rate += wk.rate;
-  if (total_rate <= 0) return false;
-  std::vector<double> target(workers.size(), 0.0);
-  bool off = false;
+    if (wk.alive) total += weight[wk.index];
+  size_t live = 0;
+  for (const Worker& wk : workers) live += wk.alive;
+  if (live > m) fail(PORTA_ERROR_INVALID_ARGUMENT, "more devices than rows");
+  uint64_t given = 0;
   for (const Worker& wk : workers) {
     if (!wk.alive) continue;
-    const double want = static_cast<double>(m) * wk.rate / total_rate;
-    off = off || std::fabs(want - static_cast<double>(wk.rows)) > 0.02 * static_cast<double>(m);
-    const double step = std::clamp(want - static_cast<double>(wk.rows), -static_cast<double>(most),
-                                   static_cast<double>(most));
-    target[wk.index] = std::max(1.0, static_cast<double>(wk.rows) + step);
+    const uint64_t others = live - rows.size() - 1;
+    uint64_t count =
+        others == 0 ? m - given
+                    : static_cast<uint64_t>(std::llround(static_cast<double>(m) * weight[wk.index] / total));
+    count = std::clamp<uint64_t>(count, 1, m - given - others);
+    rows.push_back(count);
+    given += count;
   }
-  if (!off) return false;
-  assign_rows(workers, target, m);
+  set_rows(workers, rows);
+}
+
+// The fewest rows a device keeps unless it is useless (shares.hpp): enough
+// to keep measuring it.
+uint64_t floor_rows(const std::vector<Worker>& workers, uint64_t m) {
+  uint64_t live = 0;
+  for (const Worker& wk : workers) live += wk.alive;
+  return std::max<uint64_t>(1, m / (100 * std::max<uint64_t>(live, 1)));
+}
+
+// The live workers' cost models and shards, in device order.
+std::vector<CostModel> live_models(const std::vector<Worker>& workers) {
+  std::vector<CostModel> models;
+  for (const Worker& wk : workers)
+    if (wk.alive) models.push_back(wk.cost);
+  return models;
+}
+
+// Moves rows toward equal predicted times (shares.hpp: next_rows), at most
+// `most` rows per device; returns whether anything moved.
+bool rebalance(std::vector<Worker>& workers, uint64_t m, uint64_t most) {
+  std::vector<uint64_t> current;
+  for (const Worker& wk : workers)
+    if (wk.alive) current.push_back(wk.rows);
+  const std::vector<uint64_t> next = next_rows(live_models(workers), current, most, floor_rows(workers, m));
+  if (next == current) return false;
+  set_rows(workers, next);
   return true;
 }
 
@@ -351,6 +403,7 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
     }
   }
   assign_rows(workers, weight, m);
+  const bool rebalancing = !fixed && device_count > 1;
 
   std::vector<float> wb(w, w + d);
   wb.push_back(*b);
@@ -386,10 +439,11 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
     }
     if (dropped) {
       std::vector<double> share(device_count, 0.0);
-      bool any = false;
+      bool any = false, modelled = !fixed;
       for (const Worker& wk : workers)
         if (wk.alive) {
-          share[wk.index] = fixed || wk.rate <= 0 ? weight[wk.index] : wk.rate;
+          share[wk.index] = weight[wk.index];
+          modelled = modelled && wk.cost.separated();
           any = true;
         }
       if (!any) {
@@ -397,7 +451,11 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
         for (const Worker& wk : workers) all += (all.empty() ? "" : "; ") + wk.name + ": " + wk.error;
         fail(PORTA_ERROR_DEVICE_LOST, "every device failed: " + all);
       }
-      assign_rows(workers, share, m);
+      // The survivors by their cost models where those are known, else by the first shares.
+      if (modelled)
+        set_rows(workers, balanced_rows(live_models(workers), m, floor_rows(workers, m)));
+      else
+        assign_rows(workers, share, m);
       continue;
     }
 
@@ -426,15 +484,22 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
                                                " became non-finite at iteration " + std::to_string(it) +
                                                " (learning rate too large for these data?)");
 
-    // Throughput: rows per second, smoothed; the first iteration builds kernels and loads data.
+    // Throughput and the cost models; the first iteration builds kernels and
+    // loads data, and is not counted.
     for (Worker& wk : workers) {
-      if (!wk.alive) continue;
+      if (!wk.alive || wk.rows == 0) continue;
       wk.busy_ms += wk.ms;
       const double r = wk.ms > 0 ? static_cast<double>(wk.rows) * 1e3 / wk.ms : 0;
-      if (it > 0) wk.rate = wk.rate > 0 ? 0.5 * wk.rate + 0.5 * r : r;
+      if (it == 0) continue;
+      wk.rate = wk.rate > 0 ? 0.5 * wk.rate + 0.5 * r : r;
+      wk.cost.observe(static_cast<double>(wk.rows), wk.ms);
+      if (wk.probe) wk.cost.observe(static_cast<double>(wk.rows / 2), wk.probe_ms);
     }
-    if (!fixed && it > 0 && workers.size() > 1)
+    if (rebalancing && it > 0)
       rebalance(workers, m, std::max<uint64_t>(1, static_cast<uint64_t>(rate * static_cast<double>(m))));
+    // A device whose model cannot yet tell fixed from per-row cost times half
+    // its shard too, next iteration.
+    for (Worker& wk : workers) wk.probe = rebalancing && wk.alive && wk.rows >= 2 && !wk.cost.separated();
     const auto now = Clock::now();
     if (options->iteration_ms)
       options->iteration_ms[it] = std::chrono::duration<double, std::milli>(now - iteration_start).count();

@@ -182,7 +182,9 @@ Result train_parallel(const Options& o, const Data& data, uint64_t iterations, f
                 static_cast<unsigned long long>(rep.rows),
                 100.0 * static_cast<double>(rep.rows) / static_cast<double>(rows), rep.rows_per_second,
                 static_cast<unsigned long long>(rep.chunks),
-                rep.status == PORTA_SUCCESS ? "ok" : "dropped out");
+                rep.status != PORTA_SUCCESS ? "dropped out"
+                : rep.rows == 0             ? "left out (the others alone are faster)"
+                                            : "ok");
   }
   res.ok = true;
   return res;

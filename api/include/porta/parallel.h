@@ -5,9 +5,14 @@
  * porta_parallel_logreg_train trains logistic regression by full-batch
  * gradient descent (the step of porta_ops_logreg_step) with the samples split
  * into one shard per device:
- *   - shards are sized by each device's measured throughput (rows per second
- *     of its last iterations) and re-balanced as the job runs, moving at most
- *     rebalance_rate * rows rows per iteration;
+ *   - shards are sized so that the devices' predicted iteration times are
+ *     equal: each device's time is modelled as a fixed cost plus a cost per
+ *     row, fitted from its measured iterations at their shard sizes (the first
+ *     counted iteration also times half the shard); shards move at most
+ *     rebalance_rate * rows rows per iteration, and only when the predicted
+ *     time improves by more than 3% and more than the iterations' noise; a
+ *     device is left without rows only when it is useless (the others alone
+ *     are predicted at least 10% faster);
  *   - each device computes its shard's sums (porta_ops_logreg_gradient), the
  *     host adds them in device order in float64 (a fixed order: the same
  *     shards give bit-identical weights) and takes the step; the weights go
@@ -86,7 +91,7 @@ typedef struct porta_parallel_options {
 
 /* What each device did. */
 typedef struct porta_parallel_device_report {
-  uint64_t rows;          /* its shard at the end (0 if it dropped out) */
+  uint64_t rows;          /* its shard at the end (0 if it dropped out or was useless) */
   uint64_t first_row;     /* where the shard starts */
   double rows_per_second; /* its throughput over the last iterations */
   double busy_ms;         /* time spent on its shards, all iterations */

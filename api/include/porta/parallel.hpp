@@ -65,8 +65,8 @@ inline Result train(const std::vector<Device>& devices, porta_parallel_data& dat
   c.struct_size = sizeof c;
   c.iterations = o.iterations;
   c.lr = o.lr;
-  c.flags = (o.continue_on_failure ? PORTA_PARALLEL_CONTINUE_ON_FAILURE : 0u) |
-            (o.fixed_shares ? PORTA_PARALLEL_FIXED_SHARES : 0u);
+  c.flags = (o.continue_on_failure ? uint32_t{PORTA_PARALLEL_CONTINUE_ON_FAILURE} : 0u) |
+            (o.fixed_shares ? uint32_t{PORTA_PARALLEL_FIXED_SHARES} : 0u);
   c.device_memory = o.device_memory;
   c.rebalance_rate = o.rebalance_rate;
   c.shares = o.shares.empty() ? nullptr : o.shares.data();

@@ -61,7 +61,69 @@ Data load(const std::string& path, const porta::data::ReadOptions& options) {
   return d;
 }
 
+Data open_rows(const std::string& path, const porta::data::ReadOptions& options) {
+  auto file = std::make_shared<const porta::data::RowFile>(path, options);
+  Data d;
+  d.name = path;
+  d.m = file->rows();
+  d.d = file->features();
+  d.feature_names = file->feature_names();
+  d.file_rows = std::make_shared<FileRows>();
+  d.file_rows->file = std::move(file);
+  return d;
+}
+
+void FileRows::read(uint64_t first, uint64_t count, float* x, float* y) const {
+  const uint64_t d = file->features();
+  if (rows.empty()) {
+    file->read(first, count, x, y);
+  } else {
+    // Runs of consecutive file rows, each read at once.
+    for (uint64_t i = 0; i < count;) {
+      uint64_t run = 1;
+      while (i + run < count && rows[first + i + run] == rows[first + i] + run) ++run;
+      file->read(rows[first + i], run, x + i * d, y + i);
+      i += run;
+    }
+  }
+  if (mean.empty()) return;
+  for (uint64_t i = 0; i < count; ++i)
+    for (uint64_t j = 0; j < d; ++j) {
+      float& v = x[i * d + j];
+      v = (v - mean[j]) / std[j];
+    }
+}
+
+void for_each_rows(
+    const Data& data,
+    const std::function<void(const float* x, const float* y, uint64_t first, uint64_t count)>& fn,
+    uint64_t chunk) {
+  if (!data.streamed()) {
+    fn(data.x.data(), data.y.empty() ? nullptr : data.y.data(), 0, data.m);
+    return;
+  }
+  std::vector<float> x, y;
+  for (uint64_t first = 0; first < data.m; first += chunk) {
+    const uint64_t count = std::min(chunk, data.m - first);
+    x.resize(count * data.d);
+    y.resize(count);
+    data.file_rows->read(first, count, x.data(), y.data());
+    fn(x.data(), y.data(), first, count);
+  }
+}
+
+Data in_memory(const Data& data) {
+  if (!data.streamed()) return data;
+  Data copy = data;
+  copy.file_rows = nullptr;
+  copy.x.resize(data.m * data.d);
+  copy.y.resize(data.m);
+  data.file_rows->read(0, data.m, copy.x.data(), copy.y.data());
+  return copy;
+}
+
 void check_data(const Data& d) {
+  if (d.streamed()) return;  // the first pass over the file checked every value and label
   if (d.m == 0) throw std::runtime_error(d.name + ": m = 0, there are no samples");
   if (d.d == 0) throw std::runtime_error(d.name + ": d = 0, there are no features");
   for (uint64_t i = 0; i < d.m; ++i) {
@@ -96,32 +158,49 @@ Split split(const Data& data, double fraction, uint64_t seed) {
   for (Data* part : {&s.train, &s.test}) {
     part->d = data.d;
     part->feature_names = data.feature_names;
+    if (data.streamed()) {
+      part->file_rows = std::make_shared<FileRows>();
+      part->file_rows->file = data.file_rows->file;
+    }
   }
   s.train.name = held ? data.name + " (training rows)" : data.name;
   s.test.name = data.name + " (test rows)";
   for (uint64_t i = 0; i < data.m; ++i) {
     Data& part = is_test[i] ? s.test : s.train;
-    part.x.insert(part.x.end(), data.x.begin() + i * data.d, data.x.begin() + (i + 1) * data.d);
-    if (!data.y.empty()) part.y.push_back(data.y[i]);
+    if (data.streamed()) {
+      if (held) part.file_rows->rows.push_back(i);
+    } else {
+      part.x.insert(part.x.end(), data.x.begin() + i * data.d, data.x.begin() + (i + 1) * data.d);
+      if (!data.y.empty()) part.y.push_back(data.y[i]);
+    }
     ++part.m;
   }
+  if (!s.test.m) s.test.file_rows = nullptr;
   return s;
 }
 
 Standardization Standardization::fit(const Data& data) {
   Standardization s;
+  // Per feature, the rows in order: the same sums whether the rows come in
+  // one range or many.
+  std::vector<double> sum(data.d, 0.0), squares(data.d, 0.0), mean(data.d, 0.0);
+  for_each_rows(data, [&](const float* x, const float*, uint64_t, uint64_t count) {
+    for (uint64_t j = 0; j < data.d; ++j)
+      for (uint64_t i = 0; i < count; ++i) sum[j] += x[i * data.d + j];
+  });
+  for (uint64_t j = 0; j < data.d; ++j) mean[j] = sum[j] / static_cast<double>(data.m);
+  for_each_rows(data, [&](const float* x, const float*, uint64_t, uint64_t count) {
+    for (uint64_t j = 0; j < data.d; ++j)
+      for (uint64_t i = 0; i < count; ++i) {
+        const double v = x[i * data.d + j] - mean[j];
+        squares[j] += v * v;
+      }
+  });
   s.mean.assign(data.d, 0);
   s.std.assign(data.d, 1);
   for (uint64_t j = 0; j < data.d; ++j) {
-    double sum = 0, squares = 0;
-    for (uint64_t i = 0; i < data.m; ++i) sum += data.x[i * data.d + j];
-    const double mean = sum / static_cast<double>(data.m);
-    for (uint64_t i = 0; i < data.m; ++i) {
-      const double v = data.x[i * data.d + j] - mean;
-      squares += v * v;
-    }
-    const double sd = std::sqrt(squares / static_cast<double>(data.m));
-    s.mean[j] = static_cast<float>(mean);
+    const double sd = std::sqrt(squares[j] / static_cast<double>(data.m));
+    s.mean[j] = static_cast<float>(mean[j]);
     // A constant feature carries nothing; dividing by 1 keeps it at 0.
     s.std[j] = sd > 0 && std::isfinite(static_cast<float>(sd)) ? static_cast<float>(sd) : 1.0f;
   }
@@ -133,6 +212,11 @@ void Standardization::apply(Data& data) const {
   if (mean.size() != data.d)
     throw std::runtime_error(data.name + ": " + std::to_string(data.d) +
                              " features, but the standardisation has " + std::to_string(mean.size()));
+  if (data.streamed()) {
+    data.file_rows->mean = mean;
+    data.file_rows->std = std;
+    return;
+  }
   for (uint64_t i = 0; i < data.m; ++i)
     for (uint64_t j = 0; j < data.d; ++j) {
       float& v = data.x[i * data.d + j];

@@ -42,7 +42,9 @@ int main(int argc, char** argv) {
       if (!out.empty() && !porta::cli::is_stdout(out)) porta::data::check_writable(out);
     if (o.mode == Mode::predict) return run_predict(o);
     Data data;
-    if (!o.data.empty())
+    if (streams_from_file(o))
+      data = open_rows(o.data, o.read);
+    else if (!o.data.empty())
       data = load(o.data, o.read);
     else if (o.generated)
       data = generated(o.samples, o.features, o.seed);

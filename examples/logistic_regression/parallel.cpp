@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -68,6 +69,12 @@ const Ranks& ranks() {
 }
 
 bool parallel_wanted(const Options& o) { return !o.devices.empty() || o.device_memory || ranks().size > 1; }
+
+bool streams_from_file(const Options& o) {
+  struct stat st {};
+  return o.mode == Mode::train && o.device_memory && !o.data.empty() && o.backend != "all" &&
+         ::stat(o.data.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
 
 namespace {
 
@@ -146,8 +153,16 @@ Result train_parallel(const Options& o, const Data& data, uint64_t iterations, f
   for (size_t i = 0; i < devices.size(); ++i) res.device += (i ? ", " : "") + device_name(devices[i]);
   porta::parallel::Result got;
   try {
-    got =
-        porta::parallel::train_logreg(devices, data.x.data() + first * d, data.y.data() + first, rows, d, po);
+    if (data.streamed()) {
+      // Rows from the file: read and converted by the trainer's loader threads, a chunk ahead.
+      const porta::parallel::Reader read = [&](uint64_t at, uint64_t count, float* x, float* y) {
+        data.file_rows->read(first + at, count, x, y);
+      };
+      got = porta::parallel::train_logreg(devices, read, rows, d, po);
+    } else {
+      got = porta::parallel::train_logreg(devices, data.x.data() + first * d, data.y.data() + first, rows, d,
+                                          po);
+    }
   } catch (const std::exception& e) {
     if (r.size > 1) {
       // The other ranks wait in a collective: end them all.

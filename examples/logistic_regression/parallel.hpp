@@ -23,6 +23,10 @@ const Ranks& ranks();
 
 // Whether training goes through porta/parallel.h: --devices, --device-memory or several ranks.
 bool parallel_wanted(const Options& o);
+// Whether the training rows stay in their file and are read as training
+// needs them: --data naming a regular file with --device-memory (a pipe is
+// read whole), training on one or more devices (not --backend all).
+bool streams_from_file(const Options& o);
 
 // Trains on --devices (else --backend's device; under MPI the device of this
 // rank's local rank unless PORTA_DEVICE names one) with porta/parallel.h,

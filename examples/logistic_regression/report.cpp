@@ -21,15 +21,26 @@ double sigmoid(double z) { return z >= 0 ? 1 / (1 + std::exp(-z)) : std::exp(z) 
 
 }  // namespace
 
-double predict(const Data& data, const Result& r, uint64_t i) {
+namespace {
+
+double probability(const float* x, uint64_t d, const Result& r) {
   double z = r.b;
-  for (uint64_t j = 0; j < data.d; ++j) z += static_cast<double>(data.x[i * data.d + j]) * r.w[j];
+  for (uint64_t j = 0; j < d; ++j) z += static_cast<double>(x[j]) * r.w[j];
   return sigmoid(z);
+}
+
+}  // namespace
+
+double predict(const Data& data, const Result& r, uint64_t i) {
+  return probability(data.x.data() + i * data.d, data.d, r);
 }
 
 uint64_t correct_count(const Data& data, const Result& r) {
   uint64_t correct = 0;
-  for (uint64_t i = 0; i < data.m; ++i) correct += (predict(data, r, i) >= 0.5) == (data.y[i] >= 0.5);
+  for_each_rows(data, [&](const float* x, const float* y, uint64_t, uint64_t count) {
+    for (uint64_t i = 0; i < count; ++i)
+      correct += (probability(x + i * data.d, data.d, r) >= 0.5) == (y[i] >= 0.5);
+  });
   return correct;
 }
 
@@ -112,6 +123,11 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
   std::printf("%s: m = %llu samples, d = %llu features (X %s); %llu iterations, lr %g\n", data.name.c_str(),
               static_cast<unsigned long long>(data.m), static_cast<unsigned long long>(data.d),
               porta::dtype_short_name(o.dtype), static_cast<unsigned long long>(iterations), o.lr);
+  if (data.streamed())
+    std::printf(
+        "rows read from %s a chunk at a time as training needs them (--device-memory), not held in "
+        "host memory\n",
+        o.data.c_str());
   if (!standardization.empty())
     std::printf("standardised: each feature's mean and standard deviation from the %llu training rows%s\n",
                 static_cast<unsigned long long>(data.m), start ? " (the loaded model's)" : "");
@@ -167,6 +183,8 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
         within ? "within 0.5 points" : "MORE than 0.5 points apart");
   }
   if (data.m <= 16) {
+    const Data shown = in_memory(parts.train);
+    const Data& data = shown;
     std::printf("predictions:\n");
     for (uint64_t i = 0; i < data.m; ++i) {
       std::printf("  x = (");

@@ -9,6 +9,7 @@
 
 #include <exception>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,19 @@ using Reader = std::function<void(uint64_t first, uint64_t count, float* x, floa
 
 namespace detail {
 
-inline Result train(const std::vector<Device>& devices, porta_parallel_data& data, const Options& o) {
+// What a callback threw (the first of any thread), thrown again by train().
+struct Thrown {
+  std::mutex mutex;
+  std::exception_ptr error;
+  porta_status keep(porta_status status) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!error) error = std::current_exception();
+    return status;
+  }
+};
+
+inline Result train(const std::vector<Device>& devices, porta_parallel_data& data, const Options& o,
+                    Thrown* read_thrown = nullptr) {
   std::vector<porta_device> handles;
   for (const Device& dev : devices) handles.push_back(dev.handle());
   Result r;
@@ -92,6 +105,7 @@ inline Result train(const std::vector<Device>& devices, porta_parallel_data& dat
   const porta_status status = porta_parallel_logreg_train(
       handles.data(), static_cast<uint32_t>(handles.size()), &data, &c, r.w.data(), &r.b, r.devices.data());
   if (hook.error) std::rethrow_exception(hook.error);
+  if (read_thrown && read_thrown->error) std::rethrow_exception(read_thrown->error);
   porta::detail::check(status);
   return r;
 }
@@ -117,18 +131,24 @@ inline Result train_logreg(const std::vector<Device>& devices, const Reader& rea
   data.struct_size = sizeof data;
   data.rows = m;
   data.features = d;
+  // What `read` throws (a data file's error naming file and line) is thrown again as it was.
+  struct Hook {
+    const Reader* read;
+    detail::Thrown thrown;
+  } hook{&read, {}};
   data.read = [](void* user, uint64_t first, uint64_t count, float* x, float* y) -> porta_status {
+    auto* h = static_cast<Hook*>(user);
     try {
-      (*static_cast<const Reader*>(user))(first, count, x, y);
+      (*h->read)(first, count, x, y);
       return PORTA_SUCCESS;
     } catch (const Error& e) {
-      return e.status();
+      return h->thrown.keep(e.status());
     } catch (...) {
-      return PORTA_ERROR_INTERNAL;
+      return h->thrown.keep(PORTA_ERROR_INVALID_ARGUMENT);
     }
   };
-  data.user = const_cast<Reader*>(&read);
-  return detail::train(devices, data, options);
+  data.user = &hook;
+  return detail::train(devices, data, options, &hook.thrown);
 }
 
 }  // namespace porta::parallel

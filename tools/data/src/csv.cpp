@@ -1,5 +1,6 @@
 #include "porta_data/csv.hpp"
 
+#include <functional>
 #include <optional>
 
 #include "number.hpp"
@@ -19,6 +20,9 @@ struct Field {
 class Reader {
  public:
   Reader(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+  // From a record that an earlier reading found at `pos` on `line`, with its delimiter.
+  Reader(std::string_view text, const std::string& file, size_t pos, uint64_t line, char delimiter)
+      : text_(text), file_(file), pos_(pos), line_start_(pos), line_(line), delimiter_(delimiter) {}
 
   // The next record's fields, or nothing at the end. Skips blank lines and
   // lines whose first non-blank character is '#'.
@@ -32,12 +36,16 @@ class Reader {
         continue;
       }
       if (!delimiter_) delimiter_ = detect(start);
+      record_start_ = start;
       return record();
     }
     return std::nullopt;
   }
 
   uint64_t line() const { return line_; }
+  // Where the record next() returned last begins, and the delimiter.
+  size_t record_start() const { return record_start_; }
+  char delimiter() const { return delimiter_; }
 
  private:
   char detect(size_t start) const {
@@ -128,7 +136,7 @@ class Reader {
 
   std::string_view text_;
   const std::string& file_;
-  size_t pos_ = 0, line_start_ = 0;
+  size_t pos_ = 0, line_start_ = 0, record_start_ = 0;
   uint64_t line_ = 1;
   char delimiter_ = 0;
 };
@@ -163,35 +171,93 @@ bool all_numbers(const std::vector<Field>& fields) {
 
 }  // namespace
 
-Grid parse_csv(std::string_view text, const std::string& file, Header header) {
-  Grid g;
-  g.file = file;
+namespace {
+
+// Every record of `text`: the header's names (when there is one) into
+// `shape`, then each row, checked to have the first record's field count,
+// handed to on_row(fields) with the reader standing at it.
+template <class OnRow>
+void walk(std::string_view text, const std::string& file, Header header, CsvShape& shape, OnRow on_row) {
   Reader reader(text, file);
   std::optional<std::vector<Field>> first = reader.next();
   if (!first)
     fail(file, 0, 0, "holds no rows (empty, or only comments and blank lines); expected CSV rows of numbers");
   const bool has_header = header == Header::yes || (header == Header::detect && !all_numbers(*first));
-  g.cols = first->size();
+  shape.cols = first->size();
+  shape.delimiter = reader.delimiter();
   const uint64_t first_line = first->front().line;
-  if (has_header) {
-    for (const Field& f : *first) g.names.push_back(f.text);
-  } else {
-    append_numbers(g, *first);
-    g.lines.push_back(first_line);
-    ++g.rows;
-  }
+  if (has_header)
+    for (const Field& f : *first) shape.names.push_back(f.text);
+  else
+    on_row(*first, reader);
   while (std::optional<std::vector<Field>> row = reader.next()) {
-    if (row->size() != g.cols) {
-      const Field& at = row->size() > g.cols ? (*row)[g.cols] : row->back();
-      fail(file, at.line, row->size() > g.cols ? at.column : 0,
-           std::to_string(row->size()) + " fields; expected " + std::to_string(g.cols) + " as on line " +
+    if (row->size() != shape.cols) {
+      const Field& at = row->size() > shape.cols ? (*row)[shape.cols] : row->back();
+      fail(file, at.line, row->size() > shape.cols ? at.column : 0,
+           std::to_string(row->size()) + " fields; expected " + std::to_string(shape.cols) + " as on line " +
                std::to_string(first_line));
     }
+    on_row(*row, reader);
+  }
+}
+
+}  // namespace
+
+Grid parse_csv(std::string_view text, const std::string& file, Header header) {
+  Grid g;
+  g.file = file;
+  CsvShape shape;
+  walk(text, file, header, shape, [&](const std::vector<Field>& fields, const Reader&) {
+    append_numbers(g, fields);
+    g.lines.push_back(fields.front().line);
+    ++g.rows;
+  });
+  g.cols = shape.cols;
+  g.names = std::move(shape.names);
+  if (g.rows == 0) fail(file, 0, 0, "has a header row but no data rows; expected rows of numbers after it");
+  return g;
+}
+
+CsvShape index_csv(std::string_view text, const std::string& file, Header header,
+                   const std::function<void(Grid& row)>& check) {
+  CsvShape shape;
+  Grid row;
+  row.file = file;
+  walk(text, file, header, shape, [&](const std::vector<Field>& fields, const Reader& reader) {
+    row.cols = fields.size();
+    if (row.names.empty()) row.names = shape.names;
+    row.values.clear();
+    append_numbers(row, fields);
+    row.lines.assign(1, fields.front().line);
+    row.rows = 1;
+    row.first_row = shape.offsets.size();
+    check(row);
+    shape.offsets.push_back(reader.record_start());
+    shape.lines.push_back(fields.front().line);
+  });
+  if (shape.offsets.empty())
+    fail(file, 0, 0, "has a header row but no data rows; expected rows of numbers after it");
+  return shape;
+}
+
+Grid parse_csv_rows(std::string_view text, const std::string& file, const CsvShape& shape, uint64_t first,
+                    uint64_t count) {
+  Grid g;
+  g.file = file;
+  g.cols = shape.cols;
+  g.names = shape.names;
+  g.first_row = first;
+  if (count == 0) return g;
+  Reader reader(text, file, shape.offsets.at(first), shape.lines.at(first), shape.delimiter);
+  for (uint64_t i = 0; i < count; ++i) {
+    std::optional<std::vector<Field>> row = reader.next();
+    if (!row || row->size() != shape.cols)
+      fail(file, shape.lines[first + i], 0,
+           "this row is not the one first read there; expected " + std::to_string(shape.cols) + " fields");
     append_numbers(g, *row);
     g.lines.push_back(row->front().line);
     ++g.rows;
   }
-  if (g.rows == 0) fail(file, 0, 0, "has a header row but no data rows; expected rows of numbers after it");
   return g;
 }
 

@@ -1,6 +1,8 @@
 #include "porta_data/libsvm.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <vector>
 
 #include "number.hpp"
 #include "porta_data/file.hpp"
@@ -17,14 +19,20 @@ bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 }  // namespace
 
-Table parse_libsvm(std::string_view text, const std::string& file, const LibsvmOptions& options) {
-  Table t;
-  t.file = file;
+namespace {
+
+// Every sample line of `text` (whose first line is line `line_no` + 1 of
+// `file`), checked, handed to on_row(label, entries of row 0, line, offset);
+// returns the largest index seen.
+template <class OnRow>
+uint64_t walk(std::string_view text, const std::string& file, const LibsvmOptions& options, uint64_t line_no,
+              OnRow on_row) {
   std::vector<Entry> entries;
-  uint64_t max_index = 0, line_no = 0;
+  uint64_t max_index = 0;
   size_t pos = 0;
   while (pos < text.size()) {
     ++line_no;
+    const size_t offset = pos;
     size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
     std::string_view line = text.substr(pos, end - pos);
@@ -49,6 +57,7 @@ Table parse_libsvm(std::string_view text, const std::string& file, const LibsvmO
            "the label " + quoted(label) + " " + (wrong.empty() ? "is not a class" : wrong) +
                "; expected 0, 1, -1 or +1");
     uint64_t previous = 0;
+    entries.clear();
     for (std::string_view pair = token(); !pair.empty(); pair = token()) {
       const uint64_t at = column() - pair.size();
       const size_t colon = pair.find(':');
@@ -77,23 +86,76 @@ Table parse_libsvm(std::string_view text, const std::string& file, const LibsvmO
              "the value " + quoted(val) + " " + bad + "; expected a finite number");
       previous = index;
       max_index = std::max(max_index, index);
-      if (v != 0) entries.push_back({t.rows, index, v});
+      if (v != 0) entries.push_back({0, index, v});
     }
-    t.y.push_back(*y);
-    ++t.rows;
+    on_row(*y, entries, line_no, offset);
   }
-  if (t.rows == 0)
+  return max_index;
+}
+
+// The feature count: asked for, else the largest index; checked.
+uint64_t feature_count(const std::string& file, uint64_t rows, uint64_t max_index,
+                       const LibsvmOptions& options) {
+  if (rows == 0)
     fail(file, 0, 0, "holds no rows (empty, or only comments and blank lines); expected LIBSVM rows");
-  t.features = options.features ? options.features : max_index;
-  if (t.features == 0) fail(file, 0, 0, "no row has a feature; expected index:value pairs (or --features)");
-  if (t.features > options.max_values / t.rows)
+  const uint64_t features = options.features ? options.features : max_index;
+  if (features == 0) fail(file, 0, 0, "no row has a feature; expected index:value pairs (or --features)");
+  if (features > options.max_values / rows)
     fail(file, 0, 0,
-         std::to_string(t.rows) + " rows x " + std::to_string(t.features) +
+         std::to_string(rows) + " rows x " + std::to_string(features) +
              " features are more values than a dense table may hold here (" +
              std::to_string(options.max_values) + "); is an index wrong?");
+  return features;
+}
+
+}  // namespace
+
+Table parse_libsvm(std::string_view text, const std::string& file, const LibsvmOptions& options) {
+  Table t;
+  t.file = file;
+  std::vector<Entry> entries;
+  const uint64_t max_index =
+      walk(text, file, options, 0, [&](float y, const std::vector<Entry>& row, uint64_t, size_t) {
+        for (const Entry& e : row) entries.push_back({t.rows, e.index, e.value});
+        t.y.push_back(y);
+        ++t.rows;
+      });
+  t.features = feature_count(file, t.rows, max_index, options);
   t.x.assign(t.rows * t.features, 0.0f);
   for (const Entry& e : entries) t.x[e.row * t.features + e.index - 1] = e.value;
   return t;
+}
+
+LibsvmShape index_libsvm(std::string_view text, const std::string& file, const LibsvmOptions& options) {
+  LibsvmShape shape;
+  const uint64_t max_index =
+      walk(text, file, options, 0, [&](float, const std::vector<Entry>&, uint64_t line, size_t offset) {
+        shape.offsets.push_back(offset);
+        shape.lines.push_back(line);
+      });
+  LibsvmOptions o = options;
+  o.max_values = ~uint64_t{0};  // read a range at a time: never held whole
+  shape.features = feature_count(file, shape.rows(), max_index, o);
+  return shape;
+}
+
+void parse_libsvm_rows(std::string_view text, const std::string& file, const LibsvmShape& shape,
+                       uint64_t first, uint64_t count, float* x, float* y) {
+  if (count == 0) return;
+  const size_t begin = shape.offsets.at(first);
+  const size_t end = first + count < shape.rows() ? shape.offsets[first + count] : text.size();
+  LibsvmOptions o;
+  o.features = shape.features;
+  std::fill(x, x + count * shape.features, 0.0f);
+  uint64_t row = 0;
+  walk(text.substr(begin, end - begin), file, o, shape.lines[first] - 1,
+       [&](float label, const std::vector<Entry>& entries, uint64_t line, size_t) {
+         if (row == count || line != shape.lines[first + row])
+           fail(file, line, 0, "this row is not the one first read there; the file changed?");
+         for (const Entry& e : entries) x[row * shape.features + e.index - 1] = e.value;
+         y[row++] = label;
+       });
+  if (row != count) fail(file, shape.lines[first], 0, "fewer rows than first read there; the file changed?");
 }
 
 Table read_libsvm(const std::string& path, const LibsvmOptions& options) {

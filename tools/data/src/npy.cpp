@@ -253,9 +253,7 @@ Grid grid_of(const NpyFile& f) {
   return g;
 }
 
-namespace {
-
-Table with_labels_file(const NpyFile& features, const NpyFile& labels) {
+void check_labels_file(const NpyFile& features, const NpyFile& labels) {
   if (features.header().shape.size() != 2)
     fail(features.file(), 0, 0,
          "the features are a 1-D array; expected rows x features (2-D), e.g. x.reshape(-1, 1)");
@@ -266,13 +264,24 @@ Table with_labels_file(const NpyFile& features, const NpyFile& labels) {
     fail(labels.file(), 0, 0,
          std::to_string(labels.rows()) + " labels for " + std::to_string(features.rows()) + " rows of " +
              features.file() + "; expected one label a row");
+}
+
+void check_labels(const NpyFile& labels, uint64_t first, uint64_t count, const float* y) {
+  for (uint64_t i = 0; i < count; ++i)
+    if (!label_of(y[i], false))
+      fail(labels.file(), 0, 0,
+           "row " + std::to_string(first + i) + ": the label is " + std::to_string(y[i]) +
+               "; expected 0 or 1");
+}
+
+namespace {
+
+Table with_labels_file(const NpyFile& features, const NpyFile& labels) {
+  check_labels_file(features, labels);
   Table t = without_label(grid_of(features));
   t.y.resize(t.rows);
   labels.read_rows(0, t.rows, t.y.data());
-  for (uint64_t i = 0; i < t.rows; ++i)
-    if (!label_of(t.y[i], false))
-      fail(labels.file(), 0, 0,
-           "row " + std::to_string(i) + ": the label is " + std::to_string(t.y[i]) + "; expected 0 or 1");
+  check_labels(labels, 0, t.rows, t.y.data());
   return t;
 }
 

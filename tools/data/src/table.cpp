@@ -66,7 +66,8 @@ Table take_label(Grid grid, const std::string& label) {
     if (!y) {
       const std::string what = "the label is " + std::to_string(row[c]) + "; expected 0 or 1";
       if (grid.lines.empty())
-        fail(grid.file, 0, 0, "row " + std::to_string(i) + ", column " + std::to_string(c) + ": " + what);
+        fail(grid.file, 0, 0,
+             "row " + std::to_string(grid.first_row + i) + ", column " + std::to_string(c) + ": " + what);
       fail(grid.file, grid.lines[i], 0, "column " + std::to_string(c + 1) + ": " + what);
     }
     t.y.push_back(*y);

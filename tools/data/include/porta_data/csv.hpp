@@ -6,8 +6,10 @@
 // within float32's range.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "porta_data/table.hpp"
 
@@ -16,5 +18,24 @@ namespace porta::data {
 // Parses `text` (the contents of `file`, which names it in errors).
 Grid parse_csv(std::string_view text, const std::string& file, Header header);
 Grid read_csv(const std::string& path, Header header);
+
+// What a first pass over a CSV text finds, for reading its rows a range at a
+// time later (porta_data/rows.hpp): the columns, the header's names, the
+// delimiter, and where each data row begins (byte offset and line).
+struct CsvShape {
+  uint64_t cols = 0;
+  std::vector<std::string> names;
+  char delimiter = 0;
+  std::vector<uint64_t> offsets, lines;
+  uint64_t rows() const { return offsets.size(); }
+};
+// The first pass: every value is parsed and each row is handed to `check`
+// (one row, its line and row index set) before it counts, so that a bad value
+// or label is refused, naming line and column, before anything is trained.
+CsvShape index_csv(std::string_view text, const std::string& file, Header header,
+                   const std::function<void(Grid& row)>& check);
+// Rows [first, first + count) of `text`, which index_csv read into `shape`.
+Grid parse_csv_rows(std::string_view text, const std::string& file, const CsvShape& shape, uint64_t first,
+                    uint64_t count);
 
 }  // namespace porta::data

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "porta_data/table.hpp"
 
@@ -20,5 +21,19 @@ struct LibsvmOptions {
 
 Table parse_libsvm(std::string_view text, const std::string& file, const LibsvmOptions& options);
 Table read_libsvm(const std::string& path, const LibsvmOptions& options);
+
+// What a first pass over a LIBSVM text finds, for reading its rows a range at
+// a time later (porta_data/rows.hpp): the feature count and where each sample
+// line begins (byte offset and line). Every value is checked on the way.
+struct LibsvmShape {
+  uint64_t features = 0;
+  std::vector<uint64_t> offsets, lines;
+  uint64_t rows() const { return offsets.size(); }
+};
+LibsvmShape index_libsvm(std::string_view text, const std::string& file, const LibsvmOptions& options);
+// Rows [first, first + count) of `text` (indexed into `shape`): x (count x
+// shape.features, dense) and the labels y.
+void parse_libsvm_rows(std::string_view text, const std::string& file, const LibsvmShape& shape,
+                       uint64_t first, uint64_t count, float* x, float* y);
 
 }  // namespace porta::data

@@ -62,6 +62,11 @@ class NpyFile {
 // Every element of a 1-D or 2-D array as rows x columns (1-D: one column).
 Grid grid_of(const NpyFile& file);
 
+// Labels in a file of their own: `features` 2-D, `labels` one column of as
+// many rows; and labels y (rows [first, first + count) of `labels`) 0 or 1.
+void check_labels_file(const NpyFile& features, const NpyFile& labels);
+void check_labels(const NpyFile& labels, uint64_t first, uint64_t count, const float* y);
+
 // Features from `features_path` (2-D) and labels from `labels_path` (1-D or
 // one column; empty: the column `label` of the features file, a 0-based index
 // or empty for the last). labels false: every column a feature, no labels.

@@ -30,6 +30,7 @@ struct Grid {
   std::vector<float> values;
   std::vector<std::string> names;
   std::vector<uint64_t> lines;
+  uint64_t first_row = 0;  // the file's row index of the grid's first row (binary formats' messages)
 };
 
 // Features (rows x features, row-major) and, when the file has them, labels

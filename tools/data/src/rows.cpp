@@ -1,0 +1,111 @@
+#include "porta_data/rows.hpp"
+
+#include <algorithm>
+
+namespace porta::data {
+
+namespace {
+
+// Rows checked a block at a time in the first pass over an NPY file.
+constexpr uint64_t kBlockRows = 4096;
+
+}  // namespace
+
+RowFile::RowFile(const std::string& path, const ReadOptions& options)
+    : path_(path), options_(options), format_(options.format ? *options.format : format_of_path(path)) {
+  options_.labels = ReadOptions::Labels::yes;
+  if (!options.labels_path.empty() && format_ != Format::npy)
+    fail(options.labels_path, 0, 0,
+         "a labels file goes with NPY features only; this data file is " + std::string(format_name(format_)));
+  switch (format_) {
+    case Format::csv: {
+      text_ = MappedFile(path);
+      bool first = true;
+      csv_ = index_csv(text_.bytes(), path, options.header, [&](Grid& row) {
+        Table t = split_grid(row, options_);
+        if (first) {
+          features_ = t.features;
+          names_ = std::move(t.feature_names);
+          first = false;
+        }
+      });
+      rows_ = csv_.rows();
+      break;
+    }
+    case Format::libsvm: {
+      text_ = MappedFile(path);
+      LibsvmOptions o;
+      o.features = options.features;
+      libsvm_ = index_libsvm(text_.bytes(), path, o);
+      rows_ = libsvm_.rows();
+      features_ = libsvm_.features;
+      break;
+    }
+    case Format::npy: {
+      npy_ = std::make_unique<NpyFile>(path);
+      if (npy_->header().shape.size() != 2)
+        fail(path, 0, 0,
+             options.labels_path.empty()
+                 ? "a 1-D array holds no label column; expected rows x (features + label), or --labels FILE"
+                 : "the features are a 1-D array; expected rows x features (2-D), e.g. x.reshape(-1, 1)");
+      rows_ = npy_->rows();
+      features_ = npy_->cols() - (options.labels_path.empty() ? 1 : 0);
+      if (!options.labels_path.empty()) {
+        npy_labels_ = std::make_unique<NpyFile>(options.labels_path);
+        check_labels_file(*npy_, *npy_labels_);
+      }
+      // Every value and label checked before anything is trained.
+      std::vector<float> x, y;
+      for (uint64_t first = 0; first < rows_; first += kBlockRows) {
+        const uint64_t count = std::min(kBlockRows, rows_ - first);
+        x.resize(count * features_);
+        y.resize(count);
+        read(first, count, x.data(), y.data());
+      }
+      break;
+    }
+  }
+  text_.check_unchanged();
+}
+
+void RowFile::take(Grid grid, float* x, float* y) const {
+  const uint64_t count = grid.rows;
+  const Table t = split_grid(std::move(grid), options_);
+  std::copy(t.x.begin(), t.x.end(), x);
+  std::copy(t.y.begin(), t.y.begin() + static_cast<ptrdiff_t>(count), y);
+}
+
+void RowFile::read(uint64_t first, uint64_t count, float* x, float* y) const {
+  if (first > rows_ || count > rows_ - first)
+    fail(path_, 0, 0,
+         "rows " + std::to_string(first) + " to " + std::to_string(first + count) +
+             " asked for; the file has " + std::to_string(rows_));
+  switch (format_) {
+    case Format::csv:
+      take(parse_csv_rows(text_.bytes(), path_, csv_, first, count), x, y);
+      break;
+    case Format::libsvm:
+      parse_libsvm_rows(text_.bytes(), path_, libsvm_, first, count, x, y);
+      break;
+    case Format::npy:
+      if (npy_labels_) {
+        npy_->read_rows(first, count, x);
+        npy_labels_->read_rows(first, count, y);
+        check_labels(*npy_labels_, first, count, y);
+      } else {
+        Grid g;
+        g.file = path_;
+        g.rows = count;
+        g.cols = npy_->cols();
+        g.first_row = first;
+        g.values.resize(count * g.cols);
+        npy_->read_rows(first, count, g.values.data());
+        take(std::move(g), x, y);
+      }
+      break;
+  }
+  // After the parse: a change while it ran is caught too.
+  text_.check_unchanged();
+}
+
+}  // namespace porta::data

@@ -208,12 +208,12 @@ Grid parse_csv(std::string_view text, const std::string& file, Header header) {
   g.file = file;
   CsvShape shape;
   walk(text, file, header, shape, [&](const std::vector<Field>& fields, const Reader&) {
+    if (g.names.size() != shape.names.size()) g.names = shape.names;  // errors name the column
     append_numbers(g, fields);
     g.lines.push_back(fields.front().line);
     ++g.rows;
   });
   g.cols = shape.cols;
-  g.names = std::move(shape.names);
   if (g.rows == 0) fail(file, 0, 0, "has a header row but no data rows; expected rows of numbers after it");
   return g;
 }

@@ -8,9 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -191,6 +193,30 @@ TEST(Parallel, StreamingUnderADeviceMemoryCap) {
   parallel::Result several =
       parallel::train_logreg(devices_under_test(), p.x.data(), p.y.data(), p.m, p.d, o);
   expect_agree(p, several, want, steps, o.lr);
+}
+
+// A reader that fails mid-run (a data file that changed while it was being
+// read): the job stops with the reader's own error, as it was thrown.
+TEST(Parallel, AReadersErrorStopsTheJobAsThrown) {
+  const Problem p = generated(5000, 6, 8);
+  parallel::Options o;
+  o.iterations = 4;
+  o.device_memory = p.m * (p.d + 1) * sizeof(float) / 8;
+  std::atomic<int> calls{0};
+  parallel::Reader read = [&](uint64_t first, uint64_t count, float* x, float* y) {
+    if (++calls == 20) throw std::runtime_error("data.csv: changed while it was being read");
+    std::copy(p.x.begin() + static_cast<long>(first * p.d),
+              p.x.begin() + static_cast<long>((first + count) * p.d), x);
+    std::copy(p.y.begin() + static_cast<long>(first), p.y.begin() + static_cast<long>(first + count), y);
+  };
+  std::vector<porta::Device> devices = {porta::open(backend_under_test())};
+  try {
+    parallel::train_logreg(devices, read, p.m, p.d, o);
+    ADD_FAILURE() << "the reader's error was not reported";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "data.csv: changed while it was being read");
+  }
+  EXPECT_GE(calls.load(), 20);
 }
 
 TEST(Parallel, CapTooSmallForOneRowIsRefused) {

@@ -108,29 +108,31 @@ struct Job {
 
 uint64_t row_bytes(const Job& job) { return (job.d + 1) * sizeof(float); }
 
-// Rows [first, first + count) of the data into device buffers x, y through
-// `stream` (synchronised before it returns); data->read fills `sx`, `sy` first.
-void load_rows(const Job& job, porta::Stream& stream, const porta::Buffer& x, const porta::Buffer& y,
-               uint64_t first, uint64_t count, std::vector<float>& sx, std::vector<float>& sy) {
-  const uint64_t d = job.d;
-  const float* px = nullptr;
-  const float* py = nullptr;
-  if (job.data->x) {
-    px = job.data->x + first * d;
-    py = job.data->y + first;
-  } else {
-    sx.resize(count * d);
-    sy.resize(count);
-    const porta_status status = job.data->read(job.data->user, first, count, sx.data(), sy.data());
-    if (status != PORTA_SUCCESS)
-      fail(status, "the data's read callback failed for rows " + std::to_string(first) + ".." +
-                       std::to_string(first + count) +
-                       (porta_last_error()[0] ? std::string(": ") + porta_last_error() : ""));
-    px = sx.data();
-    py = sy.data();
-  }
-  stream.write(x, Span<const float>(px, count * d));
-  stream.write(y, Span<const float>(py, count));
+// Rows [first, first + count) of the data in host memory: in place (a
+// memory-mapped file included), or converted by data->read into `sx`, `sy`.
+struct HostRows {
+  const float* x;
+  const float* y;
+};
+HostRows stage_rows(const Job& job, uint64_t first, uint64_t count, std::vector<float>& sx,
+                    std::vector<float>& sy) {
+  if (job.data->x) return {job.data->x + first * job.d, job.data->y + first};
+  sx.resize(count * job.d);
+  sy.resize(count);
+  const porta_status status = job.data->read(job.data->user, first, count, sx.data(), sy.data());
+  if (status != PORTA_SUCCESS)
+    fail(status, "the data's read callback failed for rows " + std::to_string(first) + ".." +
+                     std::to_string(first + count) +
+                     (porta_last_error()[0] ? std::string(": ") + porta_last_error() : ""));
+  return {sx.data(), sy.data()};
+}
+
+// Staged rows into device buffers x, y through `stream`, synchronised before
+// it returns (the staging buffers may be refilled then).
+void upload_rows(const Job& job, porta::Stream& stream, const porta::Buffer& x, const porta::Buffer& y,
+                 HostRows rows, uint64_t count) {
+  stream.write(x, Span<const float>(rows.x, count * job.d));
+  stream.write(y, Span<const float>(rows.y, count));
   stream.sync();
 }
 
@@ -173,7 +175,8 @@ void prepare(const Job& job, Worker& wk) {
     wk.sums = wk.device.buffer((d + 2) * sizeof(float));
   }
   if (wk.chunks == 1)
-    load_rows(job, wk.compute, wk.x[0], wk.y[0], wk.first, wk.rows, wk.staging_x[0], wk.staging_y[0]);
+    upload_rows(job, wk.compute, wk.x[0], wk.y[0],
+                stage_rows(job, wk.first, wk.rows, wk.staging_x[0], wk.staging_y[0]), wk.rows);
   wk.loaded = true;
 }
 
@@ -200,7 +203,9 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
   if (wk.chunks == 1) {
     queue_gradient(job, wk, wk.x[0], wk.y[0], count);
   } else {
-    // Loader: chunk k into buffer k % 2 once the compute thread has released it.
+    // Loader: chunk k read (converted) into staging k % 2 while the device
+    // still computes on chunks k - 2 and k - 1, then uploaded into buffer
+    // k % 2 once the compute thread has released it.
     std::mutex mutex;
     std::condition_variable changed;
     uint64_t loaded = 0, released = 0;  // chunks uploaded; chunks whose buffer is free again
@@ -209,14 +214,15 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
     std::thread loader([&] {
       try {
         for (uint64_t k = 0; k < chunks; ++k) {
+          const uint64_t first = k * wk.chunk_rows, rows = std::min(wk.chunk_rows, count - first);
+          const HostRows staged =
+              stage_rows(job, wk.first + first, rows, wk.staging_x[k % 2], wk.staging_y[k % 2]);
           {
             std::unique_lock<std::mutex> lock(mutex);
             changed.wait(lock, [&] { return stop || k < released + 2; });
             if (stop) return;
           }
-          const uint64_t first = k * wk.chunk_rows, rows = std::min(wk.chunk_rows, count - first);
-          load_rows(job, wk.upload, wk.x[k % 2], wk.y[k % 2], wk.first + first, rows, wk.staging_x[k % 2],
-                    wk.staging_y[k % 2]);
+          upload_rows(job, wk.upload, wk.x[k % 2], wk.y[k % 2], staged, rows);
           std::lock_guard<std::mutex> lock(mutex);
           loaded = k + 1;
           changed.notify_all();

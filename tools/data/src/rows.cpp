@@ -1,6 +1,7 @@
 #include "porta_data/rows.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace porta::data {
 
@@ -62,6 +63,7 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options)
         y.resize(count);
         read(first, count, x.data(), y.data());
       }
+      checked_ = true;
       break;
     }
   }
@@ -88,7 +90,18 @@ void RowFile::read(uint64_t first, uint64_t count, float* x, float* y) const {
       parse_libsvm_rows(text_.bytes(), path_, libsvm_, first, count, x, y);
       break;
     case Format::npy:
-      if (npy_labels_) {
+      if (checked_ && npy_->mapped_f32()) {
+        // float32 in C order, every value checked by the first pass: copied, not converted.
+        const uint64_t cols = npy_->cols();
+        const float* rows = npy_->mapped_f32() + first * cols;
+        for (uint64_t i = 0; i < count; ++i)
+          std::memcpy(x + i * features_, rows + i * cols, features_ * sizeof(float));
+        if (npy_labels_)
+          npy_labels_->read_rows(first, count, y);
+        else
+          for (uint64_t i = 0; i < count; ++i) y[i] = rows[i * cols + features_];
+        npy_->check_unchanged();
+      } else if (npy_labels_) {
         npy_->read_rows(first, count, x);
         npy_labels_->read_rows(first, count, y);
         check_labels(*npy_labels_, first, count, y);

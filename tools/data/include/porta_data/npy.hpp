@@ -51,6 +51,8 @@ class NpyFile {
   // (rows x cols, row-major); nullptr otherwise. Unchecked: the caller checks
   // finiteness, or uses read_rows.
   const float* mapped_f32() const;
+  // Throws Error when the file changed since it was opened.
+  void check_unchanged() const { mapping_.check_unchanged(); }
 
  private:
   std::string file_;

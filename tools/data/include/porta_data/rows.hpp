@@ -49,6 +49,7 @@ class RowFile {
   CsvShape csv_;
   LibsvmShape libsvm_;
   std::unique_ptr<NpyFile> npy_, npy_labels_;
+  bool checked_ = false;  // the first pass is done
 };
 
 }  // namespace porta::data

@@ -292,6 +292,7 @@ void set_rows(std::vector<Worker>& workers, const std::vector<uint64_t>& rows) {
   for (Worker& wk : workers) {
     const uint64_t count = wk.alive ? rows[k++] : 0;
     if (count != wk.rows || (count && wk.first != first)) wk.loaded = false;
+    if (count == 0) wk.x[0] = wk.x[1] = wk.y[0] = wk.y[1] = wk.workspace = {};  // left out or dropped
     wk.rows = count;
     wk.first = first;
     first += count;
@@ -439,8 +440,7 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
                                " failed at iteration " + std::to_string(it) + ": " + wk.error;
       if (!keep_going)
         fail(wk.status, what + " (PORTA_PARALLEL_CONTINUE_ON_FAILURE continues on the others)");
-      wk.alive = false;
-      wk.x[0] = wk.x[1] = wk.y[0] = wk.y[1] = wk.workspace = {};
+      wk.alive = false;  // set_rows gives its memory back
       dropped = true;
     }
     if (dropped) {

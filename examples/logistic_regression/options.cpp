@@ -115,7 +115,8 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
        "LIST|all"},
       {"--device-memory", &raw.device_memory,
        "bytes porta may use on each device (suffix K, M, G); data that do not fit stream\n"
-       "through in chunks, uploads overlapped with compute",
+       "through in chunks, uploads overlapped with compute; with --data FILE the training\n"
+       "rows stay in the file and are read from it a chunk ahead",
        "BYTES"},
   };
   for (const auto& w : words) app.add_option(w.name, *w.value, w.help)->type_name(w.type);

@@ -192,8 +192,9 @@ void queue_gradient(const Job& job, Worker& wk, const porta::Buffer& x, const po
 // The sums of the shard's first `count` rows at the weights `wb` (w then b)
 // into `out`; returns the device's time for them in milliseconds, from events
 // on its compute stream (without loading a shard that moved): its own work
-// and its waits for chunks, not the time another handle of the same hardware
-// keeps it queued.
+// and its waits for chunks. Where two handles share hardware whose queue is
+// shared too (lavapipe's one thread pool), it includes waiting for the
+// other's work: such handles are not independent devices.
 double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint64_t count,
                   std::vector<float>& out) {
   porta::Event start = wk.compute.record_event();

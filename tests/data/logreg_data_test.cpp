@@ -1,9 +1,13 @@
 // porta-logreg's held-out split and standardisation (examples/logistic_regression/data.cpp).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <utility>
 
 #include "data.hpp"
 
@@ -77,4 +81,41 @@ TEST(LogregStandardization, TrainingRowsGetMeanZeroStdOneAndConstantsStayFinite)
   EXPECT_NEAR(squares / 30, 1, 1e-5);
   for (float v : s.test.x) EXPECT_TRUE(std::isfinite(v));
   EXPECT_EQ(s.test.x[1], 0.0f);  // 7 - mean 7, over 1
+}
+
+// Rows left in their file (--data FILE --device-memory) split, standardise
+// and read back exactly as the same file read whole: the same rows in each
+// part, the same standardisation bit for bit, the same standardised values.
+TEST(LogregSplit, RowsInTheFileEqualRowsInMemory) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("porta-logreg-rows-" + std::to_string(::getpid()) + ".csv"))
+          .string();
+  {
+    std::ofstream f(path);
+    f << "a,b,label\n";
+    for (int i = 0; i < 3001; ++i)
+      f << (i * 0.37 - 100) << "," << ((i * 7919) % 101) * 0.01 << "," << i % 2 << "\n";
+  }
+  const porta::data::ReadOptions options;
+  for (double fraction : {0.0, 0.3}) {
+    Split whole = split(load(path, options), fraction, 11);
+    Split rows = split(open_rows(path, options), fraction, 11);
+    ASSERT_TRUE(rows.train.streamed());
+    ASSERT_EQ(rows.train.m, whole.train.m);
+    ASSERT_EQ(rows.test.m, whole.test.m);
+    const Standardization a = Standardization::fit(whole.train), b = Standardization::fit(rows.train);
+    EXPECT_EQ(a.mean, b.mean);
+    EXPECT_EQ(a.std, b.std);
+    for (Split* s : {&whole, &rows}) {
+      a.apply(s->train);
+      a.apply(s->test);
+    }
+    for (const auto& [held, file] : {std::pair{&whole.train, &rows.train}, {&whole.test, &rows.test}}) {
+      if (!held->m) continue;
+      const Data read = in_memory(*file);
+      EXPECT_EQ(read.x, held->x);
+      EXPECT_EQ(read.y, held->y);
+    }
+  }
+  std::filesystem::remove(path);
 }

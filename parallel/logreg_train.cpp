@@ -10,11 +10,12 @@
 // fitted from its iterations).
 //
 // A shard that does not fit the device_memory cap streams through two chunk
-// buffers: a loader thread reads (or converts, data->read) chunk k + 1 and
-// uploads it on the upload stream while the compute stream works on chunk k.
-// porta has no stream-waits-for-event call, so the hand-over is on the host:
-// the loader syncs its upload stream before the chunk is handed to the
-// compute thread, which syncs its stream before the buffer is refilled.
+// buffers: a reader thread reads (or converts, data->read) chunk k + 1 into
+// host staging, an uploader thread uploads chunk k on the upload stream, the
+// compute stream works on chunk k - 1. porta has no stream-waits-for-event
+// call, so the hand-over is on the host: the uploader syncs its stream before
+// the chunk is handed to the compute thread, which syncs its stream before the
+// buffer is refilled.
 #include "logreg_train.hpp"
 
 #include <algorithm>
@@ -204,60 +205,76 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
   if (wk.chunks == 1) {
     queue_gradient(job, wk, wk.x[0], wk.y[0], count);
   } else {
-    // Loader: chunk k read (converted) into staging k % 2 while the device
-    // still computes on chunks k - 2 and k - 1, then uploaded into buffer
-    // k % 2 once the compute thread has released it.
+    // Three threads hand chunk k along: the reader reads (converts) it into
+    // staging k % 2 once chunk k - 2's upload from there is done; the
+    // uploader uploads it into buffer k % 2 once the compute thread has
+    // released chunk k - 2; the compute thread queues its kernels. Reading
+    // chunk k + 1 overlaps uploading chunk k, which overlaps computing k - 1.
     std::mutex mutex;
     std::condition_variable changed;
-    uint64_t loaded = 0, released = 0;  // chunks uploaded; chunks whose buffer is free again
-    std::exception_ptr loader_error;
+    uint64_t staged = 0, loaded = 0, released = 0;  // chunks read; uploaded; whose buffer is free again
+    HostRows staged_rows[2] = {};
+    std::exception_ptr error;
     bool stop = false;
-    std::thread loader([&] {
-      try {
-        for (uint64_t k = 0; k < chunks; ++k) {
-          const uint64_t first = k * wk.chunk_rows, rows = std::min(wk.chunk_rows, count - first);
-          const HostRows staged =
-              stage_rows(job, wk.first + first, rows, wk.staging_x[k % 2], wk.staging_y[k % 2]);
-          {
-            std::unique_lock<std::mutex> lock(mutex);
-            changed.wait(lock, [&] { return stop || k < released + 2; });
-            if (stop) return;
-          }
-          upload_rows(job, wk.upload, wk.x[k % 2], wk.y[k % 2], staged, rows);
+    // Waits until `ready`; false when the hand-over ended (a failure, or the compute thread stopped).
+    auto wait_until = [&](auto ready) {
+      std::unique_lock<std::mutex> lock(mutex);
+      changed.wait(lock, [&] { return stop || error || ready(); });
+      return !stop && !error;
+    };
+    auto advance = [&](uint64_t& counter, uint64_t value) {
+      std::lock_guard<std::mutex> lock(mutex);
+      counter = value;
+      changed.notify_all();
+    };
+    auto rows_of = [&](uint64_t k) { return std::min(wk.chunk_rows, count - k * wk.chunk_rows); };
+    auto hand_over = [&](auto body) {
+      return std::thread([&, body] {
+        try {
+          body();
+        } catch (...) {
           std::lock_guard<std::mutex> lock(mutex);
-          loaded = k + 1;
+          if (!error) error = std::current_exception();
           changed.notify_all();
         }
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        loader_error = std::current_exception();
-        changed.notify_all();
+      });
+    };
+    std::thread reader = hand_over([&] {
+      for (uint64_t k = 0; k < chunks; ++k) {
+        if (!wait_until([&] { return loaded + 2 > k; })) return;
+        staged_rows[k % 2] = stage_rows(job, wk.first + k * wk.chunk_rows, rows_of(k), wk.staging_x[k % 2],
+                                        wk.staging_y[k % 2]);
+        advance(staged, k + 1);
       }
     });
-    try {
+    std::thread uploader = hand_over([&] {
       for (uint64_t k = 0; k < chunks; ++k) {
-        {
-          std::unique_lock<std::mutex> lock(mutex);
-          changed.wait(lock, [&] { return loaded > k || loader_error; });
-          if (loader_error) std::rethrow_exception(loader_error);
-        }
-        const uint64_t rows = std::min(wk.chunk_rows, count - k * wk.chunk_rows);
-        queue_gradient(job, wk, wk.x[k % 2], wk.y[k % 2], rows);
-        wk.compute.sync();  // the buffer may be refilled once the kernels have read it
-        std::lock_guard<std::mutex> lock(mutex);
-        released = k + 1;
-        changed.notify_all();
+        if (!wait_until([&] { return staged > k && released + 2 > k; })) return;
+        upload_rows(job, wk.upload, wk.x[k % 2], wk.y[k % 2], staged_rows[k % 2], rows_of(k));
+        advance(loaded, k + 1);
       }
-    } catch (...) {
+    });
+    auto finish = [&] {
       {
         std::lock_guard<std::mutex> lock(mutex);
         stop = true;
         changed.notify_all();
       }
-      loader.join();
+      reader.join();
+      uploader.join();
+    };
+    try {
+      for (uint64_t k = 0; k < chunks; ++k) {
+        if (!wait_until([&] { return loaded > k; })) std::rethrow_exception(error);
+        queue_gradient(job, wk, wk.x[k % 2], wk.y[k % 2], rows_of(k));
+        wk.compute.sync();  // the buffer may be refilled once the kernels have read it
+        advance(released, k + 1);
+      }
+    } catch (...) {
+      finish();
       throw;
     }
-    loader.join();
+    finish();
   }
   out.assign(job.d + 2, 0.0f);
   wk.compute.read(wk.sums, out);

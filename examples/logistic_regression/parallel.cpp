@@ -154,7 +154,7 @@ Result train_parallel(const Options& o, const Data& data, uint64_t iterations, f
   porta::parallel::Result got;
   try {
     if (data.streamed()) {
-      // Rows from the file: read and converted by the trainer's loader threads, a chunk ahead.
+      // Rows from the file: read and converted by the trainer's reader threads, chunks ahead.
       const porta::parallel::Reader read = [&](uint64_t at, uint64_t count, float* x, float* y) {
         data.file_rows->read(first + at, count, x, y);
       };

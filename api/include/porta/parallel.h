@@ -18,9 +18,10 @@
  *     shards give bit-identical weights) and takes the step; the weights go
  *     to every device the next iteration;
  *   - a shard larger than device_memory streams through the device in
- *     chunks: a loader thread per device reads (or converts, via `read`) the
- *     next chunk and uploads it on a second stream while the device computes
- *     on the current one (two buffers each);
+ *     chunks: per device a reader thread reads (or converts, via `read`)
+ *     the chunk after next, an uploader thread uploads the next one on a
+ *     second stream, while the device computes on the current one (two
+ *     buffers each);
  *   - a device that fails stops the job with its name and the cause, or with
  *     PORTA_PARALLEL_CONTINUE_ON_FAILURE its rows move to the others and the
  *     iteration is taken again without it.
@@ -41,7 +42,7 @@ extern "C" {
  * [0, 1]). Either in host memory (x and y; a memory-mapped file is read in
  * place, without a copy on the host) or produced on demand by `read`, which
  * fills rows [first, first + count) into x_out (count x features) and y_out.
- * `read` is called from porta's loader threads, for several devices at once:
+ * `read` is called from porta's reader threads, for several devices at once:
  * it must be thread-safe. */
 typedef struct porta_parallel_data {
   uint32_t struct_size; /* sizeof(porta_parallel_data) */

@@ -65,6 +65,17 @@ struct Device {
   std::unique_ptr<StagingPool> staging;
   uint64_t timeout_ms = 0;  // per dispatch (porta/robust.h); 0: none
 
+  // Kernels for small transfers (stream.cpp), loaded at the first one; null
+  // functions where they are not used (PORTA_CUDA_SMALL_COPIES=dma, or the
+  // driver refused them), and transfers go through the copy engine.
+  struct CopyKernels {
+    static constexpr uint32_t kWriteSizes[3] = {496, 1008, 4080};  // bytes a write carries as its parameter
+    std::once_flag loaded;
+    CUmodule module = nullptr;
+    CUfunction write[3] = {};  // one per kWriteSizes
+    CUfunction read = nullptr;
+  } copies;
+
   // "cuda: device 0 (NVIDIA H100 80GB HBM3)" — the start of every message.
   std::string label() const;
 
@@ -134,6 +145,7 @@ struct Stream {
   bool recording = false;
   std::unique_ptr<RecordedStorage> recorded;
   plugin::SmallTransfers small;              // in cuMemHostAlloc memory
+  CUdeviceptr small_device = 0;              // the same memory as the device addresses it (mapped)
   std::vector<std::string> pending_kernels;  // dispatched since the last sync, for the watchdog's message
 };
 

@@ -167,6 +167,7 @@ void Backend::device_close(Device* device) {
   {
     ContextScope scope(*device, ContextScope::Releasing{});
     device->staging.reset();
+    if (device->copies.module) driver().cuModuleUnload(device->copies.module);
   }
   driver().cuDevicePrimaryCtxRelease(device->cu);
   delete device;
@@ -214,6 +215,10 @@ void Device::fail(porta_status status, const char* fmt, ...) const {
 
 ContextScope::ContextScope(Device& device) {
   device.ensure_alive();
+  // Already current (the usual case: one thread, one device): one driver call
+  // instead of a push and a pop.
+  CUcontext current = nullptr;
+  if (driver().cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == device.context) return;
   device.check(driver().cuCtxPushCurrent(device.context), "cuCtxPushCurrent");
   pushed_ = true;
 }

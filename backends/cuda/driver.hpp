@@ -29,6 +29,7 @@ namespace porta::cuda {
   X(cuDevicePrimaryCtxRelease)         \
   X(cuCtxPushCurrent)                  \
   X(cuCtxPopCurrent)                   \
+  X(cuCtxGetCurrent)                   \
   X(cuMemAlloc)                        \
   X(cuMemFree)                         \
   X(cuMemHostAlloc)                    \

@@ -1,9 +1,12 @@
 // Streams: transfers, fills, copies, dispatches, events and recorded
 // sequences (CUDA graphs captured from the stream).
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "../common/spin_wait.hpp"
+#include "copy_kernels.hpp"
 #include "cuda_plugin.hpp"
 
 namespace porta::cuda {
@@ -95,11 +98,90 @@ void through_staging(Stream& s, uint64_t size, Dma dma, Then then) {
 char* small_space(Stream& s, uint64_t size) {
   return s.small.take(size, [&] {
     void* p = nullptr;
-    s.device->check(driver().cuMemHostAlloc(&p, plugin::SmallTransfers::kBytes, CU_MEMHOSTALLOC_PORTABLE),
+    s.device->check(driver().cuMemHostAlloc(&p, plugin::SmallTransfers::kBytes,
+                                            CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
                     "cuMemHostAlloc(%llu bytes) for small transfers",
                     static_cast<ull>(plugin::SmallTransfers::kBytes));
+    CUresult r = driver().cuMemHostGetDevicePointer(&s.small_device, p, 0);
+    if (r != CUDA_SUCCESS) {
+      driver().cuMemFreeHost(p);
+      s.device->check(r, "cuMemHostGetDevicePointer (small transfers)");
+    }
     return p;
   });
+}
+
+// Small transfers as kernels (copy_kernels.hpp): a write carries its bytes as
+// the kernel's parameter, a read stores into the stream's mapped pinned memory.
+// A round trip (write, dispatch, read) then stays on the compute engine, with
+// no hand-over to a copy engine and back between its steps, and a write needs
+// no pinned memory.
+constexpr uint32_t kCopyGroup = 256;  // threads per block of a copy kernel
+
+// The device's copy kernels, loaded at the first call (inside a ContextScope);
+// null functions when they are not to be used.
+const Device::CopyKernels& copy_kernels(Device& dev) {
+  Device::CopyKernels& k = dev.copies;
+  std::call_once(k.loaded, [&] {
+    const char* choice = std::getenv("PORTA_CUDA_SMALL_COPIES");
+    if (choice && std::strcmp(choice, "dma") == 0) return;
+    const std::string ptx = copy_kernels_ptx(Device::CopyKernels::kWriteSizes);
+    CUmodule module = nullptr;
+    CUresult r = driver().cuModuleLoadData(&module, ptx.c_str());
+    CUfunction write[3] = {}, read = nullptr;
+    for (int i = 0; i < 3 && r == CUDA_SUCCESS; ++i)
+      r = driver().cuModuleGetFunction(
+          &write[i], module, plugin::format("porta_write_%u", Device::CopyKernels::kWriteSizes[i]).c_str());
+    if (r == CUDA_SUCCESS) r = driver().cuModuleGetFunction(&read, module, "porta_read");
+    if (r != CUDA_SUCCESS) {
+      if (module) driver().cuModuleUnload(module);
+      plugin::log(PORTA_LOG_WARN, dev.label() +
+                                      ": small transfers go through the copy engine: loading their "
+                                      "kernels failed: " +
+                                      error_text(r));
+      return;
+    }
+    k.module = module;
+    std::copy(write, write + 3, k.write);
+    k.read = read;
+  });
+  return k;
+}
+
+uint32_t copy_blocks(uint64_t size) { return static_cast<uint32_t>((size + kCopyGroup - 1) / kCopyGroup); }
+
+// A write of at most the largest kWriteSizes bytes as a kernel; false when
+// there is no kernel for it.
+bool write_by_kernel(Stream& s, CUdeviceptr to, const void* src, uint64_t size) {
+  const Device::CopyKernels& k = copy_kernels(*s.device);
+  for (int i = 0; i < 3; ++i) {
+    const uint32_t capacity = Device::CopyKernels::kWriteSizes[i];
+    if (!k.write[i] || size > capacity) continue;
+    alignas(16) unsigned char data[Device::CopyKernels::kWriteSizes[2]];
+    std::memcpy(data, src, size);
+    std::memset(data + size, 0, capacity - size);  // the driver reads the whole parameter
+    uint32_t n = static_cast<uint32_t>(size);
+    void* args[] = {&to, &n, data};
+    s.device->check(driver().cuLaunchKernel(k.write[i], copy_blocks(size), 1, 1, kCopyGroup, 1, 1, 0, s.cu,
+                                            args, nullptr),
+                    "cuLaunchKernel (write of %llu bytes)", static_cast<ull>(size));
+    return true;
+  }
+  return false;
+}
+
+// A read into the stream's mapped pinned memory at `pinned` as a kernel;
+// false when there is no kernel for it.
+bool read_by_kernel(Stream& s, char* pinned, CUdeviceptr from, uint64_t size) {
+  const Device::CopyKernels& k = copy_kernels(*s.device);
+  if (!k.read) return false;
+  CUdeviceptr to = s.small_device + static_cast<CUdeviceptr>(pinned - s.small.host());
+  uint32_t n = static_cast<uint32_t>(size);
+  void* args[] = {&to, &from, &n};
+  s.device->check(
+      driver().cuLaunchKernel(k.read, copy_blocks(size), 1, 1, kCopyGroup, 1, 1, 0, s.cu, args, nullptr),
+      "cuLaunchKernel (read of %llu bytes)", static_cast<ull>(size));
+  return true;
 }
 
 }  // namespace
@@ -136,6 +218,7 @@ void Backend::stream_destroy(Stream* stream) {
 void Backend::stream_write(Stream& s, Buffer& dst, uint64_t offset, const void* src, uint64_t size) {
   ContextScope scope(*s.device);
   if (s.recording) return record_write(s, dst, offset, src, size);
+  if (write_by_kernel(s, dst.ptr + offset, src, size)) return;
   if (char* pinned = small_space(s, size)) {
     std::memcpy(pinned, src, size);
     s.device->check(driver().cuMemcpyHtoDAsync(dst.ptr + offset, pinned, size, s.cu),
@@ -161,9 +244,10 @@ void Backend::stream_read(Stream& s, Buffer& src, uint64_t offset, void* dst, ui
   ContextScope scope(*s.device);
   if (s.recording) return record_read(s, src, offset, dst, size);
   if (char* pinned = small_space(s, size)) {
-    s.device->check(driver().cuMemcpyDtoHAsync(pinned, src.ptr + offset, size, s.cu),
-                    "cuMemcpyDtoHAsync (read of %llu bytes at offset %llu)", static_cast<ull>(size),
-                    static_cast<ull>(offset));
+    if (!read_by_kernel(s, pinned, src.ptr + offset, size))
+      s.device->check(driver().cuMemcpyDtoHAsync(pinned, src.ptr + offset, size, s.cu),
+                      "cuMemcpyDtoHAsync (read of %llu bytes at offset %llu)", static_cast<ull>(size),
+                      static_cast<ull>(offset));
     s.small.copy_out_later(dst, pinned, size);
     return;
   }

@@ -145,6 +145,7 @@ void stream_wait_native_event(porta_plugin_stream_t& stream, void* native) {
                   "the cl_event");
   check(cl().clEnqueueBarrierWithWaitList(stream.queue, 1, &event, nullptr), stream.device->where,
         "clEnqueueBarrierWithWaitList");
+  note_enqueued(stream);
 }
 
 bool event_query(porta_plugin_event_t& event) {
@@ -170,6 +171,7 @@ void stream_signal_native_event(porta_plugin_stream_t& stream, void* native) {
   cl_event marker = nullptr;
   check(cl().clEnqueueMarkerWithWaitList(stream.queue, 0, nullptr, &marker), where,
         "clEnqueueMarkerWithWaitList");
+  note_enqueued(stream);
   check(cl().clRetainEvent(user), where, "clRetainEvent");
   // When the marker completes (or fails), so does the user event.
   auto complete = [](cl_event marker_event, cl_int status, void* data) {

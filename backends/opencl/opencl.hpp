@@ -80,6 +80,10 @@ struct porta_plugin_stream_t {
   cl_mem small_mem = nullptr;                // CL_MEM_ALLOC_HOST_PTR, mapped for good: pinned host memory
   porta::plugin::SmallTransfers small;       // in small_mem's mapping
   std::vector<std::string> pending_kernels;  // dispatched since the last sync, for the watchdog's message
+  // The event of the last command enqueued, where porta asked for one (a
+  // read's): a sync waits for it instead of enqueueing a marker. Null once
+  // anything else is enqueued (note_enqueued).
+  cl_event tail = nullptr;
 };
 
 struct porta_plugin_sequence_t {
@@ -116,6 +120,9 @@ void stream_fill(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint
 void stream_dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const uint32_t groups[3],
                      plugin::BufferList<porta_plugin_buffer_t> buffers, const void* push, uint32_t push_size);
 void stream_sync(porta_plugin_stream_t& stream);
+// Called after each command enqueued on the stream's queue, with the
+// command's event or null: keeps `stream.tail` exact.
+void note_enqueued(porta_plugin_stream_t& stream, cl_event event = nullptr);
 porta_plugin_event_t* event_record(porta_plugin_stream_t& stream);
 double event_elapsed_ms(porta_plugin_event_t& start, porta_plugin_event_t& end);
 void event_destroy(porta_plugin_event_t* event);

@@ -13,20 +13,24 @@ namespace porta::opencl {
 
 namespace {
 
-// Runs the operation now, or keeps it when the stream is recording.
-void submit(porta_plugin_stream_t& stream, StreamOp op) {
+// Runs the operation now, or keeps it when the stream is recording: only a
+// recording pays for a StreamOp.
+template <class Op>
+void submit(porta_plugin_stream_t& stream, Op&& op) {
   if (stream.recording) {
-    stream.recorded.push_back(std::move(op));
+    stream.recorded.emplace_back(std::forward<Op>(op));
   } else {
     op(stream);
   }
 }
 
 // A range of a buffer as a kernel argument: the buffer itself when the range
-// is all of it, else a sub-buffer (released when the last operation holding
-// it goes; the queue keeps it alive for commands already enqueued).
-std::shared_ptr<_cl_mem> bound_range(const porta_plugin_buffer_t& buffer, uint64_t offset, uint64_t size) {
-  if (offset == 0 && size == buffer.size) return std::shared_ptr<_cl_mem>(buffer.mem, [](cl_mem) {});
+// is all of it, else a sub-buffer, kept in `owned` (released when the last
+// operation holding it goes; the queue keeps it alive for commands already
+// enqueued).
+cl_mem bound_range(const porta_plugin_buffer_t& buffer, uint64_t offset, uint64_t size,
+                   std::vector<std::shared_ptr<_cl_mem>>& owned) {
+  if (offset == 0 && size == buffer.size) return buffer.mem;
   cl_buffer_region region{offset, size};
   cl_int status = CL_SUCCESS;
   cl_mem sub =
@@ -36,7 +40,8 @@ std::shared_ptr<_cl_mem> bound_range(const porta_plugin_buffer_t& buffer, uint64
                                               static_cast<unsigned long long>(size),
                                               static_cast<unsigned long long>(offset)),
         "clCreateSubBuffer");
-  return std::shared_ptr<_cl_mem>(sub, [](cl_mem mem) { cl().clReleaseMemObject(mem); });
+  owned.emplace_back(sub, [](cl_mem mem) { cl().clReleaseMemObject(mem); });
+  return sub;
 }
 
 // Sets argument `index` of `k` (`size` bytes at `value`) unless the last
@@ -58,13 +63,21 @@ void set_arg(const porta_plugin_stream_t& stream, porta_plugin_kernel_t& k, cl_u
 
 // A dispatch as a recorded sequence keeps it: what it binds, by value.
 struct DispatchArgs {
-  std::vector<std::shared_ptr<_cl_mem>> mems;
+  std::vector<cl_mem> mems;
+  std::vector<std::shared_ptr<_cl_mem>> sub_buffers;  // those of `mems` made for this dispatch
   // The buffers' ids, which key the kernel's argument cache; 0 for a
   // sub-buffer, made for this dispatch and set every time.
   std::vector<uint64_t> ids;
   std::vector<cl_ulong> sizes;
   std::vector<unsigned char> push;
   uint32_t groups[3];
+  void clear() {
+    mems.clear();
+    sub_buffers.clear();
+    ids.clear();
+    sizes.clear();
+    push.clear();
+  }
 };
 
 void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const DispatchArgs& a) {
@@ -77,7 +90,7 @@ void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, cons
   std::lock_guard lock(kernel.launch_mutex);
   cl_uint arg = 0;
   for (size_t i = 0; i < a.mems.size(); ++i, ++arg) {
-    cl_mem mem = a.mems[i].get();
+    cl_mem mem = a.mems[i];
     auto describe = [&] { return plugin::format("buffer %u", arg); };
     if (a.ids[i] != 0) {
       set_arg(stream, kernel, arg, sizeof(cl_mem), &mem, &a.ids[i], sizeof(uint64_t), describe);
@@ -101,6 +114,7 @@ void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, cons
   }
   cl_int status = cl().clEnqueueNDRangeKernel(stream.queue, kernel.kernel, 3, nullptr, global, local, 0,
                                               nullptr, nullptr);
+  if (status == CL_SUCCESS) note_enqueued(stream);
   if (status != CL_SUCCESS)
     check(status,
           stream.device->where + ": kernel '" + kernel.name + "'" +
@@ -144,6 +158,7 @@ porta_plugin_stream_t* stream_create(porta_plugin_device_t& device) {
 }
 
 void stream_destroy(porta_plugin_stream_t* stream) {
+  note_enqueued(*stream);
   if (stream->small_mem) {
     cl().clEnqueueUnmapMemObject(stream->queue, stream->small_mem, stream->small.host(), 0, nullptr, nullptr);
     cl().clFinish(stream->queue);
@@ -161,6 +176,7 @@ void stream_write(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uin
     if (char* pinned = small_space(s, size)) from = std::memcpy(pinned, src, size);
     check(cl().clEnqueueWriteBuffer(s.queue, dst->mem, CL_FALSE, offset, size, from, 0, nullptr, nullptr),
           s.device->where, "clEnqueueWriteBuffer");
+    note_enqueued(s);
   });
 }
 
@@ -169,9 +185,13 @@ void stream_read(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint
   submit(stream, [=, src = &src](porta_plugin_stream_t& s) {
     char* pinned = small_space(s, size);
     if (!pinned && s.small.read_pending_into(dst, size)) stream_sync(s);  // that read must land first
+    // A sync usually follows a read: its event spares that sync a marker (not
+    // on a framework's queue, where the framework may enqueue after it).
+    cl_event event = nullptr;
     check(cl().clEnqueueReadBuffer(s.queue, src->mem, CL_FALSE, offset, size, pinned ? pinned : dst, 0,
-                                   nullptr, nullptr),
+                                   nullptr, s.wrapped ? nullptr : &event),
           s.device->where, "clEnqueueReadBuffer");
+    note_enqueued(s, event);
     if (pinned) s.small.copy_out_later(dst, pinned, size);
   });
 }
@@ -182,6 +202,7 @@ void stream_copy(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint
     check(cl().clEnqueueCopyBuffer(s.queue, src->mem, dst->mem, src_offset, dst_offset, size, 0, nullptr,
                                    nullptr),
           s.device->where, "clEnqueueCopyBuffer");
+    note_enqueued(s);
   });
 }
 
@@ -191,16 +212,25 @@ void stream_fill(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint
     check(cl().clEnqueueFillBuffer(s.queue, dst->mem, &pattern, sizeof pattern, offset, size, 0, nullptr,
                                    nullptr),
           s.device->where, "clEnqueueFillBuffer");
+    note_enqueued(s);
   });
 }
 
 void stream_dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const uint32_t groups[3],
                      plugin::BufferList<porta_plugin_buffer_t> buffers, const void* push,
                      uint32_t push_size) {
-  DispatchArgs a;
+  // Outside a recording the arguments go into this thread's scratch space,
+  // which keeps its capacity: a dispatch allocates nothing on the host.
+  thread_local DispatchArgs scratch;
+  DispatchArgs recorded;
+  DispatchArgs& a = stream.recording ? recorded : scratch;
+  struct Clear {
+    DispatchArgs& a;
+    ~Clear() { a.clear(); }  // releases this dispatch's sub-buffers
+  } clear{scratch};
   for (uint32_t i = 0; i < buffers.size(); ++i) {
     const bool whole = buffers.offset(i) == 0 && buffers.bytes(i) == buffers[i].size;
-    a.mems.push_back(bound_range(buffers[i], buffers.offset(i), buffers.bytes(i)));
+    a.mems.push_back(bound_range(buffers[i], buffers.offset(i), buffers.bytes(i), a.sub_buffers));
     a.ids.push_back(whole ? buffers[i].id : 0);
     a.sizes.push_back(buffers.bytes(i));
   }
@@ -213,15 +243,25 @@ void stream_dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kerne
       [kernel = &kernel, a = std::move(a)](porta_plugin_stream_t& s) { dispatch(s, *kernel, a); });
 }
 
+void note_enqueued(porta_plugin_stream_t& stream, cl_event event) {
+  if (stream.tail) cl().clReleaseEvent(stream.tail);
+  stream.tail = event;
+}
+
 namespace {
 
-// Waits for the queue: polls a marker (which completes once everything before
-// it on the in-order queue has) briefly, then blocks in clFinish.
+// Waits for the queue: polls the event of its last command (which completes
+// once everything before it on the in-order queue has) briefly, then blocks
+// in clFinish.
 void wait_idle(porta_plugin_stream_t& stream) {
   const std::string& where = stream.device->where;
-  cl_event marker = nullptr;
-  check(cl().clEnqueueMarkerWithWaitList(stream.queue, 0, nullptr, &marker), where,
-        "clEnqueueMarkerWithWaitList");
+  // The last command's event where there is one (it completes once everything
+  // before it on the in-order queue has), else a marker's.
+  cl_event marker = stream.tail;
+  stream.tail = nullptr;
+  if (!marker)
+    check(cl().clEnqueueMarkerWithWaitList(stream.queue, 0, nullptr, &marker), where,
+          "clEnqueueMarkerWithWaitList");
   cl_int flushed = cl().clFlush(stream.queue);
   cl_int status = CL_SUCCESS, state = CL_QUEUED;
   if (flushed == CL_SUCCESS)
@@ -276,6 +316,7 @@ porta_plugin_event_t* event_record(porta_plugin_stream_t& stream) {
   cl_event event = nullptr;
   check(cl().clEnqueueMarkerWithWaitList(stream.queue, 0, nullptr, &event), stream.device->where,
         "clEnqueueMarkerWithWaitList");
+  note_enqueued(stream);
   return new porta_plugin_event_t{event, stream.device->where};
 }
 

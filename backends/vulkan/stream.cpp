@@ -360,7 +360,8 @@ void Stream::retire(std::unique_ptr<Batch> b, bool copy_back) {
     return;
   }
   b->arena.reset();
-  device_.fn.vkResetCommandBuffer(b->cb, 0);
+  // No vkResetCommandBuffer: vkBeginCommandBuffer resets it when it is reused
+  // (the pool has VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT).
   spare_.push_back(std::move(b));
 }
 
@@ -374,6 +375,13 @@ void Stream::write(Buffer* dst, uint64_t offset, const void* src, uint64_t size)
     recording_->writes.push_back({staging->host, from, size});
     VkBufferCopy region{0, offset, size};
     device_.fn.vkCmdCopyBuffer(begin_transfer(), staging->handle, dst->handle, 1, &region);
+    return;
+  }
+  const bool idle = !open_ && in_flight_.empty();
+  if (size <= kLargestUpdate && offset % 4 == 0 && size % 4 == 0 && !(dst->host && idle)) {
+    // Small enough to travel inside the command buffer (vkCmdUpdateBuffer
+    // copies the bytes at record time): no staging, no wait for earlier work.
+    device_.fn.vkCmdUpdateBuffer(begin_transfer(), dst->handle, offset, size, from);
     return;
   }
   if (dst->host) {
@@ -445,7 +453,8 @@ void Stream::dispatch(Kernel* k, const uint32_t groups[3], plugin::BufferList<Bu
   const uint32_t count = buffers.size();
   const char* dev = device_.label().c_str();
   const VkPhysicalDeviceLimits& lim = device_.limits();
-  std::vector<VkDescriptorBufferInfo> infos(count);
+  std::vector<VkDescriptorBufferInfo>& infos = infos_;
+  infos.resize(count);
   for (uint32_t i = 0; i < count; ++i) {
     const Buffer* b = &buffers[i];
     const KernelBuffer& to = k->buffers[i];
@@ -470,7 +479,7 @@ void Stream::dispatch(Kernel* k, const uint32_t groups[3], plugin::BufferList<Bu
     device_.fn.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
     state_.pipeline = k->pipeline;
   }
-  std::vector<uint32_t> params;
+  std::vector<uint32_t>& params = params_;
   for (uint32_t s = 0; s < k->sets.size(); ++s) {
     const KernelSet& set = k->sets[s];
     if (set.storage + set.uniform == 0) continue;  // an empty set between used ones: nothing reads it
@@ -500,7 +509,8 @@ void Stream::bind_set(VkCommandBuffer cb, Kernel* k, uint32_t s, const VkDescrip
   // write covers them (descriptorCount = N from dstArrayElement 0).
   // (Lavapipe's push descriptors drop dstArrayElement when each element is
   // written on its own.)
-  std::vector<VkWriteDescriptorSet> writes;
+  std::vector<VkWriteDescriptorSet>& writes = writes_;
+  writes.clear();
   for (uint32_t i : params) {
     const KernelBuffer& to = k->buffers[i];
     VkWriteDescriptorSet* last = writes.empty() ? nullptr : &writes.back();

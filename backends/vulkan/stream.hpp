@@ -148,6 +148,8 @@ class Stream {
 
  private:
   static constexpr size_t kMaxChunksPerBatch = 4;  // staging one batch may hold before it is flushed
+  // The largest write recorded with its bytes (vkCmdUpdateBuffer takes up to 65536).
+  static constexpr uint64_t kLargestUpdate = uint64_t{16} << 10;
 
   Batch& open_batch();
   // The command buffer being recorded, after the barrier an operation of
@@ -185,6 +187,10 @@ class Stream {
   std::vector<VkSemaphore> waits_;
   std::vector<uint64_t> wait_values_;
   std::vector<VkPipelineStageFlags> wait_stages_;
+  // A dispatch's descriptors, kept between dispatches so that one allocates nothing.
+  std::vector<VkDescriptorBufferInfo> infos_;
+  std::vector<uint32_t> params_;
+  std::vector<VkWriteDescriptorSet> writes_;
 };
 
 // Milliseconds between two events once both have completed.

@@ -75,6 +75,7 @@ namespace porta::vk {
   X(vkCmdDispatch)                   \
   X(vkCmdCopyBuffer)                 \
   X(vkCmdFillBuffer)                 \
+  X(vkCmdUpdateBuffer)               \
   X(vkCmdPipelineBarrier)            \
   X(vkCmdResetQueryPool)             \
   X(vkCmdWriteTimestamp)             \

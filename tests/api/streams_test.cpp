@@ -1,5 +1,6 @@
 // Buffers, transfers, streams, events and recorded sequences on the backend
 // under test, plus the bad inputs every backend must refuse cleanly.
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <optional>
@@ -216,6 +217,66 @@ TEST_F(Streams, ManySmallTransfersBeforeOneSync) {
   stream.sync();
   for (uint32_t k = 0; k < count; ++k)
     for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(out[k][i], k + 1.0f) << "transfer " << k << ", element " << i;
+}
+
+// Small transfers of sizes around the limits of each backend's small-transfer
+// paths, at unaligned offsets, each queued behind a dispatch (so that a write
+// cannot wait for an idle device first), read back before the next write
+// lands: every read sees the buffer as a host copy of the writes does.
+TEST_F(Streams, SmallTransfersOfManySizesBehindDispatches) {
+  const uint64_t bytes = 20000;
+  auto add = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  auto counter = dev.upload(std::vector<float>(64, 0.0f));
+  auto b = dev.buffer(bytes);
+  stream.fill(b, 0u);
+  std::vector<uint8_t> model(bytes, 0);
+  std::vector<std::vector<uint8_t>> writes, reads, expected;  // host memory stays valid until the sync
+  uint8_t next = 1;
+  for (uint64_t size : {1, 3, 255, 256, 496, 497, 1008, 1009, 4080, 4081, 16384}) {
+    for (uint64_t offset : {0, 1, 4, 13}) {
+      std::vector<uint8_t>& in = writes.emplace_back(size);
+      for (uint8_t& x : in) x = next = static_cast<uint8_t>(next * 73 + 11);
+      stream.dispatch(add, {1}, {counter}, 64u);
+      stream.write(b, in, offset);
+      std::copy(in.begin(), in.end(), model.begin() + static_cast<std::ptrdiff_t>(offset));
+      // One byte either side as well, where there is one.
+      const uint64_t from = offset > 0 ? offset - 1 : 0, to = std::min(bytes, offset + size + 1);
+      stream.read(b, reads.emplace_back(to - from, 0xEE), from);
+      expected.emplace_back(model.begin() + static_cast<std::ptrdiff_t>(from),
+                            model.begin() + static_cast<std::ptrdiff_t>(to));
+    }
+  }
+  std::vector<float> count(64);
+  stream.read(counter, count);
+  stream.sync();
+  for (size_t i = 0; i < reads.size(); ++i) ASSERT_EQ(reads[i], expected[i]) << "transfer " << i;
+  EXPECT_EQ(count[0], static_cast<float>(reads.size()));
+  EXPECT_EQ(count[63], static_cast<float>(reads.size()));
+}
+
+// A sync waits for every kind of operation queued last, whatever kind came
+// before it.
+TEST_F(Streams, SyncAfterEachKindOfOperation) {
+  const uint32_t n = 256;
+  auto add = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  auto a = dev.upload(std::vector<float>(n, 0.0f)), b = dev.buffer(n * 4);
+  std::vector<float> r(n);
+  stream.read(a, r);
+  stream.dispatch(add, {n / 64}, {a}, n);  // after a read: the sync waits for this too
+  stream.sync();
+  stream.read(a, r);
+  stream.sync();
+  EXPECT_EQ(r[0], 1.0f);
+  stream.read(a, r);
+  stream.copy(a, b, n * 4);
+  stream.sync();
+  stream.read(b, r);
+  stream.fill(a, 0u);
+  stream.sync();
+  EXPECT_EQ(r[n - 1], 1.0f);
+  stream.read(a, r);
+  stream.sync();
+  EXPECT_EQ(r[n - 1], 0.0f);
 }
 
 // Reads into the same host memory before one sync land in stream order,

@@ -102,11 +102,9 @@ char* small_space(Stream& s, uint64_t size) {
                                             CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP),
                     "cuMemHostAlloc(%llu bytes) for small transfers",
                     static_cast<ull>(plugin::SmallTransfers::kBytes));
-    CUresult r = driver().cuMemHostGetDevicePointer(&s.small_device, p, 0);
-    if (r != CUDA_SUCCESS) {
-      driver().cuMemFreeHost(p);
-      s.device->check(r, "cuMemHostGetDevicePointer (small transfers)");
-    }
+    // Where the device sees it, for the read kernel; 0 (reads then take the
+    // copy engine) should the driver not map it.
+    if (driver().cuMemHostGetDevicePointer(&s.small_device, p, 0) != CUDA_SUCCESS) s.small_device = 0;
     return p;
   });
 }
@@ -174,7 +172,7 @@ bool write_by_kernel(Stream& s, CUdeviceptr to, const void* src, uint64_t size) 
 // false when there is no kernel for it.
 bool read_by_kernel(Stream& s, char* pinned, CUdeviceptr from, uint64_t size) {
   const Device::CopyKernels& k = copy_kernels(*s.device);
-  if (!k.read) return false;
+  if (!k.read || !s.small_device) return false;
   CUdeviceptr to = s.small_device + static_cast<CUdeviceptr>(pinned - s.small.host());
   uint32_t n = static_cast<uint32_t>(size);
   void* args[] = {&to, &from, &n};

@@ -105,7 +105,9 @@ Device::Device(const PhysicalDevice& p, const porta_plugin_device_options& optio
   plugin::log(PORTA_LOG_INFO,
               format("vulkan: opened %s: queue family %u, memory type %u for buffers%s, %s, %s",
                      label().c_str(), p.queue_family, device_memory_type,
-                     device_memory_host_visible ? " (host-visible: no staging)" : "",
+                     !device_memory_host_visible ? ""
+                     : device_memory_host_cached ? " (host-visible: no staging)"
+                                                 : " (host-visible, uncached: reads staged)",
                      timeline ? "timeline semaphores" : "fences",
                      push_descriptor ? "push descriptors" : "descriptor pools"));
 }
@@ -153,6 +155,8 @@ void Device::choose_memory_types() {
   if (allow_uma && host_visible_local >= 0) {
     device_type = host_visible_local;
     device_memory_host_visible = true;
+    device_memory_host_cached =
+        mem.memoryTypes[device_type].propertyFlags & VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
   }
   device_memory_type = static_cast<uint32_t>(device_type);
   // Cached memory makes reads back to the host fast; writes are fine either way.

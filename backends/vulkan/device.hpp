@@ -38,6 +38,9 @@ class Device {
   uint32_t device_memory_type = 0;
   uint32_t staging_memory_type = 0;
   bool device_memory_host_visible = false;  // UMA or resizable BAR: buffers are used through memcpy
+  // And cached for the host (UMA): reads too. Uncached (a BAR) reads one bus
+  // round trip per load, so reads go through staging the GPU writes instead.
+  bool device_memory_host_cached = false;
   uint64_t block_size = 64ull << 20;
   uint64_t timeout_ns = 0;
   bool timeout_option = false;         // timeout_ns is porta/robust.h's limit, not PORTA_VULKAN_TIMEOUT_MS

@@ -415,7 +415,7 @@ void Stream::read(Buffer* src, uint64_t offset, void* dst, uint64_t size) {
     device_.fn.vkCmdCopyBuffer(begin_transfer(), src->handle, staging->handle, 1, &region);
     return;
   }
-  if (src->host) {
+  if (src->host && device_.device_memory_host_cached) {
     flush();
     finish("stream_read");
     std::memcpy(to, src->host + offset, size);

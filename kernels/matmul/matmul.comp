@@ -46,8 +46,10 @@
 //   2: as 1, with two shared stages: the next slice goes to the stage not
 //      being read, and one barrier per slice suffices.
 // Prefetch keeps at most SLOTS_MAX vec4s per operand in registers; a choice
-// that needs more (fewer items than BM*BK/16 or BN*BK/16, e.g. CPU-type
-// tilings) runs as 0.
+// that needs more (fewer items than BM*BK/16 or BN*BK/16, e.g. the 8 x 8
+// item tilings of lavapipe and PoCL) runs as 0. Where items are fibers
+// (porta's CPU backend), every barrier switches through all of the group's
+// items, so 2 pays there too: one switch per item and slice instead of two.
 //
 // FMA (constant 6) = 1 adds each product with fma(), one rounding. NVRTC
 // fuses a * b + c anyway (as Vulkan drivers may); the OpenCL translation
@@ -71,12 +73,15 @@
 // Every element of C sums its K products in order k = 0, 1, ..., K-1 whatever
 // the tile sizes and PREFETCH, so the result does not depend on the device's
 // choice of those; FMA changes the rounding of each step, not the order.
-layout(local_size_x = 16, local_size_y = 8) in;
+//
+// The defaults are the CPU backend's choice (its built-in variant, compiled
+// at them): 16 x 16 items of 8 x 8 in 128 x 128 blocks, two shared stages.
+layout(local_size_x = 16, local_size_y = 16) in;
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
 layout(constant_id = 2) const uint BK = 16;
 layout(constant_id = 3) const uint TM = 8;
 layout(constant_id = 4) const uint TN = 8;
-layout(constant_id = 5) const uint PREFETCH = 0;
+layout(constant_id = 5) const uint PREFETCH = 2;
 layout(constant_id = 6) const uint FMA = 0;
 layout(constant_id = 7) const uint INPUT = 0;
 layout(constant_id = 8) const uint BIAS = 0;

@@ -33,9 +33,15 @@ constexpr uint32_t kBlockMax = 128, kDepthMax = 16, kItemTileMax = 8;
 // the current slice is multiplied, and each product is added with one fma()
 // (the OpenCL translation would not fuse them). CPU-type devices run items
 // one after another, so there is no latency to hide, and fma() may be a
-// library call there: they keep 0 and 0 (the CPU backend's built-in kernel
-// is compiled with the kernel's defaults).
+// library call there: they keep FMA 0, and PREFETCH 0 except porta's CPU
+// backend (kCpuPrefetch; its built-in kernel is compiled with the kernel's
+// defaults).
 constexpr uint32_t kGpuPrefetch = 2, kGpuFma = 1;
+
+// PREFETCH on porta's CPU backend, whose items are fibers: 2 halves the
+// barriers, and each barrier switches through every item of the group
+// (512^2 and 1024^2: 1.3-1.5x the speed of 0 there, bench/README.md).
+constexpr uint32_t kCpuPrefetch = 2;
 
 // matmul.comp's VEC4 on GPUs: 16-byte global loads of runs of four elements
 // (bit 0). Bit 1 (row-major A by depths, 4-byte shared stores) is in the
@@ -61,14 +67,16 @@ Tile large_tile(const porta_device_tuning& tuning, uint64_t m, uint64_t n) {
 
 Tile pick_tile(const porta_device_info& info, uint64_t m, uint64_t n) {
   // CPU-type devices, items of 8 x 8 elements, the fastest of
-  // `porta-bench --sweep-matmul` at 1024^2 (bench/README.md): porta's CPU
-  // backend runs the kernel's defaults (its built-in variant), 128 items in
-  // 64 x 128 blocks; PoCL and lavapipe 64 items in 64 x 64 blocks. GPUs: 64
+  // `porta-bench --sweep-matmul` at 512^2 and 1024^2 (bench/README.md):
+  // porta's CPU backend runs the kernel's defaults (its built-in variant),
+  // 256 items in 128 x 128 blocks with two shared stages (one barrier, so
+  // one fiber switch per item, per slice); PoCL and lavapipe 64 items in
+  // 64 x 64 blocks. GPUs: 64
   // items of 4 x 4 for small C, 256 items of 4 x 4 (64 x 64 blocks) from 256
   // rows and columns, and with C large enough to fill the device with larger
   // blocks, the backend's large tile. TM and TN are multiples of 4.
   Tile tile = !cpu_like(info)              ? Tile{8, 8, 16, 4, 4, 0, 0}
-              : precompiled_defaults(info) ? Tile{16, 8, 16, 8, 8, 0, 0}
+              : precompiled_defaults(info) ? Tile{16, 16, 16, 8, 8, kCpuPrefetch, 0}
                                            : Tile{8, 8, 16, 8, 8, 0, 0};
   const auto& lim = info.limits;
   const bool wide = lim.max_workgroup_invocations >= 256 && lim.max_workgroup_size[0] >= 16 &&

@@ -424,7 +424,7 @@ std::vector<std::vector<float>> run_each_isa_level(porta_plugin_device device, D
 
 // Built-in kernels give the same bits whichever instruction-set variant runs
 // them (-ffp-contract=off, and fma() rounded once everywhere): matmul.comp
-// (128 items of 8 x 8) with M, N, K not multiples of its 64 x 128 block, also
+// (256 items of 8 x 8) with M, N, K not multiples of its 128 x 128 block, also
 // checked against a float64 sum; logreg_partial.comp in MODE 2, whose sums
 // spirv-opt fuses into fma().
 TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
@@ -466,18 +466,19 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
       uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
       float alpha, beta;
       uint32_t a_batch, b_batch, c_batch, row_groups, bias_offset;
-    } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f, 0, 0, 0, (m + 63) / 64, 0};
+    } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f, 0, 0, 0, (m + 127) / 128, 0};
     static const porta_kernel_buffer_desc access[4] = {
         {0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
         {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
         {0, 2, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE},
         {0, 3, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ}};
-    // matmul.comp's defaults: 16 x 8 items of 8 x 8 elements, 64 x 128 blocks.
+    // matmul.comp's defaults: 16 x 16 items of 8 x 8 elements, 128 x 128 blocks,
+    // two shared stages.
     Desc desc(builtin_text("matmul"), "matmul", "isa-variants", 16, 4, sizeof push);
-    desc.d.workgroup_size[1] = 8;
+    desc.d.workgroup_size[1] = 16;
     desc.d.buffers = access;
     desc.d.shared_memory_bytes = 32768;
-    const uint32_t groups[3] = {(n + 127) / 128, (m + 63) / 64, 1};
+    const uint32_t groups[3] = {(n + 127) / 128, (m + 127) / 128, 1};
     porta_plugin_buffer args[4] = {ba, bb, bc, ba};
     auto results = run_each_isa_level(device, desc, "matmul", [&](porta_plugin_kernel kern) {
       return dispatch_and_read(kern, groups, args, 4, &push, sizeof push, bc, m * n);

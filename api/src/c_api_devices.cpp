@@ -96,7 +96,16 @@ static porta_status open_device(const char* selector, const porta_device_options
     state->info = *s.info;
     state->label = format("%s:%u (%s)", s.info->backend, s.info->index, s.info->name);
     state->robust = robustness.robust;
+    state->bounds_report = robustness.report;
     state->timeout_ms = robustness.timeout_ms;
+    // A report comes from the core's bounds-checked translations; a driver's
+    // robust buffer access hides an access out of bounds without a word.
+    if (robustness.report && state->api->language == PORTA_LANGUAGE_SPIRV)
+      fail(PORTA_ERROR_UNSUPPORTED,
+           "%s: %s cannot report accesses out of bounds (PORTA_ROBUST=report, PORTA_ROBUST_REPORT): it runs "
+           "SPIR-V as given, with the driver's robust buffer access, which drops them silently; open it with "
+           "PORTA_ROBUST=1 (defined, unreported), or find the access on a cpu, opencl or cuda device",
+           call, state->label.c_str());
     if (state->api->device_open_options) {
       const porta_plugin_device_options plugin_options{robustness.robust ? 1u : 0u, robustness.timeout_ms};
       check_plugin(state->api->device_open_options(s.info->index, &plugin_options, &state->handle), *state,
@@ -114,7 +123,10 @@ static porta_status open_device(const char* selector, const porta_device_options
       check_plugin(state->api->device_open(s.info->index, &state->handle), *state, "device_open");
     }
     log(PORTA_LOG_INFO,
-        "using " + state->label + ": " + s.why + (robustness.robust ? "; robust buffer access" : "") +
+        "using " + state->label + ": " + s.why +
+            (robustness.report   ? "; robust buffer access, accesses out of bounds reported"
+             : robustness.robust ? "; robust buffer access"
+                                 : "") +
             (robustness.timeout_ms
                  ? format("; dispatch limit %llu ms", static_cast<unsigned long long>(robustness.timeout_ms))
                  : std::string()));
@@ -136,7 +148,7 @@ porta_status porta_device_get_robustness(porta_device device, uint32_t* robust, 
   clear_last_error();
   return guard([&] {
     check_handle(device, "device", "porta_device_get_robustness");
-    if (robust) *robust = device->state->robust ? 1 : 0;
+    if (robust) *robust = device->state->bounds_report ? 2 : device->state->robust ? 1 : 0;
     if (timeout_seconds) *timeout_seconds = static_cast<double>(device->state->timeout_ms) / 1000.0;
   });
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bounds_report.hpp"
 #include "errors.hpp"
 #include "fault.hpp"
 #include "handle_registry.hpp"
@@ -226,6 +227,13 @@ porta_status dispatch(const char* call, porta_stream stream, porta_kernel kernel
       handles[i] = {state.handle, b.offset, size};
       objects.push_back(b.buffer->state);
     }
+    // PORTA_ROBUST=report: the dispatch's own record, read by the sync after it.
+    if (k.bounds_report) {
+      auto record = make_bounds_record(s.device, kernel->state);
+      handles.push_back({record->buffer->handle, 0, record->buffer->size});
+      objects.push_back(record->buffer);
+      (s.recording ? s.recording->bounds_records : s.bounds_records).push_back(std::move(record));
+    }
     const uint32_t device_push = k.interface.device_push_constant_size;
     std::vector<uint8_t> push_bytes(static_cast<const uint8_t*>(push),
                                     static_cast<const uint8_t*>(push) + (push ? device_push : 0));
@@ -363,7 +371,9 @@ porta_status porta_stream_sync(porta_stream stream) {
       drop_marks(s);
       s.in_flight.clear();
     }
+    if (status != PORTA_SUCCESS) s.bounds_records.clear();
     check_plugin(status, *s.device, "sync");
+    check_bounds_records(s, "porta_stream_sync");
   });
 }
 
@@ -406,6 +416,7 @@ porta_status porta_stream_replay(porta_stream stream, porta_sequence sequence) {
     if (s.recording)
       fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_replay: the stream is recording a sequence");
     for (const auto& o : sequence->keep_alive) s.in_flight.push_back(o);
+    for (const auto& r : sequence->bounds_records) s.bounds_records.push_back(r);
     if (sequence->handle) {
       check_plugin(s.device->api->stream_replay(s.handle, sequence->handle), *s.device, "replay");
       return;

@@ -110,6 +110,8 @@ extern "C" const char* porta_status_name(porta_status status) {
       return "PORTA_ERROR_INTERNAL";
     case PORTA_ERROR_TIMEOUT:
       return "PORTA_ERROR_TIMEOUT";
+    case PORTA_ERROR_OUT_OF_BOUNDS:
+      return "PORTA_ERROR_OUT_OF_BOUNDS";
   }
   return "PORTA_ERROR_UNKNOWN";
 }

@@ -19,7 +19,9 @@
 
 namespace porta::core {
 struct Plugin;
-}
+struct KernelBoundsReport;
+struct BoundsRecord;
+}  // namespace porta::core
 
 struct DeviceState {
   porta::core::Plugin* plugin = nullptr;
@@ -31,6 +33,7 @@ struct DeviceState {
   // is lost (a plugin said PORTA_ERROR_DEVICE_LOST): every later call on it
   // fails with `lost_cause`, and nothing is handed back to its plugin.
   bool robust = false;
+  bool bounds_report = false;  // PORTA_ROBUST_REPORT: translated kernels record what goes out of bounds
   uint64_t timeout_ms = 0;
   std::atomic<bool> lost{false};
   std::mutex lost_mutex;
@@ -99,6 +102,9 @@ struct KernelState {
   DeviceRef device;
   porta_plugin_kernel handle = nullptr;
   KernelInterface interface;
+  // PORTA_ROBUST_REPORT: the kernel takes a record buffer after its own
+  // (bounds_report.hpp); null for a kernel that does not report.
+  std::shared_ptr<const porta::core::KernelBoundsReport> bounds_report;
   ~KernelState();
 };
 
@@ -116,6 +122,8 @@ struct porta_sequence_t {
   std::vector<RecordedOp> ops;             // recorded by the core
   // Buffers and kernels the recorded work uses live as long as the sequence.
   std::vector<std::shared_ptr<void>> keep_alive;
+  // The records its reporting dispatches write, checked by the sync after each replay.
+  std::vector<std::shared_ptr<porta::core::BoundsRecord>> bounds_records;
 };
 
 // A point in a stream's queued work (a plugin event) and how many of the
@@ -136,6 +144,8 @@ struct porta_stream_t {
   // that a custom operator queues on, does not keep all it ever used.
   std::vector<std::shared_ptr<void>> in_flight;
   std::deque<InFlightMark> marks;  // oldest first
+  // Records of reporting dispatches queued since the last sync (bounds_report.hpp).
+  std::vector<std::shared_ptr<porta::core::BoundsRecord>> bounds_records;
 };
 
 struct porta_event_t {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "bounds_report.hpp"
 #include "cache.hpp"
 #include "errors.hpp"
 #include "handles.hpp"
@@ -198,6 +199,7 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     }
     std::string source;
     std::string entry = sig.entry_point;
+    tr::Translation translation;
     if (language != PORTA_LANGUAGE_SPIRV) {
       // The translation's subgroups are the device's (OpenCL devices without
       // subgroup extensions report subgroups of one work-item).
@@ -208,11 +210,13 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
       // others. The translated source is part of the cache key, so checked
       // and unchecked kernels never share an entry.
       options.bounds_checks = language == PORTA_LANGUAGE_CPP ? cpu_bounds_checks() : device->robust;
+      // PORTA_ROBUST=report: the checks also record (bounds_report.hpp).
+      options.bounds_report = device->bounds_report;
       // The CPU backend's watchdog stops a kernel through its loops' polls.
       options.cancel_polls = language == PORTA_LANGUAGE_CPP;
-      tr::Translation t = tr::translate(*translated, options);
-      source = std::move(t.source);
-      entry = t.entry_point;
+      translation = tr::translate(*translated, options);
+      source = std::move(translation.source);
+      entry = translation.entry_point;
     }
 
     std::vector<porta_kernel_buffer_desc> buffers;
@@ -221,6 +225,10 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
           {b.set, b.binding, b.array_index,
            b.kind == tr::BufferKind::Uniform ? PORTA_BUFFER_KIND_UNIFORM : PORTA_BUFFER_KIND_STORAGE,
            static_cast<uint32_t>(b.access)});
+    // The record buffer a reporting translation takes after the kernel's own.
+    if (device->bounds_report && language != PORTA_LANGUAGE_SPIRV)
+      buffers.push_back({translation.bounds_record_set, translation.bounds_record_binding, 0,
+                         PORTA_BUFFER_KIND_STORAGE, static_cast<uint32_t>(tr::Access::ReadWrite)});
 
     std::string salt = format("porta %s|language %d|", PORTA_VERSION_STRING, static_cast<int>(language));
     for (const auto& s : all_specs) salt += format("%u=%u:%u/%u;", s.id, s.bits, s.high_bits, s.size);
@@ -249,7 +257,10 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     auto kernel = std::make_shared<KernelState>();
     kernel->device = device;
     kernel->interface.name = name;
-    kernel->interface.buffer_count = desc.buffer_count;
+    kernel->interface.buffer_count = static_cast<uint32_t>(sig.buffers.size());
+    if (device->bounds_report && language != PORTA_LANGUAGE_SPIRV)
+      kernel->bounds_report =
+          std::make_shared<KernelBoundsReport>(KernelBoundsReport{translation.bounds_sites});
     for (size_t i = 0; i < sig.buffers.size(); ++i) {
       const tr::BufferBinding& b = sig.buffers[i];
       const bool in_array =

@@ -13,13 +13,14 @@ namespace porta::core {
 
 namespace {
 
-// "on"/"1" → 1, "off"/"0" → 0, unset or empty → -1; anything else is an error.
-int switch_variable(const char* name) {
+// "on"/"1" → 1, "off"/"0" → 0, unset or empty → -1; anything else is an
+// error, which says `expected` are the values.
+int switch_variable(const char* name, const char* expected = "1, on, 0 or off") {
   const char* value = std::getenv(name);
   if (!value || !*value) return -1;
   if (!std::strcmp(value, "1") || !std::strcmp(value, "on")) return 1;
   if (!std::strcmp(value, "0") || !std::strcmp(value, "off")) return 0;
-  fail(PORTA_ERROR_INVALID_ARGUMENT, "%s is '%s'; expected 1, on, 0 or off", name, value);
+  fail(PORTA_ERROR_INVALID_ARGUMENT, "%s is '%s'; expected %s", name, value, expected);
 }
 
 }  // namespace
@@ -29,12 +30,19 @@ bool cpu_bounds_checks() { return switch_variable("PORTA_CPU_BOUNDS") != 0; }
 Robustness resolve_robustness(const porta_device_options* options, const char* call) {
   Robustness r;
   const uint32_t mode = options ? options->robust : uint32_t{PORTA_ROBUST_DEFAULT};
-  if (mode > PORTA_ROBUST_ON)
+  if (mode > PORTA_ROBUST_REPORT)
     fail(PORTA_ERROR_INVALID_ARGUMENT,
-         "%s: options->robust is %u; expected PORTA_ROBUST_DEFAULT (0), PORTA_ROBUST_OFF (1) or "
-         "PORTA_ROBUST_ON (2)",
+         "%s: options->robust is %u; expected PORTA_ROBUST_DEFAULT (0), PORTA_ROBUST_OFF (1), "
+         "PORTA_ROBUST_ON (2) or PORTA_ROBUST_REPORT (3)",
          call, mode);
-  r.robust = mode == PORTA_ROBUST_DEFAULT ? switch_variable("PORTA_ROBUST") == 1 : mode == PORTA_ROBUST_ON;
+  if (mode == PORTA_ROBUST_DEFAULT) {
+    const char* value = std::getenv("PORTA_ROBUST");
+    r.report = value && !std::strcmp(value, "report");
+    r.robust = r.report || switch_variable("PORTA_ROBUST", "1, on, 0, off or report") == 1;
+  } else {
+    r.report = mode == PORTA_ROBUST_REPORT;
+    r.robust = mode == PORTA_ROBUST_ON || r.report;
+  }
 
   double seconds = options ? options->timeout_seconds : 0;
   if (std::isnan(seconds))

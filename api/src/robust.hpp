@@ -14,6 +14,7 @@ bool cpu_bounds_checks();
 
 struct Robustness {
   bool robust = false;
+  bool report = false;      // PORTA_ROBUST_REPORT (robust too)
   uint64_t timeout_ms = 0;  // 0: none
 };
 // `options` (NULL: the defaults) with PORTA_ROBUST and PORTA_TIMEOUT filling

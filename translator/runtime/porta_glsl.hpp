@@ -2097,6 +2097,21 @@ inline void memoryBarrierShared() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void groupMemoryBarrier() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 #endif
 
+// ---- PORTA_ROBUST=report: the first access out of bounds ----
+// `record` is porta_translator's BoundsRecord (translator.hpp): every failed
+// access counts; the first writes where it was.
+#if PORTA_GLSL_CUDA
+#define PORTA_GLSL_DEVICE_FN __device__ inline
+#else
+#define PORTA_GLSL_DEVICE_FN inline
+#endif
+PORTA_GLSL_DEVICE_FN void porta_bounds_fail(unsigned char* record, uint32_t site, uint64_t offset, uint64_t size) {
+  if (atomicAdd(*reinterpret_cast<uint32_t*>(record), 1u) != 0) return;
+  reinterpret_cast<uint32_t*>(record)[1] = site;
+  reinterpret_cast<uint64_t*>(record)[1] = offset;
+  reinterpret_cast<uint64_t*>(record)[2] = size;
+}
+
 // ---- subgroup operations: what the cpp and cuda runtimes share ----
 // (their "subgroups" sections in porta_cpu_kernel.inc and porta_cuda_kernel.inc)
 // The operators of subgroup reductions and scans, and their identities.

@@ -299,6 +299,18 @@ bool porta_ballot_bit_extract(uint4 ballot, uint index)
     return ((bits >> (index & 31u)) & 1u) != 0u;
 }
 
+//@section bounds_report
+// PORTA_ROBUST=report: the first access out of bounds. `record` is
+// porta_translator's BoundsRecord (translator.hpp): every failed access
+// counts; the first writes where it was.
+void porta_bounds_fail(__global uchar* record, uint site, ulong offset, ulong size)
+{
+    if (atomic_inc((volatile __global uint*)record) != 0u) return;
+    ((__global uint*)record)[1] = site;
+    ((__global ulong*)record)[1] = offset;
+    ((__global ulong*)record)[2] = size;
+}
+
 //@section atomic_float_add
 // Float atomic add (GL_EXT_shader_atomic_float) on __{T} memory: a
 // compare-exchange loop on the bits (OpenCL C 1.2 has no generic address space).

@@ -70,6 +70,124 @@ std::vector<uint32_t> insert_cancel_polls(const std::vector<uint32_t>& spirv) {
   return out;
 }
 
+namespace {
+
+// A string literal operand's words.
+std::vector<uint32_t> string_operand(const std::string& text) {
+  std::vector<uint32_t> words((text.size() + 4) / 4, 0);
+  std::copy(text.begin(), text.end(), reinterpret_cast<char*>(words.data()));
+  return words;
+}
+
+void append(std::vector<uint32_t>& out, spv::Op opcode, std::initializer_list<uint32_t> operands,
+            const std::vector<uint32_t>& tail = {}) {
+  out.push_back(uint32_t(1 + operands.size() + tail.size()) << 16 | opcode);
+  out.insert(out.end(), operands);
+  out.insert(out.end(), tail.begin(), tail.end());
+}
+
+// A module's logical layout, coarsely: what may precede names (0), names and
+// other debug instructions (1), annotations (2), types, constants and global
+// variables (3), functions (4). Lines may sit anywhere: -1.
+int section_of(uint32_t opcode) {
+  switch (opcode) {
+    case spv::OpLine:
+    case spv::OpNoLine:
+      return -1;
+    case spv::OpCapability:
+    case spv::OpExtension:
+    case spv::OpExtInstImport:
+    case spv::OpMemoryModel:
+    case spv::OpEntryPoint:
+    case spv::OpExecutionMode:
+    case spv::OpExecutionModeId:
+      return 0;
+    case spv::OpString:
+    case spv::OpSourceExtension:
+    case spv::OpSource:
+    case spv::OpSourceContinued:
+    case spv::OpName:
+    case spv::OpMemberName:
+    case spv::OpModuleProcessed:
+      return 1;
+    case spv::OpDecorate:
+    case spv::OpMemberDecorate:
+    case spv::OpDecorationGroup:
+    case spv::OpGroupDecorate:
+    case spv::OpGroupMemberDecorate:
+    case spv::OpDecorateId:
+    case spv::OpDecorateString:
+    case spv::OpMemberDecorateString:
+      return 2;
+    case spv::OpFunction:
+      return 4;
+    default:
+      return 3;
+  }
+}
+
+}  // namespace
+
+std::vector<uint32_t> add_bounds_record(const std::vector<uint32_t>& spirv, uint32_t& set) {
+  uint32_t highest_set = 0, uint_type = 0;
+  bool any_set = false;
+  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* w, uint32_t count) {
+    if (opcode == spv::OpDecorate && count >= 3 && w[1] == spv::DecorationDescriptorSet) {
+      highest_set = std::max(highest_set, w[2]);
+      any_set = true;
+    }
+    if (opcode == spv::OpTypeInt && count >= 3 && w[1] == 32 && w[2] == 0) uint_type = w[0];
+  });
+  set = any_set ? highest_set + 1 : 0;
+  // SPIR-V 1.3 on has the StorageBuffer class in core; before, a buffer is a
+  // Uniform BufferBlock.
+  const bool storage_class_buffer = spirv[1] >= 0x10300;
+  const uint32_t storage = storage_class_buffer ? spv::StorageClassStorageBuffer : spv::StorageClassUniform;
+  uint32_t bound = spirv[3];
+  const uint32_t uint_id = uint_type ? uint_type : bound++;
+  const uint32_t array = bound++, block = bound++, pointer = bound++, variable = bound++;
+
+  std::vector<uint32_t> groups[5];
+  append(groups[1], spv::OpName, {variable}, string_operand(kBoundsRecordName));
+  append(groups[1], spv::OpName, {block}, string_operand("PortaBoundsRecord"));
+  append(groups[2], spv::OpDecorate, {array, spv::DecorationArrayStride, 4});
+  append(groups[2], spv::OpDecorate,
+         {block, uint32_t(storage_class_buffer ? spv::DecorationBlock : spv::DecorationBufferBlock)});
+  append(groups[2], spv::OpMemberDecorate, {block, 0, spv::DecorationOffset, 0});
+  append(groups[2], spv::OpDecorate, {variable, spv::DecorationDescriptorSet, set});
+  append(groups[2], spv::OpDecorate, {variable, spv::DecorationBinding, 0});
+  if (!uint_type) append(groups[3], spv::OpTypeInt, {uint_id, 32, 0});
+  append(groups[3], spv::OpTypeRuntimeArray, {array, uint_id});
+  append(groups[3], spv::OpTypeStruct, {block, array});
+  append(groups[3], spv::OpTypePointer, {pointer, storage, block});
+  append(groups[3], spv::OpVariable, {pointer, variable, storage});
+
+  std::vector<uint32_t> out(spirv.begin(), spirv.begin() + kSpirvHeaderWords);
+  out[3] = bound;
+  int placed = 0;  // groups[1..placed] are out
+  const auto place_before = [&](int section) {
+    for (; placed + 1 < section && placed < 4; ++placed)
+      out.insert(out.end(), groups[placed + 1].begin(), groups[placed + 1].end());
+  };
+  size_t at = kSpirvHeaderWords;
+  while (at < spirv.size()) {
+    const uint32_t length = spirv[at] >> 16, opcode = spirv[at] & 0xffffu;
+    if (length == 0 || at + length > spirv.size()) break;
+    const int section = section_of(opcode);
+    if (section > 0) place_before(section);
+    const size_t start = out.size();
+    out.insert(out.end(), spirv.begin() + at, spirv.begin() + at + length);
+    // From SPIR-V 1.4 an entry point lists every global variable it uses.
+    if (opcode == spv::OpEntryPoint && spirv[1] >= 0x10400) {
+      out.push_back(variable);
+      out[start] += 1u << 16;
+    }
+    at += length;
+  }
+  place_before(5);
+  return out;
+}
+
 namespace detail {
 
 std::string TargetCompiler::u64_cast(const std::string& expression) {
@@ -114,6 +232,10 @@ bool TargetCompiler::note_checked_chain(const spirv_cross::Instruction& instruct
         chain.offset += uint64_t(value) * stride;
         return;
       }
+    }
+    if (chain.index_stride == 0) {
+      chain.index_base = chain.offset;
+      chain.index_stride = stride;
     }
     chain.dynamic += u64_cast(to_unpacked_expression(index)) + " * " + std::to_string(stride) + "u + ";
     chain.checked = true;
@@ -188,6 +310,55 @@ std::string TargetCompiler::bounds_condition(uint32_t pointer) {
   return "(" + condition + ")";
 }
 
+std::string TargetCompiler::bounds_failure(uint32_t pointer, bool write) {
+  if (!options_.bounds_report) return "";
+  const CheckedChain& chain = checked_chains_.at(pointer);
+  const BufferView* record = nullptr;
+  for (const BufferView& view : buffer_views())
+    if (get_name(view.variable) == kBoundsRecordName) record = &view;
+  const BufferView* view = find_buffer_view(chain.variable);
+  if (!record || !view) unsupported("a bounds report without its record buffer");
+  const BoundsSite site{view->parameter, write, chain.index_base, chain.index_stride};
+  auto known = std::find(bounds_sites_.begin(), bounds_sites_.end(), site);
+  if (known == bounds_sites_.end()) known = bounds_sites_.insert(known, site);
+  require_bounds_failure();
+  std::string size = buffer_size_expression(chain.variable, chain.element);
+  if (!chain.element.empty()) {
+    // A block past the array's end has no size: 0 says so.
+    SPIRType uint_type;
+    uint_type.basetype = SPIRType::UInt;
+    uint_type.width = 32;
+    size = "((" + type_to_glsl(uint_type) + ")(" + chain.element + ") < " +
+           std::to_string(chain.element_count) + "u ? " + u64_cast(size) + " : " + u64_cast("0") + ")";
+  }
+  return "porta_bounds_fail(" + buffer_base_pointer(record->variable, "") + ", " +
+         std::to_string(known - bounds_sites_.begin()) + "u, " + chain.dynamic +
+         std::to_string(chain.offset) + "u, " + u64_cast(size) + ")";
+}
+
+std::string TargetCompiler::guarded_value(const std::string& condition, uint32_t pointer, bool write,
+                                          const std::string& value, const std::string& zero) {
+  const std::string failure = bounds_failure(pointer, write);
+  return "(" + condition + " ? " + value + " : " +
+         (failure.empty() ? zero : "(" + failure + ", " + zero + ")") + ")";
+}
+
+void TargetCompiler::guarded_statement(const std::string& condition, uint32_t pointer, bool write,
+                                       const std::string& text) {
+  statement("if ", condition, " ", text, ";");
+  if (const std::string failure = bounds_failure(pointer, write); !failure.empty())
+    statement("else ", failure, ";");
+}
+
+void TargetCompiler::guarded_else(uint32_t pointer, bool write) {
+  const std::string failure = bounds_failure(pointer, write);
+  if (failure.empty()) return;
+  statement("else");
+  begin_scope();
+  statement(failure, ";");
+  end_scope();
+}
+
 std::string TargetCompiler::zero_value(uint32_t type_id) {
   // A bare initialiser list (OpenCL C's structs) becomes a compound literal, a value.
   const std::string zero = to_zero_initialized_expression(type_id);
@@ -227,7 +398,7 @@ bool TargetCompiler::emit_checked_access(const spirv_cross::Instruction& instruc
       const std::string zero = zero_value(ops[0]);
       // A view's lvalue: the load reads `(in bounds ? lvalue : 0)`.
       const std::string lvalue = chain->expression;
-      chain->expression = "(" + condition + " ? " + lvalue + " : " + zero + ")";
+      chain->expression = guarded_value(condition, ops[2], false, lvalue, zero);
       guarding_ = true;
       emit_target_instruction(instruction);
       guarding_ = false;
@@ -241,10 +412,10 @@ bool TargetCompiler::emit_checked_access(const spirv_cross::Instruction& instruc
       if (condition.empty()) return false;
       flush_all_atomic_capable_variables();
       forced_temporaries.insert(ops[1]);
-      emit_op(
-          ops[0], ops[1],
-          "(" + condition + " ? atomicAdd(" + to_expression(ops[2]) + ", 0) : " + zero_value(ops[0]) + ")",
-          false);
+      emit_op(ops[0], ops[1],
+              guarded_value(condition, ops[2], false, "atomicAdd(" + to_expression(ops[2]) + ", 0)",
+                            zero_value(ops[0])),
+              false);
       return true;
     }
     case spv::OpStore:
@@ -258,6 +429,7 @@ bool TargetCompiler::emit_checked_access(const spirv_cross::Instruction& instruc
       emit_target_instruction(instruction);
       guarding_ = false;
       end_scope();
+      guarded_else(ops[0], true);
       return true;
     }
     default:

@@ -349,7 +349,7 @@ bool TargetCompiler::emit_byte_addressed(const spirv_cross::Instruction& instruc
         const std::string value = byte_value(chain, type);
         emit_op(
             ops[0], ops[1],
-            condition.empty() ? value : "(" + condition + " ? " + value + " : " + zero_value(ops[0]) + ")",
+            condition.empty() ? value : guarded_value(condition, ops[2], false, value, zero_value(ops[0])),
             false);
       } else {
         // Declared zero (the compilers' force_zero_initialized_variables): 0 out of bounds.
@@ -359,7 +359,10 @@ bool TargetCompiler::emit_byte_addressed(const spirv_cross::Instruction& instruc
           begin_scope();
         }
         byte_fill(to_name(ops[1]), chain, type);
-        if (!condition.empty()) end_scope();
+        if (!condition.empty()) {
+          end_scope();
+          guarded_else(ops[2], false);
+        }
       }
       return true;
     }

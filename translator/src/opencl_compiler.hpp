@@ -170,6 +170,7 @@ class OpenclCompiler final : public TargetCompiler {
   void require_helper(int rank, const std::string& name);
   // Requests a section of the runtime file for the prelude, with {T} and {S}.
   void require_section(const std::string& section, const std::string& type, const std::string& scalar);
+  void require_bounds_failure() override { require_section("bounds_report", "", ""); }
   // opencl_lowering.cpp: what OpenCL C has no built-in for. False: not one of them.
   bool emit_struct_result(const spirv_cross::Instruction& instruction);
   bool emit_extended_glsl(uint32_t result_type, uint32_t id, uint32_t op, const uint32_t* args);

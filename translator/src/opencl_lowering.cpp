@@ -200,10 +200,14 @@ void OpenclCompiler::emit_atomic_load_store(const spirv_cross::Instruction& inst
   if (load) {
     forced_temporaries.insert(ops[1]);
     const std::string call = join("atomic_add(", address, ", 0)");
-    emit_op(ops[0], ops[1], condition.empty() ? call : "(" + condition + " ? " + call + " : 0)", false);
+    emit_op(ops[0], ops[1], condition.empty() ? call : guarded_value(condition, pointer, false, call, "0"),
+            false);
   } else {
-    statement(condition.empty() ? "" : "if " + condition + " ", "atomic_xchg(", address, ", ",
-              to_unpacked_expression(ops[3]), ");");
+    const std::string call = join("atomic_xchg(", address, ", ", to_unpacked_expression(ops[3]), ")");
+    if (condition.empty())
+      statement(call, ";");
+    else
+      guarded_statement(condition, pointer, true, call);
     register_write(pointer);
   }
 }

@@ -82,4 +82,11 @@ constexpr const char* kCancelPollSet = "NonSemantic.porta.cancel_poll";
 // cancelled. Unchanged if the module has no loops.
 std::vector<uint32_t> insert_cancel_polls(const std::vector<uint32_t>& spirv);
 
+// The storage buffer TranslateOptions::bounds_report records into: named so,
+// a block of one runtime array of uint.
+constexpr const char* kBoundsRecordName = "porta_bounds_record";
+// The module with that buffer added at binding 0 of the descriptor set one
+// past the highest it uses (`set`), so that it is the last buffer parameter.
+std::vector<uint32_t> add_bounds_record(const std::vector<uint32_t>& spirv, uint32_t& set);
+
 }  // namespace porta::translator

@@ -127,7 +127,7 @@ std::unordered_set<std::string> TargetCompiler::cxx_reserved_words(
       // names porta_glsl.hpp and the translation define
       "main", "porta_glsl", "buffer_at", "array_copy", "checked_div", "checked_rem", "checked_mod", "vec",
       "mat", "adjugate", "shared", "porta_work_item", "porta_group_shared", "swizzle", "components", "detail",
-      "bit_cast", "float_to_half", "half_to_float", "porta_bytes", "porta_size"};
+      "bit_cast", "float_to_half", "half_to_float", "porta_bytes", "porta_size", "porta_bounds_fail"};
   words.insert(target_words);
   return words;
 }
@@ -1008,10 +1008,12 @@ void TargetCompiler::emit_atomic_call(const uint32_t* ops, const std::string& ca
   if (result_is_read(ops[1])) {
     forced_temporaries.insert(ops[1]);
     emit_op(ops[0], ops[1],
-            condition.empty() ? call : "(" + condition + " ? " + call + " : " + zero_value(ops[0]) + ")",
+            condition.empty() ? call : guarded_value(condition, ops[2], true, call, zero_value(ops[0])),
             false);
+  } else if (condition.empty()) {
+    statement(call, ";");
   } else {
-    statement(condition.empty() ? "" : "if " + condition + " ", call, ";");
+    guarded_statement(condition, ops[2], true, call);
   }
   register_write(ops[2]);
 }

@@ -58,6 +58,9 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // Runs the emitter; throws Error on anything the target cannot express.
   std::string compile() final;
 
+  // TranslateOptions::bounds_report: what each record call names.
+  const std::vector<BoundsSite>& bounds_sites() const { return bounds_sites_; }
+
  protected:
   // One block variable (a storage or uniform block, or an array of them), in
   // parameter order.
@@ -304,6 +307,7 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
     bool row_major = false;
     bool row_major_column = false;  // a column of a row-major matrix: components matrix_stride apart
     uint32_t matrix_stride = 0;
+    uint64_t index_base = 0, index_stride = 0;  // the first dynamic index: bytes before it, and its stride
   };
   // Notes an access chain (before it is emitted); false for chains not into a buffer.
   bool note_checked_chain(const spirv_cross::Instruction& instruction);
@@ -315,6 +319,19 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // false for every other instruction.
   bool emit_checked_access(const spirv_cross::Instruction& instruction);
   uint64_t checked_bytes(const CheckedChain& chain);
+  // `(condition ? value : zero)` for a guarded read (or an atomic: `write`)
+  // through `pointer`; with TranslateOptions::bounds_report, the failure is
+  // recorded before the zero is taken.
+  std::string guarded_value(const std::string& condition, uint32_t pointer, bool write,
+                            const std::string& value, const std::string& zero);
+  // `if condition text;`, recording the failure where reporting.
+  void guarded_statement(const std::string& condition, uint32_t pointer, bool write, const std::string& text);
+  // After a guarded block that end_scope() closed: `else { record; }` where reporting.
+  void guarded_else(uint32_t pointer, bool write);
+  // The statement that records a failed access through `pointer` (no `;`); "" when not reporting.
+  std::string bounds_failure(uint32_t pointer, bool write);
+  // Makes porta_bounds_fail() part of the translation, where the runtime is copied in sections.
+  virtual void require_bounds_failure() {}
   // The value 0 of a type, as an expression (a read out of bounds).
   std::string zero_value(uint32_t type_id);
   std::string u64_cast(const std::string& expression);
@@ -322,8 +339,9 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   virtual std::string cancel_poll_statement() { return ""; }
   bool is_cancel_poll(const spirv_cross::Instruction& instruction);
   std::unordered_map<uint32_t, CheckedChain> checked_chains_;
-  bool guarding_ = false;         // emit_checked_access() is emitting the guarded instruction
-  uint32_t cancel_poll_set_ = 0;  // the NonSemantic import insert_cancel_polls() added
+  bool guarding_ = false;                 // emit_checked_access() is emitting the guarded instruction
+  uint32_t cancel_poll_set_ = 0;          // the NonSemantic import insert_cancel_polls() added
+  std::vector<BoundsSite> bounds_sites_;  // TranslateOptions::bounds_report: what each record call names
 
   // ---- CompilerGLSL hooks ----
   std::string builtin_to_glsl(spv::BuiltIn builtin, spv::StorageClass storage) override;

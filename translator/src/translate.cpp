@@ -15,13 +15,19 @@ Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions
   Translation translation;
   try {
     std::unique_ptr<detail::TargetCompiler> compiler;
-    const std::vector<uint32_t>& module = options.cancel_polls ? insert_cancel_polls(spirv) : spirv;
+    std::vector<uint32_t> module = options.cancel_polls ? insert_cancel_polls(spirv) : spirv;
+    // A report is made by the bounds checks: it needs them.
+    TranslateOptions checked = options;
+    if (options.bounds_report) {
+      module = add_bounds_record(module, translation.bounds_record_set);
+      checked.bounds_checks = true;
+    }
     if (options.target == Target::Cuda)
-      compiler = std::make_unique<detail::CudaCompiler>(module, options);
+      compiler = std::make_unique<detail::CudaCompiler>(module, checked);
     else if (options.target == Target::OpenCL)
-      compiler = std::make_unique<detail::OpenclCompiler>(module, options);
+      compiler = std::make_unique<detail::OpenclCompiler>(module, checked);
     else
-      compiler = std::make_unique<detail::CppCompiler>(module, options);
+      compiler = std::make_unique<detail::CppCompiler>(module, checked);
     // The emitter indents blank lines; drop trailing blanks so the text diffs cleanly.
     std::string text = compiler->compile(), clean;
     clean.reserve(text.size());
@@ -36,6 +42,7 @@ Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions
       }
     }
     translation.source = std::move(clean);
+    translation.bounds_sites = compiler->bounds_sites();
     translation.entry_point = options.target == Target::Cuda     ? "porta_cuda_kernel"
                               : options.target == Target::OpenCL ? detail::OpenclCompiler::kEntryPoint
                                                                  : "porta_cpu_kernel";

@@ -62,11 +62,11 @@ int main(int argc, char** argv) {
   std::string target_names;
   for (const pt::TargetInfo& target : pt::targets())
     target_names.append(target_names.empty() ? "" : "|").append(target.name);
-  command.synopsis(
-      "--target " + target_names +
-      " [--spec ID=VALUE]... [--subgroup-size N] [--bounds-checks] [--cancel-polls] [--signature]\n"
-      "[--no-optimize] [--readable] [--tensor-cores] "
-      "[-o OUT] FILE.comp|FILE.spv");
+  command.synopsis("--target " + target_names +
+                   " [--spec ID=VALUE]... [--subgroup-size N] [--bounds-checks] [--bounds-report] "
+                   "[--cancel-polls] [--signature]\n"
+                   "[--no-optimize] [--readable] [--tensor-cores] "
+                   "[-o OUT] FILE.comp|FILE.spv");
   std::string target_name, output;
   std::vector<std::string> spec_texts;
   bool signature = false, no_optimize = false, readable = false, tensor_cores = false;
@@ -82,10 +82,13 @@ int main(int argc, char** argv) {
                  "the device's subgroup size (1: subgroups of one work-item, as the OpenCL backend runs "
                  "them on devices without cl_khr_subgroup_*)")
       ->type_name("N");
-  bool bounds_checks = false, cancel_polls = false;
+  bool bounds_checks = false, cancel_polls = false, bounds_report = false;
   app.add_flag("--bounds-checks", bounds_checks,
                "guard every buffer access: out of bounds, reads give 0 and writes are dropped (the CPU "
                "backend's default; PORTA_ROBUST=1 for OpenCL and CUDA)");
+  app.add_flag("--bounds-report", bounds_report,
+               "--bounds-checks that also record the first access out of bounds in a buffer parameter "
+               "added after the kernel's own (PORTA_ROBUST=report)");
   app.add_flag("--cancel-polls", cancel_polls,
                "target cpp: each loop asks whether the dispatch was cancelled (the CPU backend's watchdog)");
   app.add_flag("--signature", signature, "print the reflected kernel interface instead of source");
@@ -105,6 +108,7 @@ int main(int argc, char** argv) {
   pt::TranslateOptions options;
   options.subgroup_size = subgroup_size;
   options.bounds_checks = bounds_checks;
+  options.bounds_report = bounds_report;
   options.cancel_polls = cancel_polls;
   const bool optimize = !no_optimize;
   std::vector<SpecArgument> spec_arguments;

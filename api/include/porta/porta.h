@@ -83,8 +83,10 @@ typedef enum porta_status {
   PORTA_ERROR_DEVICE_LOST = 9,
   PORTA_ERROR_BACKEND = 10, /* any other driver or runtime failure */
   PORTA_ERROR_INTERNAL = 11,
-  PORTA_ERROR_TIMEOUT = 12 /* a dispatch ran past its time limit and was stopped; the device is usable
-                              (porta/robust.h; where a kernel cannot be stopped: PORTA_ERROR_DEVICE_LOST) */
+  PORTA_ERROR_TIMEOUT = 12,      /* a dispatch ran past its time limit and was stopped; the device is usable
+                                   (porta/robust.h; where a kernel cannot be stopped: PORTA_ERROR_DEVICE_LOST) */
+  PORTA_ERROR_OUT_OF_BOUNDS = 13 /* a kernel accessed a buffer out of bounds, on a device that reports it
+                                    (porta/robust.h's PORTA_ROBUST_REPORT); the device is usable */
 } porta_status;
 
 typedef enum porta_log_level {

@@ -12,6 +12,17 @@
  *     OpenCL and CUDA run bounds-checked translations, the CPU backend's.
  *     Vulkan's robustBufferAccess alone lets a read out of bounds return any
  *     value of the buffer instead of 0; robustness2 gives 0.
+ *   - Reporting, to find the bug: PORTA_ROBUST_REPORT, or PORTA_ROBUST=report.
+ *     Accesses stay defined as on a robust device, and the first one out of
+ *     bounds in each dispatch is recorded (a small buffer the translated
+ *     kernel writes with an atomic); porta_stream_sync fails with
+ *     PORTA_ERROR_OUT_OF_BOUNDS naming the kernel, the buffer (parameter,
+ *     name, set, binding), the index and byte offset, the binding's size and
+ *     how many accesses failed. The stream and device work on. Translated
+ *     backends (cpu, OpenCL, CUDA) report; a Vulkan device, which runs SPIR-V
+ *     as given, is refused with PORTA_ERROR_UNSUPPORTED. Each reporting
+ *     dispatch costs a record buffer and each sync a read of them: a mode
+ *     for finding bugs, not for speed.
  *
  * Watchdog: a dispatch that runs longer than its device's limit
  * (porta_device_options.timeout_seconds, or PORTA_TIMEOUT=SECONDS) ends in an
@@ -38,7 +49,8 @@ extern "C" {
 typedef enum porta_robust_mode {
   PORTA_ROBUST_DEFAULT = 0, /* PORTA_ROBUST's value (unset: off) */
   PORTA_ROBUST_OFF = 1,
-  PORTA_ROBUST_ON = 2
+  PORTA_ROBUST_ON = 2,
+  PORTA_ROBUST_REPORT = 3 /* PORTA_ROBUST=report: on, and the first access out of bounds is an error */
 } porta_robust_mode;
 
 typedef struct porta_device_options {
@@ -55,8 +67,8 @@ PORTA_API porta_status porta_device_open_with_options(const char* selector,
                                                       const porta_device_options* options,
                                                       porta_device* device);
 
-/* What the device was opened with: robust (0/1) and its limit in seconds (0:
- * none). Either pointer may be NULL. */
+/* What the device was opened with: robust (0: no, 1: yes, 2: yes and
+ * reporting) and its limit in seconds (0: none). Either pointer may be NULL. */
 PORTA_API porta_status porta_device_get_robustness(porta_device device, uint32_t* robust,
                                                    double* timeout_seconds);
 

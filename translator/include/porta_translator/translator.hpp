@@ -204,15 +204,47 @@ struct TranslateOptions {
   // returns 0 and changes nothing (bounds_checks.cpp). The CPU backend's
   // default; PORTA_ROBUST for OpenCL and CUDA.
   bool bounds_checks = false;
+  // With bounds_checks: the first access out of bounds is also recorded, for
+  // PORTA_ROBUST=report. The translation gains one buffer parameter after the
+  // kernel's own (Translation::bounds_record), of kBoundsRecordBytes; each
+  // guarded access that fails adds 1 to its first word, and the one that
+  // finds it 0 writes its site (an index into Translation::bounds_sites), its
+  // byte offset and the buffer's size in bytes (BoundsRecord's layout).
+  bool bounds_report = false;
   // Target cpp: each loop header asks whether the dispatch was cancelled (its
   // time limit passed) and, if so, ends the work-item (porta_cpu.h's
   // `cancel`), so that a kernel that never ends can be stopped.
   bool cancel_polls = false;
 };
 
+// What a guarded access that failed recorded (TranslateOptions::bounds_report),
+// as the record buffer holds it after the dispatch.
+struct BoundsRecord {
+  uint32_t failures;  // accesses out of bounds (0: none; wraps after 2^32)
+  uint32_t site;      // the first one's: an index into Translation::bounds_sites
+  uint64_t offset;    // its first byte, from the start of the buffer (binding)
+  uint64_t size;      // the buffer's (binding's) size in bytes; 0: an element of an array of blocks
+  uint64_t reserved;  //   past the array's end
+};
+constexpr uint32_t kBoundsRecordBytes = sizeof(BoundsRecord);
+
+// One guarded access in the source: which buffer and how its offsets read as
+// an index (the first index the kernel computes, `stride` bytes apart from
+// byte `base`; stride 0: the access has none, only a constant offset).
+struct BoundsSite {
+  uint32_t parameter = 0;  // among the kernel's buffer parameters
+  bool write = false;      // a store or an atomic (else a load)
+  uint64_t base = 0, stride = 0;
+  bool operator==(const BoundsSite&) const = default;
+};
+
 struct Translation {
   std::string source;
   std::string entry_point;  // the function a backend launches
+  // TranslateOptions::bounds_report: the record buffer's descriptor set and
+  // binding (after every other), and the sites its records name.
+  uint32_t bounds_record_set = 0, bounds_record_binding = 0;
+  std::vector<BoundsSite> bounds_sites;
 };
 
 Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions& options);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "embedded_spirv.hpp"
+#include "porta_common/format.hpp"
 
 namespace porta::ops {
 
@@ -57,21 +58,45 @@ KernelHandle builtin_kernel(const OpCall& call, const char* name, const porta_sp
   return KernelHandle(kernel);
 }
 
+namespace {
+
+// Counts a queued dispatch of the op, or throws its failure. Queued work
+// cannot be taken back: where the op's first dispatches are queued and a
+// later one fails, they run all the same, and the error says so, with what
+// that leaves (an op that splits K, runs in pieces or steps in two kernels
+// has written part of its outputs, or updated inputs in place, by then).
+void queued(const OpCall& call, porta_status status) {
+  if (status == PORTA_SUCCESS) {
+    ++call.dispatches;
+    return;
+  }
+  std::string message = std::string(call.op) + ": " + porta_last_error();
+  if (call.dispatches > 0)
+    message += common::format(
+        " [dispatch %u of the op failed after its first %u %s queued: %s stay on the stream (or in the "
+        "sequence it records) and run, so what the op writes (its outputs, and inputs it updates in "
+        "place) may be partly written: treat it as undefined and run the op again from saved inputs; %s]",
+        call.dispatches + 1, call.dispatches, call.dispatches == 1 ? "was" : "were",
+        call.dispatches == 1 ? "it" : "they",
+        status == PORTA_ERROR_DEVICE_LOST ? "the device is lost, and every later call on it fails"
+                                          : "the stream works on");
+  throw porta::Error(status, message);
+}
+
+}  // namespace
+
 void dispatch(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,
               std::initializer_list<porta_buffer> buffers, const void* push, uint32_t push_size) {
   const uint32_t groups[3] = {groups_x, groups_y, 1};
-  const porta_status status = porta_stream_dispatch(call.stream, kernel.get(), groups, buffers.begin(),
-                                                    static_cast<uint32_t>(buffers.size()), push, push_size);
-  if (status != PORTA_SUCCESS) throw porta::Error(status, std::string(call.op) + ": " + porta_last_error());
+  queued(call, porta_stream_dispatch(call.stream, kernel.get(), groups, buffers.begin(),
+                                     static_cast<uint32_t>(buffers.size()), push, push_size));
 }
 
 void dispatch_ranges(const OpCall& call, const KernelHandle& kernel, uint32_t groups_x, uint32_t groups_y,
                      std::initializer_list<porta_binding> bindings, const void* push, uint32_t push_size) {
   const uint32_t groups[3] = {groups_x, groups_y, 1};
-  const porta_status status =
-      porta_stream_dispatch_bindings(call.stream, kernel.get(), groups, bindings.begin(),
-                                     static_cast<uint32_t>(bindings.size()), push, push_size);
-  if (status != PORTA_SUCCESS) throw porta::Error(status, std::string(call.op) + ": " + porta_last_error());
+  queued(call, porta_stream_dispatch_bindings(call.stream, kernel.get(), groups, bindings.begin(),
+                                              static_cast<uint32_t>(bindings.size()), push, push_size));
 }
 
 void for_each_row_piece(const OpCall& call, std::initializer_list<RowOperand> operands, uint64_t rows,

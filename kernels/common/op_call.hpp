@@ -22,6 +22,9 @@ struct OpCall {
   porta_stream stream = nullptr;  // null for calls about a device alone
   DeviceHandle device;            // a handle of the stream's device (empty for device calls)
   porta_device_info info{};
+  // Dispatches the op has queued so far (launch.hpp's dispatch()): a failure
+  // after the first says what stays queued.
+  mutable uint32_t dispatches = 0;
   // Throws porta::Error with "<op> on <device_label(info)>: <message>".
   [[noreturn, gnu::format(printf, 3, 4)]] void fail(porta_status status, const char* fmt, ...) const;
 };

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -335,6 +336,89 @@ TEST_F(Fault, MatmulWithAnAllocationFailureAtEachPoint) {
 }
 TEST_F(Fault, MatmulWithADispatchFailureAtEachPoint) {
   each_point("dispatch", PORTA_ERROR_BACKEND, matmul_run);
+}
+
+// ---- ops whose second dispatch fails ----------------------------------------
+
+// The op's first dispatch stays queued (queued work cannot be taken back);
+// the error names the op and says what that leaves; the stream works on (its
+// sync succeeds) and the op, run again, gives the clean result.
+void expect_second_dispatch_failure(const std::string& message, const char* op) {
+  EXPECT_NE(message.find(op), std::string::npos) << message;
+  EXPECT_NE(message.find("fault injected"), std::string::npos) << message;
+  EXPECT_NE(message.find("dispatch 2 of the op failed after its first 1 was queued"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("may be partly written"), std::string::npos) << message;
+  EXPECT_NE(message.find("the stream works on"), std::string::npos) << message;
+}
+
+// A logistic-regression step is two dispatches: partial sums, then the update.
+TEST_F(Fault, LogregStepWhoseUpdateFailsSaysWhatStaysQueued) {
+  porta_device d = open_device();
+  const uint64_t m = 64, n = 8;
+  std::vector<float> x(m * n), y(m);
+  for (uint64_t i = 0; i < m * n; ++i) x[i] = static_cast<float>(i % 7) * 0.25f - 0.75f;
+  for (uint64_t i = 0; i < m; ++i) y[i] = static_cast<float>(i % 3 == 0);
+  porta_buffer bx = buffer_with(d, x), by = buffer_with(d, y),
+               bw = buffer_with(d, std::vector<float>(n, 0.0f)), bb = buffer_with(d, {0.0f}),
+               bl = buffer_with(d, {0.0f});
+  porta_stream s = nullptr;
+  ASSERT_EQ(porta_stream_create(d, &s), PORTA_SUCCESS) << last_error();
+  const porta_tensor tx = f32_tensor(bx, {m, n}), ty = f32_tensor(by, {m}), tw = f32_tensor(bw, {n}),
+                     tb = f32_tensor(bb, {1}), tl = f32_tensor(bl, {1});
+  const auto step_from_zero = [&] {
+    const std::vector<float> zero(n, 0.0f);
+    EXPECT_EQ(porta_buffer_write(bw, 0, zero.data(), n * 4), PORTA_SUCCESS) << last_error();
+    EXPECT_EQ(porta_buffer_write(bb, 0, zero.data(), 4), PORTA_SUCCESS) << last_error();
+    return porta_ops_logreg_step(s, &tx, &ty, &tw, &tb, 0.5f, &tl, nullptr);
+  };
+  ASSERT_EQ(step_from_zero(), PORTA_SUCCESS) << last_error();
+  ASSERT_EQ(porta_stream_sync(s), PORTA_SUCCESS) << last_error();
+  const std::vector<float> clean = contents(bw, n);
+
+  ASSERT_EQ(porta_fault_inject(d, "dispatch:2"), PORTA_SUCCESS);
+  EXPECT_EQ(step_from_zero(), PORTA_ERROR_BACKEND);
+  expect_second_dispatch_failure(last_error(), "porta_ops_logreg_step");
+  EXPECT_EQ(porta_stream_sync(s), PORTA_SUCCESS) << last_error();
+  ASSERT_EQ(step_from_zero(), PORTA_SUCCESS) << last_error();
+  ASSERT_EQ(porta_stream_sync(s), PORTA_SUCCESS) << last_error();
+  EXPECT_EQ(contents(bw, n), clean);
+  porta_stream_destroy(s);
+  for (porta_buffer b : {bx, by, bw, bb, bl}) porta_buffer_destroy(b);
+  porta_device_close(d);
+}
+
+// A long K is split over several dispatches where the device ends long loops
+// (lavapipe); elsewhere it is one dispatch, and the fault is not reached.
+TEST_F(Fault, MatmulWhoseSecondSliceOfKFailsSaysWhatStaysQueued) {
+  porta_device d = open_device();
+  const uint64_t k = 60000;
+  std::vector<float> a(k), b(k);
+  for (uint64_t i = 0; i < k; ++i) {
+    a[i] = static_cast<float>(i % 3);
+    b[i] = static_cast<float>(i % 2);
+  }
+  float expected = 0;
+  for (uint64_t i = 0; i < k; ++i) expected += a[i] * b[i];  // exact: small integers
+  porta_buffer ba = buffer_with(d, a), bb = buffer_with(d, b), bc = buffer_with(d, {-1.0f});
+  porta_stream s = nullptr;
+  ASSERT_EQ(porta_stream_create(d, &s), PORTA_SUCCESS) << last_error();
+  const porta_tensor ta = f32_tensor(ba, {1, k}), tb = f32_tensor(bb, {k, 1}), tc = f32_tensor(bc, {1, 1});
+  ASSERT_EQ(porta_fault_inject(d, "dispatch:2"), PORTA_SUCCESS);
+  const porta_status status = porta_ops_matmul(s, &ta, &tb, &tc, 1.0f, 0.0f, 0, 0);
+  std::printf("%s\n", status == PORTA_SUCCESS ? "K in one dispatch: no second one to fail"
+                                                : "K split: the second slice failed");
+  if (status != PORTA_SUCCESS) {
+    EXPECT_EQ(status, PORTA_ERROR_BACKEND);
+    expect_second_dispatch_failure(last_error(), "porta_ops_matmul");
+    EXPECT_EQ(porta_stream_sync(s), PORTA_SUCCESS) << last_error();
+    ASSERT_EQ(porta_ops_matmul(s, &ta, &tb, &tc, 1.0f, 0.0f, 0, 0), PORTA_SUCCESS) << last_error();
+  }
+  ASSERT_EQ(porta_stream_sync(s), PORTA_SUCCESS) << last_error();
+  EXPECT_EQ(contents(bc, 1)[0], expected);
+  porta_stream_destroy(s);
+  for (porta_buffer buffer : {ba, bb, bc}) porta_buffer_destroy(buffer);
+  porta_device_close(d);
 }
 
 // PORTA_FAULT from the environment (its own ctest entry sets it).

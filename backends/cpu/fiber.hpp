@@ -35,6 +35,7 @@ class StackPool {
   // Unmaps a stack's mapping (its guard page and the stack) with its owner.
   struct Unmap {
     size_t bytes;
+    unsigned valgrind_stack = 0;  // its registration with valgrind (0 outside valgrind)
     void operator()(void* mapping) const;
   };
   struct Stack {

@@ -33,6 +33,9 @@ _TABLE = (
     ("DeviceLostError", "PORTA_ERROR_DEVICE_LOST", None, "the device was lost"),
     ("BackendError", "PORTA_ERROR_BACKEND", None, "any other driver or runtime failure"),
     ("InternalError", "PORTA_ERROR_INTERNAL", None, "a bug in porta"),
+    ("DispatchTimeoutError", "PORTA_ERROR_TIMEOUT", TimeoutError, "a dispatch ran past its time limit and was stopped"),
+    ("OutOfBoundsError", "PORTA_ERROR_OUT_OF_BOUNDS", IndexError,
+     "a kernel accessed a buffer out of bounds, on a device that reports it (PORTA_ROBUST=report)"),
 )  # fmt: skip
 
 _BY_STATUS: dict[str, type[Error]] = {}
@@ -52,6 +55,8 @@ OutOfMemoryError: type[Error]
 DeviceLostError: type[Error]
 BackendError: type[Error]
 InternalError: type[Error]
+DispatchTimeoutError: type[Error]
+OutOfBoundsError: type[Error]
 
 
 def error_class(status_name: str) -> type[Error]:

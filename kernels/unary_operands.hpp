@@ -17,8 +17,9 @@ inline UnaryOperands unary_operands(const OpCall& call, const porta_tensor* x_te
                                     const porta_tensor* out_tensor) {
   require_float32(call, {x_tensor, out_tensor}, {"x", "out"});
   // Checked last first, like every op's operands.
-  View out = view(call, out_tensor, "out");
-  View x = view(call, x_tensor, "x");
+  // Any size: the launch splits them into pieces (for_each_piece).
+  View out = view(call, out_tensor, "out", PORTA_DTYPE_FLOAT32, Extent::pieces);
+  View x = view(call, x_tensor, "x", PORTA_DTYPE_FLOAT32, Extent::pieces);
   require_same_shape(call, x, out);
   require_contiguous(call, x);
   require_contiguous(call, out);

@@ -47,7 +47,9 @@ bool same_shape(const View& a, const View& b) {
 void launch_add(porta_stream stream, const porta_tensor* a_tensor, const porta_tensor* b_tensor,
                 const porta_tensor* out_tensor) {
   const OpCall call = begin_call(stream, "porta_ops_add");
-  const auto [a, b, out] = binary_views(call, a_tensor, b_tensor, out_tensor);
+  // Any size on the plain path, which splits; broadcasting binds whole
+  // buffers, so there every view must be within 32-bit indices.
+  const auto [a, b, out] = binary_views(call, a_tensor, b_tensor, out_tensor, Extent::pieces);
   require_contiguous(call, out);
   uint32_t a_strides[4], b_strides[4];
   broadcast_strides(call, a, out, a_strides);
@@ -91,6 +93,7 @@ void launch_add(porta_stream stream, const porta_tensor* a_tensor, const porta_t
     });
     return;
   }
+  for (const View* v : {&out, &b, &a}) require_indexed(call, *v, "broadcasting binds it whole");
   for (uint32_t d = 0; d < 4; ++d) push.shape[d] = 1;
   for (uint32_t i = 0; i < out.rank; ++i) push.shape[4 - out.rank + i] = static_cast<uint32_t>(out.shape[i]);
   for (uint32_t d = 0; d < 4; ++d) {

@@ -104,10 +104,20 @@ void for_each_row_piece(const OpCall& call, std::initializer_list<RowOperand> op
   if (operands.size() > kMaxPieceOperands)
     call.fail(PORTA_ERROR_INTERNAL, "for_each_row_piece: %zu operands, more than %zu", operands.size(),
               kMaxPieceOperands);
+  constexpr uint64_t kUnit = sizeof(float);
   const uint64_t limit = call.info.max_binding_bytes;
+  const uint64_t index_limit = max_index_elements();
+  // Elements (units times pack) of a split operand from its buffer's start to
+  // the end of its last row.
+  auto reach = [&](const RowOperand& o) {
+    return rows == 0 ? 0 : (o.view->offset + (rows - 1) * o.stride + o.width) * o.pack;
+  };
+  for (const RowOperand& o : operands)
+    if (!o.split) require_indexed(call, *o.view, "this op binds it whole");
   Piece piece;
-  if (std::all_of(operands.begin(), operands.end(),
-                  [&](const RowOperand& o) { return o.view->buffer_bytes <= limit; })) {
+  if (std::all_of(operands.begin(), operands.end(), [&](const RowOperand& o) {
+        return o.view->buffer_bytes <= limit && (!o.split || reach(o) <= index_limit + 1);
+      })) {
     piece.count = rows;
     size_t i = 0;
     for (const RowOperand& o : operands) {
@@ -117,10 +127,9 @@ void for_each_row_piece(const OpCall& call, std::initializer_list<RowOperand> op
     body(piece);
     return;
   }
-  constexpr uint64_t kElement = sizeof(float);
   const uint64_t align = std::lcm<uint64_t>(std::max<uint64_t>(call.info.binding_offset_alignment, 1), 16);
-  // A range starts up to align - kElement bytes before its piece's first element.
-  const uint64_t room = limit > align ? (limit - align) / kElement + 1 : 0;
+  // A range starts up to align - kUnit bytes before its piece's first unit.
+  const uint64_t lead = align / kUnit - 1;
   uint64_t most = rows;
   for (const RowOperand& o : operands) {
     const View& v = *o.view;
@@ -131,17 +140,31 @@ void for_each_row_piece(const OpCall& call, std::initializer_list<RowOperand> op
                 v.name.c_str(), static_cast<unsigned long long>(v.buffer_bytes),
                 static_cast<unsigned long long>(limit));
     if (!o.split) continue;
+    // Units of a piece's rows in one range: within the binding limit, and
+    // with the last element's index (from the range's start) within 32 bits.
+    const uint64_t bytes_room = limit > align ? (limit - align) / kUnit + 1 : 0;
+    const uint64_t index_units = (index_limit + 1) / o.pack;
+    const uint64_t index_room = index_units > lead ? index_units - lead : 0;
+    const uint64_t room = std::min(bytes_room, index_room);
     if (room < o.width)
       call.fail(PORTA_ERROR_UNSUPPORTED,
                 "a row of '%s' (%llu bytes) does not fit in one binding of the device (max_binding_bytes = "
-                "%llu, binding_offset_alignment = %llu): the op cannot be split",
-                v.name.c_str(), static_cast<unsigned long long>(o.width * kElement),
+                "%llu, binding_offset_alignment = %llu, at most %s elements from its start): the op cannot "
+                "be split",
+                v.name.c_str(), static_cast<unsigned long long>(o.width * kUnit),
                 static_cast<unsigned long long>(limit),
-                static_cast<unsigned long long>(call.info.binding_offset_alignment));
+                static_cast<unsigned long long>(call.info.binding_offset_alignment),
+                index_limit_text().c_str());
     most = std::min(most, (room - o.width) / std::max<uint64_t>(o.stride, 1) + 1);
   }
-  // Whole granules where at least one fits; the launchers stay correct on any piece.
-  if (most >= granule) most = most / granule * granule;
+  // Pieces of even size (no short last piece), whole granules where one fits;
+  // the launchers stay correct on any piece.
+  const uint64_t count = (rows + most - 1) / most;
+  const uint64_t even = (rows + count - 1) / count;
+  if (most >= granule)
+    most = std::min(most / granule * granule, (even + granule - 1) / granule * granule);
+  else
+    most = even;
   for (uint64_t first = 0; first < rows; first += most) {
     piece.first = first;
     piece.count = std::min(most, rows - first);
@@ -152,11 +175,11 @@ void for_each_row_piece(const OpCall& call, std::initializer_list<RowOperand> op
         piece.offset[i++] = static_cast<uint32_t>(o.view->offset);
         continue;
       }
-      const uint64_t start = (o.view->offset + first * o.stride) * kElement;
+      const uint64_t start = (o.view->offset + first * o.stride) * kUnit;
       const uint64_t bound = start / align * align;
-      const uint64_t end = (o.view->offset + (first + piece.count - 1) * o.stride + o.width) * kElement;
+      const uint64_t end = (o.view->offset + (first + piece.count - 1) * o.stride + o.width) * kUnit;
       piece.binding[i] = {o.view->buffer, bound, end - bound};
-      piece.offset[i++] = static_cast<uint32_t>((start - bound) / kElement);
+      piece.offset[i++] = static_cast<uint32_t>((start - bound) / kUnit);
     }
     body(piece);
   }

@@ -59,23 +59,28 @@ struct Piece {
   uint32_t offset[kMaxPieceOperands] = {};
 };
 
-// An operand of an op split by rows: row r of `view` is `width` elements from
-// element offset + r * stride. An operand that is not split is bound whole.
+// An operand of an op split by rows: row r of `view` is `width` 4-byte units
+// (float32 elements, or words of `pack` narrower elements) from unit offset +
+// r * stride. The kernel indexes its elements (units times `pack`) with 32-bit
+// integers. An operand that is not split is bound whole.
 struct RowOperand {
   const View* view = nullptr;
   uint64_t stride = 1, width = 1;
   bool split = true;
+  uint32_t pack = 1;
 };
 
 // Calls `body` for pieces that cover `rows` rows in order (piece.first,
 // piece.count), with binding[i] and offset[i] for operand i. Operands whose
-// buffers the device binds whole make one piece of whole buffers (the views'
-// own offsets: what the op did before). Otherwise each piece binds at most
-// max_binding_bytes of each split operand, at offsets on
-// binding_offset_alignment and 16 bytes (so views whose element offsets are
-// multiples of 4 stay vec4-aligned); pieces are whole `granule`s of rows where
-// one fits. An operand that is not split but larger than the limit, or a row
-// that does not fit one binding, is refused, naming the limit.
+// buffers the device binds whole, and whose elements the kernels' 32-bit
+// indices reach (max_index_elements()), make one piece of whole buffers (the
+// views' own offsets). Otherwise each piece binds a range of each split
+// operand: at most max_binding_bytes, whose elements a 32-bit index reaches
+// from the range's start, at offsets on binding_offset_alignment and 16 bytes
+// (so views whose element offsets are multiples of 4 stay vec4-aligned); the
+// pieces are of even size, whole `granule`s of rows where one fits. An operand
+// that is not split but larger than the limit or beyond 32-bit indices, or a
+// row that does not fit one binding, is refused, naming the limit.
 void for_each_row_piece(const OpCall& call, std::initializer_list<RowOperand> operands, uint64_t rows,
                         uint32_t granule, const std::function<void(const Piece&)>& body);
 // for_each_row_piece over n elements of contiguous views (rows of one element).

@@ -2,6 +2,7 @@
 // handle per buffer), so views compare buffers by handle.
 #include "tensor_view.hpp"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace porta::ops {
@@ -62,9 +63,11 @@ namespace {
 }  // namespace
 
 BinaryViews binary_views(const OpCall& call, const porta_tensor* a, const porta_tensor* b,
-                         const porta_tensor* out) {
+                         const porta_tensor* out, Extent extent) {
   require_float32(call, {a, b, out}, {"a", "b", "out"});
-  View o = view(call, out, "out"), vb = view(call, b, "b"), va = view(call, a, "a");
+  View o = view(call, out, "out", PORTA_DTYPE_FLOAT32, extent),
+       vb = view(call, b, "b", PORTA_DTYPE_FLOAT32, extent),
+       va = view(call, a, "a", PORTA_DTYPE_FLOAT32, extent);
   return {std::move(va), std::move(vb), std::move(o)};
 }
 
@@ -93,7 +96,34 @@ void require_float32(const OpCall& call, std::initializer_list<const porta_tenso
               dtype_name(first->dtype));
 }
 
-View view(const OpCall& call, const porta_tensor* t, const char* name, porta_dtype dtype) {
+uint64_t max_index_elements() {
+  static const uint64_t limit = [] {
+    const char* env = std::getenv("PORTA_MAX_INDEX_ELEMENTS");
+    if (!env || !*env) return kMaxElements;
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(env, &end, 0);
+    // Only lower: a kernel's 32-bit indices allow no more.
+    if (*end != '\0' || value == 0 || value > kMaxElements) return kMaxElements;
+    return uint64_t{value};
+  }();
+  return limit;
+}
+
+std::string index_limit_text() {
+  return max_index_elements() == kMaxElements ? "2^31 - 1" : std::to_string(max_index_elements());
+}
+
+void require_indexed(const OpCall& call, const View& v, const char* why) {
+  if (v.indexed) return;
+  call.fail(
+      PORTA_ERROR_UNSUPPORTED,
+      "operand '%s' %s reaches element %llu of its buffer, past the kernels' 32-bit indices (at most %s "
+      "elements from the start of a binding), and %s",
+      v.name.c_str(), v.shape_text().c_str(), static_cast<unsigned long long>(v.end - 1),
+      index_limit_text().c_str(), why);
+}
+
+View view(const OpCall& call, const porta_tensor* t, const char* name, porta_dtype dtype, Extent extent) {
   if (!t) call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' is null", name);
   View v;
   v.name = name;
@@ -115,8 +145,11 @@ View view(const OpCall& call, const porta_tensor* t, const char* name, porta_dty
               t->rank, PORTA_TENSOR_MAX_RANK);
   v.rank = t->rank;
   v.offset = t->offset;
+  const uint64_t limit = max_index_elements();
+  const bool indexed_only = extent == Extent::indexed;
   bool all_zero = true;
   for (uint32_t i = 0; i < v.rank; ++i) all_zero = all_zero && t->strides[i] == 0;
+  // The product of the shape, UINT64_MAX where it overflows (no buffer holds that).
   uint64_t elements = 1;
   for (uint32_t i = v.rank; i-- > 0;) {
     v.shape[i] = t->shape[i];
@@ -124,12 +157,14 @@ View view(const OpCall& call, const porta_tensor* t, const char* name, porta_dty
       call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' has a negative stride (%lld in dimension %u)", name,
                 static_cast<long long>(t->strides[i]), i);
     v.strides[i] = all_zero ? static_cast<int64_t>(elements) : t->strides[i];
-    if (v.shape[i] > kMaxElements)
-      call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' %s has more than 2^31 - 1 elements in dimension %u",
-                name, v.shape_text().c_str(), i);
-    elements *= v.shape[i];
-    if (elements > kMaxElements)
-      call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' has more than 2^31 - 1 elements", name);
+    if (indexed_only && v.shape[i] > limit)
+      call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' %s has more than %s elements in dimension %u", name,
+                v.shape_text().c_str(), index_limit_text().c_str(), i);
+    if (elements != UINT64_MAX && __builtin_mul_overflow(elements, v.shape[i], &elements))
+      elements = UINT64_MAX;
+    if (indexed_only && elements > limit)
+      call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' %s has more than %s elements", name,
+                v.shape_text().c_str(), index_limit_text().c_str());
   }
   v.elements = elements;
   // Row-major without gaps: each stride is the product of the later sizes
@@ -138,7 +173,7 @@ View view(const OpCall& call, const porta_tensor* t, const char* name, porta_dty
   uint64_t expect = 1;
   for (uint32_t i = v.rank; i-- > 0;) {
     if (v.shape[i] != 1 && static_cast<uint64_t>(v.strides[i]) != expect) v.contiguous = false;
-    expect *= v.shape[i];
+    if (__builtin_mul_overflow(expect, v.shape[i], &expect)) expect = UINT64_MAX;
   }
   const uint64_t buffer_elements = v.buffer_bytes / v.element_bytes;
   // An offset past the buffer is refused before it is added to: offset + extent may wrap around.
@@ -149,23 +184,32 @@ View view(const OpCall& call, const porta_tensor* t, const char* name, porta_dty
               name, v.shape_text().c_str(), static_cast<unsigned long long>(v.offset),
               static_cast<unsigned long long>(v.buffer_bytes),
               static_cast<unsigned long long>(buffer_elements), dtype_name(dtype));
-  // Last element touched; strides fit in 2^31 after the checks below.
+  // Last element touched, UINT64_MAX where the sum overflows (past any buffer).
   uint64_t last = v.offset;
   if (elements > 0)
     for (uint32_t i = 0; i < v.rank; ++i) {
-      if (static_cast<uint64_t>(v.strides[i]) > kMaxElements)
-        call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' has a stride above 2^31 - 1 elements", name);
-      last += (v.shape[i] - 1) * static_cast<uint64_t>(v.strides[i]);
+      if (v.shape[i] > 1 && static_cast<uint64_t>(v.strides[i]) > limit)
+        call.fail(PORTA_ERROR_UNSUPPORTED,
+                  "operand '%s' %s has stride %lld in dimension %u, above %s elements", name,
+                  v.shape_text().c_str(), static_cast<long long>(v.strides[i]), i,
+                  index_limit_text().c_str());
+      uint64_t reach = 0;
+      if (__builtin_mul_overflow(v.shape[i] - 1, static_cast<uint64_t>(v.strides[i]), &reach) ||
+          __builtin_add_overflow(last, reach, &last))
+        last = UINT64_MAX;
     }
   v.begin = v.offset;
-  v.end = elements > 0 ? last + 1 : v.offset;
-  if (elements > 0 && (v.offset > kMaxElements || last >= buffer_elements || last > kMaxElements))
+  v.end = elements > 0 ? (last == UINT64_MAX ? last : last + 1) : v.offset;
+  if (elements > 0 && last >= buffer_elements)
     call.fail(PORTA_ERROR_INVALID_ARGUMENT,
-              "operand '%s' %s at element offset %llu reaches element %llu, past the end of its buffer "
+              "operand '%s' %s at element offset %llu reaches element %s, past the end of its buffer "
               "(%llu bytes = %llu %s elements)",
               name, v.shape_text().c_str(), static_cast<unsigned long long>(v.offset),
-              static_cast<unsigned long long>(last), static_cast<unsigned long long>(v.buffer_bytes),
+              last == UINT64_MAX ? "beyond 2^64" : std::to_string(last).c_str(),
+              static_cast<unsigned long long>(v.buffer_bytes),
               static_cast<unsigned long long>(buffer_elements), dtype_name(dtype));
+  v.indexed = elements == 0 || last <= limit;
+  if (indexed_only) require_indexed(call, v, "this op binds it whole");
   return v;
 }
 
@@ -195,6 +239,9 @@ uint32_t row_stride(const OpCall& call, const View& v) {
     call.fail(PORTA_ERROR_UNSUPPORTED,
               "operand '%s' %s has column stride %lld; this op needs unit column stride", v.name.c_str(),
               v.shape_text().c_str(), static_cast<long long>(v.strides[1]));
+  if (v.shape[1] > max_index_elements())
+    call.fail(PORTA_ERROR_UNSUPPORTED, "operand '%s' %s has rows of more than %s elements", v.name.c_str(),
+              v.shape_text().c_str(), index_limit_text().c_str());
   if (v.shape[0] <= 1) return static_cast<uint32_t>(v.shape[1]);
   if (static_cast<uint64_t>(v.strides[0]) < v.shape[1])
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "operand '%s' %s has row stride %lld, shorter than its rows",

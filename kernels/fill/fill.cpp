@@ -9,7 +9,7 @@ namespace porta::ops {
 void launch_fill(porta_stream stream, const porta_tensor* out_tensor, float value) {
   const OpCall call = begin_call(stream, "porta_ops_fill");
   require_float32(call, {out_tensor}, {"out"});
-  const View out = view(call, out_tensor, "out");
+  const View out = view(call, out_tensor, "out", PORTA_DTYPE_FLOAT32, Extent::pieces);
   require_contiguous(call, out);
   if (out.elements == 0) return;
   const uint32_t wg = workgroup_size(call.info, 256);

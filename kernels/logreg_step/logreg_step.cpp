@@ -179,9 +179,11 @@ LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d, XType type) {
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "X is %llu x %llu: %s", static_cast<unsigned long long>(m),
               static_cast<unsigned long long>(d),
               m == 0 ? "m = 0, there are no samples" : "d = 0, there are no features");
-  if (m > kMaxElements || d > kMaxElements || m * d > kMaxElements)
-    call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than 2^31 - 1 elements",
-              static_cast<unsigned long long>(m), static_cast<unsigned long long>(d));
+  // One piece of X (for_each_row_piece keeps its elements within 32-bit indices).
+  if (m > max_index_elements() || d > max_index_elements() || m * d > max_index_elements())
+    call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than %s elements in one piece",
+              static_cast<unsigned long long>(m), static_cast<unsigned long long>(d),
+              index_limit_text().c_str());
   const porta_device_info& device = call.info;
   LogregPlan plan = shape_plan(device, d, type);
   if (split_rows(plan, device, m, d, type)) return plan;
@@ -201,11 +203,20 @@ LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d, XType type) {
 void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t* bytes) {
   const OpCall call = begin_device_call(device, "porta_ops_logreg_workspace_size");
   if (!bytes) call.fail(PORTA_ERROR_INVALID_ARGUMENT, "bytes is null");
-  // Enough for X of any dtype: packed X may split the rows among more groups.
-  uint64_t floats = plan_logreg(call, m, d, kFloat32).workspace_floats;
+  if (m > 0 && d > max_index_elements())
+    call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than %s elements in a row",
+              static_cast<unsigned long long>(m), static_cast<unsigned long long>(d),
+              index_limit_text().c_str());
+  // X beyond 32-bit indices is stepped in pieces of at most `rows` rows (a
+  // piece's elements stay within the index limit); the partials of one piece
+  // are what the workspace holds. Enough for X of any dtype: packed X may
+  // split the rows among more groups.
+  const uint64_t rows = d > 0 ? std::min(m, max_index_elements() / d) : m;
+  uint64_t floats = plan_logreg(call, std::max<uint64_t>(rows, m > 0), d, kFloat32).workspace_floats;
   for (XType type : kXTypes) {
     LogregPlan plan = shape_plan(call.info, d, type);
-    if (split_rows(plan, call.info, m, d, type)) floats = std::max(floats, plan.workspace_floats);
+    if (split_rows(plan, call.info, std::max<uint64_t>(rows, 1), d, type))
+      floats = std::max(floats, plan.workspace_floats);
   }
   *bytes = floats * sizeof(float);
 }
@@ -289,8 +300,10 @@ void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const port
       call.fail(PORTA_ERROR_INVALID_ARGUMENT, "'x_scale' is given but X is %s; only int8 X has a scale",
                 dtype_name(x_tensor->dtype));
   }
-  const View x = view(call, x_tensor, "X", x_tensor ? x_tensor->dtype : PORTA_DTYPE_FLOAT32),
-             y = view(call, y_tensor, "y"), w = view(call, w_tensor, "w"), b = view(call, b_tensor, "b"),
+  // X and y of any size: they are split into row pieces below.
+  const View x = view(call, x_tensor, "X", x_tensor ? x_tensor->dtype : PORTA_DTYPE_FLOAT32, Extent::pieces),
+             y = view(call, y_tensor, "y", PORTA_DTYPE_FLOAT32, Extent::pieces),
+             w = view(call, w_tensor, "w"), b = view(call, b_tensor, "b"),
              out = gradient ? view(call, sums_tensor, "sums") : view(call, loss_tensor, "loss");
   View x_scale_view;
   if (x_scale_tensor) x_scale_view = view(call, x_scale_tensor, "x_scale");
@@ -302,9 +315,6 @@ void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const port
   }
   require_rank(call, x, 2);
   const uint64_t m = x.shape[0], d = x.shape[1];
-  if (m > kMaxElements || d > kMaxElements || m * d > kMaxElements)
-    call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than 2^31 - 1 elements",
-              static_cast<unsigned long long>(m), static_cast<unsigned long long>(d));
   const uint32_t ldx = row_stride(call, x);
   if (type.pack > 1) {
     // Rows start on a 32-bit word, and the word holding X's last element lies in the buffer.
@@ -356,16 +366,18 @@ void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const port
     for (size_t j = 0; j < i; ++j) require_disjoint(call, *outputs[i], *outputs[j]);
   }
 
-  // X and y in row pieces of at most max_binding_bytes each (one piece of
-  // whole buffers where the device binds them whole). X is split in 32-bit
-  // words: rows start on a word (checked above), so a piece's offset in
-  // words times PACK is its offset in elements.
+  // X and y in row pieces of at most max_binding_bytes each whose elements
+  // the kernel's 32-bit indices reach (one piece of whole buffers where the
+  // device binds them whole and X is within 2^31 - 1 elements). X is split in
+  // 32-bit words: rows start on a word (checked above), so a piece's offset
+  // in words times PACK is its offset in elements.
   View x_words = x;
   x_words.offset = x.offset / type.pack;
   const uint64_t ldx_words = m > 1 ? ldx / type.pack : 1, row_words = (d + type.pack - 1) / type.pack;
   std::vector<Piece> pieces;
-  for_each_row_piece(call, {RowOperand{&x_words, ldx_words, row_words, true}, RowOperand{&y, 1, 1, true}}, m,
-                     1, [&](const Piece& piece) { pieces.push_back(piece); });
+  for_each_row_piece(
+      call, {RowOperand{&x_words, ldx_words, row_words, true, type.pack}, RowOperand{&y, 1, 1, true}}, m, 1,
+      [&](const Piece& piece) { pieces.push_back(piece); });
   std::vector<LogregPlan> plans;
   uint64_t partial_floats = 0;
   for (const Piece& piece : pieces) {

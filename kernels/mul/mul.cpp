@@ -13,7 +13,7 @@ namespace porta::ops {
 void launch_mul(porta_stream stream, const porta_tensor* a_tensor, const porta_tensor* b_tensor,
                 const porta_tensor* out_tensor) {
   const OpCall call = begin_call(stream, "porta_ops_mul");
-  const auto [a, b, out] = binary_views(call, a_tensor, b_tensor, out_tensor);
+  const auto [a, b, out] = binary_views(call, a_tensor, b_tensor, out_tensor, Extent::pieces);
   require_same_shape(call, a, b);
   require_same_shape(call, a, out);
   require_contiguous(call, a);

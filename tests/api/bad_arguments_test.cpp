@@ -974,8 +974,11 @@ void Table::op_rows() {
     add(
         function, std::move(wrong), [call] { return outcome(call()); }, want, std::move(says));
   };
+  // `split`: an operand the op splits into pieces (elementwise ops, X of the
+  // logistic-regression step), which may have any number of elements that
+  // its buffer holds; others stay within 32-bit indices.
   auto tensor_rows = [&](const char* function, const std::string& operand,
-                         std::function<porta_status(const porta_tensor*)> use) {
+                         std::function<porta_status(const porta_tensor*)> use, bool split = false) {
     const std::string named = "operand '" + operand + "'";
     op(function, "null " + operand, [use] { return use(nullptr); }, PORTA_ERROR_INVALID_ARGUMENT,
        {named + " is null"});
@@ -1002,8 +1005,12 @@ void Table::op_rows() {
           " has rank 5");
     given("dtype 99", changed(t4, [](porta_tensor& t) { t.dtype = static_cast<porta_dtype>(99); }),
           PORTA_ERROR_INVALID_ARGUMENT, " has dtype 99, which is not a porta_dtype");
-    given("of 2^40 elements", tensor(w.buffer, {uint64_t{1} << 40}), PORTA_ERROR_UNSUPPORTED,
-          " [1099511627776] has more than 2^31 - 1 elements");
+    if (split)
+      given("of 2^40 elements", tensor(w.buffer, {uint64_t{1} << 40}), PORTA_ERROR_INVALID_ARGUMENT,
+            " [1099511627776] at element offset 0 reaches element 1099511627775, past the end of its buffer");
+    else
+      given("of 2^40 elements", tensor(w.buffer, {uint64_t{1} << 40}), PORTA_ERROR_UNSUPPORTED,
+            " [1099511627776] has more than 2^31 - 1 elements");
   };
   auto op_stream_rows = [&](const char* function, std::function<porta_status(porta_stream)> use) {
     handles<porta_stream>(function, "stream", "", &Objects::dead_stream,
@@ -1011,16 +1018,18 @@ void Table::op_rows() {
   };
 
   op_stream_rows("porta_ops_fill", [t16](porta_stream s) { return porta_ops_fill(s, &t16, 1.0f); });
-  tensor_rows("porta_ops_fill", "out",
-              [this](const porta_tensor* t) { return porta_ops_fill(w.stream, t, 1.0f); });
+  tensor_rows(
+      "porta_ops_fill", "out", [this](const porta_tensor* t) { return porta_ops_fill(w.stream, t, 1.0f); },
+      true);
   const porta_tensor int32 =
       changed(tensor(w.buffer, {8}), [](porta_tensor& t) { t.dtype = PORTA_DTYPE_INT32; });
   op("porta_ops_fill", "out of int32", [this, int32] { return porta_ops_fill(w.stream, &int32, 0.0f); },
      PORTA_ERROR_UNSUPPORTED, {"operands are int32; this op computes in float32 only"});
   const porta_tensor a8 = tensor(w.buffer, {8}), b8 = tensor(w.buffer, {8}, 8);
   op_stream_rows("porta_ops_scale", [a8, b8](porta_stream s) { return porta_ops_scale(s, &a8, 2.0f, &b8); });
-  tensor_rows("porta_ops_scale", "x",
-              [this, b8](const porta_tensor* t) { return porta_ops_scale(w.stream, t, 2.0f, &b8); });
+  tensor_rows(
+      "porta_ops_scale", "x",
+      [this, b8](const porta_tensor* t) { return porta_ops_scale(w.stream, t, 2.0f, &b8); }, true);
   op("porta_ops_scale", "x of int32, out of float32",
      [this, int32, b8] { return porta_ops_scale(w.stream, &int32, 2.0f, &b8); }, PORTA_ERROR_INVALID_ARGUMENT,
      {"operand 'out' is float32 but 'x' is int32; the operands' dtypes must match"});
@@ -1039,16 +1048,19 @@ void Table::op_rows() {
 
   const porta_tensor c8 = tensor(w.small, {1});
   op_stream_rows("porta_ops_mul", [a8, b8](porta_stream s) { return porta_ops_mul(s, &a8, &a8, &b8); });
-  tensor_rows("porta_ops_mul", "a",
-              [this, b8](const porta_tensor* t) { return porta_ops_mul(w.stream, t, &b8, &b8); });
-  tensor_rows("porta_ops_mul", "b",
-              [this, a8, b8](const porta_tensor* t) { return porta_ops_mul(w.stream, &a8, t, &b8); });
+  tensor_rows(
+      "porta_ops_mul", "a",
+      [this, b8](const porta_tensor* t) { return porta_ops_mul(w.stream, t, &b8, &b8); }, true);
+  tensor_rows(
+      "porta_ops_mul", "b",
+      [this, a8, b8](const porta_tensor* t) { return porta_ops_mul(w.stream, &a8, t, &b8); }, true);
   op("porta_ops_mul", "shapes differ", [this, a8, c8] { return porta_ops_mul(w.stream, &a8, &c8, &a8); },
      PORTA_ERROR_INVALID_ARGUMENT, {"shapes differ"});
 
   op_stream_rows("porta_ops_add", [a8, b8](porta_stream s) { return porta_ops_add(s, &a8, &a8, &b8); });
-  tensor_rows("porta_ops_add", "b",
-              [this, a8, b8](const porta_tensor* t) { return porta_ops_add(w.stream, &a8, t, &b8); });
+  tensor_rows(
+      "porta_ops_add", "b",
+      [this, a8, b8](const porta_tensor* t) { return porta_ops_add(w.stream, &a8, t, &b8); }, true);
   op("porta_ops_add", "b does not broadcast",
      [this] {
        const porta_tensor m = tensor(w.buffer, {2, 4}), row3 = tensor(w.buffer, {3}, 8),
@@ -1086,8 +1098,9 @@ void Table::op_rows() {
      PORTA_ERROR_INVALID_ARGUMENT, {"operand 'b' is [3]; expected [2]"});
 
   op_stream_rows("porta_ops_sigmoid", [a8](porta_stream s) { return porta_ops_sigmoid(s, &a8, &a8); });
-  tensor_rows("porta_ops_sigmoid", "out",
-              [this, a8](const porta_tensor* t) { return porta_ops_sigmoid(w.stream, &a8, t); });
+  tensor_rows(
+      "porta_ops_sigmoid", "out",
+      [this, a8](const porta_tensor* t) { return porta_ops_sigmoid(w.stream, &a8, t); }, true);
 
   const porta_tensor ma = tensor(w.buffer, {2, 2}), mb = tensor(w.buffer, {2, 2}, 4),
                      mc = tensor(w.buffer, {2, 2}, 8);
@@ -1278,9 +1291,12 @@ void Table::op_rows() {
   const char* step = "porta_ops_logreg_step";
   op_stream_rows(
       step, [=](porta_stream s) { return porta_ops_logreg_step(s, &x, &y, &wt, &bt, 0.1f, &loss, nullptr); });
-  tensor_rows(step, "X", [=, this](const porta_tensor* t) {
-    return porta_ops_logreg_step(w.stream, t, &y, &wt, &bt, 0.1f, &loss, nullptr);
-  });
+  tensor_rows(
+      step, "X",
+      [=, this](const porta_tensor* t) {
+        return porta_ops_logreg_step(w.stream, t, &y, &wt, &bt, 0.1f, &loss, nullptr);
+      },
+      true);
   op(step, "lr NaN",
      [=, this] { return porta_ops_logreg_step(w.stream, &x, &y, &wt, &bt, std::nanf(""), &loss, nullptr); },
      PORTA_ERROR_INVALID_ARGUMENT, {"learning rate lr = nan is not finite"});
@@ -1307,9 +1323,12 @@ void Table::op_rows() {
   op_stream_rows(scaled, [=](porta_stream s) {
     return porta_ops_logreg_step_scaled(s, &x8, &s4, &y2, &w4, &b1, 0.1f, &l1, nullptr);
   });
-  tensor_rows(scaled, "X", [=, this](const porta_tensor* t) {
-    return porta_ops_logreg_step_scaled(w.stream, t, nullptr, &y2, &w4, &b1, 0.1f, &l1, nullptr);
-  });
+  tensor_rows(
+      scaled, "X",
+      [=, this](const porta_tensor* t) {
+        return porta_ops_logreg_step_scaled(w.stream, t, nullptr, &y2, &w4, &b1, 0.1f, &l1, nullptr);
+      },
+      true);
   tensor_rows(scaled, "x_scale", [=, this](const porta_tensor* t) {
     return porta_ops_logreg_step_scaled(w.stream, &x8, t, &y2, &w4, &b1, 0.1f, &l1, nullptr);
   });
@@ -1343,9 +1362,12 @@ void Table::op_rows() {
   op_stream_rows(gradient, [=](porta_stream s) {
     return porta_ops_logreg_gradient(s, &x8, &s4, &y2, &w4, &b1, &sums6, nullptr);
   });
-  tensor_rows(gradient, "X", [=, this](const porta_tensor* t) {
-    return porta_ops_logreg_gradient(w.stream, t, nullptr, &y2, &w4, &b1, &sums6, nullptr);
-  });
+  tensor_rows(
+      gradient, "X",
+      [=, this](const porta_tensor* t) {
+        return porta_ops_logreg_gradient(w.stream, t, nullptr, &y2, &w4, &b1, &sums6, nullptr);
+      },
+      true);
   op(scaled, "w over x_scale",
      [=, this] {
        const porta_tensor w_over = tensor(w.buffer, {4}, 2);

@@ -465,16 +465,22 @@ TEST(LogregGradient, SumsAndHalvesAddUp) {
   }
 }
 
-// X (and y) larger than the device binds: the step splits by rows and adds
-// the pieces' sums. Under ctest's ops.split.* (PORTA_MAX_BINDING_BYTES =
-// 12 KiB) X spans several pieces; elsewhere this is one more step test.
+// X (and y) larger than the device binds or than the kernels' 32-bit indices
+// reach: the step splits by rows and adds the pieces' sums. Under ctest's
+// ops.split.* (PORTA_MAX_BINDING_BYTES = 12 KiB) and ops.index.*
+// (PORTA_MAX_INDEX_ELEMENTS = 4000) X spans several pieces; elsewhere this is
+// one more step test.
 TEST(SplitLogreg, StepOverPieces) {
   porta::Device dev = porta::open(backend_under_test());
   for (const porta_dtype dtype : {PORTA_DTYPE_FLOAT32, PORTA_DTYPE_FLOAT16, PORTA_DTYPE_INT8}) {
     const Problem p = generated(3001, 9, 31);
-    if (std::getenv("PORTA_MAX_BINDING_BYTES"))
+    if (std::getenv("PORTA_MAX_BINDING_BYTES")) {
       ASSERT_GT(p.m * p.d * porta_dtype_size(dtype), 2 * dev.info().max_binding_bytes)
           << "X must span pieces";
+    }
+    if (const char* limit = std::getenv("PORTA_MAX_INDEX_ELEMENTS")) {
+      ASSERT_GT(p.m * p.d, 2 * std::strtoull(limit, nullptr, 0)) << "X must span pieces";
+    }
     check_one_step(p, 32, ops_step, dtype);
   }
   // Training over pieces equals training on the CPU backend within bound.hpp.

@@ -459,7 +459,14 @@ static inline size_t porta_dtype_size(porta_dtype dtype) {
 /* A view of a buffer as an array: element (i0, i1, ...) lives at element
  * offset + i0*strides[0] + i1*strides[1] + ... of the buffer. Offsets and
  * strides count elements, not bytes. All strides 0 means contiguous row-major
- * (the last index moves fastest). Views address at most 2^31 - 1 elements. */
+ * (the last index moves fastest). Sizes and offsets are 64-bit: the ops that
+ * can be split into pieces (fill, scale, mul, sigmoid, add of same-shape
+ * contiguous operands, and X and y of the logistic-regression step and
+ * gradient) take views of any size their buffer holds; elsewhere (matmul,
+ * gemm, dense, broadcasting add, and the small operands of the step) a view
+ * reaches at most element 2^31 - 1 of its buffer, and strides stay below
+ * 2^31, since kernels index with 32-bit integers: beyond, the op refuses with
+ * PORTA_ERROR_UNSUPPORTED naming the limit. */
 typedef struct porta_tensor {
   porta_buffer buffer;
   porta_dtype dtype;

@@ -1,4 +1,5 @@
 #version 450
+#extension GL_EXT_control_flow_attributes : require
 // One step of logistic regression, first half: for the rows of X this
 // work-group owns, z = X w + b, yhat = sigmoid(z), r = yhat - y, and the sums
 // of X^T r (d values), of r and of the binary cross-entropy loss, written to
@@ -163,12 +164,16 @@ void add_partial(uint index, float value, bool first) {
 
 // MODE 1: R rows of this item's words, 0 outside X. The lanes of a row's
 // last word past column d are cleared: whatever the padding holds decodes to 0.
+// MODE 1's loops over R, C and PACK are [[unroll]]: with constant indices the
+// arrays of words, weights and sums stay in registers (as in matmul.comp; a
+// compiler left to itself may keep such arrays in local memory, which a step
+// on packed X, with PACK lanes per word, then reads for every element).
 void load_rows(uint row0, out uint v[RC_MAX]) {
   const uint WG = gl_WorkGroupSize.x;
   const uint words = (p.d + pack() - 1u) >> pack_shift();
   const uint bits = 32u >> pack_shift();  // of one element
-  for (uint k = 0u; k < R; ++k)
-    for (uint c = 0u; c < C; ++c) {
+  [[unroll]] for (uint k = 0u; k < R; ++k)
+    [[unroll]] for (uint c = 0u; c < C; ++c) {
       const uint row = row0 + k;
       const uint word = gl_LocalInvocationID.x + c * WG;
       uint v_ = 0u;
@@ -191,8 +196,8 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
   // is w_own[c PACK + l], grad[c PACK + l].
   float w_own[RC_MAX];
   float grad[RC_MAX];
-  for (uint c = 0u; c < C; ++c)
-    for (uint l = 0u; l < pack(); ++l) {
+  [[unroll]] for (uint c = 0u; c < C; ++c)
+    [[unroll]] for (uint l = 0u; l < pack(); ++l) {
       const uint col = (t + c * WG) * pack() + l;
       w_own[c * pack() + l] = col < p.d ? weight(col) : 0.0;
       grad[c * pack() + l] = 0.0;
@@ -202,13 +207,13 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
   for (uint step = 0u; step < steps; ++step) {
     const uint row0 = first_row + step * R;
     uint cur[RC_MAX];
-    for (uint i = 0u; i < R * C; ++i) cur[i] = next[i];
+    [[unroll]] for (uint i = 0u; i < R * C; ++i) cur[i] = next[i];
     if (step + 1u < steps) load_rows(row0 + R, next);
     // This item's share of each row's dot product: tile_x[row][item].
-    for (uint k = 0u; k < R; ++k) {
+    [[unroll]] for (uint k = 0u; k < R; ++k) {
       float s = 0.0;
-      for (uint c = 0u; c < C; ++c)
-        for (uint l = 0u; l < pack(); ++l) s += decode(cur[k * C + c], l) * w_own[c * pack() + l];
+      [[unroll]] for (uint c = 0u; c < C; ++c)
+        [[unroll]] for (uint l = 0u; l < pack(); ++l) s += decode(cur[k * C + c], l) * w_own[c * pack() + l];
       tile_x[k * WG + t] = s;
     }
     barrier();
@@ -229,14 +234,14 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
       residual[t] = finish_row(row0 + t, s, db_sum, loss_sum);
     }
     barrier();
-    for (uint k = 0u; k < R; ++k) {
+    [[unroll]] for (uint k = 0u; k < R; ++k) {
       const float r = residual[k];
-      for (uint c = 0u; c < C; ++c)
-        for (uint l = 0u; l < pack(); ++l) grad[c * pack() + l] += decode(cur[k * C + c], l) * r;
+      [[unroll]] for (uint c = 0u; c < C; ++c)
+        [[unroll]] for (uint l = 0u; l < pack(); ++l) grad[c * pack() + l] += decode(cur[k * C + c], l) * r;
     }
   }
-  for (uint c = 0u; c < C; ++c)
-    for (uint l = 0u; l < pack(); ++l) {
+  [[unroll]] for (uint c = 0u; c < C; ++c)
+    [[unroll]] for (uint l = 0u; l < pack(); ++l) {
       const uint col = (t + c * WG) * pack() + l;
       if (col < p.d) partials[base + col] = grad[c * pack() + l] * column_scale(col);
     }

@@ -181,10 +181,11 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     if (cooperative_matrix && language == PORTA_LANGUAGE_CUDA) {
       const std::string mismatch = !(device->info.features & PORTA_FEATURE_BF16)
                                        ? std::string("anything on a device before sm_80")
-                                       : tr::tensor_core_mismatch(words);
+                                       : tr::tensor_core_mismatch(words, values);
       if (mismatch.empty()) {
         tr::PrepareOptions options;
         options.tensor_cores = true;
+        options.specs = values;  // a work-group size from spec constants: this kernel's
         fragments = tr::prepare(words, options);
         translated = &fragments;
         log(PORTA_LOG_INFO, format("kernel '%s' on %s: cooperative matrices on tensor cores (mma.sync)",

@@ -95,7 +95,8 @@ class Lowering {
   // `fragments`: spread each matrix over a 32-lane subgroup as mma.sync's
   // operands (target cuda's tensor cores); where a matrix or the module does
   // not fit, mismatch() says why and run() must not be called.
-  Lowering(const Words& spirv, bool fragments) : in_(spirv), bound_(spirv[3]), fragments_(fragments) {
+  Lowering(const Words& spirv, bool fragments, const std::vector<SpecValue>& specs = {})
+      : in_(spirv), bound_(spirv[3]), fragments_(fragments), specs_(specs) {
     read();
   }
 
@@ -188,6 +189,12 @@ class Lowering {
   std::string mismatch_;
   uint32_t lane_ = 0;         // the SubgroupLocalInvocationId variable (fragments)
   bool lane_is_new_ = false;  // added by the lowering: decorate it, list it in the entry point
+  // Fragments: the work-group size, and whether it came from spec constants
+  // (run() then writes it as literals: LocalSize, gl_WorkGroupSize's constants).
+  const std::vector<SpecValue> specs_;
+  uint32_t size_[3] = {1, 1, 1};
+  uint32_t workgroup_size_ = 0;  // the WorkgroupSize built-in's constant, if any
+  bool frozen_ = false;
 };
 
 void Lowering::read() {
@@ -338,33 +345,60 @@ void Lowering::plan_fragments() {
         return;
       }
   }
-  // Every lane of every warp takes part in mma.sync: work-groups of whole warps.
+  // Every lane of every warp takes part in mma.sync: work-groups of whole
+  // warps. A size from spec constants is the one the translation fixes
+  // (specs_, else each constant's default); run() freezes it into the module,
+  // which then runs at that size only.
+  std::unordered_map<uint32_t, uint32_t> spec_ids;  // spec constant -> its SpecId
+  for (const Instruction& inst : preamble_)
+    if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 && inst.operand(1) == spv::DecorationSpecId)
+      spec_ids[inst.operand(0)] = inst.operand(2);
+  // A 32-bit integer constant's value, a spec constant's as the translation fixes it.
+  const auto value_of = [&](uint32_t id, uint32_t& value) {
+    const Instruction* def = defs_.count(id) ? defs_.at(id) : nullptr;
+    if (!def || def->operand_count() != 3 || (def->opcode != spv::OpConstant && def->opcode != spv::OpSpecConstant))
+      return false;
+    value = def->operand(2);
+    if (def->opcode == spv::OpSpecConstant) {
+      if (!spec_ids.count(id)) return false;
+      for (const SpecValue& spec : specs_)
+        if (spec.id == spec_ids.at(id)) value = static_cast<uint32_t>(spec.bits);
+      frozen_ = true;
+    }
+    return true;
+  };
+  const std::string from_expressions = "a work-group size from spec-constant expressions";
+  bool builtin = false;
   for (const Instruction& inst : preamble_) {
-    if (inst.opcode == spv::OpExecutionModeId && inst.operand(1) == spv::ExecutionModeLocalSizeId)
-      mismatch_ = "a work-group size from spec constants (tensor cores need whole warps)";
+    if (inst.opcode == spv::OpExecutionModeId && inst.operand(1) == spv::ExecutionModeLocalSizeId &&
+        inst.operand_count() >= 5 && !builtin)
+      for (int d = 0; d < 3; ++d)
+        if (!value_of(inst.operand(2 + d), size_[d])) mismatch_ = from_expressions;
     if (inst.opcode == spv::OpExecutionMode && inst.operand(1) == spv::ExecutionModeLocalSize &&
-        inst.operand_count() >= 5 && inst.operand(2) * inst.operand(3) * inst.operand(4) % 32 != 0)
-      mismatch_ = "work-groups of " + std::to_string(inst.operand(2) * inst.operand(3) * inst.operand(4)) +
-                  " invocations (tensor cores need whole warps of 32)";
+        inst.operand_count() >= 5 && !builtin)
+      for (int d = 0; d < 3; ++d) size_[d] = inst.operand(2 + d);
     if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
         inst.operand(1) == spv::DecorationBuiltIn && inst.operand(2) == spv::BuiltInWorkgroupSize) {
       // gl_WorkGroupSize, which overrides LocalSize: constants, or spec constants.
       const Instruction* size = defs_.count(inst.operand(0)) ? defs_.at(inst.operand(0)) : nullptr;
-      uint32_t invocations = 1;
-      for (size_t i = 2; size && size->opcode == spv::OpConstantComposite && i < size->operand_count(); ++i) {
-        const Instruction* dimension = defs_.count(size->operand(i)) ? defs_.at(size->operand(i)) : nullptr;
-        invocations *= dimension && dimension->opcode == spv::OpConstant ? dimension->operand(2) : 0;
+      builtin = true;
+      workgroup_size_ = inst.operand(0);
+      if (!size ||
+          (size->opcode != spv::OpConstantComposite && size->opcode != spv::OpSpecConstantComposite) ||
+          size->operand_count() != 5) {
+        mismatch_ = from_expressions;
+        continue;
       }
-      if (!size || size->opcode != spv::OpConstantComposite)
-        mismatch_ = "a work-group size from spec constants (tensor cores need whole warps)";
-      else if (invocations % 32 != 0)
-        mismatch_ = "work-groups of " + std::to_string(invocations) +
-                    " invocations (tensor cores need whole warps of 32)";
+      for (int d = 0; d < 3; ++d)
+        if (!value_of(size->operand(2 + d), size_[d])) mismatch_ = from_expressions;
     }
     if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
         inst.operand(1) == spv::DecorationBuiltIn && inst.operand(2) == spv::BuiltInSubgroupLocalInvocationId)
       lane_ = inst.operand(0);
   }
+  const uint64_t invocations = uint64_t(size_[0]) * size_[1] * size_[2];
+  if (mismatch_.empty() && invocations % 32 != 0)
+    mismatch_ = "work-groups of " + std::to_string(invocations) + " invocations (tensor cores need whole warps of 32)";
 }
 
 uint32_t Lowering::lane_variable() {
@@ -604,7 +638,21 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
   if (layout != kLayoutRowMajor && layout != kLayoutColumnMajor)
     refuse("layout " + std::to_string(layout) + " (only RowMajor and ColumnMajor are lowered)", inst);
   const uint32_t u = uint_type(), b = bool_type();
+  // Warp fragments of 16- or 32-bit components in a `shared` array indexed
+  // directly: the helper takes the array (a pointer parameter) and keeps its
+  // body (DontInline), and target cuda calls porta_cuda.h's
+  // porta_fragment_load/store for it (ldmatrix, paired accesses) instead of
+  // component after component. One helper per matrix type, layout and array type.
+  const Instruction& base = *defs_.at(a.base);
+  const bool shared = fragments_ && a.constant_indices.empty() && base.operand(2) == spv::StorageClassWorkgroup &&
+                      width(m->component) >= 16;
+  const Words key{load ? kOpCooperativeMatrixLoad : kOpCooperativeMatrixStore, m->array, layout, base.operand(0)};
+  if (shared) {
+    call_args.push_back(a.base);
+    if (helper_ids_.count(key)) return helper_ids_[key];
+  }
   FunctionBuilder f([this] { return new_id(); });
+  const uint32_t array = shared ? f.parameter(base.operand(0)) : a.base;
   Words indices;
   for (size_t i = 0; i < a.constant_indices.size(); ++i) {
     if (!a.dynamic[i]) {
@@ -623,7 +671,7 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
     position(f, *m, e, r, c);
     const uint32_t major = layout == kLayoutRowMajor ? r : c, minor = layout == kLayoutRowMajor ? c : r;
     const uint32_t offset = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {major, stride}), minor});
-    Words chain{a.base};
+    Words chain{array};
     chain.insert(chain.end(), indices.begin(), indices.end());
     chain.push_back(f.op(spv::OpIAdd, u, {element, offset}));
     const uint32_t in_memory = f.op(spv::OpAccessChain, a.element_pointer, chain);
@@ -631,12 +679,20 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
     const uint32_t from = load ? in_memory : in_matrix, to = load ? in_matrix : in_memory;
     f.statement(spv::OpStore, {to, f.op(spv::OpLoad, m->component, {from})});
   });
-  if (load) {
+  if (load)
     f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, m->array, {matrix_variable})});
-    return add_helper(f, m->array);
-  }
-  f.statement(spv::OpReturn, {});
-  return add_helper(f, type(spv::OpTypeVoid, {}));
+  else
+    f.statement(spv::OpReturn, {});
+  const uint32_t helper = add_helper(f, load ? m->array : type(spv::OpTypeVoid, {}),
+                                     shared ? spv::FunctionControlDontInlineMask : spv::FunctionControlMaskNone);
+  if (!shared) return helper;
+  // porta_fragment_load_RxC_use_row: what target cuda needs to spell the call.
+  static const char* const uses[] = {"a", "b", "accumulator"};
+  helper_names_.emplace_back(helper, fragment_function_prefix() + (load ? "load_" : "store_") +
+                                         std::to_string(m->rows) + "x" + std::to_string(m->cols) + "_" +
+                                         uses[std::min<uint32_t>(m->use, 2)] + "_" +
+                                         (layout == kLayoutRowMajor ? "row" : "col"));
+  return helper_ids_[key] = helper;
 }
 
 void Lowering::check_mul_add(const Instruction& inst) {
@@ -1062,6 +1118,13 @@ Words Lowering::run() {
       emit(out, instruction(spv::OpMemoryModel, {inst.operand(0), kMemoryModelGlsl450}));
       continue;
     }
+    // A work-group size from spec constants as the literals it was planned for.
+    if (frozen_ && ((inst.opcode == spv::OpExecutionMode && inst.operand(1) == spv::ExecutionModeLocalSize) ||
+                    (inst.opcode == spv::OpExecutionModeId && inst.operand(1) == spv::ExecutionModeLocalSizeId))) {
+      emit(out, instruction(spv::OpExecutionMode,
+                            {inst.operand(0), spv::ExecutionModeLocalSize, size_[0], size_[1], size_[2]}));
+      continue;
+    }
     if (inst.opcode == spv::OpEntryPoint && lane_ != 0) {
       // The lane index is an Input the entry point's interface lists (SPIR-V 1.3).
       Words w = inst.words;
@@ -1087,6 +1150,18 @@ Words Lowering::run() {
       emit(types, instruction(spv::OpConstant, {type_of(inst.operand(2)), length, m.length}));
       emit(types, instruction(spv::OpTypeArray, {m.elements, m.component, length}));
       emit(types, instruction(spv::OpTypeStruct, {m.array, m.elements}));
+      continue;
+    }
+    if (frozen_ && inst.opcode == spv::OpSpecConstantComposite && inst.operand(1) == workgroup_size_) {
+      // gl_WorkGroupSize of new constants (before it, as SPIR-V wants); the
+      // spec constants stay, for any other use the kernel makes of them.
+      const uint32_t component = defs_.at(inst.operand(0))->operand(1);
+      Words w{inst.operand(0), inst.operand(1)};
+      for (uint32_t d = 0; d < 3; ++d) {
+        w.push_back(new_id());
+        emit(types, instruction(spv::OpConstant, {component, w.back(), size_[d]}));
+      }
+      emit(types, instruction(spv::OpConstantComposite, w));
       continue;
     }
     if ((inst.opcode == spv::OpConstantComposite || inst.opcode == spv::OpSpecConstantComposite) &&
@@ -1162,19 +1237,20 @@ std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spir
   return Lowering(spirv, false).run();
 }
 
-std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv) {
+std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  Lowering lowering(spirv, true);
+  Lowering lowering(spirv, true, specs);
   if (!lowering.mismatch().empty()) return lowering.mismatch();
   (void)lowering.run();  // what the lowering refuses, it refuses for every target
   return "";
 }
 
-std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv) {
+std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv,
+                                                                 const std::vector<SpecValue>& specs) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  Lowering lowering(spirv, true);
+  Lowering lowering(spirv, true, specs);
   if (!lowering.mismatch().empty())
     throw Error(Error::Kind::UnsupportedFeature,
                 "cooperative matrix: tensor cores cannot run " + lowering.mismatch());

@@ -133,21 +133,12 @@ int main(int argc, char** argv) {
     const std::string name = slash == std::string::npos ? input : input.substr(slash + 1);
     std::vector<uint32_t> spirv = ends_with(input, ".spv") ? pt::spirv_from_bytes(bytes.data(), bytes.size())
                                                            : pt::compile_glsl(bytes, name);
-    pt::PrepareOptions prepare_options{readable, options.target};
-    if (tensor_cores && options.target == pt::Target::Cuda && pt::uses_cooperative_matrix(spirv)) {
-      const std::string mismatch = pt::tensor_core_mismatch(spirv);
-      prepare_options.tensor_cores = mismatch.empty();
-      if (!mismatch.empty())
-        std::fprintf(
-            stderr,
-            "porta-translate: cooperative matrices lowered per invocation: tensor cores cannot run %s\n",
-            mismatch.c_str());
-    }
-    if (optimize)
-      spirv = pt::prepare(spirv, prepare_options);
-    else
-      pt::validate(spirv);
-    const pt::KernelSignature declared = pt::reflect(spirv);
+    // The spec constants' types, from the module as given (a cooperative-matrix
+    // one lowered first: reflection reads plain SPIR-V); the values are known
+    // before prepare(), which the tensor-core lowering needs.
+    const bool cooperative_matrix = pt::uses_cooperative_matrix(spirv);
+    const pt::KernelSignature declared =
+        pt::reflect(cooperative_matrix ? pt::lower_cooperative_matrix(spirv) : spirv);
     for (const SpecArgument& argument : spec_arguments) {
       const pt::SpecConstant* constant = nullptr;
       for (const pt::SpecConstant& c : declared.spec_constants)
@@ -169,6 +160,21 @@ int main(int argc, char** argv) {
       }
       options.specs.push_back(value);
     }
+    pt::PrepareOptions prepare_options{readable, options.target};
+    if (tensor_cores && options.target == pt::Target::Cuda && cooperative_matrix) {
+      const std::string mismatch = pt::tensor_core_mismatch(spirv, options.specs);
+      prepare_options.tensor_cores = mismatch.empty();
+      prepare_options.specs = options.specs;
+      if (!mismatch.empty())
+        std::fprintf(
+            stderr,
+            "porta-translate: cooperative matrices lowered per invocation: tensor cores cannot run %s\n",
+            mismatch.c_str());
+    }
+    if (optimize)
+      spirv = pt::prepare(spirv, prepare_options);
+    else
+      pt::validate(spirv);
     std::string text;
     if (signature)
       text = pt::describe(pt::reflect(spirv, options.specs));

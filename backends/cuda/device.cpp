@@ -101,6 +101,8 @@ Found describe(int ordinal) {
                       PORTA_FEATURE_COOPERATIVE_MATRIX;
   if (f.arch >= 53) features |= PORTA_FEATURE_FP16;  // half arithmetic from sm_53
   if (f.arch >= 80) features |= PORTA_FEATURE_BF16;  // bf16 arithmetic from sm_80
+  // float16 matrices on tensor cores (mma.sync.m16n8k16), as listed below.
+  if (f.arch >= 80) features |= PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW;
   info.features = features;
   // What runs on tensor cores, as the Vulkan backend lists its device's
   // multiply-adds: the translator's warp-fragment lowering (libporta chooses

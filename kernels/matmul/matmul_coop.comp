@@ -22,9 +22,11 @@
 // A work-group of WARPS_M x WARPS_N subgroup tiles computes a block of
 // BM x BN = (16 TILES_M WARPS_M) x (16 TILES_N WARPS_N) elements of C; each
 // subgroup tile holds TILES_M x TILES_N accumulators. A and B pass through
-// shared memory in BK-deep slices (BK a multiple of 16), converted to the
-// matrices' type on the way: op(A)'s block rows row-major, op(B)'s slice
-// row-major, k-rows padded by PAD elements (16 bytes) against bank conflicts.
+// shared memory in BK-deep slices (BK a multiple of 16) in the matrices'
+// type (float16 bits as loaded, bfloat16 widened, float32 as loaded): op(A)'s
+// block rows row-major, op(B)'s slice row-major, k-rows padded by PAD
+// elements (16 bytes) against bank conflicts; every row starts on 16 bytes,
+// so CUDA's tensor-core lowering reads the slices with ldmatrix.
 // Elements outside op(A) and op(B) are staged as zeros, so a block at the
 // edge multiplies as a whole and only its stores are tested.
 //

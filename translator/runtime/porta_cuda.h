@@ -205,9 +205,13 @@ template <bool Trans>
 void porta_ldmatrix_x2(unsigned (&r)[4], const void* row) {
   const unsigned at = unsigned(__cvta_generic_to_shared(row));
   if constexpr (Trans)
-    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(at));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(at));
   else
-    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(at));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(at));
 }
 /* Two consecutive components as one 4- or 8-byte access. */
 template <unsigned Size>
@@ -280,7 +284,8 @@ F porta_fragment_load(const T* base, unsigned element, unsigned stride) {
 #pragma unroll
         for (unsigned tj = 0; tj < Cols / 8; ++tj) {
           const T* p = at + (ti * 16 + g) * stride + tj * 8 + q * 2;
-          const Pair low = *reinterpret_cast<const Pair*>(p), high = *reinterpret_cast<const Pair*>(p + 8 * stride);
+          const Pair low = *reinterpret_cast<const Pair*>(p),
+                     high = *reinterpret_cast<const Pair*>(p + 8 * stride);
           memcpy(&f.elements[(ti * (Cols / 8) + tj) * 4], &low, sizeof low);
           memcpy(&f.elements[(ti * (Cols / 8) + tj) * 4 + 2], &high, sizeof high);
         }

@@ -351,12 +351,14 @@ void Lowering::plan_fragments() {
   // which then runs at that size only.
   std::unordered_map<uint32_t, uint32_t> spec_ids;  // spec constant -> its SpecId
   for (const Instruction& inst : preamble_)
-    if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 && inst.operand(1) == spv::DecorationSpecId)
+    if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
+        inst.operand(1) == spv::DecorationSpecId)
       spec_ids[inst.operand(0)] = inst.operand(2);
   // A 32-bit integer constant's value, a spec constant's as the translation fixes it.
   const auto value_of = [&](uint32_t id, uint32_t& value) {
     const Instruction* def = defs_.count(id) ? defs_.at(id) : nullptr;
-    if (!def || def->operand_count() != 3 || (def->opcode != spv::OpConstant && def->opcode != spv::OpSpecConstant))
+    if (!def || def->operand_count() != 3 ||
+        (def->opcode != spv::OpConstant && def->opcode != spv::OpSpecConstant))
       return false;
     value = def->operand(2);
     if (def->opcode == spv::OpSpecConstant) {
@@ -398,7 +400,8 @@ void Lowering::plan_fragments() {
   }
   const uint64_t invocations = uint64_t(size_[0]) * size_[1] * size_[2];
   if (mismatch_.empty() && invocations % 32 != 0)
-    mismatch_ = "work-groups of " + std::to_string(invocations) + " invocations (tensor cores need whole warps of 32)";
+    mismatch_ = "work-groups of " + std::to_string(invocations) +
+                " invocations (tensor cores need whole warps of 32)";
 }
 
 uint32_t Lowering::lane_variable() {
@@ -644,9 +647,10 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
   // porta_fragment_load/store for it (ldmatrix, paired accesses) instead of
   // component after component. One helper per matrix type, layout and array type.
   const Instruction& base = *defs_.at(a.base);
-  const bool shared = fragments_ && a.constant_indices.empty() && base.operand(2) == spv::StorageClassWorkgroup &&
-                      width(m->component) >= 16;
-  const Words key{load ? kOpCooperativeMatrixLoad : kOpCooperativeMatrixStore, m->array, layout, base.operand(0)};
+  const bool shared = fragments_ && a.constant_indices.empty() &&
+                      base.operand(2) == spv::StorageClassWorkgroup && width(m->component) >= 16;
+  const Words key{load ? kOpCooperativeMatrixLoad : kOpCooperativeMatrixStore, m->array, layout,
+                  base.operand(0)};
   if (shared) {
     call_args.push_back(a.base);
     if (helper_ids_.count(key)) return helper_ids_[key];
@@ -683,8 +687,9 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
     f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, m->array, {matrix_variable})});
   else
     f.statement(spv::OpReturn, {});
-  const uint32_t helper = add_helper(f, load ? m->array : type(spv::OpTypeVoid, {}),
-                                     shared ? spv::FunctionControlDontInlineMask : spv::FunctionControlMaskNone);
+  const uint32_t helper =
+      add_helper(f, load ? m->array : type(spv::OpTypeVoid, {}),
+                 shared ? spv::FunctionControlDontInlineMask : spv::FunctionControlMaskNone);
   if (!shared) return helper;
   // porta_fragment_load_RxC_use_row: what target cuda needs to spell the call.
   static const char* const uses[] = {"a", "b", "accumulator"};
@@ -1119,8 +1124,9 @@ Words Lowering::run() {
       continue;
     }
     // A work-group size from spec constants as the literals it was planned for.
-    if (frozen_ && ((inst.opcode == spv::OpExecutionMode && inst.operand(1) == spv::ExecutionModeLocalSize) ||
-                    (inst.opcode == spv::OpExecutionModeId && inst.operand(1) == spv::ExecutionModeLocalSizeId))) {
+    if (frozen_ &&
+        ((inst.opcode == spv::OpExecutionMode && inst.operand(1) == spv::ExecutionModeLocalSize) ||
+         (inst.opcode == spv::OpExecutionModeId && inst.operand(1) == spv::ExecutionModeLocalSizeId))) {
       emit(out, instruction(spv::OpExecutionMode,
                             {inst.operand(0), spv::ExecutionModeLocalSize, size_[0], size_[1], size_[2]}));
       continue;

@@ -68,8 +68,8 @@ void CudaCompiler::emit_target_instruction(const spirv_cross::Instruction& instr
     bool load = false;
     const std::string transfer = fragment_transfer(ops[2], load);
     if (!transfer.empty() && !load) {
-      statement("porta_fragment_store<", transfer, ">(", to_expression(ops[3]), ", ", to_expression(ops[4]), ", ",
-                to_expression(ops[5]), ", ", to_expression(ops[6]), ");");
+      statement("porta_fragment_store<", transfer, ">(", to_expression(ops[3]), ", ", to_expression(ops[4]),
+                ", ", to_expression(ops[5]), ", ", to_expression(ops[6]), ");");
       register_write(ops[3]);  // expressions that read the array before are not forwarded past it
       return;
     }

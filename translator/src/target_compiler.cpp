@@ -251,8 +251,10 @@ std::string TargetCompiler::fragment_transfer(uint32_t function, bool& load) con
   if (x == std::string::npos || use == std::string::npos || layout == use) return "";
   const std::string use_name = rest.substr(use + 1, layout - use - 1);
   return rest.substr(0, x) + ", " + rest.substr(x + 1, use - x - 1) + ", " +
-         (use_name == "a" ? "0" : use_name == "b" ? "1" : "2") + ", " +
-         (rest.substr(layout + 1) == "row" ? "true" : "false");
+         (use_name == "a"   ? "0"
+          : use_name == "b" ? "1"
+                            : "2") +
+         ", " + (rest.substr(layout + 1) == "row" ? "true" : "false");
 }
 
 std::string TargetCompiler::tensor_core_shape(uint32_t function) const {

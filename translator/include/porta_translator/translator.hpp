@@ -159,7 +159,8 @@ std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spir
 // lowering refuses for every target is refused here too (Error). A
 // work-group size from spec constants is the one `specs` give (missing ids:
 // their defaults), the values the kernel will be translated with.
-std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs = {});
+std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv,
+                                 const std::vector<SpecValue>& specs = {});
 // The module with each matrix spread over a 32-lane subgroup as mma.sync's
 // operand fragments (each component held by one lane, Length rows * cols /
 // 32), the multiply-adds calls that target cuda alone spells (as mma.sync);

@@ -77,13 +77,14 @@ class CooperativeMatrix : public porta::test::DeviceTest {
 
   // A float16_t kernel of kernels/, or null with `reason` where the device
   // has no float16_t or refuses the kernel.
-  std::unique_ptr<porta::Kernel> half_kernel(const std::string& name, std::string& reason) {
+  std::unique_ptr<porta::Kernel> half_kernel(const std::string& name, std::string& reason,
+                                             const std::vector<porta::SpecConstant>& specs = {}) {
     const uint64_t half = PORTA_FEATURE_FP16 | PORTA_FEATURE_STORAGE_16BIT;
     if ((dev.info().features & half) != half) {
       reason = dev.name() + " has no float16_t";
       return nullptr;
     }
-    return kernel_or_refusal(porta::spirv(spirv_of(name)), reason);
+    return kernel_or_refusal(porta::spirv(spirv_of(name)), reason, specs);
   }
 
   // gemm_f32's and gemm_f16's sizes (M x K times K x N, row-major) and push
@@ -260,12 +261,9 @@ TEST_F(CooperativeMatrix, GemmF16WithFloatAccumulatorMatchesTheFloat64Oracle) {
 // subgroups: the tensor-core lowering takes the value the kernel is created
 // with). Small integers: every product and sum is exact.
 TEST_F(CooperativeMatrix, GemmF16ThroughSharedMemoryWithSpecSizedGroups) {
-  const uint64_t half = PORTA_FEATURE_FP16 | PORTA_FEATURE_STORAGE_16BIT;
-  if ((dev.info().features & half) != half) GTEST_SKIP() << dev.name() << " has no float16_t";
   for (uint32_t warps : {2u, 3u}) {
     std::string reason;
-    const std::vector<porta::SpecConstant> specs = {{0, 32 * warps}, {1, warps}};
-    auto kernel = kernel_or_refusal(porta::spirv(spirv_of("gemm_f16_shared")), reason, specs);
+    auto kernel = half_kernel("gemm_f16_shared", reason, {{0, 32 * warps}, {1, warps}});
     if (!kernel) GTEST_SKIP() << reason;
     const uint32_t rows = 16 * warps * 2, cols = 32, depth = 48;
     std::mt19937 rng(warps);

@@ -224,6 +224,22 @@ template <>
 struct porta_fragment_pair_bits<4> {
   using type = uint2;
 };
+/* Each pair of an accumulator fragment in row-major memory: visit(p, e) for
+ * the pair at p holding components e and e + 1 (c0 c1 at row g, c2 c3 at row
+ * g + 8 of each 16 x 8 tile, columns 2q and 2q + 1). */
+template <unsigned Rows, unsigned Cols, class T, class Visit>
+void porta_fragment_pairs(T* at, unsigned stride, Visit visit) {
+  const unsigned lane = porta_lane(), g = lane >> 2, q = lane & 3;
+#pragma unroll
+  for (unsigned ti = 0; ti < Rows / 16; ++ti)
+#pragma unroll
+    for (unsigned tj = 0; tj < Cols / 8; ++tj) {
+      T* p = at + (ti * 16 + g) * stride + tj * 8 + q * 2;
+      const unsigned e = (ti * (Cols / 8) + tj) * 4;
+      visit(p, e);
+      visit(p + 8 * stride, e + 2);
+    }
+}
 template <class F, unsigned Rows, unsigned Cols, unsigned Use, bool RowMajor, class T>
 F porta_fragment_load(const T* base, unsigned element, unsigned stride) {
   F f;
@@ -278,17 +294,10 @@ F porta_fragment_load(const T* base, unsigned element, unsigned stride) {
   if constexpr (Use == 2 && RowMajor && (size == 2 || size == 4)) {
     if (((unsigned)(unsigned long long)at | stride * size) % (2u * size) == 0u) {
       using Pair = typename porta_fragment_pair_bits<size>::type;
-      const unsigned g = lane >> 2, q = lane & 3;
-#pragma unroll
-      for (unsigned ti = 0; ti < Rows / 16; ++ti)
-#pragma unroll
-        for (unsigned tj = 0; tj < Cols / 8; ++tj) {
-          const T* p = at + (ti * 16 + g) * stride + tj * 8 + q * 2;
-          const Pair low = *reinterpret_cast<const Pair*>(p),
-                     high = *reinterpret_cast<const Pair*>(p + 8 * stride);
-          memcpy(&f.elements[(ti * (Cols / 8) + tj) * 4], &low, sizeof low);
-          memcpy(&f.elements[(ti * (Cols / 8) + tj) * 4 + 2], &high, sizeof high);
-        }
+      porta_fragment_pairs<Rows, Cols>(at, stride, [&](const T* p, unsigned e) {
+        const Pair bits = *reinterpret_cast<const Pair*>(p);
+        memcpy(&f.elements[e], &bits, sizeof bits);
+      });
       return f;
     }
   }
@@ -308,18 +317,11 @@ void porta_fragment_store(T* base, unsigned element, unsigned stride, const F& f
   if constexpr (Use == 2 && RowMajor && (size == 2 || size == 4)) {
     if (((unsigned)(unsigned long long)at | stride * size) % (2u * size) == 0u) {
       using Pair = typename porta_fragment_pair_bits<size>::type;
-      const unsigned g = lane >> 2, q = lane & 3;
-#pragma unroll
-      for (unsigned ti = 0; ti < Rows / 16; ++ti)
-#pragma unroll
-        for (unsigned tj = 0; tj < Cols / 8; ++tj) {
-          T* p = at + (ti * 16 + g) * stride + tj * 8 + q * 2;
-          Pair low, high;
-          memcpy(&low, &f.elements[(ti * (Cols / 8) + tj) * 4], sizeof low);
-          memcpy(&high, &f.elements[(ti * (Cols / 8) + tj) * 4 + 2], sizeof high);
-          *reinterpret_cast<Pair*>(p) = low;
-          *reinterpret_cast<Pair*>(p + 8 * stride) = high;
-        }
+      porta_fragment_pairs<Rows, Cols>(at, stride, [&](T* p, unsigned e) {
+        Pair bits;
+        memcpy(&bits, &f.elements[e], sizeof bits);
+        *reinterpret_cast<Pair*>(p) = bits;
+      });
       return;
     }
   }

@@ -197,12 +197,14 @@ KernelMode kernel_mode(const OpCall& call) {
 }
 
 // The cooperative-matrix kernel. Auto: where the device reports that it runs
-// the variant's multiply-adds on matrix hardware (a device feature each
-// backend reports: CUDA lowers float16 matrices to mma.sync from sm_80,
-// Vulkan drivers list 16x16x16 float16 with float32 accumulators), with
-// float16 arithmetic and the kernel's shared memory; else matmul.comp. No
-// device reports float32 matrices (the TF32 and bfloat16 variant) on matrix
-// hardware, so those keep matmul.comp under auto. PORTA_GEMM_KERNEL=coopmat:
+// the variant's multiply-adds on matrix hardware (device features each
+// backend reports: CUDA lowers float16 matrices to mma.sync from sm_80, and
+// float32 ones at TF32 for kernels created with PORTA_KERNEL_FLAG_ALLOW_TF32,
+// which the float32 variant always is (bfloat16 inputs are exact in TF32;
+// float32 ones take it only where the caller allowed TF32); Vulkan drivers
+// list 16x16x16 float16 with float32 accumulators), with float16 arithmetic
+// for the float16 variant and the kernel's shared memory; else matmul.comp.
+// PORTA_GEMM_KERNEL=coopmat:
 // every device with cooperative matrices, natively or lowered, and a device
 // that cannot run it is refused, saying which piece is missing.
 std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, KernelMode mode) {
@@ -210,8 +212,9 @@ std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, Kerne
   const char* name = coop_variant(g);
   if (mode == KernelMode::kSimt || !name) return std::nullopt;
   const bool f16 = g.a.dtype == PORTA_DTYPE_FLOAT16;
-  if (mode == KernelMode::kAuto && !(f16 && (info.features & PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW)))
-    return std::nullopt;
+  const uint64_t hardware =
+      f16 ? PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW : PORTA_FEATURE_COOPERATIVE_MATRIX_TF32_HW;
+  if (mode == KernelMode::kAuto && !(info.features & hardware)) return std::nullopt;
   const char* missing =
       !has_builtin_kernel(name) ? "libporta was built without glslangValidator 13, so "
                                   "without its cooperative-matrix kernels"
@@ -326,7 +329,10 @@ void queue_with(const OpCall& call, const Gemm& g, const KernelChoice& choice) {
     all.push_back({8, epilogue && g.has_bias ? 1u : 0u});
     all.push_back({9, epilogue ? static_cast<uint32_t>(g.activation) : 0u});
     all.push_back({10, loads});
-    return builtin_kernel(call, choice.name, all.data(), all.size());
+    // matmul_coop_f32 runs only for bfloat16 inputs (exact in TF32) or where
+    // the caller allowed TF32 (coop_variant): its matrices may use TF32.
+    const bool tf32 = choice.coop && std::strcmp(choice.name, "matmul_coop_f32") == 0;
+    return builtin_kernel(call, choice.name, all.data(), all.size(), tf32 ? PORTA_KERNEL_FLAG_ALLOW_TF32 : 0);
   };
   const bool plain = !g.has_bias && g.activation == PORTA_GEMM_ACTIVATION_NONE;
   const KernelHandle last = kernel_for(true);

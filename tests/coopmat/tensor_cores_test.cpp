@@ -100,6 +100,20 @@ TEST(TensorCores, SpecSizedWorkGroupsTakeTheTranslationsValues) {
       "work-groups of 48 invocations");
 }
 
+// float32 A and B map at TF32 (m16n8k8) only where the kernel allows it.
+TEST(TensorCores, Float32MatricesMapAtTf32OnlyWhereAllowed) {
+  const std::vector<uint32_t> words = spirv("gemm_f32");
+  EXPECT_NE(tr::tensor_core_mismatch(words).find("only where the kernel allows TF32"), std::string::npos);
+  EXPECT_EQ(tr::tensor_core_mismatch(words, {}, true), "");
+  tr::PrepareOptions options;
+  options.tensor_cores = true;
+  options.tf32 = true;
+  const std::string source = tr::translate(tr::prepare(words, options), target_options(tr::Target::Cuda)).source;
+  EXPECT_NE(source.find("porta_mma_sync<coopmat16x16_accumulator, 16, 16, 16>("), std::string::npos) << source;
+  // A float16 accumulator has no TF32 instruction.
+  EXPECT_EQ(tr::tensor_core_mismatch(spirv("gemm_f16"), {}, true), "");
+}
+
 TEST(TensorCores, WhatDoesNotMapSaysWhy) {
   EXPECT_NE(tr::tensor_core_mismatch(spirv("gemm_f32")).find("a 16x16 float32 A matrix"), std::string::npos);
   EXPECT_NE(tr::tensor_core_mismatch(spirv("elementwise")).find("a 16x32 int32 A matrix"), std::string::npos);

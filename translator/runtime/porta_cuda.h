@@ -68,8 +68,10 @@ template <class Half>
 void porta_mma_assign(Half& to, float from) {
   to = Half(from);
 }
-/* The K of one instruction by A's element type: 32 for 8-bit integers, 16 for float16_t. */
+/* The K of one instruction by A's element type: 32 for 8-bit integers, 16 for float16_t, 8 for
+ * float (TF32). */
 inline constexpr unsigned porta_mma_k(const signed char*) { return 32; }
+inline constexpr unsigned porta_mma_k(const float*) { return 8; }
 inline constexpr unsigned porta_mma_k(const unsigned char*) { return 32; }
 template <class Half>
 constexpr unsigned porta_mma_k(const Half*) {
@@ -103,6 +105,22 @@ void porta_mma_tile(const Half* a, const Half* b, Half* d) {
         "r"(porta_mma_pair(a + 6)), "r"(porta_mma_pair(b)), "r"(porta_mma_pair(b + 2)));
   d[0].bits = (unsigned short)d01, d[1].bits = (unsigned short)(d01 >> 16);
   d[2].bits = (unsigned short)d23, d[3].bits = (unsigned short)(d23 >> 16);
+}
+/* float A and B at TF32 precision (the lowering maps them only where the kernel allows it):
+ * A 16 x 8 (4 a lane), B 8 x 8 (2), each rounded to TF32 to nearest, ties away (cvt.rna). */
+inline unsigned porta_mma_tf32(float x) {
+  unsigned bits;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+  return bits;
+}
+template <bool, bool>
+void porta_mma_tile(const float* a, const float* b, float* d) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(porta_mma_tf32(a[0])), "r"(porta_mma_tf32(a[1])), "r"(porta_mma_tf32(a[2])),
+        "r"(porta_mma_tf32(a[3])), "r"(porta_mma_tf32(b[0])), "r"(porta_mma_tf32(b[1])));
 }
 /* 8-bit A and B, each signed or not; a 32-bit integer D (its bits: the sums wrap). */
 #define PORTA_MMA_INT8(a_type, b_type)                                                           \
@@ -168,13 +186,17 @@ inline unsigned porta_lane() {
  * fragment: tiles of mma.sync's operands in row-major order of tiles. */
 template <unsigned Use, unsigned Size, unsigned Cols>
 void porta_fragment_place(unsigned lane, unsigned e, unsigned& row, unsigned& col) {
-  constexpr unsigned tile_rows = Use == 1 && Size == 1 ? 32 : 16;
-  constexpr unsigned tile_cols = Use == 0 ? (Size == 1 ? 32 : 16) : 8;
+  constexpr unsigned tile_rows = Use == 1 ? (Size == 1 ? 32 : Size == 4 ? 8 : 16) : 16;
+  constexpr unsigned tile_cols = Use == 0 ? (Size == 1 ? 32 : Size == 4 ? 8 : 16) : 8;
   constexpr unsigned tile_elements = tile_rows * tile_cols / 32;
   const unsigned g = lane >> 2, q = lane & 3, tile = e / tile_elements, i = e % tile_elements;
   const unsigned pair = q * 2 + (i & 1);
   unsigned r, c;
-  if (Use == 0 && Size == 1)
+  if (Use == 0 && Size == 4)  // TF32
+    r = g + (i & 1) * 8, c = q + (i >> 1) * 4;
+  else if (Use == 1 && Size == 4)
+    r = q + i * 4, c = g;
+  else if (Use == 0 && Size == 1)
     r = g + ((i >> 2) & 1) * 8, c = q * 4 + (i & 3) + (i >> 3) * 16;
   else if (Use == 1 && Size == 1)
     r = q * 4 + (i & 3) + (i >> 2) * 16, c = g;

@@ -95,8 +95,8 @@ class Lowering {
   // `fragments`: spread each matrix over a 32-lane subgroup as mma.sync's
   // operands (target cuda's tensor cores); where a matrix or the module does
   // not fit, mismatch() says why and run() must not be called.
-  Lowering(const Words& spirv, bool fragments, const std::vector<SpecValue>& specs = {})
-      : in_(spirv), bound_(spirv[3]), fragments_(fragments), specs_(specs) {
+  Lowering(const Words& spirv, bool fragments, const std::vector<SpecValue>& specs = {}, bool tf32 = false)
+      : in_(spirv), bound_(spirv[3]), fragments_(fragments), specs_(specs), tf32_(tf32) {
     read();
   }
 
@@ -195,6 +195,7 @@ class Lowering {
   uint32_t size_[3] = {1, 1, 1};
   uint32_t workgroup_size_ = 0;  // the WorkgroupSize built-in's constant, if any
   bool frozen_ = false;
+  const bool tf32_;  // float32 A and B as TF32 (m16n8k8), where the kernel allows it
 };
 
 void Lowering::read() {
@@ -298,8 +299,13 @@ void Lowering::plan_fragments() {
                              (component->opcode == spv::OpTypeInt ? "int" : "float") +
                              std::to_string(width(m.component)) + " " +
                              (m.use < 3 ? uses[m.use] : "use " + std::to_string(m.use));
-    // m16n8k16 for float16, m16n8k32 for 8-bit integers: A is 16 x K, B K x 8.
-    if (m.use == 0 && (half || byte))
+    // m16n8k16 for float16, m16n8k32 for 8-bit integers, m16n8k8 for TF32: A
+    // is 16 x K, B K x 8.
+    if (m.use == 0 && single && tf32_)
+      m.tile_rows = 16, m.tile_cols = 8, m.tile_elements = 4;
+    else if (m.use == 1 && single && tf32_)
+      m.tile_rows = 8, m.tile_cols = 8, m.tile_elements = 2;
+    else if (m.use == 0 && (half || byte))
       m.tile_rows = 16, m.tile_cols = half ? 16 : 32, m.tile_elements = half ? 8 : 16;
     else if (m.use == 1 && (half || byte))
       m.tile_rows = half ? 16 : 32, m.tile_cols = 8, m.tile_elements = half ? 4 : 8;
@@ -308,7 +314,8 @@ void Lowering::plan_fragments() {
     else {
       mismatch_ = "a " + what +
                   " matrix (tensor cores take float16 A and B with float16 or float32 accumulators, 8-bit "
-                  "integer A and B with 32-bit integer ones)";
+                  "integer A and B with 32-bit integer ones, float32 A and B at TF32 precision only where "
+                  "the kernel allows TF32)";
       return;
     }
     if (m.rows % m.tile_rows || m.cols % m.tile_cols) {
@@ -334,6 +341,10 @@ void Lowering::plan_fragments() {
       if (a && b && c &&
           (integer(a) != integer(b) || integer(a) != integer(c) || integer(a) != integer(result))) {
         mismatch_ = "a multiply-add of float and integer matrices (no tensor-core instruction takes both)";
+        return;
+      }
+      if (a && result && width(a->component) == 32 && width(result->component) != 32) {
+        mismatch_ = "a TF32 multiply-add into float16 (mma.sync m16n8k8 accumulates in float32)";
         return;
       }
       continue;
@@ -558,7 +569,15 @@ void Lowering::position(FunctionBuilder& f, const Matrix& m, uint32_t e, uint32_
   const uint32_t tile_col = op(spv::OpIMul, op(spv::OpUMod, tile, k(tiles_per_row)), k(m.tile_cols));
   const uint32_t pair = op(spv::OpIAdd, op(spv::OpIMul, in_group, k(2)), op(spv::OpBitwiseAnd, i, k(1)));
   uint32_t r = 0, c = 0;
-  if (m.use == 0 && m.tile_cols == 32) {
+  if (m.use == 0 && m.tile_cols == 8) {
+    // TF32 A: a0 (g, q), a1 (g + 8, q), a2 a3 the same 4 columns on.
+    r = op(spv::OpIAdd, group, op(spv::OpIMul, op(spv::OpBitwiseAnd, i, k(1)), k(8)));
+    c = op(spv::OpIAdd, in_group, op(spv::OpIMul, op(spv::OpShiftRightLogical, i, k(1)), k(4)));
+  } else if (m.use == 1 && m.tile_rows == 8) {
+    // TF32 B: b0 (q, g), b1 4 rows on.
+    r = op(spv::OpIAdd, in_group, op(spv::OpIMul, i, k(4)));
+    c = group;
+  } else if (m.use == 0 && m.tile_cols == 32) {
     // 8-bit A: a0..a3 (g, 4q..4q+3), a4..a7 (g + 8, ...), a8..a15 the same 16 columns on.
     r = op(spv::OpIAdd, group,
            op(spv::OpIMul, op(spv::OpBitwiseAnd, op(spv::OpShiftRightLogical, i, k(2)), k(1)), k(8)));
@@ -1243,20 +1262,22 @@ std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spir
   return Lowering(spirv, false).run();
 }
 
-std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {
+std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs,
+                                 bool tf32) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  Lowering lowering(spirv, true, specs);
+  Lowering lowering(spirv, true, specs, tf32);
   if (!lowering.mismatch().empty()) return lowering.mismatch();
   (void)lowering.run();  // what the lowering refuses, it refuses for every target
   return "";
 }
 
 std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv,
-                                                                 const std::vector<SpecValue>& specs) {
+                                                                 const std::vector<SpecValue>& specs,
+                                                                 bool tf32) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  Lowering lowering(spirv, true, specs);
+  Lowering lowering(spirv, true, specs, tf32);
   if (!lowering.mismatch().empty())
     throw Error(Error::Kind::UnsupportedFeature,
                 "cooperative matrix: tensor cores cannot run " + lowering.mismatch());

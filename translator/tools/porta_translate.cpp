@@ -65,11 +65,11 @@ int main(int argc, char** argv) {
   command.synopsis(
       "--target " + target_names +
       " [--spec ID=VALUE]... [--subgroup-size N] [--bounds-checks] [--cancel-polls] [--signature]\n"
-      "[--no-optimize] [--readable] [--tensor-cores] "
+      "[--no-optimize] [--readable] [--tensor-cores [--tf32]] "
       "[-o OUT] FILE.comp|FILE.spv");
   std::string target_name, output;
   std::vector<std::string> spec_texts;
-  bool signature = false, no_optimize = false, readable = false, tensor_cores = false;
+  bool signature = false, no_optimize = false, readable = false, tensor_cores = false, tf32 = false;
   std::vector<std::string> inputs;
   CLI::App& app = command.app();
   app.add_option("--target", target_name, "the language to translate to: " + target_names)->type_name("NAME");
@@ -95,6 +95,9 @@ int main(int argc, char** argv) {
   app.add_flag("--tensor-cores", tensor_cores,
                "target cuda: cooperative matrices on tensor cores (mma.sync) where they map, as the CUDA "
                "backend runs them on sm_80 and newer; says why on standard error where they do not");
+  app.add_flag("--tf32", tf32,
+               "with --tensor-cores: float32 matrices on tensor cores at TF32 precision, as the CUDA backend "
+               "runs a kernel created with PORTA_KERNEL_FLAG_ALLOW_TF32");
   app.add_option("-o", output, "write to OUT instead of standard output (- is standard output)")
       ->type_name("OUT");
   app.add_option("FILE", inputs, "the kernel: FILE.comp (GLSL) or FILE.spv (SPIR-V)")
@@ -162,9 +165,10 @@ int main(int argc, char** argv) {
     }
     pt::PrepareOptions prepare_options{readable, options.target};
     if (tensor_cores && options.target == pt::Target::Cuda && cooperative_matrix) {
-      const std::string mismatch = pt::tensor_core_mismatch(spirv, options.specs);
+      const std::string mismatch = pt::tensor_core_mismatch(spirv, options.specs, tf32);
       prepare_options.tensor_cores = mismatch.empty();
       prepare_options.specs = options.specs;
+      prepare_options.tf32 = tf32;
       if (!mismatch.empty())
         std::fprintf(
             stderr,

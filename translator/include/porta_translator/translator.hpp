@@ -143,6 +143,11 @@ struct PrepareOptions {
   // (TranslateOptions::specs). A work-group size from spec constants is read
   // from them (missing ids: their defaults) and frozen into the module.
   std::vector<SpecValue> specs;
+  // With tensor_cores: float32 A and B matrices may be multiplied at TF32
+  // precision (mma.sync m16n8k8 .tf32: A and B rounded to 10 mantissa bits).
+  // Only where the kernel's creator allowed it (PORTA_KERNEL_FLAG_ALLOW_TF32):
+  // a float32 kernel otherwise keeps float32 products.
+  bool tf32 = false;
 };
 // Whether the module declares CooperativeMatrixKHR (GLSL's GL_KHR_cooperative_matrix).
 bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv);
@@ -159,8 +164,9 @@ std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spir
 // lowering refuses for every target is refused here too (Error). A
 // work-group size from spec constants is the one `specs` give (missing ids:
 // their defaults), the values the kernel will be translated with.
-std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv,
-                                 const std::vector<SpecValue>& specs = {});
+// `tf32`: float32 A and B map too, at TF32 precision (PrepareOptions::tf32).
+std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs = {},
+                                 bool tf32 = false);
 // The module with each matrix spread over a 32-lane subgroup as mma.sync's
 // operand fragments (each component held by one lane, Length rows * cols /
 // 32), the multiply-adds calls that target cuda alone spells (as mma.sync);
@@ -169,7 +175,8 @@ std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv,
 // (the module then runs only at that size, which the translation with the
 // same values has anyway).
 std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv,
-                                                                 const std::vector<SpecValue>& specs = {});
+                                                                 const std::vector<SpecValue>& specs = {},
+                                                                 bool tf32 = false);
 // The variable a module both loads cooperative matrices from and stores them
 // to (an in-place update: load C, multiply-add, store C), named with the
 // store's file:line where known; "" if none. With subgroups of one

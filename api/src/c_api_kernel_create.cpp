@@ -76,6 +76,7 @@ const std::string& reuse_key(const porta_kernel_descriptor& d, const std::string
   };
   // A key or a name ends at its NUL; the constants are whole 8-byte records,
   // counted where the source follows them.
+  if (d.flags & PORTA_KERNEL_FLAG_ALLOW_TF32) key += 'T';  // another translation of the same source
   if (d.reuse_key && *d.reuse_key) {
     key += 'K';
     key.append(d.reuse_key, std::strlen(d.reuse_key) + 1);
@@ -96,11 +97,13 @@ std::shared_ptr<KernelState> build(const DeviceRef& device, const porta_kernel_d
                                    const std::string& name) {
   if (d.source_kind == PORTA_KERNEL_SOURCE_GLSL) {
     std::string text(static_cast<const char*>(d.source), d.source_size);
-    return build_kernel(device, nullptr, &text, name, d.specs, d.spec_count, d.specs64, d.spec64_count);
+    return build_kernel(device, nullptr, &text, name, d.specs, d.spec_count, d.specs64, d.spec64_count,
+                        d.flags & PORTA_KERNEL_FLAG_ALLOW_TF32);
   }
   const auto* words = static_cast<const uint32_t*>(d.source);
   std::vector<uint32_t> spirv(words, words + d.source_size / sizeof(uint32_t));
-  return build_kernel(device, &spirv, nullptr, name, d.specs, d.spec_count, d.specs64, d.spec64_count);
+  return build_kernel(device, &spirv, nullptr, name, d.specs, d.spec_count, d.specs64, d.spec64_count,
+                      d.flags & PORTA_KERNEL_FLAG_ALLOW_TF32);
 }
 
 // A kernel of the device's table, held the way a handle must hold it: the
@@ -147,9 +150,8 @@ void create_kernel(porta_device device, const porta_kernel_descriptor* descripto
   if (d.source_kind == PORTA_KERNEL_SOURCE_SPIRV && d.source_size % sizeof(uint32_t))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: %zu bytes of SPIR-V are not whole 32-bit words", call,
          d.source_size);
-  if (d.flags & ~static_cast<uint32_t>(PORTA_KERNEL_FLAG_REUSE))
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", call,
-         d.flags & ~static_cast<uint32_t>(PORTA_KERNEL_FLAG_REUSE));
+  const uint32_t known = PORTA_KERNEL_FLAG_REUSE | PORTA_KERNEL_FLAG_ALLOW_TF32;
+  if (d.flags & ~known) fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", call, d.flags & ~known);
   if (d.reuse_key && *d.reuse_key && !(d.flags & PORTA_KERNEL_FLAG_REUSE))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: reuse_key '%s' is set but PORTA_KERNEL_FLAG_REUSE is not", call,
          d.reuse_key);

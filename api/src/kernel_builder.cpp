@@ -83,7 +83,8 @@ void check_kernel_source(const void* source, size_t count, size_t unit, const po
 std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::vector<uint32_t>* spirv,
                                           const std::string* glsl, const std::string& name,
                                           const porta_spec_constant* specs, uint32_t spec_count,
-                                          const porta_spec_constant64* specs64, uint32_t spec64_count) {
+                                          const porta_spec_constant64* specs64, uint32_t spec64_count,
+                                          bool allow_tf32) {
   if ((spec_count > 0 && !specs) || (spec64_count > 0 && !specs64))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "kernel '%s': %u specialization constants but a null array",
          name.c_str(), specs ? spec64_count : spec_count);
@@ -182,10 +183,12 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     if (cooperative_matrix && language == PORTA_LANGUAGE_CUDA) {
       const std::string mismatch = !(device->info.features & PORTA_FEATURE_BF16)
                                        ? std::string("anything on a device before sm_80")
-                                       : tr::tensor_core_mismatch(words);
+                                       : tr::tensor_core_mismatch(words, values, allow_tf32);
       if (mismatch.empty()) {
         tr::PrepareOptions options;
         options.tensor_cores = true;
+        options.specs = values;     // a work-group size from spec constants: this kernel's
+        options.tf32 = allow_tf32;  // float32 matrices at TF32 only where the creator allowed it
         fragments = tr::prepare(words, options);
         translated = &fragments;
         log(PORTA_LOG_INFO, format("kernel '%s' on %s: cooperative matrices on tensor cores (mma.sync)",
@@ -232,6 +235,7 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
 
     std::string salt = format("porta %s|language %d|", PORTA_VERSION_STRING, static_cast<int>(language));
     for (const auto& s : all_specs) salt += format("%u=%u:%u/%u;", s.id, s.bits, s.high_bits, s.size);
+    if (allow_tf32) salt += "tf32;";
     // The translated source too: a translator change within one porta version
     // must not hand a plugin a binary built from the old translation.
     if (!source.empty()) salt += "source " + hash_hex(source.data(), source.size(), "") + ";";

@@ -29,6 +29,6 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
                                           const std::string* glsl, const std::string& name,
                                           const porta_spec_constant* specs, uint32_t spec_count,
                                           const porta_spec_constant64* specs64 = nullptr,
-                                          uint32_t spec64_count = 0);
+                                          uint32_t spec64_count = 0, bool allow_tf32 = false);
 
 }  // namespace porta::core

@@ -101,6 +101,10 @@ Found describe(int ordinal) {
                       PORTA_FEATURE_COOPERATIVE_MATRIX;
   if (f.arch >= 53) features |= PORTA_FEATURE_FP16;  // half arithmetic from sm_53
   if (f.arch >= 80) features |= PORTA_FEATURE_BF16;  // bf16 arithmetic from sm_80
+  // float16 matrices on tensor cores (mma.sync.m16n8k16), as listed below.
+  if (f.arch >= 80) features |= PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW;
+  // float32 matrices at TF32 (mma.sync.m16n8k8), for kernels that allow it.
+  if (f.arch >= 80) features |= PORTA_FEATURE_COOPERATIVE_MATRIX_TF32_HW;
   info.features = features;
   // What runs on tensor cores, as the Vulkan backend lists its device's
   // multiply-adds: the translator's warp-fragment lowering (libporta chooses
@@ -111,7 +115,9 @@ Found describe(int ordinal) {
       format("cuda: device %d (%s) runs cooperative-matrix multiply-adds %s", ordinal, info.name,
              f.arch >= 80 ? "on tensor cores (mma.sync): MxNxK in multiples of 16x8x16, float16 x float16 "
                             "+ float16 or float32 -> float16 or float32; in multiples of 16x8x32, int8 or "
-                            "uint8 x int8 or uint8 + int32 -> int32; at Subgroup scope, in work-groups of "
+                            "uint8 x int8 or uint8 + int32 -> int32; in multiples of 16x8x8, float32 x "
+                            "float32 + float32 -> float32 at TF32 precision where the kernel allows TF32; at "
+                            "Subgroup scope, in work-groups of "
                             "whole warps; any other per invocation"
                           : "per invocation (tensor cores need sm_80)"));
   info.timer = PORTA_TIMER_DEVICE;

@@ -417,6 +417,13 @@ void describe(Instance& in, PhysicalDevice& d) {
   }
   if (features.atomic_float.shaderBufferFloat32AtomicAdd) f |= PORTA_FEATURE_ATOMIC_FLOAT32;
   if (features.cooperative_matrix.cooperativeMatrix) f |= PORTA_FEATURE_COOPERATIVE_MATRIX;
+  // The driver lists 16x16x16 float16 x float16 + float32 -> float32 at Subgroup
+  // scope: matrix hardware for the GEMM's cooperative-matrix kernel (component
+  // types 0 and 1 are VK_COMPONENT_TYPE_FLOAT16_KHR and FLOAT32_KHR).
+  for (const CooperativeMatrixPropertiesKHR& p : d.cooperative_matrices)
+    if (p.MSize == 16 && p.NSize == 16 && p.KSize == 16 && p.AType == 0 && p.BType == 0 && p.CType == 1 &&
+        p.ResultType == 1 && p.scope == 3 && !p.saturatingAccumulation)
+      f |= PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW;
   if (features.bfloat16.shaderBFloat16Type) f |= PORTA_FEATURE_BF16;
   if ((subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
       (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT))

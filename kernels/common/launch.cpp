@@ -37,7 +37,7 @@ const Builtin* find_builtin(const char* name) {
 bool has_builtin_kernel(const char* name) { return find_builtin(name) != nullptr; }
 
 KernelHandle builtin_kernel(const OpCall& call, const char* name, const porta_spec_constant* specs,
-                            size_t spec_count) {
+                            size_t spec_count, uint32_t flags) {
   const Builtin* builtin = find_builtin(name);
   if (!builtin)
     call.fail(PORTA_ERROR_INTERNAL, "no built-in kernel named '%s' was compiled into libporta", name);
@@ -49,7 +49,7 @@ KernelHandle builtin_kernel(const OpCall& call, const char* name, const porta_sp
   descriptor.name = name;
   descriptor.specs = specs;
   descriptor.spec_count = static_cast<uint32_t>(spec_count);
-  descriptor.flags = PORTA_KERNEL_FLAG_REUSE;
+  descriptor.flags = PORTA_KERNEL_FLAG_REUSE | flags;
   descriptor.reuse_key = builtin->reuse_key.c_str();
   porta_kernel kernel = nullptr;
   const porta_status status = porta_kernel_create(call.device.get(), &descriptor, &kernel);

@@ -24,8 +24,9 @@ using KernelHandle = std::unique_ptr<porta_kernel_t, KernelDestroyer>;
 // these specialization constants: built the first time, then the device's
 // own copy (porta_kernel_create with PORTA_KERNEL_FLAG_REUSE and the reuse key
 // "porta.ops.NAME", so the SPIR-V is read only the first time).
+// `flags`: porta_kernel_flag bits beside REUSE (PORTA_KERNEL_FLAG_ALLOW_TF32).
 KernelHandle builtin_kernel(const OpCall& call, const char* name, const porta_spec_constant* specs,
-                            size_t spec_count);
+                            size_t spec_count, uint32_t flags = 0);
 inline KernelHandle builtin_kernel(const OpCall& call, const char* name,
                                    std::initializer_list<porta_spec_constant> specs) {
   return builtin_kernel(call, name, specs.begin(), specs.size());

@@ -204,23 +204,25 @@ KernelMode kernel_mode(const OpCall& call) {
   call.fail(PORTA_ERROR_INVALID_ARGUMENT, "PORTA_GEMM_KERNEL is '%s'; it must be auto, simt or coopmat", env);
 }
 
-// The cooperative-matrix kernel, under PORTA_GEMM_KERNEL=coopmat only: the
-// device must have cooperative matrices (natively or lowered), float16
-// arithmetic for the float16 variant and enough shared memory for the
-// kernel's arrays, else the GEMM is refused saying which is missing. Auto
-// keeps matmul.comp: no device runs float32 matrices (the TF32 and bfloat16
-// variant) natively (Vulkan drivers list 16-bit and 8-bit inputs; CUDA's
-// tensor-core lowering takes float16 and int8), and on the H100 the float16
-// variant ran at 27 GFLOP/s through CUDA (its spec-constant work-group size
-// keeps the tensor-core lowering from taking it, so it is lowered per
-// invocation) and was not yet measured faster than matmul.comp on Vulkan.
-// Auto picks it again once a device reports which multiply-adds it runs
-// natively and the kernel is measured ahead there.
+// The cooperative-matrix kernel. Auto: where the device reports that it runs
+// the variant's multiply-adds on matrix hardware (device features each
+// backend reports: CUDA lowers float16 matrices to mma.sync from sm_80, and
+// float32 ones at TF32 for kernels created with PORTA_KERNEL_FLAG_ALLOW_TF32,
+// which the float32 variant always is (bfloat16 inputs are exact in TF32;
+// float32 ones take it only where the caller allowed TF32); Vulkan drivers
+// list 16x16x16 float16 with float32 accumulators), with float16 arithmetic
+// for the float16 variant and the kernel's shared memory; else matmul.comp.
+// PORTA_GEMM_KERNEL=coopmat:
+// every device with cooperative matrices, natively or lowered, and a device
+// that cannot run it is refused, saying which piece is missing.
 std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, KernelMode mode) {
   const porta_device_info& info = call.info;
   const char* name = coop_variant(g);
-  if (mode != KernelMode::kCoop || !name) return std::nullopt;
+  if (mode == KernelMode::kSimt || !name) return std::nullopt;
   const bool f16 = g.a.dtype == PORTA_DTYPE_FLOAT16;
+  const uint64_t hardware =
+      f16 ? PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW : PORTA_FEATURE_COOPERATIVE_MATRIX_TF32_HW;
+  if (mode == KernelMode::kAuto && !(info.features & hardware)) return std::nullopt;
   const char* missing =
       !has_builtin_kernel(name) ? "libporta was built without glslangValidator 13, so "
                                   "without its cooperative-matrix kernels"
@@ -229,6 +231,7 @@ std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, Kerne
       : info.limits.max_shared_memory_bytes < (f16 ? kCoopSharedF16 : kCoopSharedF32)
           ? "the device has too little shared memory for the kernel's tiles"
           : nullptr;
+  if (missing && mode == KernelMode::kAuto) return std::nullopt;
   if (missing)
     call.fail(PORTA_ERROR_UNSUPPORTED, "PORTA_GEMM_KERNEL=coopmat asks for %s, but %s", name, missing);
   KernelChoice k{name, true};
@@ -334,7 +337,10 @@ void queue_with(const OpCall& call, const Gemm& g, const KernelChoice& choice) {
     all.push_back({8, epilogue && g.has_bias ? 1u : 0u});
     all.push_back({9, epilogue ? static_cast<uint32_t>(g.activation) : 0u});
     all.push_back({10, loads});
-    return builtin_kernel(call, choice.name, all.data(), all.size());
+    // matmul_coop_f32 runs only for bfloat16 inputs (exact in TF32) or where
+    // the caller allowed TF32 (coop_variant): its matrices may use TF32.
+    const bool tf32 = choice.coop && std::strcmp(choice.name, "matmul_coop_f32") == 0;
+    return builtin_kernel(call, choice.name, all.data(), all.size(), tf32 ? PORTA_KERNEL_FLAG_ALLOW_TF32 : 0);
   };
   const bool plain = !g.has_bias && g.activation == PORTA_GEMM_ACTIVATION_NONE;
   const KernelHandle last = kernel_for(true);

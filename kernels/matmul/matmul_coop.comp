@@ -4,6 +4,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #ifdef COOP_F16
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #endif
 // C = act(alpha * op(A) * op(B) + beta * C + bias) by cooperative matrices
 // (tensor cores): the parameters, push constants, INPUT, BIAS, ACTIVATION
@@ -21,9 +22,11 @@
 // A work-group of WARPS_M x WARPS_N subgroup tiles computes a block of
 // BM x BN = (16 TILES_M WARPS_M) x (16 TILES_N WARPS_N) elements of C; each
 // subgroup tile holds TILES_M x TILES_N accumulators. A and B pass through
-// shared memory in BK-deep slices (BK a multiple of 16), converted to the
-// matrices' type on the way: op(A)'s block rows row-major, op(B)'s slice
-// row-major, k-rows padded by PAD elements (16 bytes) against bank conflicts.
+// shared memory in BK-deep slices (BK a multiple of 16) in the matrices'
+// type (float16 bits as loaded, bfloat16 widened, float32 as loaded): op(A)'s
+// block rows row-major, op(B)'s slice row-major, k-rows padded by PAD
+// elements (16 bytes) against bank conflicts; every row starts on 16 bytes,
+// so CUDA's tensor-core lowering reads the slices with ldmatrix.
 // Elements outside op(A) and op(B) are staged as zeros, so a block at the
 // edge multiplies as a whole and only its stores are tested.
 //
@@ -114,15 +117,20 @@ shared float zeros[TILE * TILE];
 
 uint a_base, b_base, c_base;
 
-// The 16-bit element e of a packed array of words as a float32 (exact).
-float unpack16(uint word, uint e) {
-  if (INPUT == 2u) return uintBitsToFloat(e % 2u == 0u ? word << 16 : word & 0xffff0000u);
-  const vec2 pair = unpackHalf2x16(word);
-  return e % 2u == 0u ? pair.x : pair.y;
+// The 16-bit element e of a packed array of words in the matrices' type:
+// float16 bits as they are (no conversion), bfloat16 widened to float32
+// (exact).
+ELEM unpack16(uint word, uint e) {
+  const uint bits = e % 2u == 0u ? word & 0xffffu : word >> 16;
+#ifdef COOP_F16
+  return uint16BitsToFloat16(uint16_t(bits));
+#else
+  return INPUT == 2u ? uintBitsToFloat(bits << 16) : unpackHalf2x16(bits).x;
+#endif
 }
 
-float load_a(uint at) { return INPUT == 0u ? a[at] : unpack16(a16[at / 2u], at); }
-float load_b(uint at) { return INPUT == 0u ? b[at] : unpack16(b16[at / 2u], at); }
+ELEM load_a(uint at) { return INPUT == 0u ? ELEM(a[at]) : unpack16(a16[at / 2u], at); }
+ELEM load_b(uint at) { return INPUT == 0u ? ELEM(b[at]) : unpack16(b16[at / 2u], at); }
 
 // Elements are staged in runs of RUN consecutive ones in memory: with VEC
 // (the host sets it where every run is aligned: offsets, row strides and
@@ -131,9 +139,10 @@ float load_b(uint at) { return INPUT == 0u ? b[at] : unpack16(b16[at / 2u], at);
 const uint RUN_MAX = 8;
 uint run_length() { return VEC == 0u ? 1u : INPUT == 0u ? 4u : 8u; }
 
-// The run being staged, as floats in v[0..run_length()). A global rather
-// than a parameter: arrays pass to functions by copy (matmul.comp's acc).
-float v[RUN_MAX];
+// The run being staged, in the matrices' type, in v[0..run_length()). A
+// global rather than a parameter: arrays pass to functions by copy
+// (matmul.comp's acc).
+ELEM v[RUN_MAX];
 
 // The run of A (B) from element `at` into v.
 void load_run_a(uint at) {
@@ -141,7 +150,7 @@ void load_run_a(uint at) {
     v[0] = load_a(at);
   } else if (INPUT == 0u) {
     const vec4 q = a4[at / 4u];
-    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    v[0] = ELEM(q.x), v[1] = ELEM(q.y), v[2] = ELEM(q.z), v[3] = ELEM(q.w);
   } else {
     const uvec4 q = a8[at / 8u];
     v[0] = unpack16(q.x, 0u), v[1] = unpack16(q.x, 1u), v[2] = unpack16(q.y, 0u), v[3] = unpack16(q.y, 1u);
@@ -154,7 +163,7 @@ void load_run_b(uint at) {
     v[0] = load_b(at);
   } else if (INPUT == 0u) {
     const vec4 q = b4[at / 4u];
-    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    v[0] = ELEM(q.x), v[1] = ELEM(q.y), v[2] = ELEM(q.z), v[3] = ELEM(q.w);
   } else {
     const uvec4 q = b8[at / 8u];
     v[0] = unpack16(q.x, 0u), v[1] = unpack16(q.x, 1u), v[2] = unpack16(q.y, 0u), v[3] = unpack16(q.y, 1u);
@@ -199,7 +208,7 @@ void fetch_run_a(uint e, uint row0, uint k0) {
   }
   for (uint t = 0u; t < run; ++t) {
     const uint ti = ta ? gi + t : gi, tk = ta ? gk : gk + t;
-    v[t] = ti < p.M && tk < p.K ? load_a(a_base + (ta ? tk * p.lda + ti : ti * p.lda + tk)) : 0.0;
+    v[t] = ti < p.M && tk < p.K ? load_a(a_base + (ta ? tk * p.lda + ti : ti * p.lda + tk)) : ELEM(0.0);
   }
 }
 
@@ -214,7 +223,7 @@ void fetch_run_b(uint e, uint col0, uint k0) {
   }
   for (uint t = 0u; t < run; ++t) {
     const uint tj = tb ? gj : gj + t, tk = tb ? gk + t : gk;
-    v[t] = tj < p.N && tk < p.K ? load_b(b_base + (tb ? tj * p.ldb + tk : tk * p.ldb + tj)) : 0.0;
+    v[t] = tj < p.N && tk < p.K ? load_b(b_base + (tb ? tj * p.ldb + tk : tk * p.ldb + tj)) : ELEM(0.0);
   }
 }
 
@@ -223,7 +232,7 @@ void put_run_a(uint e) {
   uint i, kk;
   if (!place_run_a(e, i, kk)) return;
   for (uint t = 0u; t < run_length(); ++t)
-    tile_a[p.trans_a != 0u ? (i + t) * (BK + PAD) + kk : i * (BK + PAD) + kk + t] = ELEM(v[t]);
+    tile_a[p.trans_a != 0u ? (i + t) * (BK + PAD) + kk : i * (BK + PAD) + kk + t] = v[t];
 }
 
 void put_run_b(uint e) {
@@ -231,15 +240,15 @@ void put_run_b(uint e) {
   if (!place_run_b(e, j, kk)) return;
   const uint row = WARPS_N * TILES_N * TILE + PAD;  // BN + PAD
   for (uint t = 0u; t < run_length(); ++t)
-    tile_b[p.trans_b != 0u ? (kk + t) * row + j : kk * row + j + t] = ELEM(v[t]);
+    tile_b[p.trans_b != 0u ? (kk + t) * row + j : kk * row + j + t] = v[t];
 }
 
 // PREFETCH: the item's runs of the next slice, held in registers while the
 // current one is multiplied (SLOTS_MAX runs per operand at most: a tiling
 // whose share per item is larger runs as PREFETCH 0).
 const uint SLOTS_MAX = 2;
-float held_a[SLOTS_MAX * RUN_MAX];
-float held_b[SLOTS_MAX * RUN_MAX];
+ELEM held_a[SLOTS_MAX * RUN_MAX];
+ELEM held_b[SLOTS_MAX * RUN_MAX];
 
 void fetch_held(uint row0, uint col0, uint k0, uint tid, uint threads) {
   for (uint s = 0u; s < SLOTS_MAX; ++s) {

@@ -49,9 +49,10 @@ class CooperativeMatrix : public porta::test::DeviceTest {
   // Vulkan device may: one without cooperative matrices by the feature, one
   // with them by the matrix type it does not list; or where GLSL cannot be
   // compiled here.
-  std::unique_ptr<porta::Kernel> kernel_or_refusal(porta::KernelSource source, std::string& reason) {
+  std::unique_ptr<porta::Kernel> kernel_or_refusal(porta::KernelSource source, std::string& reason,
+                                                   const std::vector<porta::SpecConstant>& specs = {}) {
     try {
-      return std::make_unique<porta::Kernel>(dev.kernel(std::move(source)));
+      return std::make_unique<porta::Kernel>(dev.kernel(source, specs));
     } catch (const porta::Error& e) {
       reason = e.what();
       // A tree built here and run elsewhere (the GPU machine's bundle) lacks
@@ -76,13 +77,14 @@ class CooperativeMatrix : public porta::test::DeviceTest {
 
   // A float16_t kernel of kernels/, or null with `reason` where the device
   // has no float16_t or refuses the kernel.
-  std::unique_ptr<porta::Kernel> half_kernel(const std::string& name, std::string& reason) {
+  std::unique_ptr<porta::Kernel> half_kernel(const std::string& name, std::string& reason,
+                                             const std::vector<porta::SpecConstant>& specs = {}) {
     const uint64_t half = PORTA_FEATURE_FP16 | PORTA_FEATURE_STORAGE_16BIT;
     if ((dev.info().features & half) != half) {
       reason = dev.name() + " has no float16_t";
       return nullptr;
     }
-    return kernel_or_refusal(porta::spirv(spirv_of(name)), reason);
+    return kernel_or_refusal(porta::spirv(spirv_of(name)), reason, specs);
   }
 
   // gemm_f32's and gemm_f16's sizes (M x K times K x N, row-major) and push
@@ -251,6 +253,40 @@ TEST_F(CooperativeMatrix, GemmF16WithFloatAccumulatorMatchesTheFloat64Oracle) {
       EXPECT_LE(std::fabs(porta::half_to_float(h[i * n + j]) - exact), half_bound)
           << "H[" << i << "][" << j << "]: " << porta::half_to_float(h[i * n + j]) << " against " << exact;
     }
+}
+
+// gemm_f16_shared: slices staged column-major in shared memory (on CUDA's
+// tensor cores, ldmatrix reads them across their rows), accumulators through
+// shared memory row-major, a work-group size from a spec constant (2 and 3
+// subgroups: the tensor-core lowering takes the value the kernel is created
+// with). Small integers: every product and sum is exact.
+TEST_F(CooperativeMatrix, GemmF16ThroughSharedMemoryWithSpecSizedGroups) {
+  for (uint32_t warps : {2u, 3u}) {
+    std::string reason;
+    auto kernel = half_kernel("gemm_f16_shared", reason, {{0, 32 * warps}, {1, warps}});
+    if (!kernel) GTEST_SKIP() << reason;
+    const uint32_t rows = 16 * warps * 2, cols = 32, depth = 48;
+    std::mt19937 rng(warps);
+    std::uniform_int_distribution<int> value(-4, 4);
+    std::vector<uint16_t> a(rows * depth), b(depth * cols);
+    for (uint16_t& v : a) v = porta::float_to_half(float(value(rng)));
+    for (uint16_t& v : b) v = porta::float_to_half(float(value(rng)));
+    porta::Buffer da = dev.upload(a), db = dev.upload(b);
+    porta::Buffer dc = dev.upload(std::vector<float>(rows * cols, NAN));
+    struct {
+      uint32_t m, n, k;
+      float alpha;
+    } params{rows, cols, depth, alpha};
+    stream.dispatch(*kernel, {cols / 16, rows / (16 * warps)}, {da, db, dc}, params);
+    const std::vector<float> c = read<float>(dc, rows * cols);
+    for (uint32_t i = 0; i < rows; ++i)
+      for (uint32_t j = 0; j < cols; ++j) {
+        float sum = 0;
+        for (uint32_t l = 0; l < depth; ++l)
+          sum += porta::half_to_float(a[i * depth + l]) * porta::half_to_float(b[l * cols + j]);
+        ASSERT_EQ(c[i * cols + j], alpha * sum) << warps << " subgroups: C[" << i << "][" << j << "]";
+      }
+  }
 }
 
 // float16_t matrices element by element (scalar multiply, add, indexing up to

@@ -67,6 +67,53 @@ void expect_refused(Work work, const std::string& expected) {
   }
 }
 
+// A work-group size from spec constants: the values the kernel is translated
+// with decide, and the lowered module has that size as literals.
+TEST(TensorCores, SpecSizedWorkGroupsTakeTheTranslationsValues) {
+  const std::vector<uint32_t> words = spirv("gemm_f16_shared");
+  EXPECT_EQ(tr::tensor_core_mismatch(words), "");  // the default, 64
+  EXPECT_EQ(tr::tensor_core_mismatch(words, {{0, 96}, {1, 3}}), "");
+  EXPECT_NE(tr::tensor_core_mismatch(words, {{0, 48}}).find("work-groups of 48 invocations"),
+            std::string::npos);
+  tr::PrepareOptions options;
+  options.tensor_cores = true;
+  options.specs = {{0, 96}, {1, 3}};
+  const std::vector<uint32_t> lowered = tr::prepare(words, options);
+  uint32_t size[3] = {};
+  tr::resolve_local_size(tr::reflect(lowered), {}, size);
+  EXPECT_EQ(size[0] * size[1] * size[2], 96u);
+  tr::TranslateOptions translate = target_options(tr::Target::Cuda);
+  translate.specs = options.specs;
+  const std::string source = tr::translate(lowered, translate).source;
+  EXPECT_NE(source.find("porta_mma_sync<"), std::string::npos);
+  // The staged slices through porta_cuda.h's fragment loads (ldmatrix), the
+  // accumulator's store likewise; their arrays start on 16 bytes.
+  EXPECT_NE(source.find("porta_fragment_load<coopmat16x16_a, 16, 16, 0, false>("), std::string::npos)
+      << source;
+  EXPECT_NE(source.find("porta_fragment_load<coopmat16x16_b, 16, 16, 1, false>("), std::string::npos);
+  EXPECT_NE(source.find("porta_fragment_store<16, 16, 2, true>("), std::string::npos);
+  EXPECT_NE(source.find("alignas(16) float16_t sa["), std::string::npos);
+  expect_refused(
+      [&] {
+        tr::lower_cooperative_matrix_to_warp_fragments(words, {{0, 48}});
+      },
+      "work-groups of 48 invocations");
+}
+
+// float32 A and B map at TF32 (m16n8k8) only where the kernel allows it.
+TEST(TensorCores, Float32MatricesMapAtTf32OnlyWhereAllowed) {
+  const std::vector<uint32_t> words = spirv("gemm_f32");
+  EXPECT_NE(tr::tensor_core_mismatch(words).find("only where the kernel allows TF32"), std::string::npos);
+  EXPECT_EQ(tr::tensor_core_mismatch(words, {}, true), "");
+  tr::PrepareOptions options;
+  options.tensor_cores = true;
+  options.tf32 = true;
+  const std::string source = tr::translate(tr::prepare(words, options), target_options(tr::Target::Cuda)).source;
+  EXPECT_NE(source.find("porta_mma_sync<coopmat16x16_accumulator, 16, 16, 16>("), std::string::npos) << source;
+  // A float16 accumulator has no TF32 instruction.
+  EXPECT_EQ(tr::tensor_core_mismatch(spirv("gemm_f16"), {}, true), "");
+}
+
 TEST(TensorCores, WhatDoesNotMapSaysWhy) {
   EXPECT_NE(tr::tensor_core_mismatch(spirv("gemm_f32")).find("a 16x16 float32 A matrix"), std::string::npos);
   EXPECT_NE(tr::tensor_core_mismatch(spirv("elementwise")).find("a 16x32 int32 A matrix"), std::string::npos);

@@ -68,8 +68,10 @@ template <class Half>
 void porta_mma_assign(Half& to, float from) {
   to = Half(from);
 }
-/* The K of one instruction by A's element type: 32 for 8-bit integers, 16 for float16_t. */
+/* The K of one instruction by A's element type: 32 for 8-bit integers, 16 for float16_t, 8 for
+ * float (TF32). */
 inline constexpr unsigned porta_mma_k(const signed char*) { return 32; }
+inline constexpr unsigned porta_mma_k(const float*) { return 8; }
 inline constexpr unsigned porta_mma_k(const unsigned char*) { return 32; }
 template <class Half>
 constexpr unsigned porta_mma_k(const Half*) {
@@ -103,6 +105,22 @@ void porta_mma_tile(const Half* a, const Half* b, Half* d) {
         "r"(porta_mma_pair(a + 6)), "r"(porta_mma_pair(b)), "r"(porta_mma_pair(b + 2)));
   d[0].bits = (unsigned short)d01, d[1].bits = (unsigned short)(d01 >> 16);
   d[2].bits = (unsigned short)d23, d[3].bits = (unsigned short)(d23 >> 16);
+}
+/* float A and B at TF32 precision (the lowering maps them only where the kernel allows it):
+ * A 16 x 8 (4 a lane), B 8 x 8 (2), each rounded to TF32 to nearest, ties away (cvt.rna). */
+inline unsigned porta_mma_tf32(float x) {
+  unsigned bits;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+  return bits;
+}
+template <bool, bool>
+void porta_mma_tile(const float* a, const float* b, float* d) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(porta_mma_tf32(a[0])), "r"(porta_mma_tf32(a[1])), "r"(porta_mma_tf32(a[2])),
+        "r"(porta_mma_tf32(a[3])), "r"(porta_mma_tf32(b[0])), "r"(porta_mma_tf32(b[1])));
 }
 /* 8-bit A and B, each signed or not; a 32-bit integer D (its bits: the sums wrap). */
 #define PORTA_MMA_INT8(a_type, b_type)                                                           \
@@ -147,6 +165,194 @@ D porta_mma_sync(const A& a, const B& b, const C& c) {
                                          &b.elements[(ki * (N / 8) + ni) * (k * 8 / 32)],
                                          &d.elements[(mi * (N / 8) + ni) * 4]);
   return d;
+}
+
+/* Fragment loads and stores between a `shared` array and a warp's fragments
+ * (the lowering's porta_fragment_load/store_RxC_use_layout): the matrix's
+ * row r, column c at base[element + r * stride + c] (RowMajor) or
+ * base[element + c * stride + r]. float16 A and B fragments are ldmatrix
+ * (.trans where memory runs across the operand's K-major order) where every
+ * row the lanes address starts on a 16-byte boundary; accumulators of 16- or
+ * 32-bit components in row-major memory move as pairs where the pairs are
+ * aligned; anything else goes one component at a time, at the positions
+ * porta_fragment_place gives (coopmat_lowering.cpp's position(), the same
+ * layout). Every lane of the warp calls them together. */
+inline unsigned porta_lane() {
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}
+/* Row and column, in a matrix of Cols columns, of component e of the lane's
+ * fragment: tiles of mma.sync's operands in row-major order of tiles. */
+template <unsigned Use, unsigned Size, unsigned Cols>
+void porta_fragment_place(unsigned lane, unsigned e, unsigned& row, unsigned& col) {
+  constexpr unsigned tile_rows = Use == 1 ? (Size == 1 ? 32 : Size == 4 ? 8 : 16) : 16;
+  constexpr unsigned tile_cols = Use == 0 ? (Size == 1 ? 32 : Size == 4 ? 8 : 16) : 8;
+  constexpr unsigned tile_elements = tile_rows * tile_cols / 32;
+  const unsigned g = lane >> 2, q = lane & 3, tile = e / tile_elements, i = e % tile_elements;
+  const unsigned pair = q * 2 + (i & 1);
+  unsigned r, c;
+  if (Use == 0 && Size == 4)  // TF32
+    r = g + (i & 1) * 8, c = q + (i >> 1) * 4;
+  else if (Use == 1 && Size == 4)
+    r = q + i * 4, c = g;
+  else if (Use == 0 && Size == 1)
+    r = g + ((i >> 2) & 1) * 8, c = q * 4 + (i & 3) + (i >> 3) * 16;
+  else if (Use == 1 && Size == 1)
+    r = q * 4 + (i & 3) + (i >> 2) * 16, c = g;
+  else if (Use == 0)
+    r = g + ((i >> 1) & 1) * 8, c = pair + (i >> 2) * 8;
+  else if (Use == 1)
+    r = pair + (i >> 1) * 8, c = g;
+  else
+    r = g + (i >> 1) * 8, c = pair;
+  row = tile / (Cols / tile_cols) * tile_rows + r;
+  col = tile % (Cols / tile_cols) * tile_cols + c;
+}
+/* Four (two) 8 x 8 matrices of 16-bit elements, lanes 0-7 addressing the
+ * first's rows, 8-15 the second's, ...; .trans delivers each transposed. */
+template <bool Trans>
+void porta_ldmatrix_x4(unsigned (&r)[4], const void* row) {
+  const unsigned at = unsigned(__cvta_generic_to_shared(row));
+  if constexpr (Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(at));
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(at));
+}
+template <bool Trans>
+void porta_ldmatrix_x2(unsigned (&r)[4], const void* row) {
+  const unsigned at = unsigned(__cvta_generic_to_shared(row));
+  if constexpr (Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(at));
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(at));
+}
+/* Two consecutive components as one 4- or 8-byte access. */
+template <unsigned Size>
+struct porta_fragment_pair_bits;
+template <>
+struct porta_fragment_pair_bits<2> {
+  using type = unsigned;
+};
+template <>
+struct porta_fragment_pair_bits<4> {
+  using type = uint2;
+};
+/* Each pair of an accumulator fragment in row-major memory: visit(p, e) for
+ * the pair at p holding components e and e + 1 (c0 c1 at row g, c2 c3 at row
+ * g + 8 of each 16 x 8 tile, columns 2q and 2q + 1). */
+template <unsigned Rows, unsigned Cols, class T, class Visit>
+void porta_fragment_pairs(T* at, unsigned stride, Visit visit) {
+  const unsigned lane = porta_lane(), g = lane >> 2, q = lane & 3;
+#pragma unroll
+  for (unsigned ti = 0; ti < Rows / 16; ++ti)
+#pragma unroll
+    for (unsigned tj = 0; tj < Cols / 8; ++tj) {
+      T* p = at + (ti * 16 + g) * stride + tj * 8 + q * 2;
+      const unsigned e = (ti * (Cols / 8) + tj) * 4;
+      visit(p, e);
+      visit(p + 8 * stride, e + 2);
+    }
+}
+template <class F, unsigned Rows, unsigned Cols, unsigned Use, bool RowMajor, class T>
+F porta_fragment_load(const T* base, unsigned element, unsigned stride) {
+  F f;
+  const unsigned lane = porta_lane();
+  const T* at = base + element;
+  constexpr unsigned size = sizeof(T);
+  if constexpr (size == 2 && Use < 2) {
+    if (((unsigned)(unsigned long long)at | stride * 2u) % 16u == 0u) {
+      unsigned r[4];
+      if constexpr (Use == 0) {
+        // A, 16 x 16 tiles: matrix m of ldmatrix holds rows (m & 1) * 8, columns (m >> 1) * 8.
+#pragma unroll
+        for (unsigned ti = 0; ti < Rows / 16; ++ti)
+#pragma unroll
+          for (unsigned tj = 0; tj < Cols / 16; ++tj) {
+            const unsigned m = lane >> 3, row = ti * 16 + (m & 1) * 8, col = tj * 16 + (m >> 1) * 8;
+            if constexpr (RowMajor)
+              porta_ldmatrix_x4<false>(r, at + (row + (lane & 7)) * stride + col);
+            else
+              porta_ldmatrix_x4<true>(r, at + (col + (lane & 7)) * stride + row);
+            memcpy(&f.elements[(ti * (Cols / 16) + tj) * 8], r, 16);
+          }
+      } else if constexpr (Cols % 16 == 0) {
+        // B, 16 x 8 tiles two at a time: matrix m holds rows (m & 1) * 8 of tile m >> 1.
+#pragma unroll
+        for (unsigned ki = 0; ki < Rows / 16; ++ki)
+#pragma unroll
+          for (unsigned ni = 0; ni < Cols / 8; ni += 2) {
+            const unsigned m = lane >> 3, k = ki * 16 + (m & 1) * 8, n = (ni + (m >> 1)) * 8;
+            if constexpr (RowMajor)
+              porta_ldmatrix_x4<true>(r, at + (k + (lane & 7)) * stride + n);
+            else
+              porta_ldmatrix_x4<false>(r, at + (n + (lane & 7)) * stride + k);
+            memcpy(&f.elements[(ki * (Cols / 8) + ni) * 4], r, 16);
+          }
+      } else {
+#pragma unroll
+        for (unsigned ki = 0; ki < Rows / 16; ++ki)
+#pragma unroll
+          for (unsigned ni = 0; ni < Cols / 8; ++ni) {
+            const unsigned m = (lane >> 3) & 1, k = ki * 16 + m * 8, n = ni * 8;
+            if constexpr (RowMajor)
+              porta_ldmatrix_x2<true>(r, at + (k + (lane & 7)) * stride + n);
+            else
+              porta_ldmatrix_x2<false>(r, at + (n + (lane & 7)) * stride + k);
+            memcpy(&f.elements[(ki * (Cols / 8) + ni) * 4], r, 8);
+          }
+      }
+      return f;
+    }
+  }
+  if constexpr (Use == 2 && RowMajor && (size == 2 || size == 4)) {
+    if (((unsigned)(unsigned long long)at | stride * size) % (2u * size) == 0u) {
+      using Pair = typename porta_fragment_pair_bits<size>::type;
+      porta_fragment_pairs<Rows, Cols>(at, stride, [&](const T* p, unsigned e) {
+        const Pair bits = *reinterpret_cast<const Pair*>(p);
+        memcpy(&f.elements[e], &bits, sizeof bits);
+      });
+      return f;
+    }
+  }
+#pragma unroll
+  for (unsigned e = 0; e < Rows * Cols / 32; ++e) {
+    unsigned r, c;
+    porta_fragment_place<Use, size, Cols>(lane, e, r, c);
+    f.elements[e] = at[RowMajor ? r * stride + c : c * stride + r];
+  }
+  return f;
+}
+template <unsigned Rows, unsigned Cols, unsigned Use, bool RowMajor, class T, class F>
+void porta_fragment_store(T* base, unsigned element, unsigned stride, const F& f) {
+  const unsigned lane = porta_lane();
+  T* at = base + element;
+  constexpr unsigned size = sizeof(T);
+  if constexpr (Use == 2 && RowMajor && (size == 2 || size == 4)) {
+    if (((unsigned)(unsigned long long)at | stride * size) % (2u * size) == 0u) {
+      using Pair = typename porta_fragment_pair_bits<size>::type;
+      porta_fragment_pairs<Rows, Cols>(at, stride, [&](T* p, unsigned e) {
+        Pair bits;
+        memcpy(&bits, &f.elements[e], sizeof bits);
+        *reinterpret_cast<Pair*>(p) = bits;
+      });
+      return;
+    }
+  }
+#pragma unroll
+  for (unsigned e = 0; e < Rows * Cols / 32; ++e) {
+    unsigned r, c;
+    porta_fragment_place<Use, size, Cols>(lane, e, r, c);
+    at[RowMajor ? r * stride + c : c * stride + r] = f.elements[e];
+  }
 }
 
 #endif /* PORTA_CUDA_H */

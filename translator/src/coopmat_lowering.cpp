@@ -95,7 +95,8 @@ class Lowering {
   // `fragments`: spread each matrix over a 32-lane subgroup as mma.sync's
   // operands (target cuda's tensor cores); where a matrix or the module does
   // not fit, mismatch() says why and run() must not be called.
-  Lowering(const Words& spirv, bool fragments) : in_(spirv), bound_(spirv[3]), fragments_(fragments) {
+  Lowering(const Words& spirv, bool fragments, const std::vector<SpecValue>& specs = {}, bool tf32 = false)
+      : in_(spirv), bound_(spirv[3]), fragments_(fragments), specs_(specs), tf32_(tf32) {
     read();
   }
 
@@ -188,6 +189,13 @@ class Lowering {
   std::string mismatch_;
   uint32_t lane_ = 0;         // the SubgroupLocalInvocationId variable (fragments)
   bool lane_is_new_ = false;  // added by the lowering: decorate it, list it in the entry point
+  // Fragments: the work-group size, and whether it came from spec constants
+  // (run() then writes it as literals: LocalSize, gl_WorkGroupSize's constants).
+  const std::vector<SpecValue> specs_;
+  uint32_t size_[3] = {1, 1, 1};
+  uint32_t workgroup_size_ = 0;  // the WorkgroupSize built-in's constant, if any
+  bool frozen_ = false;
+  const bool tf32_;  // float32 A and B as TF32 (m16n8k8), where the kernel allows it
 };
 
 void Lowering::read() {
@@ -291,8 +299,13 @@ void Lowering::plan_fragments() {
                              (component->opcode == spv::OpTypeInt ? "int" : "float") +
                              std::to_string(width(m.component)) + " " +
                              (m.use < 3 ? uses[m.use] : "use " + std::to_string(m.use));
-    // m16n8k16 for float16, m16n8k32 for 8-bit integers: A is 16 x K, B K x 8.
-    if (m.use == 0 && (half || byte))
+    // m16n8k16 for float16, m16n8k32 for 8-bit integers, m16n8k8 for TF32: A
+    // is 16 x K, B K x 8.
+    if (m.use == 0 && single && tf32_)
+      m.tile_rows = 16, m.tile_cols = 8, m.tile_elements = 4;
+    else if (m.use == 1 && single && tf32_)
+      m.tile_rows = 8, m.tile_cols = 8, m.tile_elements = 2;
+    else if (m.use == 0 && (half || byte))
       m.tile_rows = 16, m.tile_cols = half ? 16 : 32, m.tile_elements = half ? 8 : 16;
     else if (m.use == 1 && (half || byte))
       m.tile_rows = half ? 16 : 32, m.tile_cols = 8, m.tile_elements = half ? 4 : 8;
@@ -301,7 +314,8 @@ void Lowering::plan_fragments() {
     else {
       mismatch_ = "a " + what +
                   " matrix (tensor cores take float16 A and B with float16 or float32 accumulators, 8-bit "
-                  "integer A and B with 32-bit integer ones)";
+                  "integer A and B with 32-bit integer ones, float32 A and B at TF32 precision only where "
+                  "the kernel allows TF32)";
       return;
     }
     if (m.rows % m.tile_rows || m.cols % m.tile_cols) {
@@ -329,6 +343,10 @@ void Lowering::plan_fragments() {
         mismatch_ = "a multiply-add of float and integer matrices (no tensor-core instruction takes both)";
         return;
       }
+      if (a && result && width(a->component) == 32 && width(result->component) != 32) {
+        mismatch_ = "a TF32 multiply-add into float16 (mma.sync m16n8k8 accumulates in float32)";
+        return;
+      }
       continue;
     }
     for (size_t i = 2; i < inst.operand_count(); ++i)
@@ -338,33 +356,63 @@ void Lowering::plan_fragments() {
         return;
       }
   }
-  // Every lane of every warp takes part in mma.sync: work-groups of whole warps.
+  // Every lane of every warp takes part in mma.sync: work-groups of whole
+  // warps. A size from spec constants is the one the translation fixes
+  // (specs_, else each constant's default); run() freezes it into the module,
+  // which then runs at that size only.
+  std::unordered_map<uint32_t, uint32_t> spec_ids;  // spec constant -> its SpecId
+  for (const Instruction& inst : preamble_)
+    if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
+        inst.operand(1) == spv::DecorationSpecId)
+      spec_ids[inst.operand(0)] = inst.operand(2);
+  // A 32-bit integer constant's value, a spec constant's as the translation fixes it.
+  const auto value_of = [&](uint32_t id, uint32_t& value) {
+    const Instruction* def = defs_.count(id) ? defs_.at(id) : nullptr;
+    if (!def || def->operand_count() != 3 ||
+        (def->opcode != spv::OpConstant && def->opcode != spv::OpSpecConstant))
+      return false;
+    value = def->operand(2);
+    if (def->opcode == spv::OpSpecConstant) {
+      if (!spec_ids.count(id)) return false;
+      for (const SpecValue& spec : specs_)
+        if (spec.id == spec_ids.at(id)) value = static_cast<uint32_t>(spec.bits);
+      frozen_ = true;
+    }
+    return true;
+  };
+  const std::string from_expressions = "a work-group size from spec-constant expressions";
+  bool builtin = false;
   for (const Instruction& inst : preamble_) {
-    if (inst.opcode == spv::OpExecutionModeId && inst.operand(1) == spv::ExecutionModeLocalSizeId)
-      mismatch_ = "a work-group size from spec constants (tensor cores need whole warps)";
+    if (inst.opcode == spv::OpExecutionModeId && inst.operand(1) == spv::ExecutionModeLocalSizeId &&
+        inst.operand_count() >= 5 && !builtin)
+      for (int d = 0; d < 3; ++d)
+        if (!value_of(inst.operand(2 + d), size_[d])) mismatch_ = from_expressions;
     if (inst.opcode == spv::OpExecutionMode && inst.operand(1) == spv::ExecutionModeLocalSize &&
-        inst.operand_count() >= 5 && inst.operand(2) * inst.operand(3) * inst.operand(4) % 32 != 0)
-      mismatch_ = "work-groups of " + std::to_string(inst.operand(2) * inst.operand(3) * inst.operand(4)) +
-                  " invocations (tensor cores need whole warps of 32)";
+        inst.operand_count() >= 5 && !builtin)
+      for (int d = 0; d < 3; ++d) size_[d] = inst.operand(2 + d);
     if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
         inst.operand(1) == spv::DecorationBuiltIn && inst.operand(2) == spv::BuiltInWorkgroupSize) {
       // gl_WorkGroupSize, which overrides LocalSize: constants, or spec constants.
       const Instruction* size = defs_.count(inst.operand(0)) ? defs_.at(inst.operand(0)) : nullptr;
-      uint32_t invocations = 1;
-      for (size_t i = 2; size && size->opcode == spv::OpConstantComposite && i < size->operand_count(); ++i) {
-        const Instruction* dimension = defs_.count(size->operand(i)) ? defs_.at(size->operand(i)) : nullptr;
-        invocations *= dimension && dimension->opcode == spv::OpConstant ? dimension->operand(2) : 0;
+      builtin = true;
+      workgroup_size_ = inst.operand(0);
+      if (!size ||
+          (size->opcode != spv::OpConstantComposite && size->opcode != spv::OpSpecConstantComposite) ||
+          size->operand_count() != 5) {
+        mismatch_ = from_expressions;
+        continue;
       }
-      if (!size || size->opcode != spv::OpConstantComposite)
-        mismatch_ = "a work-group size from spec constants (tensor cores need whole warps)";
-      else if (invocations % 32 != 0)
-        mismatch_ = "work-groups of " + std::to_string(invocations) +
-                    " invocations (tensor cores need whole warps of 32)";
+      for (int d = 0; d < 3; ++d)
+        if (!value_of(size->operand(2 + d), size_[d])) mismatch_ = from_expressions;
     }
     if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
         inst.operand(1) == spv::DecorationBuiltIn && inst.operand(2) == spv::BuiltInSubgroupLocalInvocationId)
       lane_ = inst.operand(0);
   }
+  const uint64_t invocations = uint64_t(size_[0]) * size_[1] * size_[2];
+  if (mismatch_.empty() && invocations % 32 != 0)
+    mismatch_ = "work-groups of " + std::to_string(invocations) +
+                " invocations (tensor cores need whole warps of 32)";
 }
 
 uint32_t Lowering::lane_variable() {
@@ -521,7 +569,15 @@ void Lowering::position(FunctionBuilder& f, const Matrix& m, uint32_t e, uint32_
   const uint32_t tile_col = op(spv::OpIMul, op(spv::OpUMod, tile, k(tiles_per_row)), k(m.tile_cols));
   const uint32_t pair = op(spv::OpIAdd, op(spv::OpIMul, in_group, k(2)), op(spv::OpBitwiseAnd, i, k(1)));
   uint32_t r = 0, c = 0;
-  if (m.use == 0 && m.tile_cols == 32) {
+  if (m.use == 0 && m.tile_cols == 8) {
+    // TF32 A: a0 (g, q), a1 (g + 8, q), a2 a3 the same 4 columns on.
+    r = op(spv::OpIAdd, group, op(spv::OpIMul, op(spv::OpBitwiseAnd, i, k(1)), k(8)));
+    c = op(spv::OpIAdd, in_group, op(spv::OpIMul, op(spv::OpShiftRightLogical, i, k(1)), k(4)));
+  } else if (m.use == 1 && m.tile_rows == 8) {
+    // TF32 B: b0 (q, g), b1 4 rows on.
+    r = op(spv::OpIAdd, in_group, op(spv::OpIMul, i, k(4)));
+    c = group;
+  } else if (m.use == 0 && m.tile_cols == 32) {
     // 8-bit A: a0..a3 (g, 4q..4q+3), a4..a7 (g + 8, ...), a8..a15 the same 16 columns on.
     r = op(spv::OpIAdd, group,
            op(spv::OpIMul, op(spv::OpBitwiseAnd, op(spv::OpShiftRightLogical, i, k(2)), k(1)), k(8)));
@@ -604,7 +660,22 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
   if (layout != kLayoutRowMajor && layout != kLayoutColumnMajor)
     refuse("layout " + std::to_string(layout) + " (only RowMajor and ColumnMajor are lowered)", inst);
   const uint32_t u = uint_type(), b = bool_type();
+  // Warp fragments of 16- or 32-bit components in a `shared` array indexed
+  // directly: the helper takes the array (a pointer parameter) and keeps its
+  // body (DontInline), and target cuda calls porta_cuda.h's
+  // porta_fragment_load/store for it (ldmatrix, paired accesses) instead of
+  // component after component. One helper per matrix type, layout and array type.
+  const Instruction& base = *defs_.at(a.base);
+  const bool shared = fragments_ && a.constant_indices.empty() &&
+                      base.operand(2) == spv::StorageClassWorkgroup && width(m->component) >= 16;
+  const Words key{load ? kOpCooperativeMatrixLoad : kOpCooperativeMatrixStore, m->array, layout,
+                  base.operand(0)};
+  if (shared) {
+    call_args.push_back(a.base);
+    if (helper_ids_.count(key)) return helper_ids_[key];
+  }
   FunctionBuilder f([this] { return new_id(); });
+  const uint32_t array = shared ? f.parameter(base.operand(0)) : a.base;
   Words indices;
   for (size_t i = 0; i < a.constant_indices.size(); ++i) {
     if (!a.dynamic[i]) {
@@ -623,7 +694,7 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
     position(f, *m, e, r, c);
     const uint32_t major = layout == kLayoutRowMajor ? r : c, minor = layout == kLayoutRowMajor ? c : r;
     const uint32_t offset = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {major, stride}), minor});
-    Words chain{a.base};
+    Words chain{array};
     chain.insert(chain.end(), indices.begin(), indices.end());
     chain.push_back(f.op(spv::OpIAdd, u, {element, offset}));
     const uint32_t in_memory = f.op(spv::OpAccessChain, a.element_pointer, chain);
@@ -631,12 +702,21 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
     const uint32_t from = load ? in_memory : in_matrix, to = load ? in_matrix : in_memory;
     f.statement(spv::OpStore, {to, f.op(spv::OpLoad, m->component, {from})});
   });
-  if (load) {
+  if (load)
     f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, m->array, {matrix_variable})});
-    return add_helper(f, m->array);
-  }
-  f.statement(spv::OpReturn, {});
-  return add_helper(f, type(spv::OpTypeVoid, {}));
+  else
+    f.statement(spv::OpReturn, {});
+  const uint32_t helper =
+      add_helper(f, load ? m->array : type(spv::OpTypeVoid, {}),
+                 shared ? spv::FunctionControlDontInlineMask : spv::FunctionControlMaskNone);
+  if (!shared) return helper;
+  // porta_fragment_load_RxC_use_row: what target cuda needs to spell the call.
+  static const char* const uses[] = {"a", "b", "accumulator"};
+  helper_names_.emplace_back(helper, fragment_function_prefix() + (load ? "load_" : "store_") +
+                                         std::to_string(m->rows) + "x" + std::to_string(m->cols) + "_" +
+                                         uses[std::min<uint32_t>(m->use, 2)] + "_" +
+                                         (layout == kLayoutRowMajor ? "row" : "col"));
+  return helper_ids_[key] = helper;
 }
 
 void Lowering::check_mul_add(const Instruction& inst) {
@@ -1062,6 +1142,14 @@ Words Lowering::run() {
       emit(out, instruction(spv::OpMemoryModel, {inst.operand(0), kMemoryModelGlsl450}));
       continue;
     }
+    // A work-group size from spec constants as the literals it was planned for.
+    if (frozen_ &&
+        ((inst.opcode == spv::OpExecutionMode && inst.operand(1) == spv::ExecutionModeLocalSize) ||
+         (inst.opcode == spv::OpExecutionModeId && inst.operand(1) == spv::ExecutionModeLocalSizeId))) {
+      emit(out, instruction(spv::OpExecutionMode,
+                            {inst.operand(0), spv::ExecutionModeLocalSize, size_[0], size_[1], size_[2]}));
+      continue;
+    }
     if (inst.opcode == spv::OpEntryPoint && lane_ != 0) {
       // The lane index is an Input the entry point's interface lists (SPIR-V 1.3).
       Words w = inst.words;
@@ -1087,6 +1175,18 @@ Words Lowering::run() {
       emit(types, instruction(spv::OpConstant, {type_of(inst.operand(2)), length, m.length}));
       emit(types, instruction(spv::OpTypeArray, {m.elements, m.component, length}));
       emit(types, instruction(spv::OpTypeStruct, {m.array, m.elements}));
+      continue;
+    }
+    if (frozen_ && inst.opcode == spv::OpSpecConstantComposite && inst.operand(1) == workgroup_size_) {
+      // gl_WorkGroupSize of new constants (before it, as SPIR-V wants); the
+      // spec constants stay, for any other use the kernel makes of them.
+      const uint32_t component = defs_.at(inst.operand(0))->operand(1);
+      Words w{inst.operand(0), inst.operand(1)};
+      for (uint32_t d = 0; d < 3; ++d) {
+        w.push_back(new_id());
+        emit(types, instruction(spv::OpConstant, {component, w.back(), size_[d]}));
+      }
+      emit(types, instruction(spv::OpConstantComposite, w));
       continue;
     }
     if ((inst.opcode == spv::OpConstantComposite || inst.opcode == spv::OpSpecConstantComposite) &&
@@ -1162,19 +1262,22 @@ std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spir
   return Lowering(spirv, false).run();
 }
 
-std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv) {
+std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs,
+                                 bool tf32) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  Lowering lowering(spirv, true);
+  Lowering lowering(spirv, true, specs, tf32);
   if (!lowering.mismatch().empty()) return lowering.mismatch();
   (void)lowering.run();  // what the lowering refuses, it refuses for every target
   return "";
 }
 
-std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv) {
+std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv,
+                                                                 const std::vector<SpecValue>& specs,
+                                                                 bool tf32) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  Lowering lowering(spirv, true);
+  Lowering lowering(spirv, true, specs, tf32);
   if (!lowering.mismatch().empty())
     throw Error(Error::Kind::UnsupportedFeature,
                 "cooperative matrix: tensor cores cannot run " + lowering.mismatch());

@@ -53,15 +53,37 @@ void CudaCompiler::emit_target_instruction(const spirv_cross::Instruction& instr
               false);
       return;
     }
+    bool load = false;
+    const std::string transfer = fragment_transfer(ops[2], load);
+    if (!transfer.empty()) {
+      emit_op(ops[0], ops[1],
+              "porta_fragment_load<" + type_to_glsl(get<spirv_cross::SPIRType>(ops[0])) + ", " + transfer +
+                  ">(" + to_expression(ops[3]) + ", " + to_expression(ops[4]) + ", " + to_expression(ops[5]) +
+                  ")",
+              false);
+      return;
+    }
+  }
+  if (instruction.op == spv::OpFunctionCall && instruction.length == 7) {
+    bool load = false;
+    const std::string transfer = fragment_transfer(ops[2], load);
+    if (!transfer.empty() && !load) {
+      statement("porta_fragment_store<", transfer, ">(", to_expression(ops[3]), ", ", to_expression(ops[4]),
+                ", ", to_expression(ops[5]), ", ", to_expression(ops[6]), ");");
+      register_write(ops[3]);  // expressions that read the array before are not forwarded past it
+      return;
+    }
   }
   TargetCompiler::emit_target_instruction(instruction);
 }
 
 void CudaCompiler::emit_translation_unit() {
   // The tensor-core helpers' SPIR-V bodies are placeholders (calls to them
-  // become mma.sync): marked as emitted, the emitter skips them.
+  // become mma.sync), and the fragment loads and stores are porta_cuda.h's:
+  // marked as emitted, the emitter skips them.
   ir.for_each_typed_id<spirv_cross::SPIRFunction>([&](uint32_t id, spirv_cross::SPIRFunction& function) {
-    if (!tensor_core_shape(id).empty()) function.active = true;
+    bool load = false;
+    if (!tensor_core_shape(id).empty() || !fragment_transfer(id, load).empty()) function.active = true;
   });
   WorkItemConstructor constructor;
   constructor.comment =

@@ -235,7 +235,7 @@ std::vector<uint32_t> prepare(const std::vector<uint32_t>& given, const PrepareO
   check_header(given);
   const std::vector<uint32_t> spirv = !uses_cooperative_matrix(given) ? given
                                       : options.tensor_cores
-                                          ? lower_cooperative_matrix_to_warp_fragments(given)
+                                          ? lower_cooperative_matrix_to_warp_fragments(given, options.specs, options.tf32)
                                           : lower_cooperative_matrix(given);
   validate(spirv);
   if (!options.readable) {

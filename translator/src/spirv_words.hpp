@@ -74,6 +74,11 @@ std::vector<uint32_t> demote_array_phis(const std::vector<uint32_t>& spirv);
 // a cooperative-matrix multiply-add on tensor cores: target cuda spells them
 // as mma.sync (cuda_compiler.cpp), every other target refuses them.
 inline std::string tensor_core_function_prefix() { return "porta_mma_sync_"; }
+// The warp-fragment lowering's loads and stores of a `shared` array
+// (porta_fragment_load_RxC_use_layout, porta_fragment_store_...): target cuda
+// calls porta_cuda.h's porta_fragment_load/store; the functions' SPIR-V bodies
+// are the same per-component loops the other lowering inlines.
+inline std::string fragment_function_prefix() { return "porta_fragment_"; }
 // The name of the NonSemantic instruction set whose instruction 0 insert_cancel_polls() puts in loop headers.
 constexpr const char* kCancelPollSet = "NonSemantic.porta.cancel_poll";
 // The module with `OpExtInst %void kCancelPollSet 0` at the top of every loop

@@ -223,7 +223,8 @@ std::string TargetCompiler::compile() {
 
   // The warp-fragment lowering's multiply-adds are mma.sync, which only target cuda spells.
   ir.for_each_typed_id<spirv_cross::SPIRFunction>([&](uint32_t id, spirv_cross::SPIRFunction&) {
-    if (target() != Target::Cuda && !tensor_core_shape(id).empty())
+    bool load = false;
+    if (target() != Target::Cuda && (!tensor_core_shape(id).empty() || !fragment_transfer(id, load).empty()))
       unsupported("cooperative matrices lowered for tensor cores (" + get_name(id) + "; target cuda only)");
   });
 
@@ -237,6 +238,23 @@ std::string TargetCompiler::compile() {
     pass_count++;
   } while (is_forcing_recompilation());
   return finish(buffer.str());
+}
+
+std::string TargetCompiler::fragment_transfer(uint32_t function, bool& load) const {
+  const std::string& name = ir.get_name(function);
+  const std::string prefix = fragment_function_prefix();
+  if (name.compare(0, prefix.size(), prefix) != 0) return "";
+  // "load_" or "store_", then "RxC_use_layout".
+  load = name.compare(prefix.size(), 5, "load_") == 0;
+  std::string rest = name.substr(prefix.size() + (load ? 5 : 6));
+  const size_t x = rest.find('x'), use = rest.find('_'), layout = rest.rfind('_');
+  if (x == std::string::npos || use == std::string::npos || layout == use) return "";
+  const std::string use_name = rest.substr(use + 1, layout - use - 1);
+  return rest.substr(0, x) + ", " + rest.substr(x + 1, use - x - 1) + ", " +
+         (use_name == "a"   ? "0"
+          : use_name == "b" ? "1"
+                            : "2") +
+         ", " + (rest.substr(layout + 1) == "row" ? "true" : "false");
 }
 
 std::string TargetCompiler::tensor_core_shape(uint32_t function) const {
@@ -792,6 +810,12 @@ void TargetCompiler::emit_shared_struct() {
   statement("// Work-group shared memory: one instance per work-group.");
   statement("struct porta_group_shared");
   begin_scope();
+  // Arrays that warp-fragment loads read (ldmatrix: 16-byte rows) start on 16 bytes.
+  bool fragments = false;
+  ir.for_each_typed_id<SPIRFunction>([&](uint32_t id, SPIRFunction&) {
+    bool load = false;
+    fragments = fragments || !fragment_transfer(id, load).empty();
+  });
   for (uint32_t id : shared_variables_) {
     const SPIRVariable& var = get<SPIRVariable>(id);
     const SPIRType& type = get_variable_data_type(var);
@@ -800,7 +824,8 @@ void TargetCompiler::emit_shared_struct() {
     const uint32_t bytes = type.columns == 1 ? type.vecsize * type.width / 8 : 0;
     const std::string align = (type.vecsize == 2 || type.vecsize == 4) && (bytes == 8 || bytes == 16)
                                   ? "alignas(" + std::to_string(bytes) + ") "
-                                  : "";
+                              : fragments && !type.array.empty() ? "alignas(16) "
+                                                                 : "";
     statement(align, variable_decl(type, CompilerGLSL::to_name(id)), ";");
   }
   end_scope_decl();

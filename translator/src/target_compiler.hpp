@@ -356,6 +356,10 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // "false") where `function` is a tensor-core multiply-add of the
   // warp-fragment lowering (porta_mma_sync_MxNxK[_su]), else "".
   std::string tensor_core_shape(uint32_t function) const;
+  // "R, C, USE, ROW_MAJOR" (use 0 A, 1 B, 2 accumulator; ROW_MAJOR true or
+  // false) where `function` is a warp-fragment load or store of a `shared`
+  // array (porta_fragment_load|store_RxC_use_row|col; `load` says which), else "".
+  std::string fragment_transfer(uint32_t function, bool& load) const;
   std::string type_to_glsl(const spirv_cross::SPIRType& type, uint32_t id = 0) override;
   std::string bitcast_glsl_op(const spirv_cross::SPIRType& result_type,
                               const spirv_cross::SPIRType& argument_type) override;

@@ -34,8 +34,12 @@ extern "C" {
   X(ATOMIC_INT64, 10, "atomic-int64", "64-bit integer atomics")                             \
   X(ATOMIC_FLOAT32, 11, "atomic-float32", "32-bit float atomic add")                        \
   X(COOPERATIVE_MATRIX, 12, "cooperative-matrix", "cooperative matrices")                   \
-  X(TIMELINE_SEMAPHORE, 13, "timeline-semaphore", "timeline semaphores")                   \
-  X(SUBGROUP_CLUSTERED, 14, "subgroup-clustered", "clustered subgroup reductions")
+  X(TIMELINE_SEMAPHORE, 13, "timeline-semaphore", "timeline semaphores")                    \
+  X(SUBGROUP_CLUSTERED, 14, "subgroup-clustered", "clustered subgroup reductions")          \
+  X(COOPERATIVE_MATRIX_F16_HW, 15, "coopmat-f16-hw",                                        \
+    "cooperative matrices: float16 16x16x16 into float32 on matrix hardware")               \
+  X(COOPERATIVE_MATRIX_TF32_HW, 16, "coopmat-tf32-hw",                                      \
+    "cooperative matrices: float32 at TF32 on matrix hardware (PORTA_KERNEL_FLAG_ALLOW_TF32)")
 
 /* Device features (bit flags), one per entry of PORTA_FEATURE_LIST. */
 typedef enum porta_feature {

@@ -310,7 +310,12 @@ typedef enum porta_kernel_flag {
    * calls. With a reuse_key, the same key and specialization constants name the kernel instead
    * of its source. The device keeps such kernels until it closes; each call still returns a
    * handle of its own to destroy. One build per device however often an op asks for its kernel. */
-  PORTA_KERNEL_FLAG_REUSE = 1u << 0
+  PORTA_KERNEL_FLAG_REUSE = 1u << 0,
+  /* The kernel's float32 cooperative-matrix multiply-adds may round A and B to TF32 (10-bit
+   * mantissa) where the device runs them on matrix hardware (CUDA: mma.sync m16n8k8 .tf32,
+   * porta_feature COOPERATIVE_MATRIX_TF32_HW); without it they keep float32 products. No
+   * other arithmetic changes; devices without such hardware ignore it. */
+  PORTA_KERNEL_FLAG_ALLOW_TF32 = 1u << 1
 } porta_kernel_flag;
 
 /* Everything porta_kernel_create needs. `struct_size` is sizeof(porta_kernel_descriptor) as

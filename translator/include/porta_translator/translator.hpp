@@ -139,6 +139,15 @@ struct PrepareOptions {
   // Cooperative matrices as warp fragments for tensor cores
   // (lower_cooperative_matrix_to_warp_fragments), for target cuda only.
   bool tensor_cores = false;
+  // With tensor_cores: the spec-constant values the translation will fix
+  // (TranslateOptions::specs). A work-group size from spec constants is read
+  // from them (missing ids: their defaults) and frozen into the module.
+  std::vector<SpecValue> specs;
+  // With tensor_cores: float32 A and B matrices may be multiplied at TF32
+  // precision (mma.sync m16n8k8 .tf32: A and B rounded to 10 mantissa bits).
+  // Only where the kernel's creator allowed it (PORTA_KERNEL_FLAG_ALLOW_TF32):
+  // a float32 kernel otherwise keeps float32 products.
+  bool tf32 = false;
 };
 // Whether the module declares CooperativeMatrixKHR (GLSL's GL_KHR_cooperative_matrix).
 bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv);
@@ -152,13 +161,22 @@ std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spir
 // (mma.sync.m16n8k16: float16 A and B, float16 or float32 accumulators;
 // m16n8k32: 8-bit integer A and B, 32-bit integer accumulators;
 // Subgroup scope, work-groups of whole warps), or "" when they can. What the
-// lowering refuses for every target is refused here too (Error).
-std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv);
+// lowering refuses for every target is refused here too (Error). A
+// work-group size from spec constants is the one `specs` give (missing ids:
+// their defaults), the values the kernel will be translated with.
+// `tf32`: float32 A and B map too, at TF32 precision (PrepareOptions::tf32).
+std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs = {},
+                                 bool tf32 = false);
 // The module with each matrix spread over a 32-lane subgroup as mma.sync's
 // operand fragments (each component held by one lane, Length rows * cols /
 // 32), the multiply-adds calls that target cuda alone spells (as mma.sync);
-// refused (UnsupportedFeature) where tensor_core_mismatch() is not "".
-std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv);
+// refused (UnsupportedFeature) where tensor_core_mismatch() is not "". A
+// work-group size from spec constants becomes the literal size `specs` give
+// (the module then runs only at that size, which the translation with the
+// same values has anyway).
+std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv,
+                                                                 const std::vector<SpecValue>& specs = {},
+                                                                 bool tf32 = false);
 // The variable a module both loads cooperative matrices from and stores them
 // to (an in-place update: load C, multiply-add, store C), named with the
 // store's file:line where known; "" if none. With subgroups of one

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <spirv_cross.hpp>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -306,6 +307,35 @@ std::string glsl_type_name(const spirv_cross::Compiler& compiler, const SPIRType
   return name;
 }
 
+namespace {
+
+// SPIRV-Cross builds every OpConstantNull element by element while it parses:
+// a null constant of a huge array would allocate gigabytes before any check
+// could refuse the module. Its size is known from the types alone.
+void refuse_huge_null_constants(const std::vector<uint32_t>& spirv) {
+  constexpr uint64_t kMostElements = uint64_t(1) << 24;
+  std::unordered_map<uint32_t, uint64_t> value, elements;  // 32-bit constants; scalars a type holds
+  auto count = [&](uint32_t type) { return elements.count(type) ? elements[type] : 1; };
+  auto capped = [&](uint64_t a, uint64_t b) { return std::min(a * b, kMostElements + 1); };
+  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* o, uint32_t n) {
+    if (opcode == spv::OpConstant && n >= 3) value[o[1]] = o[2];
+    if ((opcode == spv::OpTypeVector || opcode == spv::OpTypeMatrix) && n >= 3)
+      elements[o[0]] = capped(count(o[1]), o[2]);
+    if (opcode == spv::OpTypeArray && n >= 3)
+      elements[o[0]] = capped(count(o[1]), value.count(o[2]) ? value[o[2]] : 1);
+    if (opcode == spv::OpTypeStruct && n >= 1) {
+      uint64_t sum = 0;
+      for (uint32_t i = 1; i < n; ++i) sum = std::min(sum + count(o[i]), kMostElements + 1);
+      elements[o[0]] = sum;
+    }
+    if (opcode == spv::OpConstantNull && n >= 2 && count(o[0]) > kMostElements)
+      throw Error(Error::Kind::InvalidSpirv, "OpConstantNull %" + std::to_string(o[1]) +
+                                                 " is a constant of more than 2^24 scalars; refused");
+  });
+}
+
+}  // namespace
+
 KernelSignature reflect(const std::vector<uint32_t>& spirv) { return reflect(spirv, {}); }
 
 KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {
@@ -318,6 +348,7 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
   KernelSignature signature;
   try {
     if (spirv.empty() || spirv[0] != kSpirvMagic) (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
+    refuse_huge_null_constants(spirv);
     spirv_cross::Compiler compiler(spirv);
 
     const auto entry_points = compiler.get_entry_points_and_stages();

@@ -86,8 +86,12 @@ struct Worker {
   bool loaded = false;           // the shard (or the chunk buffers) are in place
   uint64_t chunk_rows = 0;       // rows per chunk; == rows: in memory
   uint64_t chunks = 1;
-  // In memory: x[0], y[0] hold the shard; streaming: two chunk buffers each.
+  // Streaming: two chunk buffers each. In memory: held_x, held_y hold the
+  // shard, in pieces of held_rows rows where X exceeds the device's largest
+  // buffer (NVIDIA's Vulkan driver: 4 GiB), else in one.
   porta::Buffer x[2], y[2], weights, sums, workspace;
+  std::vector<porta::Buffer> held_x, held_y;
+  uint64_t held_rows = 0;
   std::vector<float> staging_x[2], staging_y[2];  // data->read's chunks
 
   std::vector<float> result;  // the shard's d + 2 sums this iteration
@@ -160,24 +164,39 @@ void prepare(const Job& job, Worker& wk) {
     wk.chunk_rows = std::min(rows, wk.rows);
     wk.chunks = (wk.rows + wk.chunk_rows - 1) / wk.chunk_rows;
   }
-  const uint64_t buffers = wk.chunks == 1 ? 1 : 2;
   for (uint64_t i = 0; i < 2; ++i) {
     wk.x[i] = {};
     wk.y[i] = {};
   }
+  wk.held_x.clear();
+  wk.held_y.clear();
   wk.workspace = {};
-  for (uint64_t i = 0; i < buffers; ++i) {
-    wk.x[i] = wk.device.buffer(wk.chunk_rows * d * sizeof(float));
-    wk.y[i] = wk.device.buffer(wk.chunk_rows * sizeof(float));
+  uint64_t workspace_rows = wk.chunk_rows;
+  if (wk.chunks == 1) {
+    const uint64_t largest = wk.device.info().limits.max_buffer_bytes;
+    wk.held_rows = std::max<uint64_t>(1, std::min(wk.rows, largest / (d * sizeof(float))));
+    for (uint64_t first = 0; first < wk.rows; first += wk.held_rows) {
+      const uint64_t count = std::min(wk.held_rows, wk.rows - first);
+      wk.held_x.push_back(wk.device.buffer(count * d * sizeof(float)));
+      wk.held_y.push_back(wk.device.buffer(count * sizeof(float)));
+    }
+    workspace_rows = wk.held_rows;
+  } else {
+    for (uint64_t i = 0; i < 2; ++i) {
+      wk.x[i] = wk.device.buffer(wk.chunk_rows * d * sizeof(float));
+      wk.y[i] = wk.device.buffer(wk.chunk_rows * sizeof(float));
+    }
   }
-  wk.workspace = wk.device.buffer(std::max<uint64_t>(workspace_for(wk.chunk_rows), 4));
+  wk.workspace = wk.device.buffer(std::max<uint64_t>(workspace_for(workspace_rows), 4));
   if (!wk.weights) {
     wk.weights = wk.device.buffer((d + 1) * sizeof(float));
     wk.sums = wk.device.buffer((d + 2) * sizeof(float));
   }
-  if (wk.chunks == 1)
-    upload_rows(job, wk.compute, wk.x[0], wk.y[0],
-                stage_rows(job, wk.first, wk.rows, wk.staging_x[0], wk.staging_y[0]), wk.rows);
+  for (size_t i = 0; i < wk.held_x.size(); ++i) {
+    const uint64_t first = i * wk.held_rows, count = std::min(wk.held_rows, wk.rows - first);
+    upload_rows(job, wk.compute, wk.held_x[i], wk.held_y[i],
+                stage_rows(job, wk.first + first, count, wk.staging_x[0], wk.staging_y[0]), count);
+  }
   wk.loaded = true;
 }
 
@@ -203,7 +222,8 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
   wk.compute.fill(wk.sums, 0.0f);
   const uint64_t chunks = (count + wk.chunk_rows - 1) / wk.chunk_rows;
   if (wk.chunks == 1) {
-    queue_gradient(job, wk, wk.x[0], wk.y[0], count);
+    for (size_t i = 0; i < wk.held_x.size() && i * wk.held_rows < count; ++i)
+      queue_gradient(job, wk, wk.held_x[i], wk.held_y[i], std::min(wk.held_rows, count - i * wk.held_rows));
   } else {
     // Three threads hand chunk k along: the reader reads (converts) it into
     // staging k % 2 once chunk k - 2's upload from there is done; the
@@ -310,7 +330,11 @@ void set_rows(std::vector<Worker>& workers, const std::vector<uint64_t>& rows) {
   for (Worker& wk : workers) {
     const uint64_t count = wk.alive ? rows[k++] : 0;
     if (count != wk.rows || (count && wk.first != first)) wk.loaded = false;
-    if (count == 0) wk.x[0] = wk.x[1] = wk.y[0] = wk.y[1] = wk.workspace = {};  // left out or dropped
+    if (count == 0) {  // left out or dropped
+      wk.x[0] = wk.x[1] = wk.y[0] = wk.y[1] = wk.workspace = {};
+      wk.held_x.clear();
+      wk.held_y.clear();
+    }
     wk.rows = count;
     wk.first = first;
     first += count;

@@ -248,32 +248,36 @@ void Registry::load_plugin(const std::string& path, const std::string& name) {
 
 namespace {
 
-// PORTA_MAX_BINDING_BYTES: a testing knob that lowers every device's
-// max_binding_bytes, so that ops split their operands on any backend with
-// small buffers, as they must on a device whose limit is below a buffer
-// (lavapipe binds at most 128 MiB).
-uint64_t binding_limit_override() {
-  static const uint64_t limit = [] {
-    const char* env = std::getenv("PORTA_MAX_BINDING_BYTES");
-    if (!env || !*env) return uint64_t{0};
-    char* end = nullptr;
-    const unsigned long long value = std::strtoull(env, &end, 0);
-    if (*end != '\0' || value == 0) {
-      log(PORTA_LOG_WARN, format("PORTA_MAX_BINDING_BYTES='%s' is not a positive byte count; ignored", env));
-      return uint64_t{0};
-    }
-    return uint64_t{value};
-  }();
-  return limit;
+// A byte count from a testing knob, 0 where it is unset (or not a count).
+uint64_t limit_override(const char* name) {
+  const char* env = std::getenv(name);
+  if (!env || !*env) return 0;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(env, &end, 0);
+  if (*end != '\0' || value == 0) {
+    log(PORTA_LOG_WARN, format("%s='%s' is not a positive byte count; ignored", name, env));
+    return 0;
+  }
+  return value;
 }
 
 }  // namespace
 
+// Two testing knobs: PORTA_MAX_BINDING_BYTES lowers every device's
+// max_binding_bytes, so that ops split their operands on any backend with
+// small buffers, as they must on a device whose limit is below a buffer
+// (lavapipe binds at most 128 MiB); PORTA_MAX_BUFFER_BYTES lowers its largest
+// buffer (porta_buffer_create refuses above it), as NVIDIA's Vulkan driver's
+// 4 GiB does, so that what holds data in several buffers is tested anywhere.
 void apply_binding_limit(porta_device_info& info) {
+  static const uint64_t binding_limit = limit_override("PORTA_MAX_BINDING_BYTES");
+  static const uint64_t buffer_limit = limit_override("PORTA_MAX_BUFFER_BYTES");
+  if (buffer_limit && buffer_limit < info.limits.max_buffer_bytes) info.limits.max_buffer_bytes = buffer_limit;
   if (info.binding_offset_alignment == 0) info.binding_offset_alignment = 1;
-  if (info.max_binding_bytes == 0) info.max_binding_bytes = info.limits.max_buffer_bytes;
-  if (const uint64_t limit = binding_limit_override(); limit && limit < info.max_binding_bytes)
-    info.max_binding_bytes = limit;
+  if (info.max_binding_bytes == 0 ||
+      (info.limits.max_buffer_bytes && info.max_binding_bytes > info.limits.max_buffer_bytes))
+    info.max_binding_bytes = info.limits.max_buffer_bytes;
+  if (binding_limit && binding_limit < info.max_binding_bytes) info.max_binding_bytes = binding_limit;
 }
 
 Plugin* Registry::find(const std::string& name) const {

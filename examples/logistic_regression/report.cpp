@@ -141,8 +141,13 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
     // On a terminal the progress line stands in for the per-block loss lines.
     Progress progress(data.m, iterations);
     hooks.on_block = [&](uint64_t done, float loss) { progress.update(done, loss); };
-    // Several devices, a device-memory cap or MPI ranks: porta/parallel.h (parallel.*).
-    r = parallel_wanted(o)
+    // Several devices, a device-memory cap or MPI ranks: porta/parallel.h
+    // (parallel.*); so are float32 features larger than the device's largest
+    // buffer, which it holds in several.
+    const bool beyond_one_buffer =
+        o.dtype == PORTA_DTYPE_FLOAT32 &&
+        data.m * data.d * sizeof(float) > porta::open(o.backend).info().limits.max_buffer_bytes;
+    r = parallel_wanted(o) || beyond_one_buffer
             ? train_parallel(o, data, iterations, lr, report_every, !progress.shown(), hooks)
             : train(o.backend, data, o.dtype, iterations, lr, report_every, !progress.shown(), hooks);
   }

@@ -1,10 +1,13 @@
 // C API: streams, their operations, recorded sequences and events.
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bounds_report.hpp"
@@ -122,6 +125,25 @@ void submit(porta_stream_t& s, const char* call, std::vector<std::shared_ptr<voi
 void drop_marks(porta_stream_t& s) {
   for (const InFlightMark& m : s.marks) s.device->api->event_destroy(m.event);
   s.marks.clear();
+}
+
+// porta_stream_wait_event where the plugin has no stream_wait_event: the
+// host waits until the event's work has finished, so that all the stream
+// queues afterwards follows it. Without event_query there is no way to tell.
+void wait_on_host(DeviceState& device, porta_plugin_event event) {
+  const porta_plugin_api& api = *device.api;
+  if (!api.event_query)
+    fail(PORTA_ERROR_UNSUPPORTED,
+         "porta_stream_wait_event: the %s plugin has neither stream_wait_event nor event_query (%s)",
+         api.name, device.label.c_str());
+  auto pause = std::chrono::microseconds(10);
+  for (;;) {
+    int done = 0;
+    check_plugin(api.event_query(event, &done), device, "event_query");
+    if (done) return;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
 }
 
 // porta_stream_write and porta_stream_read: `host` is the source of a write
@@ -468,6 +490,29 @@ porta_status porta_event_elapsed_ms(porta_event start, porta_event end, double* 
            "%s: start and end were recorded on different streams; time events of one stream", call);
     check_plugin(start->device->api->event_elapsed_ms(start->handle, end->handle, ms), *start->device,
                  "event_elapsed");
+  });
+}
+
+porta_status porta_stream_wait_event(porta_stream stream, porta_event event) {
+  clear_last_error();
+  return guard([&] {
+    const char* call = "porta_stream_wait_event";
+    auto& s = stream_of(stream, call);
+    check_handle(event, "event", call, "event");
+    if (event->device != s.device)
+      fail(PORTA_ERROR_INVALID_HANDLE,
+           "%s: event was recorded on a stream of %s, but the stream belongs to %s; a stream waits only "
+           "for events of its own device",
+           call, event->device->label.c_str(), s.device->label.c_str());
+    if (s.recording)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "%s: the stream is recording a sequence; wait before begin_record",
+           call);
+    const porta_plugin_api& api = *s.device->api;
+    if (api.stream_wait_event) {
+      check_plugin(api.stream_wait_event(s.handle, event->handle), *s.device, "stream_wait_event");
+      return;
+    }
+    wait_on_host(*s.device, event->handle);
   });
 }
 

@@ -60,6 +60,7 @@
 //   static void stream_wait_native_event(Stream&, void* native_event);
 //   static void stream_signal_native_event(Stream&, void* native_event);
 //   static bool event_query(Event&);  // the work before it has finished (never blocks)
+//   static void stream_wait_event(Stream&, Event&);  // later work waits for the event, not the host
 // };
 #pragma once
 
@@ -272,6 +273,9 @@ class Adapter {
   static porta_status event_query(porta_plugin_event e, int* done) {
     return guard([&] { *done = B::event_query(*object<Event>(e)) ? 1 : 0; });
   }
+  static porta_status stream_wait_event(porta_plugin_stream s, porta_plugin_event e) {
+    return guard([&] { B::stream_wait_event(stream(s), *object<Event>(e)); });
+  }
 
   struct Interop {
     decltype(porta_plugin_api::buffer_import) buffer_import = nullptr;
@@ -282,6 +286,7 @@ class Adapter {
     decltype(porta_plugin_api::stream_wait_native_event) stream_wait_native_event = nullptr;
     decltype(porta_plugin_api::stream_signal_native_event) stream_signal_native_event = nullptr;
     decltype(porta_plugin_api::event_query) event_query = nullptr;
+    decltype(porta_plugin_api::stream_wait_event) stream_wait_event = nullptr;
   };
   static constexpr Interop interop() {
     Interop i;
@@ -299,6 +304,8 @@ class Adapter {
     if constexpr (requires(Stream & s, void* e) { B::stream_signal_native_event(s, e); })
       i.stream_signal_native_event = stream_signal_native_event;
     if constexpr (requires(Event & e) { B::event_query(e); }) i.event_query = event_query;
+    if constexpr (requires(Stream & s, Event & e) { B::stream_wait_event(s, e); })
+      i.stream_wait_event = stream_wait_event;
     return i;
   }
 
@@ -355,6 +362,7 @@ class Adapter {
       .stream_signal_native_event = interop().stream_signal_native_event,
       .device_open_options = device_open_options,
       .event_query = interop().event_query,
+      .stream_wait_event = interop().stream_wait_event,
   };
 };
 

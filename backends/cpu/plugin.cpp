@@ -62,6 +62,7 @@ struct Backend : plugin::HandleObjects {
   static double event_elapsed_ms(Event& start, Event& end) { return cpu::event_elapsed_ms(&start, &end); }
   static void event_destroy(Event* event) { delete event; }
   static bool event_query(Event& event) { return event.mark->reached; }
+  static void stream_wait_event(Stream&, Event& event) { cpu::stream_wait_event(&event); }
 
   static void stream_begin_record(Stream& s) { cpu::stream_begin_record(&s); }
   static Sequence* stream_end_record(Stream& s) { return cpu::stream_end_record(&s); }

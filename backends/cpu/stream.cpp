@@ -145,6 +145,15 @@ double event_elapsed_ms(porta_plugin_event start, porta_plugin_event end) {
   return std::chrono::duration<double, std::milli>(end->mark->time - start->mark->time).count();
 }
 
+void stream_wait_event(porta_plugin_event event) {
+  // The work before the event ran on the thread that recorded it before
+  // event_record returned; the event reached this thread after that.
+  if (!event->mark->reached)
+    plugin::fail(PORTA_ERROR_INVALID_ARGUMENT,
+                 "%s: the event has not been reached (recorded into a sequence that has not been replayed)",
+                 where("stream_wait_event").c_str());
+}
+
 void stream_begin_record(porta_plugin_stream s) {
   s->recording = std::make_unique<porta_plugin_sequence_t>();
 }

@@ -56,6 +56,9 @@ void stream_dispatch(porta_plugin_stream_t& s, const porta_plugin_kernel_t& kern
 
 porta_plugin_event event_record(porta_plugin_stream s);
 double event_elapsed_ms(porta_plugin_event start, porta_plugin_event end);
+// A stream's later work after `event`: nothing to wait for, since work runs
+// when it is queued; fails for an event not reached (in a sequence not replayed).
+void stream_wait_event(porta_plugin_event event);
 
 void stream_begin_record(porta_plugin_stream s);
 porta_plugin_sequence stream_end_record(porta_plugin_stream s);

@@ -199,6 +199,7 @@ struct Backend {
   static Event* event_record(Stream& s);
   static double event_elapsed_ms(Event& start, Event& end);
   static void event_destroy(Event* event);
+  static void stream_wait_event(Stream& s, Event& event);
   static void stream_begin_record(Stream& s);
   static Sequence* stream_end_record(Stream& s);
   static void stream_replay(Stream& s, Sequence& sequence);

@@ -378,6 +378,12 @@ void Backend::event_destroy(Event* event) {
   delete event;
 }
 
+void Backend::stream_wait_event(Stream& s, Event& event) {
+  // The wait is taken at the call: destroying the event afterwards keeps it.
+  ContextScope scope(*s.device);
+  s.device->check(driver().cuStreamWaitEvent(s.cu, event.cu, 0), "cuStreamWaitEvent");
+}
+
 void Backend::stream_begin_record(Stream& s) {
   Device& dev = *s.device;
   ContextScope scope(dev);

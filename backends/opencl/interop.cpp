@@ -148,6 +148,16 @@ void stream_wait_native_event(porta_plugin_stream_t& stream, void* native) {
   note_enqueued(stream);
 }
 
+void stream_wait_event(porta_plugin_stream_t& stream, porta_plugin_event_t& event) {
+  // A marker another queue waits for must have been flushed to the device
+  // (clFlush of its queue), or the wait may never end.
+  check(cl().clFlush(event_value<cl_command_queue>(event.event, CL_EVENT_COMMAND_QUEUE, event.where)),
+        event.where, "clFlush");
+  // The barrier keeps the event until it has passed: the caller may release it.
+  check(cl().clEnqueueBarrierWithWaitList(stream.queue, 1, &event.event, nullptr), stream.device->where,
+        "clEnqueueBarrierWithWaitList");
+}
+
 bool event_query(porta_plugin_event_t& event) {
   const cl_int status = event_value<cl_int>(event.event, CL_EVENT_COMMAND_EXECUTION_STATUS, event.where);
   if (status < 0)

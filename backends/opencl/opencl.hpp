@@ -140,4 +140,6 @@ void stream_wait_native_event(porta_plugin_stream_t& stream, void* event);
 void stream_signal_native_event(porta_plugin_stream_t& stream, void* event);
 // Whether the work before an event_record marker has finished (never blocks).
 bool event_query(porta_plugin_event_t& event);
+// Later work on `stream` waits for the work before an event_record marker (device-side).
+void stream_wait_event(porta_plugin_stream_t& stream, porta_plugin_event_t& event);
 }  // namespace porta::opencl

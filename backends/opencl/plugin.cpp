@@ -76,6 +76,7 @@ struct Backend : plugin::HandleObjects {
     opencl::stream_signal_native_event(s, event);
   }
   static bool event_query(Event& event) { return opencl::event_query(event); }
+  static void stream_wait_event(Stream& s, Event& event) { opencl::stream_wait_event(s, event); }
 };
 
 }  // namespace porta::opencl

@@ -91,6 +91,7 @@ struct Backend {
 
   static Event* event_record(Stream& s) { return s.record_event(); }
   static double event_elapsed_ms(Event& start, Event& end) { return vk::event_elapsed_ms(start, end); }
+  static void stream_wait_event(Stream& s, Event& event) { s.wait_event(event); }
   static void event_destroy(Event* e) {
     e->device->release([e] { delete e; });
   }

@@ -127,7 +127,8 @@ Sequence::~Sequence() {
   if (pool) d.fn.vkDestroyCommandPool(d.handle, pool, nullptr);  // frees cb
 }
 
-Event::~Event() {
+EventPoint::~EventPoint() {
+  if (fence) device->fn.vkDestroyFence(device->handle, fence, nullptr);
   if (pool) device->fn.vkDestroyQueryPool(device->handle, pool, nullptr);
 }
 
@@ -256,10 +257,10 @@ Buffer* Stream::stage(uint64_t want, uint64_t* offset, uint64_t* got) {
   return chunk_;
 }
 
-void Stream::flush() {
+void Stream::flush(VkFence extra_fence) {
   // A framework's semaphore waited for goes out even without work after it,
   // so that what the host does after a flush (host-visible copies, sync) follows it.
-  if (!open_ && waits_.empty()) return;
+  if (!open_ && waits_.empty() && !extra_fence) return;
   open_batch();
   std::unique_ptr<Batch> b = std::move(open_);
   chunk_ = nullptr;
@@ -271,7 +272,7 @@ void Stream::flush() {
     device_.check(r, "vkEndCommandBuffer");
   }
   VkCommandBuffer cb = b->cb;
-  submit(std::move(b), cb, VK_NULL_HANDLE);
+  submit(std::move(b), cb, extra_fence);
 }
 
 VkFence Stream::take_fence() {
@@ -322,6 +323,16 @@ void Stream::submit(std::unique_ptr<Batch> b, VkCommandBuffer cb, VkFence extra_
 }
 
 void Stream::finish(const char* call) {
+  // The events waited for: their work comes before this stream's on the
+  // device, but a stream with nothing queued after the wait has no work of
+  // its own to wait for.
+  for (const auto& point : event_waits_) {
+    if (point->timeline)
+      device_.wait_timeline(point->timeline->handle, point->value, call);
+    else
+      device_.wait_fence(point->fence, call);
+  }
+  event_waits_.clear();
   if (in_flight_.empty()) return;
   // A wait past the limit names the kernels it waited for.
   const std::string what =
@@ -345,6 +356,7 @@ void Stream::retire(std::unique_ptr<Batch> b, bool copy_back) {
   for (Buffer* chunk : b->chunks) device_.staging->release(chunk);
   b->chunks.clear();
   b->keep_alive.reset();
+  b->events.clear();
   if (b->fence) {
     if (copy_back && device_.fn.vkResetFences(device_.handle, 1, &b->fence) == VK_SUCCESS)
       spare_fences_.push_back(b->fence);
@@ -559,19 +571,48 @@ Event* Stream::record_event() {
   device_.ensure_alive("event_record");
   auto e = std::make_unique<Event>();
   e->device = &device_;
-  if (!device_.timestamps) {
+  auto point = std::make_shared<EventPoint>();
+  point->device = &device_;
+  e->point = point;
+  VkCommandBuffer cb = recording_ ? recording_->cb : open_batch().cb;
+  if (device_.timestamps) {
+    VkQueryPoolCreateInfo info = make<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = 1;
+    device_.check(device_.fn.vkCreateQueryPool(device_.handle, &info, nullptr, &point->pool),
+                  "vkCreateQueryPool");
+    e->pool = point->pool;
+    device_.fn.vkCmdResetQueryPool(cb, e->pool, 0, 1);
+    device_.fn.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, e->pool, 0);
+  } else {
     e->unsupported = format("queue family %u has no timestamp support (timestampValidBits = 0)",
                             device_.physical.queue_family);
-    return e.release();
   }
-  VkQueryPoolCreateInfo info = make<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
-  info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-  info.queryCount = 1;
-  device_.check(device_.fn.vkCreateQueryPool(device_.handle, &info, nullptr, &e->pool), "vkCreateQueryPool");
-  VkCommandBuffer cb = recording_ ? recording_->cb : open_batch().cb;
-  device_.fn.vkCmdResetQueryPool(cb, e->pool, 0, 1);
-  device_.fn.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, e->pool, 0);
+  if (recording_) return e.release();
+  // Submitted now: another stream may wait for the event (wait_event), and
+  // this stream's batch would otherwise wait for its next sync.
+  open_->events.push_back(point);
+  if (timeline_) {
+    flush();
+    point->timeline = timeline_;
+    point->value = last_value_;
+  } else {
+    VkFenceCreateInfo info = make<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+    device_.check(device_.fn.vkCreateFence(device_.handle, &info, nullptr, &point->fence), "vkCreateFence");
+    flush(point->fence);
+  }
   return e.release();
+}
+
+void Stream::wait_event(const Event& event) {
+  device_.ensure_alive("stream_wait_event");
+  // Every stream of a device submits to its one queue, and the event's batch
+  // was submitted when it was recorded, before anything this stream submits
+  // from now on. A barrier's first scope holds all earlier work in the queue:
+  // the next operation's barrier becomes a full one.
+  state_.stages = 0;
+  state_.writes = 0;
+  if (event.point->timeline || event.point->fence) event_waits_.push_back(event.point);
 }
 
 void Stream::begin_record() {

@@ -103,11 +103,30 @@ struct Sequence {
   ~Sequence();
 };
 
+// What an event owns on the device, and when the work before it has
+// finished, for the host: its stream's timeline reaching `value`, or
+// (without timeline semaphores) `fence`; neither for an event recorded into a
+// sequence. The batch that carries it keeps it too, so that destroying the
+// event before its work has run is safe.
+struct EventPoint {
+  Device* device = nullptr;
+  VkQueryPool pool = VK_NULL_HANDLE;  // owned
+  std::shared_ptr<Timeline> timeline;
+  uint64_t value = 0;
+  VkFence fence = VK_NULL_HANDLE;  // owned
+  EventPoint() = default;
+  EventPoint(const EventPoint&) = delete;
+  EventPoint& operator=(const EventPoint&) = delete;
+  ~EventPoint();
+};
+
+// An event is submitted when it is recorded (its batch is flushed), so that
+// another stream's later submissions follow it on the device's one queue.
 struct Event {
   Device* device = nullptr;
-  VkQueryPool pool = VK_NULL_HANDLE;  // null: the queue has no timestamps (see unsupported)
+  VkQueryPool pool = VK_NULL_HANDLE;  // point's; null: the queue has no timestamps (see unsupported)
   std::string unsupported;
-  ~Event();
+  std::shared_ptr<EventPoint> point;
 };
 
 // One submission: its command buffer (null for a replayed sequence) and what to
@@ -118,8 +137,9 @@ struct Batch {
   std::vector<Buffer*> chunks;  // borrowed from the device's staging pool
   std::vector<Readback> readbacks;
   std::shared_ptr<StagingSet> keep_alive;
-  uint64_t value = 0;              // timeline value signalled on completion
-  VkFence fence = VK_NULL_HANDLE;  // without timeline semaphores
+  std::vector<std::shared_ptr<EventPoint>> events;  // recorded in it
+  uint64_t value = 0;                               // timeline value signalled on completion
+  VkFence fence = VK_NULL_HANDLE;                   // without timeline semaphores
 };
 
 class Stream {
@@ -138,6 +158,8 @@ class Stream {
                 const void* push, uint32_t push_size);
   void sync();
   Event* record_event();
+  // Later work waits for the work before `event` (of any stream of this device).
+  void wait_event(const Event& event);
   void begin_record();
   Sequence* end_record();
   void replay(Sequence* sequence);
@@ -161,7 +183,8 @@ class Stream {
                 const std::vector<uint32_t>& params);
   // Staging space for at most `want` bytes in the open batch; flushes when the batch holds too much.
   Buffer* stage(uint64_t want, uint64_t* offset, uint64_t* got);
-  void flush();
+  // Submits the open batch; `extra_fence` (if any) is signalled once it has finished.
+  void flush(VkFence extra_fence = VK_NULL_HANDLE);
   void finish(const char* what);
   void submit(std::unique_ptr<Batch> batch, VkCommandBuffer cb, VkFence extra_fence);
   void retire(std::unique_ptr<Batch> batch, bool copy_back);
@@ -191,6 +214,9 @@ class Stream {
   std::vector<VkDescriptorBufferInfo> infos_;
   std::vector<uint32_t> params_;
   std::vector<VkWriteDescriptorSet> writes_;
+  // Events this stream waits for (wait_event): the host waits for them too
+  // where it waits for the stream (finish).
+  std::vector<std::shared_ptr<EventPoint>> event_waits_;
 };
 
 // Milliseconds between two events once both have completed.

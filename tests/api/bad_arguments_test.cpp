@@ -936,6 +936,23 @@ void Table::event_rows() {
         });
       },
       PORTA_ERROR_INVALID_ARGUMENT, {"the stream is recording a sequence"});
+  const char* wait = "porta_stream_wait_event";
+  handles<porta_stream>(wait, "stream", "", &Objects::dead_stream,
+                        [this](porta_stream s) { return outcome(porta_stream_wait_event(s, w.event)); });
+  handles<porta_event>(wait, "event", "event", &Objects::dead_event,
+                       [this](porta_event e) { return outcome(porta_stream_wait_event(w.stream, e)); });
+  add(wait, "while recording",
+      [this] {
+        return while_recording(w.stream2,
+                               [this] { return outcome(porta_stream_wait_event(w.stream2, w.event)); });
+      },
+      PORTA_ERROR_INVALID_ARGUMENT, {"the stream is recording a sequence"});
+  add(
+      wait, "an event of another stream of the device (defined: it waits)",
+      [this] { return outcome(porta_stream_wait_event(w.stream, w.event_of_stream2)); }, PORTA_SUCCESS);
+  add(
+      wait, "an event of its own stream (defined: it waits)",
+      [this] { return outcome(porta_stream_wait_event(w.stream, w.event)); }, PORTA_SUCCESS);
   const char* elapsed = "porta_event_elapsed_ms";
   handles<porta_event>(elapsed, "event", "start", &Objects::dead_event, [this](porta_event e) {
     double ms = 0;
@@ -1424,6 +1441,8 @@ void Table::other_device_rows() {
         return porta_event_elapsed_ms(w.event, other.event2, &ms);
       },
       {"start belongs to", "but end belongs to " + theirs});
+  row("porta_stream_wait_event", "event", [this] { return porta_stream_wait_event(w.stream, other.event); },
+      {"event was recorded on a stream of " + theirs, "a stream waits only for events of its own device"});
   const porta_tensor t = tensor(other.buffer, {4});
   row("porta_ops_fill", "buffer as out", [this, t] { return porta_ops_fill(w.stream, &t, 0.0f); },
       {"operand 'out' is a buffer of " + theirs, "not of the stream's device"});

@@ -232,6 +232,21 @@ int main(void) {
   OK(porta_stream_sync(s));
   CHECK(out[0] == 0 && out[1] == 0 && out[2] == 1.0f && out[3] == 2.0f && out[4] == 0);
 
+  /* A second stream waits for the first one's event, then reads what it wrote. */
+  porta_stream s2 = NULL;
+  porta_event filled = NULL;
+  OK(porta_stream_create(dev, &s2));
+  OK(porta_stream_fill(s, by, 0, sizeof y, 0x3f800000u)); /* 1.0f */
+  OK(porta_event_record(s, &filled));
+  OK(porta_stream_wait_event(s2, filled));
+  porta_event_destroy(filled); /* the wait stays */
+  OK(porta_stream_read(s2, by, 0, out, sizeof out));
+  OK(porta_stream_sync(s2));
+  for (int i = 0; i < N; ++i) CHECK(out[i] == 1.0f);
+  EXPECT_STATUS(porta_stream_wait_event(s2, NULL), PORTA_ERROR_INVALID_HANDLE,
+                "event: the event handle is null");
+  porta_stream_destroy(s2);
+
   /* Handle errors: null, destroyed, wrong kind. */
   EXPECT_STATUS(porta_stream_sync(NULL), PORTA_ERROR_INVALID_HANDLE, "null");
   EXPECT_STATUS(porta_buffer_write(NULL, 0, x, 4), PORTA_ERROR_INVALID_HANDLE, "null");

@@ -1,6 +1,8 @@
 // Streams (submission order, several streams, several threads), events and
 // recorded sequences.
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include "cts.hpp"
@@ -149,6 +151,154 @@ TEST_P(Events, BackToBackEventsGiveZeroOrMore) {
   EXPECT_LT(ms, 60000.0);
   api().event_destroy(a);
   api().event_destroy(b);
+}
+
+#define REQUIRE_STREAM_WAIT()   \
+  if (!api().stream_wait_event) \
+  GTEST_SKIP() << api().name << " has no stream_wait_event (libporta waits for the event on the host)"
+
+// Stream A runs long kernels on a buffer and records an event; stream B waits
+// for it and copies the buffer: B's copy sees all of A's work, though nothing
+// syncs A first. Then the other way round, with B's event destroyed at once
+// after A's wait (the wait stays).
+TEST_P(Events, AnotherStreamWaitsForAnEvent) {
+  REQUIRE_STREAM_WAIT();
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  porta_plugin_stream second = new_stream();
+  ASSERT_NE(second, nullptr);
+  const uint32_t n = 1 << 14;
+  porta_plugin_buffer a = buffer(n * 4), copy = buffer(n * 4), back = buffer(n * 4);
+  std::vector<uint32_t> got(n), got_back(n);
+  for (uint32_t round = 1; round <= 3; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    ASSERT_EQ(api().stream_fill(stream, a, 0, n * 4, 0), PORTA_SUCCESS) << error();
+    // Busy work, so that A is still running when B is given its copy.
+    for (uint32_t i = 0; i < 4; ++i) dispatch(inc, n / 64, {a}, IncrementPush{n, round, 2000});
+    porta_plugin_event done = nullptr;
+    ASSERT_EQ(api().event_record(stream, &done), PORTA_SUCCESS) << error();
+    ASSERT_EQ(api().stream_wait_event(second, done), PORTA_SUCCESS) << error();
+    ASSERT_EQ(api().stream_copy(second, a, 0, copy, 0, n * 4), PORTA_SUCCESS) << error();
+    dispatch(inc, n / 64, {copy}, IncrementPush{n, 1, 0}, second);
+    porta_plugin_event copied = nullptr;
+    ASSERT_EQ(api().event_record(second, &copied), PORTA_SUCCESS) << error();
+    ASSERT_EQ(api().stream_wait_event(stream, copied), PORTA_SUCCESS) << error();
+    api().event_destroy(copied);
+    ASSERT_EQ(api().stream_copy(stream, copy, 0, back, 0, n * 4), PORTA_SUCCESS) << error();
+    read(copy, got.data(), n * 4, 0, second);
+    read(back, got_back.data(), n * 4, 0, stream);
+    sync(second);
+    sync(stream);
+    api().event_destroy(done);
+    ASSERT_TRUE(every_word_is(got, 4 * round + 1));
+    ASSERT_TRUE(every_word_is(got_back, 4 * round + 1));
+  }
+}
+
+// A stream that waits for an event and then only reads on the host: its sync
+// (and the read) still come after the event's work.
+TEST_P(Events, ReadAfterAWaitSeesTheEventsWork) {
+  REQUIRE_STREAM_WAIT();
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  porta_plugin_stream second = new_stream();
+  ASSERT_NE(second, nullptr);
+  const uint32_t n = 1 << 14;
+  porta_plugin_buffer a = buffer(n * 4);
+  ASSERT_EQ(api().stream_fill(stream, a, 0, n * 4, 5), PORTA_SUCCESS) << error();
+  for (uint32_t i = 0; i < 4; ++i) dispatch(inc, n / 64, {a}, IncrementPush{n, 1, 2000});
+  porta_plugin_event done = nullptr;
+  ASSERT_EQ(api().event_record(stream, &done), PORTA_SUCCESS) << error();
+  ASSERT_EQ(api().stream_wait_event(second, done), PORTA_SUCCESS) << error();
+  std::vector<uint32_t> got(n);
+  read(a, got.data(), n * 4, 0, second);
+  sync(second);
+  ASSERT_TRUE(every_word_is(got, 9u));
+  sync(stream);
+  api().event_destroy(done);
+}
+
+// Two threads hand buffers to each other through events alone, as an
+// uploader and a compute stream do: the uploader writes slot r % 2 once the
+// compute stream's event says round r - 2 has used it; the compute stream
+// waits for the upload's event, copies the slot, adds 1000 (with busy work)
+// and reads the first word. No stream is synced until the end.
+TEST_P(Events, TwoThreadsHandOverThroughEvents) {
+  REQUIRE_STREAM_WAIT();
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  porta_plugin_stream upload = new_stream();
+  ASSERT_NE(upload, nullptr);
+  const uint32_t n = 1 << 12, rounds = 12;
+  porta_plugin_buffer slots[2] = {buffer(n * 4), buffer(n * 4)}, result = buffer(n * 4);
+  std::vector<std::vector<uint32_t>> host(rounds);
+  for (uint32_t r = 0; r < rounds; ++r) host[r].assign(n, r + 1);
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<porta_plugin_event> uploaded(rounds, nullptr), used(rounds, nullptr);
+  bool stop = false;  // one side failed
+  std::string upload_error;
+  std::thread uploader([&] {
+    for (uint32_t r = 0; r < rounds; ++r) {
+      porta_status status = PORTA_SUCCESS;
+      if (r >= 2) {
+        porta_plugin_event free_slot = nullptr;
+        {
+          std::unique_lock<std::mutex> lock(mutex);
+          changed.wait(lock, [&] { return stop || used[r - 2]; });
+          free_slot = used[r - 2];
+        }
+        if (!free_slot) return;
+        status = api().stream_wait_event(upload, free_slot);
+      }
+      if (status == PORTA_SUCCESS)
+        status = api().stream_write(upload, slots[r % 2], 0, host[r].data(), n * 4);
+      porta_plugin_event e = nullptr;
+      if (status == PORTA_SUCCESS) status = api().event_record(upload, &e);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (status != PORTA_SUCCESS) {
+        upload_error = error();
+        stop = true;
+      }
+      uploaded[r] = e;
+      changed.notify_all();
+      if (stop) return;
+    }
+  });
+  std::string compute_error;
+  std::vector<uint32_t> seen(rounds, 0);
+  for (uint32_t r = 0; r < rounds; ++r) {
+    porta_plugin_event e = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      changed.wait(lock, [&] { return stop || uploaded[r]; });
+      e = uploaded[r];
+    }
+    if (!e) break;
+    porta_status status = api().stream_wait_event(stream, e);
+    if (status == PORTA_SUCCESS) status = api().stream_copy(stream, slots[r % 2], 0, result, 0, n * 4);
+    if (status == PORTA_SUCCESS) dispatch(inc, n / 64, {result}, IncrementPush{n, 1000, 500});
+    if (status == PORTA_SUCCESS) status = api().stream_read(stream, result, 0, &seen[r], 4);
+    porta_plugin_event u = nullptr;
+    if (status == PORTA_SUCCESS) status = api().event_record(stream, &u);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (status != PORTA_SUCCESS) {
+      compute_error = error();
+      stop = true;
+    }
+    used[r] = u;
+    changed.notify_all();
+    if (stop) break;
+  }
+  uploader.join();
+  sync(upload);
+  sync();
+  for (auto* list : {&uploaded, &used})
+    for (porta_plugin_event e : *list)
+      if (e) api().event_destroy(e);
+  ASSERT_EQ(upload_error, "");
+  ASSERT_EQ(compute_error, "");
+  for (uint32_t r = 0; r < rounds; ++r) EXPECT_EQ(seen[r], r + 1 + 1000) << "round " << r;
 }
 
 #define REQUIRE_SEQUENCES()       \

@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 9u
+#define PORTA_PLUGIN_ABI_VERSION 10u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */
@@ -251,6 +251,15 @@ typedef struct porta_plugin_api {
    * as a framework's stream a custom operator queues on. NULL: a stream's
    * objects stay until it syncs. */
   porta_status (*event_query)(porta_plugin_event event, int* done);
+
+  /* ---- appended in ABI 10: one stream waits for another's event ---- */
+  /* The stream's work queued after this call starts once the work queued
+   * before `event` (event_record on another stream of the same device, or on
+   * this one) has finished, its writes visible; the host does not wait. The
+   * event may be destroyed right after the call: the wait stays. The core
+   * checks the devices and never calls this while the stream records. NULL:
+   * the core waits for the event on the host (event_query) before it returns. */
+  porta_status (*stream_wait_event)(porta_plugin_stream stream, porta_plugin_event event);
 } porta_plugin_api;
 
 typedef const porta_plugin_api* (*porta_plugin_entry_fn)(void);

@@ -407,6 +407,19 @@ PORTA_API porta_status porta_event_record(porta_stream stream, porta_event* even
  * Events of two streams are refused (PORTA_ERROR_INVALID_ARGUMENT): their clocks need not agree. */
 PORTA_API porta_status porta_event_elapsed_ms(porta_event start, porta_event end, double* ms);
 PORTA_API void porta_event_destroy(porta_event event);
+/* The stream's work queued after this call starts once the work queued before
+ * `event` has finished, and sees its writes; the host does not wait (on a
+ * backend that cannot wait on the device the call waits on the host instead,
+ * with the same result). `event` is from porta_event_record on any stream of
+ * the same device; it may be destroyed right after the call. Work queued on
+ * the stream before the call does not wait, and porta_stream_sync also waits
+ * for the event. The usual hand-over between two streams: stream A writes a
+ * buffer and records an event, stream B waits for it, then reads the buffer.
+ * Errors: a null or destroyed stream or event (PORTA_ERROR_INVALID_HANDLE,
+ * naming the argument), an event of another device (PORTA_ERROR_INVALID_HANDLE,
+ * naming both devices), a stream recording a sequence
+ * (PORTA_ERROR_INVALID_ARGUMENT). */
+PORTA_API porta_status porta_stream_wait_event(porta_stream stream, porta_event event);
 
 /* ==== ops: built-in kernels over typed tensor views ====================== */
 /* Each op checks its operands (dtypes, shapes, strides, buffer ranges,

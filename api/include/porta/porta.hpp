@@ -351,6 +351,9 @@ class Stream : public detail::Object<porta_stream, porta_stream_destroy> {
   }
 
   Event record_event() { return detail::created<Event>(porta_event_record, handle()); }
+  // Later work on this stream waits (on the device) for the work before `event`,
+  // recorded on any stream of the same device.
+  void wait(const Event& event) { detail::check(porta_stream_wait_event(handle(), event.handle())); }
   void sync() { detail::check(porta_stream_sync(handle())); }
 
   void begin_record() { detail::check(porta_stream_begin_record(handle())); }

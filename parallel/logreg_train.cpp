@@ -12,10 +12,12 @@
 // A shard that does not fit the device_memory cap streams through two chunk
 // buffers: a reader thread reads (or converts, data->read) chunk k + 1 into
 // host staging, an uploader thread uploads chunk k on the upload stream, the
-// compute stream works on chunk k - 1. porta has no stream-waits-for-event
-// call, so the hand-over is on the host: the uploader syncs its stream before
-// the chunk is handed to the compute thread, which syncs its stream before the
-// buffer is refilled.
+// compute stream works on chunk k - 1. The hand-over is on the device
+// (porta_stream_wait_event): the compute stream waits for the event recorded
+// after chunk k's upload, and the upload stream waits for the event recorded
+// after the compute stream's last use of the buffer before refilling it. The
+// host waits only where host memory is reused: converted rows' staging, once
+// their upload has finished.
 #include "logreg_train.hpp"
 
 #include <algorithm>
@@ -132,13 +134,12 @@ HostRows stage_rows(const Job& job, uint64_t first, uint64_t count, std::vector<
   return {sx.data(), sy.data()};
 }
 
-// Staged rows into device buffers x, y through `stream`, synchronised before
-// it returns (the staging buffers may be refilled then).
-void upload_rows(const Job& job, porta::Stream& stream, const porta::Buffer& x, const porta::Buffer& y,
-                 HostRows rows, uint64_t count) {
+// Queues staged rows into device buffers x, y on `stream`; the rows must stay
+// until the stream has done them.
+void queue_upload(const Job& job, porta::Stream& stream, const porta::Buffer& x, const porta::Buffer& y,
+                  HostRows rows, uint64_t count) {
   stream.write(x, Span<const float>(rows.x, count * job.d));
   stream.write(y, Span<const float>(rows.y, count));
-  stream.sync();
 }
 
 // Sets the worker up for its shard: in device memory where it fits the cap,
@@ -194,8 +195,9 @@ void prepare(const Job& job, Worker& wk) {
   }
   for (size_t i = 0; i < wk.held_x.size(); ++i) {
     const uint64_t first = i * wk.held_rows, count = std::min(wk.held_rows, wk.rows - first);
-    upload_rows(job, wk.compute, wk.held_x[i], wk.held_y[i],
-                stage_rows(job, wk.first + first, count, wk.staging_x[0], wk.staging_y[0]), count);
+    queue_upload(job, wk.compute, wk.held_x[i], wk.held_y[i],
+                 stage_rows(job, wk.first + first, count, wk.staging_x[0], wk.staging_y[0]), count);
+    wk.compute.sync();  // the staging is refilled for the next piece
   }
   wk.loaded = true;
 }
@@ -226,13 +228,19 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
       queue_gradient(job, wk, wk.held_x[i], wk.held_y[i], std::min(wk.held_rows, count - i * wk.held_rows));
   } else {
     // Three threads hand chunk k along: the reader reads (converts) it into
-    // staging k % 2 once chunk k - 2's upload from there is done; the
-    // uploader uploads it into buffer k % 2 once the compute thread has
-    // released chunk k - 2; the compute thread queues its kernels. Reading
-    // chunk k + 1 overlaps uploading chunk k, which overlaps computing k - 1.
+    // staging k % 2 once chunk k - 2's upload from there has finished; the
+    // uploader queues its upload into buffer k % 2 behind the compute
+    // stream's event after chunk k - 2; the compute thread queues its kernels
+    // behind the upload's event. Reading chunk k + 1 overlaps uploading chunk
+    // k, which overlaps computing k - 1; only the staging of converted rows
+    // makes the host wait for an upload.
+    const bool staged_copies = job.data->x == nullptr;
     std::mutex mutex;
     std::condition_variable changed;
-    uint64_t staged = 0, loaded = 0, released = 0;  // chunks read; uploaded; whose buffer is free again
+    // Chunks read; uploads queued (uploaded[k] recorded); uploads whose host
+    // rows are free again; chunks whose kernels are queued (used[k] recorded).
+    uint64_t staged = 0, loaded = 0, unstaged = 0, released = 0;
+    std::vector<porta::Event> uploaded(chunks), used(chunks);
     HostRows staged_rows[2] = {};
     std::exception_ptr error;
     bool stop = false;
@@ -261,7 +269,7 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
     };
     std::thread reader = hand_over([&] {
       for (uint64_t k = 0; k < chunks; ++k) {
-        if (!wait_until([&] { return loaded + 2 > k; })) return;
+        if (!wait_until([&] { return unstaged + 2 > k; })) return;
         staged_rows[k % 2] = stage_rows(job, wk.first + k * wk.chunk_rows, rows_of(k), wk.staging_x[k % 2],
                                         wk.staging_y[k % 2]);
         advance(staged, k + 1);
@@ -270,8 +278,18 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
     std::thread uploader = hand_over([&] {
       for (uint64_t k = 0; k < chunks; ++k) {
         if (!wait_until([&] { return staged > k && released + 2 > k; })) return;
-        upload_rows(job, wk.upload, wk.x[k % 2], wk.y[k % 2], staged_rows[k % 2], rows_of(k));
-        advance(loaded, k + 1);
+        if (k >= 2) wk.upload.wait(used[k - 2]);  // the compute stream is done with buffer k % 2
+        queue_upload(job, wk.upload, wk.x[k % 2], wk.y[k % 2], staged_rows[k % 2], rows_of(k));
+        porta::Event done = wk.upload.record_event();
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          uploaded[k] = std::move(done);
+          loaded = k + 1;
+          changed.notify_all();
+        }
+        // Converted rows' staging is refilled two chunks on: the upload must be done by then.
+        if (staged_copies) wk.upload.sync();
+        advance(unstaged, k + 1);
       }
     });
     auto finish = [&] {
@@ -286,9 +304,13 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
     try {
       for (uint64_t k = 0; k < chunks; ++k) {
         if (!wait_until([&] { return loaded > k; })) std::rethrow_exception(error);
+        wk.compute.wait(uploaded[k]);
         queue_gradient(job, wk, wk.x[k % 2], wk.y[k % 2], rows_of(k));
-        wk.compute.sync();  // the buffer may be refilled once the kernels have read it
-        advance(released, k + 1);
+        porta::Event done = wk.compute.record_event();
+        std::lock_guard<std::mutex> lock(mutex);
+        used[k] = std::move(done);
+        released = k + 1;
+        changed.notify_all();
       }
     } catch (...) {
       finish();
@@ -300,6 +322,9 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
   wk.compute.read(wk.sums, out);
   porta::Event end = wk.compute.record_event();
   wk.compute.sync();
+  // The uploads came before compute work that has finished now: this sync
+  // waits for nothing and lets the upload stream's finished work go.
+  if (wk.chunks > 1) wk.upload.sync();
   const double simulated = simulated_ms(wk.index, count);
   return simulated >= 0 ? simulated : start.elapsed_ms(end);
 }

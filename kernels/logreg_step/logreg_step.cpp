@@ -62,7 +62,7 @@ struct LogregPlan {
   uint32_t lanes = 0;            // MODE 0: items per row for z (1, or workgroup / rows)
   uint32_t tiles_per_group = 0;  // tiles (MODE 0) or steps (MODE 1) per group
   uint32_t groups = 0;
-  uint64_t workspace_floats = 0;  // groups * (d + 2)
+  uint64_t workspace_floats = 0;  // (d + 2) per group of the most any row count up to m takes
 };
 
 // Devices whose barriers switch fibers (porta's CPU backend): groups of one
@@ -170,7 +170,13 @@ bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, u
   if (ceil_div(tiles, per_group) > device.limits.max_workgroup_count[0]) return false;
   plan.tiles_per_group = static_cast<uint32_t>(per_group);
   plan.groups = static_cast<uint32_t>(ceil_div(tiles, per_group));
-  plan.workspace_floats = static_cast<uint64_t>(plan.groups) * (d + 2);
+  // Fewer rows may take more groups (33 tiles: 17 groups of 2; 32 tiles: 32
+  // of 1), so the partials are sized for every row count up to m: a
+  // workspace for m rows serves a step of fewer (a last chunk, a piece).
+  // Unlimited, a plan never has more than min(tiles, target_groups) groups;
+  // under a loop limit beyond that, ceil(tiles / per_group) grows with m.
+  const uint64_t most_groups = std::max<uint64_t>(plan.groups, std::min(tiles, target_groups));
+  plan.workspace_floats = most_groups * (d + 2);
   return true;
 }
 

@@ -465,6 +465,27 @@ TEST(LogregGradient, SumsAndHalvesAddUp) {
   }
 }
 
+// A workspace of porta_ops_logreg_workspace_size(m) serves a gradient of any
+// row count up to m (a last chunk, half a shard): fewer rows can split into
+// more groups of tiles than m rows do.
+TEST(LogregGradient, WorkspaceForMRowsServesFewer) {
+  const Problem p = generated(2500, 10, 23);
+  porta::Device dev = porta::open(backend_under_test());
+  porta::Buffer bx = dev.upload(p.x), by = dev.upload(p.y), bw = dev.upload(std::vector<float>(p.d, 0.1f)),
+                sums = dev.buffer((p.d + 2) * 4),
+                work = dev.buffer(porta::ops::logreg_workspace_bytes(dev, p.m, p.d));
+  porta::Stream s = dev.stream();
+  porta::Tensor w(bw, {p.d}), b(bw, {1}), out(sums, {p.d + 2}), ws(work, {work.size() / 4});
+  for (uint64_t m = 1; m <= p.m; ++m) {
+    s.fill(sums, 0.0f);
+    ASSERT_NO_THROW(porta::ops::logreg_gradient(s, porta::Tensor(bx, {m, p.d}), nullptr,
+                                                porta::Tensor(by, {m}), w, b, out, &ws))
+        << m << " of " << p.m << " rows";
+    if (m % 256 == 0) s.sync();
+  }
+  s.sync();
+}
+
 // X (and y) larger than the device binds or than the kernels' 32-bit indices
 // reach: the step splits by rows and adds the pieces' sums. Under ctest's
 // ops.split.* (PORTA_MAX_BINDING_BYTES = 12 KiB) and ops.index.*

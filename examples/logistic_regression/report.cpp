@@ -144,12 +144,16 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
     // Several devices, a device-memory cap or MPI ranks: porta/parallel.h
     // (parallel.*); so are float32 features larger than the device's largest
     // buffer, which it holds in several.
-    const bool beyond_one_buffer =
-        o.dtype == PORTA_DTYPE_FLOAT32 &&
-        data.m * data.d * sizeof(float) > porta::open(o.backend).info().limits.max_buffer_bytes;
-    r = parallel_wanted(o) || beyond_one_buffer
-            ? train_parallel(o, data, iterations, lr, report_every, !progress.shown(), hooks)
-            : train(o.backend, data, o.dtype, iterations, lr, report_every, !progress.shown(), hooks);
+    porta::Device device;
+    if (!parallel_wanted(o)) device = porta::open(o.backend);
+    const bool beyond_one_buffer = device && o.dtype == PORTA_DTYPE_FLOAT32 &&
+                                   data.m * data.d * sizeof(float) > device.info().limits.max_buffer_bytes;
+    if (!device || beyond_one_buffer) {
+      device = {};  // train_parallel opens the devices it uses
+      r = train_parallel(o, data, iterations, lr, report_every, !progress.shown(), hooks);
+    } else {
+      r = train(device, data, o.dtype, iterations, lr, report_every, !progress.shown(), hooks);
+    }
   }
   if (!r.ok) {
     std::fprintf(stderr, "porta-logreg: %s\n", r.error.c_str());

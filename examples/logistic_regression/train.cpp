@@ -9,10 +9,9 @@
 
 namespace logreg_tool {
 
-Result train(const std::string& selector, const Data& data, porta_dtype dtype, uint64_t iterations, float lr,
+Result train(const porta::Device& device, const Data& data, porta_dtype dtype, uint64_t iterations, float lr,
              uint64_t report_every, bool verbose, const Hooks& hooks) {
   Result r;
-  porta::Device device = porta::open(selector);
   const porta::DeviceInfo info = device.info();
   r.device = std::string(info.backend) + ":" + std::to_string(info.index) + " (" + info.name + ")";
   r.reference = (info.flags & PORTA_DEVICE_FLAG_REFERENCE) != 0;

@@ -35,10 +35,15 @@ struct Hooks {
   std::function<void(uint64_t done, float loss)> on_block;
 };
 
-// Trains on the device `selector` opens, from zero weights. A loss or weight
-// that becomes non-finite is a failed Result (ok false, error says why); a
-// device that fails throws porta::Error.
-Result train(const std::string& selector, const Data& data, porta_dtype dtype, uint64_t iterations, float lr,
+// Trains on `device`, from zero weights. A loss or weight that becomes
+// non-finite is a failed Result (ok false, error says why); a device that
+// fails throws porta::Error.
+Result train(const porta::Device& device, const Data& data, porta_dtype dtype, uint64_t iterations, float lr,
              uint64_t report_every, bool verbose, const Hooks& hooks = {});
+// The same on the device `selector` opens.
+inline Result train(const std::string& selector, const Data& data, porta_dtype dtype, uint64_t iterations,
+                    float lr, uint64_t report_every, bool verbose, const Hooks& hooks = {}) {
+  return train(porta::open(selector), data, dtype, iterations, lr, report_every, verbose, hooks);
+}
 
 }  // namespace logreg_tool

@@ -153,9 +153,14 @@ TEST_P(Events, BackToBackEventsGiveZeroOrMore) {
   api().event_destroy(b);
 }
 
-#define REQUIRE_STREAM_WAIT()   \
-  if (!api().stream_wait_event) \
-  GTEST_SKIP() << api().name << " has no stream_wait_event (libporta waits for the event on the host)"
+// Skips, saying why, where the plugin leaves an optional entry to libporta.
+#define REQUIRE_ENTRY(entry, why) \
+  if (!api().entry) GTEST_SKIP() << api().name << why
+#define REQUIRE_STREAM_WAIT() \
+  REQUIRE_ENTRY(stream_wait_event, " has no stream_wait_event (libporta waits for the event on the host)")
+#define REQUIRE_SEQUENCES()          \
+  REQUIRE_ENTRY(stream_begin_record, \
+                " records no sequences of its own (libporta records and replays the calls)")
 
 // Stream A runs long kernels on a buffer and records an event; stream B waits
 // for it and copies the buffer: B's copy sees all of A's work, though nothing
@@ -300,10 +305,6 @@ TEST_P(Events, TwoThreadsHandOverThroughEvents) {
   ASSERT_EQ(compute_error, "");
   for (uint32_t r = 0; r < rounds; ++r) EXPECT_EQ(seen[r], r + 1 + 1000) << "round " << r;
 }
-
-#define REQUIRE_SEQUENCES()       \
-  if (!api().stream_begin_record) \
-  GTEST_SKIP() << api().name << " records no sequences of its own (libporta records and replays the calls)"
 
 // Recording runs nothing; the recording keeps its own copy of the push
 // constants; each replay runs the whole sequence again.

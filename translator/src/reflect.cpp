@@ -314,11 +314,12 @@ namespace {
 // could refuse the module. Its size is known from the types alone.
 void refuse_huge_null_constants(const std::vector<uint32_t>& spirv) {
   constexpr uint64_t kMostElements = uint64_t(1) << 24;
-  std::unordered_map<uint32_t, uint64_t> value, elements;  // 32-bit constants; scalars a type holds
+  // 32-bit constants' and spec constants' values; the scalars a type holds.
+  std::unordered_map<uint32_t, uint64_t> value, elements;
   auto count = [&](uint32_t type) { return elements.count(type) ? elements[type] : 1; };
   auto capped = [&](uint64_t a, uint64_t b) { return std::min(a * b, kMostElements + 1); };
   for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* o, uint32_t n) {
-    if (opcode == spv::OpConstant && n >= 3) value[o[1]] = o[2];
+    if ((opcode == spv::OpConstant || opcode == spv::OpSpecConstant) && n >= 3) value[o[1]] = o[2];
     if ((opcode == spv::OpTypeVector || opcode == spv::OpTypeMatrix) && n >= 3)
       elements[o[0]] = capped(count(o[1]), o[2]);
     if (opcode == spv::OpTypeArray && n >= 3)

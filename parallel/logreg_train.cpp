@@ -24,9 +24,11 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <numeric>
 #include <string>
@@ -74,6 +76,18 @@ double simulated_ms(uint32_t device, uint64_t rows) {
   }
 }
 
+// PORTA_PARALLEL_TRACE=1 (a diagnostic knob): each device's iteration on
+// standard error: its rows, the device's time (events on its compute
+// stream), the host's time from the first command queued to the sums read
+// back, and the time spent loading its shard.
+bool tracing() {
+  static const bool on = [] {
+    const char* env = std::getenv("PORTA_PARALLEL_TRACE");
+    return env && *env && std::strcmp(env, "0") != 0;
+  }();
+  return on;
+}
+
 // A device's part of the job.
 struct Worker {
   uint32_t index = 0;
@@ -98,6 +112,7 @@ struct Worker {
 
   std::vector<float> result;  // the shard's d + 2 sums this iteration
   double ms = 0;              // this iteration
+  double host_ms = 0, load_ms = 0;  // this iteration, for PORTA_PARALLEL_TRACE
   double busy_ms = 0;
   double rate = 0;  // rows per second, smoothed (the report's)
   CostModel cost;   // what the shares follow
@@ -339,8 +354,12 @@ void device_iteration(const Job& job, Worker& wk, const std::vector<float>& wb, 
     wk.ms = 0;
     return;
   }
+  const auto loading = Clock::now();
   if (!wk.loaded) prepare(job, wk);
+  const auto queued = Clock::now();
   wk.ms = shard_sums(job, wk, wb, wk.rows, wk.result);
+  wk.load_ms = std::chrono::duration<double, std::milli>(queued - loading).count();
+  wk.host_ms = std::chrono::duration<double, std::milli>(Clock::now() - queued).count();
   if (wk.probe) {
     std::vector<float> unused;
     wk.probe_ms = shard_sums(job, wk, wb, wk.rows / 2, unused);
@@ -418,6 +437,70 @@ bool rebalance(std::vector<Worker>& workers, uint64_t m, uint64_t most) {
   return true;
 }
 
+// One thread per device for the whole job, each running its device's part
+// of every iteration: a thread keeps its backend's per-thread state (a CPU
+// device's fiber stacks, a driver's thread context) from one iteration to
+// the next, and starting it costs nothing per step.
+class Crew {
+ public:
+  explicit Crew(size_t count) {
+    threads_.reserve(count);
+    for (size_t i = 0; i < count; ++i) threads_.emplace_back([this, i] { serve(i); });
+  }
+  Crew(const Crew&) = delete;
+  Crew& operator=(const Crew&) = delete;
+  ~Crew() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      quit_ = true;
+    }
+    start_.notify_all();
+    for (std::thread& t : threads_) t.join();
+  }
+
+  // Runs task(i) in thread i for every i that `take(i)` names, and returns
+  // when all have finished. The task must not throw.
+  template <typename Take, typename Task>
+  void run(Take take, Task task) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    todo_.assign(threads_.size(), false);
+    size_t count = 0;
+    for (size_t i = 0; i < threads_.size(); ++i) count += (todo_[i] = take(i));
+    task_ = task;
+    pending_ = count;
+    ++round_;
+    start_.notify_all();
+    done_.wait(lock, [&] { return pending_ == 0; });
+    task_ = nullptr;
+  }
+
+ private:
+  void serve(size_t i) {
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      start_.wait(lock, [&] { return quit_ || round_ != seen; });
+      if (quit_) return;
+      seen = round_;
+      if (!todo_[i]) continue;
+      const std::function<void(size_t)> task = task_;
+      lock.unlock();
+      task(i);
+      lock.lock();
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable start_, done_;
+  std::vector<std::thread> threads_;
+  std::vector<bool> todo_;
+  std::function<void(size_t)> task_;
+  size_t pending_ = 0;
+  uint64_t round_ = 0;
+  bool quit_ = false;
+};
+
 std::string device_name(const porta::Device& device) {
   const porta::DeviceInfo info = device.info();
   return std::string(info.backend) + ":" + std::to_string(info.index) + " (" + info.name + ")";
@@ -481,24 +564,22 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
 
   std::vector<float> wb(w, w + d);
   wb.push_back(*b);
+  Crew crew(device_count);
   auto iteration_start = Clock::now();
   for (uint64_t it = 0; it < options->iterations;) {
-    std::vector<std::thread> threads;
-    for (Worker& wk : workers) {
-      if (!wk.alive) continue;
-      threads.emplace_back([&job, &wk, &wb, it] {
-        try {
-          device_iteration(job, wk, wb, it);
-        } catch (const porta::Error& e) {
-          wk.status = e.status();
-          wk.error = e.what();
-        } catch (const std::exception& e) {
-          wk.status = PORTA_ERROR_INTERNAL;
-          wk.error = e.what();
-        }
-      });
-    }
-    for (std::thread& t : threads) t.join();
+    crew.run([&](size_t i) { return workers[i].alive; },
+             [&](size_t i) {
+               Worker& wk = workers[i];
+               try {
+                 device_iteration(job, wk, wb, it);
+               } catch (const porta::Error& e) {
+                 wk.status = e.status();
+                 wk.error = e.what();
+               } catch (const std::exception& e) {
+                 wk.status = PORTA_ERROR_INTERNAL;
+                 wk.error = e.what();
+               }
+             });
     // Failures: stop naming the device, or drop it and take the iteration again.
     bool dropped = false;
     for (Worker& wk : workers) {
@@ -574,6 +655,15 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
     // its shard too, next iteration.
     for (Worker& wk : workers) wk.probe = rebalancing && wk.alive && wk.rows >= 2 && !wk.cost.separated();
     const auto now = Clock::now();
+    if (tracing())
+      for (const Worker& wk : workers)
+        if (wk.alive)
+          std::fprintf(stderr,
+                       "porta parallel: iteration %llu device %u %s: %llu rows, device %.3f ms, host %.3f ms, "
+                       "load %.3f ms, iteration %.3f ms\n",
+                       static_cast<unsigned long long>(it), wk.index, wk.name.c_str(),
+                       static_cast<unsigned long long>(wk.rows), wk.ms, wk.host_ms, wk.load_ms,
+                       std::chrono::duration<double, std::milli>(now - iteration_start).count());
     if (options->iteration_ms)
       options->iteration_ms[it] = std::chrono::duration<double, std::milli>(now - iteration_start).count();
     iteration_start = now;

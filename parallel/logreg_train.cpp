@@ -113,6 +113,7 @@ struct Worker {
   std::vector<float> result;  // the shard's d + 2 sums this iteration
   double ms = 0;              // this iteration
   double host_ms = 0, load_ms = 0;  // this iteration, for PORTA_PARALLEL_TRACE
+  double load_ms_per_row = 0;       // the last load of a shard
   double busy_ms = 0;
   double rate = 0;  // rows per second, smoothed (the report's)
   CostModel cost;   // what the shares follow
@@ -359,6 +360,9 @@ void device_iteration(const Job& job, Worker& wk, const std::vector<float>& wb, 
   const auto queued = Clock::now();
   wk.ms = shard_sums(job, wk, wb, wk.rows, wk.result);
   wk.load_ms = std::chrono::duration<double, std::milli>(queued - loading).count();
+  // Simulated timings (a testing knob) stand for the device's loads too.
+  if (wk.load_ms > 0)
+    wk.load_ms_per_row = simulated_ms(wk.index, 0) >= 0 ? 0 : wk.load_ms / static_cast<double>(wk.rows);
   wk.host_ms = std::chrono::duration<double, std::milli>(Clock::now() - queued).count();
   if (wk.probe) {
     std::vector<float> unused;
@@ -426,12 +430,19 @@ std::vector<CostModel> live_models(const std::vector<Worker>& workers) {
 }
 
 // Moves rows toward equal predicted times (shares.hpp: next_rows), at most
-// `most` rows per device; returns whether anything moved.
-bool rebalance(std::vector<Worker>& workers, uint64_t m, uint64_t most) {
+// `most` rows per device, where the time saved over the `iterations_left`
+// pays for loading the shards again (each device's last load, per row);
+// returns whether anything moved.
+bool rebalance(std::vector<Worker>& workers, uint64_t m, uint64_t most, uint64_t iterations_left) {
   std::vector<uint64_t> current;
+  MoveCost cost;
+  cost.iterations_left = iterations_left;
   for (const Worker& wk : workers)
-    if (wk.alive) current.push_back(wk.rows);
-  const std::vector<uint64_t> next = next_rows(live_models(workers), current, most, floor_rows(workers, m));
+    if (wk.alive) {
+      current.push_back(wk.rows);
+      cost.reload_ms = std::max(cost.reload_ms, wk.load_ms_per_row * static_cast<double>(wk.rows + most));
+    }
+  const std::vector<uint64_t> next = next_rows(live_models(workers), current, most, floor_rows(workers, m), cost);
   if (next == current) return false;
   set_rows(workers, next);
   return true;
@@ -650,7 +661,8 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
       if (wk.probe) wk.cost.observe(static_cast<double>(wk.rows / 2), wk.probe_ms);
     }
     if (rebalancing && it > 0)
-      rebalance(workers, m, std::max<uint64_t>(1, static_cast<uint64_t>(rate * static_cast<double>(m))));
+      rebalance(workers, m, std::max<uint64_t>(1, static_cast<uint64_t>(rate * static_cast<double>(m))),
+                options->iterations - it - 1);
     // A device whose model cannot yet tell fixed from per-row cost times half
     // its shard too, next iteration.
     for (Worker& wk : workers) wk.probe = rebalancing && wk.alive && wk.rows >= 2 && !wk.cost.separated();

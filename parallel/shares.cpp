@@ -136,7 +136,7 @@ std::vector<uint64_t> balanced_rows(const std::vector<CostModel>& models, uint64
 }
 
 std::vector<uint64_t> next_rows(const std::vector<CostModel>& models, const std::vector<uint64_t>& current,
-                                uint64_t most, uint64_t floor) {
+                                uint64_t most, uint64_t floor, const MoveCost& cost) {
   // Moves wait until every model has told fixed from per-row cost and has a
   // repeated measurement to judge its noise by.
   for (const CostModel& model : models)
@@ -157,6 +157,11 @@ std::vector<uint64_t> next_rows(const std::vector<CostModel>& models, const std:
   for (size_t i = 0; i < models.size(); ++i)
     rows[i] = static_cast<double>(current[i]) +
               scale * (static_cast<double>(target[i]) - static_cast<double>(current[i]));
+  // Reaching the target takes `steps` moves, each a reload; what it saves
+  // counts from then on.
+  const double steps = std::ceil(largest / static_cast<double>(std::max<uint64_t>(most, 1)));
+  const double left = static_cast<double>(cost.iterations_left);
+  if (!((now - then) * std::max(0.0, left - steps) > cost.reload_ms * steps)) return current;
   return whole_rows(rows, m);
 }
 

@@ -49,12 +49,22 @@ class CostModel {
 // Every model must be known.
 std::vector<uint64_t> balanced_rows(const std::vector<CostModel>& models, uint64_t m, uint64_t floor);
 
+// What moving rows costs: the devices load their new shards again, which
+// takes `reload_ms` (the slowest device's, as measured at its last load),
+// and pays off only over the iterations still to come.
+struct MoveCost {
+  double reload_ms = 0;
+  uint64_t iterations_left = UINT64_MAX;
+};
+
 // The next shards from `current` (summing to m): toward balanced_rows, each
 // device moving at most `most` rows, and only when the predicted iteration
 // time improves by more than 3% and by more than twice the noise of the
-// iterations (moving rows costs an upload, and noise is not a reason).
-// Returns `current` when nothing should move, or when a model is unknown.
+// iterations (noise is not a reason), and the time the target saves over the
+// iterations left once it is reached exceeds the reloads of the moves to it.
+// Returns `current` when nothing should move, or
+// when a model is unknown.
 std::vector<uint64_t> next_rows(const std::vector<CostModel>& models, const std::vector<uint64_t>& current,
-                                uint64_t most, uint64_t floor);
+                                uint64_t most, uint64_t floor, const MoveCost& cost = {});
 
 }  // namespace porta::parallel

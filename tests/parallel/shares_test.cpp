@@ -140,5 +140,30 @@ TEST(Shares, BalancedRowsSumAndKeepTheFloor) {
   EXPECT_GT(rows[0], rows[2]);
 }
 
+// Moving rows reloads the shards: a move is made only where the time the
+// target saves, over the iterations left once it is reached, pays for the
+// reloads on the way.
+TEST(Shares, AMoveMustPayForItsReloads) {
+  std::vector<CostModel> models(2);
+  const Simulated devices[2] = {{0.1, 1e-4}, {0.1, 2e-4}};  // the second twice as slow per row
+  for (size_t i = 0; i < 2; ++i)
+    for (double n : {10000.0, 5000.0, 10000.0, 10000.0})
+      models[i].observe(n, devices[i].fixed_ms + devices[i].ms_per_row * n);
+  const std::vector<uint64_t> current = {10000, 10000};
+  // Balanced, the step takes about 1.43 ms instead of 2.1: 0.67 ms saved per
+  // iteration, reached in two moves of at most 2000 rows.
+  MoveCost cost;
+  cost.reload_ms = 5;
+  cost.iterations_left = 100;
+  EXPECT_NE(next_rows(models, current, 2000, 100, cost), current);
+  cost.iterations_left = 20;  // 18 iterations x 0.67 ms pay for 2 reloads of 5 ms
+  EXPECT_NE(next_rows(models, current, 2000, 100, cost), current);
+  cost.iterations_left = 10;  // 8 x 0.67 ms do not
+  EXPECT_EQ(next_rows(models, current, 2000, 100, cost), current);
+  cost.iterations_left = 2;  // the target would not even be reached
+  cost.reload_ms = 0;
+  EXPECT_EQ(next_rows(models, current, 2000, 100, cost), current);
+}
+
 }  // namespace
 }  // namespace porta::parallel

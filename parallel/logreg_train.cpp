@@ -21,6 +21,7 @@
 #include "logreg_train.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -451,12 +452,17 @@ bool rebalance(std::vector<Worker>& workers, uint64_t m, uint64_t most, uint64_t
 // One thread per device for the whole job, each running its device's part
 // of every iteration: a thread keeps its backend's per-thread state (a CPU
 // device's fiber stacks, a driver's thread context) from one iteration to
-// the next, and starting it costs nothing per step.
+// the next, and starting it costs nothing per step. The last device's part
+// runs on the calling thread. A thread that waits for the next iteration, and
+// the caller waiting for the others, spin a while before they sleep: waking
+// a sleeping thread can take a few hundred microseconds (an idle core, a
+// virtual machine's halted CPU), which a step of a millisecond would feel,
+// and in a balanced job the others finish about when the caller does.
 class Crew {
  public:
-  explicit Crew(size_t count) {
-    threads_.reserve(count);
-    for (size_t i = 0; i < count; ++i) threads_.emplace_back([this, i] { serve(i); });
+  explicit Crew(size_t count) : count_(count), todo_(count, false) {
+    threads_.reserve(count - 1);
+    for (size_t i = 0; i + 1 < count; ++i) threads_.emplace_back([this, i] { serve(i); });
   }
   Crew(const Crew&) = delete;
   Crew& operator=(const Crew&) = delete;
@@ -469,47 +475,73 @@ class Crew {
     for (std::thread& t : threads_) t.join();
   }
 
-  // Runs task(i) in thread i for every i that `take(i)` names, and returns
-  // when all have finished. The task must not throw.
+  // Runs task(i) for every i that `take(i)` names, each device's part in its
+  // thread, and returns when all have finished. The task must not throw.
   template <typename Take, typename Task>
   void run(Take take, Task task) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    todo_.assign(threads_.size(), false);
-    size_t count = 0;
-    for (size_t i = 0; i < threads_.size(); ++i) count += (todo_[i] = take(i));
-    task_ = task;
-    pending_ = count;
-    ++round_;
-    start_.notify_all();
-    done_.wait(lock, [&] { return pending_ == 0; });
-    task_ = nullptr;
+    size_t others = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (size_t i = 0; i < count_; ++i) {
+        todo_[i] = take(i);
+        others += todo_[i] && i + 1 < count_;
+      }
+      task_ = task;
+      pending_ = others;
+      ++round_;
+    }
+    if (others) start_.notify_all();
+    if (todo_[count_ - 1]) task(count_ - 1);
+    wait_until(done_, [&] { return pending_.load() == 0; });
   }
 
  private:
-  void serve(size_t i) {
-    uint64_t seen = 0;
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (;;) {
-      start_.wait(lock, [&] { return quit_ || round_ != seen; });
-      if (quit_) return;
-      seen = round_;
-      if (!todo_[i]) continue;
-      const std::function<void(size_t)> task = task_;
-      lock.unlock();
-      task(i);
-      lock.lock();
-      if (--pending_ == 0) done_.notify_one();
+  static constexpr std::chrono::microseconds kSpin{1000};
+
+  // Returns when ready() holds: spinning first, then asleep on `wake`, which
+  // is notified under the mutex after what ready() reads has changed.
+  template <typename Ready>
+  void wait_until(std::condition_variable& wake, Ready ready) {
+    const auto until = Clock::now() + kSpin;
+    while (!ready()) {
+      if (Clock::now() > until) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake.wait(lock, ready);
+        return;
+      }
+      std::this_thread::yield();
     }
   }
 
+  void serve(size_t i) {
+    uint64_t seen = 0;
+    for (;;) {
+      wait_until(start_, [&] { return quit_.load() || round_.load() != seen; });
+      if (quit_) return;
+      std::function<void(size_t)> task;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        seen = round_;
+        if (!todo_[i]) continue;
+        task = task_;
+      }
+      task(i);
+      if (pending_.fetch_sub(1) == 1) {
+        std::lock_guard<std::mutex> lock(mutex_);  // a sleeping caller sees the count before it is woken
+        done_.notify_one();
+      }
+    }
+  }
+
+  const size_t count_;
   std::mutex mutex_;
   std::condition_variable start_, done_;
   std::vector<std::thread> threads_;
-  std::vector<bool> todo_;
+  std::vector<bool> todo_;  // under the mutex
   std::function<void(size_t)> task_;
-  size_t pending_ = 0;
-  uint64_t round_ = 0;
-  bool quit_ = false;
+  std::atomic<size_t> pending_{0};
+  std::atomic<uint64_t> round_{0};
+  std::atomic<bool> quit_{false};
 };
 
 std::string device_name(const porta::Device& device) {

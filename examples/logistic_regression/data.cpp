@@ -141,10 +141,18 @@ void check_data(const Data& d) {
   }
 }
 
-Split split(const Data& data, double fraction, uint64_t seed) {
+Split split(Data data, double fraction, uint64_t seed) {
   Split s;
   uint64_t held = static_cast<uint64_t>(std::llround(fraction * static_cast<double>(data.m)));
   if (fraction > 0) held = std::clamp<uint64_t>(held, 1, data.m > 1 ? data.m - 1 : 1);
+  if (held == 0) {
+    // No test rows: the data train as they are (gigabytes are not copied).
+    s.test.d = data.d;
+    s.test.feature_names = data.feature_names;
+    s.test.name = data.name + " (test rows)";
+    s.train = std::move(data);
+    return s;
+  }
   if (held >= data.m)
     throw std::runtime_error(data.name + ": " + std::to_string(data.m) +
                              " rows cannot be split into training and test rows; expected at least 2");

@@ -64,7 +64,7 @@ void check_data(const Data& d);
 struct Split {
   Data train, test;
 };
-Split split(const Data& data, double fraction, uint64_t seed);
+Split split(Data data, double fraction, uint64_t seed);
 
 // Each feature's mean and standard deviation (a constant feature: 1), taken on
 // the training rows and applied as (x - mean) / std to every row that meets

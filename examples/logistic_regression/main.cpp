@@ -51,16 +51,18 @@ int main(int argc, char** argv) {
     else
       data = classic();
     check_data(data);
-    Split parts = split(data, o.test_fraction, o.seed);
+    const uint64_t features = data.d;
+    const std::string name = data.name;
+    Split parts = split(std::move(data), o.test_fraction, o.seed);
     // A loaded model brings the standardisation its weights expect; else file
     // data are standardised with the training rows' statistics.
     Model start;
     Standardization standardization;
     if (!o.load_model.empty()) {
       start = load_model(o.load_model);
-      if (start.features != data.d)
+      if (start.features != features)
         throw std::runtime_error(o.load_model + " has " + std::to_string(start.features) + " features; " +
-                                 data.name + " has " + std::to_string(data.d));
+                                 name + " has " + std::to_string(features));
       standardization = start.standardization;
     } else if (!o.data.empty() && o.standardize) {
       standardization = Standardization::fit(parts.train);

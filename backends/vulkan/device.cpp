@@ -102,6 +102,8 @@ Device::Device(const PhysicalDevice& p, const porta_plugin_device_options& optio
   }
   memory = std::make_unique<MemoryPool>(*this);
   staging = std::make_unique<StagingPool>(*this);
+  spin_budget = p.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? plugin::kSpinBudget
+                                                                      : std::chrono::microseconds(20000);
   plugin::log(PORTA_LOG_INFO,
               format("vulkan: opened %s: queue family %u, memory type %u for buffers%s, %s, %s",
                      label().c_str(), p.queue_family, device_memory_type,
@@ -219,7 +221,7 @@ void Device::wait_fence(VkFence fence, const char* what) {
         r = fn.vkGetFenceStatus(handle, fence);
         return r != VK_NOT_READY;
       },
-      [&] { r = fn.vkWaitForFences(handle, 1, &fence, VK_TRUE, timeout_ns); });
+      [&] { r = fn.vkWaitForFences(handle, 1, &fence, VK_TRUE, timeout_ns); }, spin_budget);
   if (r == VK_TIMEOUT) lose(timeout_reason(what));
   check(r, "vkWaitForFences");
 }
@@ -236,7 +238,7 @@ void Device::wait_timeline(VkSemaphore semaphore, uint64_t value, const char* wh
         r = fn.vkGetSemaphoreCounterValue(handle, semaphore, &reached);
         return r != VK_SUCCESS || reached >= value;
       },
-      [&] { r = fn.vkWaitSemaphores(handle, &info, timeout_ns); });
+      [&] { r = fn.vkWaitSemaphores(handle, &info, timeout_ns); }, spin_budget);
   if (r == VK_TIMEOUT) lose(timeout_reason(what));
   check(r, "vkWaitSemaphores");
 }

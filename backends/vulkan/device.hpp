@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -42,6 +43,12 @@ class Device {
   // round trip per load, so reads go through staging the GPU writes instead.
   bool device_memory_host_cached = false;
   uint64_t block_size = 64ull << 20;
+  // How long a wait polls before it blocks: the device's work runs on other
+  // hardware (a GPU), so polling costs a host core and nothing else, while a
+  // blocking wait adds the driver's interrupt and the thread's wake-up (a few
+  // hundred microseconds on a virtual machine) to every step; on a CPU device
+  // (lavapipe) polling would take cores from the work itself.
+  std::chrono::microseconds spin_budget{0};
   uint64_t timeout_ns = 0;
   bool timeout_option = false;         // timeout_ns is porta/robust.h's limit, not PORTA_VULKAN_TIMEOUT_MS
   bool robust_buffer_access2 = false;  // a robust device with VK_EXT_robustness2's robustBufferAccess2

@@ -1,0 +1,66 @@
+// matmul_cpu.comp's launcher (matmul_cpu.hpp).
+#include "matmul_cpu.hpp"
+
+#include <algorithm>
+
+namespace porta::ops {
+
+namespace {
+
+// matmul_cpu.comp's constants (keep in step with it): its default MR, which
+// the CPU backend compiles in, and NR, PANELS, PACK_DEPTH.
+constexpr uint64_t kRows = 8, kColumns = 32, kPanels = 16, kPackDepth = 64;
+
+uint64_t row_panels(const CpuGemm& g) { return (g.m + kRows - 1) / kRows; }
+uint64_t column_panels(const CpuGemm& g) { return (g.n + kColumns - 1) / kColumns; }
+
+// op(A) packed (MR rows per panel, every depth), then op(B) (NR columns per
+// panel).
+uint64_t packed_a(const CpuGemm& g) { return row_panels(g) * kRows * g.k; }
+uint64_t packed_elements(const CpuGemm& g) { return packed_a(g) + column_panels(g) * kColumns * g.k; }
+
+}  // namespace
+
+bool cpu_gemm_suits(const porta_device_info& info, const CpuGemm& g) {
+  if (!cpu_like(info) || !fiber_barriers(info) || !precompiled_defaults(info)) return false;
+  if (g.a.dtype != PORTA_DTYPE_FLOAT32 || g.k == 0) return false;
+  for (const View* v : {&g.a, &g.b, &g.c})
+    if (v->buffer_bytes > info.max_binding_bytes) return false;
+  return packed_elements(g) <= kMaxElements && packed_elements(g) * 4 <= info.max_binding_bytes;
+}
+
+void queue_cpu_gemm(const OpCall& call, const CpuGemm& g) {
+  const porta::Buffer packed = scratch_buffer(call, packed_elements(g) * sizeof(float));
+  const KernelHandle kernel = builtin_kernel(call, "matmul_cpu", {});
+  struct {
+    uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
+    float alpha, beta;
+    uint32_t mode, row_panels, packed_b;
+  } push{static_cast<uint32_t>(g.m),
+         static_cast<uint32_t>(g.n),
+         static_cast<uint32_t>(g.k),
+         g.lda,
+         g.ldb,
+         g.ldc,
+         static_cast<uint32_t>(g.a.offset),
+         static_cast<uint32_t>(g.b.offset),
+         static_cast<uint32_t>(g.c.offset),
+         g.trans_a ? 1u : 0u,
+         g.trans_b ? 1u : 0u,
+         g.alpha,
+         g.beta,
+         0,
+         static_cast<uint32_t>(row_panels(g)),
+         static_cast<uint32_t>(packed_a(g))};
+  const std::initializer_list<porta_buffer> buffers = {g.a.buffer, g.b.buffer, g.c.buffer, packed.handle()};
+  // Mode 0 packs op(A), 1 op(B), 2 multiplies.
+  const auto depth_groups = static_cast<uint32_t>((g.k + kPackDepth - 1) / kPackDepth);
+  dispatch(call, kernel, depth_groups, static_cast<uint32_t>(row_panels(g)), buffers, push);
+  push.mode = 1;
+  dispatch(call, kernel, depth_groups, static_cast<uint32_t>(column_panels(g)), buffers, push);
+  push.mode = 2;
+  dispatch(call, kernel, static_cast<uint32_t>((row_panels(g) + kPanels - 1) / kPanels),
+           static_cast<uint32_t>(column_panels(g)), buffers, push);
+}
+
+}  // namespace porta::ops

@@ -3,47 +3,61 @@
 // C = alpha * op(A) * op(B) + beta * C for one float32 matrix, row-major,
 // op(X) = X or its transpose (porta_ops_matmul; porta_ops_gemm without batch,
 // bias or activation), for devices whose work-items are the iterations of a
-// loop on a CPU core (porta's CPU backend): no barriers, no fibers, and the
-// multiply-adds in the widest vectors the host compiler finds. The push
-// constants are matmul.comp's, with MODE and the packed panels' row count.
-//
-// Two dispatches, as a CPU BLAS runs:
+// loop on a CPU core (porta's CPU backend, matmul_cpu.hpp): no barriers, no
+// fibers, and the multiply-adds in the widest vectors the host compiler
+// finds. The push constants are matmul.comp's first thirteen, then MODE, the
+// row panels and where op(B)'s panels start. Three dispatches, as a CPU BLAS
+// runs:
 //   MODE 0 packs op(A) into `packed`: panel ip holds rows MR*ip .. MR*ip+MR-1
-//     of op(A) depth by depth (packed[(ip * K + k) * MR + r] = op(A)[MR*ip+r][k],
-//     zero past M), so the multiply reads MR consecutive floats per depth
-//     wherever A's rows lie (a row stride of a power of two would otherwise
-//     put every row of a panel in one cache set). Group (x, y) packs depths
-//     PACK_DEPTH*x .. of panel y.
-//   MODE 1 multiplies. Group (x, y) computes the MR x NR blocks of C in
-//     column panel y (NR columns) and row panels PANELS*x .. PANELS*x+PANELS-1.
-//     K goes in slices of KC depths: the slice of op(B)'s panel is copied
-//     into shared memory once (zero past N) and stays in the core's L1 cache
-//     while every row panel of the group is multiplied with it. Each block of
-//     MR x NR sums is an array of floats updated in the same order for every
-//     column, NR consecutive columns per row: the compiler's SLP vectoriser
-//     turns each row's update into NR-wide vector multiply-adds (16 floats
-//     per AVX-512 vector). C takes alpha * sums + beta * C after the first
-//     slice and C + alpha * sums after each further one (beta = 0 does not
-//     read C).
+//     depth by depth (packed[(ip * K + k) * MR + r] = op(A)[MR*ip+r][k], zero
+//     past M), so the multiply reads MR consecutive floats per depth wherever
+//     A's rows lie (a row stride of a power of two would put every row of a
+//     panel in one cache set). Group (x, y) packs depths PACK_DEPTH*x.. of
+//     panel y.
+//   MODE 1 packs op(B) the same way from p.packed_b on: NR columns per panel,
+//     zero past N.
+//   MODE 2 multiplies. Group (x, y) computes the MR x NR blocks of C in
+//     column panel y and row panels PANELS*x .. PANELS*x + PANELS-1. K goes
+//     in slices of KC depths: the slice of op(B)'s panel is copied into
+//     shared memory once and stays in the core's L1 cache while every row
+//     panel of the group is multiplied with it. C takes alpha * sums + beta * C
+//     after the first slice and C + alpha * sums after each further one
+//     (beta = 0 does not read C).
 //
 // Every element of C sums its products in order k = 0, 1, ..., K-1, one
 // rounding each (fma), in slices of KC: alpha * slice sums are added to C one
 // slice at a time, within matmul's bound (bound.hpp: K + 2 roundings at most
 // along any product's path).
 //
-// What keeps the multiply-adds vectorised (GCC 12, the translated C++):
-// shared-memory reads (no bounds checks) at indices the compiler can tell
-// are consecutive (base + j with a base bounded below 2^32 - NR by min(), so
-// 32-bit index arithmetic cannot wrap), and the product written b * a, so
-// every column's fma() lists its operands in one order.
+// The block of sums is an array the compiler vectorises (GCC 12, the
+// translated C++, built for the full vector width: PORTA_CPU_FULL_WIDTH_KERNELS
+// in backends/cpu/PortaCpuKernels.cmake): each row's NR sums become NR / 16
+// AVX-512 multiply-adds per depth, an 8 x 32 block 16 accumulator registers
+// (12 x 32 did not fit beside the broadcasts of A and spilled them). What
+// keeps it so:
+// - the loops over the block are [[unroll]] loops of spec-constant length,
+//   which the translation leaves to the compiler (no cancel polls in them);
+//   it unrolls them after its first pass of moving memory accesses out of
+//   loops, so the array is still an array when the vectoriser sees it;
+// - the store loop after the depths is a loop the compiler keeps (a
+//   variable index): fully unrolled, every sum became a scalar of its own,
+//   which GCC 12 does not gather into vectors across the depth loop;
+// - op(B)'s slice is read from shared memory (no bounds checks, so no
+//   branches) at indices the compiler can tell are consecutive (a base kept
+//   below 2^32 - NR by min(), so 32-bit index arithmetic cannot wrap), and
+//   every product is written b * a, so each fma() lists its operands in one
+//   order;
+// - op(A)'s values for a depth are loaded first, in 16-byte loads, then the
+//   multiply-adds follow without a branch between them;
+// - UNROLL depths per loop iteration: GCC 12 writes the block's registers back
+//   to the array at the end of every iteration, so once per UNROLL depths.
 layout(local_size_x = 1, local_size_y = 1) in;
-layout(constant_id = 0) const uint MR = 8;  // rows of a block, a multiple of 4
-
-layout(constant_id = 1) const uint NR = 32;  // columns of a block, of a column panel
-const uint KC = 256;         // depths of a slice of op(B) in shared memory (32 KiB)
-const uint PANELS = 16;      // row panels per group (MODE 2)
-const uint PACK_DEPTH = 64;  // depths per group (MODES 0 and 1)
-const uint UNROLL = 8;       // depths per iteration of the multiply loop
+layout(constant_id = 0) const uint MR = 8;   // rows of a block, a multiple of 4
+layout(constant_id = 1) const uint NR = 32;  // columns of a block, a multiple of 4
+const uint KC = 256;                         // depths of a slice of op(B) in shared memory (32 KiB)
+const uint PANELS = 16;                      // row panels per group (MODE 2)
+const uint PACK_DEPTH = 64;                  // depths per group (MODES 0 and 1)
+const uint UNROLL = 8;                       // depths per iteration of the multiply loop
 
 layout(set = 0, binding = 0) readonly buffer MatA { float a[]; };
 layout(set = 0, binding = 1) readonly buffer MatB { float b[]; };
@@ -115,10 +129,8 @@ void store_c(uint i, uint j, float sum, bool first) {
 // The block's sums, MR rows of NR columns.
 float sums[MR * NR];
 
-// sums += op(A)'s panel at slice depth k (from its vec4 from_a on) x op(B)'s
-// slice row k. Every value is loaded first (a few 16-byte loads), then the
-// multiply-adds follow in one stretch of code without branches, which the
-// compiler vectorises whole.
+// sums += op(A)'s panel at slice depth k (its vec4s from from_a on) x op(B)'s
+// slice row k.
 void add_depth(uint from_a, uint k) {
   vec4 va[MR / 4u];
   [[unroll]] for (uint r = 0u; r < MR / 4u; ++r) va[r] = packed4[from_a + k * (MR / 4u) + r];
@@ -145,15 +157,10 @@ void multiply() {
     for (uint ip = ip0; ip < ip1; ++ip) {
       [[unroll]] for (uint e = 0u; e < MR * NR; ++e) sums[e] = 0.0;
       const uint from_a = (ip * p.K + k0) * (MR / 4u);
-      // Four depths per iteration: the compiler writes the block's registers
-      // back to its array once per iteration (GCC 12 keeps that store), so
-      // once per four depths instead of at every one.
       uint k = 0u;
       for (; k + UNROLL <= depth; k += UNROLL) [[unroll]] for (uint d = 0u; d < UNROLL; ++d) add_depth(from_a, k + d);
       for (; k < depth; ++k) add_depth(from_a, k);
-      // A loop the compiler keeps: the sums stay an array until they are
-      // vectorised (fully unrolled, each sum became a scalar of its own,
-      // which GCC 12 does not gather into vectors across the depth loop).
+      // A loop the compiler keeps (see above).
       for (uint e = 0u; e < MR * NR; ++e) store_c(ip * MR + e / NR, jp * NR + e % NR, sums[e], k0 == 0u);
     }
   }

@@ -7,9 +7,11 @@ namespace porta::ops {
 
 namespace {
 
-// matmul_cpu.comp's constants (keep in step with it): its default MR, which
-// the CPU backend compiles in, and NR, PANELS, PACK_DEPTH.
+// matmul_cpu.comp's constants (keep in step with it): its default MR and NR,
+// which the CPU backend compiles in, PANELS, PACK_DEPTH, and its shared
+// memory (KC x NR floats).
 constexpr uint64_t kRows = 8, kColumns = 32, kPanels = 16, kPackDepth = 64;
+constexpr uint32_t kSharedBytes = 256 * 32 * 4;
 
 uint64_t row_panels(const CpuGemm& g) { return (g.m + kRows - 1) / kRows; }
 uint64_t column_panels(const CpuGemm& g) { return (g.n + kColumns - 1) / kColumns; }
@@ -22,7 +24,9 @@ uint64_t packed_elements(const CpuGemm& g) { return packed_a(g) + column_panels(
 }  // namespace
 
 bool cpu_gemm_suits(const porta_device_info& info, const CpuGemm& g) {
-  if (!cpu_like(info) || !fiber_barriers(info) || !precompiled_defaults(info)) return false;
+  if (!cpu_like(info) || !fiber_barriers(info) || !precompiled_defaults(info) ||
+      info.limits.max_shared_memory_bytes < kSharedBytes)
+    return false;
   if (g.a.dtype != PORTA_DTYPE_FLOAT32 || g.k == 0) return false;
   for (const View* v : {&g.a, &g.b, &g.c})
     if (v->buffer_bytes > info.max_binding_bytes) return false;

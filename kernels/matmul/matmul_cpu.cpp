@@ -36,26 +36,27 @@ bool cpu_gemm_suits(const porta_device_info& info, const CpuGemm& g) {
 void queue_cpu_gemm(const OpCall& call, const CpuGemm& g) {
   const porta::Buffer packed = scratch_buffer(call, packed_elements(g) * sizeof(float));
   const KernelHandle kernel = builtin_kernel(call, "matmul_cpu", {});
+  // matmul_cpu.comp's push constants.
   struct {
     uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
     float alpha, beta;
     uint32_t mode, row_panels, packed_b;
-  } push{static_cast<uint32_t>(g.m),
-         static_cast<uint32_t>(g.n),
-         static_cast<uint32_t>(g.k),
-         g.lda,
-         g.ldb,
-         g.ldc,
-         static_cast<uint32_t>(g.a.offset),
-         static_cast<uint32_t>(g.b.offset),
-         static_cast<uint32_t>(g.c.offset),
-         g.trans_a ? 1u : 0u,
-         g.trans_b ? 1u : 0u,
-         g.alpha,
-         g.beta,
-         0,
-         static_cast<uint32_t>(row_panels(g)),
-         static_cast<uint32_t>(packed_a(g))};
+  } push{};
+  push.m = static_cast<uint32_t>(g.m);
+  push.n = static_cast<uint32_t>(g.n);
+  push.k = static_cast<uint32_t>(g.k);
+  push.lda = g.lda;
+  push.ldb = g.ldb;
+  push.ldc = g.ldc;
+  push.a_offset = static_cast<uint32_t>(g.a.offset);
+  push.b_offset = static_cast<uint32_t>(g.b.offset);
+  push.c_offset = static_cast<uint32_t>(g.c.offset);
+  push.trans_a = g.trans_a ? 1u : 0u;
+  push.trans_b = g.trans_b ? 1u : 0u;
+  push.alpha = g.alpha;
+  push.beta = g.beta;
+  push.row_panels = static_cast<uint32_t>(row_panels(g));
+  push.packed_b = static_cast<uint32_t>(packed_a(g));
   const std::initializer_list<porta_buffer> buffers = {g.a.buffer, g.b.buffer, g.c.buffer, packed.handle()};
   // Mode 0 packs op(A), 1 op(B), 2 multiplies.
   const auto depth_groups = static_cast<uint32_t>((g.k + kPackDepth - 1) / kPackDepth);

@@ -5,6 +5,7 @@
 // conformance suite (tests/cts).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -456,34 +457,10 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
     return result;
   };
 
-  {
-    SCOPED_TRACE("matmul");
-    const uint32_t m = 37, n = 70, k = 53;
-    const std::vector<float> a = values(m * k, 7919, 101, 37.0f, 1.3f),
-                             b = values(k * n, 104729, 89, 23.0f, 1.9f);
-    porta_plugin_buffer ba = upload(a), bb = upload(b), bc = buffer(m * n * 4);
-    // One matrix, no bias (the fourth buffer, the bias, is A again, unread).
-    struct {
-      uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
-      float alpha, beta;
-      uint32_t a_batch, b_batch, c_batch, row_groups, bias_offset;
-    } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f, 0, 0, 0, (m + 127) / 128, 0};
-    static const porta_kernel_buffer_desc access[4] = {
-        {0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
-        {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
-        {0, 2, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE},
-        {0, 3, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ}};
-    // matmul.comp's defaults: 16 x 16 items of 8 x 8 elements, 128 x 128 blocks,
-    // two shared stages.
-    Desc desc(builtin_text("matmul"), "matmul", "isa-variants", 16, 4, sizeof push);
-    desc.d.workgroup_size[1] = 16;
-    desc.d.buffers = access;
-    desc.d.shared_memory_bytes = 32768;
-    const uint32_t groups[3] = {(n + 127) / 128, (m + 127) / 128, 1};
-    porta_plugin_buffer args[4] = {ba, bb, bc, ba};
-    auto results = run_each_isa_level(device, desc, "matmul", [&](porta_plugin_kernel kern) {
-      return dispatch_and_read(kern, groups, args, 4, &push, sizeof push, bc, m * n);
-    });
+  // Three variants' C = A B (row-major M x K and K x N): the first within a
+  // float32 sum's error of the float64 sum, the others the same bits.
+  auto expect_product = [](const std::vector<std::vector<float>>& results, const std::vector<float>& a,
+                           const std::vector<float>& b, uint32_t m, uint32_t n, uint32_t k) {
     ASSERT_EQ(results.size(), 3u);
     for (uint32_t i = 0; i < m; ++i)
       for (uint32_t j = 0; j < n; ++j) {
@@ -496,6 +473,43 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
       }
     for (size_t v = 1; v < results.size(); ++v)
       EXPECT_EQ(0, std::memcmp(results[0].data(), results[v].data(), m * n * 4)) << "variant " << v;
+  };
+
+  // A and B read, C written, and a fourth buffer (matmul's bias, matmul_cpu's
+  // packed panels) with `fourth` access.
+  auto matmul_access = [](uint32_t fourth) {
+    return std::array<porta_kernel_buffer_desc, 4>{
+        {{0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
+         {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
+         {0, 2, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE},
+         {0, 3, 0, PORTA_BUFFER_KIND_STORAGE, fourth}}};
+  };
+
+  {
+    SCOPED_TRACE("matmul");
+    const uint32_t m = 37, n = 70, k = 53;
+    const std::vector<float> a = values(m * k, 7919, 101, 37.0f, 1.3f),
+                             b = values(k * n, 104729, 89, 23.0f, 1.9f);
+    porta_plugin_buffer ba = upload(a), bb = upload(b), bc = buffer(m * n * 4);
+    // One matrix, no bias (the fourth buffer, the bias, is A again, unread).
+    struct {
+      uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
+      float alpha, beta;
+      uint32_t a_batch, b_batch, c_batch, row_groups, bias_offset;
+    } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f, 0, 0, 0, (m + 127) / 128, 0};
+    const auto access = matmul_access(PORTA_ACCESS_READ);
+    // matmul.comp's defaults: 16 x 16 items of 8 x 8 elements, 128 x 128 blocks,
+    // two shared stages.
+    Desc desc(builtin_text("matmul"), "matmul", "isa-variants", 16, 4, sizeof push);
+    desc.d.workgroup_size[1] = 16;
+    desc.d.buffers = access.data();
+    desc.d.shared_memory_bytes = 32768;
+    const uint32_t groups[3] = {(n + 127) / 128, (m + 127) / 128, 1};
+    porta_plugin_buffer args[4] = {ba, bb, bc, ba};
+    auto results = run_each_isa_level(device, desc, "matmul", [&](porta_plugin_kernel kern) {
+      return dispatch_and_read(kern, groups, args, 4, &push, sizeof push, bc, m * n);
+    });
+    expect_product(results, a, b, m, n, k);
   }
   if (names.find("matmul_cpu") != std::string::npos) {
     // matmul_cpu.comp (8 x 32 blocks of 512-bit sums on x86-64-v4): op(A) and
@@ -513,13 +527,9 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
       float alpha, beta;
       uint32_t mode, row_panels, packed_b;
     } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f, 0, row_panels, row_panels * rows * k};
-    static const porta_kernel_buffer_desc access[4] = {
-        {0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
-        {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
-        {0, 2, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE},
-        {0, 3, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE}};
+    const auto access = matmul_access(PORTA_ACCESS_READ_WRITE);
     Desc desc(builtin_text("matmul_cpu"), "matmul_cpu", "isa-variants", 1, 4, sizeof push);
-    desc.d.buffers = access;
+    desc.d.buffers = access.data();
     desc.d.shared_memory_bytes = 32768;
     porta_plugin_buffer args[4] = {ba, bb, bc, bp};
     auto results = run_each_isa_level(device, desc, "matmul_cpu", [&](porta_plugin_kernel kern) {
@@ -538,18 +548,7 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
       push.mode = 2;
       return dispatch_and_read(kern, multiply, args, 4, &push, sizeof push, bc, m * n);
     });
-    ASSERT_EQ(results.size(), 3u);
-    for (uint32_t i = 0; i < m; ++i)
-      for (uint32_t j = 0; j < n; ++j) {
-        double sum = 0, magnitude = 0;
-        for (uint32_t q = 0; q < k; ++q) {
-          sum += double(a[i * k + q]) * b[q * n + j];
-          magnitude += std::fabs(double(a[i * k + q]) * b[q * n + j]);
-        }
-        ASSERT_NEAR(results[0][i * n + j], sum, 1e-6 * k * magnitude + 1e-30) << i << ", " << j;
-      }
-    for (size_t v = 1; v < results.size(); ++v)
-      EXPECT_EQ(0, std::memcmp(results[0].data(), results[v].data(), m * n * 4)) << "variant " << v;
+    expect_product(results, a, b, m, n, k);
   }
   {
     SCOPED_TRACE("logreg_partial");

@@ -16,6 +16,12 @@
 # results do not depend on the machine. -fopenmp-simd and -fno-trapping-math,
 # as at run time (compiler.cpp): a group's work-items run as SIMD lanes.
 #
+# PORTA_CPU_FULL_WIDTH_KERNELS take the level's full vector width instead:
+# kernels whose hot code is scalar arithmetic the compiler vectorises itself
+# and that hold no vec4 arithmetic (matmul_cpu's register blocks: 512-bit
+# multiply-adds, where 128 gave 128-bit ones and spilled the block).
+set(PORTA_CPU_FULL_WIDTH_KERNELS matmul_cpu)
+#
 # porta_cpu_builtin_kernels(<target> <file.comp>...)
 include(CheckCXXCompilerFlag)
 set(PORTA_CPU_ISA_LEVELS "")
@@ -93,6 +99,10 @@ function(porta_cpu_builtin_kernels target)
              "namespace porta::cpu { extern const char kSource_${vid}[]; extern const size_t kSource_${vid}_size; }\n")
       # The same translated text again, once per instruction-set level.
       set(entries "&porta_cpu_kernel_${vid}")
+      set(width 128)
+      if(name IN_LIST PORTA_CPU_FULL_WIDTH_KERNELS)
+        set(width 512)
+      endif()
       foreach(level v3 v4)
         if(level IN_LIST PORTA_CPU_ISA_LEVELS)
           set(variant ${out_dir}/${vid}_${level}.cpp)
@@ -100,7 +110,7 @@ function(porta_cpu_builtin_kernels target)
           set_source_files_properties(${variant} PROPERTIES
             OBJECT_DEPENDS ${cpp}
             COMPILE_DEFINITIONS PORTA_CPU_KERNEL_NAME=porta_cpu_kernel_${vid}_${level}
-            COMPILE_OPTIONS "${kernel_options};-march=x86-64-${level};-mprefer-vector-width=128")
+            COMPILE_OPTIONS "${kernel_options};-march=x86-64-${level};-mprefer-vector-width=${width}")
           target_sources(${target} PRIVATE ${variant})
           string(APPEND decls "extern \"C\" const porta_cpu_kernel_entry porta_cpu_kernel_${vid}_${level};\n")
           string(APPEND entries ", &porta_cpu_kernel_${vid}_${level}")

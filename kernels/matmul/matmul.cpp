@@ -14,6 +14,7 @@
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
 #include "launchers.hpp"
+#include "matmul_cpu.hpp"
 
 namespace porta::ops {
 
@@ -396,10 +397,16 @@ void queue_with(const OpCall& call, const Gemm& g, const KernelChoice& choice) {
   }
 }
 
-// Picks the kernel (coop_choice, else simt_choice) and queues the GEMM.
+// Picks the kernel (coop_choice, else matmul_cpu.comp where it suits the
+// device and the GEMM, else simt_choice) and queues the GEMM.
 void queue_gemm(const OpCall& call, const Gemm& g) {
   if (g.m == 0 || g.n == 0 || g.batch == 0) return;
-  const std::optional<KernelChoice> coop = coop_choice(call, g, kernel_mode(call));
+  const KernelMode mode = kernel_mode(call);
+  const std::optional<KernelChoice> coop = coop_choice(call, g, mode);
+  const CpuGemm cpu{g.a, g.b, g.c, g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.trans_a, g.trans_b, g.alpha, g.beta};
+  if (!coop && mode == KernelMode::kAuto && g.batch == 1 && !g.has_bias &&
+      g.activation == PORTA_GEMM_ACTIVATION_NONE && cpu_gemm_suits(call.info, cpu))
+    return queue_cpu_gemm(call, cpu);
   queue_with(call, g, coop ? *coop : simt_choice(call.info, g));
 }
 

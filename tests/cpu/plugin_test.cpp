@@ -5,6 +5,7 @@
 // conformance suite (tests/cts).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -424,9 +425,10 @@ std::vector<std::vector<float>> run_each_isa_level(porta_plugin_device device, D
 
 // Built-in kernels give the same bits whichever instruction-set variant runs
 // them (-ffp-contract=off, and fma() rounded once everywhere): matmul.comp
-// (256 items of 8 x 8) with M, N, K not multiples of its 128 x 128 block, also
-// checked against a float64 sum; logreg_partial.comp in MODE 2, whose sums
-// spirv-opt fuses into fma().
+// (256 items of 8 x 8) with M, N, K not multiples of its 128 x 128 block, and
+// matmul_cpu.comp (vectorised at each level's full width), both also checked
+// against a float64 sum; logreg_partial.comp in MODE 2, whose sums spirv-opt
+// fuses into fma().
 TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
   std::string names = PORTA_CPU_BUILTIN_NAMES;
   if (names.find("matmul") == std::string::npos || names.find("logreg_partial") == std::string::npos)
@@ -455,34 +457,10 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
     return result;
   };
 
-  {
-    SCOPED_TRACE("matmul");
-    const uint32_t m = 37, n = 70, k = 53;
-    const std::vector<float> a = values(m * k, 7919, 101, 37.0f, 1.3f),
-                             b = values(k * n, 104729, 89, 23.0f, 1.9f);
-    porta_plugin_buffer ba = upload(a), bb = upload(b), bc = buffer(m * n * 4);
-    // One matrix, no bias (the fourth buffer, the bias, is A again, unread).
-    struct {
-      uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
-      float alpha, beta;
-      uint32_t a_batch, b_batch, c_batch, row_groups, bias_offset;
-    } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f, 0, 0, 0, (m + 127) / 128, 0};
-    static const porta_kernel_buffer_desc access[4] = {
-        {0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
-        {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
-        {0, 2, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE},
-        {0, 3, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ}};
-    // matmul.comp's defaults: 16 x 16 items of 8 x 8 elements, 128 x 128 blocks,
-    // two shared stages.
-    Desc desc(builtin_text("matmul"), "matmul", "isa-variants", 16, 4, sizeof push);
-    desc.d.workgroup_size[1] = 16;
-    desc.d.buffers = access;
-    desc.d.shared_memory_bytes = 32768;
-    const uint32_t groups[3] = {(n + 127) / 128, (m + 127) / 128, 1};
-    porta_plugin_buffer args[4] = {ba, bb, bc, ba};
-    auto results = run_each_isa_level(device, desc, "matmul", [&](porta_plugin_kernel kern) {
-      return dispatch_and_read(kern, groups, args, 4, &push, sizeof push, bc, m * n);
-    });
+  // Three variants' C = A B (row-major M x K and K x N): the first within a
+  // float32 sum's error of the float64 sum, the others the same bits.
+  auto expect_product = [](const std::vector<std::vector<float>>& results, const std::vector<float>& a,
+                           const std::vector<float>& b, uint32_t m, uint32_t n, uint32_t k) {
     ASSERT_EQ(results.size(), 3u);
     for (uint32_t i = 0; i < m; ++i)
       for (uint32_t j = 0; j < n; ++j) {
@@ -495,6 +473,82 @@ TEST_F(Cpu, BuiltinIsaVariantsAgreeBitForBit) {
       }
     for (size_t v = 1; v < results.size(); ++v)
       EXPECT_EQ(0, std::memcmp(results[0].data(), results[v].data(), m * n * 4)) << "variant " << v;
+  };
+
+  // A and B read, C written, and a fourth buffer (matmul's bias, matmul_cpu's
+  // packed panels) with `fourth` access.
+  auto matmul_access = [](uint32_t fourth) {
+    return std::array<porta_kernel_buffer_desc, 4>{
+        {{0, 0, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
+         {0, 1, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ},
+         {0, 2, 0, PORTA_BUFFER_KIND_STORAGE, PORTA_ACCESS_READ_WRITE},
+         {0, 3, 0, PORTA_BUFFER_KIND_STORAGE, fourth}}};
+  };
+
+  {
+    SCOPED_TRACE("matmul");
+    const uint32_t m = 37, n = 70, k = 53;
+    const std::vector<float> a = values(m * k, 7919, 101, 37.0f, 1.3f),
+                             b = values(k * n, 104729, 89, 23.0f, 1.9f);
+    porta_plugin_buffer ba = upload(a), bb = upload(b), bc = buffer(m * n * 4);
+    // One matrix, no bias (the fourth buffer, the bias, is A again, unread).
+    struct {
+      uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
+      float alpha, beta;
+      uint32_t a_batch, b_batch, c_batch, row_groups, bias_offset;
+    } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f, 0, 0, 0, (m + 127) / 128, 0};
+    const auto access = matmul_access(PORTA_ACCESS_READ);
+    // matmul.comp's defaults: 16 x 16 items of 8 x 8 elements, 128 x 128 blocks,
+    // two shared stages.
+    Desc desc(builtin_text("matmul"), "matmul", "isa-variants", 16, 4, sizeof push);
+    desc.d.workgroup_size[1] = 16;
+    desc.d.buffers = access.data();
+    desc.d.shared_memory_bytes = 32768;
+    const uint32_t groups[3] = {(n + 127) / 128, (m + 127) / 128, 1};
+    porta_plugin_buffer args[4] = {ba, bb, bc, ba};
+    auto results = run_each_isa_level(device, desc, "matmul", [&](porta_plugin_kernel kern) {
+      return dispatch_and_read(kern, groups, args, 4, &push, sizeof push, bc, m * n);
+    });
+    expect_product(results, a, b, m, n, k);
+  }
+  if (names.find("matmul_cpu") != std::string::npos) {
+    // matmul_cpu.comp (8 x 32 blocks of 512-bit sums on x86-64-v4): op(A) and
+    // op(B) packed, then multiplied in two 256-deep slices of K, the second
+    // shallower than the loop's eight depths per step.
+    SCOPED_TRACE("matmul_cpu");
+    const uint32_t m = 37, n = 70, k = 300, rows = 8, columns = 32;
+    const uint32_t row_panels = (m + rows - 1) / rows, column_panels = (n + columns - 1) / columns;
+    const std::vector<float> a = values(m * k, 7919, 101, 37.0f, 1.3f),
+                             b = values(k * n, 104729, 89, 23.0f, 1.9f);
+    porta_plugin_buffer ba = upload(a), bb = upload(b), bc = buffer(m * n * 4),
+                        bp = buffer((row_panels * rows + column_panels * columns) * k * 4);
+    struct {
+      uint32_t m, n, k, lda, ldb, ldc, a_offset, b_offset, c_offset, trans_a, trans_b;
+      float alpha, beta;
+      uint32_t mode, row_panels, packed_b;
+    } push{m, n, k, k, n, n, 0, 0, 0, 0, 0, 1.0f, 0.0f, 0, row_panels, row_panels * rows * k};
+    const auto access = matmul_access(PORTA_ACCESS_READ_WRITE);
+    Desc desc(builtin_text("matmul_cpu"), "matmul_cpu", "isa-variants", 1, 4, sizeof push);
+    desc.d.buffers = access.data();
+    desc.d.shared_memory_bytes = 32768;
+    porta_plugin_buffer args[4] = {ba, bb, bc, bp};
+    auto results = run_each_isa_level(device, desc, "matmul_cpu", [&](porta_plugin_kernel kern) {
+      const uint32_t depth_groups = (k + 63) / 64;
+      const uint32_t pack_a[3] = {depth_groups, row_panels, 1}, pack_b[3] = {depth_groups, column_panels, 1},
+                     multiply[3] = {(row_panels + 15) / 16, column_panels, 1};
+      for (uint32_t mode : {0u, 1u}) {
+        push.mode = mode;
+        std::vector<porta_plugin_binding> bindings;
+        for (porta_plugin_buffer arg : args) bindings.push_back(whole(arg));
+        EXPECT_EQ(api().stream_dispatch(stream, kern, mode == 0 ? pack_a : pack_b, bindings.data(), 4, &push,
+                                        sizeof push),
+                  PORTA_SUCCESS)
+            << TestHost::last_error();
+      }
+      push.mode = 2;
+      return dispatch_and_read(kern, multiply, args, 4, &push, sizeof push, bc, m * n);
+    });
+    expect_product(results, a, b, m, n, k);
   }
   {
     SCOPED_TRACE("logreg_partial");

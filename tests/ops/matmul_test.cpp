@@ -188,6 +188,11 @@ TEST(Matmul, AlphaBetaStridesOffsets) {
   check({45, 38, 23, true, true, -1.5f, 0.25f, 3, 5}, 301);
   check({70, 9, 130, false, true, 2.0f, 1.0f, 1, 2}, 302);
   check({5, 5, 0, false, false, 1.0f, 0.5f, 0, 1}, 303);  // K = 0: C = beta C
+  // K over several of the CPU kernel's 256-deep slices, each added to C after
+  // the first applied alpha and beta (matmul_cpu.comp), its last shallower
+  // than its depth unrolling, and M and N past whole panels.
+  check({19, 70, 600, true, false, -0.75f, 0.5f, 2, 3}, 304);
+  check({70, 19, 515, false, true, 1.25f, -2.0f, 1, 0}, 305);
 }
 
 TEST(Matmul, Large) { check({513, 511, 257, false, false, 1.0f, 0.0f}, 400); }

@@ -63,10 +63,16 @@ class CppCompiler final : public TargetCompiler {
   std::string loop_hint(bool unroll) const override {
     return unroll ? "#pragma GCC unroll 64" : "#pragma GCC unroll 1";
   }
-  // A loop header's poll: the dispatch's cancel flag (porta_cpu.h), read
-  // relaxed; once set, the work-item ends. Only main() holds polls.
+  // A loop header's poll: the dispatch's cancel flag (porta_cpu.h); once
+  // set, the work-item ends. Only main() holds polls. A volatile read, not
+  // __atomic_load_n: GCC 12 takes any atomic builtin, relaxed too, for a
+  // statement that may write all memory, so a private array updated in the
+  // loop (a matmul's block of sums) went back to the stack at every
+  // iteration instead of staying in registers (matmul_cpu.comp: half the
+  // speed). The watchdog's store is atomic; an aligned 32-bit volatile read
+  // sees it on every host porta runs on, as the atomic load did.
   std::string cancel_poll_statement() override {
-    return "if (__atomic_load_n(porta_cancel, __ATOMIC_RELAXED)) return;";
+    return "if (*static_cast<const volatile uint32_t*>(porta_cancel)) return;";
   }
   void emit_translation_unit() override;
   const std::unordered_set<std::string>& reserved_words() const override;

@@ -343,9 +343,11 @@ std::string TargetCompiler::bounds_failure(uint32_t pointer, bool write) {
     size = "((" + type_to_glsl(uint_type) + ")(" + chain.element + ") < " +
            std::to_string(chain.element_count) + "u ? " + u64_cast(size) + " : " + u64_cast("0") + ")";
   }
+  // The element of an array of blocks, so that the report names it.
+  const std::string element = chain.element.empty() ? u64_cast("0") : u64_cast(chain.element);
   return "porta_bounds_fail(" + buffer_base_pointer(record->variable, "") + ", " +
          std::to_string(known - bounds_sites_.begin()) + "u, " + chain.dynamic +
-         std::to_string(chain.offset) + "u, " + u64_cast(size) + ")";
+         std::to_string(chain.offset) + "u, " + u64_cast(size) + ", " + element + ")";
 }
 
 std::string TargetCompiler::guarded_value(const std::string& condition, uint32_t pointer, bool write,

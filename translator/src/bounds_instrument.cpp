@@ -119,6 +119,11 @@ class Instrumenter {
   uint64_t struct_size(uint32_t struct_type) const;
   uint64_t access_bytes(const Chain& chain) const;
   uint32_t innermost(uint32_t type_id) const;
+  // 8- and 16-bit scalars the module may only load, store and convert.
+  enum class Narrow { None, Integer, Other };  // Integer: a scalar or vector of them
+  Narrow narrow_kind(uint32_t type_id) const;
+  bool limited(uint32_t scalar_type) const;
+  uint32_t innermost_component(uint32_t type_id) const;
 
   // Function bodies.
   void rewrite_function(std::vector<Inst>& body);
@@ -146,6 +151,7 @@ class Instrumenter {
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> member_offset_, matrix_stride_;
   std::set<std::pair<uint32_t, uint32_t>> row_major_;
   std::set<uint32_t> blocks_, buffer_blocks_;
+  std::set<uint32_t> capabilities_;
   std::unordered_map<uint32_t, Buffer> buffers_;
   std::unordered_map<uint32_t, Chain> chains_;
   std::set<uint32_t> buffer_pointer_types_;
@@ -225,6 +231,7 @@ void Instrumenter::parse() {
         if (o[2] == spv::DecorationRowMajor) row_major_.insert({o[0], o[1]});
         break;
       case spv::OpCapability:
+        capabilities_.insert(o[0]);
         if (o[0] == spv::CapabilityVariablePointers || o[0] == spv::CapabilityVariablePointersStorageBuffer)
           refuse("the module uses variable pointers");
         if (o[0] == spv::CapabilityPhysicalStorageBufferAddresses || o[0] == spv::CapabilityAddresses)
@@ -360,6 +367,35 @@ uint32_t Instrumenter::innermost(uint32_t type_id) const {
   while (type_of(type_id).opcode == spv::OpTypeArray || type_of(type_id).opcode == spv::OpTypeRuntimeArray)
     type_id = type_of(type_id).element;
   return type_id;
+}
+
+bool Instrumenter::limited(uint32_t scalar_type) const {
+  const Type& t = type_of(scalar_type);
+  if (t.opcode == spv::OpTypeInt && t.width == 8) return !capabilities_.count(spv::CapabilityInt8);
+  if (t.opcode == spv::OpTypeInt && t.width == 16) return !capabilities_.count(spv::CapabilityInt16);
+  if (t.opcode == spv::OpTypeFloat && t.width == 16) return !capabilities_.count(spv::CapabilityFloat16);
+  return false;
+}
+
+uint32_t Instrumenter::innermost_component(uint32_t type_id) const {
+  const Type& t = type_of(type_id);
+  return t.opcode == spv::OpTypeVector ? t.element : type_id;
+}
+
+Instrumenter::Narrow Instrumenter::narrow_kind(uint32_t type_id) const {
+  const Type& t = type_of(type_id);
+  if (t.opcode == spv::OpTypeInt || t.opcode == spv::OpTypeFloat || t.opcode == spv::OpTypeVector) {
+    const uint32_t scalar = innermost_component(type_id);
+    if (!limited(scalar)) return Narrow::None;
+    return type_of(scalar).opcode == spv::OpTypeInt ? Narrow::Integer : Narrow::Other;
+  }
+  if (t.opcode == spv::OpTypeMatrix) return narrow_kind(t.element) == Narrow::None ? Narrow::None : Narrow::Other;
+  if (t.opcode == spv::OpTypeArray || t.opcode == spv::OpTypeRuntimeArray)
+    return narrow_kind(t.element) == Narrow::None ? Narrow::None : Narrow::Other;
+  if (t.opcode == spv::OpTypeStruct)
+    for (uint32_t member : t.members)
+      if (narrow_kind(member) != Narrow::None) return Narrow::Other;
+  return Narrow::None;
 }
 
 // SPIRV-Cross's get_declared_struct_member_size and get_declared_struct_size,
@@ -569,25 +605,54 @@ uint32_t Instrumenter::guard(const Inst& access, uint32_t pointer, bool write, s
   const uint32_t site_index = uint32_t(known - result_.sites.begin());
 
   const uint32_t then_label = new_id(), else_label = new_id(), merge = new_id();
+  const auto record_failure = [&] {
+    out.push_back({spv::OpLabel, {else_label}});
+    emit(spv::OpFunctionCall, type(spv::OpTypeVoid, {}),
+         {fail_function_, uint_constant(site_index), first_low, first_high, size_low, size_high, element});
+    out.push_back({spv::OpBranch, {merge}});
+    out.push_back({spv::OpLabel, {merge}});
+  };
+  bool has_result = false, has_type = false;
+  spv::HasResultAndType(spv::Op(access.opcode), &has_result, &has_type);
+  const uint32_t result_type = has_result ? access.operands[0] : 0;
+  const Narrow narrow = has_result ? narrow_kind(result_type) : Narrow::None;
+  if (narrow == Narrow::Other) {
+    // 8- and 16-bit values the module can only load, store and convert (no
+    // Int8, Int16 or Float16 capability) have no 0 to give and no phi: such a
+    // load stays where it was and the device's robust buffer access (which
+    // PORTA_ROBUST=report enables) gives its value; the failure is recorded.
+    out.push_back(access);
+    out.push_back({spv::OpSelectionMerge, {merge, spv::SelectionControlMaskNone}});
+    out.push_back({spv::OpBranchConditional, {in_bounds, merge, else_label}});
+    record_failure();
+    return merge;
+  }
   out.push_back({spv::OpSelectionMerge, {merge, spv::SelectionControlMaskNone}});
   out.push_back({spv::OpBranchConditional, {in_bounds, then_label, else_label}});
   out.push_back({spv::OpLabel, {then_label}});
   Inst moved = access;
-  bool has_result = false, has_type = false;
-  spv::HasResultAndType(spv::Op(access.opcode), &has_result, &has_type);
   uint32_t value = 0;
   if (has_result) moved.operands[1] = value = new_id();
   out.push_back(moved);
+  // Narrow integers the module cannot compute with go through the phi as
+  // 32-bit ones (a conversion each way, exact).
+  uint32_t phi_type = result_type;
+  if (narrow == Narrow::Integer) {
+    const uint32_t count = type_of(result_type).opcode == spv::OpTypeVector ? type_of(result_type).count : 1;
+    phi_type = count == 1 ? uint_type() : type(spv::OpTypeVector, {uint_type(), count});
+    value = emit(spv::OpUConvert, phi_type, {value});
+  }
   out.push_back({spv::OpBranch, {merge}});
-  out.push_back({spv::OpLabel, {else_label}});
-  emit(spv::OpFunctionCall, type(spv::OpTypeVoid, {}),
-       {fail_function_, uint_constant(site_index), first_low, first_high, size_low, size_high, element});
-  out.push_back({spv::OpBranch, {merge}});
-  out.push_back({spv::OpLabel, {merge}});
-  if (has_result)
-    out.push_back({spv::OpPhi,
-                   {access.operands[0], access.operands[1], value, then_label,
-                    null_constant(access.operands[0]), else_label}});
+  record_failure();
+  if (has_result) {
+    const uint32_t phi = narrow == Narrow::Integer ? new_id() : access.operands[1];
+    out.push_back({spv::OpPhi, {phi_type, phi, value, then_label, null_constant(phi_type), else_label}});
+    if (narrow == Narrow::Integer) {
+      const bool is_signed = type_of(innermost_component(result_type)).is_signed;
+      out.push_back({uint32_t(is_signed ? spv::OpSConvert : spv::OpUConvert),
+                     {result_type, access.operands[1], phi}});
+    }
+  }
   return merge;
 }
 

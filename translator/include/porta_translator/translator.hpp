@@ -227,7 +227,8 @@ struct TranslateOptions {
   // kernel's own (Translation::bounds_record), of kBoundsRecordBytes; each
   // guarded access that fails adds 1 to its first word, and the one that
   // finds it 0 writes its site (an index into Translation::bounds_sites), its
-  // byte offset and the buffer's size in bytes (BoundsRecord's layout).
+  // byte offset, the buffer's size in bytes and the element of an array of
+  // blocks (BoundsRecord's layout).
   bool bounds_report = false;
   // Target cpp: each loop header asks whether the dispatch was cancelled (its
   // time limit passed) and, if so, ends the work-item (porta_cpu.h's
@@ -243,8 +244,8 @@ struct BoundsRecord {
   uint64_t offset;    // its first byte, from the start of the buffer (binding)
   uint64_t size;      // the buffer's (binding's) size in bytes; 0: an element of an array of blocks
                       //   past the array's end
-  uint64_t element;   // the element of an array of blocks the access went to, where the module
-                      //   records it (instrument_bounds_report); the site names the array's first
+  uint64_t element;   // the element of an array of blocks the access went to (its parameter is
+                      //   the site's plus this); 0 for other buffers
 };
 constexpr uint32_t kBoundsRecordBytes = sizeof(BoundsRecord);
 

@@ -61,7 +61,8 @@ std::string describe(const DeviceState& device, const KernelState& kernel, const
 
 }  // namespace
 
-std::shared_ptr<BoundsRecord> make_bounds_record(const DeviceRef& device, const std::shared_ptr<KernelState>& kernel,
+std::shared_ptr<BoundsRecord> make_bounds_record(const DeviceRef& device,
+                                                 const std::shared_ptr<KernelState>& kernel,
                                                  const std::vector<porta_plugin_binding>& bindings) {
   // The header zero, then (for an instrumented module) each binding's size.
   std::vector<uint64_t> words(tr::kBoundsRecordBytes / 8, 0);

@@ -29,7 +29,8 @@ struct BoundsRecord {
 
 // A zeroed record for a dispatch of `kernel` on `device` with `bindings` (the
 // kernel's buffers), holding their sizes where the kernel reads them there.
-std::shared_ptr<BoundsRecord> make_bounds_record(const DeviceRef& device, const std::shared_ptr<KernelState>& kernel,
+std::shared_ptr<BoundsRecord> make_bounds_record(const DeviceRef& device,
+                                                 const std::shared_ptr<KernelState>& kernel,
                                                  const std::vector<porta_plugin_binding>& bindings);
 
 // After `stream`'s work ended: reads the records of its dispatches since the

@@ -135,7 +135,8 @@ TEST(Report, SequencesReportEachReplay) {
 
 // A kernel whose creation `device` refuses for a feature it lacks (8-bit
 // storage, say) is a skip naming the reason; null then.
-std::optional<porta::Kernel> kernel_if_supported(porta::Device& device, const char* source, const char* name) {
+std::optional<porta::Kernel> kernel_if_supported(porta::Device& device, const char* source,
+                                                 const char* name) {
   try {
     return device.kernel(porta::glsl(source, name));
   } catch (const porta::Error& e) {

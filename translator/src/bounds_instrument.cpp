@@ -75,9 +75,9 @@ struct Buffer {
 // Where an access chain into a buffer has got to (bounds_checks.cpp's CheckedChain).
 struct Chain {
   uint32_t variable = 0;
-  uint32_t type = 0;     // the type it points to
-  uint32_t element = 0;  // the index into an array of blocks (an id); 0: none
-  uint64_t offset = 0;   // constant bytes
+  uint32_t type = 0;                                   // the type it points to
+  uint32_t element = 0;                                // the index into an array of blocks (an id); 0: none
+  uint64_t offset = 0;                                 // constant bytes
   std::vector<std::pair<uint32_t, uint32_t>> dynamic;  // (index id, stride) terms
   bool checked = false;
   uint64_t index_base = 0, index_stride = 0;  // the first dynamic index, for messages
@@ -146,7 +146,7 @@ class Instrumenter {
   std::unordered_map<uint32_t, Type> types_;
   std::unordered_map<uint32_t, uint32_t> result_types_;
   std::unordered_map<uint32_t, std::pair<uint32_t, uint64_t>> constants_;  // id: (type, bits)
-  std::unordered_map<uint32_t, uint64_t> spec_constants_;                // id: value (OpSpecConstant)
+  std::unordered_map<uint32_t, uint64_t> spec_constants_;                  // id: value (OpSpecConstant)
   std::unordered_map<uint32_t, uint32_t> array_stride_, set_, binding_, spec_id_;
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> member_offset_, matrix_stride_;
   std::set<std::pair<uint32_t, uint32_t>> row_major_;
@@ -326,7 +326,8 @@ uint32_t Instrumenter::constant(uint32_t type_id, uint64_t value) {
   if (auto it = constant_ids_.find(key); it != constant_ids_.end()) return it->second;
   const uint32_t id = new_id();
   if (type_of(type_id).width == 64)
-    added_.insert(added_.end(), {5u << 16 | spv::OpConstant, type_id, id, uint32_t(value), uint32_t(value >> 32)});
+    added_.insert(added_.end(),
+                  {5u << 16 | spv::OpConstant, type_id, id, uint32_t(value), uint32_t(value >> 32)});
   else
     added_.insert(added_.end(), {4u << 16 | spv::OpConstant, type_id, id, uint32_t(value)});
   constant_ids_.emplace(key, id);
@@ -389,7 +390,8 @@ Instrumenter::Narrow Instrumenter::narrow_kind(uint32_t type_id) const {
     if (!limited(scalar)) return Narrow::None;
     return type_of(scalar).opcode == spv::OpTypeInt ? Narrow::Integer : Narrow::Other;
   }
-  if (t.opcode == spv::OpTypeMatrix) return narrow_kind(t.element) == Narrow::None ? Narrow::None : Narrow::Other;
+  if (t.opcode == spv::OpTypeMatrix)
+    return narrow_kind(t.element) == Narrow::None ? Narrow::None : Narrow::Other;
   if (t.opcode == spv::OpTypeArray || t.opcode == spv::OpTypeRuntimeArray)
     return narrow_kind(t.element) == Narrow::None ? Narrow::None : Narrow::Other;
   if (t.opcode == spv::OpTypeStruct)
@@ -433,9 +435,9 @@ uint64_t Instrumenter::access_bytes(const Chain& chain) const {
     auto stride = array_stride_.find(chain.type);
     Chain element = chain;
     element.type = t.element;
-    return count == 0 ? 0
-                      : (count - 1) * (stride == array_stride_.end() ? 0 : stride->second) +
-                            access_bytes(element);
+    return count == 0
+               ? 0
+               : (count - 1) * (stride == array_stride_.end() ? 0 : stride->second) + access_bytes(element);
   }
   if (t.opcode == spv::OpTypeStruct) return struct_size(chain.type);
   if (t.opcode == spv::OpTypeMatrix) {
@@ -557,7 +559,8 @@ uint32_t Instrumenter::guard(const Inst& access, uint32_t pointer, bool write, s
     const uint32_t carry = emit(spv::OpCompositeExtract, u, {sum, 1});
     const uint32_t high_sum = emit(spv::OpIAddCarry, pair, {high, add_high});
     const uint32_t high_carry = emit(spv::OpCompositeExtract, u, {high_sum, 1});
-    const uint32_t high_with = emit(spv::OpIAddCarry, pair, {emit(spv::OpCompositeExtract, u, {high_sum, 0}), carry});
+    const uint32_t high_with =
+        emit(spv::OpIAddCarry, pair, {emit(spv::OpCompositeExtract, u, {high_sum, 0}), carry});
     high = emit(spv::OpCompositeExtract, u, {high_with, 0});
     // Past 2^64 bytes: out of bounds, whatever the low words say.
     const uint32_t overflow =
@@ -578,7 +581,8 @@ uint32_t Instrumenter::guard(const Inst& access, uint32_t pointer, bool write, s
     std::vector<uint32_t> element_bad;
     element = index_u32(chain.element, element_bad);
     element_in = emit(spv::OpULessThan, b, {element, uint_constant(buffer.count)});
-    for (uint32_t e : element_bad) element_in = emit(spv::OpLogicalAnd, b, {element_in, emit(spv::OpLogicalNot, b, {e})});
+    for (uint32_t e : element_bad)
+      element_in = emit(spv::OpLogicalAnd, b, {element_in, emit(spv::OpLogicalNot, b, {e})});
     const uint32_t clamped = emit(spv::OpSelect, u, {element_in, element, uint_constant(0)});
     size_word = emit(spv::OpIAdd, u, {size_word, emit(spv::OpIMul, u, {clamped, uint_constant(2)})});
   }
@@ -649,8 +653,8 @@ uint32_t Instrumenter::guard(const Inst& access, uint32_t pointer, bool write, s
     out.push_back({spv::OpPhi, {phi_type, phi, value, then_label, null_constant(phi_type), else_label}});
     if (narrow == Narrow::Integer) {
       const bool is_signed = type_of(innermost_component(result_type)).is_signed;
-      out.push_back({uint32_t(is_signed ? spv::OpSConvert : spv::OpUConvert),
-                     {result_type, access.operands[1], phi}});
+      out.push_back(
+          {uint32_t(is_signed ? spv::OpSConvert : spv::OpUConvert), {result_type, access.operands[1], phi}});
     }
   }
   return merge;
@@ -707,7 +711,8 @@ void Instrumenter::rewrite_function(std::vector<Inst>& body) {
     if (has_type && buffer_pointer_types_.count(o[0]) && inst.opcode != spv::OpAccessChain &&
         inst.opcode != spv::OpInBoundsAccessChain && inst.opcode != spv::OpCopyObject &&
         inst.opcode != spv::OpUndef && inst.opcode != spv::OpVariable)
-      refuse(describe(inst) + " makes a pointer into a buffer that cannot be followed (function "
+      refuse(describe(inst) +
+             " makes a pointer into a buffer that cannot be followed (function "
              "parameters and variable pointers cannot be checked)");
     if (inst.opcode == spv::OpPhi) {
       original_phis.push_back(out.size());
@@ -789,13 +794,17 @@ void Instrumenter::emit_fail_function() {
   const uint32_t function_type = type(spv::OpTypeFunction, {void_type, u, u, u, u, u, u});
   std::vector<Inst> body;
   out_ = &body;
-  body.push_back({spv::OpFunction, {void_type, fail_function_, spv::FunctionControlDontInlineMask, function_type}});
+  body.push_back(
+      {spv::OpFunction, {void_type, fail_function_, spv::FunctionControlDontInlineMask, function_type}});
   Words parameters;
   for (int i = 0; i < 6; ++i) parameters.push_back(emit(spv::OpFunctionParameter, u, {}));
   body.push_back({spv::OpLabel, {new_id()}});
-  const auto word = [&](uint32_t w) { return emit(spv::OpAccessChain, record_pointer_, {record_, uint_constant(0), uint_constant(w)}); };
-  const uint32_t before = emit(spv::OpAtomicIAdd, u,
-                               {word(kFailuresWord), uint_constant(kScopeDevice), uint_constant(0), uint_constant(1)});
+  const auto word = [&](uint32_t w) {
+    return emit(spv::OpAccessChain, record_pointer_, {record_, uint_constant(0), uint_constant(w)});
+  };
+  const uint32_t before =
+      emit(spv::OpAtomicIAdd, u,
+           {word(kFailuresWord), uint_constant(kScopeDevice), uint_constant(0), uint_constant(1)});
   const uint32_t first = emit(spv::OpIEqual, bool_type(), {before, uint_constant(0)});
   const uint32_t write = new_id(), done = new_id();
   body.push_back({spv::OpSelectionMerge, {done, spv::SelectionControlMaskNone}});

@@ -193,8 +193,7 @@ int main(int argc, char** argv) {
     } else if (vulkan_report) {
       const std::vector<uint32_t> words = pt::instrument_bounds_report(spirv, options.specs).spirv;
       text.assign(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
-    }
-    else {
+    } else {
       text = pt::translate(spirv, options).source;
     }
     porta::cli::write_output(output.empty() ? "-" : output, text);

@@ -36,6 +36,10 @@ void expect_has(const std::string& text, const std::string& needle) {
   EXPECT_NE(text.find(needle), std::string::npos) << "'" << needle << "' is not in: " << text;
 }
 
+void expect_all(const std::string& text, std::initializer_list<const char*> needles) {
+  for (const char* needle : needles) expect_has(text, needle);
+}
+
 const char* kOffByOne = R"(#version 450
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer In { float a[]; } in_data;
@@ -177,26 +181,25 @@ TEST(Report, AtomicsPastTheEndReturnZero) {
   porta::Device device = open_reporting();
   const char* source = R"(#version 450
 layout(local_size_x = 64) in;
-layout(std430, binding = 0) buffer Counters { uint c[]; };
-layout(std430, binding = 1) buffer Old { uint old[]; };
+layout(std430, binding = 0) buffer Slots { uint slot[]; };
+layout(std430, binding = 1) writeonly buffer Before { uint before[]; };
 void main() {
-  uint i = gl_GlobalInvocationID.x;
-  old[i] = atomicAdd(c[i], 5u) + 1u;
+  const uint item = gl_GlobalInvocationID.x;
+  before[item] = atomicExchange(slot[item], item + 100u) + 1u;
 })";
-  porta::Kernel k = device.kernel(porta::glsl(source, "atomic_past_end"));
-  porta::Buffer counters = device.buffer(100 * 4), old = device.buffer(128 * 4);
+  porta::Kernel k = device.kernel(porta::glsl(source, "exchange_past_end"));
+  porta::Buffer slots = device.buffer(100 * 4), before = device.buffer(128 * 4);
   porta::Stream s = device.stream();
-  s.fill(counters, 7u);
-  s.dispatch(k, {2, 1, 1}, {counters, old});
+  s.fill(slots, 7u);
+  s.dispatch(k, {2, 1, 1}, {slots, before});
   const std::string message = sync_error(s);
-  expect_has(message, "wrote buffer 0 ('Counters', set 0, binding 0)");
-  expect_has(message, "of its 400 bytes, 4-byte elements)");
-  expect_has(message, "28 accesses out of bounds in all");
-  std::vector<uint32_t> c(100), o(128);
-  counters.read(c);
-  old.read(o);
-  for (uint32_t i = 0; i < 100; ++i) ASSERT_EQ(c[i], 12u) << "counter " << i;
-  for (uint32_t i = 0; i < 128; ++i) ASSERT_EQ(o[i], i < 100 ? 8u : 1u) << "item " << i;
+  expect_all(message, {"wrote buffer 0 ('Slots', set 0, binding 0)", "of its 400 bytes, 4-byte elements)",
+                       "28 accesses out of bounds in all"});
+  std::vector<uint32_t> after(100), old(128);
+  slots.read(after);
+  before.read(old);
+  for (uint32_t i = 0; i < 100; ++i) ASSERT_EQ(after[i], i + 100) << "slot " << i;
+  for (uint32_t i = 0; i < 128; ++i) ASSERT_EQ(old[i], i < 100 ? 8u : 1u) << "item " << i;
 }
 
 // 8- and 16-bit elements: the index counts them, not words.
@@ -221,10 +224,8 @@ void main() {
   bytes.write(host);
   porta::Stream s = device.stream();
   s.dispatch(*k, {1, 1, 1}, {bytes, halves});
-  const std::string message = sync_error(s);
-  expect_has(message, "read buffer 0 ('Bytes', set 0, binding 0)");
-  expect_has(message, "of its 16 bytes, 1-byte elements)");
-  expect_has(message, "3 accesses out of bounds in all");
+  expect_all(sync_error(s), {"read buffer 0 ('Bytes', set 0, binding 0)", "of its 16 bytes, 1-byte elements)",
+                             "3 accesses out of bounds in all"});
   std::vector<uint16_t> h(16);
   halves.read(h);
   for (uint32_t i = 0; i < 16; ++i) ASSERT_EQ(h[i], i + 3 < 16 ? 10 + i + 3 + 1 : 1u) << "element " << i;
@@ -267,10 +268,8 @@ void main() { uint i = gl_GlobalInvocationID.x; o[i] = u[i] + 1.0; })";
   porta::Stream s = device.stream();
   s.fill(u, 0x40000000u);  // 2.0f
   s.dispatch(k, {1, 1, 1}, {u, out});
-  const std::string message = sync_error(s);
-  expect_has(message, "read buffer 0 ('U', set 0, binding 0)");
-  expect_has(message, "of its 64 bytes, 16-byte elements)");
-  expect_has(message, "4 accesses out of bounds in all");
+  expect_all(sync_error(s), {"read buffer 0 ('U', set 0, binding 0)", "of its 64 bytes, 16-byte elements)",
+                             "4 accesses out of bounds in all"});
   std::vector<float> o(8);
   out.read(o);
   for (uint32_t i = 0; i < 8; ++i) ASSERT_EQ(o[i], i < 4 ? 3.0f : 1.0f) << "element " << i;

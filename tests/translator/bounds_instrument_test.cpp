@@ -76,7 +76,8 @@ const char* kTwoEntries = R"(
          %l2 = OpLabel
          %g2 = OpLoad %v3u %gid
          %i2 = OpCompositeExtract %uint %g2 0
-         %p2 = OpAccessChain %ptr_float %data %uint_0 %i2
+         %j2 = OpIAdd %uint %i2 %uint_0
+         %p2 = OpInBoundsAccessChain %ptr_float %data %uint_0 %j2
          %x2 = OpLoad %float %p2
          %y2 = OpFNegate %float %x2
                OpStore %p2 %y2

@@ -193,15 +193,11 @@ void Instrumenter::parse() {
         break;
       case spv::OpTypeVector:
       case spv::OpTypeMatrix:
-        t.element = o[1];
-        t.count = o[2];
-        break;
       case spv::OpTypeArray:
-        t.element = o[1];
-        t.length = o[2];
-        break;
       case spv::OpTypeRuntimeArray:
         t.element = o[1];
+        // A vector's or matrix's count is a literal, an array's length an id.
+        (inst.opcode == spv::OpTypeArray ? t.length : t.count) = o.size() > 2 ? o[2] : 0;
         break;
       case spv::OpTypeStruct:
         t.members.assign(o.begin() + 1, o.end());
@@ -660,20 +656,9 @@ uint32_t Instrumenter::guard(const Inst& access, uint32_t pointer, bool write, s
   return merge;
 }
 
+// OpBranch to OpUnreachable are numbered together; OpTerminateInvocation came later.
 bool is_terminator(uint32_t opcode) {
-  switch (opcode) {
-    case spv::OpBranch:
-    case spv::OpBranchConditional:
-    case spv::OpSwitch:
-    case spv::OpReturn:
-    case spv::OpReturnValue:
-    case spv::OpKill:
-    case spv::OpUnreachable:
-    case spv::OpTerminateInvocation:
-      return true;
-    default:
-      return false;
-  }
+  return (opcode >= spv::OpBranch && opcode <= spv::OpUnreachable) || opcode == spv::OpTerminateInvocation;
 }
 
 bool is_atomic(uint32_t opcode) {

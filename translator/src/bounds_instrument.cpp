@@ -722,6 +722,7 @@ void Instrumenter::rewrite_function(std::vector<Inst>& body) {
       continue;
     }
     if (inst.opcode == spv::OpCopyObject && chains_.count(o[2])) chains_[o[1]] = chains_.at(o[2]);
+    if (inst.opcode == spv::OpCopyObject && buffers_.count(o[2])) buffers_[o[1]] = buffers_.at(o[2]);
     if (inst.opcode == spv::OpCopyMemory || inst.opcode == spv::OpCopyMemorySized) {
       if (chains_.count(o[0]) || chains_.count(o[1])) refuse(describe(inst) + " through a buffer");
     }

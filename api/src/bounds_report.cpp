@@ -12,15 +12,15 @@ namespace tr = porta::translator;
 
 namespace {
 
-// Writes `bytes` at the start of a record through the device's own stream, as
-// porta_buffer_write does.
-void write_record(DeviceState& device, porta_plugin_buffer buffer, const void* bytes) {
+// Writes `size` bytes at the start of a record through the device's own
+// stream, as porta_buffer_write does.
+void write_record(DeviceState& device, porta_plugin_buffer buffer, const void* bytes,
+                  uint64_t size = tr::kBoundsRecordBytes) {
   std::lock_guard lock(device.io_mutex);
   if (!device.io_stream)
     check_plugin(device.api->stream_create(device.handle, &device.io_stream), device, "stream_create");
-  check_plugin(
-      device.api->stream_write(device.io_stream, buffer, 0, const_cast<void*>(bytes), tr::kBoundsRecordBytes),
-      device, "bounds record write");
+  check_plugin(device.api->stream_write(device.io_stream, buffer, 0, const_cast<void*>(bytes), size), device,
+               "bounds record write");
   check_plugin(device.api->stream_sync(device.io_stream), device, "sync");
 }
 
@@ -32,9 +32,13 @@ std::string describe(const DeviceState& device, const KernelState& kernel, const
     return format("kernel '%s' on %s went out of bounds (record site %u of %zu: a damaged record)",
                   name.c_str(), device.label.c_str(), r.site, sites.size());
   const tr::BoundsSite& site = sites[r.site];
-  const KernelBufferParameter& p = kernel.interface.buffers.at(site.parameter);
+  // An instrumented module names the element of an array of blocks it went to.
+  const size_t parameter = r.size && site.parameter + r.element < kernel.interface.buffers.size()
+                               ? site.parameter + r.element
+                               : site.parameter;
+  const KernelBufferParameter& p = kernel.interface.buffers.at(parameter);
   const std::string element = p.is_array ? format("[%u]", p.array_index) : "";
-  const std::string buffer = format("buffer %u ('%s%s', set %u, binding %u)", site.parameter, p.name.c_str(),
+  const std::string buffer = format("buffer %zu ('%s%s', set %u, binding %u)", parameter, p.name.c_str(),
                                     element.c_str(), p.set, p.binding);
   std::string where;
   if (p.is_array && r.size == 0) {
@@ -58,16 +62,21 @@ std::string describe(const DeviceState& device, const KernelState& kernel, const
 }  // namespace
 
 std::shared_ptr<BoundsRecord> make_bounds_record(const DeviceRef& device,
-                                                 const std::shared_ptr<KernelState>& kernel) {
+                                                 const std::shared_ptr<KernelState>& kernel,
+                                                 const std::vector<porta_plugin_binding>& bindings) {
+  // The header zero, then (for an instrumented module) each binding's size.
+  std::vector<uint64_t> words(tr::kBoundsRecordBytes / 8, 0);
+  if (kernel->bounds_report->binding_sizes)
+    for (const porta_plugin_binding& b : bindings) words.push_back(b.size);
+  const uint64_t size = words.size() * 8;
   auto record = std::make_shared<BoundsRecord>();
   record->kernel = kernel;
   record->buffer = std::make_shared<BufferState>();
   record->buffer->device = device;
-  record->buffer->size = tr::kBoundsRecordBytes;
-  check_plugin(device->api->buffer_create(device->handle, tr::kBoundsRecordBytes, &record->buffer->handle),
-               *device, "bounds record buffer_create");
-  const tr::BoundsRecord zero{};
-  write_record(*device, record->buffer->handle, &zero);
+  record->buffer->size = size;
+  check_plugin(device->api->buffer_create(device->handle, size, &record->buffer->handle), *device,
+               "bounds record buffer_create");
+  write_record(*device, record->buffer->handle, words.data(), size);
   return record;
 }
 

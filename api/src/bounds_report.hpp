@@ -12,9 +12,13 @@
 
 namespace porta::core {
 
-// What a reporting kernel's record sites mean (the translation's).
+// What a reporting kernel's record sites mean (the translation's, or the
+// instrumented module's), and what its record holds.
 struct KernelBoundsReport {
   std::vector<translator::BoundsSite> sites;
+  // An instrumented SPIR-V module (translator::instrument_bounds_report) reads
+  // the size of each binding from its record, after the BoundsRecord.
+  bool binding_sizes = false;
 };
 
 // One dispatch's record, while a sync may still have to read it.
@@ -23,9 +27,11 @@ struct BoundsRecord {
   std::shared_ptr<KernelState> kernel;
 };
 
-// A zeroed record for a dispatch of `kernel` on `device`.
+// A zeroed record for a dispatch of `kernel` on `device` with `bindings` (the
+// kernel's buffers), holding their sizes where the kernel reads them there.
 std::shared_ptr<BoundsRecord> make_bounds_record(const DeviceRef& device,
-                                                 const std::shared_ptr<KernelState>& kernel);
+                                                 const std::shared_ptr<KernelState>& kernel,
+                                                 const std::vector<porta_plugin_binding>& bindings);
 
 // After `stream`'s work ended: reads the records of its dispatches since the
 // last check (s.bounds_records), zeroes those that fired, forgets them all,

@@ -98,14 +98,9 @@ static porta_status open_device(const char* selector, const porta_device_options
     state->robust = robustness.robust;
     state->bounds_report = robustness.report;
     state->timeout_ms = robustness.timeout_ms;
-    // A report comes from the core's bounds-checked translations; a driver's
-    // robust buffer access hides an access out of bounds without a word.
-    if (robustness.report && state->api->language == PORTA_LANGUAGE_SPIRV)
-      fail(PORTA_ERROR_UNSUPPORTED,
-           "%s: %s cannot report accesses out of bounds (PORTA_ROBUST=report, PORTA_ROBUST_REPORT): it runs "
-           "SPIR-V as given, with the driver's robust buffer access, which drops them silently; open it with "
-           "PORTA_ROBUST=1 (defined, unreported), or find the access on a cpu, opencl or cuda device",
-           call, state->label.c_str());
+    // A report comes from the core's bounds-checked translations, or on a
+    // device that runs SPIR-V, from modules the core instruments (the
+    // driver's robust buffer access alone would drop accesses without a word).
     if (state->api->device_open_options) {
       const porta_plugin_device_options plugin_options{robustness.robust ? 1u : 0u, robustness.timeout_ms};
       check_plugin(state->api->device_open_options(s.info->index, &plugin_options, &state->handle), *state,

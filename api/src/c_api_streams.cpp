@@ -251,7 +251,7 @@ porta_status dispatch(const char* call, porta_stream stream, porta_kernel kernel
     }
     // PORTA_ROBUST=report: the dispatch's own record, read by the sync after it.
     if (k.bounds_report) {
-      auto record = make_bounds_record(s.device, kernel->state);
+      auto record = make_bounds_record(s.device, kernel->state, handles);
       handles.push_back({record->buffer->handle, 0, record->buffer->size});
       objects.push_back(record->buffer);
       (s.recording ? s.recording->bounds_records : s.bounds_records).push_back(std::move(record));

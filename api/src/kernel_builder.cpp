@@ -172,8 +172,23 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
              "work-item would apply again",
              name.c_str(), device->label.c_str(), variable.c_str());
     }
-    const std::vector<uint32_t>& device_spirv =
-        cooperative_matrix && language == PORTA_LANGUAGE_SPIRV ? words : prepared;
+    const std::vector<uint32_t>* device_spirv =
+        cooperative_matrix && language == PORTA_LANGUAGE_SPIRV ? &words : &prepared;
+    // PORTA_ROBUST=report on a device that runs SPIR-V: the checks and the
+    // record go into the module itself (translator/src/bounds_instrument.cpp).
+    // A kernel with cooperative matrices runs its lowered form there, whose
+    // loads and stores are plain ones that can be checked.
+    tr::BoundsInstrumentation instrumented;
+    if (device->bounds_report && language == PORTA_LANGUAGE_SPIRV) {
+      instrumented = tr::instrument_bounds_report(prepared, values);
+      try {
+        tr::validate(instrumented.spirv);
+      } catch (const tr::Error& e) {
+        fail(PORTA_ERROR_INTERNAL, "kernel '%s': its bounds-checked module is invalid (a porta bug): %s",
+             name.c_str(), e.what());
+      }
+      device_spirv = &instrumented.spirv;
+    }
     // CUDA runs cooperative matrices on tensor cores where they map onto
     // mma.sync.m16n8k16 or m16n8k32 (sm_80 on, where bf16 arithmetic starts: the
     // CUDA backend reports BF16 from there), else on the per-invocation
@@ -228,10 +243,16 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
           {b.set, b.binding, b.array_index,
            b.kind == tr::BufferKind::Uniform ? PORTA_BUFFER_KIND_UNIFORM : PORTA_BUFFER_KIND_STORAGE,
            static_cast<uint32_t>(b.access)});
-    // The record buffer a reporting translation takes after the kernel's own.
-    if (device->bounds_report && language != PORTA_LANGUAGE_SPIRV)
+    // The record buffer a reporting kernel takes after its own.
+    if (device->bounds_report) {
+      if (language == PORTA_LANGUAGE_SPIRV) {
+        translation.bounds_record_set = instrumented.record_set;
+        translation.bounds_record_binding = instrumented.record_binding;
+        translation.bounds_sites = std::move(instrumented.sites);
+      }
       buffers.push_back({translation.bounds_record_set, translation.bounds_record_binding, 0,
                          PORTA_BUFFER_KIND_STORAGE, static_cast<uint32_t>(tr::Access::ReadWrite)});
+    }
 
     std::string salt = format("porta %s|language %d|", PORTA_VERSION_STRING, static_cast<int>(language));
     for (const auto& s : all_specs) salt += format("%u=%u:%u/%u;", s.id, s.bits, s.high_bits, s.size);
@@ -239,11 +260,11 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     // The translated source too: a translator change within one porta version
     // must not hand a plugin a binary built from the old translation.
     if (!source.empty()) salt += "source " + hash_hex(source.data(), source.size(), "") + ";";
-    std::string key = hash_hex(device_spirv.data(), device_spirv.size() * sizeof(uint32_t), salt);
+    std::string key = hash_hex(device_spirv->data(), device_spirv->size() * sizeof(uint32_t), salt);
 
     porta_kernel_desc desc{};
-    desc.spirv = device_spirv.data();
-    desc.spirv_words = device_spirv.size();
+    desc.spirv = device_spirv->data();
+    desc.spirv_words = device_spirv->size();
     desc.source = language == PORTA_LANGUAGE_SPIRV ? nullptr : source.c_str();
     desc.source_size = source.size();
     desc.entry_point = entry.c_str();
@@ -262,9 +283,9 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     kernel->device = device;
     kernel->interface.name = name;
     kernel->interface.buffer_count = static_cast<uint32_t>(sig.buffers.size());
-    if (device->bounds_report && language != PORTA_LANGUAGE_SPIRV)
-      kernel->bounds_report =
-          std::make_shared<KernelBoundsReport>(KernelBoundsReport{translation.bounds_sites});
+    if (device->bounds_report)
+      kernel->bounds_report = std::make_shared<KernelBoundsReport>(
+          KernelBoundsReport{translation.bounds_sites, language == PORTA_LANGUAGE_SPIRV});
     for (size_t i = 0; i < sig.buffers.size(); ++i) {
       const tr::BufferBinding& b = sig.buffers[i];
       const bool in_array =

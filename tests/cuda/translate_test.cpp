@@ -66,9 +66,11 @@ TEST_P(CudaTranslation, CompilesCleanlyWithNvrtc) {
   const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
   if (!nvrtc) GTEST_SKIP() << reason;
   EXPECT_EQ(nvrtc_complaints(*nvrtc, t.source, kernel.name), "") << t.source;
-  // And as a robust device runs it (porta/robust.h): every buffer access checked.
+  // And as a reporting device runs it (porta/robust.h): every buffer access
+  // checked as on a robust device, and each failure recorded.
   tr::TranslateOptions checked{tr::Target::Cuda, {}};
   checked.bounds_checks = true;
+  checked.bounds_report = true;
   const tr::Translation robust = tr::translate(front.spirv, checked);
   EXPECT_EQ(nvrtc_complaints(*nvrtc, robust.source, kernel.name), "") << robust.source;
 }

@@ -2105,11 +2105,13 @@ inline void groupMemoryBarrier() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 #else
 #define PORTA_GLSL_DEVICE_FN inline
 #endif
-PORTA_GLSL_DEVICE_FN void porta_bounds_fail(unsigned char* record, uint32_t site, uint64_t offset, uint64_t size) {
+PORTA_GLSL_DEVICE_FN void porta_bounds_fail(unsigned char* record, uint32_t site, uint64_t offset, uint64_t size,
+                                            uint64_t element) {
   if (atomicAdd(*reinterpret_cast<uint32_t*>(record), 1u) != 0) return;
   reinterpret_cast<uint32_t*>(record)[1] = site;
   reinterpret_cast<uint64_t*>(record)[1] = offset;
   reinterpret_cast<uint64_t*>(record)[2] = size;
+  reinterpret_cast<uint64_t*>(record)[3] = element;
 }
 
 // ---- subgroup operations: what the cpp and cuda runtimes share ----

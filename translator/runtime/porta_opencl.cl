@@ -311,12 +311,13 @@ bool porta_ballot_bit_extract(uint4 ballot, uint index)
 // PORTA_ROBUST=report: the first access out of bounds. `record` is
 // porta_translator's BoundsRecord (translator.hpp): every failed access
 // counts; the first writes where it was.
-void porta_bounds_fail(__global uchar* record, uint site, ulong offset, ulong size)
+void porta_bounds_fail(__global uchar* record, uint site, ulong offset, ulong size, ulong element)
 {
     if (atomic_inc((volatile __global uint*)record) != 0u) return;
     ((__global uint*)record)[1] = site;
     ((__global ulong*)record)[1] = offset;
     ((__global ulong*)record)[2] = size;
+    ((__global ulong*)record)[3] = element;
 }
 
 //@section atomic_float_add

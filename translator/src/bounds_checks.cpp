@@ -86,9 +86,10 @@ void append(std::vector<uint32_t>& out, spv::Op opcode, std::initializer_list<ui
   out.insert(out.end(), tail.begin(), tail.end());
 }
 
-// A module's logical layout, coarsely: what may precede names (0), names and
-// other debug instructions (1), annotations (2), types, constants and global
-// variables (3), functions (4). Lines may sit anywhere: -1.
+// A module's logical layout, coarsely: what may precede debug instructions
+// (0), source debug instructions (1), names (2), OpModuleProcessed (3),
+// annotations (4), types, constants and global variables (5), functions (6).
+// Lines may sit anywhere: -1.
 int section_of(uint32_t opcode) {
   switch (opcode) {
     case spv::OpLine:
@@ -106,10 +107,12 @@ int section_of(uint32_t opcode) {
     case spv::OpSourceExtension:
     case spv::OpSource:
     case spv::OpSourceContinued:
+      return 1;
     case spv::OpName:
     case spv::OpMemberName:
+      return 2;
     case spv::OpModuleProcessed:
-      return 1;
+      return 3;
     case spv::OpDecorate:
     case spv::OpMemberDecorate:
     case spv::OpDecorationGroup:
@@ -118,27 +121,35 @@ int section_of(uint32_t opcode) {
     case spv::OpDecorateId:
     case spv::OpDecorateString:
     case spv::OpMemberDecorateString:
-      return 2;
-    case spv::OpFunction:
       return 4;
+    case spv::OpFunction:
+      return 6;
     default:
-      return 3;
+      return 5;
   }
 }
 
 }  // namespace
 
-std::vector<uint32_t> add_bounds_record(const std::vector<uint32_t>& spirv, uint32_t& set) {
-  uint32_t highest_set = 0, uint_type = 0;
-  bool any_set = false;
+std::vector<uint32_t> add_bounds_record(const std::vector<uint32_t>& spirv, uint32_t& set, uint32_t& binding,
+                                        uint32_t* record) {
+  // Past the highest binding of the highest set: the last buffer parameter,
+  // in a set the kernel already has (a Vulkan device binds a few sets only,
+  // and one set keeps its push-descriptor path).
+  std::unordered_map<uint32_t, uint32_t> sets, bindings;
+  uint32_t uint_type = 0;
   for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* w, uint32_t count) {
-    if (opcode == spv::OpDecorate && count >= 3 && w[1] == spv::DecorationDescriptorSet) {
-      highest_set = std::max(highest_set, w[2]);
-      any_set = true;
-    }
+    if (opcode == spv::OpDecorate && count >= 3 && w[1] == spv::DecorationDescriptorSet) sets[w[0]] = w[2];
+    if (opcode == spv::OpDecorate && count >= 3 && w[1] == spv::DecorationBinding) bindings[w[0]] = w[2];
     if (opcode == spv::OpTypeInt && count >= 3 && w[1] == 32 && w[2] == 0) uint_type = w[0];
   });
-  set = any_set ? highest_set + 1 : 0;
+  set = 0;
+  for (const auto& [variable, s] : sets) set = std::max(set, s);
+  binding = 0;
+  for (const auto& [variable, b] : bindings) {
+    auto s = sets.find(variable);
+    if ((s == sets.end() ? 0 : s->second) == set) binding = std::max(binding, b + 1);
+  }
   // SPIR-V 1.3 on has the StorageBuffer class in core; before, a buffer is a
   // Uniform BufferBlock.
   const bool storage_class_buffer = spirv[1] >= 0x10300;
@@ -147,26 +158,27 @@ std::vector<uint32_t> add_bounds_record(const std::vector<uint32_t>& spirv, uint
   const uint32_t uint_id = uint_type ? uint_type : bound++;
   const uint32_t array = bound++, block = bound++, pointer = bound++, variable = bound++;
 
-  std::vector<uint32_t> groups[5];
-  append(groups[1], spv::OpName, {variable}, string_operand(kBoundsRecordName));
-  append(groups[1], spv::OpName, {block}, string_operand("PortaBoundsRecord"));
-  append(groups[2], spv::OpDecorate, {array, spv::DecorationArrayStride, 4});
-  append(groups[2], spv::OpDecorate,
+  std::vector<uint32_t> groups[7];  // by section
+  append(groups[2], spv::OpName, {variable}, string_operand(kBoundsRecordName));
+  append(groups[2], spv::OpName, {block}, string_operand("PortaBoundsRecord"));
+  append(groups[4], spv::OpDecorate, {array, spv::DecorationArrayStride, 4});
+  append(groups[4], spv::OpDecorate,
          {block, uint32_t(storage_class_buffer ? spv::DecorationBlock : spv::DecorationBufferBlock)});
-  append(groups[2], spv::OpMemberDecorate, {block, 0, spv::DecorationOffset, 0});
-  append(groups[2], spv::OpDecorate, {variable, spv::DecorationDescriptorSet, set});
-  append(groups[2], spv::OpDecorate, {variable, spv::DecorationBinding, 0});
-  if (!uint_type) append(groups[3], spv::OpTypeInt, {uint_id, 32, 0});
-  append(groups[3], spv::OpTypeRuntimeArray, {array, uint_id});
-  append(groups[3], spv::OpTypeStruct, {block, array});
-  append(groups[3], spv::OpTypePointer, {pointer, storage, block});
-  append(groups[3], spv::OpVariable, {pointer, variable, storage});
+  append(groups[4], spv::OpMemberDecorate, {block, 0, spv::DecorationOffset, 0});
+  append(groups[4], spv::OpDecorate, {variable, spv::DecorationDescriptorSet, set});
+  append(groups[4], spv::OpDecorate, {variable, spv::DecorationBinding, binding});
+  if (!uint_type) append(groups[5], spv::OpTypeInt, {uint_id, 32, 0});
+  append(groups[5], spv::OpTypeRuntimeArray, {array, uint_id});
+  append(groups[5], spv::OpTypeStruct, {block, array});
+  append(groups[5], spv::OpTypePointer, {pointer, storage, block});
+  append(groups[5], spv::OpVariable, {pointer, variable, storage});
 
+  if (record) *record = variable;
   std::vector<uint32_t> out(spirv.begin(), spirv.begin() + kSpirvHeaderWords);
   out[3] = bound;
   int placed = 0;  // groups[1..placed] are out
   const auto place_before = [&](int section) {
-    for (; placed + 1 < section && placed < 4; ++placed)
+    for (; placed + 1 < section && placed < 6; ++placed)
       out.insert(out.end(), groups[placed + 1].begin(), groups[placed + 1].end());
   };
   size_t at = kSpirvHeaderWords;
@@ -184,7 +196,7 @@ std::vector<uint32_t> add_bounds_record(const std::vector<uint32_t>& spirv, uint
     }
     at += length;
   }
-  place_before(5);
+  place_before(7);
   return out;
 }
 
@@ -331,9 +343,11 @@ std::string TargetCompiler::bounds_failure(uint32_t pointer, bool write) {
     size = "((" + type_to_glsl(uint_type) + ")(" + chain.element + ") < " +
            std::to_string(chain.element_count) + "u ? " + u64_cast(size) + " : " + u64_cast("0") + ")";
   }
+  // The element of an array of blocks, so that the report names it.
+  const std::string element = chain.element.empty() ? u64_cast("0") : u64_cast(chain.element);
   return "porta_bounds_fail(" + buffer_base_pointer(record->variable, "") + ", " +
          std::to_string(known - bounds_sites_.begin()) + "u, " + chain.dynamic +
-         std::to_string(chain.offset) + "u, " + u64_cast(size) + ")";
+         std::to_string(chain.offset) + "u, " + u64_cast(size) + ", " + element + ")";
 }
 
 std::string TargetCompiler::guarded_value(const std::string& condition, uint32_t pointer, bool write,

@@ -90,8 +90,11 @@ std::vector<uint32_t> insert_cancel_polls(const std::vector<uint32_t>& spirv);
 // The storage buffer TranslateOptions::bounds_report records into: named so,
 // a block of one runtime array of uint.
 constexpr const char* kBoundsRecordName = "porta_bounds_record";
-// The module with that buffer added at binding 0 of the descriptor set one
-// past the highest it uses (`set`), so that it is the last buffer parameter.
-std::vector<uint32_t> add_bounds_record(const std::vector<uint32_t>& spirv, uint32_t& set);
+// The module with that buffer added past the highest binding of the highest
+// descriptor set it uses (`set`, `binding`; 0, 0 for a module without
+// buffers), so that it is the last buffer parameter; `record` (if not null)
+// gets the buffer's variable.
+std::vector<uint32_t> add_bounds_record(const std::vector<uint32_t>& spirv, uint32_t& set, uint32_t& binding,
+                                        uint32_t* record = nullptr);
 
 }  // namespace porta::translator

@@ -19,7 +19,7 @@ Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions
     // A report is made by the bounds checks: it needs them.
     TranslateOptions checked = options;
     if (options.bounds_report) {
-      module = add_bounds_record(module, translation.bounds_record_set);
+      module = add_bounds_record(module, translation.bounds_record_set, translation.bounds_record_binding);
       checked.bounds_checks = true;
     }
     if (options.target == Target::Cuda)

@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
     target_names.append(target_names.empty() ? "" : "|").append(target.name);
   command.synopsis("--target " + target_names +
                    " [--spec ID=VALUE]... [--subgroup-size N] [--bounds-checks] [--bounds-report] "
-                   "[--cancel-polls] [--signature]\n"
+                   "[--cancel-polls] [--signature] [--vulkan-report]\n"
                    "[--no-optimize] [--readable] [--tensor-cores [--tf32]] "
                    "[-o OUT] FILE.comp|FILE.spv");
   std::string target_name, output;
@@ -92,6 +92,10 @@ int main(int argc, char** argv) {
   app.add_flag("--cancel-polls", cancel_polls,
                "target cpp: each loop asks whether the dispatch was cancelled (the CPU backend's watchdog)");
   app.add_flag("--signature", signature, "print the reflected kernel interface instead of source");
+  bool vulkan_report = false;
+  app.add_flag("--vulkan-report", vulkan_report,
+               "write, instead of source, the SPIR-V module a Vulkan device runs with PORTA_ROBUST=report: "
+               "every buffer access checked, the first one out of bounds recorded (binary; no --target)");
   app.add_flag("--no-optimize", no_optimize, "translate the SPIR-V without running spirv-opt first");
   app.add_flag("--readable", readable,
                "a translation to read: no spirv-opt, the GLSL names kept where the SPIR-V has them");
@@ -127,7 +131,7 @@ int main(int argc, char** argv) {
   }
   if (inputs.empty()) return command.usage_error("no input file");
   if (inputs.size() > 1) return command.usage_error("more than one input file");
-  if (target_name.empty() && !signature) return command.usage_error("--target is required");
+  if (target_name.empty() && !signature && !vulkan_report) return command.usage_error("--target is required");
   const std::string& input = inputs.front();
 
   std::string bytes;
@@ -184,10 +188,14 @@ int main(int argc, char** argv) {
     else
       pt::validate(spirv);
     std::string text;
-    if (signature)
+    if (signature) {
       text = pt::describe(pt::reflect(spirv, options.specs));
-    else
+    } else if (vulkan_report) {
+      const std::vector<uint32_t> words = pt::instrument_bounds_report(spirv, options.specs).spirv;
+      text.assign(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint32_t));
+    } else {
       text = pt::translate(spirv, options).source;
+    }
     porta::cli::write_output(output.empty() ? "-" : output, text);
   } catch (const pt::Error& e) {
     std::fprintf(stderr, "porta-translate: %s: %s\n", input.c_str(), e.what());

@@ -18,11 +18,13 @@
  *     kernel writes with an atomic); porta_stream_sync fails with
  *     PORTA_ERROR_OUT_OF_BOUNDS naming the kernel, the buffer (parameter,
  *     name, set, binding), the index and byte offset, the binding's size and
- *     how many accesses failed. The stream and device work on. Translated
- *     backends (cpu, OpenCL, CUDA) report; a Vulkan device, which runs SPIR-V
- *     as given, is refused with PORTA_ERROR_UNSUPPORTED. Each reporting
- *     dispatch costs a record buffer and each sync a read of them: a mode
- *     for finding bugs, not for speed.
+ *     how many accesses failed. The stream and device work on. Every backend
+ *     reports: cpu, OpenCL and CUDA through bounds-checked translations, Vulkan
+ *     through the kernel's SPIR-V instrumented with the same checks (a kernel
+ *     with cooperative matrices runs their per-invocation lowering there).
+ *     Each reporting dispatch costs a record buffer and each sync a read of
+ *     them, and every checked access a branch: a mode for finding bugs, not
+ *     for speed.
  *
  * Watchdog: a dispatch that runs longer than its device's limit
  * (porta_device_options.timeout_seconds, or PORTA_TIMEOUT=SECONDS) ends in an

@@ -227,7 +227,8 @@ struct TranslateOptions {
   // kernel's own (Translation::bounds_record), of kBoundsRecordBytes; each
   // guarded access that fails adds 1 to its first word, and the one that
   // finds it 0 writes its site (an index into Translation::bounds_sites), its
-  // byte offset and the buffer's size in bytes (BoundsRecord's layout).
+  // byte offset, the buffer's size in bytes and the element of an array of
+  // blocks (BoundsRecord's layout).
   bool bounds_report = false;
   // Target cpp: each loop header asks whether the dispatch was cancelled (its
   // time limit passed) and, if so, ends the work-item (porta_cpu.h's
@@ -242,7 +243,9 @@ struct BoundsRecord {
   uint32_t site;      // the first one's: an index into Translation::bounds_sites
   uint64_t offset;    // its first byte, from the start of the buffer (binding)
   uint64_t size;      // the buffer's (binding's) size in bytes; 0: an element of an array of blocks
-  uint64_t reserved;  //   past the array's end
+                      //   past the array's end
+  uint64_t element;   // the element of an array of blocks the access went to (its parameter is
+                      //   the site's plus this); 0 for other buffers
 };
 constexpr uint32_t kBoundsRecordBytes = sizeof(BoundsRecord);
 
@@ -266,6 +269,29 @@ struct Translation {
 };
 
 Translation translate(const std::vector<uint32_t>& spirv, const TranslateOptions& options);
+
+// PORTA_ROBUST=report where a device runs SPIR-V itself (Vulkan): the module
+// with every load, store and atomic through an access chain into a storage or
+// uniform block checked as TranslateOptions::bounds_checks checks a
+// translation (the same byte range against the binding's size: a load out of
+// bounds gives 0, a store or an atomic is skipped, an atomic gives 0) and the
+// first failure recorded as bounds_report records it
+// (bounds_instrument.cpp). The record buffer is one more binding, after every
+// other; it holds a BoundsRecord, then the size in bytes of each buffer
+// parameter's binding as a uint64_t, which the host writes before the dispatch
+// (bounds_record_bytes()). `specs`: the values the kernel is created with (for
+// array lengths that are spec constants; missing ids keep their defaults).
+// What cannot be checked (pointers into buffers passed to functions, variable
+// pointers, buffer device addresses) is refused (Error UnsupportedFeature).
+struct BoundsInstrumentation {
+  std::vector<uint32_t> spirv;
+  uint32_t record_set = 0, record_binding = 0;
+  std::vector<BoundsSite> sites;
+};
+BoundsInstrumentation instrument_bounds_report(const std::vector<uint32_t>& spirv,
+                                               const std::vector<SpecValue>& specs = {});
+// The size of an instrumented module's record buffer for a kernel of `parameters` buffers.
+constexpr uint64_t bounds_record_bytes(uint32_t parameters) { return kBoundsRecordBytes + 8ull * parameters; }
 
 // ---- Typed buffer layouts (tools that fill or compare a kernel's buffers) ----
 

@@ -61,8 +61,9 @@ Data load(const std::string& path, const porta::data::ReadOptions& options) {
   return d;
 }
 
-Data open_rows(const std::string& path, const porta::data::ReadOptions& options) {
-  auto file = std::make_shared<const porta::data::RowFile>(path, options);
+Data open_rows(const std::string& path, const porta::data::ReadOptions& options,
+               const porta::data::RowCacheOptions& cache) {
+  auto file = std::make_shared<const porta::data::RowFile>(path, options, cache);
   Data d;
   d.name = path;
   d.m = file->rows();

@@ -52,8 +52,10 @@ Data generated(uint64_t m, uint64_t dim, uint64_t seed);
 // A data file read as `options` say; throws porta::data::Error.
 Data load(const std::string& path, const porta::data::ReadOptions& options);
 // The same rows left in the file: checked by a first pass over it (every
-// value and label), then read a range at a time when needed.
-Data open_rows(const std::string& path, const porta::data::ReadOptions& options);
+// value and label; CSV and LIBSVM rows converted into a row cache as `cache`
+// says), then read a range at a time when needed.
+Data open_rows(const std::string& path, const porta::data::ReadOptions& options,
+               const porta::data::RowCacheOptions& cache = {});
 // Throws std::runtime_error naming the first sample that cannot be trained on.
 void check_data(const Data& d);
 

@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
     if (o.mode == Mode::predict) return run_predict(o);
     Data data;
     if (streams_from_file(o))
-      data = open_rows(o.data, o.read);
+      data = open_rows(o.data, o.read, o.row_cache);
     else if (!o.data.empty())
       data = load(o.data, o.read);
     else if (o.generated)

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -19,6 +20,18 @@ uint64_t parse_count(const std::string& flag, const std::string& text) {
   if (text.empty() || *end || errno || text[0] == '-')
     throw porta::cli::UsageError(flag + " wants a whole number, not '" + text + "'");
   return v;
+}
+
+// A whole number of bytes with an optional K, M or G (powers of 1024).
+uint64_t parse_bytes(const std::string& flag, const std::string& text) {
+  std::string digits = text;
+  uint64_t unit = 1;
+  const char suffix = digits.empty() ? 0 : static_cast<char>(std::toupper(digits.back()));
+  if (suffix == 'K' || suffix == 'M' || suffix == 'G') {
+    unit = suffix == 'K' ? 1ull << 10 : suffix == 'M' ? 1ull << 20 : 1ull << 30;
+    digits.pop_back();
+  }
+  return parse_count(flag, digits) * unit;
 }
 
 double parse_number(const std::string& flag, const std::string& text) {
@@ -60,6 +73,7 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
       "[train] [--samples N --features D] [--csv FILE] [--iterations K] [--lr R] [--seed S]\n"
       "[--report-every N] [--backend NAME|all] [--dtype f32|f16|bf16|int8]\n"
       "[--devices LIST|all [--keep-going]] [--device-memory BYTES]   (mpirun -np N porta-logreg ...)\n"
+      "[--row-cache on|off] [--row-cache-memory BYTES] [--row-cache-dir DIR]\n"
       "[--data FILE [--format csv|npy|libsvm] [--labels FILE] [--label COL] [--header|--no-header]]\n"
       "[--standardize on|off] [--test-fraction F] [--save-model FILE] [--load-model FILE]\n"
       "predict --load-model FILE --data FILE [--out FILE]");
@@ -118,6 +132,18 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
        "through in chunks, uploads overlapped with compute; with --data FILE the training\n"
        "rows stay in the file and are read from it a chunk ahead",
        "BYTES"},
+      {"--row-cache", &raw.row_cache,
+       "with --data FILE --device-memory: CSV and LIBSVM rows are parsed once, into a\n"
+       "cache of float32 rows that every pass reads (default on); off: parsed every pass",
+       "on|off"},
+      {"--row-cache-memory", &raw.row_cache_memory,
+       "the most bytes of that cache held in host memory (suffix K, M, G; default a\n"
+       "quarter of the host's memory); a larger cache goes to a file, mapped",
+       "BYTES"},
+      {"--row-cache-dir", &o.row_cache.dir,
+       "where that file goes (default $TMPDIR, else /tmp); it is removed at once and\n"
+       "gone at exit. A cache that cannot be written: parsed every pass, with a warning",
+       "DIR"},
   };
   for (const auto& w : words) app.add_option(w.name, *w.value, w.help)->type_name(w.type);
   app.add_flag("--header", raw.header, "CSV: the first row is a header (default: detected)");
@@ -146,18 +172,20 @@ void finish(Options& o, const RawOptions& raw) {
                   : raw.no_header ? porta::data::Header::no
                                   : porta::data::Header::detect;
   if (!raw.device_memory.empty()) {
-    // A whole number with an optional K, M or G (powers of 1024).
-    std::string digits = raw.device_memory;
-    uint64_t unit = 1;
-    const char suffix = digits.empty() ? 0 : static_cast<char>(std::toupper(digits.back()));
-    if (suffix == 'K' || suffix == 'M' || suffix == 'G') {
-      unit = suffix == 'K' ? 1ull << 10 : suffix == 'M' ? 1ull << 20 : 1ull << 30;
-      digits.pop_back();
-    }
-    o.device_memory = parse_count("--device-memory", digits) * unit;
+    o.device_memory = parse_bytes("--device-memory", raw.device_memory);
     if (o.device_memory == 0)
       throw porta::cli::UsageError("--device-memory wants a positive number of bytes");
   }
+  if (!raw.row_cache.empty()) {
+    if (raw.row_cache != "on" && raw.row_cache != "off")
+      throw porta::cli::UsageError("--row-cache wants on or off, not '" + raw.row_cache + "'");
+    o.row_cache.enabled = raw.row_cache == "on";
+  }
+  if (!raw.row_cache_memory.empty())
+    o.row_cache.memory_budget = parse_bytes("--row-cache-memory", raw.row_cache_memory);
+  o.row_cache.warn = [](const std::string& warning) {
+    std::fprintf(stderr, "porta-logreg: warning: %s (--row-cache-dir chooses the folder)\n", warning.c_str());
+  };
   if ((!o.devices.empty() || o.device_memory) && !raw.dtype.empty() && raw.dtype != "f32")
     throw porta::cli::UsageError("--devices and --device-memory train on float32 features; --dtype " +
                                  raw.dtype + " goes with one device");

@@ -7,6 +7,7 @@
 
 #include "porta/porta.hpp"
 #include "porta_cli.hpp"
+#include "porta_data/row_cache.hpp"
 #include "porta_data/table.hpp"
 
 namespace logreg_tool {
@@ -36,12 +37,14 @@ struct Options {
   std::string devices;
   uint64_t device_memory = 0;
   bool keep_going = false;  // --keep-going: a failed device drops out
+  // Rows streamed from a CSV or LIBSVM file: parsed once into this cache.
+  porta::data::RowCacheOptions row_cache;
 };
 
 // The options, read as text and checked once parsed (parse_count's messages).
 struct RawOptions {
   std::string mode, samples, features, iterations, seed, report_every, lr, dtype, device_memory;
-  std::string csv, format, standardize, test_fraction;
+  std::string csv, format, standardize, test_fraction, row_cache, row_cache_memory;
   bool header = false, no_header = false;
 };
 

@@ -123,11 +123,18 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
   std::printf("%s: m = %llu samples, d = %llu features (X %s); %llu iterations, lr %g\n", data.name.c_str(),
               static_cast<unsigned long long>(data.m), static_cast<unsigned long long>(data.d),
               porta::dtype_short_name(o.dtype), static_cast<unsigned long long>(iterations), o.lr);
-  if (data.streamed())
+  if (data.streamed()) {
+    const porta::data::RowFile& file = *data.file_rows->file;
+    const std::string how = file.cached_in_file()
+                                ? "parsed once into a row cache in a file in " + file.cache_folder()
+                            : file.cached() ? std::string("parsed once into a row cache in host memory")
+                            : file.format() == porta::data::Format::npy ? std::string("mapped")
+                                                                        : std::string("parsed on every pass");
     std::printf(
-        "rows read from %s a chunk at a time as training needs them (--device-memory), not held in "
-        "host memory\n",
-        o.data.c_str());
+        "rows read from %s a chunk at a time as training needs them (--device-memory), not held whole in "
+        "device memory: %s\n",
+        o.data.c_str(), how.c_str());
+  }
   if (!standardization.empty())
     std::printf("standardised: each feature's mean and standard deviation from the %llu training rows%s\n",
                 static_cast<unsigned long long>(data.m), start ? " (the loaded model's)" : "");

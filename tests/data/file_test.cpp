@@ -20,6 +20,24 @@ TEST(File, ReadsWholeFiles) {
   std::filesystem::remove(p);
 }
 
+// A mapping moved over another (whose path is longer than a short string's
+// inline buffer) releases the old one once and keeps the new one's bytes.
+TEST(File, MappedFilesMoveOverEachOther) {
+  const std::string base = (std::filesystem::temp_directory_path() /
+                            ("porta-data-mapped-file-with-a-long-name-" + std::to_string(getpid())))
+                               .string();
+  std::ofstream(base + "-a", std::ios::binary) << "first";
+  std::ofstream(base + "-b", std::ios::binary) << "second";
+  MappedFile m(base + "-a");
+  m = MappedFile(base + "-b");
+  EXPECT_EQ(m.bytes(), "second");
+  EXPECT_EQ(m.path(), base + "-b");
+  m = MappedFile();
+  EXPECT_EQ(m.bytes(), "");
+  std::filesystem::remove(base + "-a");
+  std::filesystem::remove(base + "-b");
+}
+
 TEST(File, PipesAreReadAsTheyCome) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);

@@ -1,17 +1,22 @@
 // porta_data/rows.hpp: a file read a range of rows at a time gives the rows
-// read_table gives, bit for bit, in any ranges; the first pass refuses what
-// read_table refuses, with the same message; a file that changes after the
-// first pass is refused when read, not read half old, half new.
+// read_table gives, bit for bit, in any ranges, from its row cache in memory,
+// in a file, or without one; the first pass refuses what read_table refuses,
+// with the same message; a file that changes after the first pass is refused
+// when read from the file, not read half old, half new, and cached rows stay
+// the first pass's. A cache that cannot be written warns once and loses nothing.
 #include "porta_data/rows.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -50,13 +55,33 @@ std::string npy(const std::vector<float>& values, uint64_t rows, uint64_t cols) 
   return out;
 }
 
-// Every row of `path` through RowFile in ranges of varying size equals read_table's.
-void expect_same_rows(const std::string& path, const ReadOptions& options) {
-  const Table whole = read_table(path, options);
-  const RowFile rows(path, options);
+// The row cache's settings the tests read text files with.
+enum class Cache { memory, file, off };
+
+RowCacheOptions cache_options(Cache cache, std::vector<std::string>* warnings = nullptr) {
+  RowCacheOptions o;
+  o.enabled = cache != Cache::off;
+  if (cache == Cache::file) o.memory_budget = 0;
+  // Warnings are collected where the test expects them, else they fail it.
+  o.warn = [warnings](const std::string& w) {
+    if (warnings)
+      warnings->push_back(w);
+    else
+      ADD_FAILURE() << "unexpected warning: " << w;
+  };
+  return o;
+}
+
+// Every row of `rows` in ranges of varying size equals `whole`'s.
+void expect_rows_equal(const RowFile& rows, const Table& whole, const std::string& path) {
   ASSERT_EQ(rows.rows(), whole.rows);
   ASSERT_EQ(rows.features(), whole.features);
   EXPECT_EQ(rows.feature_names(), whole.feature_names);
+  // A range of every row first, then ranges of varying size.
+  std::vector<float> all_x(whole.x.size()), all_y(whole.rows);
+  rows.read(0, whole.rows, all_x.data(), all_y.data());
+  ASSERT_EQ(std::memcmp(all_x.data(), whole.x.data(), all_x.size() * sizeof(float)), 0) << path;
+  ASSERT_EQ(all_y, whole.y) << path;
   std::mt19937_64 rng(5);
   for (uint64_t first = 0; first < whole.rows;) {
     const uint64_t count = std::min<uint64_t>(1 + rng() % 37, whole.rows - first);
@@ -67,6 +92,19 @@ void expect_same_rows(const std::string& path, const ReadOptions& options) {
     for (uint64_t k = 0; k < count; ++k)
       ASSERT_EQ(y[k], whole.y[first + k]) << path << " label " << first + k;
     first += count;
+  }
+}
+
+// The same through RowFile, with the row cache in memory, in a file and off
+// (NPY files are never cached: they are mapped).
+void expect_same_rows(const std::string& path, const ReadOptions& options) {
+  const Table whole = read_table(path, options);
+  const bool text = !path.ends_with(".npy");
+  for (Cache cache : {Cache::memory, Cache::file, Cache::off}) {
+    const RowFile rows(path, options, cache_options(cache));
+    EXPECT_EQ(rows.cached(), text && cache != Cache::off) << path;
+    EXPECT_EQ(rows.cached_in_file(), text && cache == Cache::file) << path;
+    expect_rows_equal(rows, whole, path);
   }
 }
 
@@ -120,7 +158,8 @@ TEST(Rows, TheFirstPassRefusesWhatReadTableRefuses) {
     const std::string path = write(name, text);
     const std::string want = error_of([&] { read_table(path, {}); });
     ASSERT_NE(want, "") << name;
-    EXPECT_EQ(error_of([&] { RowFile(path, {}); }), want) << name;
+    for (Cache cache : {Cache::memory, Cache::file, Cache::off})
+      EXPECT_EQ(error_of([&] { RowFile(path, {}, cache_options(cache)); }), want) << name;
     std::filesystem::remove(path);
   }
   std::vector<float> v = {1, 0, 2, 5};  // a label 5 on row 1
@@ -129,7 +168,8 @@ TEST(Rows, TheFirstPassRefusesWhatReadTableRefuses) {
   std::filesystem::remove(path);
 }
 
-// Written in place after the first pass (not replaced by rename): refused.
+// Written in place after the first pass (not replaced by rename): refused
+// when the rows are read from the file; cached rows are the first pass's.
 TEST(Rows, AFileThatChangesWhileBeingReadIsRefused) {
   for (const char* name : {"change.csv", "change.svm"}) {
     const bool csv = std::string(name).ends_with(".csv");
@@ -137,13 +177,117 @@ TEST(Rows, AFileThatChangesWhileBeingReadIsRefused) {
     std::string text;
     for (int i = 0; i < 100; ++i) text += row;
     const std::string path = write(name, text);
-    const RowFile rows(path, {});
+    const RowFile parsed(path, {}, cache_options(Cache::off)), cached(path, {}, cache_options(Cache::file));
     std::vector<float> x(10), y(10);
-    rows.read(0, 10, x.data(), y.data());
-    std::ofstream(path, std::ios::binary | std::ios::app) << row;
-    EXPECT_THAT(error_of([&] { rows.read(10, 10, x.data(), y.data()); }),
+    parsed.read(0, 10, x.data(), y.data());
+    std::ofstream(path, std::ios::binary | std::ios::app) << (csv ? "7,1\n" : "1 1:7\n");
+    EXPECT_THAT(error_of([&] { parsed.read(10, 10, x.data(), y.data()); }),
                 HasSubstr("changed while it was being read"))
         << name;
+    ASSERT_EQ(cached.rows(), 100u);
+    std::vector<float> all_x(100), all_y(100);
+    cached.read(0, 100, all_x.data(), all_y.data());
+    EXPECT_THAT(all_x, ::testing::Each(1.5f)) << name;
+    EXPECT_THAT(all_y, ::testing::Each(0.0f)) << name;
+    std::filesystem::remove(path);
+  }
+}
+
+// A CSV and a LIBSVM file of `rows` rows: 3 features, every value distinct.
+std::pair<std::string, std::string> two_files(int rows) {
+  std::string csv = "a,b,c,label\n", svm;
+  for (int i = 0; i < rows; ++i) {
+    const std::string a = std::to_string(i), b = std::to_string(i * 0.5), c = std::to_string(-i);
+    csv += a + "," + b + "," + c + "," + std::to_string(i % 2) + "\n";
+    svm += std::to_string(i % 2) + " 1:" + a + " 2:" + b + (i % 3 ? " 3:" + c : "") + "\n";
+  }
+  return {write("two.csv", csv), write("two.svm", svm)};
+}
+
+// A cache larger than its memory budget moves to a file midway: the same rows.
+TEST(RowCache, MovesToAFileAtItsMemoryBudget) {
+  const auto [csv, svm] = two_files(3000);
+  for (const std::string& path : {csv, svm}) {
+    RowCacheOptions o = cache_options(Cache::memory);
+    o.memory_budget = 10000;  // a few hundred rows
+    const RowFile rows(path, {}, o);
+    EXPECT_TRUE(rows.cached_in_file()) << path;
+    expect_rows_equal(rows, read_table(path, {}), path);
+    std::filesystem::remove(path);
+  }
+}
+
+// The cache's file is unlinked as soon as it is made: nothing is left in its
+// folder, while the rows are in use or after.
+TEST(RowCache, LeavesNoFileBehind) {
+  const auto [csv, svm] = two_files(500);
+  const std::string dir = temp_path("cache-dir");
+  std::filesystem::create_directory(dir);
+  {
+    RowCacheOptions o = cache_options(Cache::file);
+    o.dir = dir;
+    const RowFile a(csv, {}, o), b(svm, {}, o);
+    ASSERT_TRUE(a.cached_in_file() && b.cached_in_file());
+    EXPECT_TRUE(std::filesystem::is_empty(dir));
+    expect_rows_equal(a, read_table(csv, {}), csv);
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  std::filesystem::remove(dir);
+  std::filesystem::remove(csv);
+  std::filesystem::remove(svm);
+}
+
+// A folder no file can be made in: one warning naming the data file, the
+// folder and the cause; the rows are parsed from the file, every one right.
+TEST(RowCache, AFolderThatCannotHoldItWarnsOnceAndLosesNothing) {
+  const auto [csv, svm] = two_files(500);
+  const std::string not_a_folder = write("plain-file", "x");
+  const std::pair<std::string, std::string> folders[] = {
+      {temp_path("no-such-folder"), "No such file or directory"}, {not_a_folder, "Not a directory"}};
+  for (const auto& [dir, cause] : folders) {
+    for (const std::string& path : {csv, svm}) {
+      std::vector<std::string> warnings;
+      RowCacheOptions o = cache_options(Cache::file, &warnings);
+      o.dir = dir;
+      const RowFile rows(path, {}, o);
+      EXPECT_FALSE(rows.cached());
+      ASSERT_EQ(warnings.size(), 1u) << path;
+      EXPECT_THAT(warnings[0], HasSubstr("the rows of " + path + " cannot be cached in " + dir));
+      EXPECT_THAT(warnings[0], HasSubstr("cannot create a file there: " + cause));
+      EXPECT_THAT(warnings[0], HasSubstr("parsed from the file on every pass"));
+      expect_rows_equal(rows, read_table(path, {}), path);
+    }
+  }
+  std::filesystem::remove(not_a_folder);
+  std::filesystem::remove(csv);
+  std::filesystem::remove(svm);
+}
+
+// A disk that fills while the cache is written (a file-size limit, which
+// fails write() as a full disk does): one warning; the rows are parsed from
+// the file, every one right, and the next cache is written.
+TEST(RowCache, AWriteThatFailsMidwayWarnsOnceAndLosesNothing) {
+  const auto [csv, svm] = two_files(30000);  // caches of about 360 KB
+  rlimit before{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &before), 0);
+  for (const std::string& path : {csv, svm}) {
+    std::vector<std::string> warnings;
+    std::optional<RowFile> rows;
+    {
+      // Over the limit write() fails with EFBIG instead of the signal ending the process.
+      const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+      rlimit small = before;
+      small.rlim_cur = 100000;
+      ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+      rows.emplace(path, ReadOptions{}, cache_options(Cache::file, &warnings));
+      setrlimit(RLIMIT_FSIZE, &before);
+      std::signal(SIGXFSZ, old_handler);
+    }
+    EXPECT_FALSE(rows->cached()) << path;
+    ASSERT_EQ(warnings.size(), 1u) << path;
+    EXPECT_THAT(warnings[0], HasSubstr("cannot write: File too large")) << path;
+    expect_rows_equal(*rows, read_table(path, {}), path);
+    EXPECT_TRUE(RowFile(path, {}, cache_options(Cache::file)).cached_in_file()) << path;
     std::filesystem::remove(path);
   }
 }

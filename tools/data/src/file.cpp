@@ -142,7 +142,7 @@ MappedFile::MappedFile(MappedFile&& other) noexcept { *this = std::move(other); 
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
-    this->~MappedFile();
+    unmap();
     path_ = std::move(other.path_);
     fd_ = std::exchange(other.fd_, -1);
     data_ = std::exchange(other.data_, nullptr);
@@ -152,7 +152,9 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   return *this;
 }
 
-MappedFile::~MappedFile() {
+MappedFile::~MappedFile() { unmap(); }
+
+void MappedFile::unmap() {
   if (data_) ::munmap(data_, size_);
   if (fd_ >= 0) ::close(fd_);
   data_ = nullptr;

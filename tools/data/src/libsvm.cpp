@@ -11,8 +11,8 @@ namespace porta::data {
 namespace {
 
 struct Entry {
-  uint64_t row, index;  // index 1-based
-  float value;
+  uint64_t row;
+  LibsvmValue at;
 };
 
 bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -22,12 +22,12 @@ bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 namespace {
 
 // Every sample line of `text` (whose first line is line `line_no` + 1 of
-// `file`), checked, handed to on_row(label, entries of row 0, line, offset);
+// `file`), checked, handed to on_row(label, its nonzero values, line, offset);
 // returns the largest index seen.
 template <class OnRow>
 uint64_t walk(std::string_view text, const std::string& file, const LibsvmOptions& options, uint64_t line_no,
               OnRow on_row) {
-  std::vector<Entry> entries;
+  std::vector<LibsvmValue> entries;
   uint64_t max_index = 0;
   size_t pos = 0;
   while (pos < text.size()) {
@@ -86,7 +86,7 @@ uint64_t walk(std::string_view text, const std::string& file, const LibsvmOption
              "the value " + quoted(val) + " " + bad + "; expected a finite number");
       previous = index;
       max_index = std::max(max_index, index);
-      if (v != 0) entries.push_back({0, index, v});
+      if (v != 0) entries.push_back({index, v});
     }
     on_row(*y, entries, line_no, offset);
   }
@@ -115,24 +115,28 @@ Table parse_libsvm(std::string_view text, const std::string& file, const LibsvmO
   t.file = file;
   std::vector<Entry> entries;
   const uint64_t max_index =
-      walk(text, file, options, 0, [&](float y, const std::vector<Entry>& row, uint64_t, size_t) {
-        for (const Entry& e : row) entries.push_back({t.rows, e.index, e.value});
+      walk(text, file, options, 0, [&](float y, const std::vector<LibsvmValue>& row, uint64_t, size_t) {
+        for (const LibsvmValue& e : row) entries.push_back({t.rows, e});
         t.y.push_back(y);
         ++t.rows;
       });
   t.features = feature_count(file, t.rows, max_index, options);
   t.x.assign(t.rows * t.features, 0.0f);
-  for (const Entry& e : entries) t.x[e.row * t.features + e.index - 1] = e.value;
+  for (const Entry& e : entries) t.x[e.row * t.features + e.at.index - 1] = e.at.value;
   return t;
 }
 
-LibsvmShape index_libsvm(std::string_view text, const std::string& file, const LibsvmOptions& options) {
+LibsvmShape index_libsvm(
+    std::string_view text, const std::string& file, const LibsvmOptions& options,
+    const std::function<void(float label, const std::vector<LibsvmValue>& values)>& each) {
   LibsvmShape shape;
   const uint64_t max_index =
-      walk(text, file, options, 0, [&](float, const std::vector<Entry>&, uint64_t line, size_t offset) {
-        shape.offsets.push_back(offset);
-        shape.lines.push_back(line);
-      });
+      walk(text, file, options, 0,
+           [&](float y, const std::vector<LibsvmValue>& row, uint64_t line, size_t offset) {
+             if (each) each(y, row);
+             shape.offsets.push_back(offset);
+             shape.lines.push_back(line);
+           });
   LibsvmOptions o = options;
   o.max_values = ~uint64_t{0};  // read a range at a time: never held whole
   shape.features = feature_count(file, shape.rows(), max_index, o);
@@ -149,10 +153,10 @@ void parse_libsvm_rows(std::string_view text, const std::string& file, const Lib
   std::fill(x, x + count * shape.features, 0.0f);
   uint64_t row = 0;
   walk(text.substr(begin, end - begin), file, o, shape.lines[first] - 1,
-       [&](float label, const std::vector<Entry>& entries, uint64_t line, size_t) {
+       [&](float label, const std::vector<LibsvmValue>& entries, uint64_t line, size_t) {
          if (row == count || line != shape.lines[first + row])
            fail(file, line, 0, "this row is not the one first read there; the file changed?");
-         for (const Entry& e : entries) x[row * shape.features + e.index - 1] = e.value;
+         for (const LibsvmValue& e : entries) x[row * shape.features + e.index - 1] = e.value;
          y[row++] = label;
        });
   if (row != count) fail(file, shape.lines[first], 0, "fewer rows than first read there; the file changed?");

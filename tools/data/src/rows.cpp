@@ -10,9 +10,15 @@ namespace {
 // Rows checked a block at a time in the first pass over an NPY file.
 constexpr uint64_t kBlockRows = 4096;
 
+// A LIBSVM value in the row cache: its 0-based feature and the value.
+struct CachedValue {
+  uint32_t feature;
+  float value;
+};
+
 }  // namespace
 
-RowFile::RowFile(const std::string& path, const ReadOptions& options)
+RowFile::RowFile(const std::string& path, const ReadOptions& options, const RowCacheOptions& cache)
     : path_(path), options_(options), format_(options.format ? *options.format : format_of_path(path)) {
   options_.labels = ReadOptions::Labels::yes;
   if (!options.labels_path.empty() && format_ != Format::npy)
@@ -21,6 +27,7 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options)
   switch (format_) {
     case Format::csv: {
       text_ = MappedFile(path);
+      cache_ = std::make_unique<RowCache>(cache, path);
       bool first = true;
       csv_ = index_csv(text_.bytes(), path, options.header, [&](Grid& row) {
         Table t = split_grid(row, options_);
@@ -29,15 +36,31 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options)
           names_ = std::move(t.feature_names);
           first = false;
         }
+        if (cache_->append(t.x.data(), t.x.size() * sizeof(float))) labels_.push_back(t.y[0]);
       });
       rows_ = csv_.rows();
       break;
     }
     case Format::libsvm: {
       text_ = MappedFile(path);
+      cache_ = std::make_unique<RowCache>(cache, path);
       LibsvmOptions o;
       o.features = options.features;
-      libsvm_ = index_libsvm(text_.bytes(), path, o);
+      std::vector<CachedValue> values;
+      uint64_t count = 0;
+      libsvm_ = index_libsvm(text_.bytes(), path, o, [&](float label, const std::vector<LibsvmValue>& row) {
+        values.clear();
+        for (const LibsvmValue& v : row) {
+          // Features past 2^32 (a dense row of 16 GiB) are read from the text.
+          if (v.index > uint64_t{UINT32_MAX} + 1) cache_->abandon();
+          values.push_back({static_cast<uint32_t>(v.index - 1), v.value});
+        }
+        if (!cache_->append(values.data(), values.size() * sizeof(CachedValue))) return;
+        entries_.push_back(count);
+        count += values.size();
+        labels_.push_back(label);
+      });
+      entries_.push_back(count);
       rows_ = libsvm_.rows();
       features_ = libsvm_.features;
       break;
@@ -68,6 +91,16 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options)
     }
   }
   text_.check_unchanged();
+  if (cache_ && cache_->finish()) {
+    // Every row is in the cache: the text and where its rows begin are no longer needed.
+    text_ = MappedFile();
+    csv_.offsets = csv_.lines = {};
+    libsvm_.offsets = libsvm_.lines = {};
+  } else {
+    cache_.reset();
+    labels_ = {};
+    entries_ = {};
+  }
 }
 
 void RowFile::take(Grid grid, float* x, float* y) const {
@@ -77,11 +110,29 @@ void RowFile::take(Grid grid, float* x, float* y) const {
   std::copy(t.y.begin(), t.y.begin() + static_cast<ptrdiff_t>(count), y);
 }
 
+void RowFile::read_cached(uint64_t first, uint64_t count, float* x, float* y) const {
+  std::copy(labels_.begin() + static_cast<ptrdiff_t>(first),
+            labels_.begin() + static_cast<ptrdiff_t>(first + count), y);
+  if (format_ == Format::csv) {
+    std::memcpy(x, cache_->bytes() + first * features_ * sizeof(float), count * features_ * sizeof(float));
+    return;
+  }
+  const auto* values = reinterpret_cast<const CachedValue*>(cache_->bytes());
+  std::fill(x, x + count * features_, 0.0f);
+  for (uint64_t i = 0; i < count; ++i)
+    for (uint64_t k = entries_[first + i]; k < entries_[first + i + 1]; ++k)
+      x[i * features_ + values[k].feature] = values[k].value;
+}
+
 void RowFile::read(uint64_t first, uint64_t count, float* x, float* y) const {
   if (first > rows_ || count > rows_ - first)
     fail(path_, 0, 0,
          "rows " + std::to_string(first) + " to " + std::to_string(first + count) +
              " asked for; the file has " + std::to_string(rows_));
+  if (cache_) {
+    read_cached(first, count, x, y);
+    return;
+  }
   switch (format_) {
     case Format::csv:
       take(parse_csv_rows(text_.bytes(), path_, csv_, first, count), x, y);

@@ -58,6 +58,8 @@ class MappedFile {
   void check_unchanged() const;
 
  private:
+  void unmap();
+
   std::string path_;
   int fd_ = -1;
   void* data_ = nullptr;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,7 +31,16 @@ struct LibsvmShape {
   std::vector<uint64_t> offsets, lines;
   uint64_t rows() const { return offsets.size(); }
 };
-LibsvmShape index_libsvm(std::string_view text, const std::string& file, const LibsvmOptions& options);
+// One nonzero value of a row: its index (1-based) and value.
+struct LibsvmValue {
+  uint64_t index;
+  float value;
+};
+// The first pass; `each` (if set) is handed every row's label and nonzero
+// values, in order, as they are checked.
+LibsvmShape index_libsvm(
+    std::string_view text, const std::string& file, const LibsvmOptions& options,
+    const std::function<void(float label, const std::vector<LibsvmValue>& values)>& each = {});
 // Rows [first, first + count) of `text` (indexed into `shape`): x (count x
 // shape.features, dense) and the labels y.
 void parse_libsvm_rows(std::string_view text, const std::string& file, const LibsvmShape& shape,

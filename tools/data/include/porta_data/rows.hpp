@@ -1,9 +1,13 @@
 // A data file read a range of rows at a time, for training on data that do
-// not fit in memory (porta-logreg --device-memory): CSV and LIBSVM text is
-// memory-mapped and indexed by a first pass (every value checked, and where
-// each row begins noted), then parsed a range at a time; NPY is mapped and
-// converted a range at a time. Only the index (a few bytes a row) is held.
-// Errors name the file and the place, as read_table's do.
+// not fit in memory (porta-logreg --device-memory), which reads every row on
+// every pass. CSV and LIBSVM text is memory-mapped and parsed once, by a
+// first pass that checks every value and label and converts the rows into a
+// row cache (porta_data/row_cache.hpp: float32 rows in host memory up to a
+// budget, else in a mapped temporary file); later reads copy from the cache.
+// When the cache cannot be written, the first pass notes where each row
+// begins instead and reads parse the text a range at a time. NPY is mapped
+// and converted a range at a time. Errors name the file and the place, as
+// read_table's do.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +19,7 @@
 #include "porta_data/file.hpp"
 #include "porta_data/libsvm.hpp"
 #include "porta_data/npy.hpp"
+#include "porta_data/row_cache.hpp"
 #include "porta_data/table.hpp"
 
 namespace porta::data {
@@ -22,23 +27,33 @@ namespace porta::data {
 class RowFile {
  public:
   // The first pass: the file (with its labels) read as `options` say, every
-  // value and label checked. The rows must have labels.
-  RowFile(const std::string& path, const ReadOptions& options);
+  // value and label checked; CSV and LIBSVM rows cached as `cache` says. The
+  // rows must have labels.
+  RowFile(const std::string& path, const ReadOptions& options, const RowCacheOptions& cache = {});
 
   const std::string& file() const { return path_; }
+  Format format() const { return format_; }
   uint64_t rows() const { return rows_; }
   uint64_t features() const { return features_; }
   const std::vector<std::string>& feature_names() const { return names_; }
 
+  // Whether the rows are read from the row cache, and from its file.
+  bool cached() const { return cache_ != nullptr; }
+  bool cached_in_file() const { return cache_ && cache_->in_file(); }
+  std::string cache_folder() const { return cache_ ? cache_->folder() : std::string(); }
+
   // Rows [first, first + count): the features into x (count x features(),
   // row-major) and the labels into y. Thread-safe. Throws Error, also when
-  // the file changed since the first pass (a file replaced by rename is read
-  // as it was: its mapping keeps the old contents).
+  // the file changed since the first pass and is read from the file (cached
+  // rows are the first pass's; a file replaced by rename is read as it was:
+  // its mapping keeps the old contents).
   void read(uint64_t first, uint64_t count, float* x, float* y) const;
 
  private:
   // Splits a grid of rows into x and y as the options say.
   void take(Grid grid, float* x, float* y) const;
+  // read() from the row cache.
+  void read_cached(uint64_t first, uint64_t count, float* x, float* y) const;
 
   std::string path_;
   ReadOptions options_;
@@ -50,6 +65,12 @@ class RowFile {
   LibsvmShape libsvm_;
   std::unique_ptr<NpyFile> npy_, npy_labels_;
   bool checked_ = false;  // the first pass is done
+  // CSV and LIBSVM once cached: the cache, and each row's label. CSV rows are
+  // features() floats each; LIBSVM rows their nonzero values as (index,
+  // value) pairs, row i's from pair entries_[i] to entries_[i + 1].
+  std::unique_ptr<RowCache> cache_;
+  std::vector<float> labels_;
+  std::vector<uint64_t> entries_;
 };
 
 }  // namespace porta::data

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
@@ -19,6 +20,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "error_of.hpp"
@@ -202,6 +204,36 @@ std::pair<std::string, std::string> two_files(int rows) {
     svm += std::to_string(i % 2) + " 1:" + a + " 2:" + b + (i % 3 ? " 3:" + c : "") + "\n";
   }
   return {write("two.csv", csv), write("two.svm", svm)};
+}
+
+// Readers on several threads at once (as the trainer's, one per device) get
+// every row right, from the cache in memory, in a file, and from the text.
+TEST(RowCache, SeveralThreadsReadAtOnce) {
+  const auto [csv, svm] = two_files(2000);
+  for (const std::string& path : {csv, svm}) {
+    const Table whole = read_table(path, {});
+    for (Cache cache : {Cache::memory, Cache::file, Cache::off}) {
+      const RowFile rows(path, {}, cache_options(cache));
+      std::vector<std::thread> readers;
+      std::atomic<int> wrong{0};
+      for (int t = 0; t < 4; ++t)
+        readers.emplace_back([&, t] {
+          std::mt19937_64 rng(t);
+          for (int k = 0; k < 200; ++k) {
+            const uint64_t first = rng() % whole.rows,
+                           count = 1 + rng() % std::min<uint64_t>(50, whole.rows - first);
+            std::vector<float> x(count * whole.features), y(count);
+            rows.read(first, count, x.data(), y.data());
+            if (std::memcmp(x.data(), &whole.x[first * whole.features], x.size() * sizeof(float)) != 0 ||
+                std::memcmp(y.data(), &whole.y[first], y.size() * sizeof(float)) != 0)
+              ++wrong;
+          }
+        });
+      for (std::thread& r : readers) r.join();
+      EXPECT_EQ(wrong.load(), 0) << path;
+    }
+    std::filesystem::remove(path);
+  }
 }
 
 // A cache larger than its memory budget moves to a file midway: the same rows.

@@ -133,17 +133,14 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
        "rows stay in the file and are read from it a chunk ahead",
        "BYTES"},
       {"--row-cache", &raw.row_cache,
-       "with --data FILE --device-memory: CSV and LIBSVM rows are parsed once, into a\n"
-       "cache of float32 rows that every pass reads (default on); off: parsed every pass",
+       "with --data FILE --device-memory, CSV and LIBSVM rows are parsed once, into a cache\n"
+       "of float32 rows every pass reads (default on; off: parsed every pass). It is held in\n"
+       "host memory up to --row-cache-memory, else in a file in --row-cache-dir, removed at\n"
+       "once and gone at exit; a cache that cannot be written: parsed every pass, one warning",
        "on|off"},
       {"--row-cache-memory", &raw.row_cache_memory,
-       "the most bytes of that cache held in host memory (suffix K, M, G; default a\n"
-       "quarter of the host's memory); a larger cache goes to a file, mapped",
-       "BYTES"},
-      {"--row-cache-dir", &o.row_cache.dir,
-       "where that file goes (default $TMPDIR, else /tmp); it is removed at once and\n"
-       "gone at exit. A cache that cannot be written: parsed every pass, with a warning",
-       "DIR"},
+       "default: a quarter of the host's memory (suffix K, M, G)", "BYTES"},
+      {"--row-cache-dir", &o.row_cache.dir, "default: $TMPDIR, else /tmp", "DIR"},
   };
   for (const auto& w : words) app.add_option(w.name, *w.value, w.help)->type_name(w.type);
   app.add_flag("--header", raw.header, "CSV: the first row is a header (default: detected)");

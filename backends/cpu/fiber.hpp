@@ -74,6 +74,7 @@ class FiberScheduler {
     uint32_t index;
     uint32_t next;  // ring of fibers still running
     uint32_t prev;
+    void* tsan = nullptr;  // its ThreadSanitizer fiber (TSan builds only)
   };
   static void fiber_main(void* fiber);
   void finish(Fiber& fiber);
@@ -94,6 +95,7 @@ class FiberScheduler {
   // AddressSanitizer must be told about every stack switch.
   const void* main_stack_bottom_ = nullptr;
   size_t main_stack_size_ = 0;
+  void* tsan_main_ = nullptr;  // ThreadSanitizer's fiber of the thread itself
 };
 
 }  // namespace porta::cpu

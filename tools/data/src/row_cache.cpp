@@ -115,6 +115,7 @@ bool RowCache::flush() {
 
 bool RowCache::append(const void* data, size_t size) {
   if (given_up_) return false;
+  if (size == 0) return true;  // a LIBSVM row of zeros
   if (!in_file_) {
     const uint64_t need = size_ + size;
     if (need > capacity_ && need <= options_.memory_budget) {

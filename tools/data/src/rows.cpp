@@ -114,7 +114,8 @@ void RowFile::read_cached(uint64_t first, uint64_t count, float* x, float* y) co
   std::copy(labels_.begin() + static_cast<ptrdiff_t>(first),
             labels_.begin() + static_cast<ptrdiff_t>(first + count), y);
   if (format_ == Format::csv) {
-    std::memcpy(x, cache_->bytes() + first * features_ * sizeof(float), count * features_ * sizeof(float));
+    if (count && features_)  // an empty cache has no bytes to copy from
+      std::memcpy(x, cache_->bytes() + first * features_ * sizeof(float), count * features_ * sizeof(float));
     return;
   }
   const auto* values = reinterpret_cast<const CachedValue*>(cache_->bytes());

@@ -593,6 +593,7 @@ static porta_status queue_native_event(porta_stream stream, void* event, bool wa
     auto entry = wait ? d.api->stream_wait_native_event : d.api->stream_signal_native_event;
     check_plugin(need(entry, d, call, "native events")(stream->handle, event), d,
                  wait ? "stream_wait_native_event" : "stream_signal_native_event");
+    if (wait) stream->native_waits = true;  // porta_stream_destroy does not wait for that event
   });
 }
 

@@ -205,12 +205,16 @@ void stream_signal_native_event(porta_plugin_stream_t& stream, void* native) {
         "clEnqueueMarkerWithWaitList");
   note_enqueued(stream);
   check(cl().clRetainEvent(user), where, "clRetainEvent");
-  // When the marker completes (or fails), so does the user event.
+  // When the marker completes (or fails), so does the user event. porta lets
+  // go of the marker (which holds the queue) first: once the framework sees
+  // its event complete, porta holds nothing of its queue. (The runtime may
+  // still hold the finished marker a moment longer: PoCL drops its own
+  // reference after the callbacks return.)
   auto complete = [](cl_event marker_event, cl_int status, void* data) {
     cl_event user_event = static_cast<cl_event>(data);
+    cl().clReleaseEvent(marker_event);
     cl().clSetUserEventStatus(user_event, status < 0 ? status : CL_COMPLETE);
     cl().clReleaseEvent(user_event);
-    cl().clReleaseEvent(marker_event);
   };
   const cl_int set = cl().clSetEventCallback(marker, CL_COMPLETE, complete, user);
   if (set != CL_SUCCESS) {

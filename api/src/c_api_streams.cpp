@@ -482,7 +482,9 @@ void porta_sequence_destroy(porta_sequence sequence) {
   DeviceState& d = *sequence->device;
   if (sequence->handle && !d.lost) {
     // A replay on a stream destroyed with left work may still run it.
-    std::function<void()> release = [api = d.api, handle = sequence->handle] { api->sequence_destroy(handle); };
+    std::function<void()> release = [api = d.api, handle = sequence->handle] {
+      api->sequence_destroy(handle);
+    };
     if (!d.has_left_work.load() || !d.defer_release("a recorded sequence", release)) release();
   }
   delete sequence;

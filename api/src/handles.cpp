@@ -20,7 +20,7 @@ DeviceState::~DeviceState() {
 }
 
 BufferState::~BufferState() {
-  if (device->lost) return;  // the lost device's kernel may still use the memory
+  if (device->lost) return;            // the lost device's kernel may still use the memory
   if (device->has_left_work.load()) {  // work a destroyed stream left may still use it
     std::function<void()> release = [api = device->api, handle = handle, on_release = std::move(on_release)] {
       if (handle) api->buffer_destroy(handle);

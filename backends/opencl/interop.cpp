@@ -161,13 +161,15 @@ void stream_release_native_waits(porta_plugin_stream_t& stream) {
   for (cl_event event : stream.waited) {
     cl_int state = CL_COMPLETE;
     cl().clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, nullptr);
-    if (state > CL_COMPLETE) pending += plugin::format("%s%p", pending.empty() ? "" : ", ", static_cast<void*>(event));
+    if (state > CL_COMPLETE)
+      pending += plugin::format("%s%p", pending.empty() ? "" : ", ", static_cast<void*>(event));
   }
   if (!pending.empty())
-    plugin::fail(PORTA_ERROR_UNSUPPORTED,
-                 "opencl: %s: the work waits for a framework's cl_event (%s) that is not complete; porta does "
-                 "not complete a framework's event",
-                 stream.device->where.c_str(), pending.c_str());
+    plugin::fail(
+        PORTA_ERROR_UNSUPPORTED,
+        "opencl: %s: the work waits for a framework's cl_event (%s) that is not complete; porta does "
+        "not complete a framework's event",
+        stream.device->where.c_str(), pending.c_str());
 }
 
 void stream_wait_event(porta_plugin_stream_t& stream, porta_plugin_event_t& event) {

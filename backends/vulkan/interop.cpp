@@ -180,11 +180,12 @@ void Stream::release_native_waits() {
     signal.semaphore = semaphore;
     signal.value = value;
     device_.check(device_.fn.vkSignalSemaphore(device_.handle, &signal), "vkSignalSemaphore");
-    plugin::log(PORTA_LOG_WARN,
-                format("vulkan: %s: the device is closing while a destroyed stream's work waits for a "
-                       "framework's timeline semaphore 0x%llx to reach %llu (it is at %llu): porta signalled it",
-                       device_.label().c_str(), handle, static_cast<unsigned long long>(value),
-                       static_cast<unsigned long long>(reached)));
+    plugin::log(
+        PORTA_LOG_WARN,
+        format("vulkan: %s: the device is closing while a destroyed stream's work waits for a "
+               "framework's timeline semaphore 0x%llx to reach %llu (it is at %llu): porta signalled it",
+               device_.label().c_str(), handle, static_cast<unsigned long long>(value),
+               static_cast<unsigned long long>(reached)));
   }
   if (!binary.empty())
     fail(PORTA_ERROR_UNSUPPORTED,

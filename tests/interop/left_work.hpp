@@ -59,8 +59,8 @@ inline bool released_after_calls(const porta::Device& device, const ReleasedMemo
 // porta's log messages and reported errors while it lives.
 struct Messages {
   Messages() {
-    porta_set_log_sink([](porta_log_level, const char* m, void* self) { static_cast<Messages*>(self)->add(m); },
-                       this);
+    porta_set_log_sink(
+        [](porta_log_level, const char* m, void* self) { static_cast<Messages*>(self)->add(m); }, this);
     porta_set_error_callback(
         [](porta_status, const char* m, void* self) { static_cast<Messages*>(self)->add(m); }, this);
   }

@@ -215,8 +215,9 @@ typedef struct porta_vk_semaphore {
  *   finished work, without waiting, on later calls on the device's streams
  *   (create, destroy, sync) and when the device is closed;
  * - reads into host memory that only a sync would complete are dropped
- *   (Vulkan's staged reads); where the device writes host memory directly
- *   (OpenCL, CUDA, imported host memory), it does so when the work runs, so
+ *   (those staged through porta's memory: Vulkan's, small reads on OpenCL
+ *   and CUDA); where the device writes host memory directly (other reads on
+ *   OpenCL and CUDA, imported host memory) it does so when the work runs, so
  *   keep such memory valid until then, or sync before destroying;
  * - closing the device with such work still pending: porta satisfies from
  *   the host what it can (Vulkan: a timeline semaphore of porta's VkDevice

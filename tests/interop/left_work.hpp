@@ -3,6 +3,8 @@
 // the messages porta sends to a log sink and an error callback, and a clock.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -54,6 +56,31 @@ inline bool released_after_calls(const porta::Device& device, const ReleasedMemo
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return memory.released.load();
+}
+
+// The left-work scenario every backend shares: a stream waits for the
+// framework's event (`wait(stream)`), queues a kernel on imported memory and
+// is destroyed; the destroy returns at once, the memory stays until the
+// event comes (`signal()`) and the work has run, then porta releases it.
+template <class Wait, class Signal>
+void check_left_work(const porta::Device& device, Wait wait, Signal signal) {
+  ReleasedMemory memory(256);
+  {
+    porta::Buffer b = memory.import(device);
+    porta::Stream s = device.stream();
+    wait(s);
+    porta::ops::scale(s, porta::Tensor(b, {256}), 2.0f, porta::Tensor(b, {256}));
+    const auto start = Clock::now();
+    s = porta::Stream();
+    EXPECT_LT(seconds_since(start), 2.0) << "the destroy waited for the framework's event";
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(memory.released.load()) << "released while the left work may still use it";
+  EXPECT_EQ(memory.data[0], 1.0f) << "porta's work ran before the framework's event";
+  signal();
+  EXPECT_TRUE(released_after_calls(device, memory, 10.0)) << "the left work's memory was never released";
+  EXPECT_EQ(memory.data[0], 2.0f);
+  EXPECT_EQ(memory.data[255], 2.0f);
 }
 
 // porta's log messages and reported errors while it lives.

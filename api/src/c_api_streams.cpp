@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -125,6 +126,28 @@ void submit(porta_stream_t& s, const char* call, std::vector<std::shared_ptr<voi
 void drop_marks(porta_stream_t& s) {
   for (const InFlightMark& m : s.marks) s.device->api->event_destroy(m.event);
   s.marks.clear();
+}
+
+// porta_stream_destroy of a stream that waited for a framework's event: true
+// when its work has not finished (the event may never come), and the plugin
+// stream is left to the device (left_work.cpp) instead of waited for.
+bool leave_waiting_work(porta_stream_t& s) {
+  const porta_plugin_api& api = *s.device->api;
+  if (!api.event_record || !api.event_query) return false;
+  porta_plugin_event end = nullptr;
+  int done = 0;
+  if (api.event_record(s.handle, &end) != PORTA_SUCCESS || api.event_query(end, &done) != PORTA_SUCCESS ||
+      done) {
+    clear_last_error();  // the sync that follows says what failed
+    if (end) api.event_destroy(end);
+    return false;
+  }
+  drop_marks(s);
+  s.device->leave_stream(s.handle, end);
+  log(PORTA_LOG_INFO, s.device->label +
+                          ": stream destroyed while its work waits for a framework's event; porta frees what "
+                          "that work uses once it has run");
+  return true;
 }
 
 // porta_stream_wait_event where the plugin has no stream_wait_event: the
@@ -282,6 +305,7 @@ porta_status porta_stream_create(porta_device device, porta_stream* stream) {
     check_handle(device, "device", "porta_stream_create");
     if (!stream) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_stream_create: stream is null");
     *stream = nullptr;
+    device->state->release_left_work();
     auto s = std::make_unique<porta_stream_t>();
     s->device = device->state;
     static std::atomic<uint64_t> streams_made{0};
@@ -295,20 +319,24 @@ porta_status porta_stream_create(porta_device device, porta_stream* stream) {
 
 void porta_stream_destroy(porta_stream stream) {
   if (!release_handle(stream, "stream", "porta_stream_destroy")) return;
-  const auto& api = stream->device->api;
-  if (stream->device->lost) {  // handles.cpp says why nothing goes back to the plugin
+  const DeviceRef device = stream->device;
+  const auto& api = device->api;
+  if (device->lost) {  // handles.cpp says why nothing goes back to the plugin
     delete stream;
     return;
   }
-  if (stream->recording && native_recording(*stream->device)) {
+  if (stream->recording && native_recording(*device)) {
     porta_plugin_sequence seq = nullptr;
     if (api->stream_end_record(stream->handle, &seq) == PORTA_SUCCESS && seq) api->sequence_destroy(seq);
   }
-  if (api->stream_sync(stream->handle) != PORTA_SUCCESS)
-    log(PORTA_LOG_WARN, stream->device->label + ": stream destroyed with failed work: " + porta_last_error());
-  drop_marks(*stream);
-  api->stream_destroy(stream->handle);
-  delete stream;
+  if (!(stream->native_waits && leave_waiting_work(*stream))) {
+    if (api->stream_sync(stream->handle) != PORTA_SUCCESS)
+      log(PORTA_LOG_WARN, device->label + ": stream destroyed with failed work: " + porta_last_error());
+    drop_marks(*stream);
+    api->stream_destroy(stream->handle);
+  }
+  delete stream;  // objects that left work uses wait for it (DeviceState::defer_release)
+  device->release_left_work();
 }
 
 porta_status porta_stream_write(porta_stream stream, porta_buffer dst, uint64_t offset, const void* src,
@@ -392,6 +420,8 @@ porta_status porta_stream_sync(porta_stream stream) {
     if (status != PORTA_ERROR_DEVICE_LOST) {
       drop_marks(s);
       s.in_flight.clear();
+      s.native_waits = false;  // the framework's events came
+      s.device->release_left_work();
     }
     if (status != PORTA_SUCCESS) s.bounds_records.clear();
     check_plugin(status, *s.device, "sync");
@@ -449,7 +479,14 @@ porta_status porta_stream_replay(porta_stream stream, porta_sequence sequence) {
 
 void porta_sequence_destroy(porta_sequence sequence) {
   if (!release_handle(sequence, "sequence", "porta_sequence_destroy")) return;
-  if (sequence->handle) sequence->device->api->sequence_destroy(sequence->handle);
+  DeviceState& d = *sequence->device;
+  if (sequence->handle && !d.lost) {
+    // A replay on a stream destroyed with left work may still run it.
+    std::function<void()> release = [api = d.api, handle = sequence->handle] {
+      api->sequence_destroy(handle);
+    };
+    if (!d.has_left_work.load() || !d.defer_release("a recorded sequence", release)) release();
+  }
   delete sequence;
 }
 

@@ -11,6 +11,7 @@
 DeviceState::~DeviceState() {
   reused_kernels.clear();
   if (lost) return;
+  if (!finish_left_work()) return;  // the device stays open under that work (reported)
   if (io_stream) {
     api->stream_sync(io_stream);
     api->stream_destroy(io_stream);
@@ -19,13 +20,28 @@ DeviceState::~DeviceState() {
 }
 
 BufferState::~BufferState() {
-  if (device->lost) return;  // the lost device's kernel may still use the memory
+  if (device->lost) return;            // the lost device's kernel may still use the memory
+  if (device->has_left_work.load()) {  // work a destroyed stream left may still use it
+    std::function<void()> release = [api = device->api, handle = handle, on_release = std::move(on_release)] {
+      if (handle) api->buffer_destroy(handle);
+      if (on_release) on_release();
+    };
+    if (!device->defer_release(
+            porta::core::format("a buffer of %llu bytes", static_cast<unsigned long long>(size)), release))
+      release();
+    return;
+  }
   if (handle) device->api->buffer_destroy(handle);
   if (on_release) on_release();
 }
 
 KernelState::~KernelState() {
-  if (handle && !device->lost) device->api->kernel_destroy(handle);
+  if (!handle || device->lost) return;
+  if (device->has_left_work.load()) {
+    std::function<void()> release = [api = device->api, handle = handle] { api->kernel_destroy(handle); };
+    if (device->defer_release("kernel '" + interface.name + "'", release)) return;
+  }
+  device->api->kernel_destroy(handle);
 }
 
 namespace porta::core {

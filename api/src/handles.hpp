@@ -23,6 +23,25 @@ struct KernelBoundsReport;
 struct BoundsRecord;
 }  // namespace porta::core
 
+// A stream destroyed while its work waited for a framework's event
+// (porta_stream_wait_native_event) that had not come: porta_stream_destroy
+// does not wait for that work (left_work.cpp). The plugin stream stays until
+// `end`, recorded after the work, has passed.
+struct LeftStream {
+  uint64_t serial = 0;
+  porta_plugin_stream handle = nullptr;
+  porta_plugin_event end = nullptr;
+};
+
+// An object let go while left work was pending: freed (its plugin object
+// destroyed, foreign memory released) once every LeftStream up to `serial`
+// has finished, as that work may still use it.
+struct DeferredRelease {
+  uint64_t serial = 0;
+  std::string what;  // "a buffer of N bytes", for the report when it is never freed
+  std::function<void()> release;
+};
+
 struct DeviceState {
   porta::core::Plugin* plugin = nullptr;
   const porta_plugin_api* api = nullptr;
@@ -51,6 +70,25 @@ struct DeviceState {
   // A framework's allocator for porta_buffer_create (porta_device_set_allocator).
   std::mutex allocator_mutex;
   porta_allocator allocator{};
+  // Work left by destroyed streams and what waits for it (left_work.cpp).
+  // Nothing here owns the device: the objects' releases capture no DeviceRef.
+  std::mutex left_mutex;
+  std::vector<LeftStream> left_streams;
+  std::vector<DeferredRelease> deferred;
+  uint64_t left_serial = 0;
+  std::atomic<bool> has_left_work{false};
+  // Keeps the plugin stream `stream` until `end` (recorded after its work) has passed.
+  void leave_stream(porta_plugin_stream stream, porta_plugin_event end);
+  // Runs `release` once the left work pending now has finished, or now
+  // (returns false, the caller runs it) when there is none.
+  bool defer_release(const std::string& what, std::function<void()>& release);
+  // Destroys the left streams whose work has finished, and runs the
+  // releases that waited for them; never blocks.
+  void release_left_work();
+  // At close: satisfies what the plugin can of the events left work waits
+  // for, waits a bounded time, and reports what is left. False: work is
+  // left, and the device must not be closed under it.
+  bool finish_left_work();
   ~DeviceState();
 };
 using DeviceRef = std::shared_ptr<DeviceState>;
@@ -144,6 +182,8 @@ struct porta_stream_t {
   // that a custom operator queues on, does not keep all it ever used.
   std::vector<std::shared_ptr<void>> in_flight;
   std::deque<InFlightMark> marks;  // oldest first
+  // A framework's event was waited for (porta_stream_wait_native_event) since the last sync.
+  bool native_waits = false;
   // Records of reporting dispatches queued since the last sync (bounds_report.hpp).
   std::vector<std::shared_ptr<porta::core::BoundsRecord>> bounds_records;
 };

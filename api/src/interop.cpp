@@ -150,8 +150,11 @@ std::shared_ptr<BufferState> import_memory(const DeviceRef& device, const porta_
   auto state = std::make_shared<BufferState>();
   state->device = device;
   state->size = memory.bytes;
-  check_plugin(import(device->handle, &memory, &state->handle), *device,
-               format("buffer_import (%s, %llu bytes)", kind, static_cast<ull>(memory.bytes)).c_str());
+  // The call's name for a message is built only for a failure: an operator imports on every call.
+  const porta_status imported = import(device->handle, &memory, &state->handle);
+  if (imported != PORTA_SUCCESS)
+    check_plugin(imported, *device,
+                 format("buffer_import (%s, %llu bytes)", kind, static_cast<ull>(memory.bytes)).c_str());
   state->on_release = std::move(release);
   return state;
 }
@@ -593,6 +596,7 @@ static porta_status queue_native_event(porta_stream stream, void* event, bool wa
     auto entry = wait ? d.api->stream_wait_native_event : d.api->stream_signal_native_event;
     check_plugin(need(entry, d, call, "native events")(stream->handle, event), d,
                  wait ? "stream_wait_native_event" : "stream_signal_native_event");
+    if (wait) stream->native_waits = true;  // porta_stream_destroy does not wait for that event
   });
 }
 

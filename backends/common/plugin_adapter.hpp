@@ -61,6 +61,7 @@
 //   static void stream_signal_native_event(Stream&, void* native_event);
 //   static bool event_query(Event&);  // the work before it has finished (never blocks)
 //   static void stream_wait_event(Stream&, Event&);  // later work waits for the event, not the host
+//   static void stream_release_native_waits(Stream&);  // at close: satisfy the framework's events it can
 // };
 #pragma once
 
@@ -276,6 +277,9 @@ class Adapter {
   static porta_status stream_wait_event(porta_plugin_stream s, porta_plugin_event e) {
     return guard([&] { B::stream_wait_event(stream(s), *object<Event>(e)); });
   }
+  static porta_status stream_release_native_waits(porta_plugin_stream s) {
+    return guard([&] { B::stream_release_native_waits(stream(s)); });
+  }
 
   struct Interop {
     decltype(porta_plugin_api::buffer_import) buffer_import = nullptr;
@@ -287,6 +291,7 @@ class Adapter {
     decltype(porta_plugin_api::stream_signal_native_event) stream_signal_native_event = nullptr;
     decltype(porta_plugin_api::event_query) event_query = nullptr;
     decltype(porta_plugin_api::stream_wait_event) stream_wait_event = nullptr;
+    decltype(porta_plugin_api::stream_release_native_waits) stream_release_native_waits = nullptr;
   };
   static constexpr Interop interop() {
     Interop i;
@@ -306,6 +311,8 @@ class Adapter {
     if constexpr (requires(Event & e) { B::event_query(e); }) i.event_query = event_query;
     if constexpr (requires(Stream & s, Event & e) { B::stream_wait_event(s, e); })
       i.stream_wait_event = stream_wait_event;
+    if constexpr (requires(Stream & s) { B::stream_release_native_waits(s); })
+      i.stream_release_native_waits = stream_release_native_waits;
     return i;
   }
 
@@ -363,6 +370,7 @@ class Adapter {
       .device_open_options = device_open_options,
       .event_query = interop().event_query,
       .stream_wait_event = interop().stream_wait_event,
+      .stream_release_native_waits = interop().stream_release_native_waits,
   };
 };
 

@@ -146,6 +146,30 @@ void stream_wait_native_event(porta_plugin_stream_t& stream, void* native) {
   check(cl().clEnqueueBarrierWithWaitList(stream.queue, 1, &event, nullptr), stream.device->where,
         "clEnqueueBarrierWithWaitList");
   note_enqueued(stream);
+  if (cl().clRetainEvent(event) == CL_SUCCESS) stream.waited.push_back(event);
+}
+
+void release_waited(porta_plugin_stream_t& stream) {
+  for (cl_event event : stream.waited) cl().clReleaseEvent(event);
+  stream.waited.clear();
+}
+
+void stream_release_native_waits(porta_plugin_stream_t& stream) {
+  // A user event is the framework's to complete, and it may still do so: the
+  // cl_context lives on while the framework holds the event.
+  std::string pending;
+  for (cl_event event : stream.waited) {
+    cl_int state = CL_COMPLETE;
+    cl().clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, nullptr);
+    if (state > CL_COMPLETE)
+      pending += plugin::format("%s%p", pending.empty() ? "" : ", ", static_cast<void*>(event));
+  }
+  if (!pending.empty())
+    plugin::fail(
+        PORTA_ERROR_UNSUPPORTED,
+        "opencl: %s: the work waits for a framework's cl_event (%s) that is not complete; porta does "
+        "not complete a framework's event",
+        stream.device->where.c_str(), pending.c_str());
 }
 
 void stream_wait_event(porta_plugin_stream_t& stream, porta_plugin_event_t& event) {
@@ -183,12 +207,16 @@ void stream_signal_native_event(porta_plugin_stream_t& stream, void* native) {
         "clEnqueueMarkerWithWaitList");
   note_enqueued(stream);
   check(cl().clRetainEvent(user), where, "clRetainEvent");
-  // When the marker completes (or fails), so does the user event.
+  // When the marker completes (or fails), so does the user event. porta lets
+  // go of the marker (which holds the queue) first: once the framework sees
+  // its event complete, porta holds nothing of its queue. (The runtime may
+  // still hold the finished marker a moment longer: PoCL drops its own
+  // reference after the callbacks return.)
   auto complete = [](cl_event marker_event, cl_int status, void* data) {
     cl_event user_event = static_cast<cl_event>(data);
+    cl().clReleaseEvent(marker_event);
     cl().clSetUserEventStatus(user_event, status < 0 ? status : CL_COMPLETE);
     cl().clReleaseEvent(user_event);
-    cl().clReleaseEvent(marker_event);
   };
   const cl_int set = cl().clSetEventCallback(marker, CL_COMPLETE, complete, user);
   if (set != CL_SUCCESS) {

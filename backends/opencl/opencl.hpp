@@ -84,6 +84,9 @@ struct porta_plugin_stream_t {
   // read's): a sync waits for it instead of enqueueing a marker. Null once
   // anything else is enqueued (note_enqueued).
   cl_event tail = nullptr;
+  // A framework's events waited for since the last sync (retained), for
+  // stream_release_native_waits' message.
+  std::vector<cl_event> waited;
 };
 
 struct porta_plugin_sequence_t {
@@ -138,6 +141,9 @@ void device_native(porta_plugin_device_t& device, porta_native_device& native);
 porta_plugin_stream_t* stream_wrap_native(porta_plugin_device_t& device, void* queue);
 void stream_wait_native_event(porta_plugin_stream_t& stream, void* event);
 void stream_signal_native_event(porta_plugin_stream_t& stream, void* event);
+void stream_release_native_waits(porta_plugin_stream_t& stream);
+// Lets go of the framework's events the stream waited for.
+void release_waited(porta_plugin_stream_t& stream);
 // Whether the work before an event_record marker has finished (never blocks).
 bool event_query(porta_plugin_event_t& event);
 // Later work on `stream` waits for the work before an event_record marker (device-side).

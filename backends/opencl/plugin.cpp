@@ -75,6 +75,7 @@ struct Backend : plugin::HandleObjects {
   static void stream_signal_native_event(Stream& s, void* event) {
     opencl::stream_signal_native_event(s, event);
   }
+  static void stream_release_native_waits(Stream& s) { opencl::stream_release_native_waits(s); }
   static bool event_query(Event& event) { return opencl::event_query(event); }
   static void stream_wait_event(Stream& s, Event& event) { opencl::stream_wait_event(s, event); }
 };

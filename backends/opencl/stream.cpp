@@ -159,6 +159,7 @@ porta_plugin_stream_t* stream_create(porta_plugin_device_t& device) {
 
 void stream_destroy(porta_plugin_stream_t* stream) {
   note_enqueued(*stream);
+  release_waited(*stream);
   if (stream->small_mem) {
     cl().clEnqueueUnmapMemObject(stream->queue, stream->small_mem, stream->small.host(), 0, nullptr, nullptr);
     cl().clFinish(stream->queue);
@@ -309,6 +310,7 @@ void stream_sync(porta_plugin_stream_t& stream) {
     throw;
   }
   stream.small.finish(true);
+  release_waited(stream);  // they have come
 }
 
 porta_plugin_event_t* event_record(porta_plugin_stream_t& stream) {

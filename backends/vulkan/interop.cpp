@@ -159,6 +159,39 @@ void Stream::wait_semaphore(const void* native_event) {
   waits_.push_back(semaphore);
   wait_values_.push_back(static_cast<const porta_vk_semaphore*>(native_event)->value);
   wait_stages_.push_back(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+  waited_.emplace_back(semaphore, wait_values_.back());
+}
+
+void Stream::release_native_waits() {
+  std::string binary;
+  for (const auto& [semaphore, value] : waited_) {
+    const unsigned long long handle = reinterpret_cast<uint64_t>(semaphore);
+    if (!value) {
+      binary += format("%s0x%llx", binary.empty() ? "" : ", ", handle);
+      continue;
+    }
+    uint64_t reached = 0;
+    device_.check(device_.fn.vkGetSemaphoreCounterValue(device_.handle, semaphore, &reached),
+                  "vkGetSemaphoreCounterValue");
+    if (reached >= value) continue;
+    // The semaphore is of porta's VkDevice, which is closing: the framework
+    // can no longer signal it, and the queue cannot drain without it.
+    VkSemaphoreSignalInfo signal = make<VkSemaphoreSignalInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO);
+    signal.semaphore = semaphore;
+    signal.value = value;
+    device_.check(device_.fn.vkSignalSemaphore(device_.handle, &signal), "vkSignalSemaphore");
+    plugin::log(
+        PORTA_LOG_WARN,
+        format("vulkan: %s: the device is closing while a destroyed stream's work waits for a "
+               "framework's timeline semaphore 0x%llx to reach %llu (it is at %llu): porta signalled it",
+               device_.label().c_str(), handle, static_cast<unsigned long long>(value),
+               static_cast<unsigned long long>(reached)));
+  }
+  if (!binary.empty())
+    fail(PORTA_ERROR_UNSUPPORTED,
+         "vulkan: %s: the work waits for a framework's binary semaphore (%s), which porta cannot signal: the "
+         "host signals only timeline semaphores, and a queue's signal would come after the work that waits",
+         device_.label().c_str(), binary.c_str());
 }
 
 void Stream::signal_semaphore(const void* native_event) {

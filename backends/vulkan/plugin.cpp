@@ -67,6 +67,7 @@ struct Backend {
   static void* stream_native(Stream& s) { return s.device().queue; }
   static void stream_wait_native_event(Stream& s, void* event) { s.wait_semaphore(event); }
   static void stream_signal_native_event(Stream& s, void* event) { s.signal_semaphore(event); }
+  static void stream_release_native_waits(Stream& s) { s.release_native_waits(); }
   static void stream_destroy(Stream* s) {
     s->device().release([s] { delete s; });
   }
@@ -92,6 +93,7 @@ struct Backend {
   static Event* event_record(Stream& s) { return s.record_event(); }
   static double event_elapsed_ms(Event& start, Event& end) { return vk::event_elapsed_ms(start, end); }
   static void stream_wait_event(Stream& s, Event& event) { s.wait_event(event); }
+  static bool event_query(Event& event) { return vk::event_query(event); }
   static void event_destroy(Event* e) {
     e->device->release([e] { delete e; });
   }

@@ -155,6 +155,26 @@ double event_elapsed_ms(const Event& start, const Event& end) {
   return static_cast<double>(ticks) * d.limits().timestampPeriod / 1e6;
 }
 
+bool event_query(const Event& event) {
+  Device& d = *event.device;
+  d.ensure_alive("event_query");
+  const EventPoint& point = *event.point;
+  if (point.timeline) {
+    uint64_t reached = 0;
+    d.check(d.fn.vkGetSemaphoreCounterValue(d.handle, point.timeline->handle, &reached),
+            "vkGetSemaphoreCounterValue");
+    return reached >= point.value;
+  }
+  if (point.fence) {
+    const VkResult r = d.fn.vkGetFenceStatus(d.handle, point.fence);
+    if (r == VK_NOT_READY) return false;
+    d.check(r, "vkGetFenceStatus");
+    return true;
+  }
+  fail(PORTA_ERROR_INVALID_ARGUMENT, "vulkan: %s: event_query: the event was recorded into a sequence",
+       d.label().c_str());
+}
+
 // ---- streams ----
 
 Stream::Stream(Device& device) : device_(device) {
@@ -177,6 +197,11 @@ Stream::Stream(Device& device) : device_(device) {
 }
 
 Stream::~Stream() {
+  // Reads nobody synced for are not copied out: the core syncs a stream
+  // before destroying it, except one whose work waited for a framework's
+  // event, whose owner is gone (plugin.h's stream_destroy).
+  for (auto& b : in_flight_) b->readbacks.clear();
+  if (open_) open_->readbacks.clear();
   try {
     if (!device_.lost()) {
       flush();
@@ -343,6 +368,7 @@ void Stream::finish(const char* call) {
     for (auto& b : in_flight_) device_.wait_fence(b->fence, what.c_str());
   }
   pending_kernels_.clear();
+  waited_.clear();  // what the work waited for has come
   while (!in_flight_.empty()) {
     retire(std::move(in_flight_.front()), true);
     in_flight_.pop_front();

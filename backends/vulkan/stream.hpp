@@ -167,6 +167,10 @@ class Stream {
   // waits for it / it is signalled after the work queued so far.
   void wait_semaphore(const void* native_event);
   void signal_semaphore(const void* native_event);
+  // The device is closing while this (destroyed) stream's work waits for
+  // those semaphores: signals each timeline one from the host; fails naming
+  // the binary ones, which only a queue can signal.
+  void release_native_waits();
 
  private:
   static constexpr size_t kMaxChunksPerBatch = 4;  // staging one batch may hold before it is flushed
@@ -210,6 +214,8 @@ class Stream {
   std::vector<VkSemaphore> waits_;
   std::vector<uint64_t> wait_values_;
   std::vector<VkPipelineStageFlags> wait_stages_;
+  // Every framework semaphore waited for since the last finish (submitted or not).
+  std::vector<std::pair<VkSemaphore, uint64_t>> waited_;
   // A dispatch's descriptors, kept between dispatches so that one allocates nothing.
   std::vector<VkDescriptorBufferInfo> infos_;
   std::vector<uint32_t> params_;
@@ -221,5 +227,7 @@ class Stream {
 
 // Milliseconds between two events once both have completed.
 double event_elapsed_ms(const Event& start, const Event& end);
+// Whether the work before the event has finished, without waiting.
+bool event_query(const Event& event);
 
 }  // namespace porta::vk

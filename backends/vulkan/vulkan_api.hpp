@@ -94,6 +94,7 @@ namespace porta::vk {
 #define PORTA_VK_OPTIONAL_DEVICE_FUNCTIONS(X) \
   X(vkWaitSemaphores)                         \
   X(vkGetSemaphoreCounterValue)               \
+  X(vkSignalSemaphore)                        \
   X(vkCmdPushDescriptorSetKHR)                \
   X(vkGetMemoryHostPointerPropertiesEXT)
 

@@ -38,8 +38,7 @@ void main() {
 
 # Per call the op does only what must be done per call: everything that can be
 # made once is made once and looked up by the tensor's device.
-_devices: dict[torch.device, porta.Device] = {}
-_kernels: dict[torch.device, porta.Kernel] = {}
+_on_device: dict[torch.device, tuple[porta.Device, porta.Kernel]] = {}
 _streams: dict[int, porta.Stream] = {}  # porta's wrapper of each CUDA stream of PyTorch's, made once
 _PUSH = struct.Struct("<I")
 # The raw cudaStream_t of the current stream, as PyTorch's own generated code
@@ -48,13 +47,16 @@ _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
 
 
 def _porta_device(t: torch.Tensor) -> porta.Device:
-    key = t.device
-    dev = _devices.get(key)
-    if dev is None:
-        dev = porta.open("cuda", t.device.index or 0) if t.is_cuda else porta.open("cpu")
-        _devices[key] = dev
-        _kernels[key] = porta.kernel(GATED, device=dev, name="gated")
-    return dev
+    return _on_device_of(t.device)[0]
+
+
+def _on_device_of(key: torch.device) -> tuple[porta.Device, porta.Kernel]:
+    """porta's device for a torch device, and the kernel on it: opened and built once."""
+    found = _on_device.get(key)
+    if found is None:
+        dev = porta.open("cuda", key.index or 0) if key.type == "cuda" else porta.open("cpu")
+        found = _on_device[key] = (dev, porta.kernel(GATED, device=dev, name="gated"))
+    return found
 
 
 def _stream(dev: porta.Device, t: torch.Tensor) -> porta.Stream:
@@ -73,19 +75,20 @@ def gated_impl(x: torch.Tensor, gate: torch.Tensor, through_arrays: bool = False
     """The operator's body; ``through_arrays`` takes the general path (porta
     arrays from DLPack, then a dispatch), which the timing test sets against
     the direct one."""
-    if x.shape != gate.shape or x.dtype != torch.float32 or gate.dtype != torch.float32:
+    if x.dtype is not torch.float32 or gate.dtype is not torch.float32 or x.shape != gate.shape:
         raise ValueError(f"gated: expected two float32 tensors of one shape, got {x.dtype} {tuple(x.shape)} "
                          f"and {gate.dtype} {tuple(gate.shape)}")
-    if x.device != gate.device:
-        raise ValueError(f"gated: x is on {x.device}, gate on {gate.device}; expected one device")
+    device = x.device
+    if device != gate.device:
+        raise ValueError(f"gated: x is on {device}, gate on {gate.device}; expected one device")
     x, gate = x.contiguous(), gate.contiguous()
     out = torch.empty_like(x)
     n = x.numel()
     if n == 0:
         return out
-    dev = _porta_device(x)
+    dev, kernel = _on_device_of(device)
     stream = _stream(dev, x)
-    kernel, groups, push = _kernels[x.device], (n + 255) // 256, _PUSH.pack(n)
+    groups, push = (n + 255) // 256, _PUSH.pack(n)
     try:
         if through_arrays:
             raise ValueError("the general path")
@@ -100,16 +103,27 @@ def gated_impl(x: torch.Tensor, gate: torch.Tensor, through_arrays: bool = False
         stream.dispatch(kernel, groups, [px, pg, po], push)
         if not po.is_imported:
             out.copy_(torch.from_dlpack(po).reshape(out.shape))
-    if not x.is_cuda:
+    if device.type != "cuda":
         stream.sync()  # CPU tensors are read as soon as the op returns; CUDA work stays on torch's stream
     return out
 
 
-@torch.library.custom_op("porta_examples::gated", mutates_args=())
-def gated(x: torch.Tensor, gate: torch.Tensor) -> torch.Tensor:
-    return gated_impl(x, gate)
+# The operator, registered with torch.library's own building blocks (a schema,
+# a kernel per device type, a fake kernel for tracing) rather than the
+# torch.library.custom_op decorator, whose Python wrapping costs several times
+# the dispatcher's own per call. It has no derivative: PyTorch's autograd
+# fallback warns where a gradient would have to flow through it.
+_library = torch.library.Library("porta_examples", "DEF")
+_library.define("gated(Tensor x, Tensor gate) -> Tensor")
+for _key in ("CPU", "CUDA"):
+    _library.impl("gated", gated_impl, _key)
 
 
-@gated.register_fake
+@torch.library.register_fake("porta_examples::gated")
 def _(x: torch.Tensor, gate: torch.Tensor) -> torch.Tensor:
     return torch.empty_like(x)
+
+
+def gated(x: torch.Tensor, gate: torch.Tensor) -> torch.Tensor:
+    """``torch.ops.porta_examples.gated(x, gate)``."""
+    return torch.ops.porta_examples.gated(x, gate)

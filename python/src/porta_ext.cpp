@@ -257,43 +257,109 @@ std::vector<size_t> contiguous_shape(const AnyArray& a) {
   return shape;
 }
 
-// A buffer over `a`'s memory, used in place: host memory on a device that
-// imports it, CUDA memory on the CUDA backend; the buffer keeps `a` (its
-// producer's memory) until porta releases it. Null, with `why`, where the
-// device cannot use the memory in place.
-porta_buffer import_in_place(Device& d, const AnyArray& a, std::string& why) {
+// A buffer over `bytes` of memory at `data` (DLPack device type
+// `device_type`), used in place: host memory on a device that imports it,
+// CUDA memory on the CUDA backend. porta calls `release(owner)` once it no
+// longer uses the memory; on failure the caller keeps `owner`. Null, with
+// `why`, where the device cannot use the memory in place.
+porta_buffer import_memory(Device& d, int32_t device_type, const void* data, uint64_t bytes, void* owner,
+                           porta_release_fn release, std::string& why) {
   if (!has_interop()) {
     why = "this libporta cannot import memory";
     return nullptr;
   }
   porta_native_memory memory{};
   memory.struct_size = sizeof memory;
-  memory.bytes = a.nbytes();
-  if (a.device_type() == nb::device::cpu::value) {
+  memory.bytes = bytes;
+  if (device_type == nb::device::cpu::value) {
     memory.kind = PORTA_NATIVE_MEMORY_HOST;
-    memory.host_pointer = const_cast<void*>(a.data());
-  } else if (a.device_type() == nb::device::cuda::value) {
+    memory.host_pointer = const_cast<void*>(data);
+  } else if (device_type == nb::device::cuda::value) {
     memory.kind = PORTA_NATIVE_MEMORY_CUDA_POINTER;
-    memory.cuda_pointer = reinterpret_cast<uint64_t>(a.data());
+    memory.cuda_pointer = reinterpret_cast<uint64_t>(data);
   } else {
     why = "porta imports host and CUDA memory only";
     return nullptr;
   }
-  if (memory.bytes == 0) {
+  if (bytes == 0) {
     why = "an empty array has no memory to share";
     return nullptr;
   }
-  auto* owner = new AnyArray(a);
-  memory.release = release_owner;
+  memory.release = release;
   memory.release_user_data = owner;
   porta_buffer b = nullptr;
   porta_status s = porta_buffer_import_native(d.get(), &memory, &b);
   if (s != PORTA_SUCCESS) {
-    delete owner;  // porta did not take it
     if (s != PORTA_ERROR_UNSUPPORTED && s != PORTA_ERROR_INVALID_ARGUMENT) check(s);
     why = porta_last_error();
     return nullptr;
   }
+  return b;
+}
+
+// A buffer over `a`'s memory, used in place (import_memory); the buffer
+// keeps `a` (its producer's memory) until porta releases it.
+porta_buffer import_in_place(Device& d, const AnyArray& a, std::string& why) {
+  auto* owner = new AnyArray(a);
+  porta_buffer b = import_memory(d, a.device_type(), a.data(), a.nbytes(), owner, release_owner, why);
+  if (!b) delete owner;  // porta did not take it
+  return b;
+}
+
+// PyTorch's tensor type where PyTorch is loaded (never imported here), and
+// the strided layout: found again until PyTorch is there.
+struct TorchTypes {
+  PyObject* tensor = nullptr;
+  PyObject* strided = nullptr;
+};
+const TorchTypes& torch_types() {
+  static TorchTypes found;
+  if (found.tensor) return found;
+  nb::object torch = nb::steal(PyImport_GetModule(nb::str("torch").ptr()));
+  if (!torch.is_valid()) {
+    PyErr_Clear();
+    return found;
+  }
+  if (!nb::hasattr(torch, "Tensor") || !nb::hasattr(torch, "strided")) return found;
+  found.strided = nb::object(torch.attr("strided")).release().ptr();  // kept for good, like the module
+  found.tensor = nb::object(torch.attr("Tensor")).release().ptr();
+  return found;
+}
+
+void release_python_object(void* owner) {
+  nb::gil_scoped_acquire locked;
+  Py_DECREF(static_cast<PyObject*>(owner));
+}
+
+// A PyTorch tensor used in place, its memory read from the tensor itself
+// (data_ptr, nbytes): __dlpack__ is Python code that costs more than the
+// dispatch it would serve. The tensor is kept until porta releases the
+// memory, as its DLPack capsule would be. Null, and `fallback` set, for
+// anything else and for any tensor DLPack treats specially (a lazy
+// conjugate or negative view, a non-contiguous or non-strided one, another
+// device): those take the DLPack path, which says why it refuses.
+porta_buffer import_torch(Device& d, nb::handle item, std::string& why, bool& fallback) {
+  fallback = true;
+  const TorchTypes& torch = torch_types();
+  if (!torch.tensor || !PyObject_TypeCheck(item.ptr(), reinterpret_cast<PyTypeObject*>(torch.tensor)))
+    return nullptr;
+  if (!item.attr("layout").is(nb::handle(torch.strided)) ||
+      nb::cast<bool>(item.attr("is_conj")()) || nb::cast<bool>(item.attr("is_neg")()) ||
+      !nb::cast<bool>(item.attr("is_contiguous")()))
+    return nullptr;
+  int32_t device_type = 0;
+  if (nb::cast<bool>(item.attr("is_cuda")))
+    device_type = nb::device::cuda::value;
+  else if (nb::cast<bool>(item.attr("is_cpu")))
+    device_type = nb::device::cpu::value;
+  else
+    return nullptr;
+  fallback = false;
+  const auto data = reinterpret_cast<const void*>(nb::cast<uintptr_t>(item.attr("data_ptr")()));
+  const uint64_t bytes = nb::cast<uint64_t>(item.attr("nbytes"));
+  Py_INCREF(item.ptr());  // porta's until release_python_object
+  porta_buffer b = import_memory(d, device_type, data, bytes, item.ptr(), release_python_object, why);
+  if (!b) Py_DECREF(item.ptr());  // porta did not take it
   return b;
 }
 
@@ -337,15 +403,19 @@ void dispatch_arrays(Device& d, porta_stream stream, porta_kernel kernel, const 
     if (Buffer* b = nb::isinstance<Buffer>(item) ? nb::inst_ptr<Buffer>(item) : nullptr) {
       handles.push_back(b->get());
     } else {
-      AnyArray a;
-      if (!nb::try_cast(item, a))
-        throw nb::type_error(
-            ("stream.dispatch: buffer " + std::to_string(i) +
-             " is neither a porta.Array nor a DLPack producer (a PyTorch tensor, a NumPy array)")
-                .c_str());
-      contiguous_shape(a);
       std::string why;
-      porta_buffer own = import_in_place(d, a, why);
+      bool fallback = true;
+      porta_buffer own = import_torch(d, item, why, fallback);
+      if (fallback) {
+        AnyArray a;
+        if (!nb::try_cast(item, a))
+          throw nb::type_error(
+              ("stream.dispatch: buffer " + std::to_string(i) +
+               " is neither a porta.Array nor a DLPack producer (a PyTorch tensor, a NumPy array)")
+                  .c_str());
+        contiguous_shape(a);
+        own = import_in_place(d, a, why);
+      }
       if (!own)
         throw nb::value_error(("stream.dispatch: buffer " + std::to_string(i) +
                                " cannot be used in place on this device (" + why +

@@ -102,6 +102,28 @@ def test_dispatch_uses_dlpack_producers_in_place(dev):
         dev.stream.dispatch(k, 5, [x[::2], y], push)
 
 
+def test_dispatch_uses_torch_tensors_in_place(dev):
+    """PyTorch tensors go to dispatch without __dlpack__ (their memory read from
+    the tensor), kept only until the work is done."""
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    import sys
+
+    k = porta.kernel(SCALE, spec={0: 2.0}, device=dev)
+    x, y = torch.arange(256, dtype=torch.float32), torch.zeros(256)
+    push = np.array([(256, 1.0)], dtype=[("n", "<u4"), ("offset", "<f4")])
+    held = sys.getrefcount(x), sys.getrefcount(y)
+    try:
+        dev.stream.dispatch(k, 4, [x, y], push)
+    except ValueError as e:  # a device that cannot use host memory in place
+        pytest.skip(f"{dev} does not use host memory in place: {e}")
+    dev.sync()
+    torch.testing.assert_close(y, torch.arange(256, dtype=torch.float32) * 2 + 1)
+    assert (sys.getrefcount(x), sys.getrefcount(y)) == held, "porta still holds the tensors after the sync"
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        dev.stream.dispatch(k, 2, [x[::2], y], push)
+    assert (sys.getrefcount(x), sys.getrefcount(y)) == held
+
+
 def test_waits_release_the_gil(dev):
     """While one thread is inside a porta call, another runs Python."""
     calls = []  # (start, end) of each porta call of the worker

@@ -1,7 +1,8 @@
 // porta/interop.h with CUDA objects a framework made itself, as PyTorch and
 // CuPy make them: device memory of the primary context used in place and
 // exported back as kDLCUDA with the same pointer, host memory registered, a
-// CUstream wrapped, CUevents waited for and recorded. Needs a CUDA device:
+// CUstream wrapped, CUevents waited for and recorded, and the work a stream
+// destroyed before the framework's event left behind. Needs a CUDA device:
 // skipped (with the reason) elsewhere. The driver is loaded like the plugin
 // loads it, so this builds wherever the CUDA headers are.
 #include <cuda.h>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "left_work.hpp"
 #include "porta/interop.hpp"
 
 namespace {
@@ -40,6 +42,10 @@ struct Cuda {
   PORTA_CU(cuEventRecord)
   PORTA_CU(cuEventSynchronize)
   PORTA_CU(cuEventQuery)
+  PORTA_CU(cuMemHostAlloc)
+  PORTA_CU(cuMemFreeHost)
+  PORTA_CU(cuMemHostGetDevicePointer)
+  PORTA_CU(cuStreamWaitValue32)
 #undef PORTA_CU
 };
 
@@ -189,6 +195,37 @@ TEST_F(CudaDevice, PointersPortaCannotUseAreRefused) {
   EXPECT_NE(std::string(porta_last_error()).find("past the end of its allocation"), std::string::npos)
       << porta_last_error();
   cu.cuMemFree(ptr);
+}
+
+// The stream's destruction does not wait for the framework's event (a
+// CUevent whose work waits on a flag in host memory, as a framework's
+// stream may wait on another process or device); the memory the left work
+// uses is released only after that work has run.
+TEST_F(CudaDevice, LeftWorkDoesNotHoldUpStreamDestroy) {
+  CUstream theirs = nullptr;
+  ASSERT_EQ(cu.cuStreamCreate(&theirs, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+  void* flag_memory = nullptr;
+  ASSERT_EQ(cu.cuMemHostAlloc(&flag_memory, 4096, CU_MEMHOSTALLOC_DEVICEMAP), CUDA_SUCCESS);
+  auto* flag = static_cast<volatile uint32_t*>(flag_memory);
+  *flag = 0;
+  CUdeviceptr flag_on_device = 0;
+  ASSERT_EQ(cu.cuMemHostGetDevicePointer(&flag_on_device, flag_memory, 0), CUDA_SUCCESS);
+  const CUresult waits = cu.cuStreamWaitValue32(theirs, flag_on_device, 1, CU_STREAM_WAIT_VALUE_GEQ);
+  if (waits != CUDA_SUCCESS) {
+    cu.cuStreamDestroy(theirs);
+    cu.cuMemFreeHost(flag_memory);
+    GTEST_SKIP() << "this device has no stream memory operations (cuStreamWaitValue32: " << waits << ")";
+  }
+  CUevent gate = nullptr;
+  ASSERT_EQ(cu.cuEventCreate(&gate, CU_EVENT_DISABLE_TIMING), CUDA_SUCCESS);
+  ASSERT_EQ(cu.cuEventRecord(gate, theirs), CUDA_SUCCESS);
+  left_work::check_left_work(
+      dev, [&](porta::Stream& s) { porta::wait_native_event(s, gate); },
+      [&] { *flag = 1; });  // the framework's work is done
+  EXPECT_EQ(cu.cuStreamSynchronize(theirs), CUDA_SUCCESS);
+  cu.cuEventDestroy(gate);
+  cu.cuStreamDestroy(theirs);
+  cu.cuMemFreeHost(flag_memory);
 }
 
 }  // namespace

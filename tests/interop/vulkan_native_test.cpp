@@ -1,7 +1,8 @@
 // porta/interop.h with a framework's Vulkan objects on porta's VkDevice: host
 // memory imported through VK_EXT_external_memory_host and used in place, a
 // stream over porta's VkQueue that waits for and signals the framework's
-// semaphores (timeline and binary) in queue order, and the refusals.
+// semaphores (timeline and binary) in queue order, the work a stream
+// destroyed before the framework's signal leaves behind, and the refusals.
 // Runs on the Vulkan device porta opens (lavapipe here).
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
@@ -13,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "left_work.hpp"
 #include "porta/interop.hpp"
 
 namespace {
@@ -197,6 +199,64 @@ TEST_F(VulkanDevice, ForeignQueuesAndBadSemaphoresAreRefused) {
   EXPECT_NE(std::string(porta_last_error()).find("semaphore is null"), std::string::npos)
       << porta_last_error();
   own.sync();  // nothing was queued by the refusals
+}
+
+// The stream's destruction does not wait for the framework's signal (before,
+// it waited until the device's timeout and then lost the device); the memory
+// the left work uses is released only after that work has run.
+TEST_F(VulkanDevice, LeftWorkDoesNotHoldUpStreamDestroy) {
+  VkSemaphore sem = semaphore(true);
+  left_work::check_left_work(
+      dev,
+      [&](porta::Stream& s) {
+        porta::wait_native_event(s, porta_vk_semaphore{0, reinterpret_cast<uint64_t>(sem), 1});
+      },
+      [&] {
+        VkSemaphoreSignalInfo signal{};
+        signal.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO;
+        signal.semaphore = sem;
+        signal.value = 1;
+        ASSERT_EQ(vkSignalSemaphore(device, &signal), VK_SUCCESS);
+      });
+  vkDestroySemaphore(device, sem, nullptr);
+}
+
+// Closing a device whose left work waits for a timeline semaphore that never
+// comes: porta signals it (the semaphore dies with porta's VkDevice), the work
+// drains and the device closes. (The semaphore outlives its device here, which
+// the validation layer reports: this test's entry runs without it.)
+TEST(VulkanClose, AtCloseATimelineSemaphoreIsSignalled) {
+  using namespace left_work;
+  porta::Device own;
+  try {
+    own = porta::open("vulkan");
+  } catch (const porta::Error& e) {
+    GTEST_SKIP() << "no Vulkan device here: " << e.what();
+  }
+  const porta_native_device nd = porta::native(own);
+  VkDevice vk = static_cast<VkDevice>(nd.vk_device);
+  VkSemaphoreTypeCreateInfo type{};
+  type.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO;
+  type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  VkSemaphoreCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO;
+  info.pNext = &type;
+  VkSemaphore sem = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateSemaphore(vk, &info, nullptr, &sem), VK_SUCCESS);
+  Messages messages;
+  ReleasedMemory memory(256);
+  {
+    porta::Buffer b = memory.import(own);
+    porta::Stream s = own.stream();
+    porta::wait_native_event(s, porta_vk_semaphore{0, reinterpret_cast<uint64_t>(sem), 7});
+    s.fill(b, 2.0f);
+  }
+  const auto start = Clock::now();
+  own = porta::Device();
+  EXPECT_LT(seconds_since(start), 5.0);
+  EXPECT_TRUE(memory.released.load()) << messages.all();
+  EXPECT_EQ(memory.data[0], 2.0f) << "the work ran once porta signalled the semaphore";
+  EXPECT_NE(messages.all().find("porta signalled it"), std::string::npos) << messages.all();
 }
 
 }  // namespace

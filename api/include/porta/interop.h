@@ -203,7 +203,32 @@ typedef struct porta_vk_semaphore {
 
 /* Later work on the stream waits for a framework's event: a CUevent (CUDA),
  * a cl_event of the device's context (OpenCL), a porta_vk_semaphore* (Vulkan:
- * the stream's work queued so far is submitted first, without the wait). */
+ * the stream's work queued so far is submitted first, without the wait).
+ *
+ * Such an event may come late or never, so porta_stream_destroy does not
+ * wait for work held back by one that has not come (until a sync of the
+ * stream shows that every event it waited for has come), on every backend:
+ * - the destroy returns at once; the work runs when the event comes;
+ * - the buffers and kernels it uses stay until it has run, even if their
+ *   handles are destroyed meanwhile (imported memory's `release` callback,
+ *   an allocator's `free` and a DLPack deleter wait with them); porta notices
+ *   finished work, without waiting, on later calls on the device's streams
+ *   (create, destroy, sync) and when the device is closed;
+ * - reads into host memory that only a sync would complete are dropped
+ *   (those staged through porta's memory: Vulkan's, small reads on OpenCL
+ *   and CUDA); where the device writes host memory directly (other reads on
+ *   OpenCL and CUDA, imported host memory) it does so when the work runs, so
+ *   keep such memory valid until then, or sync before destroying;
+ * - closing the device with such work still pending: porta satisfies from
+ *   the host what it can (Vulkan: a timeline semaphore of porta's VkDevice
+ *   is signalled to the value waited for, logged as a warning; a binary
+ *   semaphore, an OpenCL user event and a CUevent are the framework's to
+ *   signal), then waits at most the device's dispatch limit (porta/robust.h)
+ *   or else 10 s. Work still pending then is reported (the error callback and
+ *   the log, PORTA_ERROR_TIMEOUT, naming what it waits for and what is left)
+ *   and the device stays open with it, its streams, buffers and kernels,
+ *   until the process ends: porta never destroys a device under work that
+ *   may still run, and never hangs in a close. */
 PORTA_API porta_status porta_stream_wait_native_event(porta_stream stream, void* native_event);
 /* Signals a framework's event when the stream's work so far is done: records
  * a CUevent (CUDA); completes an OpenCL user event (clCreateUserEvent);

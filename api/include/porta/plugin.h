@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 10u
+#define PORTA_PLUGIN_ABI_VERSION 11u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */
@@ -174,7 +174,9 @@ typedef struct porta_plugin_api {
   void (*kernel_destroy)(porta_plugin_kernel kernel);
 
   porta_status (*stream_create)(porta_plugin_device device, porta_plugin_stream* stream);
-  void (*stream_destroy)(porta_plugin_stream stream); /* after the core synced it */
+  /* After the core synced it, or (ABI 11) once an event recorded after its
+   * work has passed: work left there needs no copy into host memory. */
+  void (*stream_destroy)(porta_plugin_stream stream);
 
   /* Stream operations: queued in order; all sizes > 0 and in range. */
   porta_status (*stream_write)(porta_plugin_stream stream, porta_plugin_buffer dst, uint64_t offset,
@@ -260,6 +262,19 @@ typedef struct porta_plugin_api {
    * checks the devices and never calls this while the stream records. NULL:
    * the core waits for the event on the host (event_query) before it returns. */
   porta_status (*stream_wait_event)(porta_plugin_stream stream, porta_plugin_event event);
+
+  /* ---- appended in ABI 11: work a destroyed stream left waiting ---- */
+  /* The device is being closed while the work of a stream its owner
+   * destroyed still waits for a framework's event (stream_wait_native_event)
+   * that has not come (porta_stream_destroy does not wait for such work; the
+   * core keeps the stream until an event recorded after it has passed, then
+   * calls stream_destroy). Satisfy from the host what the backend can, so
+   * that the work can finish (Vulkan: a timeline semaphore, signalled to the
+   * value waited for), and return PORTA_SUCCESS; or fail with a message that
+   * names what the work still waits for and why porta cannot satisfy it (the
+   * core then waits a bounded time and leaves the device open, saying so).
+   * NULL: the backend can satisfy nothing. */
+  porta_status (*stream_release_native_waits)(porta_plugin_stream stream);
 } porta_plugin_api;
 
 typedef const porta_plugin_api* (*porta_plugin_entry_fn)(void);

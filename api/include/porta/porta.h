@@ -359,7 +359,9 @@ PORTA_API void porta_kernel_workgroup_size(porta_kernel kernel, uint32_t size[3]
 PORTA_API porta_status porta_stream_create(porta_device device, porta_stream* stream);
 /* The device the stream belongs to, as a new handle: close it with porta_device_close. */
 PORTA_API porta_status porta_stream_get_device(porta_stream stream, porta_device* device);
-/* Waits for the stream's work, then releases it. */
+/* Waits for the stream's work, then releases it. Work that waits for a
+ * framework's event (porta_stream_wait_native_event, porta/interop.h) that
+ * has not come is not waited for: porta/interop.h says what happens to it. */
 PORTA_API void porta_stream_destroy(porta_stream stream);
 PORTA_API porta_status porta_stream_write(porta_stream stream, porta_buffer dst, uint64_t offset,
                                           const void* src, uint64_t size);

@@ -184,8 +184,8 @@ const CoopKnob& coop_knob(const OpCall& call) {
     const char* env = std::getenv("PORTA_GEMM_COOP_TILE");
     if (!env || !*env) return k;
     char tail = 0;
-    const int fields = std::sscanf(env, "%ux%u:%ux%u:%u%c", &k.warps_m, &k.warps_n, &k.tiles_m, &k.tiles_n,
-                                   &k.bk, &tail);
+    const int fields =
+        std::sscanf(env, "%ux%u:%ux%u:%u%c", &k.warps_m, &k.warps_n, &k.tiles_m, &k.tiles_n, &k.bk, &tail);
     // A malformed value is remembered as such (bk 0) and refused at each call.
     k.set = true;
     if (fields != 5) k.bk = 0;
@@ -194,8 +194,8 @@ const CoopKnob& coop_knob(const OpCall& call) {
   if (knob.set) {
     const uint64_t bm = uint64_t(knob.warps_m) * knob.tiles_m * kCoopTile;
     const uint64_t bn = uint64_t(knob.warps_n) * knob.tiles_n * kCoopTile;
-    if (knob.bk == 0 || knob.bk % kCoopTile != 0 || knob.bk > 32 || bm == 0 || bn == 0 || bm > kCoopBlockMax ||
-        bn > kCoopBlockMax || knob.warps_m * knob.warps_n > kCoopWarpsMax)
+    if (knob.bk == 0 || knob.bk % kCoopTile != 0 || knob.bk > 32 || bm == 0 || bn == 0 ||
+        bm > kCoopBlockMax || bn > kCoopBlockMax || knob.warps_m * knob.warps_n > kCoopWarpsMax)
       call.fail(PORTA_ERROR_INVALID_ARGUMENT,
                 "PORTA_GEMM_COOP_TILE is '%s'; it must be WMxWN:TMxTN:BK (e.g. 2x2:4x4:32) with blocks of "
                 "16 WM TM x 16 WN TN of at most 128 x 128, WM WN <= 8 and BK 16 or 32",
@@ -220,12 +220,12 @@ CoopTile pick_coop_tile(const OpCall& call, const Gemm& g, bool f16) {
   const uint32_t sg = info.limits.subgroup_size ? info.limits.subgroup_size : 32;
   const uint32_t bk = f16 ? 32 : 16;
   const CoopKnob& knob = coop_knob(call);
-  CoopTile t = knob.set                      ? CoopTile{knob.warps_m, knob.warps_n, knob.tiles_m, knob.tiles_n,
-                                                        std::min(knob.bk, bk), sg}
-               : cpu_like(info)              ? CoopTile{2, 1, 1, 2, bk, sg}
-               : g.m >= 2048 && g.n >= 2048 ? CoopTile{2, 2, 4, 4, bk, sg}
-               : g.m >= 512 && g.n >= 512   ? CoopTile{2, 2, 2, 2, bk, sg}
-                                            : CoopTile{2, 2, 1, 1, bk, sg};
+  CoopTile t =
+      knob.set ? CoopTile{knob.warps_m, knob.warps_n, knob.tiles_m, knob.tiles_n, std::min(knob.bk, bk), sg}
+      : cpu_like(info)             ? CoopTile{2, 1, 1, 2, bk, sg}
+      : g.m >= 2048 && g.n >= 2048 ? CoopTile{2, 2, 4, 4, bk, sg}
+      : g.m >= 512 && g.n >= 512   ? CoopTile{2, 2, 2, 2, bk, sg}
+                                   : CoopTile{2, 2, 1, 1, bk, sg};
   // Fewer subgroups where the device's groups are smaller.
   while (t.warps_m * t.warps_n * sg > info.limits.max_workgroup_invocations && t.warps_m * t.warps_n > 1) {
     if (t.warps_n > 1)
@@ -284,7 +284,8 @@ std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, Kerne
   k.ctile = pick_coop_tile(call, g, f16);
   k.bm = uint64_t(k.ctile.warps_m) * k.ctile.tiles_m * kCoopTile;
   k.bn = uint64_t(k.ctile.warps_n) * k.ctile.tiles_n * kCoopTile;
-  static_assert(kCoopBlockMax == 128 && kCoopWarpsMax == 8 && kCoopSlots == 4, "keep in step with matmul_coop.comp");
+  static_assert(kCoopBlockMax == 128 && kCoopWarpsMax == 8 && kCoopSlots == 4,
+                "keep in step with matmul_coop.comp");
   return k;
 }
 

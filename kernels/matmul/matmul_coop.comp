@@ -310,8 +310,16 @@ void main() {
   a_base = p.a_offset + batch * p.a_batch;
   b_base = p.b_offset + batch * p.b_batch;
   c_base = p.c_offset + batch * p.c_batch;
-  const uint row0 = (gl_WorkGroupID.y % p.row_groups) * BM;
-  const uint col0 = gl_WorkGroupID.x * BN;
+  // Blocks in bands of BAND block rows, down each column of a band before
+  // the next column: groups running at once share the slices of A and B
+  // they load, so that a large product reads them from the cache rather
+  // than memory. Group (x, y) takes the block at place y * groups + x of
+  // that order in its matrix.
+  const uint BAND = 8u;
+  const uint groups = gl_NumWorkGroups.x, place = gl_WorkGroupID.y % p.row_groups * groups + gl_WorkGroupID.x;
+  const uint first = place / (BAND * groups) * BAND, height = min(p.row_groups - first, BAND);
+  const uint row0 = (first + place % (BAND * groups) % height) * BM;
+  const uint col0 = place % (BAND * groups) / height * BN;
 
   // Fewer subgroups than subgroup tiles (subgroups larger than the device
   // reported): C's block becomes NaN, loudly wrong rather than missing tiles.

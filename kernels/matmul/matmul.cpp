@@ -151,11 +151,12 @@ KernelChoice simt_choice(const porta_device_info& info, const Gemm& g) {
 
 // matmul_coop.comp's fixed shared arrays and limits (keep in step with it):
 // BM, BN <= 128, WARPS_M * WARPS_N <= 8, BK <= 32 (float16) or 16 (float32),
-// two stages of A's and B's slices, rows padded by 16 bytes, and at most
-// kCoopSlots runs of a slice per item and operand with PREFETCH.
+// two stages of A's and B's slices, rows padded by 16 bytes (float32 rows
+// along M or N: 32), and at most kCoopSlots runs of a slice per item and
+// operand with PREFETCH.
 constexpr uint32_t kCoopBlockMax = 128, kCoopWarpsMax = 8, kCoopTile = 16, kCoopSlots = 4;
 constexpr uint32_t kCoopSharedF16 = 2 * (128 * (32 + 8) * 2 + 32 * (128 + 8) * 2) + 9 * 16 * 16 * 4;
-constexpr uint32_t kCoopSharedF32 = 2 * (128 * (16 + 4) * 4 + 16 * (128 + 4) * 4) + 9 * 16 * 16 * 4;
+constexpr uint32_t kCoopSharedF32 = 2 * (128 * (16 + 4) * 4 + 16 * (128 + 8) * 4) + 9 * 16 * 16 * 4;
 
 // The matmul_coop variant for A and B's type: float16 matrices for float16
 // inputs; float32 matrices for bfloat16 (exact in them, also at TF32

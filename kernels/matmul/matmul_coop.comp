@@ -29,9 +29,12 @@
 // stage, the next slice is staged into the other, so each slice costs one
 // barrier. op(A)'s slice keeps A's memory order (rows of the block when A is
 // as stored, loaded row-major; depths when A is transposed, loaded
-// column-major), op(B)'s is row-major by depth; rows are padded by PAD
-// elements (16 bytes) against bank conflicts, and every row starts on 16
-// bytes, so CUDA's tensor-core lowering reads the slices with ldmatrix.
+// column-major), op(B)'s is row-major by depth. Rows along the depth are
+// padded by PAD_K elements (16 bytes), rows along M or N by PAD_MN (16 bytes
+// of float16; 32 of float32, where CUDA's TF32 fragments read single
+// elements of four rows of such a slice at once, which 8 elements of padding
+// put in distinct banks) against bank conflicts; every row starts on 16
+// bytes, so CUDA's tensor-core lowering reads float16 slices with ldmatrix.
 // Elements outside op(A) and op(B) are staged as zeros, so a block at the
 // edge multiplies as a whole and only its stores are tested.
 //
@@ -81,11 +84,11 @@ layout(constant_id = 12) const uint TRANS_B = 0;
 #ifdef COOP_F16
 #define ELEM float16_t
 const uint BK_MAX = 32;
-const uint PAD = 8;
+const uint PAD_K = 8, PAD_MN = 8;
 #else
 #define ELEM float
 const uint BK_MAX = 16;
-const uint PAD = 4;
+const uint PAD_K = 4, PAD_MN = 8;
 #endif
 const uint TILE = 16;
 const uint BM_MAX = 128, BN_MAX = 128;  // the host keeps BM, BN <= 128
@@ -124,10 +127,10 @@ layout(push_constant) uniform Params {
   uint bias_offset;
 } p;
 
-// One stage of op(A)'s slice: [row of the block][k], row stride BK + PAD, or
-// with TRANS_A [k][row of the block], row stride BM + PAD (no larger); one
-// stage of op(B)'s: [k][column of the block], row stride BN + PAD.
-const uint STAGE_A = BM_MAX * (BK_MAX + PAD), STAGE_B = BK_MAX * (BN_MAX + PAD);
+// One stage of op(A)'s slice: [row of the block][k], row stride BK + PAD_K,
+// or with TRANS_A [k][row of the block], row stride BM + PAD_MN (no larger);
+// one stage of op(B)'s: [k][column of the block], row stride BN + PAD_MN.
+const uint STAGE_A = BM_MAX * (BK_MAX + PAD_K), STAGE_B = BK_MAX * (BN_MAX + PAD_MN);
 shared ELEM tile_a[STAGES * STAGE_A];
 shared ELEM tile_b[STAGES * STAGE_B];
 shared float tile_c[WARPS_MAX * TILE * TILE];  // one 16 x 16 tile per subgroup tile
@@ -236,7 +239,7 @@ uvec4 fetch_run_b(uint e, uint col0, uint k0) {
 void put_run_a(uint e, uvec4 q, uint s) {
   uint i, kk;
   place_run_a(e, i, kk);
-  const uint at = s * STAGE_A + (TRANS_A != 0u ? kk * (BM + PAD) + i : i * (BK + PAD) + kk);
+  const uint at = s * STAGE_A + (TRANS_A != 0u ? kk * (BM + PAD_MN) + i : i * (BK + PAD_K) + kk);
   [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_a[at + t] = unpack_run(q, t);
 }
 
@@ -244,9 +247,9 @@ void put_run_b(uint e, uvec4 q, uint s) {
   uint j, kk;
   place_run_b(e, j, kk);
   if (TRANS_B != 0u)
-    [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_b[s * STAGE_B + (kk + t) * (BN + PAD) + j] = unpack_run(q, t);
+    [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_b[s * STAGE_B + (kk + t) * (BN + PAD_MN) + j] = unpack_run(q, t);
   else
-    [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_b[s * STAGE_B + kk * (BN + PAD) + j + t] = unpack_run(q, t);
+    [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_b[s * STAGE_B + kk * (BN + PAD_MN) + j + t] = unpack_run(q, t);
 }
 
 // PREFETCH: each item's runs of the next slice, held in registers while the
@@ -372,14 +375,14 @@ void main() {
         [[unroll]] for (uint r = 0u; r < TILES_M; ++r) {
           const uint i = (wm * TILES_M + r) * TILE;
           if (TRANS_A != 0u)
-            coopMatLoad(ma[r], tile_a, cur * STAGE_A + kk * (BM + PAD) + i, BM + PAD,
+            coopMatLoad(ma[r], tile_a, cur * STAGE_A + kk * (BM + PAD_MN) + i, BM + PAD_MN,
                         gl_CooperativeMatrixLayoutColumnMajor);
           else
-            coopMatLoad(ma[r], tile_a, cur * STAGE_A + i * (BK + PAD) + kk, BK + PAD,
+            coopMatLoad(ma[r], tile_a, cur * STAGE_A + i * (BK + PAD_K) + kk, BK + PAD_K,
                         gl_CooperativeMatrixLayoutRowMajor);
         }
         [[unroll]] for (uint q = 0u; q < TILES_N; ++q)
-          coopMatLoad(mb[q], tile_b, cur * STAGE_B + kk * (BN + PAD) + (wn * TILES_N + q) * TILE, BN + PAD,
+          coopMatLoad(mb[q], tile_b, cur * STAGE_B + kk * (BN + PAD_MN) + (wn * TILES_N + q) * TILE, BN + PAD_MN,
                       gl_CooperativeMatrixLayoutRowMajor);
         [[unroll]] for (uint r = 0u; r < TILES_M; ++r)
           [[unroll]] for (uint q = 0u; q < TILES_N; ++q) acc[r][q] = coopMatMulAdd(ma[r], mb[q], acc[r][q]);

@@ -69,8 +69,6 @@ void sweep_coop(const Options& o, Device& device, Stream& stream, const Peak& pe
                                               {2, 2, 4, 4, deep},
                                               {1, 2, 4, 4, deep},
                                               {2, 2, 4, 4, 16},
-                                              {4, 2, 2, 4, deep},
-                                              {2, 4, 4, 2, deep},
                                               {4, 4, 2, 2, deep}}) {
     // float32 matrices: deep is 16, so some rows would repeat.
     const auto same = [&](const Choice& o) {

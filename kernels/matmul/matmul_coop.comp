@@ -64,8 +64,8 @@
 // TILES_M/TILES_N, 5 BK, 6 PREFETCH; 7-9 as matmul.comp; 10 VEC; 11-12
 // TRANS_A/TRANS_B (op(A) = A^T, op(B) = B^T: constants, so that the staging's
 // index arithmetic folds; the push constants' trans_a/trans_b are not read).
-// The host keeps BM, BN <= 128, WARPS_M * WARPS_N <= 8, BK <= BK_MAX and each
-// item's runs of a slice within SLOTS_MAX, the sizes of the arrays.
+// The host keeps BM, BN <= 128, WARPS_M * WARPS_N <= 8 and BK <= BK_MAX, the
+// sizes of the shared arrays.
 layout(local_size_x = 128) in;
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint WARPS_M = 2;
@@ -253,7 +253,7 @@ void put_run_b(uint e, uvec4 q, uint s) {
 }
 
 // PREFETCH: each item's runs of the next slice, held in registers while the
-// current one is multiplied (SLOTS_MAX per operand at most: the host checks).
+// current one is multiplied (SLOTS_MAX per operand at most).
 const uint SLOTS_MAX = 4;
 uvec4 held_a[SLOTS_MAX];
 uvec4 held_b[SLOTS_MAX];
@@ -342,8 +342,10 @@ void main() {
   const bool owner = w < warps;  // uniform in the subgroup
   const uint wm = w / WARPS_N, wn = w % WARPS_N;
 
-  // The first slice into stage 0.
-  const bool prefetching = PREFETCH != 0u;
+  // The first slice into stage 0. PREFETCH where each item's runs fit its
+  // slots, else as 0 (the host checks; a tiling that does not fit must not
+  // leave runs out).
+  const bool prefetching = PREFETCH != 0u && RUNS_A <= SLOTS_MAX * threads && RUNS_B <= SLOTS_MAX * threads;
   if (prefetching) {
     fetch_held(row0, col0, 0u, tid, threads);
     put_held(0u, tid, threads);

@@ -246,10 +246,11 @@ void put_run_a(uint e, uvec4 q, uint s) {
 void put_run_b(uint e, uvec4 q, uint s) {
   uint j, kk;
   place_run_b(e, j, kk);
+  const uint at = s * STAGE_B + kk * (BN + PAD_MN) + j;
   if (TRANS_B != 0u)
-    [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_b[s * STAGE_B + (kk + t) * (BN + PAD_MN) + j] = unpack_run(q, t);
+    [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_b[at + t * (BN + PAD_MN)] = unpack_run(q, t);
   else
-    [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_b[s * STAGE_B + kk * (BN + PAD_MN) + j + t] = unpack_run(q, t);
+    [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_b[at + t] = unpack_run(q, t);
 }
 
 // PREFETCH: each item's runs of the next slice, held in registers while the
@@ -357,7 +358,8 @@ void main() {
   coopmat<float, gl_ScopeSubgroup, TILE, TILE, gl_MatrixUseAccumulator> acc[TILES_M][TILES_N];
   if (owner)
     [[unroll]] for (uint r = 0u; r < TILES_M; ++r)
-      [[unroll]] for (uint q = 0u; q < TILES_N; ++q) coopMatLoad(acc[r][q], zeros, 0, TILE, gl_CooperativeMatrixLayoutRowMajor);
+      [[unroll]] for (uint q = 0u; q < TILES_N; ++q)
+        coopMatLoad(acc[r][q], zeros, 0, TILE, gl_CooperativeMatrixLayoutRowMajor);
 
   for (uint k0 = 0u; k0 < p.K; k0 += BK) {
     // The slice at k0 is in stage `cur`; the next one goes into the other,
@@ -384,8 +386,8 @@ void main() {
                         gl_CooperativeMatrixLayoutRowMajor);
         }
         [[unroll]] for (uint q = 0u; q < TILES_N; ++q)
-          coopMatLoad(mb[q], tile_b, cur * STAGE_B + kk * (BN + PAD_MN) + (wn * TILES_N + q) * TILE, BN + PAD_MN,
-                      gl_CooperativeMatrixLayoutRowMajor);
+          coopMatLoad(mb[q], tile_b, cur * STAGE_B + kk * (BN + PAD_MN) + (wn * TILES_N + q) * TILE,
+                      BN + PAD_MN, gl_CooperativeMatrixLayoutRowMajor);
         [[unroll]] for (uint r = 0u; r < TILES_M; ++r)
           [[unroll]] for (uint q = 0u; q < TILES_N; ++q) acc[r][q] = coopMatMulAdd(ma[r], mb[q], acc[r][q]);
       }

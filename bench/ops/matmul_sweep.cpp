@@ -67,7 +67,9 @@ void sweep_coop(const Options& o, Device& device, Stream& stream, const Peak& pe
                                               {4, 2, 2, 4, deep},
                                               {1, 4, 4, 2, deep},
                                               {2, 2, 4, 4, deep},
-                                              {1, 2, 4, 4, deep}}) {
+                                              {1, 2, 4, 4, deep},
+                                              {2, 2, 4, 4, 16},
+                                              {4, 4, 2, 2, deep}}) {
     // float32 matrices: deep is 16, so some rows would repeat.
     const auto same = [&](const Choice& o) {
       return o.warps_m == ch.warps_m && o.warps_n == ch.warps_n && o.tiles_m == ch.tiles_m &&
@@ -87,10 +89,10 @@ void sweep_coop(const Options& o, Device& device, Stream& stream, const Peak& pe
     stream.fill(b, 0.25f);
     for (const Choice& ch : choices)
       for (uint32_t prefetch : {0u, 1u}) {
-        // PREFETCH 1 holds at most 2 runs (8 elements) per operand and item.
-        const uint64_t items = uint64_t(sg) * ch.warps_m * ch.warps_n;
-        if (prefetch && (16ull * ch.warps_m * ch.tiles_m * ch.bk / 8 > 2 * items ||
-                         16ull * ch.warps_n * ch.tiles_n * ch.bk / 8 > 2 * items))
+        // PREFETCH 1 holds at most 4 runs (16 bytes each) per operand and item.
+        const uint64_t items = uint64_t(sg) * ch.warps_m * ch.warps_n, run = 8;  // 16-bit inputs
+        if (prefetch && (16ull * ch.warps_m * ch.tiles_m * ch.bk / run > 4 * items ||
+                         16ull * ch.warps_n * ch.tiles_n * ch.bk / run > 4 * items))
           continue;
         Row row = prototype;
         row.op = f16 ? "matmul_f16" : "matmul_bf16";

@@ -4,6 +4,7 @@
 // launchers check the operands, then one path picks the kernel and its tile
 // for the device and queues it. Error bound: bound.hpp.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -149,10 +150,13 @@ KernelChoice simt_choice(const porta_device_info& info, const Gemm& g) {
 }
 
 // matmul_coop.comp's fixed shared arrays and limits (keep in step with it):
-// BM, BN <= 128, WARPS_M * WARPS_N <= 8, BK <= 32 (float16) or 16 (float32).
-constexpr uint32_t kCoopBlockMax = 128, kCoopWarpsMax = 8, kCoopTile = 16;
-constexpr uint32_t kCoopSharedF16 = 128 * (32 + 8) * 2 + 32 * (128 + 8) * 2 + 9 * 16 * 16 * 4;
-constexpr uint32_t kCoopSharedF32 = 128 * (16 + 4) * 4 + 16 * (128 + 4) * 4 + 9 * 16 * 16 * 4;
+// BM, BN <= 128, WARPS_M * WARPS_N <= 8, BK <= 32 (float16) or 16 (float32),
+// two stages of A's and B's slices, rows padded by 16 bytes (float32 rows
+// along M or N: 32), and at most kCoopSlots runs of a slice per item and
+// operand with PREFETCH.
+constexpr uint32_t kCoopBlockMax = 128, kCoopWarpsMax = 8, kCoopTile = 16, kCoopSlots = 4;
+constexpr uint32_t kCoopSharedF16 = 2 * (128 * (32 + 8) * 2 + 32 * (128 + 8) * 2) + 9 * 16 * 16 * 4;
+constexpr uint32_t kCoopSharedF32 = 2 * (128 * (16 + 4) * 4 + 16 * (128 + 8) * 4) + 9 * 16 * 16 * 4;
 
 // The matmul_coop variant for A and B's type: float16 matrices for float16
 // inputs; float32 matrices for bfloat16 (exact in them, also at TF32
@@ -165,22 +169,64 @@ const char* coop_variant(const Gemm& g) {
   return nullptr;
 }
 
+// PORTA_GEMM_COOP_TILE (a benchmarking knob, read once): the tiling of every
+// cooperative-matrix GEMM, "WMxWN:TMxTN:BK" (subgroup tiles per group,
+// accumulators per subgroup tile, slice depth; e.g. 2x2:4x4:32), so that
+// one run on a GPU compares tilings side by side; BK is capped at the
+// variant's largest (16 for float32 matrices). Unset: pick_coop_tile().
+struct CoopKnob {
+  bool set = false;
+  uint32_t warps_m = 0, warps_n = 0, tiles_m = 0, tiles_n = 0, bk = 0;
+};
+
+const CoopKnob& coop_knob(const OpCall& call) {
+  static const CoopKnob knob = [] {
+    CoopKnob k;
+    const char* env = std::getenv("PORTA_GEMM_COOP_TILE");
+    if (!env || !*env) return k;
+    char tail = 0;
+    const int fields =
+        std::sscanf(env, "%ux%u:%ux%u:%u%c", &k.warps_m, &k.warps_n, &k.tiles_m, &k.tiles_n, &k.bk, &tail);
+    // A malformed value is remembered as such (bk 0) and refused at each call.
+    k.set = true;
+    if (fields != 5) k.bk = 0;
+    return k;
+  }();
+  if (knob.set) {
+    const uint64_t bm = uint64_t(knob.warps_m) * knob.tiles_m * kCoopTile;
+    const uint64_t bn = uint64_t(knob.warps_n) * knob.tiles_n * kCoopTile;
+    if (knob.bk == 0 || knob.bk % kCoopTile != 0 || knob.bk > 32 || bm == 0 || bn == 0 ||
+        bm > kCoopBlockMax || bn > kCoopBlockMax || knob.warps_m * knob.warps_n > kCoopWarpsMax)
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+                "PORTA_GEMM_COOP_TILE is '%s'; it must be WMxWN:TMxTN:BK (e.g. 2x2:4x4:32) with blocks of "
+                "16 WM TM x 16 WN TN of at most 128 x 128, WM WN <= 8 and BK 16 or 32",
+                std::getenv("PORTA_GEMM_COOP_TILE"));
+  }
+  return knob;
+}
+
 // The cooperative-matrix tiling from what the device reports: its subgroup
 // size (a group is that many items per subgroup tile), its group-size limit
 // and C's size. GPUs: C from 2048 rows and columns in 128 x 128 blocks of
-// 2 x 4 subgroups holding 4 x 2 accumulators each (64 x 32 of C, as many
-// multiply-adds per staged element as the registers allow); from 512, 64 x 64
-// blocks of 2 x 2 subgroups with 2 x 2; below, 32 x 32 blocks of 2 x 2 with
-// one each (more groups to fill the device). CPU-type devices (the coopmat
-// path only when PORTA_GEMM_KERNEL=coopmat asks for it) take 32 x 32 blocks
-// of 2 x 1 subgroups with 1 x 2, so every part of the kernel runs small.
-CoopTile pick_coop_tile(const porta_device_info& info, const Gemm& g, bool f16) {
+// 2 x 2 subgroups holding 4 x 4 accumulators each (64 x 64 of C: the most
+// multiply-adds per fragment loaded that registers hold; groups of 4
+// subgroups, so that two fit a multiprocessor); from 512, 64 x 64 blocks of
+// 2 x 2 subgroups with 2 x 2; below, 32 x 32 blocks of 2 x 2 with one each
+// (more groups to fill the device). CPU-type devices (the coopmat path only
+// when PORTA_GEMM_KERNEL=coopmat asks for it) take 32 x 32 blocks of 2 x 1
+// subgroups with 1 x 2, so every part of the kernel runs small.
+// PORTA_GEMM_COOP_TILE overrides it.
+CoopTile pick_coop_tile(const OpCall& call, const Gemm& g, bool f16) {
+  const porta_device_info& info = call.info;
   const uint32_t sg = info.limits.subgroup_size ? info.limits.subgroup_size : 32;
   const uint32_t bk = f16 ? 32 : 16;
-  CoopTile t = cpu_like(info)               ? CoopTile{2, 1, 1, 2, bk, sg}
-               : g.m >= 2048 && g.n >= 2048 ? CoopTile{2, 4, 4, 2, bk, sg}
-               : g.m >= 512 && g.n >= 512   ? CoopTile{2, 2, 2, 2, bk, sg}
-                                            : CoopTile{2, 2, 1, 1, bk, sg};
+  const CoopKnob& knob = coop_knob(call);
+  CoopTile t =
+      knob.set ? CoopTile{knob.warps_m, knob.warps_n, knob.tiles_m, knob.tiles_n, std::min(knob.bk, bk), sg}
+      : cpu_like(info)             ? CoopTile{2, 1, 1, 2, bk, sg}
+      : g.m >= 2048 && g.n >= 2048 ? CoopTile{2, 2, 4, 4, bk, sg}
+      : g.m >= 512 && g.n >= 512   ? CoopTile{2, 2, 2, 2, bk, sg}
+                                   : CoopTile{2, 2, 1, 1, bk, sg};
   // Fewer subgroups where the device's groups are smaller.
   while (t.warps_m * t.warps_n * sg > info.limits.max_workgroup_invocations && t.warps_m * t.warps_n > 1) {
     if (t.warps_n > 1)
@@ -236,10 +282,11 @@ std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, Kerne
   if (missing)
     call.fail(PORTA_ERROR_UNSUPPORTED, "PORTA_GEMM_KERNEL=coopmat asks for %s, but %s", name, missing);
   KernelChoice k{name, true};
-  k.ctile = pick_coop_tile(info, g, f16);
+  k.ctile = pick_coop_tile(call, g, f16);
   k.bm = uint64_t(k.ctile.warps_m) * k.ctile.tiles_m * kCoopTile;
   k.bn = uint64_t(k.ctile.warps_n) * k.ctile.tiles_n * kCoopTile;
-  static_assert(kCoopBlockMax == 128 && kCoopWarpsMax == 8, "keep in step with matmul_coop.comp");
+  static_assert(kCoopBlockMax == 128 && kCoopWarpsMax == 8 && kCoopSlots == 4,
+                "keep in step with matmul_coop.comp");
   return k;
 }
 
@@ -263,16 +310,17 @@ uint32_t coop_runs(const Gemm& g) {
   return aligned ? 1 : 0;
 }
 
-// matmul_coop.comp's PREFETCH: the next slice's loads in flight during the
-// multiply-adds, where each item's share of a slice is at most the kernel's
-// SLOTS_MAX (2) runs per operand.
+// matmul_coop.comp's PREFETCH: the next slice held in registers as 16-byte
+// runs while the current one is multiplied, where the runs are 16 bytes
+// (coop_runs) and each item's share of a slice is at most the kernel's
+// SLOTS_MAX (kCoopSlots) runs per operand.
 uint32_t coop_prefetch(const CoopTile& t, bool f32_inputs, bool runs) {
-  constexpr uint64_t kSlotsMax = 2;
-  const uint64_t run = !runs ? 1 : f32_inputs ? 4 : 8;
+  if (!runs) return 0;
+  const uint64_t run = f32_inputs ? 4 : 8;
   const uint64_t items = uint64_t(t.subgroup) * t.warps_m * t.warps_n;
   const uint64_t runs_a = uint64_t(t.warps_m) * t.tiles_m * kCoopTile * t.bk / run;
   const uint64_t runs_b = uint64_t(t.warps_n) * t.tiles_n * kCoopTile * t.bk / run;
-  return runs_a <= kSlotsMax * items && runs_b <= kSlotsMax * items ? 1 : 0;
+  return runs_a <= kCoopSlots * items && runs_b <= kCoopSlots * items ? 1 : 0;
 }
 
 // Queues the GEMM: batches in as many dispatches as the device's group
@@ -316,7 +364,7 @@ void queue_with(const OpCall& call, const Gemm& g, const KernelChoice& choice) {
   // loop-limited devices (llvmpipe) do not have: K in one dispatch.
   const uint64_t depth = choice.coop ? std::max<uint64_t>(g.k, 1) : depth_per_dispatch(call.info, tile, g.k);
   // Constants 0-6 are each kernel's tiling; 7-10 are the input type, the
-  // epilogue and the loads in both.
+  // epilogue and the loads in both; 11-12 matmul_coop.comp's transposes.
   std::vector<porta_spec_constant> specs;
   if (choice.coop) {
     const CoopTile& t = choice.ctile;
@@ -332,6 +380,11 @@ void queue_with(const OpCall& call, const Gemm& g, const KernelChoice& choice) {
              {4, tile.tn}, {5, tile.prefetch}, {6, tile.fma}};
   }
   specs.push_back({7, input_code(g.a.dtype)});
+  // matmul_coop.comp takes the transposes as constants (its staging folds them).
+  if (choice.coop) {
+    specs.push_back({11, g.trans_a ? 1u : 0u});
+    specs.push_back({12, g.trans_b ? 1u : 0u});
+  }
   const uint32_t loads = choice.coop ? coop_runs(g) : vec4_loads(call.info, g);
   const auto kernel_for = [&](bool epilogue) {
     std::vector<porta_spec_constant> all = specs;

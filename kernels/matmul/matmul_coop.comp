@@ -2,6 +2,7 @@
 #extension GL_KHR_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
+#extension GL_EXT_control_flow_attributes : require
 #ifdef COOP_F16
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
@@ -21,14 +22,29 @@
 //
 // A work-group of WARPS_M x WARPS_N subgroup tiles computes a block of
 // BM x BN = (16 TILES_M WARPS_M) x (16 TILES_N WARPS_N) elements of C; each
-// subgroup tile holds TILES_M x TILES_N accumulators. A and B pass through
-// shared memory in BK-deep slices (BK a multiple of 16) in the matrices'
-// type (float16 bits as loaded, bfloat16 widened, float32 as loaded): op(A)'s
-// block rows row-major, op(B)'s slice row-major, k-rows padded by PAD
-// elements (16 bytes) against bank conflicts; every row starts on 16 bytes,
-// so CUDA's tensor-core lowering reads the slices with ldmatrix.
+// subgroup tile holds TILES_M x TILES_N accumulators in registers. A and B
+// pass through shared memory in BK-deep slices (BK a multiple of 16) in the
+// matrices' type (float16 bits as loaded, bfloat16 widened, float32 as
+// loaded), in two stages: while the subgroups multiply the slice of one
+// stage, the next slice is staged into the other, so each slice costs one
+// barrier. op(A)'s slice keeps A's memory order (rows of the block when A is
+// as stored, loaded row-major; depths when A is transposed, loaded
+// column-major), op(B)'s is row-major by depth. Rows along the depth are
+// padded by PAD_K elements (16 bytes), rows along M or N by PAD_MN (16 bytes
+// of float16; 32 of float32, where CUDA's TF32 fragments read single
+// elements of four rows of such a slice at once, which 8 elements of padding
+// put in distinct banks) against bank conflicts; every row starts on 16
+// bytes, so CUDA's tensor-core lowering reads float16 slices with ldmatrix.
 // Elements outside op(A) and op(B) are staged as zeros, so a block at the
 // edge multiplies as a whole and only its stores are tested.
+//
+// Staging moves runs of consecutive elements in memory: 16 bytes (8 16-bit
+// or 4 float32 elements) where the host sets VEC (every run aligned), else
+// single elements. With PREFETCH (VEC and few enough runs per item: the host
+// checks) the next slice's runs are loaded into registers as raw 16-byte
+// words before the multiply-adds and stored into the other stage after them,
+// so the global loads are in flight during the multiply-adds; without, the
+// next slice is loaded and stored before the multiply-adds.
 //
 // The host sizes the group as its subgroup size times WARPS_M * WARPS_N, so
 // that subgroup w owns subgroup tile w. Where the device's subgroups are
@@ -45,9 +61,11 @@
 // (OpenCL without subgroups) run it too.
 //
 // Specialization constants: 0 the group's items, 1-2 WARPS_M/WARPS_N, 3-4
-// TILES_M/TILES_N, 5 BK, 6 PREFETCH (fetch_held); 7-9 as matmul.comp; 10 VEC
-// (run_length). The host keeps BM, BN <= 128, WARPS_M * WARPS_N <= 8 and
-// BK <= BK_MAX, the sizes of the shared arrays.
+// TILES_M/TILES_N, 5 BK, 6 PREFETCH; 7-9 as matmul.comp; 10 VEC; 11-12
+// TRANS_A/TRANS_B (op(A) = A^T, op(B) = B^T: constants, so that the staging's
+// index arithmetic folds; the push constants' trans_a/trans_b are not read).
+// The host keeps BM, BN <= 128, WARPS_M * WARPS_N <= 8 and BK <= BK_MAX, the
+// sizes of the shared arrays.
 layout(local_size_x = 128) in;
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint WARPS_M = 2;
@@ -60,19 +78,22 @@ layout(constant_id = 7) const uint INPUT = 0;
 layout(constant_id = 8) const uint BIAS = 0;
 layout(constant_id = 9) const uint ACTIVATION = 0;
 layout(constant_id = 10) const uint VEC = 0;
+layout(constant_id = 11) const uint TRANS_A = 0;
+layout(constant_id = 12) const uint TRANS_B = 0;
 
 #ifdef COOP_F16
 #define ELEM float16_t
 const uint BK_MAX = 32;
-const uint PAD = 8;
+const uint PAD_K = 8, PAD_MN = 8;
 #else
 #define ELEM float
 const uint BK_MAX = 16;
-const uint PAD = 4;
+const uint PAD_K = 4, PAD_MN = 8;
 #endif
 const uint TILE = 16;
 const uint BM_MAX = 128, BN_MAX = 128;  // the host keeps BM, BN <= 128
 const uint WARPS_MAX = 8;               // and WARPS_M * WARPS_N <= 8
+const uint STAGES = 2;
 
 layout(set = 0, binding = 0) readonly buffer MatA { float a[]; };
 layout(set = 0, binding = 0) readonly buffer MatA16 { uint a16[]; };
@@ -106,8 +127,12 @@ layout(push_constant) uniform Params {
   uint bias_offset;
 } p;
 
-shared ELEM tile_a[BM_MAX * (BK_MAX + PAD)];  // [row of the block][k], row stride BK + PAD
-shared ELEM tile_b[BK_MAX * (BN_MAX + PAD)];  // [k][column of the block], row stride BN + PAD
+// One stage of op(A)'s slice: [row of the block][k], row stride BK + PAD_K,
+// or with TRANS_A [k][row of the block], row stride BM + PAD_MN (no larger);
+// one stage of op(B)'s: [k][column of the block], row stride BN + PAD_MN.
+const uint STAGE_A = BM_MAX * (BK_MAX + PAD_K), STAGE_B = BK_MAX * (BN_MAX + PAD_MN);
+shared ELEM tile_a[STAGES * STAGE_A];
+shared ELEM tile_b[STAGES * STAGE_B];
 shared float tile_c[WARPS_MAX * TILE * TILE];  // one 16 x 16 tile per subgroup tile
 // Zeros the accumulators start from, loaded as a matrix: a constant matrix
 // in an array of matrices does not survive the translator's lowering (its
@@ -129,157 +154,132 @@ ELEM unpack16(uint word, uint e) {
 #endif
 }
 
+// Element t of a run held as its raw 16 bytes (float32 as bits).
+ELEM unpack_run(uvec4 q, uint t) {
+  if (INPUT == 0u) return ELEM(uintBitsToFloat(q[t]));
+  return unpack16(q[t / 2u], t);
+}
+
 ELEM load_a(uint at) { return INPUT == 0u ? ELEM(a[at]) : unpack16(a16[at / 2u], at); }
 ELEM load_b(uint at) { return INPUT == 0u ? ELEM(b[at]) : unpack16(b16[at / 2u], at); }
 
-// Elements are staged in runs of RUN consecutive ones in memory: with VEC
-// (the host sets it where every run is aligned: offsets, row strides and
-// batch strides multiples of RUN) one 16-byte load of 8 16-bit or 4 float32
-// elements; without, single elements.
-const uint RUN_MAX = 8;
-uint run_length() { return VEC == 0u ? 1u : INPUT == 0u ? 4u : 8u; }
-
-// The run being staged, in the matrices' type, in v[0..run_length()). A
-// global rather than a parameter: arrays pass to functions by copy
-// (matmul.comp's acc).
-ELEM v[RUN_MAX];
-
-// The run of A (B) from element `at` into v.
-void load_run_a(uint at) {
-  if (VEC == 0u) {
-    v[0] = load_a(at);
-  } else if (INPUT == 0u) {
-    const vec4 q = a4[at / 4u];
-    v[0] = ELEM(q.x), v[1] = ELEM(q.y), v[2] = ELEM(q.z), v[3] = ELEM(q.w);
-  } else {
-    const uvec4 q = a8[at / 8u];
-    v[0] = unpack16(q.x, 0u), v[1] = unpack16(q.x, 1u), v[2] = unpack16(q.y, 0u), v[3] = unpack16(q.y, 1u);
-    v[4] = unpack16(q.z, 0u), v[5] = unpack16(q.z, 1u), v[6] = unpack16(q.w, 0u), v[7] = unpack16(q.w, 1u);
-  }
-}
-
-void load_run_b(uint at) {
-  if (VEC == 0u) {
-    v[0] = load_b(at);
-  } else if (INPUT == 0u) {
-    const vec4 q = b4[at / 4u];
-    v[0] = ELEM(q.x), v[1] = ELEM(q.y), v[2] = ELEM(q.z), v[3] = ELEM(q.w);
-  } else {
-    const uvec4 q = b8[at / 8u];
-    v[0] = unpack16(q.x, 0u), v[1] = unpack16(q.x, 1u), v[2] = unpack16(q.y, 0u), v[3] = unpack16(q.y, 1u);
-    v[4] = unpack16(q.z, 0u), v[5] = unpack16(q.z, 1u), v[6] = unpack16(q.w, 0u), v[7] = unpack16(q.w, 1u);
-  }
-}
-
+// Runs: RUN consecutive elements in memory, 16 bytes with VEC, else one.
+const uint RUN = VEC == 0u ? 1u : INPUT == 0u ? 4u : 8u;
+const uint BM = WARPS_M * TILES_M * TILE, BN = WARPS_N * TILES_N * TILE;
 // A slice of op(A) (op(B)) is staged as lines along the operand's memory
 // order (rows of A, or its columns when transposed), each line in runs;
-// consecutive items take consecutive runs. Run e of op(A)'s slice starts at
-// row i, depth kk of the block; false past the slice's runs.
-bool place_run_a(uint e, out uint i, out uint kk) {
-  const uint BM = WARPS_M * TILES_M * TILE, run = run_length();
-  const uint runs = (p.trans_a != 0u ? BM : BK) / run;  // runs per line
-  const uint line = e / runs, first = (e % runs) * run;
-  i = p.trans_a != 0u ? first : line;
-  kk = p.trans_a != 0u ? line : first;
-  return e < BM * BK / run;
+// consecutive items take consecutive runs, so that a subgroup's loads are
+// contiguous.
+const uint LINE_A = TRANS_A != 0u ? BM : BK, LINE_B = TRANS_B != 0u ? BK : BN;  // elements per line
+const uint RUNS_A = BM * BK / RUN, RUNS_B = BN * BK / RUN;                      // runs per slice
+
+// Run e of op(A)'s slice starts at row i, depth kk of the block; of op(B)'s
+// at depth kk, column j.
+void place_run_a(uint e, out uint i, out uint kk) {
+  const uint line = e / (LINE_A / RUN), first = e % (LINE_A / RUN) * RUN;
+  i = TRANS_A != 0u ? first : line;
+  kk = TRANS_A != 0u ? line : first;
 }
 
-// Run e of op(B)'s slice starts at depth kk, column j of the block.
-bool place_run_b(uint e, out uint j, out uint kk) {
-  const uint BN = WARPS_N * TILES_N * TILE, run = run_length();
-  const uint runs = (p.trans_b != 0u ? BK : BN) / run;
-  const uint line = e / runs, first = (e % runs) * run;
-  j = p.trans_b != 0u ? line : first;
-  kk = p.trans_b != 0u ? first : line;
-  return e < BN * BK / run;
+void place_run_b(uint e, out uint j, out uint kk) {
+  const uint line = e / (LINE_B / RUN), first = e % (LINE_B / RUN) * RUN;
+  j = TRANS_B != 0u ? line : first;
+  kk = TRANS_B != 0u ? first : line;
 }
 
-// Run e of the slice at k0 of the block at row0 (col0) into v: at once where
-// the run lies wholly inside the operand, else element by element, zeros
-// outside.
-void fetch_run_a(uint e, uint row0, uint k0) {
+// Run e of the slice at k0 of the block at row0 (col0), as 16 raw bytes:
+// one load where the run lies wholly inside the operand (always, unless the
+// block or slice reaches past its edge), else element by element, zeros
+// outside, packed as the load would have them.
+uvec4 fetch_run_a(uint e, uint row0, uint k0) {
   uint i, kk;
-  if (!place_run_a(e, i, kk)) return;
-  const bool ta = p.trans_a != 0u;
-  const uint gi = row0 + i, gk = k0 + kk, run = run_length();
-  if (ta ? gk < p.K && gi + run <= p.M : gi < p.M && gk + run <= p.K) {
-    load_run_a(a_base + (ta ? gk * p.lda + gi : gi * p.lda + gk));
-    return;
+  place_run_a(e, i, kk);
+  const bool ta = TRANS_A != 0u;
+  const uint gi = row0 + i, gk = k0 + kk;
+  if (VEC != 0u && (ta ? gk < p.K && gi + RUN <= p.M : gi < p.M && gk + RUN <= p.K)) {
+    const uint at = a_base + (ta ? gk * p.lda + gi : gi * p.lda + gk);
+    return INPUT == 0u ? floatBitsToUint(a4[at / 4u]) : a8[at / 8u];
   }
-  for (uint t = 0u; t < run; ++t) {
+  uvec4 q = uvec4(0u);
+  for (uint t = 0u; t < RUN; ++t) {
     const uint ti = ta ? gi + t : gi, tk = ta ? gk : gk + t;
-    v[t] = ti < p.M && tk < p.K ? load_a(a_base + (ta ? tk * p.lda + ti : ti * p.lda + tk)) : ELEM(0.0);
+    if (ti >= p.M || tk >= p.K) continue;
+    const uint at = a_base + (ta ? tk * p.lda + ti : ti * p.lda + tk);
+    if (INPUT == 0u)
+      q[t] = floatBitsToUint(a[at]);
+    else
+      q[t / 2u] |= (at % 2u == 0u ? a16[at / 2u] & 0xffffu : a16[at / 2u] >> 16) << (t % 2u * 16u);
   }
+  return q;
 }
 
-void fetch_run_b(uint e, uint col0, uint k0) {
+uvec4 fetch_run_b(uint e, uint col0, uint k0) {
   uint j, kk;
-  if (!place_run_b(e, j, kk)) return;
-  const bool tb = p.trans_b != 0u;
-  const uint gj = col0 + j, gk = k0 + kk, run = run_length();
-  if (tb ? gj < p.N && gk + run <= p.K : gk < p.K && gj + run <= p.N) {
-    load_run_b(b_base + (tb ? gj * p.ldb + gk : gk * p.ldb + gj));
-    return;
+  place_run_b(e, j, kk);
+  const bool tb = TRANS_B != 0u;
+  const uint gj = col0 + j, gk = k0 + kk;
+  if (VEC != 0u && (tb ? gj < p.N && gk + RUN <= p.K : gk < p.K && gj + RUN <= p.N)) {
+    const uint at = b_base + (tb ? gj * p.ldb + gk : gk * p.ldb + gj);
+    return INPUT == 0u ? floatBitsToUint(b4[at / 4u]) : b8[at / 8u];
   }
-  for (uint t = 0u; t < run; ++t) {
+  uvec4 q = uvec4(0u);
+  for (uint t = 0u; t < RUN; ++t) {
     const uint tj = tb ? gj : gj + t, tk = tb ? gk + t : gk;
-    v[t] = tj < p.N && tk < p.K ? load_b(b_base + (tb ? tj * p.ldb + tk : tk * p.ldb + tj)) : ELEM(0.0);
+    if (tj >= p.N || tk >= p.K) continue;
+    const uint at = b_base + (tb ? tj * p.ldb + tk : tk * p.ldb + tj);
+    if (INPUT == 0u)
+      q[t] = floatBitsToUint(b[at]);
+    else
+      q[t / 2u] |= (at % 2u == 0u ? b16[at / 2u] & 0xffffu : b16[at / 2u] >> 16) << (t % 2u * 16u);
   }
+  return q;
 }
 
-// v, run e of the slice, into the shared tiles in the matrices' type.
-void put_run_a(uint e) {
+// Run e, held as q, into stage s of the shared slices.
+void put_run_a(uint e, uvec4 q, uint s) {
   uint i, kk;
-  if (!place_run_a(e, i, kk)) return;
-  for (uint t = 0u; t < run_length(); ++t)
-    tile_a[p.trans_a != 0u ? (i + t) * (BK + PAD) + kk : i * (BK + PAD) + kk + t] = v[t];
+  place_run_a(e, i, kk);
+  const uint at = s * STAGE_A + (TRANS_A != 0u ? kk * (BM + PAD_MN) + i : i * (BK + PAD_K) + kk);
+  [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_a[at + t] = unpack_run(q, t);
 }
 
-void put_run_b(uint e) {
+void put_run_b(uint e, uvec4 q, uint s) {
   uint j, kk;
-  if (!place_run_b(e, j, kk)) return;
-  const uint row = WARPS_N * TILES_N * TILE + PAD;  // BN + PAD
-  for (uint t = 0u; t < run_length(); ++t)
-    tile_b[p.trans_b != 0u ? (kk + t) * row + j : kk * row + j + t] = v[t];
+  place_run_b(e, j, kk);
+  const uint at = s * STAGE_B + kk * (BN + PAD_MN) + j;
+  if (TRANS_B != 0u)
+    [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_b[at + t * (BN + PAD_MN)] = unpack_run(q, t);
+  else
+    [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_b[at + t] = unpack_run(q, t);
 }
 
-// PREFETCH: the item's runs of the next slice, held in registers while the
-// current one is multiplied (SLOTS_MAX runs per operand at most: a tiling
-// whose share per item is larger runs as PREFETCH 0).
-const uint SLOTS_MAX = 2;
-ELEM held_a[SLOTS_MAX * RUN_MAX];
-ELEM held_b[SLOTS_MAX * RUN_MAX];
+// PREFETCH: each item's runs of the next slice, held in registers while the
+// current one is multiplied (SLOTS_MAX per operand at most).
+const uint SLOTS_MAX = 4;
+uvec4 held_a[SLOTS_MAX];
+uvec4 held_b[SLOTS_MAX];
 
 void fetch_held(uint row0, uint col0, uint k0, uint tid, uint threads) {
-  for (uint s = 0u; s < SLOTS_MAX; ++s) {
-    fetch_run_a(tid + s * threads, row0, k0);
-    for (uint t = 0u; t < RUN_MAX; ++t) held_a[s * RUN_MAX + t] = v[t];
-    fetch_run_b(tid + s * threads, col0, k0);
-    for (uint t = 0u; t < RUN_MAX; ++t) held_b[s * RUN_MAX + t] = v[t];
+  [[unroll]] for (uint s = 0u; s < SLOTS_MAX; ++s) {
+    const uint e = tid + s * threads;
+    if (e < RUNS_A) held_a[s] = fetch_run_a(e, row0, k0);
+    if (e < RUNS_B) held_b[s] = fetch_run_b(e, col0, k0);
   }
 }
 
-void put_held(uint tid, uint threads) {
-  for (uint s = 0u; s < SLOTS_MAX; ++s) {
-    for (uint t = 0u; t < RUN_MAX; ++t) v[t] = held_a[s * RUN_MAX + t];
-    put_run_a(tid + s * threads);
-    for (uint t = 0u; t < RUN_MAX; ++t) v[t] = held_b[s * RUN_MAX + t];
-    put_run_b(tid + s * threads);
+void put_held(uint stage, uint tid, uint threads) {
+  [[unroll]] for (uint s = 0u; s < SLOTS_MAX; ++s) {
+    const uint e = tid + s * threads;
+    if (e < RUNS_A) put_run_a(e, held_a[s], stage);
+    if (e < RUNS_B) put_run_b(e, held_b[s], stage);
   }
 }
 
-// Stages the slice at k0 without prefetching: every run of it, loaded and
-// stored by the items in turn.
-void stage_slice(uint row0, uint col0, uint k0, uint tid, uint threads) {
-  const uint BM = WARPS_M * TILES_M * TILE, BN = WARPS_N * TILES_N * TILE;
-  for (uint e = tid; e < BM * BK / run_length(); e += threads) {
-    fetch_run_a(e, row0, k0);
-    put_run_a(e);
-  }
-  for (uint e = tid; e < BN * BK / run_length(); e += threads) {
-    fetch_run_b(e, col0, k0);
-    put_run_b(e);
-  }
+// Stages the slice at k0 into `stage` without holding it: every run of it,
+// loaded and stored by the items in turn.
+void stage_slice(uint stage, uint row0, uint col0, uint k0, uint tid, uint threads) {
+  for (uint e = tid; e < RUNS_A; e += threads) put_run_a(e, fetch_run_a(e, row0, k0), stage);
+  for (uint e = tid; e < RUNS_B; e += threads) put_run_b(e, fetch_run_b(e, col0, k0), stage);
 }
 
 float sigmoid(float v) {
@@ -307,7 +307,6 @@ void store_c(uint i, uint j, float sum) {
 }
 
 void main() {
-  const uint BM = WARPS_M * TILES_M * TILE, BN = WARPS_N * TILES_N * TILE;
   const uint warps = WARPS_M * WARPS_N;
   const uint tid = gl_LocalInvocationIndex;
   const uint threads = gl_WorkGroupSize.x;
@@ -315,8 +314,16 @@ void main() {
   a_base = p.a_offset + batch * p.a_batch;
   b_base = p.b_offset + batch * p.b_batch;
   c_base = p.c_offset + batch * p.c_batch;
-  const uint row0 = (gl_WorkGroupID.y % p.row_groups) * BM;
-  const uint col0 = gl_WorkGroupID.x * BN;
+  // Blocks in bands of BAND block rows, down each column of a band before
+  // the next column: groups running at once share the slices of A and B
+  // they load, so that a large product reads them from the cache rather
+  // than memory. Group (x, y) takes the block at place y * groups + x of
+  // that order in its matrix.
+  const uint BAND = 8u;
+  const uint groups = gl_NumWorkGroups.x, place = gl_WorkGroupID.y % p.row_groups * groups + gl_WorkGroupID.x;
+  const uint first = place / (BAND * groups) * BAND, height = min(p.row_groups - first, BAND);
+  const uint row0 = (first + place % (BAND * groups) % height) * BM;
+  const uint col0 = place % (BAND * groups) / height * BN;
 
   // Fewer subgroups than subgroup tiles (subgroups larger than the device
   // reported): C's block becomes NaN, loudly wrong rather than missing tiles.
@@ -329,51 +336,70 @@ void main() {
     return;
   }
   for (uint e = tid; e < TILE * TILE; e += threads) zeros[e] = 0.0;
-  barrier();
 
   // Subgroup w owns subgroup tile (wm, wn); subgroups past the tiles (smaller
   // subgroups than reported) only stage slices.
   const uint w = gl_SubgroupID;
   const bool owner = w < warps;  // uniform in the subgroup
   const uint wm = w / WARPS_N, wn = w % WARPS_N;
+
+  // The first slice into stage 0. PREFETCH where each item's runs fit its
+  // slots, else as 0 (the host checks; a tiling that does not fit must not
+  // leave runs out).
+  const bool prefetching = PREFETCH != 0u && RUNS_A <= SLOTS_MAX * threads && RUNS_B <= SLOTS_MAX * threads;
+  if (prefetching) {
+    fetch_held(row0, col0, 0u, tid, threads);
+    put_held(0u, tid, threads);
+  } else {
+    stage_slice(0u, row0, col0, 0u, tid, threads);
+  }
+  barrier();
+
   coopmat<float, gl_ScopeSubgroup, TILE, TILE, gl_MatrixUseAccumulator> acc[TILES_M][TILES_N];
   if (owner)
-    for (uint r = 0u; r < TILES_M; ++r)
-      for (uint q = 0u; q < TILES_N; ++q) coopMatLoad(acc[r][q], zeros, 0, TILE, gl_CooperativeMatrixLayoutRowMajor);
+    [[unroll]] for (uint r = 0u; r < TILES_M; ++r)
+      [[unroll]] for (uint q = 0u; q < TILES_N; ++q)
+        coopMatLoad(acc[r][q], zeros, 0, TILE, gl_CooperativeMatrixLayoutRowMajor);
 
-  // PREFETCH where the item's share of a slice fits its slots, else as 0.
-  const bool prefetching = PREFETCH != 0u && BM * BK / run_length() <= SLOTS_MAX * threads &&
-                           BN * BK / run_length() <= SLOTS_MAX * threads;
-  if (prefetching) fetch_held(row0, col0, 0u, tid, threads);
   for (uint k0 = 0u; k0 < p.K; k0 += BK) {
-    if (prefetching)
-      put_held(tid, threads);
-    else
-      stage_slice(row0, col0, k0, tid, threads);
-    barrier();
-    // The next slice's loads are in flight while this one is multiplied.
-    if (prefetching && k0 + BK < p.K) fetch_held(row0, col0, k0 + BK, tid, threads);
+    // The slice at k0 is in stage `cur`; the next one goes into the other,
+    // which every subgroup finished reading before the last barrier.
+    const uint cur = k0 / BK % STAGES, next = (cur + 1u) % STAGES;
+    const bool more = k0 + BK < p.K;  // uniform
+    if (more) {
+      if (prefetching)
+        fetch_held(row0, col0, k0 + BK, tid, threads);  // in flight during the multiply-adds
+      else
+        stage_slice(next, row0, col0, k0 + BK, tid, threads);
+    }
     if (owner)
-      for (uint kk = 0u; kk < BK; kk += TILE) {
+      [[unroll]] for (uint kk = 0u; kk < BK; kk += TILE) {
         coopmat<ELEM, gl_ScopeSubgroup, TILE, TILE, gl_MatrixUseA> ma[TILES_M];
         coopmat<ELEM, gl_ScopeSubgroup, TILE, TILE, gl_MatrixUseB> mb[TILES_N];
-        for (uint r = 0u; r < TILES_M; ++r)
-          coopMatLoad(ma[r], tile_a, (wm * TILES_M + r) * TILE * (BK + PAD) + kk, BK + PAD,
-                      gl_CooperativeMatrixLayoutRowMajor);
-        for (uint q = 0u; q < TILES_N; ++q)
-          coopMatLoad(mb[q], tile_b, kk * (BN + PAD) + (wn * TILES_N + q) * TILE, BN + PAD,
-                      gl_CooperativeMatrixLayoutRowMajor);
-        for (uint r = 0u; r < TILES_M; ++r)
-          for (uint q = 0u; q < TILES_N; ++q) acc[r][q] = coopMatMulAdd(ma[r], mb[q], acc[r][q]);
+        [[unroll]] for (uint r = 0u; r < TILES_M; ++r) {
+          const uint i = (wm * TILES_M + r) * TILE;
+          if (TRANS_A != 0u)
+            coopMatLoad(ma[r], tile_a, cur * STAGE_A + kk * (BM + PAD_MN) + i, BM + PAD_MN,
+                        gl_CooperativeMatrixLayoutColumnMajor);
+          else
+            coopMatLoad(ma[r], tile_a, cur * STAGE_A + i * (BK + PAD_K) + kk, BK + PAD_K,
+                        gl_CooperativeMatrixLayoutRowMajor);
+        }
+        [[unroll]] for (uint q = 0u; q < TILES_N; ++q)
+          coopMatLoad(mb[q], tile_b, cur * STAGE_B + kk * (BN + PAD_MN) + (wn * TILES_N + q) * TILE,
+                      BN + PAD_MN, gl_CooperativeMatrixLayoutRowMajor);
+        [[unroll]] for (uint r = 0u; r < TILES_M; ++r)
+          [[unroll]] for (uint q = 0u; q < TILES_N; ++q) acc[r][q] = coopMatMulAdd(ma[r], mb[q], acc[r][q]);
       }
+    if (more && prefetching) put_held(next, tid, threads);
     barrier();
   }
 
   // Each accumulator through the subgroup's own tile of tile_c: subgroup
   // barriers suffice.
   if (owner)
-    for (uint r = 0u; r < TILES_M; ++r)
-      for (uint q = 0u; q < TILES_N; ++q) {
+    [[unroll]] for (uint r = 0u; r < TILES_M; ++r)
+      [[unroll]] for (uint q = 0u; q < TILES_N; ++q) {
         coopMatStore(acc[r][q], tile_c, w * TILE * TILE, TILE, gl_CooperativeMatrixLayoutRowMajor);
         subgroupMemoryBarrierShared();
         subgroupBarrier();

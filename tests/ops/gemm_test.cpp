@@ -166,6 +166,21 @@ TEST(Gemm, InputTypesSizesAndTransposes) {
   }
 }
 
+// Shapes whose rows are whole 16-byte runs (16-bit K and N multiples of 8),
+// each transpose: the cooperative-matrix kernel's 16-byte loads and their
+// prefetch, over several blocks and slices with partial ones at the edges
+// (ops.gemm_coop_tile.*: the tiling GPUs take, on this machine's devices).
+TEST(Gemm, WholeRunsAndTransposes) {
+  porta::Device dev = porta::open(backend_under_test());
+  uint64_t seed = 50;
+  for (porta_dtype input : {PORTA_DTYPE_FLOAT16, PORTA_DTYPE_BFLOAT16})
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        check(dev, {40, 56, 72, input, ta, tb}, seed++);
+        check(dev, {136, 144, 88, input, ta, tb, 0, false, false, 1.0f, 0.5f}, seed++);
+      }
+}
+
 TEST(Gemm, StridedBatches) {
   porta::Device dev = porta::open(backend_under_test());
   uint64_t seed = 100;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstring>
 
 #include "porta_data/csv.hpp"
 #include "porta_data/libsvm.hpp"
@@ -58,10 +59,12 @@ Table take_label(Grid grid, const std::string& label) {
   t.file = grid.file;
   t.rows = grid.rows;
   t.features = grid.cols - 1;
-  t.x.reserve(t.rows * t.features);
   t.y.reserve(t.rows);
+  // The features move down in place, row by row (a row's features never
+  // land past where the row was read): no second copy of gigabytes.
+  float* values = grid.values.data();
   for (uint64_t i = 0; i < grid.rows; ++i) {
-    const float* row = grid.values.data() + i * grid.cols;
+    const float* row = values + i * grid.cols;
     const std::optional<float> y = label_of(row[c], false);
     if (!y) {
       const std::string what = "the label is " + std::to_string(row[c]) + "; expected 0 or 1";
@@ -71,9 +74,12 @@ Table take_label(Grid grid, const std::string& label) {
       fail(grid.file, grid.lines[i], 0, "column " + std::to_string(c + 1) + ": " + what);
     }
     t.y.push_back(*y);
-    t.x.insert(t.x.end(), row, row + c);
-    t.x.insert(t.x.end(), row + c + 1, row + grid.cols);
+    float* to = values + i * t.features;
+    std::memmove(to, row, c * sizeof(float));
+    std::memmove(to + c, row + c + 1, (grid.cols - c - 1) * sizeof(float));
   }
+  grid.values.resize(t.rows * t.features);
+  t.x = std::move(grid.values);
   if (!grid.names.empty()) {
     t.feature_names = std::move(grid.names);
     t.feature_names.erase(t.feature_names.begin() + static_cast<ptrdiff_t>(c));

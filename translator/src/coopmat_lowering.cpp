@@ -18,6 +18,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -1256,20 +1257,40 @@ std::string cooperative_matrix_in_place_update(const std::vector<uint32_t>& spir
   return found;
 }
 
+namespace {
+
+// The lowering looks ids up in its tables with at(): a module that uses an id
+// it never defines (not valid SPIR-V, which nothing before the lowering has
+// checked) ends there, and is refused as invalid rather than escaping as an
+// out-of-range exception.
+template <class Body>
+auto refusing_undefined_ids(Body body) {
+  try {
+    return body();
+  } catch (const std::out_of_range&) {
+    throw Error(Error::Kind::InvalidSpirv,
+                "cooperative matrix: the module uses an id, type or block it does not define");
+  }
+}
+
+}  // namespace
+
 std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  return Lowering(spirv, false).run();
+  return refusing_undefined_ids([&] { return Lowering(spirv, false).run(); });
 }
 
 std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs,
                                  bool tf32) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  Lowering lowering(spirv, true, specs, tf32);
-  if (!lowering.mismatch().empty()) return lowering.mismatch();
-  (void)lowering.run();  // what the lowering refuses, it refuses for every target
-  return "";
+  return refusing_undefined_ids([&]() -> std::string {
+    Lowering lowering(spirv, true, specs, tf32);
+    if (!lowering.mismatch().empty()) return lowering.mismatch();
+    (void)lowering.run();  // what the lowering refuses, it refuses for every target
+    return "";
+  });
 }
 
 std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv,

@@ -357,12 +357,14 @@ void device_iteration(const Job& job, Worker& wk, const std::vector<float>& wb, 
     return;
   }
   const auto loading = Clock::now();
-  if (!wk.loaded) prepare(job, wk);
+  const bool loads = !wk.loaded;
+  if (loads) prepare(job, wk);
   const auto queued = Clock::now();
   wk.ms = shard_sums(job, wk, wb, wk.rows, wk.result);
-  wk.load_ms = std::chrono::duration<double, std::milli>(queued - loading).count();
-  // Simulated timings (a testing knob) stand for the device's loads too.
-  if (wk.load_ms > 0)
+  wk.load_ms = loads ? std::chrono::duration<double, std::milli>(queued - loading).count() : 0;
+  // The price of the next reload: this load's, per row. Simulated timings (a
+  // testing knob) stand for the device's loads too.
+  if (loads)
     wk.load_ms_per_row = simulated_ms(wk.index, 0) >= 0 ? 0 : wk.load_ms / static_cast<double>(wk.rows);
   wk.host_ms = std::chrono::duration<double, std::milli>(Clock::now() - queued).count();
   if (wk.probe) {

@@ -8,6 +8,7 @@
 #include <vulkan/vulkan.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include "left_work.hpp"
 #include "porta/interop.hpp"
+#include "porta/robust.h"
 
 namespace {
 
@@ -257,6 +259,96 @@ TEST(VulkanClose, AtCloseATimelineSemaphoreIsSignalled) {
   EXPECT_TRUE(memory.released.load()) << messages.all();
   EXPECT_EQ(memory.data[0], 2.0f) << "the work ran once porta signalled the semaphore";
   EXPECT_NE(messages.all().find("porta signalled it"), std::string::npos) << messages.all();
+}
+
+
+// Closing a device whose left work waits for a binary semaphore that never
+// comes: the framework's own submission to porta's queue signals it after a
+// wait porta knows nothing of. The host cannot signal a binary semaphore, so
+// the close waits its bounded time (0.5 s here), names the semaphore and
+// leaves the device open rather than free memory under work that may still
+// run; once the framework's wait is met the left work runs.
+TEST(VulkanClose, AtCloseABinarySemaphoreIsNamedAndTheDeviceLeft) {
+  using namespace left_work;
+  porta::Device own;
+  try {
+    own = porta::open("vulkan", porta::DeviceOptions{PORTA_ROBUST_DEFAULT, 0.5});
+  } catch (const porta::Error& e) {
+    GTEST_SKIP() << "no Vulkan device here: " << e.what();
+  }
+  const porta_native_device nd = porta::native(own);
+  VkPhysicalDeviceDriverProperties driver{};
+  driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+  VkPhysicalDeviceProperties2 properties{};
+  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  properties.pNext = &driver;
+  vkGetPhysicalDeviceProperties2(static_cast<VkPhysicalDevice>(nd.vk_physical_device), &properties);
+  if (driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE)
+    GTEST_SKIP() << "lavapipe's vkQueueSubmit blocks the submitting thread until a binary semaphore it "
+                    "waits for is signalled, so porta's own submit could never return here";
+  VkDevice vk = static_cast<VkDevice>(nd.vk_device);
+  VkQueue queue = static_cast<VkQueue>(nd.vk_queue);
+  VkSemaphoreTypeCreateInfo type{};
+  type.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO;
+  type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  VkSemaphoreCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO;
+  VkSemaphore binary = VK_NULL_HANDLE, gate = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateSemaphore(vk, &info, nullptr, &binary), VK_SUCCESS);
+  info.pNext = &type;
+  ASSERT_EQ(vkCreateSemaphore(vk, &info, nullptr, &gate), VK_SUCCESS);
+  // The framework's submission: wait for its gate (timeline value 1), then
+  // signal the binary semaphore (a signal submitted before porta's wait, as
+  // Vulkan requires).
+  const uint64_t gate_value = 1, unused = 0;
+  VkTimelineSemaphoreSubmitInfo values{};
+  values.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO;
+  values.waitSemaphoreValueCount = 1;
+  values.pWaitSemaphoreValues = &gate_value;
+  values.signalSemaphoreValueCount = 1;
+  values.pSignalSemaphoreValues = &unused;
+  const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  VkSubmitInfo submit{};
+  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  submit.pNext = &values;
+  submit.waitSemaphoreCount = 1;
+  submit.pWaitSemaphores = &gate;
+  submit.pWaitDstStageMask = &stage;
+  submit.signalSemaphoreCount = 1;
+  submit.pSignalSemaphores = &binary;
+  ASSERT_EQ(vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+  Messages messages;
+  ReleasedMemory memory(256);
+  memory.leaked = true;  // porta's left device holds it for good
+  {
+    porta::Buffer b = memory.import(own);
+    porta::Stream s = own.stream();
+    porta::wait_native_event(s, porta_vk_semaphore{0, reinterpret_cast<uint64_t>(binary), 0});
+    s.fill(b, 2.0f);
+  }
+  const auto start = Clock::now();
+  own = porta::Device();
+  const double took = seconds_since(start);
+  EXPECT_GE(took, 0.4) << "the close did not wait for the left work";
+  EXPECT_LT(took, 5.0);
+  const std::string said = messages.all();
+  char handle[32];
+  std::snprintf(handle, sizeof handle, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uint64_t>(binary)));
+  EXPECT_NE(said.find("binary semaphore"), std::string::npos) << said;
+  EXPECT_NE(said.find(handle), std::string::npos) << said;
+  EXPECT_NE(said.find("leaves the device open"), std::string::npos) << said;
+  EXPECT_FALSE(memory.released.load()) << "memory released under work that may still run";
+  EXPECT_EQ(memory.data[0], 1.0f) << "porta's work ran before the framework's semaphore";
+  // The framework's gate opens at last: its signal, then porta's left work.
+  VkSemaphoreSignalInfo open{};
+  open.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO;
+  open.semaphore = gate;
+  open.value = 1;
+  ASSERT_EQ(vkSignalSemaphore(vk, &open), VK_SUCCESS);
+  const auto waited = Clock::now();
+  while (memory.data[0] != 2.0f && seconds_since(waited) < 10.0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(memory.data[0], 2.0f);
 }
 
 }  // namespace

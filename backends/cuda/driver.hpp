@@ -61,7 +61,7 @@ namespace porta::cuda {
   X(cuEventQuery)                      \
   X(cuEventSynchronize)                \
   X(cuEventElapsedTime)                \
-  X(cuPointerGetAttribute)             \
+  X(cuPointerGetAttributes)            \
   X(cuMemGetAddressRange)              \
   X(cuMemHostRegister)                 \
   X(cuMemHostUnregister)               \

@@ -13,12 +13,17 @@ using ull = unsigned long long;
 Buffer* import_pointer(Device& device, const porta_native_memory& memory) {
   const Driver& cu = driver();
   const CUdeviceptr ptr = static_cast<CUdeviceptr>(memory.cuda_pointer);
+  // The plural call answers "no memory type" for an address CUDA does not
+  // know, where the singular one fails (and compute-sanitizer reports it).
   CUcontext context = nullptr;
-  const CUresult r = cu.cuPointerGetAttribute(&context, CU_POINTER_ATTRIBUTE_CONTEXT, ptr);
-  if (r == CUDA_ERROR_INVALID_VALUE)
+  unsigned int type = 0;
+  CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_CONTEXT, CU_POINTER_ATTRIBUTE_MEMORY_TYPE};
+  void* values[] = {&context, &type};
+  device.check(cu.cuPointerGetAttributes(2, attributes, values, ptr),
+               "cuPointerGetAttributes(CONTEXT, MEMORY_TYPE)");
+  if (type == 0)
     device.fail(PORTA_ERROR_INVALID_ARGUMENT, "buffer_import: 0x%llx is not a CUDA pointer",
                 static_cast<ull>(ptr));
-  device.check(r, "cuPointerGetAttribute(CONTEXT)");
   if (context && context != device.context)
     device.fail(
         PORTA_ERROR_INVALID_ARGUMENT,

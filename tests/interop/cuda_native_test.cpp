@@ -9,8 +9,11 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "left_work.hpp"
@@ -201,7 +204,22 @@ TEST_F(CudaDevice, PointersPortaCannotUseAreRefused) {
 // CUevent whose work waits on a flag in host memory, as a framework's
 // stream may wait on another process or device); the memory the left work
 // uses is released only after that work has run.
+//
+// While the framework's stream waits, CUDA may make any call that loads a
+// module or allocates memory wait for the device's work too (its implicit
+// synchronisation), and that work could then never finish: the flag is set
+// only after the destroy returns. So the kernel the left work runs is loaded
+// first, the framework's stream starts waiting only inside `wait`, after the
+// memory and stream are made, and a guard sets the flag after 10 s, so that
+// a call that waits anyway fails the test on its times instead of hanging it.
 TEST_F(CudaDevice, LeftWorkDoesNotHoldUpStreamDestroy) {
+  {
+    std::vector<float> ones(256, 1.0f);
+    porta::Buffer warm = dev.upload(ones);
+    porta::Stream s = dev.stream();
+    porta::ops::scale(s, porta::Tensor(warm, {256}), 2.0f, porta::Tensor(warm, {256}));
+    s.sync();
+  }
   CUstream theirs = nullptr;
   ASSERT_EQ(cu.cuStreamCreate(&theirs, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
   void* flag_memory = nullptr;
@@ -210,18 +228,33 @@ TEST_F(CudaDevice, LeftWorkDoesNotHoldUpStreamDestroy) {
   *flag = 0;
   CUdeviceptr flag_on_device = 0;
   ASSERT_EQ(cu.cuMemHostGetDevicePointer(&flag_on_device, flag_memory, 0), CUDA_SUCCESS);
-  const CUresult waits = cu.cuStreamWaitValue32(theirs, flag_on_device, 1, CU_STREAM_WAIT_VALUE_GEQ);
+  // A wait already met: does the device have stream memory operations at all?
+  const CUresult waits = cu.cuStreamWaitValue32(theirs, flag_on_device, 0, CU_STREAM_WAIT_VALUE_GEQ);
   if (waits != CUDA_SUCCESS) {
     cu.cuStreamDestroy(theirs);
     cu.cuMemFreeHost(flag_memory);
     GTEST_SKIP() << "this device has no stream memory operations (cuStreamWaitValue32: " << waits << ")";
   }
+  ASSERT_EQ(cu.cuStreamSynchronize(theirs), CUDA_SUCCESS);
   CUevent gate = nullptr;
   ASSERT_EQ(cu.cuEventCreate(&gate, CU_EVENT_DISABLE_TIMING), CUDA_SUCCESS);
-  ASSERT_EQ(cu.cuEventRecord(gate, theirs), CUDA_SUCCESS);
+  std::atomic<bool> done{false};
+  std::thread guard([&] {
+    const auto start = left_work::Clock::now();
+    while (!done.load() && left_work::seconds_since(start) < 10.0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    *flag = 1;
+  });
   left_work::check_left_work(
-      dev, [&](porta::Stream& s) { porta::wait_native_event(s, gate); },
+      dev,
+      [&](porta::Stream& s) {
+        ASSERT_EQ(cu.cuStreamWaitValue32(theirs, flag_on_device, 1, CU_STREAM_WAIT_VALUE_GEQ), CUDA_SUCCESS);
+        ASSERT_EQ(cu.cuEventRecord(gate, theirs), CUDA_SUCCESS);
+        porta::wait_native_event(s, gate);
+      },
       [&] { *flag = 1; });  // the framework's work is done
+  done.store(true);
+  guard.join();
   EXPECT_EQ(cu.cuStreamSynchronize(theirs), CUDA_SUCCESS);
   cu.cuEventDestroy(gate);
   cu.cuStreamDestroy(theirs);

@@ -68,8 +68,10 @@ void check_left_work(const porta::Device& device, Wait wait, Signal signal) {
   {
     porta::Buffer b = memory.import(device);
     porta::Stream s = device.stream();
+    const auto queued = Clock::now();
     wait(s);
     porta::ops::scale(s, porta::Tensor(b, {256}), 2.0f, porta::Tensor(b, {256}));
+    EXPECT_LT(seconds_since(queued), 2.0) << "queueing the work waited for the framework's event";
     const auto start = Clock::now();
     s = porta::Stream();
     EXPECT_LT(seconds_since(start), 2.0) << "the destroy waited for the framework's event";

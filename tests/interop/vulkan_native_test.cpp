@@ -261,7 +261,6 @@ TEST(VulkanClose, AtCloseATimelineSemaphoreIsSignalled) {
   EXPECT_NE(messages.all().find("porta signalled it"), std::string::npos) << messages.all();
 }
 
-
 // Closing a device whose left work waits for a binary semaphore that never
 // comes: the framework's own submission to porta's queue signals it after a
 // wait porta knows nothing of. The host cannot signal a binary semaphore, so
@@ -333,7 +332,8 @@ TEST(VulkanClose, AtCloseABinarySemaphoreIsNamedAndTheDeviceLeft) {
   EXPECT_LT(took, 5.0);
   const std::string said = messages.all();
   char handle[32];
-  std::snprintf(handle, sizeof handle, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uint64_t>(binary)));
+  std::snprintf(handle, sizeof handle, "0x%llx",
+                static_cast<unsigned long long>(reinterpret_cast<uint64_t>(binary)));
   EXPECT_NE(said.find("binary semaphore"), std::string::npos) << said;
   EXPECT_NE(said.find(handle), std::string::npos) << said;
   EXPECT_NE(said.find("leaves the device open"), std::string::npos) << said;

@@ -110,4 +110,41 @@ struct Messages {
   std::string text;
 };
 
+// A stream of `device` waits for a framework's event (`wait(stream)`),
+// fills `memory` with 2 and is destroyed; then the device is closed. Returns
+// what porta said meanwhile, and the close's time in `took`.
+template <class Wait>
+std::string close_with_left_work(porta::Device& device, ReleasedMemory& memory, Wait wait, double& took) {
+  Messages messages;
+  {
+    porta::Buffer b = memory.import(device);
+    porta::Stream s = device.stream();
+    wait(s);
+    s.fill(b, 2.0f);
+  }
+  const auto start = Clock::now();
+  device = porta::Device();
+  took = seconds_since(start);
+  return messages.all();
+}
+
+// A close whose left work waits for an event porta cannot satisfy: it waited
+// its bounded time (the device's limit, 0.5 s in these tests), said it
+// leaves the device open, and kept the memory the work may still use.
+inline void expect_left_open(double took, const std::string& said, const ReleasedMemory& memory) {
+  EXPECT_GE(took, 0.4) << "the close did not wait for the left work";
+  EXPECT_LT(took, 5.0);
+  EXPECT_NE(said.find("leaves the device open"), std::string::npos) << said;
+  EXPECT_FALSE(memory.released.load()) << "memory released under work that may still run";
+  EXPECT_EQ(memory.data[0], 1.0f) << "porta's work ran before the framework's event";
+}
+
+// Waits up to 10 s for the left work to fill `memory` once the framework's event came.
+inline void expect_left_work_runs(const ReleasedMemory& memory) {
+  const auto waited = Clock::now();
+  while (memory.data[0] != 2.0f && seconds_since(waited) < 10.0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(memory.data[0], 2.0f);
+}
+
 }  // namespace left_work

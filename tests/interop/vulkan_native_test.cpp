@@ -33,6 +33,13 @@ VkSemaphore make_semaphore(VkDevice device, bool timeline) {
   return s;
 }
 
+// A stream's wait for `semaphore` to reach `value` (0: a binary semaphore).
+auto waits_for(VkSemaphore semaphore, uint64_t value) {
+  return [=](porta::Stream& s) {
+    porta::wait_native_event(s, porta_vk_semaphore{0, reinterpret_cast<uint64_t>(semaphore), value});
+  };
+}
+
 struct VulkanDevice : ::testing::Test {
   void SetUp() override {
     try {
@@ -242,12 +249,7 @@ TEST(VulkanClose, AtCloseATimelineSemaphoreIsSignalled) {
   ASSERT_NE(sem, VK_NULL_HANDLE);
   ReleasedMemory memory(256);
   double took = 0;
-  const std::string said = close_with_left_work(
-      own, memory,
-      [&](porta::Stream& s) {
-        porta::wait_native_event(s, porta_vk_semaphore{0, reinterpret_cast<uint64_t>(sem), 7});
-      },
-      took);
+  const std::string said = close_with_left_work(own, memory, waits_for(sem, 7), took);
   EXPECT_LT(took, 5.0);
   EXPECT_TRUE(memory.released.load()) << said;
   EXPECT_EQ(memory.data[0], 2.0f) << "the work ran once porta signalled the semaphore";
@@ -305,12 +307,7 @@ TEST(VulkanClose, AtCloseABinarySemaphoreIsNamedAndTheDeviceLeft) {
   ReleasedMemory memory(256);
   memory.leaked = true;  // porta's left device holds it for good
   double took = 0;
-  const std::string said = close_with_left_work(
-      own, memory,
-      [&](porta::Stream& s) {
-        porta::wait_native_event(s, porta_vk_semaphore{0, reinterpret_cast<uint64_t>(binary), 0});
-      },
-      took);
+  const std::string said = close_with_left_work(own, memory, waits_for(binary, 0), took);
   expect_left_open(took, said, memory);
   char handle[32];
   std::snprintf(handle, sizeof handle, "0x%llx",

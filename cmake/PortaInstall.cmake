@@ -12,6 +12,9 @@ install(TARGETS porta porta_headers EXPORT portaTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT portaTargets NAMESPACE porta:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)
+# The build tree is a package too (porta_DIR=<build>), with portaConfig.cmake
+# below: python/ built alone links the libporta of a build (scripts/gpu/bundle).
+export(EXPORT portaTargets NAMESPACE porta:: FILE ${PROJECT_BINARY_DIR}/portaTargets.cmake)
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/portaConfig.cmake.in
   ${PROJECT_BINARY_DIR}/portaConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)

@@ -6,7 +6,12 @@ with its command, environment and pass rules; this runs them the way ctest
 would (ENVIRONMENT, WORKING_DIRECTORY, WILL_FAIL, PASS/FAIL_REGULAR_EXPRESSION,
 SKIP_RETURN_CODE, TIMEOUT) and prints ctest-style results.
 
-usage: run_tests.py tests.json [-R REGEX] [-E REGEX] [-L LABEL] [--env K=V]... [--log DIR]
+A test whose command names a Python interpreter that is not here (the Python
+package's entries name the build machine's, tests/python) runs with --python
+instead, by default the Python running this: the bundle's package carries an
+extension for Python 3.12 and later beside the build's own (scripts/gpu/bundle).
+
+usage: run_tests.py tests.json [-R REGEX] [-E REGEX] [-L LABEL] [--env K=V]... [--log DIR] [--python PATH]
 """
 import argparse
 import json
@@ -21,6 +26,21 @@ def properties(test):
     return {p["name"]: p["value"] for p in test.get("properties", [])}
 
 
+INTERPRETER = re.compile(r"python[0-9.]*")
+
+
+def local_python(command, python, replaced):
+    """The command with each absolute path of a Python interpreter that is not
+    here replaced by `python`; the replaced paths are added to `replaced`."""
+    out = []
+    for arg in command:
+        if os.path.isabs(arg) and INTERPRETER.fullmatch(os.path.basename(arg)) and not os.path.exists(arg):
+            replaced.add(arg)
+            arg = python
+        out.append(arg)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("tests")
@@ -31,6 +51,8 @@ def main():
     ap.add_argument("--prefix", default="", help="command prefix, e.g. 'compute-sanitizer --tool memcheck'")
     ap.add_argument("--log", help="folder for each test's output")
     ap.add_argument("--max-seconds", type=float, help="cap on each test's TIMEOUT")
+    ap.add_argument("--python", default=sys.executable,
+                    help="runs the tests whose Python interpreter is not here (default: this one)")
     args = ap.parse_args()
 
     tests = json.load(open(args.tests))["tests"]
@@ -50,12 +72,17 @@ def main():
     if args.log:
         os.makedirs(args.log, exist_ok=True)
     passed, failed, skipped = [], [], []
+    replaced = set()
     for i, (t, props) in enumerate(selected, 1):
         env = dict(os.environ)
         for kv in props.get("ENVIRONMENT", []) + args.env:
             k, _, v = kv.partition("=")
             env[k] = v
-        cmd = (args.prefix.split() if args.prefix else []) + t["command"]
+        missing = set()
+        cmd = (args.prefix.split() if args.prefix else []) + local_python(t["command"], args.python, missing)
+        for path in sorted(missing - replaced):
+            print(f"{path} is not here: {args.python} runs the tests that name it", flush=True)
+        replaced |= missing
         start = time.time()
         try:
             r = subprocess.run(cmd, cwd=props.get("WORKING_DIRECTORY"), env=env, stdout=subprocess.PIPE,

@@ -15,6 +15,7 @@ struct porta_plugin_buffer_t {
 namespace porta::cpu {
 
 constexpr uint64_t kBufferAlignment = 64;
+constexpr uint64_t kHugePageBytes = uint64_t(2) << 20;  // x86-64's and aarch64's usual huge page
 
 porta_plugin_buffer buffer_create(uint64_t size);
 void buffer_destroy(porta_plugin_buffer buffer);

@@ -81,6 +81,10 @@ layout(push_constant) uniform Params {
 shared float tile_x[TILE];     // [row][col] of the current tile
 shared float residual[ROWS_MAX];
 shared float scratch[WG_MAX];  // tree reductions
+// MODE 2 (rows of up to TILE columns): the weights and the group's sums of
+// x r, four columns to a vec4 (rows_in_sequence); one element elsewhere.
+shared vec4 row_w[MODE == 2u ? TILE / 4u : 1u];
+shared vec4 row_grad[MODE == 2u ? TILE / 4u : 1u];
 
 // Elements per word of X, and its log2.
 uint pack() { return DTYPE == 0u ? 1u : DTYPE == 3u ? 4u : 2u; }
@@ -247,34 +251,56 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
     }
 }
 
-// MODE 2: every row of the group in turn, by its one item.
+// MODE 2: every row of the group in turn, by its one item. Rows of up to
+// TILE columns keep the weights and this group's sums of x r in shared
+// memory, four columns to a vec4 (row_w, row_grad), so that a CPU compiler
+// reads and writes them as whole 16-byte vectors: from partials[base + k]
+// and its neighbours, 32-bit indices that may wrap, it assembles each vec4
+// from four loads and stores it as four. z takes sixteen running sums, four
+// vec4s, so a CPU overlaps the multiply-adds of consecutive columns rather
+// than waiting for each. Longer rows go column by column through the
+// partials.
 void rows_in_sequence(uint base, inout float db_sum, inout float loss_sum) {
   const uint d = p.d;
   const uint first_row = gl_WorkGroupID.x * p.tiles_per_group;
   const uint end_row = min(first_row + p.tiles_per_group, p.m);
+  if (d <= TILE) {
+    const uint whole = d / 4u;         // vec4s of whole columns
+    const uint quads = (d + 3u) / 4u;  // and the last, partial one
+    for (uint q = 0u; q < quads; ++q) {
+      vec4 wq = vec4(0.0);
+      for (uint c = 0u; c < 4u; ++c)
+        if (4u * q + c < d) wq[c] = weight(4u * q + c);
+      row_w[q] = wq;
+      row_grad[q] = vec4(0.0);
+    }
+    for (uint row = first_row; row < end_row; ++row) {
+      const uint at = p.x_offset + row * p.ldx;
+      vec4 s0 = vec4(0.0), s1 = vec4(0.0), s2 = vec4(0.0), s3 = vec4(0.0);
+      uint q = 0u;
+      for (; q + 4u <= whole; q += 4u) {
+        s0 += x4_at(at + 4u * q) * row_w[q];
+        s1 += x4_at(at + 4u * q + 4u) * row_w[q + 1u];
+        s2 += x4_at(at + 4u * q + 8u) * row_w[q + 2u];
+        s3 += x4_at(at + 4u * q + 12u) * row_w[q + 3u];
+      }
+      for (; q < whole; ++q) s0 += x4_at(at + 4u * q) * row_w[q];
+      for (uint j = 4u * whole; j < d; ++j) s0.x += x_at(at + j) * row_w[whole][j - 4u * whole];
+      const vec4 s = (s0 + s1) + (s2 + s3);
+      const float r = finish_row(row, (s.x + s.y) + (s.z + s.w), db_sum, loss_sum);
+      for (q = 0u; q < whole; ++q) row_grad[q] += x4_at(at + 4u * q) * r;
+      for (uint j = 4u * whole; j < d; ++j) row_grad[whole][j - 4u * whole] += x_at(at + j) * r;
+    }
+    for (uint j = 0u; j < d; ++j) partials[base + j] = row_grad[j / 4u][j % 4u] * column_scale(j);
+    return;
+  }
   for (uint j = 0u; j < d; ++j) partials[base + j] = 0.0;
   for (uint row = first_row; row < end_row; ++row) {
     const uint at = p.x_offset + row * p.ldx;
-    // s.x, s.y, s.z, s.w sum the columns 0, 1, 2, 3 mod 4: four running
-    // sums, as one vec4 so that a CPU adds them in one instruction. (The
-    // loads stay four: with 32-bit unsigned indices, which may wrap, the
-    // compiler cannot tell that element at + j + 1 follows at + j.)
-    vec4 s = vec4(0.0);
-    uint j = 0u;
-    for (; j + 4u <= d; j += 4u)
-      s += x4_at(at + j) * vec4(weight(j), weight(j + 1u), weight(j + 2u), weight(j + 3u));
-    for (; j < d; ++j) s.x += x_at(at + j) * weight(j);
-    const float r = finish_row(row, (s.x + s.y) + (s.z + s.w), db_sum, loss_sum);
-    uint k = 0u;
-    for (; k + 4u <= d; k += 4u) {
-      const vec4 sum = vec4(partials[base + k], partials[base + k + 1u], partials[base + k + 2u],
-                            partials[base + k + 3u]) + x4_at(at + k) * r;
-      partials[base + k] = sum.x;
-      partials[base + k + 1u] = sum.y;
-      partials[base + k + 2u] = sum.z;
-      partials[base + k + 3u] = sum.w;
-    }
-    for (; k < d; ++k) partials[base + k] += x_at(at + k) * r;
+    float s = 0.0;
+    for (uint j = 0u; j < d; ++j) s += x_at(at + j) * weight(j);
+    const float r = finish_row(row, s, db_sum, loss_sum);
+    for (uint k = 0u; k < d; ++k) partials[base + k] += x_at(at + k) * r;
   }
   if (DTYPE == 3u)
     for (uint j = 0u; j < d; ++j) partials[base + j] *= column_scale(j);

@@ -125,11 +125,13 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
               porta::dtype_short_name(o.dtype), static_cast<unsigned long long>(iterations), o.lr);
   if (data.streamed()) {
     const porta::data::RowFile& file = *data.file_rows->file;
+    // Text is parsed, NPY other than float32 in C order converted.
+    const std::string once = file.format() == porta::data::Format::npy ? "converted" : "parsed";
     const std::string how = file.cached_in_file()
-                                ? "parsed once into a row cache in a file in " + file.cache_folder()
-                            : file.cached() ? std::string("parsed once into a row cache in host memory")
-                            : file.format() == porta::data::Format::npy ? std::string("mapped")
-                                                                        : std::string("parsed on every pass");
+                                ? once + " once into a row cache in a file in " + file.cache_folder()
+                            : file.cached() ? once + " once into a row cache in host memory"
+                            : file.mapped() ? std::string("mapped")
+                                            : once + " on every pass";
     std::printf(
         "rows read from %s a chunk at a time as training needs them (--device-memory), not held whole in "
         "device memory: %s\n",

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <random>
 #include <string>
@@ -41,9 +42,12 @@ std::string write(const std::string& name, const std::string& bytes) {
   return path;
 }
 
-// A float32 C-order NPY array of rows x cols (cols 0: 1-D).
-std::string npy(const std::vector<float>& values, uint64_t rows, uint64_t cols) {
-  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) +
+// An NPY array of rows x cols (cols 0: 1-D) of dtype `descr`, its elements
+// `data` as they lie in the file (C or Fortran order).
+std::string npy_of(const std::string& descr, bool fortran, const void* data, size_t bytes, uint64_t rows,
+                   uint64_t cols) {
+  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+                     ", 'shape': (" + std::to_string(rows) +
                      (cols ? ", " + std::to_string(cols) : std::string(",")) + "), }";
   while ((10 + dict.size() + 1) % 64) dict += ' ';
   dict += '\n';
@@ -53,8 +57,26 @@ std::string npy(const std::vector<float>& values, uint64_t rows, uint64_t cols) 
   const uint16_t len = static_cast<uint16_t>(dict.size());
   out.append(reinterpret_cast<const char*>(&len), 2);
   out += dict;
-  out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+  out.append(static_cast<const char*>(data), bytes);
   return out;
+}
+
+// A float32 C-order NPY array of rows x cols (cols 0: 1-D).
+std::string npy(const std::vector<float>& values, uint64_t rows, uint64_t cols) {
+  return npy_of("<f4", false, values.data(), values.size() * sizeof(float), rows, cols);
+}
+
+// The same values (row-major, rows x cols) as float64 in C order, and as
+// float32 in Fortran order.
+std::string npy_f64(const std::vector<float>& values, uint64_t rows, uint64_t cols) {
+  const std::vector<double> wide(values.begin(), values.end());
+  return npy_of("<f8", false, wide.data(), wide.size() * sizeof(double), rows, cols);
+}
+std::string npy_fortran(const std::vector<float>& values, uint64_t rows, uint64_t cols) {
+  std::vector<float> by_column(values.size());
+  for (uint64_t i = 0; i < rows; ++i)
+    for (uint64_t j = 0; j < cols; ++j) by_column[j * rows + i] = values[i * cols + j];
+  return npy_of("<f4", true, by_column.data(), by_column.size() * sizeof(float), rows, cols);
 }
 
 // The row cache's settings the tests read text files with.
@@ -98,14 +120,14 @@ void expect_rows_equal(const RowFile& rows, const Table& whole, const std::strin
 }
 
 // The same through RowFile, with the row cache in memory, in a file and off
-// (NPY files are never cached: they are mapped).
-void expect_same_rows(const std::string& path, const ReadOptions& options) {
+// (NPY float32 in C order is never cached: it is read from its mapping).
+void expect_same_rows(const std::string& path, const ReadOptions& options, bool mapped = false) {
   const Table whole = read_table(path, options);
-  const bool text = !path.ends_with(".npy");
   for (Cache cache : {Cache::memory, Cache::file, Cache::off}) {
     const RowFile rows(path, options, cache_options(cache));
-    EXPECT_EQ(rows.cached(), text && cache != Cache::off) << path;
-    EXPECT_EQ(rows.cached_in_file(), text && cache == Cache::file) << path;
+    EXPECT_EQ(rows.cached(), !mapped && cache != Cache::off) << path;
+    EXPECT_EQ(rows.cached_in_file(), !mapped && cache == Cache::file) << path;
+    EXPECT_EQ(rows.mapped(), mapped) << path;
     expect_rows_equal(rows, whole, path);
   }
 }
@@ -139,15 +161,54 @@ TEST(Rows, NpyRangesEqualTheWholeFile) {
   std::vector<float> v(rows * cols), x(rows * (cols - 1)), y(rows);
   for (uint64_t i = 0; i < rows; ++i)
     for (uint64_t j = 0; j < cols; ++j) {
-      v[i * cols + j] = j + 1 == cols ? static_cast<float>(i % 2) : static_cast<float>(i) * 0.5f - j;
+      // Values float32 holds exactly and values it rounds (float64 files).
+      v[i * cols + j] =
+          j + 1 == cols ? static_cast<float>(i % 2) : static_cast<float>(i) * 0.5f - j + 0.1f * j;
       if (j + 1 < cols) x[i * (cols - 1) + j] = v[i * cols + j];
     }
   for (uint64_t i = 0; i < rows; ++i) y[i] = v[i * cols + cols - 1];
-  expect_same_rows(write("a.npy", npy(v, rows, cols)), {});
+  // float32 in C order from the mapping; float64 and Fortran order converted
+  // once into the row cache.
+  expect_same_rows(write("a.npy", npy(v, rows, cols)), {}, true);
+  expect_same_rows(write("a64.npy", npy_f64(v, rows, cols)), {});
+  expect_same_rows(write("af.npy", npy_fortran(v, rows, cols)), {});
   ReadOptions labels;
   labels.labels_path = write("y.npy", npy(y, rows, 0));
-  expect_same_rows(write("x.npy", npy(x, rows, cols - 1)), labels);
-  for (const char* f : {"a.npy", "x.npy", "y.npy"}) std::filesystem::remove(temp_path(f));
+  expect_same_rows(write("x.npy", npy(x, rows, cols - 1)), labels, true);
+  expect_same_rows(write("x64.npy", npy_f64(x, rows, cols - 1)), labels);
+  labels.labels_path = write("y64.npy", npy_f64(y, rows, 0));
+  expect_same_rows(write("xf.npy", npy_fortran(x, rows, cols - 1)), labels);
+  for (const char* f : {"a.npy", "a64.npy", "af.npy", "x.npy", "x64.npy", "xf.npy", "y.npy", "y64.npy"})
+    std::filesystem::remove(temp_path(f));
+}
+
+// A float64 file converted into the row cache: later reads are the first
+// pass's values, not the file's, and a bad value is refused by the first
+// pass whether or not the rows are cached.
+TEST(Rows, NpyConvertedOnceIntoTheRowCache) {
+  std::vector<float> v;
+  for (int i = 0; i < 100; ++i) v.insert(v.end(), {1.5f, static_cast<float>(i % 2)});
+  const std::string path = write("once.npy", npy_f64(v, 100, 2));
+  const RowFile cached(path, {}, cache_options(Cache::memory));
+  ASSERT_TRUE(cached.cached());
+  {
+    // Overwritten in place: a cached file is not read again.
+    std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekp(-16, std::ios::end);
+    const double seven[2] = {7.0, 1.0};
+    f.write(reinterpret_cast<const char*>(seven), sizeof seven);
+  }
+  std::vector<float> x(100), y(100);
+  cached.read(0, 100, x.data(), y.data());
+  EXPECT_THAT(x, ::testing::Each(1.5f));
+  EXPECT_EQ(y[99], 1.0f);
+  v[2 * 40] = std::numeric_limits<float>::infinity();
+  const std::string bad = write("bad64.npy", npy_f64(v, 100, 2));
+  for (Cache cache : {Cache::memory, Cache::off})
+    EXPECT_THAT(error_of([&] { RowFile(bad, {}, cache_options(cache)); }),
+                HasSubstr("row 40, column 0: inf is not finite"));
+  std::filesystem::remove(path);
+  std::filesystem::remove(bad);
 }
 
 // The first pass refuses as read_table does, naming the same place.
@@ -288,7 +349,7 @@ TEST(RowCache, AFolderThatCannotHoldItWarnsOnceAndLosesNothing) {
       ASSERT_EQ(warnings.size(), 1u) << path;
       EXPECT_THAT(warnings[0], HasSubstr("the rows of " + path + " cannot be cached in " + dir));
       EXPECT_THAT(warnings[0], HasSubstr("cannot create a file there: " + cause));
-      EXPECT_THAT(warnings[0], HasSubstr("parsed from the file on every pass"));
+      EXPECT_THAT(warnings[0], HasSubstr("read from the file (parsed or converted) on every pass"));
       expect_rows_equal(rows, read_table(path, {}), path);
     }
   }

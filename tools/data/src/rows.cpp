@@ -78,13 +78,19 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options, const RowC
         npy_labels_ = std::make_unique<NpyFile>(options.labels_path);
         check_labels_file(*npy_, *npy_labels_);
       }
+      // float32 in C order is read from its mapping; anything else (float64,
+      // integers, Fortran order) is converted once, by this pass, into the
+      // row cache, rather than on every pass.
+      if (!npy_->mapped_f32()) cache_ = std::make_unique<RowCache>(cache, path);
       // Every value and label checked before anything is trained.
       std::vector<float> x, y;
       for (uint64_t first = 0; first < rows_; first += kBlockRows) {
         const uint64_t count = std::min(kBlockRows, rows_ - first);
         x.resize(count * features_);
         y.resize(count);
-        read(first, count, x.data(), y.data());
+        read_source(first, count, x.data(), y.data());
+        if (cache_ && cache_->append(x.data(), x.size() * sizeof(float)))
+          labels_.insert(labels_.end(), y.begin(), y.end());
       }
       checked_ = true;
       break;
@@ -92,8 +98,10 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options, const RowC
   }
   text_.check_unchanged();
   if (cache_ && cache_->finish()) {
-    // Every row is in the cache: the text and where its rows begin are no longer needed.
+    // Every row is in the cache: the file and where its rows begin are no longer needed.
     text_ = MappedFile();
+    npy_.reset();
+    npy_labels_.reset();
     csv_.offsets = csv_.lines = {};
     libsvm_.offsets = libsvm_.lines = {};
   } else {
@@ -113,8 +121,8 @@ void RowFile::take(Grid grid, float* x, float* y) const {
 void RowFile::read_cached(uint64_t first, uint64_t count, float* x, float* y) const {
   std::copy(labels_.begin() + static_cast<ptrdiff_t>(first),
             labels_.begin() + static_cast<ptrdiff_t>(first + count), y);
-  if (format_ == Format::csv) {
-    if (count && features_)  // an empty cache has no bytes to copy from
+  if (format_ != Format::libsvm) {  // dense rows
+    if (count && features_)         // an empty cache has no bytes to copy from
       std::memcpy(x, cache_->bytes() + first * features_ * sizeof(float), count * features_ * sizeof(float));
     return;
   }
@@ -130,10 +138,13 @@ void RowFile::read(uint64_t first, uint64_t count, float* x, float* y) const {
     fail(path_, 0, 0,
          "rows " + std::to_string(first) + " to " + std::to_string(first + count) +
              " asked for; the file has " + std::to_string(rows_));
-  if (cache_) {
+  if (cache_)
     read_cached(first, count, x, y);
-    return;
-  }
+  else
+    read_source(first, count, x, y);
+}
+
+void RowFile::read_source(uint64_t first, uint64_t count, float* x, float* y) const {
   switch (format_) {
     case Format::csv:
       take(parse_csv_rows(text_.bytes(), path_, csv_, first, count), x, y);

@@ -5,9 +5,11 @@
 // row cache (porta_data/row_cache.hpp: float32 rows in host memory up to a
 // budget, else in a mapped temporary file); later reads copy from the cache.
 // When the cache cannot be written, the first pass notes where each row
-// begins instead and reads parse the text a range at a time. NPY is mapped
-// and converted a range at a time. Errors name the file and the place, as
-// read_table's do.
+// begins instead and reads parse the text a range at a time. NPY is mapped:
+// float32 in C order is read in place; any other NPY (float64, integers,
+// Fortran order) is converted once, by the first pass, into the row cache
+// (without one: a range at a time on every read). Errors name the file and
+// the place, as read_table's do.
 #pragma once
 
 #include <cstdint>
@@ -27,8 +29,8 @@ namespace porta::data {
 class RowFile {
  public:
   // The first pass: the file (with its labels) read as `options` say, every
-  // value and label checked; CSV and LIBSVM rows cached as `cache` says. The
-  // rows must have labels.
+  // value and label checked; CSV, LIBSVM and NPY rows that are not float32
+  // in C order cached as `cache` says. The rows must have labels.
   RowFile(const std::string& path, const ReadOptions& options, const RowCacheOptions& cache = {});
 
   const std::string& file() const { return path_; }
@@ -39,6 +41,8 @@ class RowFile {
 
   // Whether the rows are read from the row cache, and from its file.
   bool cached() const { return cache_ != nullptr; }
+  // NPY float32 in C order: the rows are read from the file's mapping as they are.
+  bool mapped() const { return npy_ && npy_->mapped_f32(); }
   bool cached_in_file() const { return cache_ && cache_->in_file(); }
   std::string cache_folder() const { return cache_ ? cache_->folder() : std::string(); }
 
@@ -54,6 +58,8 @@ class RowFile {
   void take(Grid grid, float* x, float* y) const;
   // read() from the row cache.
   void read_cached(uint64_t first, uint64_t count, float* x, float* y) const;
+  // read() from the file: parsed or converted.
+  void read_source(uint64_t first, uint64_t count, float* x, float* y) const;
 
   std::string path_;
   ReadOptions options_;
@@ -65,7 +71,7 @@ class RowFile {
   LibsvmShape libsvm_;
   std::unique_ptr<NpyFile> npy_, npy_labels_;
   bool checked_ = false;  // the first pass is done
-  // CSV and LIBSVM once cached: the cache, and each row's label. CSV rows are
+  // Once cached: the cache, and each row's label. CSV and NPY rows are
   // features() floats each; LIBSVM rows their nonzero values as (index,
   // value) pairs, row i's from pair entries_[i] to entries_[i + 1].
   std::unique_ptr<RowCache> cache_;

@@ -21,6 +21,12 @@ struct FileRows {
   std::shared_ptr<const porta::data::RowFile> file;
   std::vector<uint64_t> rows;    // the file's rows of this part, in file order; empty: all of them
   std::vector<float> mean, std;  // the standardisation applied when read; empty: none
+  // The rows this process reads, [own_first, own_first + own_count) of the
+  // part's: all of them, unless several processes share the file (Share).
+  uint64_t own_first = 0, own_count = 0;
+  // Several processes: adds every process's `count` values (sums over its own
+  // rows) in rank order, on every process. Empty: one process.
+  std::function<void(double* values, int count)> sum;
   // Rows [first, first + count) of this part into x (count x d) and y. Thread-safe.
   void read(uint64_t first, uint64_t count, float* x, float* y) const;
 };
@@ -36,7 +42,8 @@ struct Data {
 };
 
 // Calls fn(x, y, first, count) for the rows in order, a range at a time
-// (rows in memory: one range; rows in a file: ranges of `chunk` rows).
+// (rows in memory: one range; rows in a file: ranges of `chunk` rows, this
+// process's own rows only).
 void for_each_rows(
     const Data& data,
     const std::function<void(const float* x, const float* y, uint64_t first, uint64_t count)>& fn,
@@ -51,11 +58,31 @@ Data classic();
 Data generated(uint64_t m, uint64_t dim, uint64_t seed);
 // A data file read as `options` say; throws porta::data::Error.
 Data load(const std::string& path, const porta::data::ReadOptions& options);
+// Several processes (MPI ranks) training on one file's rows: each reads,
+// checks and caches only its own part, the rows of its share of the training
+// rows (split() with `test_fraction` and `seed`, the rows divided over the
+// ranks in order as train_parallel divides them) and the held-out rows among
+// them; sums over rows (the standardisation, the accuracies) are added over
+// the processes.
+struct Share {
+  int rank = 0, size = 1;
+  double test_fraction = 0;
+  uint64_t seed = 1;
+  // Every process's `count` values added in rank order, on every process.
+  std::function<void(double* values, int count)> sum;
+  // The largest of every process's `value`, on every process.
+  std::function<uint64_t(uint64_t value)> max;
+};
+
 // The same rows left in the file: checked by a first pass over it (every
-// value and label; CSV and LIBSVM rows converted into a row cache as `cache`
-// says), then read a range at a time when needed.
+// value and label; rows converted into a row cache as `cache` says), then
+// read a range at a time when needed; with several processes, this one's
+// part of them (Share).
 Data open_rows(const std::string& path, const porta::data::ReadOptions& options,
-               const porta::data::RowCacheOptions& cache = {});
+               const porta::data::RowCacheOptions& cache = {}, const Share& share = {});
+// Adds `count` values over the processes that share `data`'s file (Share):
+// nothing to do for one process.
+void sum_over_processes(const Data& data, double* values, int count);
 // Throws std::runtime_error naming the first sample that cannot be trained on.
 void check_data(const Data& d);
 
@@ -73,7 +100,8 @@ Split split(Data data, double fraction, uint64_t seed);
 // the model, in training and in prediction alike. Rows in a file take two
 // passes over their training rows (the means, then the deviations), the same
 // sums in the same order as rows in memory: the same standardisation, bit
-// for bit, applied as the rows are read.
+// for bit, applied as the rows are read. Processes that share a file add
+// their own rows' sums in rank order (the same to rounding).
 struct Standardization {
   std::vector<float> mean, std;
   bool empty() const { return mean.empty(); }

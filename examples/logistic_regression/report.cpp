@@ -41,7 +41,9 @@ uint64_t correct_count(const Data& data, const Result& r) {
     for (uint64_t i = 0; i < count; ++i)
       correct += (probability(x + i * data.d, data.d, r) >= 0.5) == (y[i] >= 0.5);
   });
-  return correct;
+  double all = static_cast<double>(correct);  // exact below 2^53
+  sum_over_processes(data, &all, 1);
+  return static_cast<uint64_t>(all);
 }
 
 namespace {
@@ -136,6 +138,13 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
         "rows read from %s a chunk at a time as training needs them (--device-memory), not held whole in "
         "device memory: %s\n",
         o.data.c_str(), how.c_str());
+    const porta::data::RowRange part = file.part();
+    if (part.count != file.rows())
+      std::printf(
+          "MPI rank %d reads, checks and caches its own rows alone: rows %llu to %llu of the file's %llu\n",
+          ranks().rank, static_cast<unsigned long long>(part.first),
+          static_cast<unsigned long long>(part.first + part.count),
+          static_cast<unsigned long long>(file.rows()));
   }
   if (!standardization.empty())
     std::printf("standardised: each feature's mean and standard deviation from the %llu training rows%s\n",
@@ -200,7 +209,7 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
         points, r.ms_per_iteration > 0 ? f32.ms_per_iteration / r.ms_per_iteration : 0.0,
         within ? "within 0.5 points" : "MORE than 0.5 points apart");
   }
-  if (data.m <= 16) {
+  if (data.m <= 16 && ranks().size == 1) {
     const Data shown = in_memory(parts.train);
     const Data& data = shown;
     std::printf("predictions:\n");

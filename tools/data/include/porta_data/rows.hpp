@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,17 +27,35 @@
 
 namespace porta::data {
 
+// A part of a file's rows: [first, first + count).
+struct RowRange {
+  uint64_t first = 0, count = 0;
+};
+// Chooses the part one process reads from the file's row count (MPI ranks:
+// each its own).
+using ChoosePart = std::function<RowRange(uint64_t rows)>;
+
 class RowFile {
  public:
   // The first pass: the file (with its labels) read as `options` say, every
   // value and label checked; CSV, LIBSVM and NPY rows that are not float32
-  // in C order cached as `cache` says. The rows must have labels.
-  RowFile(const std::string& path, const ReadOptions& options, const RowCacheOptions& cache = {});
+  // in C order cached as `cache` says. The rows must have labels. With
+  // `part`, only the rows it chooses are parsed, checked and cached (CSV and
+  // LIBSVM: where every row begins is found first, by a scan that parses no
+  // values); read() reads those alone.
+  RowFile(const std::string& path, const ReadOptions& options, const RowCacheOptions& cache = {},
+          const ChoosePart& part = {});
 
   const std::string& file() const { return path_; }
   Format format() const { return format_; }
-  uint64_t rows() const { return rows_; }
+  uint64_t rows() const { return rows_; }  // the whole file's
   uint64_t features() const { return features_; }
+  // The part this reads: every row, unless a part was chosen.
+  RowRange part() const { return {first_, count_}; }
+  // LIBSVM rows read in parts without a feature count given: the largest
+  // index of every part (the processes agree on it), not less than this
+  // part's. Throws Error for anything else.
+  void widen(uint64_t features);
   const std::vector<std::string>& feature_names() const { return names_; }
 
   // Whether the rows are read from the row cache, and from its file.
@@ -54,6 +73,8 @@ class RowFile {
   void read(uint64_t first, uint64_t count, float* x, float* y) const;
 
  private:
+  // Takes the part `part` chooses of a file of `rows` rows (none: every row).
+  void choose(const ChoosePart& part, uint64_t rows);
   // Splits a grid of rows into x and y as the options say.
   void take(Grid grid, float* x, float* y) const;
   // read() from the row cache.
@@ -65,6 +86,7 @@ class RowFile {
   ReadOptions options_;
   Format format_;
   uint64_t rows_ = 0, features_ = 0;
+  uint64_t first_ = 0, count_ = 0;  // the part read
   std::vector<std::string> names_;
   MappedFile text_;  // CSV, LIBSVM
   CsvShape csv_;

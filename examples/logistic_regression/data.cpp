@@ -4,9 +4,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
+
+#include "porta_data/npy.hpp"
 
 namespace logreg_tool {
 
@@ -50,6 +53,18 @@ Data generated(uint64_t m, uint64_t dim, uint64_t seed) {
 }
 
 Data load(const std::string& path, const porta::data::ReadOptions& options) {
+  const porta::data::Format format = options.format ? *options.format : porta::data::format_of_path(path);
+  if (format == porta::data::Format::npy && options.labels == porta::data::ReadOptions::Labels::yes)
+    if (std::optional<porta::data::NpyInPlace> t =
+            porta::data::read_npy_in_place(path, options.labels_path, options.label)) {
+      Data d;
+      d.name = path;
+      d.m = t->rows;
+      d.d = t->features;
+      d.x = std::move(t->x);
+      d.y = std::move(t->y);
+      return d;
+    }
   porta::data::Table t = porta::data::read_table(path, options);
   Data d;
   d.name = path;
@@ -229,7 +244,7 @@ Split split(Data data, double fraction, uint64_t seed) {
       rows.own_count += i >= from.own_first && i < from.own_first + from.own_count;
       rows.rows.push_back(from.rows.empty() ? i : from.rows[i]);
     } else {
-      part.x.insert(part.x.end(), data.x.begin() + i * data.d, data.x.begin() + (i + 1) * data.d);
+      part.x.append(data.x.begin() + i * data.d, data.x.begin() + (i + 1) * data.d);
       if (!data.y.empty()) part.y.push_back(data.y[i]);
     }
     ++part.m;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "porta_data/floats.hpp"
 #include "porta_data/rows.hpp"
 #include "porta_data/table.hpp"
 
@@ -33,7 +34,9 @@ struct FileRows {
 
 struct Data {
   uint64_t m = 0, d = 0;
-  std::vector<float> x;  // m x d, row-major (empty when the rows stay in their file)
+  // m x d, row-major (empty when the rows stay in their file); an NPY file's
+  // float32 rows in place in its mapping (porta_data/floats.hpp), no copy.
+  porta::data::Floats x;
   std::vector<float> y;  // m (empty: rows to predict, without labels)
   std::string name;
   std::vector<std::string> feature_names;  // from a CSV header; else empty
@@ -56,7 +59,8 @@ Data classic();
 // Separable data: features ~ N(0, 1), label = [x . w* + b* > 0] for a random
 // hyperplane (w*, b*).
 Data generated(uint64_t m, uint64_t dim, uint64_t seed);
-// A data file read as `options` say; throws porta::data::Error.
+// A data file read as `options` say (NPY float32 in C order: in place, in its
+// mapping); throws porta::data::Error.
 Data load(const std::string& path, const porta::data::ReadOptions& options);
 // Several processes (MPI ranks) training on one file's rows: each reads,
 // checks and caches only its own part, the rows of its share of the training

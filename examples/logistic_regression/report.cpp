@@ -228,6 +228,10 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
                 static_cast<unsigned long long>(test_correct), static_cast<unsigned long long>(parts.test.m),
                 o.test_fraction, static_cast<unsigned long long>(o.seed));
   }
+  // Rows trained in place in their file's mapping: the file must not have
+  // changed under the training and the accuracies (nothing is written then).
+  parts.train.x.check_unchanged();
+  parts.test.x.check_unchanged();
   // Every rank holds the same weights; rank 0 writes them.
   if (!o.save_model.empty() && ranks().rank == 0) {
     Model model;

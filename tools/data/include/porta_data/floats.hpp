@@ -36,6 +36,11 @@ class Floats {
 
   // Whether the values are in a file's mapping.
   bool mapped() const { return mapped_ != nullptr; }
+  // Throws Error when the mapped file changed since it was mapped: pages not
+  // yet written still read the file (a file replaced by rename is not seen).
+  void check_unchanged() const {
+    if (mapped_) mapping_.check_unchanged();
+  }
   float* data() { return mapped_ ? mapped_ : vector_.data(); }
   const float* data() const { return mapped_ ? mapped_ : vector_.data(); }
   size_t size() const { return mapped_ ? count_ : vector_.size(); }

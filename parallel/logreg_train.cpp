@@ -159,16 +159,21 @@ struct HostRows {
   const float* x;
   const float* y;
 };
+// Rows [first, first + count) converted by data->read into x, y.
+void read_rows(const Job& job, uint64_t first, uint64_t count, float* x, float* y) {
+  const porta_status status = job.data->read(job.data->user, first, count, x, y);
+  if (status != PORTA_SUCCESS)
+    fail(status, "the data's read callback failed for rows " + std::to_string(first) + ".." +
+                     std::to_string(first + count) +
+                     (porta_last_error()[0] ? std::string(": ") + porta_last_error() : ""));
+}
+
 HostRows stage_rows(const Job& job, uint64_t first, uint64_t count, std::vector<float>& sx,
                     std::vector<float>& sy) {
   if (job.data->x) return {job.data->x + first * job.d, job.data->y + first};
   sx.resize(count * job.d);
   sy.resize(count);
-  const porta_status status = job.data->read(job.data->user, first, count, sx.data(), sy.data());
-  if (status != PORTA_SUCCESS)
-    fail(status, "the data's read callback failed for rows " + std::to_string(first) + ".." +
-                     std::to_string(first + count) +
-                     (porta_last_error()[0] ? std::string(": ") + porta_last_error() : ""));
+  read_rows(job, first, count, sx.data(), sy.data());
   return {sx.data(), sy.data()};
 }
 
@@ -182,11 +187,7 @@ HostRows stage_pinned(const Job& job, Worker& wk, int k, uint64_t first, uint64_
     std::memcpy(x, job.data->x + first * job.d, count * job.d * sizeof(float));
     std::memcpy(y, job.data->y + first, count * sizeof(float));
   } else {
-    const porta_status status = job.data->read(job.data->user, first, count, x, y);
-    if (status != PORTA_SUCCESS)
-      fail(status, "the data's read callback failed for rows " + std::to_string(first) + ".." +
-                       std::to_string(first + count) +
-                       (porta_last_error()[0] ? std::string(": ") + porta_last_error() : ""));
+    read_rows(job, first, count, x, y);
   }
   return {x, y};
 }
@@ -328,8 +329,8 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
     // uploader queues its upload into buffer k % 2 behind the compute
     // stream's event after chunk k - 2; the compute thread queues its kernels
     // behind the upload's event. Reading chunk k + 1 overlaps uploading chunk
-    // k, which overlaps computing k - 1; only the staging of converted rows
-    // makes the host wait for an upload.
+    // k, which overlaps computing k - 1; only staged rows (converted, or in
+    // page-locked staging) make the host wait for an upload.
     const bool pinned = wk.pinned_host[0] != nullptr;
     const bool staged_copies = job.data->x == nullptr || pinned;
     std::mutex mutex;

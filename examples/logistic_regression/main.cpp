@@ -17,6 +17,8 @@
 // (the model file), progress.* (the line on a terminal), report.* (what is
 // printed, and predict), parallel.* (several devices, streaming, MPI ranks;
 // mpi_ranks.* the MPI module).
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
@@ -55,6 +57,14 @@ Share share(const Options& o) {
   return s;
 }
 
+// Several MPI ranks training on a data file (not --backend all): each reads
+// its own rows alone, as when streaming, also without --device-memory.
+bool ranks_read_own_rows(const Options& o) {
+  struct stat st {};
+  return ranks().size > 1 && o.mode == Mode::train && !o.data.empty() && o.backend != "all" &&
+         ::stat(o.data.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -72,7 +82,7 @@ int main(int argc, char** argv) {
         if (!out.empty() && !porta::cli::is_stdout(out)) porta::data::check_writable(out);
       if (o.mode == Mode::predict) return run_predict(o);
       Data data;
-      if (streams_from_file(o))
+      if (streams_from_file(o) || ranks_read_own_rows(o))
         data = open_rows(o.data, o.read, o.row_cache, share(o));
       else if (!o.data.empty())
         data = load(o.data, o.read);

@@ -134,10 +134,14 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
                             : file.cached() ? once + " once into a row cache in host memory"
                             : file.mapped() ? std::string("mapped")
                                             : once + " on every pass";
-    std::printf(
-        "rows read from %s a chunk at a time as training needs them (--device-memory), not held whole in "
-        "device memory: %s\n",
-        o.data.c_str(), how.c_str());
+    if (o.device_memory)
+      std::printf(
+          "rows read from %s a chunk at a time as training needs them (--device-memory), not held whole in "
+          "device memory: %s\n",
+          o.data.c_str(), how.c_str());
+    else
+      std::printf("rows read from %s into device memory, each MPI rank its own: %s\n", o.data.c_str(),
+                  how.c_str());
     const porta::data::RowRange part = file.part();
     if (part.count != file.rows())
       std::printf(

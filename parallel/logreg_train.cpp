@@ -177,18 +177,51 @@ HostRows stage_rows(const Job& job, uint64_t first, uint64_t count, std::vector<
   return {sx.data(), sy.data()};
 }
 
+// Runs fn(at, n) over rows [0, count) in slices on several threads at once
+// (the calling thread takes the last), where the rows are many: one core
+// copies some 5-10 GB/s, and a device's link to the host takes several times
+// that. Throws the first slice's error. PORTA_PARALLEL_STAGING_SLICES=N (a
+// testing knob) cuts every chunk into N slices.
+template <class Fn>
+void in_slices(uint64_t count, uint64_t row_bytes, Fn fn) {
+  constexpr uint64_t kSliceBytes = uint64_t{8} << 20;  // less is copied by one thread
+  const uint64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  uint64_t ways = std::clamp<uint64_t>(count * row_bytes / kSliceBytes, 1,
+                                       std::max<uint64_t>(1, std::min<uint64_t>(cores / 2, 8)));
+  if (const char* env = std::getenv("PORTA_PARALLEL_STAGING_SLICES"))
+    ways = std::clamp<uint64_t>(std::strtoull(env, nullptr, 10), 1, std::max<uint64_t>(count, 1));
+  std::vector<std::thread> threads;
+  std::exception_ptr error;
+  std::mutex mutex;
+  auto slice = [&](uint64_t i) {
+    const uint64_t at = count * i / ways;
+    try {
+      fn(at, count * (i + 1) / ways - at);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!error) error = std::current_exception();
+    }
+  };
+  for (uint64_t i = 0; i + 1 < ways; ++i) threads.emplace_back(slice, i);
+  slice(ways - 1);
+  for (std::thread& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
 // Rows [first, first + count) staged in the worker's page-locked chunk `k`
 // (x, then y after chunk_rows rows of x): copied from host memory, or
-// converted by data->read straight into it.
+// converted by data->read (thread-safe, parallel.h) straight into it.
 HostRows stage_pinned(const Job& job, Worker& wk, int k, uint64_t first, uint64_t count) {
   float* x = wk.pinned_host[k];
   float* y = x + wk.chunk_rows * job.d;
-  if (job.data->x) {
-    std::memcpy(x, job.data->x + first * job.d, count * job.d * sizeof(float));
-    std::memcpy(y, job.data->y + first, count * sizeof(float));
-  } else {
-    read_rows(job, first, count, x, y);
-  }
+  in_slices(count, row_bytes(job), [&](uint64_t at, uint64_t n) {
+    if (job.data->x) {
+      std::memcpy(x + at * job.d, job.data->x + (first + at) * job.d, n * job.d * sizeof(float));
+      std::memcpy(y + at, job.data->y + first + at, n * sizeof(float));
+    } else {
+      read_rows(job, first + at, n, x + at * job.d, y + at);
+    }
+  });
   return {x, y};
 }
 

@@ -223,22 +223,27 @@ TEST(Parallel, PinnedStagingEqualsPageableStreaming) {
   }
   std::vector<parallel::Result> results;
   std::string trace;
-  for (const char* pinned : {"0", "1"}) {
+  // Pageable; staged, each chunk by one thread; staged in three slices at once.
+  for (const char* pinned : {"0", "1", "1"}) {
     setenv("PORTA_PARALLEL_PINNED_STAGING", pinned, 1);
     setenv("PORTA_PARALLEL_TRACE", "1", 1);
+    if (results.size() == 4) setenv("PORTA_PARALLEL_STAGING_SLICES", "3", 1);
     testing::internal::CaptureStderr();
     results.push_back(parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o));
     results.push_back(parallel::train_logreg(devices, read, p.m, p.d, o));
-    trace = testing::internal::GetCapturedStderr();
+    trace += testing::internal::GetCapturedStderr();
   }
-  unsetenv("PORTA_PARALLEL_PINNED_STAGING");
-  unsetenv("PORTA_PARALLEL_TRACE");
+  for (const char* knob :
+       {"PORTA_PARALLEL_PINNED_STAGING", "PORTA_PARALLEL_TRACE", "PORTA_PARALLEL_STAGING_SLICES"})
+    unsetenv(knob);
   EXPECT_GE(results[0].devices[0].chunks, 8u);
   for (size_t i = 1; i < results.size(); ++i) {
     EXPECT_EQ(results[i].w, results[0].w) << "run " << i;
     EXPECT_EQ(results[i].b, results[0].b) << "run " << i;
   }
-  if (imports) EXPECT_EQ(trace.find("streams from pageable memory"), std::string::npos) << trace;
+  if (imports) {
+    EXPECT_EQ(trace.find("streams from pageable memory"), std::string::npos) << trace;
+  }
 }
 
 // A reader that fails mid-run (a data file that changed while it was being

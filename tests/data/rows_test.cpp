@@ -232,15 +232,18 @@ void expect_parts_equal(const std::string& path, const ReadOptions& options) {
       }
       EXPECT_EQ(part.part().first, want.first);
       EXPECT_EQ(part.part().count, want.count);
-      if (want.count) EXPECT_EQ(part.features(), d) << path;
+      if (want.count) {
+        EXPECT_EQ(part.features(), d) << path;
+      }
       std::vector<float> x(want.count * d), y(want.count);
       part.read(want.first, want.count, x.data(), y.data());
       EXPECT_EQ(std::memcmp(x.data(), whole.x.data() + want.first * d, x.size() * sizeof(float)), 0)
           << path << " rows " << want.first;
       EXPECT_TRUE(std::equal(y.begin(), y.end(), whole.y.begin() + static_cast<ptrdiff_t>(want.first)));
-      if (want.first)
+      if (want.first) {
         EXPECT_THAT(error_of([&] { part.read(want.first - 1, 1, x.data(), y.data()); }),
                     HasSubstr("this process reads rows " + std::to_string(want.first) + " to"));
+      }
     }
 }
 
@@ -249,8 +252,8 @@ TEST(Rows, PartsReadTheirOwnRowsAlone) {
   // comments (with quotes) and blank lines between rows, CRLF.
   std::string csv = "# \"a comment\n\"id\",\"the \"\"label\"\"\nhere\",b\r\n";
   for (int i = 0; i < 300; ++i) {
-    csv +=
-        "\"" + std::to_string(i * 0.25) + "\"," + std::to_string(i % 2) + "," + std::to_string(-i) + "\r\n";
+    csv += '"';
+    csv += std::to_string(i * 0.25) + "\"," + std::to_string(i % 2) + "," + std::to_string(-i) + "\r\n";
     if (i % 41 == 7) csv += "\n  # between \" rows\n \t\n";
   }
   ReadOptions o;

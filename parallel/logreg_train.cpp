@@ -16,8 +16,12 @@
 // (porta_stream_wait_event): the compute stream waits for the event recorded
 // after chunk k's upload, and the upload stream waits for the event recorded
 // after the compute stream's last use of the buffer before refilling it. The
-// host waits only where host memory is reused: converted rows' staging, once
-// their upload has finished.
+// host waits only where host memory is reused: staged rows, once their upload
+// has finished. To a device with memory of its own the rows are staged in
+// page-locked host memory the device imports (porta_buffer_import_host: CUDA
+// registers it), which the reader fills and the upload stream copies from as
+// a DMA; from pageable memory the backend would copy them into its own
+// page-locked memory first, on the uploader's thread.
 #include "logreg_train.hpp"
 
 #include <algorithm>
@@ -36,6 +40,7 @@
 #include <thread>
 #include <vector>
 
+#include "porta/interop.hpp"
 #include "porta/porta.hpp"
 #include "shares.hpp"
 
@@ -89,6 +94,16 @@ bool tracing() {
   return on;
 }
 
+// PORTA_PARALLEL_PINNED_STAGING (a testing knob): 0 streams from pageable
+// host memory, 1 stages in imported host memory on every device (also where
+// buffers are host memory: the cpu backend, lavapipe, PoCL); unset: on
+// devices with memory of their own (not PORTA_DEVICE_FLAG_UNIFIED_MEMORY).
+bool pinned_staging_for(const porta::Device& device) {
+  const char* env = std::getenv("PORTA_PARALLEL_PINNED_STAGING");
+  if (env && *env) return std::strcmp(env, "0") != 0;
+  return (device.info().flags & PORTA_DEVICE_FLAG_UNIFIED_MEMORY) == 0;
+}
+
 // A device's part of the job.
 struct Worker {
   uint32_t index = 0;
@@ -110,9 +125,15 @@ struct Worker {
   std::vector<porta::Buffer> held_x, held_y;
   uint64_t held_rows = 0;
   std::vector<float> staging_x[2], staging_y[2];  // data->read's chunks
+  // Streaming to a device with memory of its own: two chunks of host memory
+  // (x, then y) the device imports, page-locked, which the reader fills and
+  // the upload stream copies from; empty where the device cannot import it
+  // (the rows are then written from pageable memory).
+  porta::Buffer pinned[2];
+  float* pinned_host[2] = {};
 
-  std::vector<float> result;  // the shard's d + 2 sums this iteration
-  double ms = 0;              // this iteration
+  std::vector<float> result;        // the shard's d + 2 sums this iteration
+  double ms = 0;                    // this iteration
   double host_ms = 0, load_ms = 0;  // this iteration, for PORTA_PARALLEL_TRACE
   double load_ms_per_row = 0;       // the last load of a shard
   double busy_ms = 0;
@@ -138,17 +159,108 @@ struct HostRows {
   const float* x;
   const float* y;
 };
+// Rows [first, first + count) converted by data->read into x, y.
+void read_rows(const Job& job, uint64_t first, uint64_t count, float* x, float* y) {
+  const porta_status status = job.data->read(job.data->user, first, count, x, y);
+  if (status != PORTA_SUCCESS)
+    fail(status, "the data's read callback failed for rows " + std::to_string(first) + ".." +
+                     std::to_string(first + count) +
+                     (porta_last_error()[0] ? std::string(": ") + porta_last_error() : ""));
+}
+
 HostRows stage_rows(const Job& job, uint64_t first, uint64_t count, std::vector<float>& sx,
                     std::vector<float>& sy) {
   if (job.data->x) return {job.data->x + first * job.d, job.data->y + first};
   sx.resize(count * job.d);
   sy.resize(count);
-  const porta_status status = job.data->read(job.data->user, first, count, sx.data(), sy.data());
-  if (status != PORTA_SUCCESS)
-    fail(status, "the data's read callback failed for rows " + std::to_string(first) + ".." +
-                     std::to_string(first + count) +
-                     (porta_last_error()[0] ? std::string(": ") + porta_last_error() : ""));
+  read_rows(job, first, count, sx.data(), sy.data());
   return {sx.data(), sy.data()};
+}
+
+// Runs fn(at, n) over rows [0, count) in slices on several threads at once
+// (the calling thread takes the last), where the rows are many: one core
+// copies some 5-10 GB/s, and a device's link to the host takes several times
+// that. Throws the first slice's error. PORTA_PARALLEL_STAGING_SLICES=N (a
+// testing knob) cuts every chunk into N slices.
+template <class Fn>
+void in_slices(uint64_t count, uint64_t row_bytes, Fn fn) {
+  constexpr uint64_t kSliceBytes = uint64_t{8} << 20;  // less is copied by one thread
+  const uint64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  uint64_t ways = std::clamp<uint64_t>(count * row_bytes / kSliceBytes, 1,
+                                       std::max<uint64_t>(1, std::min<uint64_t>(cores / 2, 8)));
+  if (const char* env = std::getenv("PORTA_PARALLEL_STAGING_SLICES"))
+    ways = std::clamp<uint64_t>(std::strtoull(env, nullptr, 10), 1, std::max<uint64_t>(count, 1));
+  std::vector<std::thread> threads;
+  std::exception_ptr error;
+  std::mutex mutex;
+  auto slice = [&](uint64_t i) {
+    const uint64_t at = count * i / ways;
+    try {
+      fn(at, count * (i + 1) / ways - at);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!error) error = std::current_exception();
+    }
+  };
+  for (uint64_t i = 0; i + 1 < ways; ++i) threads.emplace_back(slice, i);
+  slice(ways - 1);
+  for (std::thread& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+// Rows [first, first + count) staged in the worker's page-locked chunk `k`
+// (x, then y after chunk_rows rows of x): copied from host memory, or
+// converted by data->read (thread-safe, parallel.h) straight into it.
+HostRows stage_pinned(const Job& job, Worker& wk, int k, uint64_t first, uint64_t count) {
+  float* x = wk.pinned_host[k];
+  float* y = x + wk.chunk_rows * job.d;
+  in_slices(count, row_bytes(job), [&](uint64_t at, uint64_t n) {
+    if (job.data->x) {
+      std::memcpy(x + at * job.d, job.data->x + (first + at) * job.d, n * job.d * sizeof(float));
+      std::memcpy(y + at, job.data->y + first + at, n * sizeof(float));
+    } else {
+      read_rows(job, first + at, n, x + at * job.d, y + at);
+    }
+  });
+  return {x, y};
+}
+
+// Page-locked chunks for streaming, where the worker's device wants them and
+// can import host memory; the memory is freed when the device no longer uses it.
+void make_pinned(const Job& job, Worker& wk) {
+  for (int k = 0; k < 2; ++k) {
+    wk.pinned[k] = {};
+    wk.pinned_host[k] = nullptr;
+  }
+  if (wk.chunks == 1 || !pinned_staging_for(wk.device)) return;
+  constexpr size_t kPage = 4096;
+  const size_t bytes = (wk.chunk_rows * (job.d + 1) * sizeof(float) + kPage - 1) / kPage * kPage;
+  for (int k = 0; k < 2; ++k) {
+    void* host = std::aligned_alloc(kPage, bytes);
+    if (!host) break;
+    porta_native_memory memory{};
+    memory.kind = PORTA_NATIVE_MEMORY_HOST;
+    memory.bytes = bytes;
+    memory.host_pointer = host;
+    memory.release = [](void* p) { std::free(p); };
+    memory.release_user_data = host;
+    try {
+      wk.pinned[k] = porta::import_native(wk.device, memory);
+    } catch (const porta::Error& e) {
+      std::free(host);  // not imported: not the device's to release
+      if (tracing())
+        std::fprintf(stderr, "porta parallel: device %u %s streams from pageable memory: %s\n", wk.index,
+                     wk.name.c_str(), e.what());
+      break;
+    }
+    wk.pinned_host[k] = static_cast<float*>(host);
+  }
+  if (!wk.pinned_host[1]) {  // both or neither
+    for (int k = 0; k < 2; ++k) {
+      wk.pinned[k] = {};
+      wk.pinned_host[k] = nullptr;
+    }
+  }
 }
 
 // Queues staged rows into device buffers x, y on `stream`; the rows must stay
@@ -205,6 +317,7 @@ void prepare(const Job& job, Worker& wk) {
       wk.y[i] = wk.device.buffer(wk.chunk_rows * sizeof(float));
     }
   }
+  make_pinned(job, wk);
   wk.workspace = wk.device.buffer(std::max<uint64_t>(workspace_for(workspace_rows), 4));
   if (!wk.weights) {
     wk.weights = wk.device.buffer((d + 1) * sizeof(float));
@@ -249,9 +362,10 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
     // uploader queues its upload into buffer k % 2 behind the compute
     // stream's event after chunk k - 2; the compute thread queues its kernels
     // behind the upload's event. Reading chunk k + 1 overlaps uploading chunk
-    // k, which overlaps computing k - 1; only the staging of converted rows
-    // makes the host wait for an upload.
-    const bool staged_copies = job.data->x == nullptr;
+    // k, which overlaps computing k - 1; only staged rows (converted, or in
+    // page-locked staging) make the host wait for an upload.
+    const bool pinned = wk.pinned_host[0] != nullptr;
+    const bool staged_copies = job.data->x == nullptr || pinned;
     std::mutex mutex;
     std::condition_variable changed;
     // Chunks read; uploads queued (uploaded[k] recorded); uploads whose host
@@ -287,8 +401,10 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
     std::thread reader = hand_over([&] {
       for (uint64_t k = 0; k < chunks; ++k) {
         if (!wait_until([&] { return unstaged + 2 > k; })) return;
-        staged_rows[k % 2] = stage_rows(job, wk.first + k * wk.chunk_rows, rows_of(k), wk.staging_x[k % 2],
-                                        wk.staging_y[k % 2]);
+        const uint64_t first = wk.first + k * wk.chunk_rows;
+        staged_rows[k % 2] =
+            pinned ? stage_pinned(job, wk, static_cast<int>(k % 2), first, rows_of(k))
+                   : stage_rows(job, first, rows_of(k), wk.staging_x[k % 2], wk.staging_y[k % 2]);
         advance(staged, k + 1);
       }
     });
@@ -296,7 +412,14 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
       for (uint64_t k = 0; k < chunks; ++k) {
         if (!wait_until([&] { return staged > k && released + 2 > k; })) return;
         if (k >= 2) wk.upload.wait(used[k - 2]);  // the compute stream is done with buffer k % 2
-        queue_upload(job, wk.upload, wk.x[k % 2], wk.y[k % 2], staged_rows[k % 2], rows_of(k));
+        if (pinned) {
+          // A DMA from the page-locked chunk: x, then y after chunk_rows rows of x.
+          const uint64_t n = rows_of(k) * sizeof(float);
+          wk.upload.copy(wk.pinned[k % 2], wk.x[k % 2], n * job.d);
+          wk.upload.copy(wk.pinned[k % 2], wk.y[k % 2], n, wk.chunk_rows * job.d * sizeof(float));
+        } else {
+          queue_upload(job, wk.upload, wk.x[k % 2], wk.y[k % 2], staged_rows[k % 2], rows_of(k));
+        }
         porta::Event done = wk.upload.record_event();
         {
           std::lock_guard<std::mutex> lock(mutex);
@@ -304,7 +427,7 @@ double shard_sums(const Job& job, Worker& wk, const std::vector<float>& wb, uint
           loaded = k + 1;
           changed.notify_all();
         }
-        // Converted rows' staging is refilled two chunks on: the upload must be done by then.
+        // Staged rows' memory is refilled two chunks on: the upload must be done by then.
         if (staged_copies) wk.upload.sync();
         advance(unstaged, k + 1);
       }
@@ -382,7 +505,8 @@ void set_rows(std::vector<Worker>& workers, const std::vector<uint64_t>& rows) {
     const uint64_t count = wk.alive ? rows[k++] : 0;
     if (count != wk.rows || (count && wk.first != first)) wk.loaded = false;
     if (count == 0) {  // left out or dropped
-      wk.x[0] = wk.x[1] = wk.y[0] = wk.y[1] = wk.workspace = {};
+      wk.x[0] = wk.x[1] = wk.y[0] = wk.y[1] = wk.workspace = wk.pinned[0] = wk.pinned[1] = {};
+      wk.pinned_host[0] = wk.pinned_host[1] = nullptr;
       wk.held_x.clear();
       wk.held_y.clear();
     }
@@ -445,7 +569,8 @@ bool rebalance(std::vector<Worker>& workers, uint64_t m, uint64_t most, uint64_t
       current.push_back(wk.rows);
       cost.reload_ms = std::max(cost.reload_ms, wk.load_ms_per_row * static_cast<double>(wk.rows + most));
     }
-  const std::vector<uint64_t> next = next_rows(live_models(workers), current, most, floor_rows(workers, m), cost);
+  const std::vector<uint64_t> next =
+      next_rows(live_models(workers), current, most, floor_rows(workers, m), cost);
   if (next == current) return false;
   set_rows(workers, next);
   return true;
@@ -704,12 +829,13 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
     if (tracing())
       for (const Worker& wk : workers)
         if (wk.alive)
-          std::fprintf(stderr,
-                       "porta parallel: iteration %llu device %u %s: %llu rows, device %.3f ms, host %.3f ms, "
-                       "load %.3f ms, iteration %.3f ms\n",
-                       static_cast<unsigned long long>(it), wk.index, wk.name.c_str(),
-                       static_cast<unsigned long long>(wk.rows), wk.ms, wk.host_ms, wk.load_ms,
-                       std::chrono::duration<double, std::milli>(now - iteration_start).count());
+          std::fprintf(
+              stderr,
+              "porta parallel: iteration %llu device %u %s: %llu rows, device %.3f ms, host %.3f ms, "
+              "load %.3f ms, iteration %.3f ms\n",
+              static_cast<unsigned long long>(it), wk.index, wk.name.c_str(),
+              static_cast<unsigned long long>(wk.rows), wk.ms, wk.host_ms, wk.load_ms,
+              std::chrono::duration<double, std::milli>(now - iteration_start).count());
     if (options->iteration_ms)
       options->iteration_ms[it] = std::chrono::duration<double, std::milli>(now - iteration_start).count();
     iteration_start = now;

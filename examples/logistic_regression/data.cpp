@@ -4,9 +4,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
+
+#include "porta_data/npy.hpp"
 
 namespace logreg_tool {
 
@@ -50,6 +53,18 @@ Data generated(uint64_t m, uint64_t dim, uint64_t seed) {
 }
 
 Data load(const std::string& path, const porta::data::ReadOptions& options) {
+  const porta::data::Format format = options.format ? *options.format : porta::data::format_of_path(path);
+  if (format == porta::data::Format::npy && options.labels == porta::data::ReadOptions::Labels::yes)
+    if (std::optional<porta::data::NpyInPlace> t =
+            porta::data::read_npy_in_place(path, options.labels_path, options.label)) {
+      Data d;
+      d.name = path;
+      d.m = t->rows;
+      d.d = t->features;
+      d.x = std::move(t->x);
+      d.y = std::move(t->y);
+      return d;
+    }
   porta::data::Table t = porta::data::read_table(path, options);
   Data d;
   d.name = path;
@@ -61,17 +76,71 @@ Data load(const std::string& path, const porta::data::ReadOptions& options) {
   return d;
 }
 
+namespace {
+
+// Which of m rows split() holds out: a `fraction` of them (at least one, and
+// at least one left to train on), the first places of a permutation seeded
+// with `seed`. Empty: none.
+std::vector<bool> held_out(uint64_t m, double fraction, uint64_t seed, const std::string& name) {
+  uint64_t held = static_cast<uint64_t>(std::llround(fraction * static_cast<double>(m)));
+  if (fraction > 0) held = std::clamp<uint64_t>(held, 1, m > 1 ? m - 1 : 1);
+  if (held == 0) return {};
+  if (held >= m)
+    throw std::runtime_error(name + ": " + std::to_string(m) +
+                             " rows cannot be split into training and test rows; expected at least 2");
+  std::vector<uint64_t> order(m);
+  for (uint64_t i = 0; i < m; ++i) order[i] = i;
+  std::mt19937_64 rng(seed);
+  for (uint64_t i = m - 1; i > 0; --i) std::swap(order[i], order[rng() % (i + 1)]);
+  std::vector<bool> is_test(m, false);
+  for (uint64_t k = 0; k < held; ++k) is_test[order[k]] = true;
+  return is_test;
+}
+
+}  // namespace
+
 Data open_rows(const std::string& path, const porta::data::ReadOptions& options,
-               const porta::data::RowCacheOptions& cache) {
-  auto file = std::make_shared<const porta::data::RowFile>(path, options, cache);
+               const porta::data::RowCacheOptions& cache, const Share& share) {
+  porta::data::ChoosePart part;
+  if (share.size > 1)
+    // The rank's share of the training rows, as train_parallel takes it, and
+    // the held-out rows from its first training row to the next rank's.
+    part = [&](uint64_t m) {
+      const std::vector<bool> test = held_out(m, share.test_fraction, share.seed, path);
+      uint64_t training = m;
+      for (bool t : test) training -= t;
+      const auto rank = static_cast<uint64_t>(share.rank), size = static_cast<uint64_t>(share.size);
+      const uint64_t from = training * rank / size, to = training * (rank + 1) / size;
+      // The file row of training row k (m past the last).
+      auto file_row = [&](uint64_t k) {
+        for (uint64_t i = 0; i < m; ++i)
+          if (test.empty() || !test[i]) {
+            if (k == 0) return i;
+            --k;
+          }
+        return m;
+      };
+      const uint64_t first = rank == 0 ? 0 : file_row(from), end = rank + 1 == size ? m : file_row(to);
+      return porta::data::RowRange{first, end - first};
+    };
+  auto file = std::make_shared<porta::data::RowFile>(path, options, cache, part);
+  // LIBSVM: the feature count is the largest index of every rank's rows.
+  if (share.max) file->widen(share.max(file->features()));
   Data d;
   d.name = path;
   d.m = file->rows();
   d.d = file->features();
   d.feature_names = file->feature_names();
   d.file_rows = std::make_shared<FileRows>();
+  d.file_rows->own_first = file->part().first;
+  d.file_rows->own_count = file->part().count;
+  d.file_rows->sum = share.sum;
   d.file_rows->file = std::move(file);
   return d;
+}
+
+void sum_over_processes(const Data& data, double* values, int count) {
+  if (data.streamed() && data.file_rows->sum) data.file_rows->sum(values, count);
 }
 
 void FileRows::read(uint64_t first, uint64_t count, float* x, float* y) const {
@@ -104,8 +173,9 @@ void for_each_rows(
     return;
   }
   std::vector<float> x, y;
-  for (uint64_t first = 0; first < data.m; first += chunk) {
-    const uint64_t count = std::min(chunk, data.m - first);
+  const uint64_t end = data.file_rows->own_first + data.file_rows->own_count;
+  for (uint64_t first = data.file_rows->own_first; first < end; first += chunk) {
+    const uint64_t count = std::min(chunk, end - first);
     x.resize(count * data.d);
     y.resize(count);
     data.file_rows->read(first, count, x.data(), y.data());
@@ -144,9 +214,8 @@ void check_data(const Data& d) {
 
 Split split(Data data, double fraction, uint64_t seed) {
   Split s;
-  uint64_t held = static_cast<uint64_t>(std::llround(fraction * static_cast<double>(data.m)));
-  if (fraction > 0) held = std::clamp<uint64_t>(held, 1, data.m > 1 ? data.m - 1 : 1);
-  if (held == 0) {
+  const std::vector<bool> is_test = held_out(data.m, fraction, seed, data.name);
+  if (is_test.empty()) {
     // No test rows: the data train as they are (gigabytes are not copied).
     s.test.d = data.d;
     s.test.feature_names = data.feature_names;
@@ -154,32 +223,28 @@ Split split(Data data, double fraction, uint64_t seed) {
     s.train = std::move(data);
     return s;
   }
-  if (held >= data.m)
-    throw std::runtime_error(data.name + ": " + std::to_string(data.m) +
-                             " rows cannot be split into training and test rows; expected at least 2");
-  // The first `held` places of a seeded permutation are the test rows.
-  std::vector<uint64_t> order(data.m);
-  for (uint64_t i = 0; i < data.m; ++i) order[i] = i;
-  std::mt19937_64 rng(seed);
-  for (uint64_t i = data.m - 1; i > 0; --i) std::swap(order[i], order[rng() % (i + 1)]);
-  std::vector<bool> is_test(data.m, false);
-  for (uint64_t k = 0; k < held; ++k) is_test[order[k]] = true;
   for (Data* part : {&s.train, &s.test}) {
     part->d = data.d;
     part->feature_names = data.feature_names;
     if (data.streamed()) {
       part->file_rows = std::make_shared<FileRows>();
       part->file_rows->file = data.file_rows->file;
+      part->file_rows->sum = data.file_rows->sum;
     }
   }
-  s.train.name = held ? data.name + " (training rows)" : data.name;
+  s.train.name = data.name + " (training rows)";
   s.test.name = data.name + " (test rows)";
   for (uint64_t i = 0; i < data.m; ++i) {
     Data& part = is_test[i] ? s.test : s.train;
     if (data.streamed()) {
-      if (held) part.file_rows->rows.push_back(i);
+      // This process's own rows of the part are those of its own rows of the data.
+      FileRows& rows = *part.file_rows;
+      const FileRows& from = *data.file_rows;
+      rows.own_first += i < from.own_first;
+      rows.own_count += i >= from.own_first && i < from.own_first + from.own_count;
+      rows.rows.push_back(from.rows.empty() ? i : from.rows[i]);
     } else {
-      part.x.insert(part.x.end(), data.x.begin() + i * data.d, data.x.begin() + (i + 1) * data.d);
+      part.x.append(data.x.begin() + i * data.d, data.x.begin() + (i + 1) * data.d);
       if (!data.y.empty()) part.y.push_back(data.y[i]);
     }
     ++part.m;
@@ -197,6 +262,7 @@ Standardization Standardization::fit(const Data& data) {
     for (uint64_t j = 0; j < data.d; ++j)
       for (uint64_t i = 0; i < count; ++i) sum[j] += x[i * data.d + j];
   });
+  sum_over_processes(data, sum.data(), static_cast<int>(data.d));
   for (uint64_t j = 0; j < data.d; ++j) mean[j] = sum[j] / static_cast<double>(data.m);
   for_each_rows(data, [&](const float* x, const float*, uint64_t, uint64_t count) {
     for (uint64_t j = 0; j < data.d; ++j)
@@ -205,6 +271,7 @@ Standardization Standardization::fit(const Data& data) {
         squares[j] += v * v;
       }
   });
+  sum_over_processes(data, squares.data(), static_cast<int>(data.d));
   s.mean.assign(data.d, 0);
   s.std.assign(data.d, 1);
   for (uint64_t j = 0; j < data.d; ++j) {

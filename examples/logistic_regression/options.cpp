@@ -133,10 +133,11 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
        "rows stay in the file and are read from it a chunk ahead",
        "BYTES"},
       {"--row-cache", &raw.row_cache,
-       "with --data FILE --device-memory: CSV and LIBSVM rows are parsed once, into\n"
-       "a cache of float32 rows every pass reads (default on; off: parsed every pass),\n"
-       "in host memory up to --row-cache-memory, else in a file in --row-cache-dir that\n"
-       "is removed at once; a cache that cannot be written: parsed every pass, a warning",
+       "with --data FILE --device-memory: CSV and LIBSVM rows are parsed once (NPY\n"
+       "that is not float32 in C order: converted once), into a cache of float32 rows\n"
+       "every pass reads (default on; off: parsed or converted every pass), in host\n"
+       "memory up to --row-cache-memory, else in a file in --row-cache-dir that is\n"
+       "removed at once; a cache that cannot be written: read every pass, a warning",
        "on|off"},
       {"--row-cache-memory", &raw.row_cache_memory,
        "default: a quarter of the host's memory (suffix K, M, G)", "BYTES"},

@@ -41,7 +41,9 @@ uint64_t correct_count(const Data& data, const Result& r) {
     for (uint64_t i = 0; i < count; ++i)
       correct += (probability(x + i * data.d, data.d, r) >= 0.5) == (y[i] >= 0.5);
   });
-  return correct;
+  double all = static_cast<double>(correct);  // exact below 2^53
+  sum_over_processes(data, &all, 1);
+  return static_cast<uint64_t>(all);
 }
 
 namespace {
@@ -125,15 +127,28 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
               porta::dtype_short_name(o.dtype), static_cast<unsigned long long>(iterations), o.lr);
   if (data.streamed()) {
     const porta::data::RowFile& file = *data.file_rows->file;
+    // Text is parsed, NPY other than float32 in C order converted.
+    const std::string once = file.format() == porta::data::Format::npy ? "converted" : "parsed";
     const std::string how = file.cached_in_file()
-                                ? "parsed once into a row cache in a file in " + file.cache_folder()
-                            : file.cached() ? std::string("parsed once into a row cache in host memory")
-                            : file.format() == porta::data::Format::npy ? std::string("mapped")
-                                                                        : std::string("parsed on every pass");
-    std::printf(
-        "rows read from %s a chunk at a time as training needs them (--device-memory), not held whole in "
-        "device memory: %s\n",
-        o.data.c_str(), how.c_str());
+                                ? once + " once into a row cache in a file in " + file.cache_folder()
+                            : file.cached() ? once + " once into a row cache in host memory"
+                            : file.mapped() ? std::string("mapped")
+                                            : once + " on every pass";
+    if (o.device_memory)
+      std::printf(
+          "rows read from %s a chunk at a time as training needs them (--device-memory), not held whole in "
+          "device memory: %s\n",
+          o.data.c_str(), how.c_str());
+    else
+      std::printf("rows read from %s into device memory, each MPI rank its own: %s\n", o.data.c_str(),
+                  how.c_str());
+    const porta::data::RowRange part = file.part();
+    if (part.count != file.rows())
+      std::printf(
+          "MPI rank %d reads, checks and caches its own rows alone: rows %llu to %llu of the file's %llu\n",
+          ranks().rank, static_cast<unsigned long long>(part.first),
+          static_cast<unsigned long long>(part.first + part.count),
+          static_cast<unsigned long long>(file.rows()));
   }
   if (!standardization.empty())
     std::printf("standardised: each feature's mean and standard deviation from the %llu training rows%s\n",
@@ -198,7 +213,7 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
         points, r.ms_per_iteration > 0 ? f32.ms_per_iteration / r.ms_per_iteration : 0.0,
         within ? "within 0.5 points" : "MORE than 0.5 points apart");
   }
-  if (data.m <= 16) {
+  if (data.m <= 16 && ranks().size == 1) {
     const Data shown = in_memory(parts.train);
     const Data& data = shown;
     std::printf("predictions:\n");
@@ -217,6 +232,10 @@ int run_one(const Options& o, const Split& parts, const Standardization& standar
                 static_cast<unsigned long long>(test_correct), static_cast<unsigned long long>(parts.test.m),
                 o.test_fraction, static_cast<unsigned long long>(o.seed));
   }
+  // Rows trained in place in their file's mapping: the file must not have
+  // changed under the training and the accuracies (nothing is written then).
+  parts.train.x.check_unchanged();
+  parts.test.x.check_unchanged();
   // Every rank holds the same weights; rank 0 writes them.
   if (!o.save_model.empty() && ranks().rank == 0) {
     Model model;

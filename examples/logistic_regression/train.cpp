@@ -18,8 +18,20 @@ Result train(const porta::Device& device, const Data& data, porta_dtype dtype, u
   if (verbose) std::printf("device: %s\n", r.device.c_str());
 
   const uint64_t m = data.m, d = data.d;
-  const porta::EncodedMatrix encoded = porta::encode_matrix(data.x.data(), m, d, dtype);
-  porta::Buffer xb = device.upload(encoded.bytes), yb = device.upload(data.y);
+  // float32 features go to the device as they are (encoded, they would be the
+  // same bytes in a copy of gigabytes); narrower types are encoded first.
+  porta::EncodedMatrix encoded;
+  porta::Buffer xb;
+  if (dtype == PORTA_DTYPE_FLOAT32) {
+    encoded.dtype = dtype;
+    encoded.rows = m;
+    encoded.cols = encoded.ldx = d;
+    xb = device.upload(porta::Span<const float>(data.x.data(), m * d));
+  } else {
+    encoded = porta::encode_matrix(data.x.data(), m, d, dtype);
+    xb = device.upload(encoded.bytes);
+  }
+  porta::Buffer yb = device.upload(data.y);
   porta::Buffer sb = device.upload(encoded.scale.empty() ? std::vector<float>{0} : encoded.scale);
   porta::Buffer wb = device.buffer(d * sizeof(float)), bb = device.buffer(sizeof(float));
   const uint64_t block = std::min(report_every, iterations);

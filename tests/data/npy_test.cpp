@@ -5,10 +5,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include "error_of.hpp"
 
@@ -154,4 +157,48 @@ TEST(Npy, AFileThatChangesWhileReadIsRefused) {
   float rows[4];
   EXPECT_THAT(error_of([&] { f.read_rows(0, 2, rows); }), HasSubstr("changed while it was being read"));
   std::filesystem::remove(p);
+}
+
+// float32 in C order read in place: read_table's values and labels, the
+// features in the file's mapping, the file unchanged although the label
+// column was split out of the mapped rows; read_table's refusals; anything
+// else left to read_table.
+TEST(Npy, Float32ReadInPlace) {
+  const auto a = temp("in_place.npy"), x = temp("in_place_x.npy"), y = temp("in_place_y.npy");
+  const std::string bytes = npy("<f4", false, "(3, 3)", raw<float>({1.5f, 0, 1, 3, 1, 0, 5, 0, 0}));
+  write(a, bytes);
+  write(x, npy("<f4", false, "(3, 1)", raw<float>({1, 2, 3})));
+  write(y, npy("<i8", false, "(3,)", raw<int64_t>({0, 1, 1})));
+  for (const std::string label : {"", "1"}) {
+    std::optional<NpyInPlace> t = read_npy_in_place(a, "", label);
+    ASSERT_TRUE(t) << label;
+    ReadOptions o;
+    o.label = label;
+    const Table want = read_table(a, o);
+    EXPECT_TRUE(t->x.mapped());
+    EXPECT_EQ(t->rows, want.rows);
+    EXPECT_EQ(t->features, want.features);
+    EXPECT_TRUE(std::equal(t->x.begin(), t->x.end(), want.x.begin(), want.x.end())) << label;
+    EXPECT_EQ(t->y, want.y) << label;
+  }
+  std::ifstream in(a, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), bytes);
+  std::optional<NpyInPlace> t = read_npy_in_place(x, y);
+  ASSERT_TRUE(t);
+  EXPECT_TRUE(t->x.mapped());
+  EXPECT_THAT(std::vector<float>(t->x.begin(), t->x.end()), ElementsAre(1, 2, 3));
+  EXPECT_THAT(t->y, ElementsAre(0, 1, 1));
+  // A copy holds its own values.
+  Floats copy = t->x;
+  EXPECT_FALSE(copy.mapped());
+  EXPECT_EQ(copy, t->x);
+  const auto nan = temp("in_place_nan.npy"), label = temp("in_place_label.npy"), f64 = temp("in_place64.npy");
+  write(nan, npy("<f4", false, "(2, 2)", raw<float>({1, 0, std::nanf(""), 1})));
+  write(label, npy("<f4", false, "(2, 2)", raw<float>({1, 0, 2, 3})));
+  write(f64, npy("<f8", false, "(2, 2)", raw<double>({1, 0, 2, 1})));
+  for (const auto& bad : {nan, label})
+    EXPECT_EQ(error_of([&] { read_npy_in_place(bad, ""); }), error_of([&] { read_table(bad, {}); }));
+  EXPECT_THAT(error_of([&] { read_npy_in_place(a, "", "3"); }), HasSubstr("label column 3 does not exist"));
+  EXPECT_FALSE(read_npy_in_place(f64, ""));
+  for (const auto& p : {a, x, y, nan, label, f64}) std::filesystem::remove(p);
 }

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""porta-logreg streaming a CSV or LIBSVM file through its row cache.
+"""porta-logreg streaming a CSV, LIBSVM or converted NPY file through its row cache.
 
     row_cache_runs.py PORTA_LOGREG WORK_DIR DATA_FILE [porta-logreg options...]
 
 Trains on DATA_FILE with --device-memory far below the data, the rows parsed
-once into the row cache: in host memory, in a file in WORK_DIR/cache, and
+(NPY: converted) once into the row cache: in host memory, in a file in WORK_DIR/cache, and
 with a cache folder that cannot exist (one warning, then parsed every pass);
-and with --row-cache off (parsed every pass). Every run must say how its rows
+and with --row-cache off (parsed every pass, as before the cache). Every run must say how its rows
 were read, the model files must be the same bytes (the cache holds exactly
 the values the parser gives), the cache's folder must be empty afterwards,
 and the printed model must equal the run with the data in device memory.
@@ -37,12 +37,13 @@ def main():
         os.remove(os.path.join(cache_dir, name))
     missing = os.path.join(work, "no-such-folder")
     stream = ["--device-memory", "16K"]
+    how = "converted" if data.endswith(".npy") else "parsed"
     runs = {
-        "memory": (stream, "parsed once into a row cache in host memory"),
+        "memory": (stream, how + " once into a row cache in host memory"),
         "file": (stream + ["--row-cache-memory", "0", "--row-cache-dir", cache_dir],
-                 "parsed once into a row cache in a file in " + cache_dir),
-        "unwritable": (stream + ["--row-cache-memory", "0", "--row-cache-dir", missing], "parsed on every pass"),
-        "off": (stream + ["--row-cache", "off"], "parsed on every pass"),
+                 how + " once into a row cache in a file in " + cache_dir),
+        "unwritable": (stream + ["--row-cache-memory", "0", "--row-cache-dir", missing], how + " on every pass"),
+        "off": (stream + ["--row-cache", "off"], how + " on every pass"),
         "in device memory": ([], None),
     }
     models, printed = {}, {}

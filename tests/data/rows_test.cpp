@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <random>
 #include <string>
@@ -41,9 +42,12 @@ std::string write(const std::string& name, const std::string& bytes) {
   return path;
 }
 
-// A float32 C-order NPY array of rows x cols (cols 0: 1-D).
-std::string npy(const std::vector<float>& values, uint64_t rows, uint64_t cols) {
-  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) +
+// An NPY array of rows x cols (cols 0: 1-D) of dtype `descr`, its elements
+// `data` as they lie in the file (C or Fortran order).
+std::string npy_of(const std::string& descr, bool fortran, const void* data, size_t bytes, uint64_t rows,
+                   uint64_t cols) {
+  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+                     ", 'shape': (" + std::to_string(rows) +
                      (cols ? ", " + std::to_string(cols) : std::string(",")) + "), }";
   while ((10 + dict.size() + 1) % 64) dict += ' ';
   dict += '\n';
@@ -53,8 +57,26 @@ std::string npy(const std::vector<float>& values, uint64_t rows, uint64_t cols) 
   const uint16_t len = static_cast<uint16_t>(dict.size());
   out.append(reinterpret_cast<const char*>(&len), 2);
   out += dict;
-  out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+  out.append(static_cast<const char*>(data), bytes);
   return out;
+}
+
+// A float32 C-order NPY array of rows x cols (cols 0: 1-D).
+std::string npy(const std::vector<float>& values, uint64_t rows, uint64_t cols) {
+  return npy_of("<f4", false, values.data(), values.size() * sizeof(float), rows, cols);
+}
+
+// The same values (row-major, rows x cols) as float64 in C order, and as
+// float32 in Fortran order.
+std::string npy_f64(const std::vector<float>& values, uint64_t rows, uint64_t cols) {
+  const std::vector<double> wide(values.begin(), values.end());
+  return npy_of("<f8", false, wide.data(), wide.size() * sizeof(double), rows, cols);
+}
+std::string npy_fortran(const std::vector<float>& values, uint64_t rows, uint64_t cols) {
+  std::vector<float> by_column(values.size());
+  for (uint64_t i = 0; i < rows; ++i)
+    for (uint64_t j = 0; j < cols; ++j) by_column[j * rows + i] = values[i * cols + j];
+  return npy_of("<f4", true, by_column.data(), by_column.size() * sizeof(float), rows, cols);
 }
 
 // The row cache's settings the tests read text files with.
@@ -98,14 +120,14 @@ void expect_rows_equal(const RowFile& rows, const Table& whole, const std::strin
 }
 
 // The same through RowFile, with the row cache in memory, in a file and off
-// (NPY files are never cached: they are mapped).
-void expect_same_rows(const std::string& path, const ReadOptions& options) {
+// (NPY float32 in C order is never cached: it is read from its mapping).
+void expect_same_rows(const std::string& path, const ReadOptions& options, bool mapped = false) {
   const Table whole = read_table(path, options);
-  const bool text = !path.ends_with(".npy");
   for (Cache cache : {Cache::memory, Cache::file, Cache::off}) {
     const RowFile rows(path, options, cache_options(cache));
-    EXPECT_EQ(rows.cached(), text && cache != Cache::off) << path;
-    EXPECT_EQ(rows.cached_in_file(), text && cache == Cache::file) << path;
+    EXPECT_EQ(rows.cached(), !mapped && cache != Cache::off) << path;
+    EXPECT_EQ(rows.cached_in_file(), !mapped && cache == Cache::file) << path;
+    EXPECT_EQ(rows.mapped(), mapped) << path;
     expect_rows_equal(rows, whole, path);
   }
 }
@@ -139,15 +161,148 @@ TEST(Rows, NpyRangesEqualTheWholeFile) {
   std::vector<float> v(rows * cols), x(rows * (cols - 1)), y(rows);
   for (uint64_t i = 0; i < rows; ++i)
     for (uint64_t j = 0; j < cols; ++j) {
-      v[i * cols + j] = j + 1 == cols ? static_cast<float>(i % 2) : static_cast<float>(i) * 0.5f - j;
+      // Values float32 holds exactly and values it rounds (float64 files).
+      v[i * cols + j] =
+          j + 1 == cols ? static_cast<float>(i % 2) : static_cast<float>(i) * 0.5f - j + 0.1f * j;
       if (j + 1 < cols) x[i * (cols - 1) + j] = v[i * cols + j];
     }
   for (uint64_t i = 0; i < rows; ++i) y[i] = v[i * cols + cols - 1];
-  expect_same_rows(write("a.npy", npy(v, rows, cols)), {});
+  // float32 in C order from the mapping; float64 and Fortran order converted
+  // once into the row cache.
+  expect_same_rows(write("a.npy", npy(v, rows, cols)), {}, true);
+  expect_same_rows(write("a64.npy", npy_f64(v, rows, cols)), {});
+  expect_same_rows(write("af.npy", npy_fortran(v, rows, cols)), {});
   ReadOptions labels;
   labels.labels_path = write("y.npy", npy(y, rows, 0));
-  expect_same_rows(write("x.npy", npy(x, rows, cols - 1)), labels);
-  for (const char* f : {"a.npy", "x.npy", "y.npy"}) std::filesystem::remove(temp_path(f));
+  expect_same_rows(write("x.npy", npy(x, rows, cols - 1)), labels, true);
+  expect_same_rows(write("x64.npy", npy_f64(x, rows, cols - 1)), labels);
+  labels.labels_path = write("y64.npy", npy_f64(y, rows, 0));
+  expect_same_rows(write("xf.npy", npy_fortran(x, rows, cols - 1)), labels);
+  for (const char* f : {"a.npy", "a64.npy", "af.npy", "x.npy", "x64.npy", "xf.npy", "y.npy", "y64.npy"})
+    std::filesystem::remove(temp_path(f));
+}
+
+// A float64 file converted into the row cache: later reads are the first
+// pass's values, not the file's, and a bad value is refused by the first
+// pass whether or not the rows are cached.
+TEST(Rows, NpyConvertedOnceIntoTheRowCache) {
+  std::vector<float> v;
+  for (int i = 0; i < 100; ++i) v.insert(v.end(), {1.5f, static_cast<float>(i % 2)});
+  const std::string path = write("once.npy", npy_f64(v, 100, 2));
+  const RowFile cached(path, {}, cache_options(Cache::memory));
+  ASSERT_TRUE(cached.cached());
+  {
+    // Overwritten in place: a cached file is not read again.
+    std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekp(-16, std::ios::end);
+    const double seven[2] = {7.0, 1.0};
+    f.write(reinterpret_cast<const char*>(seven), sizeof seven);
+  }
+  std::vector<float> x(100), y(100);
+  cached.read(0, 100, x.data(), y.data());
+  EXPECT_THAT(x, ::testing::Each(1.5f));
+  EXPECT_EQ(y[99], 1.0f);
+  v[2 * 40] = std::numeric_limits<float>::infinity();
+  const std::string bad = write("bad64.npy", npy_f64(v, 100, 2));
+  for (Cache cache : {Cache::memory, Cache::off})
+    EXPECT_THAT(error_of([&] { RowFile(bad, {}, cache_options(cache)); }),
+                HasSubstr("row 40, column 0: inf is not finite"));
+  std::filesystem::remove(path);
+  std::filesystem::remove(bad);
+}
+
+// Parts of a file as MPI ranks read it: each part parses, checks and caches
+// its own rows alone; together they are the file's rows.
+void expect_parts_equal(const std::string& path, const ReadOptions& options) {
+  const Table whole = read_table(path, options);
+  const uint64_t m = whole.rows, d = whole.features;
+  const uint64_t cuts[] = {0, 1, m / 3, m / 3 + 1, m - 1, m};
+  for (Cache cache : {Cache::memory, Cache::file, Cache::off})
+    for (uint64_t i = 0; i + 1 < std::size(cuts); ++i) {
+      const RowRange want{cuts[i], cuts[i + 1] - cuts[i]};
+      RowFile part(path, options, cache_options(cache), [&](uint64_t rows) {
+        EXPECT_EQ(rows, m) << path;
+        return want;
+      });
+      EXPECT_EQ(part.rows(), m) << path;
+      // LIBSVM: a part's largest index, widened to the file's as the processes agree.
+      if (path.ends_with(".svm")) {
+        EXPECT_LE(part.features(), d);
+        part.widen(d);
+      }
+      EXPECT_EQ(part.part().first, want.first);
+      EXPECT_EQ(part.part().count, want.count);
+      if (want.count) {
+        EXPECT_EQ(part.features(), d) << path;
+      }
+      std::vector<float> x(want.count * d), y(want.count);
+      part.read(want.first, want.count, x.data(), y.data());
+      EXPECT_EQ(std::memcmp(x.data(), whole.x.data() + want.first * d, x.size() * sizeof(float)), 0)
+          << path << " rows " << want.first;
+      EXPECT_TRUE(std::equal(y.begin(), y.end(), whole.y.begin() + static_cast<ptrdiff_t>(want.first)));
+      if (want.first) {
+        EXPECT_THAT(error_of([&] { part.read(want.first - 1, 1, x.data(), y.data()); }),
+                    HasSubstr("this process reads rows " + std::to_string(want.first) + " to"));
+      }
+    }
+}
+
+TEST(Rows, PartsReadTheirOwnRowsAlone) {
+  // A header with a line break and a quote in a quoted name, quoted values,
+  // comments (with quotes) and blank lines between rows, CRLF.
+  std::string csv = "# \"a comment\n\"id\",\"the \"\"label\"\"\nhere\",b\r\n";
+  for (int i = 0; i < 300; ++i) {
+    csv += '"';
+    csv += std::to_string(i * 0.25) + "\"," + std::to_string(i % 2) + "," + std::to_string(-i) + "\r\n";
+    if (i % 41 == 7) csv += "\n  # between \" rows\n \t\n";
+  }
+  ReadOptions o;
+  o.label = "the \"label\"\nhere";
+  expect_parts_equal(write("p.csv", csv), o);
+  std::string svm;
+  for (int i = 0; i < 300; ++i) {
+    svm += std::to_string(i % 2) + " 1:" + std::to_string(i) + (i % 3 ? " 3:2.5" : "") + " # row\n";
+    if (i % 41 == 7) svm += "# a comment\n\n";
+  }
+  expect_parts_equal(write("p.svm", svm), {});
+  std::vector<float> v;
+  for (int i = 0; i < 300; ++i) v.insert(v.end(), {i * 0.1f, 3.0f, static_cast<float>(i % 2)});
+  expect_parts_equal(write("p.npy", npy(v, 300, 3)), {});
+  expect_parts_equal(write("p64.npy", npy_f64(v, 300, 3)), {});
+  for (const char* f : {"p.csv", "p.svm", "p.npy", "p64.npy"}) std::filesystem::remove(temp_path(f));
+}
+
+// A bad value is refused by the part that holds it, with read_table's
+// message, and not seen by the others (they do not parse it). A quote inside
+// an unquoted field, where the scan for rows and the parser part ways, is
+// refused by some part wherever the file is cut.
+TEST(Rows, APartRefusesItsOwnBadRows) {
+  std::string csv = "a,label\n";
+  for (int i = 0; i < 100; ++i) csv += (i == 60 ? "x" : std::to_string(i)) + ",1\n";
+  const std::string path = write("bad-part.csv", csv);
+  const std::string want = error_of([&] { read_table(path, {}); });
+  auto part = [](uint64_t first, uint64_t count) { return [=](uint64_t) { return RowRange{first, count}; }; };
+  EXPECT_EQ(error_of([&] { RowFile(path, {}, {}, part(0, 60)); }), "");
+  EXPECT_EQ(error_of([&] { RowFile(path, {}, {}, part(60, 40)); }), want);
+  std::string quote = "a,label\n";
+  for (int i = 0; i < 20; ++i) quote += (i == 9 ? "1\"2" : std::to_string(i)) + ",1\n";
+  const std::string stray = write("stray.csv", quote);
+  for (uint64_t cut = 0; cut <= 20; ++cut) {
+    uint64_t m = 0;
+    const std::string a = error_of([&] {
+      RowFile(stray, {}, cache_options(Cache::off), [&](uint64_t r) {
+        m = r;
+        return RowRange{0, std::min(cut, r)};
+      });
+    });
+    const std::string b = error_of([&] {
+      RowFile(stray, {}, cache_options(Cache::off), [&](uint64_t r) {
+        return RowRange{std::min(cut, r), r - std::min(cut, r)};
+      });
+    });
+    EXPECT_TRUE(!a.empty() || !b.empty()) << "cut " << cut << " of " << m;
+  }
+  for (const char* f : {"bad-part.csv", "stray.csv"}) std::filesystem::remove(temp_path(f));
 }
 
 // The first pass refuses as read_table does, naming the same place.
@@ -288,7 +443,7 @@ TEST(RowCache, AFolderThatCannotHoldItWarnsOnceAndLosesNothing) {
       ASSERT_EQ(warnings.size(), 1u) << path;
       EXPECT_THAT(warnings[0], HasSubstr("the rows of " + path + " cannot be cached in " + dir));
       EXPECT_THAT(warnings[0], HasSubstr("cannot create a file there: " + cause));
-      EXPECT_THAT(warnings[0], HasSubstr("parsed from the file on every pass"));
+      EXPECT_THAT(warnings[0], HasSubstr("read from the file (parsed or converted) on every pass"));
       expect_rows_equal(rows, read_table(path, {}), path);
     }
   }

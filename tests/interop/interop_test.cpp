@@ -67,6 +67,28 @@ TEST(Interop, HostMemoryIsUsedInPlace) {
   }
 }
 
+// Imported host memory as a stream copy's source and destination (the
+// staging a streaming upload copies from: on CUDA, page-locked memory read
+// by a DMA): the device buffer receives the host's values, and the host's
+// memory the device's.
+TEST(Interop, StreamCopiesFromAndToImportedHostMemory) {
+  auto dev = open_under_test();
+  const size_t n = 3 << 18;  // 3 MiB
+  HostMemory from(n * 4), to(n * 4);
+  for (size_t i = 0; i < n; ++i) from.floats()[i] = float(i) * 0.5f;
+  porta::Buffer src = import_or_refusal(dev, from.data, n * 4);
+  porta::Buffer dst = import_or_refusal(dev, to.data, n * 4);
+  if (!src || !dst)
+    GTEST_SKIP() << "the " << dev.backend() << " backend cannot use this host memory in place";
+  porta::Buffer device = dev.buffer(n * 4);
+  porta::Stream s = dev.stream();
+  s.copy(src, device, n * 4);
+  s.copy(device, dst, n * 4 - 64, 64, 0);  // an offset on the device's side
+  s.sync();
+  EXPECT_EQ(device.to_vector<float>(), std::vector<float>(from.floats(), from.floats() + n));
+  for (size_t i = 0; i + 16 < n; ++i) ASSERT_EQ(to.floats()[i], from.floats()[i + 16]) << i;
+}
+
 TEST(Interop, ReleaseCallbackRunsOnceAfterTheLastUse) {
   auto dev = open_under_test();
   HostMemory mem(256);

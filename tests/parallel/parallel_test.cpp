@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "logreg_step/bound.hpp"
+#include "porta/interop.hpp"
 #include "porta/porta.hpp"
 #include "support/backend_under_test.hpp"
 
@@ -193,6 +194,56 @@ TEST(Parallel, StreamingUnderADeviceMemoryCap) {
   parallel::Result several =
       parallel::train_logreg(devices_under_test(), p.x.data(), p.y.data(), p.m, p.d, o);
   expect_agree(p, several, want, steps, o.lr);
+}
+
+// Streaming staged in page-locked host memory the device imports (the
+// default on devices with memory of their own; forced here by the testing
+// knob) gives the result of streaming from pageable memory, bit for bit,
+// from host memory and from a reader; on a device that imports host memory
+// the staging is used, not given up.
+TEST(Parallel, PinnedStagingEqualsPageableStreaming) {
+  const Problem p = generated(20011, 12, 5);
+  parallel::Options o;
+  o.iterations = 6;
+  o.fixed_shares = true;
+  o.device_memory = p.m * (p.d + 1) * sizeof(float) / 8;
+  std::vector<porta::Device> devices = {porta::open(backend_under_test())};
+  parallel::Reader read = [&](uint64_t first, uint64_t count, float* x, float* y) {
+    std::copy(p.x.begin() + static_cast<long>(first * p.d),
+              p.x.begin() + static_cast<long>((first + count) * p.d), x);
+    std::copy(p.y.begin() + static_cast<long>(first), p.y.begin() + static_cast<long>(first + count), y);
+  };
+  bool imports = true;
+  try {
+    void* host = std::aligned_alloc(4096, 4096);
+    { porta::import_host(devices[0], host, 4096); }
+    std::free(host);
+  } catch (const porta::Error&) {
+    imports = false;
+  }
+  std::vector<parallel::Result> results;
+  std::string trace;
+  // Pageable; staged, each chunk by one thread; staged in three slices at once.
+  for (const char* pinned : {"0", "1", "1"}) {
+    setenv("PORTA_PARALLEL_PINNED_STAGING", pinned, 1);
+    setenv("PORTA_PARALLEL_TRACE", "1", 1);
+    if (results.size() == 4) setenv("PORTA_PARALLEL_STAGING_SLICES", "3", 1);
+    testing::internal::CaptureStderr();
+    results.push_back(parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o));
+    results.push_back(parallel::train_logreg(devices, read, p.m, p.d, o));
+    trace += testing::internal::GetCapturedStderr();
+  }
+  for (const char* knob :
+       {"PORTA_PARALLEL_PINNED_STAGING", "PORTA_PARALLEL_TRACE", "PORTA_PARALLEL_STAGING_SLICES"})
+    unsetenv(knob);
+  EXPECT_GE(results[0].devices[0].chunks, 8u);
+  for (size_t i = 1; i < results.size(); ++i) {
+    EXPECT_EQ(results[i].w, results[0].w) << "run " << i;
+    EXPECT_EQ(results[i].b, results[0].b) << "run " << i;
+  }
+  if (imports) {
+    EXPECT_EQ(trace.find("streams from pageable memory"), std::string::npos) << trace;
+  }
 }
 
 // A reader that fails mid-run (a data file that changed while it was being

@@ -7,7 +7,9 @@ FOLDER/data.csv (a header; the label column 'label' first), FOLDER/data.svm
 (labels -1/+1, zeros left out) and FOLDER/data.npy (float32, the label last)
 hold the same rows, generated from a fixed seed with the standard library
 alone. The values are written exactly (a few decimal digits), so every
-format reads the same float32 numbers.
+format reads the same float32 numbers. FOLDER/data64.npy (float64) and
+FOLDER/data_f.npy (float32 in Fortran order) hold them too: NPY files that
+are converted as they are read.
 """
 import os
 import random
@@ -35,13 +37,16 @@ def main():
         for x, y in table:
             pairs = " ".join(f"{j + 1}:{v!r}" for j, v in enumerate(x) if v != 0)
             f.write(f"{'+1' if y else '-1'} {pairs}\n")
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, features + 1)
-    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    with open(os.path.join(folder, "data.npy"), "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
-        for x, y in table:
-            f.write(struct.pack("<%df" % (features + 1), *x, y))
-
+    cols = features + 1
+    rows_of = [x + [y] for x, y in table]
+    for name, descr, code, fortran in [("data.npy", "<f4", "f", False), ("data64.npy", "<f8", "d", False),
+                                       ("data_f.npy", "<f4", "f", True)]:
+        header = "{'descr': '%s', 'fortran_order': %s, 'shape': (%d, %d), }" % (descr, fortran, rows, cols)
+        header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+        values = [r[j] for j in range(cols) for r in rows_of] if fortran else [v for r in rows_of for v in r]
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+            f.write(struct.pack("<%d%s" % (len(values), code), *values))
 
 if __name__ == "__main__":
     main()

@@ -1,5 +1,6 @@
 #include "porta_data/csv.hpp"
 
+#include <cstring>
 #include <functional>
 #include <optional>
 
@@ -43,6 +44,8 @@ class Reader {
   }
 
   uint64_t line() const { return line_; }
+  // Where reading stands: after the record next() returned last.
+  size_t position() const { return pos_; }
   // Where the record next() returned last begins, and the delimiter.
   size_t record_start() const { return record_start_; }
   char delimiter() const { return delimiter_; }
@@ -173,32 +176,57 @@ bool all_numbers(const std::vector<Field>& fields) {
 
 namespace {
 
-// Every record of `text`: the header's names (when there is one) into
-// `shape`, then each row, checked to have the first record's field count,
-// handed to on_row(fields) with the reader standing at it.
-template <class OnRow>
-void walk(std::string_view text, const std::string& file, Header header, CsvShape& shape, OnRow on_row) {
-  Reader reader(text, file);
+// The first record of `text`: the header's names (when it is one), the
+// column count, the delimiter and the first record's line into `shape`;
+// returns the first record when it is a row.
+std::optional<std::vector<Field>> read_head(Reader& reader, const std::string& file, Header header,
+                                            CsvShape& shape) {
   std::optional<std::vector<Field>> first = reader.next();
   if (!first)
     fail(file, 0, 0, "holds no rows (empty, or only comments and blank lines); expected CSV rows of numbers");
   const bool has_header = header == Header::yes || (header == Header::detect && !all_numbers(*first));
   shape.cols = first->size();
   shape.delimiter = reader.delimiter();
-  const uint64_t first_line = first->front().line;
-  if (has_header)
-    for (const Field& f : *first) shape.names.push_back(f.text);
-  else
+  shape.head_line = first->front().line;
+  if (!has_header) return first;
+  for (const Field& f : *first) shape.names.push_back(f.text);
+  return std::nullopt;
+}
+
+// A row of another field count than the first record's.
+void check_field_count(const std::string& file, const CsvShape& shape, const std::vector<Field>& row) {
+  if (row.size() == shape.cols) return;
+  const Field& at = row.size() > shape.cols ? row[shape.cols] : row.back();
+  fail(file, at.line, row.size() > shape.cols ? at.column : 0,
+       std::to_string(row.size()) + " fields; expected " + std::to_string(shape.cols) + " as on line " +
+           std::to_string(shape.head_line));
+}
+
+// Every record of `text`: the header's names (when there is one) into
+// `shape`, then each row, checked to have the first record's field count,
+// handed to on_row(fields) with the reader standing at it.
+template <class OnRow>
+void walk(std::string_view text, const std::string& file, Header header, CsvShape& shape, OnRow on_row) {
+  Reader reader(text, file);
+  if (std::optional<std::vector<Field>> first = read_head(reader, file, header, shape))
     on_row(*first, reader);
   while (std::optional<std::vector<Field>> row = reader.next()) {
-    if (row->size() != shape.cols) {
-      const Field& at = row->size() > shape.cols ? (*row)[shape.cols] : row->back();
-      fail(file, at.line, row->size() > shape.cols ? at.column : 0,
-           std::to_string(row->size()) + " fields; expected " + std::to_string(shape.cols) + " as on line " +
-               std::to_string(first_line));
-    }
+    check_field_count(file, shape, *row);
     on_row(*row, reader);
   }
+}
+
+// The rows of a record: its values checked, handed to `check` (index_csv).
+void check_row(Grid& row, const CsvShape& shape, const std::vector<Field>& fields, uint64_t index,
+               const std::function<void(Grid& row)>& check) {
+  row.cols = fields.size();
+  if (row.names.empty()) row.names = shape.names;
+  row.values.clear();
+  append_numbers(row, fields);
+  row.lines.assign(1, fields.front().line);
+  row.rows = 1;
+  row.first_row = index;
+  check(row);
 }
 
 }  // namespace
@@ -224,20 +252,75 @@ CsvShape index_csv(std::string_view text, const std::string& file, Header header
   Grid row;
   row.file = file;
   walk(text, file, header, shape, [&](const std::vector<Field>& fields, const Reader& reader) {
-    row.cols = fields.size();
-    if (row.names.empty()) row.names = shape.names;
-    row.values.clear();
-    append_numbers(row, fields);
-    row.lines.assign(1, fields.front().line);
-    row.rows = 1;
-    row.first_row = shape.offsets.size();
-    check(row);
+    check_row(row, shape, fields, shape.offsets.size(), check);
     shape.offsets.push_back(reader.record_start());
     shape.lines.push_back(fields.front().line);
   });
   if (shape.offsets.empty())
     fail(file, 0, 0, "has a header row but no data rows; expected rows of numbers after it");
   return shape;
+}
+
+CsvShape locate_csv(std::string_view text, const std::string& file, Header header) {
+  CsvShape shape;
+  Reader reader(text, file);
+  if (read_head(reader, file, header, shape)) {
+    shape.offsets.push_back(reader.record_start());
+    shape.lines.push_back(shape.head_line);
+  }
+  // Records begin as Reader::next finds them: blanks, then anything but a
+  // line end or '#'. A record ends at a line end outside quotes; every quote
+  // toggles quoting, which follows the parser's quoted fields ("" inside one
+  // toggles twice) in every file it accepts.
+  const size_t n = text.size();
+  uint64_t line = reader.line();
+  for (size_t pos = reader.position(); pos < n;) {
+    size_t p = pos;
+    while (p < n && (text[p] == ' ' || text[p] == '\t' || text[p] == '\r')) ++p;
+    if (p == n) break;
+    if (text[p] != '\n' && text[p] != '#') {
+      shape.offsets.push_back(pos);
+      shape.lines.push_back(line);
+      for (bool quoted = false; p < n && (quoted || text[p] != '\n'); ++p) {
+        if (text[p] == '"') quoted = !quoted;
+        line += text[p] == '\n';
+      }
+    } else {
+      const void* end = std::memchr(text.data() + p, '\n', n - p);
+      p = end ? static_cast<size_t>(static_cast<const char*>(end) - text.data()) : n;
+    }
+    line += p < n;
+    pos = p + 1;
+  }
+  if (shape.offsets.empty())
+    fail(file, 0, 0, "has a header row but no data rows; expected rows of numbers after it");
+  return shape;
+}
+
+void check_csv_rows(std::string_view text, const std::string& file, const CsvShape& shape, uint64_t first,
+                    uint64_t count, const std::function<void(Grid& row)>& check) {
+  if (count == 0) return;
+  Reader reader(text, file, shape.offsets.at(first), shape.lines.at(first), shape.delimiter);
+  Grid row;
+  row.file = file;
+  // Each row where locate_csv found it, and the next where it found the next:
+  // the parser's rows are the scan's, so that the processes' parts cover
+  // every row once.
+  auto elsewhere = [&](uint64_t i) {
+    fail(file, shape.lines[i], 0,
+         "the parser finds the rows here elsewhere than the scan for where rows begin did; expected "
+         "quoted fields that end (a quote inside an unquoted field?)");
+  };
+  for (uint64_t i = first; i < first + count; ++i) {
+    std::optional<std::vector<Field>> fields = reader.next();
+    if (!fields || reader.record_start() != shape.offsets[i]) elsewhere(i);
+    check_field_count(file, shape, *fields);
+    check_row(row, shape, *fields, i, check);
+  }
+  const uint64_t next = first + count;
+  const std::optional<std::vector<Field>> after = reader.next();
+  if (next < shape.rows() ? !after || reader.record_start() != shape.offsets[next] : after.has_value())
+    elsewhere(next - 1);
 }
 
 Grid parse_csv_rows(std::string_view text, const std::string& file, const CsvShape& shape, uint64_t first,

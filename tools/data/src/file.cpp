@@ -122,12 +122,13 @@ void check_writable(const std::string& path) {
   ::unlink(temp.c_str());
 }
 
-MappedFile::MappedFile(const std::string& path) : path_(path) {
+MappedFile::MappedFile(const std::string& path, Access access)
+    : path_(path), writable_(access == Access::copy_on_write) {
   fd_ = open_regular(path);
   stamp_ = stamp_of(fd_, path);
   size_ = stamp_.size;
   if (size_ == 0) return;  // mmap refuses length 0; bytes() is empty
-  data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+  data_ = ::mmap(nullptr, size_, writable_ ? PROT_READ | PROT_WRITE : PROT_READ, MAP_PRIVATE, fd_, 0);
   if (data_ == MAP_FAILED) {
     data_ = nullptr;
     const int saved = errno;
@@ -147,6 +148,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
     fd_ = std::exchange(other.fd_, -1);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
+    writable_ = std::exchange(other.writable_, false);
     stamp_ = other.stamp_;
   }
   return *this;

@@ -162,6 +162,46 @@ void parse_libsvm_rows(std::string_view text, const std::string& file, const Lib
   if (row != count) fail(file, shape.lines[first], 0, "fewer rows than first read there; the file changed?");
 }
 
+LibsvmShape locate_libsvm(std::string_view text, const std::string& file) {
+  LibsvmShape shape;
+  // A sample line has a token before any '#' (walk's rule).
+  uint64_t line = 0;
+  for (size_t pos = 0; pos < text.size();) {
+    ++line;
+    size_t p = pos;
+    while (p < text.size() && blank(text[p])) ++p;
+    if (p < text.size() && text[p] != '\n' && text[p] != '#') {
+      shape.offsets.push_back(pos);
+      shape.lines.push_back(line);
+    }
+    const size_t end = text.find('\n', p);
+    pos = end == std::string_view::npos ? text.size() : end + 1;
+  }
+  if (shape.rows() == 0)
+    fail(file, 0, 0, "holds no rows (empty, or only comments and blank lines); expected LIBSVM rows");
+  return shape;
+}
+
+void check_libsvm_rows(std::string_view text, const std::string& file, const LibsvmOptions& options,
+                       LibsvmShape& shape, uint64_t first, uint64_t count,
+                       const std::function<void(float label, const std::vector<LibsvmValue>& values)>& each) {
+  uint64_t max_index = 0;
+  if (count) {
+    const size_t begin = shape.offsets.at(first);
+    const size_t end = first + count < shape.rows() ? shape.offsets.at(first + count) : text.size();
+    uint64_t row = 0;
+    max_index = walk(text.substr(begin, end - begin), file, options, shape.lines[first] - 1,
+                     [&](float label, const std::vector<LibsvmValue>& values, uint64_t line, size_t) {
+                       if (row == count || line != shape.lines[first + row])
+                         fail(file, line, 0, "this row is not the one the scan found there");
+                       if (each) each(label, values);
+                       ++row;
+                     });
+    if (row != count) fail(file, shape.lines[first], 0, "fewer rows than the scan found there");
+  }
+  shape.features = options.features ? options.features : max_index;
+}
+
 Table read_libsvm(const std::string& path, const LibsvmOptions& options) {
   return parse_libsvm(read_file(path), path, options);
 }

@@ -137,6 +137,14 @@ double element(const char* p, char kind, size_t size) {
   }
 }
 
+// A value float32 holds: finite, within its range.
+void check_element(const std::string& file, uint64_t i, uint64_t j, double v) {
+  if (!std::isfinite(v) || std::fabs(v) > std::numeric_limits<float>::max())
+    fail(file, 0, 0,
+         "row " + std::to_string(i) + ", column " + std::to_string(j) + ": " + std::to_string(v) + " is " +
+             (std::isfinite(v) ? "outside float32's range" : "not finite") + "; expected a finite number");
+}
+
 static_assert(std::endian::native == std::endian::little, "NPY reading assumes a little-endian host");
 
 }  // namespace
@@ -227,11 +235,7 @@ void NpyFile::read_rows(uint64_t first, uint64_t count, float* out) const {
     for (uint64_t j = 0; j < cols; ++j) {
       const uint64_t at = header_.fortran_order ? j * rows + i : i * cols + j;
       const double v = element(base + at * size, header_.kind, size);
-      if (!std::isfinite(v) || std::fabs(v) > std::numeric_limits<float>::max())
-        fail(file_, 0, 0,
-             "row " + std::to_string(i) + ", column " + std::to_string(j) + ": " + std::to_string(v) +
-                 " is " + (std::isfinite(v) ? "outside float32's range" : "not finite") +
-                 "; expected a finite number");
+      check_element(file_, i, j, v);
       *out++ = static_cast<float>(v);
     }
   mapping_.check_unchanged();
@@ -286,6 +290,38 @@ Table with_labels_file(const NpyFile& features, const NpyFile& labels) {
 }
 
 }  // namespace
+
+std::optional<NpyInPlace> read_npy_in_place(const std::string& features_path, const std::string& labels_path,
+                                            const std::string& label) {
+  MappedFile mapping(features_path, MappedFile::Access::copy_on_write);
+  const NpyFile features(mapping.bytes(), features_path);
+  const NpyHeader& h = features.header();
+  if (!features.mapped_f32() || h.shape.size() != 2) return std::nullopt;
+  float* values = reinterpret_cast<float*>(mapping.writable_bytes() + h.data_offset);
+  NpyInPlace t;
+  t.rows = h.rows();
+  const uint64_t cols = h.cols();
+  for (uint64_t i = 0; i < t.rows; ++i)
+    for (uint64_t j = 0; j < cols; ++j) check_element(features_path, i, j, values[i * cols + j]);
+  if (!labels_path.empty()) {
+    const NpyFile labels(labels_path);
+    check_labels_file(features, labels);
+    t.y.resize(t.rows);
+    labels.read_rows(0, t.rows, t.y.data());
+    check_labels(labels, 0, t.rows, t.y.data());
+    t.features = cols;
+  } else {
+    Grid grid;  // the rows' shape, for take_label's checks and messages
+    grid.file = features_path;
+    grid.rows = t.rows;
+    grid.cols = cols;
+    t.y = pull_labels(values, grid, label);
+    t.features = cols - 1;
+  }
+  mapping.check_unchanged();
+  t.x = Floats(std::move(mapping), values, t.rows * t.features);
+  return t;
+}
 
 Table read_npy(const std::string& features_path, const std::string& labels_path, bool labels,
                const std::string& label) {

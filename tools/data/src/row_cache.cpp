@@ -58,10 +58,11 @@ void RowCache::abandon() {
 void RowCache::give_up(const std::string& why) {
   const uint64_t written = size_;
   abandon();
-  const std::string message = "the rows of " + source_ + " cannot be cached in " + dir_ + " (" + why + ", " +
-                              std::to_string(written) +
-                              " bytes converted so far); they are parsed from the file on every pass "
-                              "instead: the same values, more slowly";
+  const std::string message =
+      "the rows of " + source_ + " cannot be cached in " + dir_ + " (" + why + ", " +
+      std::to_string(written) +
+      " bytes converted so far); they are read from the file (parsed or converted) on every "
+      "pass instead: the same values, more slowly";
   if (options_.warn)
     options_.warn(message);
   else

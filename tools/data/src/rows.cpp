@@ -18,7 +18,8 @@ struct CachedValue {
 
 }  // namespace
 
-RowFile::RowFile(const std::string& path, const ReadOptions& options, const RowCacheOptions& cache)
+RowFile::RowFile(const std::string& path, const ReadOptions& options, const RowCacheOptions& cache,
+                 const ChoosePart& part)
     : path_(path), options_(options), format_(options.format ? *options.format : format_of_path(path)) {
   options_.labels = ReadOptions::Labels::yes;
   if (!options.labels_path.empty() && format_ != Format::npy)
@@ -29,7 +30,7 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options, const RowC
       text_ = MappedFile(path);
       cache_ = std::make_unique<RowCache>(cache, path);
       bool first = true;
-      csv_ = index_csv(text_.bytes(), path, options.header, [&](Grid& row) {
+      auto check = [&](Grid& row) {
         Table t = split_grid(row, options_);
         if (first) {
           features_ = t.features;
@@ -37,7 +38,15 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options, const RowC
           first = false;
         }
         if (cache_->append(t.x.data(), t.x.size() * sizeof(float))) labels_.push_back(t.y[0]);
-      });
+      };
+      if (part) {
+        csv_ = locate_csv(text_.bytes(), path, options.header);
+        choose(part, csv_.rows());
+        check_csv_rows(text_.bytes(), path, csv_, first_, count_, check);
+      } else {
+        csv_ = index_csv(text_.bytes(), path, options.header, check);
+        choose(part, csv_.rows());
+      }
       rows_ = csv_.rows();
       break;
     }
@@ -48,7 +57,7 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options, const RowC
       o.features = options.features;
       std::vector<CachedValue> values;
       uint64_t count = 0;
-      libsvm_ = index_libsvm(text_.bytes(), path, o, [&](float label, const std::vector<LibsvmValue>& row) {
+      auto each = [&](float label, const std::vector<LibsvmValue>& row) {
         values.clear();
         for (const LibsvmValue& v : row) {
           // Features past 2^32 (a dense row of 16 GiB) are read from the text.
@@ -59,7 +68,15 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options, const RowC
         entries_.push_back(count);
         count += values.size();
         labels_.push_back(label);
-      });
+      };
+      if (part) {
+        libsvm_ = locate_libsvm(text_.bytes(), path);
+        choose(part, libsvm_.rows());
+        check_libsvm_rows(text_.bytes(), path, o, libsvm_, first_, count_, each);
+      } else {
+        libsvm_ = index_libsvm(text_.bytes(), path, o, each);
+        choose(part, libsvm_.rows());
+      }
       entries_.push_back(count);
       rows_ = libsvm_.rows();
       features_ = libsvm_.features;
@@ -78,13 +95,20 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options, const RowC
         npy_labels_ = std::make_unique<NpyFile>(options.labels_path);
         check_labels_file(*npy_, *npy_labels_);
       }
+      // float32 in C order is read from its mapping; anything else (float64,
+      // integers, Fortran order) is converted once, by this pass, into the
+      // row cache, rather than on every pass.
+      if (!npy_->mapped_f32()) cache_ = std::make_unique<RowCache>(cache, path);
+      choose(part, rows_);
       // Every value and label checked before anything is trained.
       std::vector<float> x, y;
-      for (uint64_t first = 0; first < rows_; first += kBlockRows) {
-        const uint64_t count = std::min(kBlockRows, rows_ - first);
+      for (uint64_t first = first_; first < first_ + count_; first += kBlockRows) {
+        const uint64_t count = std::min(kBlockRows, first_ + count_ - first);
         x.resize(count * features_);
         y.resize(count);
-        read(first, count, x.data(), y.data());
+        read_source(first, count, x.data(), y.data());
+        if (cache_ && cache_->append(x.data(), x.size() * sizeof(float)))
+          labels_.insert(labels_.end(), y.begin(), y.end());
       }
       checked_ = true;
       break;
@@ -92,8 +116,10 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options, const RowC
   }
   text_.check_unchanged();
   if (cache_ && cache_->finish()) {
-    // Every row is in the cache: the text and where its rows begin are no longer needed.
+    // Every row is in the cache: the file and where its rows begin are no longer needed.
     text_ = MappedFile();
+    npy_.reset();
+    npy_labels_.reset();
     csv_.offsets = csv_.lines = {};
     libsvm_.offsets = libsvm_.lines = {};
   } else {
@@ -101,6 +127,24 @@ RowFile::RowFile(const std::string& path, const ReadOptions& options, const RowC
     labels_ = {};
     entries_ = {};
   }
+}
+
+void RowFile::choose(const ChoosePart& part, uint64_t rows) {
+  const RowRange range = part ? part(rows) : RowRange{0, rows};
+  if (range.first > rows || range.count > rows - range.first)
+    fail(path_, 0, 0,
+         "the part of rows " + std::to_string(range.first) + " to " +
+             std::to_string(range.first + range.count) + " chosen; the file has " + std::to_string(rows));
+  first_ = range.first;
+  count_ = range.count;
+}
+
+void RowFile::widen(uint64_t features) {
+  if (features == features_) return;
+  if (format_ != Format::libsvm || options_.features || features < features_)
+    fail(path_, 0, 0,
+         "rows of " + std::to_string(features_) + " features cannot be read as " + std::to_string(features));
+  features_ = libsvm_.features = features;
 }
 
 void RowFile::take(Grid grid, float* x, float* y) const {
@@ -111,10 +155,11 @@ void RowFile::take(Grid grid, float* x, float* y) const {
 }
 
 void RowFile::read_cached(uint64_t first, uint64_t count, float* x, float* y) const {
+  first -= first_;  // the cache holds the part's rows
   std::copy(labels_.begin() + static_cast<ptrdiff_t>(first),
             labels_.begin() + static_cast<ptrdiff_t>(first + count), y);
-  if (format_ == Format::csv) {
-    if (count && features_)  // an empty cache has no bytes to copy from
+  if (format_ != Format::libsvm) {  // dense rows
+    if (count && features_)         // an empty cache has no bytes to copy from
       std::memcpy(x, cache_->bytes() + first * features_ * sizeof(float), count * features_ * sizeof(float));
     return;
   }
@@ -126,14 +171,19 @@ void RowFile::read_cached(uint64_t first, uint64_t count, float* x, float* y) co
 }
 
 void RowFile::read(uint64_t first, uint64_t count, float* x, float* y) const {
-  if (first > rows_ || count > rows_ - first)
+  if (first < first_ || first > first_ + count_ || count > first_ + count_ - first)
     fail(path_, 0, 0,
-         "rows " + std::to_string(first) + " to " + std::to_string(first + count) +
-             " asked for; the file has " + std::to_string(rows_));
-  if (cache_) {
+         "rows " + std::to_string(first) + " to " + std::to_string(first + count) + " asked for; " +
+             (count_ == rows_ ? "the file has " + std::to_string(rows_)
+                              : "this process reads rows " + std::to_string(first_) + " to " +
+                                    std::to_string(first_ + count_) + " of " + std::to_string(rows_)));
+  if (cache_)
     read_cached(first, count, x, y);
-    return;
-  }
+  else
+    read_source(first, count, x, y);
+}
+
+void RowFile::read_source(uint64_t first, uint64_t count, float* x, float* y) const {
   switch (format_) {
     case Format::csv:
       take(parse_csv_rows(text_.bytes(), path_, csv_, first, count), x, y);

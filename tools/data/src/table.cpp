@@ -50,37 +50,43 @@ uint64_t label_column(const Grid& grid, const std::string& label) {
 
 }  // namespace
 
-Table take_label(Grid grid, const std::string& label) {
+std::vector<float> pull_labels(float* values, const Grid& grid, const std::string& label) {
   if (grid.cols < 2)
     fail(grid.file, 0, 0,
          "rows have " + std::to_string(grid.cols) + " column; expected at least one feature and a label");
-  const uint64_t c = label_column(grid, label);
-  Table t;
-  t.file = grid.file;
-  t.rows = grid.rows;
-  t.features = grid.cols - 1;
-  t.y.reserve(t.rows);
+  const uint64_t c = label_column(grid, label), features = grid.cols - 1;
+  std::vector<float> y;
+  y.reserve(grid.rows);
   // The features move down in place, row by row (a row's features never
   // land past where the row was read): no second copy of gigabytes.
-  float* values = grid.values.data();
   for (uint64_t i = 0; i < grid.rows; ++i) {
     const float* row = values + i * grid.cols;
-    const std::optional<float> y = label_of(row[c], false);
-    if (!y) {
+    const std::optional<float> label_value = label_of(row[c], false);
+    if (!label_value) {
       const std::string what = "the label is " + std::to_string(row[c]) + "; expected 0 or 1";
       if (grid.lines.empty())
         fail(grid.file, 0, 0,
              "row " + std::to_string(grid.first_row + i) + ", column " + std::to_string(c) + ": " + what);
       fail(grid.file, grid.lines[i], 0, "column " + std::to_string(c + 1) + ": " + what);
     }
-    t.y.push_back(*y);
-    float* to = values + i * t.features;
+    y.push_back(*label_value);
+    float* to = values + i * features;
     std::memmove(to, row, c * sizeof(float));
     std::memmove(to + c, row + c + 1, (grid.cols - c - 1) * sizeof(float));
   }
+  return y;
+}
+
+Table take_label(Grid grid, const std::string& label) {
+  Table t;
+  t.file = grid.file;
+  t.rows = grid.rows;
+  t.y = pull_labels(grid.values.data(), grid, label);
+  t.features = grid.cols - 1;
   grid.values.resize(t.rows * t.features);
   t.x = std::move(grid.values);
   if (!grid.names.empty()) {
+    const uint64_t c = label_column(grid, label);
     t.feature_names = std::move(grid.names);
     t.feature_names.erase(t.feature_names.begin() + static_cast<ptrdiff_t>(c));
   }

@@ -27,6 +27,7 @@ struct CsvShape {
   std::vector<std::string> names;
   char delimiter = 0;
   std::vector<uint64_t> offsets, lines;
+  uint64_t head_line = 0;  // the first record's (the header's, or the first row's)
   uint64_t rows() const { return offsets.size(); }
 };
 // The first pass: every value is parsed and each row is handed to `check`
@@ -34,6 +35,14 @@ struct CsvShape {
 // or label is refused, naming line and column, before anything is trained.
 CsvShape index_csv(std::string_view text, const std::string& file, Header header,
                    const std::function<void(Grid& row)>& check);
+// A first pass for several processes that each read a part of the rows (MPI
+// ranks): the first record (the header, the columns, the delimiter) parsed,
+// and where every row begins found by a scan that parses no values; then
+// check_csv_rows parses and checks a part of them, as index_csv does, and
+// refuses a file whose rows the parser finds elsewhere than the scan did.
+CsvShape locate_csv(std::string_view text, const std::string& file, Header header);
+void check_csv_rows(std::string_view text, const std::string& file, const CsvShape& shape, uint64_t first,
+                    uint64_t count, const std::function<void(Grid& row)>& check);
 // Rows [first, first + count) of `text`, which index_csv read into `shape`.
 Grid parse_csv_rows(std::string_view text, const std::string& file, const CsvShape& shape, uint64_t first,
                     uint64_t count);

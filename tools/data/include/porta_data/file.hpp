@@ -45,8 +45,11 @@ void check_writable(const std::string& path);
 // no reader can prevent; write data files by rename, as porta does).
 class MappedFile {
  public:
+  // read: read-only. copy_on_write: writable too, privately: a page written
+  // becomes this process's own copy; the file is never written.
+  enum class Access { read, copy_on_write };
   MappedFile() = default;
-  explicit MappedFile(const std::string& path);
+  explicit MappedFile(const std::string& path, Access access = Access::read);
   MappedFile(MappedFile&& other) noexcept;
   MappedFile& operator=(MappedFile&& other) noexcept;
   MappedFile(const MappedFile&) = delete;
@@ -54,6 +57,8 @@ class MappedFile {
   ~MappedFile();
 
   std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
+  // The bytes to write, mapped copy_on_write; nullptr otherwise.
+  char* writable_bytes() { return writable_ ? static_cast<char*>(data_) : nullptr; }
   const std::string& path() const { return path_; }
   void check_unchanged() const;
 
@@ -64,6 +69,7 @@ class MappedFile {
   int fd_ = -1;
   void* data_ = nullptr;
   size_t size_ = 0;
+  bool writable_ = false;
   FileStamp stamp_;
 };
 

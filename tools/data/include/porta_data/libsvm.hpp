@@ -41,6 +41,16 @@ struct LibsvmValue {
 LibsvmShape index_libsvm(
     std::string_view text, const std::string& file, const LibsvmOptions& options,
     const std::function<void(float label, const std::vector<LibsvmValue>& values)>& each = {});
+// A first pass for several processes that each read a part of the rows (MPI
+// ranks): where every sample line begins, found by a scan that parses no
+// values; then check_libsvm_rows checks rows [first, first + count) as
+// index_libsvm does and sets shape.features to the feature count asked for,
+// else the largest index of those rows (the processes agree on the largest).
+LibsvmShape locate_libsvm(std::string_view text, const std::string& file);
+void check_libsvm_rows(
+    std::string_view text, const std::string& file, const LibsvmOptions& options, LibsvmShape& shape,
+    uint64_t first, uint64_t count,
+    const std::function<void(float label, const std::vector<LibsvmValue>& values)>& each = {});
 // Rows [first, first + count) of `text` (indexed into `shape`): x (count x
 // shape.features, dense) and the labels y.
 void parse_libsvm_rows(std::string_view text, const std::string& file, const LibsvmShape& shape,

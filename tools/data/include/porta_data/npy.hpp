@@ -6,11 +6,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "porta_data/file.hpp"
+#include "porta_data/floats.hpp"
 #include "porta_data/table.hpp"
 
 namespace porta::data {
@@ -72,6 +74,21 @@ void check_labels(const NpyFile& labels, uint64_t first, uint64_t count, const f
 // Features from `features_path` (2-D) and labels from `labels_path` (1-D or
 // one column; empty: the column `label` of the features file, a 0-based index
 // or empty for the last). labels false: every column a feature, no labels.
+// An NPY file of float32 in C order read in place, for training in memory:
+// the features stay in the file's private mapping (MappedFile::copy_on_write;
+// the label column `label` is split out by moving each row's features down
+// over it, which makes the pages written the process's own; a labels file's
+// features are not written at all), every value and label checked as
+// read_table checks them, with its messages. Nothing for any other NPY file
+// (float64, integers, Fortran order, a 1-D array): read_table converts those.
+struct NpyInPlace {
+  uint64_t rows = 0, features = 0;
+  Floats x;  // rows x features
+  std::vector<float> y;
+};
+std::optional<NpyInPlace> read_npy_in_place(const std::string& features_path, const std::string& labels_path,
+                                            const std::string& label = "");
+
 Table read_npy(const std::string& features_path, const std::string& labels_path, bool labels,
                const std::string& label = "");
 Table parse_npy(std::string_view bytes, const std::string& file, bool labels);

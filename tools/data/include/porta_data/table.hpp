@@ -52,6 +52,10 @@ std::optional<float> label_of(double v, bool plus_minus_one);
 // 0-based index, or empty for the last column. Throws Error for a column that
 // does not exist or a label that is not 0 or 1 (naming line and column).
 Table take_label(Grid grid, const std::string& label);
+// take_label's work on `values` (grid.rows x grid.cols, row-major, in place):
+// each row's features moved down over the label column, the labels returned
+// (the values hold rows x (cols - 1) features after it). Refuses as take_label does.
+std::vector<float> pull_labels(float* values, const Grid& grid, const std::string& label);
 // Every column a feature; no labels.
 Table without_label(Grid grid);
 

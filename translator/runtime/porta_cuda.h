@@ -45,6 +45,51 @@ struct porta_buffer_sizes {
   unsigned long long bytes[N];
 };
 
+/* Wide loads and stores (the translator's wide accesses, cuda_compiler.hpp):
+ * a vector of 8 or 16 bytes moved as one 64- or 128-bit access, which the
+ * hardware allows only at an address that is a multiple of its size and
+ * porta's vector types (aligned like their components) do not promise; so
+ * where the translator knows no alignment (Aligned false: buffers, which
+ * imported memory may start anywhere) the address is tested and a vector
+ * off it moves component by component. ReadOnly: no view of the buffer
+ * writes it during the kernel, so the load may take the read-only data
+ * cache (the narrow loads of the __restrict__ parameter do). */
+template <unsigned Bytes>
+struct porta_wide_word;
+template <>
+struct porta_wide_word<8> {
+  using type = uint2;
+};
+template <>
+struct porta_wide_word<16> {
+  using type = uint4;
+};
+template <unsigned Bytes, bool Aligned, bool ReadOnly = false, class T>
+T porta_load_wide(const T* at) {
+  static_assert(sizeof(T) == Bytes, "porta: a wide access moves the whole vector");
+  if (Aligned || (unsigned(reinterpret_cast<unsigned long long>(at)) & (Bytes - 1u)) == 0u) {
+    using Word = typename porta_wide_word<Bytes>::type;
+    const Word word =
+        ReadOnly ? __ldg(reinterpret_cast<const Word*>(at)) : *reinterpret_cast<const Word*>(at);
+    T v;
+    memcpy(&v, &word, Bytes);
+    return v;
+  }
+  return *at;
+}
+template <unsigned Bytes, bool Aligned, class T, class Value>
+void porta_store_wide(T* at, const Value& value) {
+  static_assert(sizeof(T) == Bytes, "porta: a wide access moves the whole vector");
+  const T v = value;
+  if (Aligned || (unsigned(reinterpret_cast<unsigned long long>(at)) & (Bytes - 1u)) == 0u) {
+    typename porta_wide_word<Bytes>::type word;
+    memcpy(&word, &v, Bytes);
+    *reinterpret_cast<typename porta_wide_word<Bytes>::type*>(at) = word;
+    return;
+  }
+  *at = v;
+}
+
 /* Cooperative matrices on tensor cores (translator/README.md, "Tensor
  * cores"): D = A * B + C for an M x N x K multiply-add whose matrices a warp
  * holds as mma.sync's operand fragments, tile after tile in row-major order

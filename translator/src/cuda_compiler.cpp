@@ -42,8 +42,66 @@ const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
   return words;
 }
 
+std::optional<CudaCompiler::WideChain> CudaCompiler::wide_chain(const uint32_t* ops, uint32_t length) const {
+  // ops: result type, result, base, indexes.
+  const auto* pointee = maybe_get<spirv_cross::SPIRType>(ops[0]);
+  if (!pointee || length < 4) return std::nullopt;
+  const uint32_t bytes = wide_vector_bytes(get<spirv_cross::SPIRType>(pointee->parent_type));
+  const auto* variable = maybe_get<spirv_cross::SPIRVariable>(ops[2]);
+  if (!bytes || !variable || has_decoration(variable->self, spv::DecorationVolatile)) return std::nullopt;
+  const spirv_cross::SPIRType& type = get_variable_data_type(*variable);
+  if (variable->storage == spv::StorageClassWorkgroup) {
+    // shared T s[N] with T the vector: emit_shared_struct aligns it to `bytes`.
+    const bool element = length == 4 && type.array.size() == 1 && wide_vector_bytes(type) == bytes &&
+                         type.vecsize == pointee->vecsize && type.basetype == pointee->basetype;
+    return element ? std::optional<WideChain>(WideChain{bytes, true, false}) : std::nullopt;
+  }
+  const BufferView* view = find_buffer_view(ops[2]);
+  if (!view || view->is_array || is_byte_addressed(ops[2]) || (length != 4 && length != 5))
+    return std::nullopt;
+  const auto* member_index = maybe_get<spirv_cross::SPIRConstant>(ops[3]);
+  if (!member_index || member_index->specialization) return std::nullopt;
+  const uint32_t member = member_index->scalar();
+  if (member >= type.member_types.size() || type_struct_member_offset(type, member) % bytes != 0)
+    return std::nullopt;
+  const spirv_cross::SPIRType& member_type = get<spirv_cross::SPIRType>(type.member_types[member]);
+  // A vector member (one index), or an element of an array of them whose
+  // stride is the vector's size (two).
+  const bool whole = length == 4 && member_type.array.empty();
+  const bool element =
+      length == 5 && member_type.array.size() == 1 && type_struct_member_array_stride(type, member) == bytes;
+  if (!whole && !element) return std::nullopt;
+  return WideChain{bytes, false, buffer_parameters()[view->parameter].access == Access::Read};
+}
+
+std::string CudaCompiler::wide_call(const char* function, uint32_t chain) const {
+  const WideChain& wide = wide_chains_.at(chain);
+  std::string call =
+      std::string(function) + "<" + std::to_string(wide.bytes) + (wide.aligned ? ", true" : ", false");
+  return call + (wide.read_only ? ", true>" : ">");
+}
+
+void CudaCompiler::emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) {
+  if (!wide_chains_.count(lhs_expression)) {
+    TargetCompiler::emit_store_statement(lhs_expression, rhs_expression);
+    return;
+  }
+  statement(wide_call("porta_store_wide", lhs_expression), "(&", to_expression(lhs_expression), ", ",
+            to_unpacked_expression(rhs_expression), ");");
+  register_write(lhs_expression);
+}
+
 void CudaCompiler::emit_target_instruction(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
+  if (instruction.op == spv::OpAccessChain || instruction.op == spv::OpInBoundsAccessChain) {
+    if (const std::optional<WideChain> wide = wide_chain(ops, instruction.length))
+      wide_chains_[ops[1]] = *wide;
+  } else if (instruction.op == spv::OpLoad && wide_chains_.count(ops[2]) && !guarding_ &&
+             (instruction.length < 4 || !(ops[3] & spv::MemoryAccessVolatileMask))) {
+    // (A load that bounds checks guard reads its guarded expression as before.)
+    emit_op(ops[0], ops[1], wide_call("porta_load_wide", ops[2]) + "(&" + to_expression(ops[2]) + ")", false);
+    return;
+  }
   if (instruction.op == spv::OpFunctionCall && instruction.length == 6) {
     const std::string shape = tensor_core_shape(ops[2]);
     if (!shape.empty()) {

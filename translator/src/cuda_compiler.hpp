@@ -1,6 +1,9 @@
 // Target cuda: CUDA C++ for NVRTC, following translator/runtime/porta_cuda.h.
 #pragma once
 
+#include <optional>
+#include <unordered_map>
+
 #include "target_compiler.hpp"
 
 namespace porta::translator::detail {
@@ -27,6 +30,28 @@ class CudaCompiler final : public TargetCompiler {
   // Calls of the warp-fragment lowering's porta_mma_sync_MxNxK become
   // porta_cuda.h's porta_mma_sync<M, N, K, D> (mma.sync on tensor cores).
   void emit_target_instruction(const spirv_cross::Instruction& instruction) override;
+  void emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) override;
+
+  // Wide accesses: porta's vector types are aligned like their components,
+  // so NVRTC moves a vec4 element by element. A vector of 8 or 16 bytes
+  // (wide_vector_bytes) in a buffer array whose stride is its size, or a
+  // buffer member at a multiple of its size, is loaded and stored whole
+  // (porta_cuda.h's porta_load_wide) where its address is a multiple of
+  // its size, tested per access since imported memory may start anywhere;
+  // an element of a shared array of them is aligned (emit_shared_struct)
+  // and untested. Access chains to such vectors, with their bytes, whether
+  // they are known aligned, and whether no view writes their buffer (read
+  // through the read-only data cache then, as NVRTC reads the __restrict__
+  // parameters' narrow loads).
+  struct WideChain {
+    uint32_t bytes;
+    bool aligned;
+    bool read_only;
+  };
+  std::unordered_map<uint32_t, WideChain> wide_chains_;
+  // The chain's wide access, if the OpAccessChain `ops` (length words) ends at one.
+  std::optional<WideChain> wide_chain(const uint32_t* ops, uint32_t length) const;
+  std::string wide_call(const char* function, uint32_t chain) const;
 };
 
 }  // namespace porta::translator::detail

@@ -821,15 +821,22 @@ void TargetCompiler::emit_shared_struct() {
     const SPIRType& type = get_variable_data_type(var);
     // Vectors (and arrays of them) of 8 or 16 bytes get their size as
     // alignment, so that a vec4 read from shared memory can be one 16-byte load.
-    const uint32_t bytes = type.columns == 1 ? type.vecsize * type.width / 8 : 0;
-    const std::string align = (type.vecsize == 2 || type.vecsize == 4) && (bytes == 8 || bytes == 16)
-                                  ? "alignas(" + std::to_string(bytes) + ") "
+    const uint32_t bytes = wide_vector_bytes(type);
+    const std::string align = bytes                              ? "alignas(" + std::to_string(bytes) + ") "
                               : fragments && !type.array.empty() ? "alignas(16) "
                                                                  : "";
     statement(align, variable_decl(type, CompilerGLSL::to_name(id)), ";");
   }
   end_scope_decl();
   statement("");
+}
+
+uint32_t TargetCompiler::wide_vector_bytes(const SPIRType& type) {
+  if (type.columns != 1 || (type.vecsize != 2 && type.vecsize != 4) || type.basetype == SPIRType::Boolean ||
+      type.basetype == SPIRType::Struct)
+    return 0;
+  const uint32_t bytes = type.vecsize * type.width / 8;
+  return bytes == 8 || bytes == 16 ? bytes : 0;
 }
 
 void TargetCompiler::emit_cxx_kernel(std::string_view runtime_file, const WorkItemConstructor& constructor) {

@@ -182,6 +182,10 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   uint32_t push_constant_variable() const { return push_constant_variable_; }
   std::string push_constant_type_name();
   const std::vector<uint32_t>& shared_variables() const { return shared_variables_; }
+  // 8 or 16: the bytes of a 2- or 4-component vector of that size, which
+  // shared arrays of it are aligned to (emit_shared_struct) and which CUDA
+  // loads and stores whole where aligned; 0 for any other type.
+  static uint32_t wide_vector_bytes(const SPIRType& type);
   // The shared variables the module initialises (OpVariable's initializer;
   // GLSL's `shared uint s = {};`), which each work-group must see set before
   // its first use. Only zero initialisers are taken (GLSL allows no others);

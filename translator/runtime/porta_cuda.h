@@ -152,10 +152,16 @@ void porta_mma_tile(const Half* a, const Half* b, Half* d) {
   d[2].bits = (unsigned short)d23, d[3].bits = (unsigned short)(d23 >> 16);
 }
 /* float A and B at TF32 precision (the lowering maps them only where the kernel allows it):
- * A 16 x 8 (4 a lane), B 8 x 8 (2), each rounded to TF32 to nearest, ties away (cvt.rna). */
+ * A 16 x 8 (4 a lane), B 8 x 8 (2), each rounded to TF32 to nearest: ties to even from sm_90,
+ * whose cvt.rn.tf32 is one instruction (a multiply-add's worth of conversions took a third
+ * of the TF32 GEMM's loop as cvt.rna's three), ties away (cvt.rna) before. */
 inline unsigned porta_mma_tf32(float x) {
   unsigned bits;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+#else
   asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+#endif
   return bits;
 }
 template <bool, bool>
@@ -216,8 +222,9 @@ D porta_mma_sync(const A& a, const B& b, const C& c) {
  * (the lowering's porta_fragment_load/store_RxC_use_layout): the matrix's
  * row r, column c at base[element + r * stride + c] (RowMajor) or
  * base[element + c * stride + r]. float16 A and B fragments are ldmatrix
- * (.trans where memory runs across the operand's K-major order) where every
- * row the lanes address starts on a 16-byte boundary; accumulators of 16- or
+ * (.trans where memory runs across the operand's K-major order), and so are
+ * row-major float32 (TF32) A fragments, where every row the lanes address
+ * starts on a 16-byte boundary; accumulators of 16- or
  * 32-bit components in row-major memory move as pairs where the pairs are
  * aligned; anything else goes one component at a time, at the positions
  * porta_fragment_place gives (coopmat_lowering.cpp's position(), the same
@@ -226,6 +233,18 @@ inline unsigned porta_lane() {
   unsigned lane;
   asm("mov.u32 %0, %%laneid;" : "=r"(lane));
   return lane;
+}
+/* Whether every row of a fragment at `element_bytes` into a shared array
+ * (base) whose rows lie `stride_bytes` apart starts on a multiple of `bytes`.
+ * The array's address is taken in the shared window, where the compiler knows
+ * the alignment porta_group_shared gives it, apart from the offset, whose low
+ * bits it knows from the index arithmetic: in the kernels that load fragments
+ * in a loop (matmul_coop.comp) the test folds away with its fallback. (Their
+ * sum's generic address would keep it at run time: the window's generic base
+ * is unknown to the compiler.) */
+template <class T>
+bool porta_fragment_aligned(const T* base, unsigned element_bytes, unsigned stride_bytes, unsigned bytes) {
+  return (unsigned(__cvta_generic_to_shared(base)) | element_bytes | stride_bytes) % bytes == 0u;
 }
 /* Row and column, in a matrix of Cols columns, of component e of the lane's
  * fragment: tiles of mma.sync's operands in row-major order of tiles. */
@@ -314,7 +333,7 @@ F porta_fragment_load(const T* base, unsigned element, unsigned stride) {
   const T* at = base + element;
   constexpr unsigned size = sizeof(T);
   if constexpr (size == 2 && Use < 2) {
-    if (((unsigned)(unsigned long long)at | stride * 2u) % 16u == 0u) {
+    if (porta_fragment_aligned(base, element * 2u, stride * 2u, 16u)) {
       unsigned r[4];
       if constexpr (Use == 0) {
         // A, 16 x 16 tiles: matrix m of ldmatrix holds rows (m & 1) * 8, columns (m >> 1) * 8.
@@ -358,8 +377,26 @@ F porta_fragment_load(const T* base, unsigned element, unsigned stride) {
       return f;
     }
   }
+  if constexpr (size == 4 && Use == 0 && RowMajor) {
+    // TF32 A, 16 x 8 tiles: an 8 x 8 matrix of 16-bit elements is 8 rows of
+    // 4 float32, and lane l receives row l / 4, float32 l % 4 of it: matrix
+    // m holding rows (m & 1) * 8, columns (m >> 1) * 4 of the tile gives
+    // component m of the fragment (porta_fragment_place's order).
+    if (porta_fragment_aligned(base, element * 4u, stride * 4u, 16u)) {
+      unsigned r[4];
+#pragma unroll
+      for (unsigned ti = 0; ti < Rows / 16; ++ti)
+#pragma unroll
+        for (unsigned tj = 0; tj < Cols / 8; ++tj) {
+          const unsigned m = lane >> 3, row = ti * 16 + (m & 1) * 8, col = tj * 8 + (m >> 1) * 4;
+          porta_ldmatrix_x4<false>(r, at + (row + (lane & 7)) * stride + col);
+          memcpy(&f.elements[(ti * (Cols / 8) + tj) * 4], r, 16);
+        }
+      return f;
+    }
+  }
   if constexpr (Use == 2 && RowMajor && (size == 2 || size == 4)) {
-    if (((unsigned)(unsigned long long)at | stride * size) % (2u * size) == 0u) {
+    if (porta_fragment_aligned(base, element * size, stride * size, 2u * size)) {
       using Pair = typename porta_fragment_pair_bits<size>::type;
       porta_fragment_pairs<Rows, Cols>(at, stride, [&](const T* p, unsigned e) {
         const Pair bits = *reinterpret_cast<const Pair*>(p);
@@ -382,7 +419,7 @@ void porta_fragment_store(T* base, unsigned element, unsigned stride, const F& f
   T* at = base + element;
   constexpr unsigned size = sizeof(T);
   if constexpr (Use == 2 && RowMajor && (size == 2 || size == 4)) {
-    if (((unsigned)(unsigned long long)at | stride * size) % (2u * size) == 0u) {
+    if (porta_fragment_aligned(base, element * size, stride * size, 2u * size)) {
       using Pair = typename porta_fragment_pair_bits<size>::type;
       porta_fragment_pairs<Rows, Cols>(at, stride, [&](T* p, unsigned e) {
         Pair bits;

@@ -40,7 +40,8 @@
 //
 // Staging moves runs of consecutive elements in memory: 16 bytes (8 16-bit
 // or 4 float32 elements) where the host sets VEC (every run aligned), else
-// single elements. With PREFETCH (VEC and few enough runs per item: the host
+// single elements. A float16 run goes into shared memory as the words it was
+// loaded as (put_run_a/b), so that CUDA stores it with one 16-byte store. With PREFETCH (VEC and few enough runs per item: the host
 // checks) the next slice's runs are loaded into registers as raw 16-byte
 // words before the multiply-adds and stored into the other stage after them,
 // so the global loads are in flight during the multiply-adds; without, the
@@ -235,22 +236,48 @@ uvec4 fetch_run_b(uint e, uint col0, uint k0) {
   return q;
 }
 
-// Run e, held as q, into stage s of the shared slices.
+// Run e, held as q, into stage s of the shared slices. Float16 runs of 16
+// bytes go in as consecutive elements two to a word (put_words), the others
+// element by element.
+#ifdef COOP_F16
+// Float16 bits of a whole run to tile_a (b) from `at` on: each word split
+// as it lies (unpackFloat2x16, a bit cast), so that a compiler that merges
+// the stores stores the words as loaded (CUDA: one 16-byte store) rather
+// than reassemble them from halves.
+const bool WORDS = RUN % 2u == 0u;
+#define PUT_WORDS(tile)                                       \
+  [[unroll]] for (uint w = 0u; w < RUN / 2u; ++w) {           \
+    const f16vec2 h = unpackFloat2x16(q[w]);                  \
+    tile[at + 2u * w] = h.x;                                  \
+    tile[at + 2u * w + 1u] = h.y;                             \
+  }
+#else
+const bool WORDS = false;
+#define PUT_WORDS(tile)
+#endif
+
 void put_run_a(uint e, uvec4 q, uint s) {
   uint i, kk;
   place_run_a(e, i, kk);
   const uint at = s * STAGE_A + (TRANS_A != 0u ? kk * (BM + PAD_MN) + i : i * (BK + PAD_K) + kk);
-  [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_a[at + t] = unpack_run(q, t);
+  if (WORDS) {
+    PUT_WORDS(tile_a)
+  } else {
+    [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_a[at + t] = unpack_run(q, t);
+  }
 }
 
 void put_run_b(uint e, uvec4 q, uint s) {
   uint j, kk;
   place_run_b(e, j, kk);
   const uint at = s * STAGE_B + kk * (BN + PAD_MN) + j;
-  if (TRANS_B != 0u)
+  if (TRANS_B != 0u) {
     [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_b[at + t * (BN + PAD_MN)] = unpack_run(q, t);
-  else
+  } else if (WORDS) {
+    PUT_WORDS(tile_b)
+  } else {
     [[unroll]] for (uint t = 0u; t < RUN; ++t) tile_b[at + t] = unpack_run(q, t);
+  }
 }
 
 // PREFETCH: each item's runs of the next slice, held in registers while the

@@ -1,8 +1,8 @@
 // The CUDA translator target: every built-in and test kernel
 // (tests/support/test_kernels.hpp) translates to CUDA C++ that NVRTC compiles
 // for sm_90 and sm_80 without an error or a warning (no GPU needed), matmul.comp
-// with the tilings GPUs get as well, and a translated kernel runs through the
-// plugin on a device where one exists.
+// with the tilings GPUs get as well, aligned 8- and 16-byte vectors move whole,
+// and a translated kernel runs through the plugin on a device where one exists.
 #include <cstring>
 #include <string>
 
@@ -119,60 +119,6 @@ void main() { v[gl_GlobalInvocationID.x] *= GAIN; }
   EXPECT_EQ(nvrtc_complaints(*nvrtc, source, "unread_spec_constant"), "") << source;
 }
 
-// Vectors of 16 and 8 bytes move whole (porta_cuda.h's porta_load_wide and
-// porta_store_wide) where their place proves them aligned in the buffer's
-// layout: buffer arrays of them with that stride, tested per access for the
-// buffer's own alignment; shared arrays of them, known aligned. A member off
-// its size (scalar layout), a single component and a guarded load keep the
-// narrow access.
-TEST(CudaTranslationSource, AlignedVectorsMoveWhole) {
-  const std::string glsl = R"(#version 450
-#extension GL_EXT_scalar_block_layout : require
-layout(local_size_x = 64) in;
-layout(binding = 0) readonly buffer In { uvec4 q[]; };
-layout(binding = 1) buffer Out { vec2 pairs[]; };
-layout(binding = 2, scalar) buffer Packed { float lead; vec4 off[]; };
-layout(binding = 3) buffer Head { vec4 head; uint tail[]; };
-shared uvec4 staged[64];
-void main() {
-  uint i = gl_LocalInvocationIndex;
-  staged[i] = q[i];
-  barrier();
-  uvec4 v = staged[63u - i];
-  pairs[i] = vec2(v.xy) + pairs[i + 1u];
-  off[i] = vec4(v) + off[i + 1u];
-  head = vec4(q[i].w);
-  tail[i] = q[i + 64u].z;
-}
-)";
-  const tr::Translation t =
-      tr::translate(tr::prepare(tr::compile_glsl(glsl, "kernel.comp")), {tr::Target::Cuda, {}});
-  const std::string& source = t.source;
-  const auto count = [&](const std::string& what) {
-    size_t n = 0;
-    for (size_t at = source.find(what); at != std::string::npos; at = source.find(what, at + 1)) ++n;
-    return n;
-  };
-  EXPECT_EQ(count("porta_load_wide<16, false, true>(&"), 1u) << source;  // q[i] (not q[i].w, q[i + 64].z)
-  EXPECT_EQ(count("porta_store_wide<16, true>(&"), 1u) << source;        // staged[i]
-  EXPECT_EQ(count("porta_load_wide<16, true>(&"), 1u) << source;         // staged[63 - i]
-  EXPECT_EQ(count("porta_load_wide<8, false>(&"), 1u) << source;         // pairs[i + 1]
-  EXPECT_EQ(count("porta_store_wide<8, false>(&"), 1u) << source;        // pairs[i]
-  EXPECT_EQ(count("porta_store_wide<16, false>(&"), 1u) << source;       // head (offset 0)
-  EXPECT_EQ(source.find("wide<16, false>(&packed"), std::string::npos) << source;  // off[] at offset 4
-  std::string reason;
-  const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
-  if (!nvrtc) GTEST_SKIP() << reason;
-  EXPECT_EQ(nvrtc_complaints(*nvrtc, source, "wide"), "") << source;
-  // Bounds checks guard loads as before (narrow) and stores around the wide store.
-  tr::TranslateOptions checked{tr::Target::Cuda, {}};
-  checked.bounds_checks = true;
-  const tr::Translation robust = tr::translate(tr::prepare(tr::compile_glsl(glsl, "kernel.comp")), checked);
-  EXPECT_EQ(robust.source.find("porta_load_wide<16, false"), std::string::npos) << robust.source;
-  EXPECT_NE(robust.source.find("porta_store_wide<16, true>"), std::string::npos) << robust.source;
-  EXPECT_EQ(nvrtc_complaints(*nvrtc, robust.source, "wide_checked"), "") << robust.source;
-}
-
 // kernels/matmul/matmul.cpp specializes matmul.comp for GPUs with constants the test
 // above leaves at their defaults: 16 x 16 items of 4 x 4, 4 x 8 and 8 x 8, each
 // with every PREFETCH, with and without FMA, and the 8 x 8 tiles other
@@ -239,6 +185,60 @@ TEST(CudaTranslationSource, ReadableMatmulCompilesCleanlyWithNvrtc) {
     EXPECT_NE(t.source.find("void multiply_slice_row("), std::string::npos) << t.source;
     EXPECT_EQ(nvrtc_complaints(*nvrtc, t.source, "matmul_readable"), "") << t.source;
   }
+}
+
+// Vectors of 16 and 8 bytes move whole (porta_cuda.h's porta_load_wide and
+// porta_store_wide) where their place proves them aligned in the buffer's
+// layout: buffer arrays of them with that stride, tested per access for the
+// buffer's own alignment; shared arrays of them, known aligned. A member off
+// its size (scalar layout), a single component and a guarded load keep the
+// narrow access.
+TEST(CudaTranslationSource, AlignedVectorsMoveWhole) {
+  const std::string glsl = R"(#version 450
+#extension GL_EXT_scalar_block_layout : require
+layout(local_size_x = 64) in;
+layout(binding = 0) readonly buffer In { uvec4 q[]; };
+layout(binding = 1) buffer Out { vec2 pairs[]; };
+layout(binding = 2, scalar) buffer Packed { float lead; vec4 off[]; };
+layout(binding = 3) buffer Head { vec4 head; uint tail[]; };
+shared uvec4 staged[64];
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  staged[i] = q[i];
+  barrier();
+  uvec4 v = staged[63u - i];
+  pairs[i] = vec2(v.xy) + pairs[i + 1u];
+  off[i] = vec4(v) + off[i + 1u];
+  head = vec4(q[i].w);
+  tail[i] = q[i + 64u].z;
+}
+)";
+  const tr::Translation t =
+      tr::translate(tr::prepare(tr::compile_glsl(glsl, "kernel.comp")), {tr::Target::Cuda, {}});
+  const std::string& source = t.source;
+  const auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = source.find(what); at != std::string::npos; at = source.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("porta_load_wide<16, false, true>(&"), 1u) << source;  // q[i] (not q[i].w, q[i + 64].z)
+  EXPECT_EQ(count("porta_store_wide<16, true>(&"), 1u) << source;        // staged[i]
+  EXPECT_EQ(count("porta_load_wide<16, true>(&"), 1u) << source;         // staged[63 - i]
+  EXPECT_EQ(count("porta_load_wide<8, false>(&"), 1u) << source;         // pairs[i + 1]
+  EXPECT_EQ(count("porta_store_wide<8, false>(&"), 1u) << source;        // pairs[i]
+  EXPECT_EQ(count("porta_store_wide<16, false>(&"), 1u) << source;       // head (offset 0)
+  EXPECT_EQ(source.find("wide<16, false>(&packed"), std::string::npos) << source;  // off[] at offset 4
+  std::string reason;
+  const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
+  if (!nvrtc) GTEST_SKIP() << reason;
+  EXPECT_EQ(nvrtc_complaints(*nvrtc, source, "wide"), "") << source;
+  // Bounds checks guard loads as before (narrow) and stores around the wide store.
+  tr::TranslateOptions checked{tr::Target::Cuda, {}};
+  checked.bounds_checks = true;
+  const tr::Translation robust = tr::translate(tr::prepare(tr::compile_glsl(glsl, "kernel.comp")), checked);
+  EXPECT_EQ(robust.source.find("porta_load_wide<16, false"), std::string::npos) << robust.source;
+  EXPECT_NE(robust.source.find("porta_store_wide<16, true>"), std::string::npos) << robust.source;
+  EXPECT_EQ(nvrtc_complaints(*nvrtc, robust.source, "wide_checked"), "") << robust.source;
 }
 
 TEST(CudaTranslationRun, TranslatedKernelRunsOnTheDevice) {

@@ -45,6 +45,22 @@ struct porta_buffer_sizes {
   unsigned long long bytes[N];
 };
 
+/* An unsigned type of `Bytes` bytes, aligned to them: one access of that size. */
+template <unsigned Bytes>
+struct porta_word;
+template <>
+struct porta_word<4> {
+  using type = unsigned;
+};
+template <>
+struct porta_word<8> {
+  using type = uint2;
+};
+template <>
+struct porta_word<16> {
+  using type = uint4;
+};
+
 /* Wide loads and stores (the translator's wide accesses, cuda_compiler.hpp):
  * a vector of 8 or 16 bytes moved as one 64- or 128-bit access, which the
  * hardware allows only at an address that is a multiple of its size and
@@ -54,21 +70,11 @@ struct porta_buffer_sizes {
  * off it moves component by component. ReadOnly: no view of the buffer
  * writes it during the kernel, so the load may take the read-only data
  * cache (the narrow loads of the __restrict__ parameter do). */
-template <unsigned Bytes>
-struct porta_wide_word;
-template <>
-struct porta_wide_word<8> {
-  using type = uint2;
-};
-template <>
-struct porta_wide_word<16> {
-  using type = uint4;
-};
 template <unsigned Bytes, bool Aligned, bool ReadOnly = false, class T>
 T porta_load_wide(const T* at) {
   static_assert(sizeof(T) == Bytes, "porta: a wide access moves the whole vector");
   if (Aligned || (unsigned(reinterpret_cast<unsigned long long>(at)) & (Bytes - 1u)) == 0u) {
-    using Word = typename porta_wide_word<Bytes>::type;
+    using Word = typename porta_word<Bytes>::type;
     const Word word =
         ReadOnly ? __ldg(reinterpret_cast<const Word*>(at)) : *reinterpret_cast<const Word*>(at);
     T v;
@@ -82,9 +88,9 @@ void porta_store_wide(T* at, const Value& value) {
   static_assert(sizeof(T) == Bytes, "porta: a wide access moves the whole vector");
   const T v = value;
   if (Aligned || (unsigned(reinterpret_cast<unsigned long long>(at)) & (Bytes - 1u)) == 0u) {
-    typename porta_wide_word<Bytes>::type word;
+    typename porta_word<Bytes>::type word;
     memcpy(&word, &v, Bytes);
-    *reinterpret_cast<typename porta_wide_word<Bytes>::type*>(at) = word;
+    *reinterpret_cast<typename porta_word<Bytes>::type*>(at) = word;
     return;
   }
   *at = v;
@@ -299,17 +305,6 @@ void porta_ldmatrix_x2(unsigned (&r)[4], const void* row) {
                  : "=r"(r[0]), "=r"(r[1])
                  : "r"(at));
 }
-/* Two consecutive components as one 4- or 8-byte access. */
-template <unsigned Size>
-struct porta_fragment_pair_bits;
-template <>
-struct porta_fragment_pair_bits<2> {
-  using type = unsigned;
-};
-template <>
-struct porta_fragment_pair_bits<4> {
-  using type = uint2;
-};
 /* Each pair of an accumulator fragment in row-major memory: visit(p, e) for
  * the pair at p holding components e and e + 1 (c0 c1 at row g, c2 c3 at row
  * g + 8 of each 16 x 8 tile, columns 2q and 2q + 1). */
@@ -397,7 +392,7 @@ F porta_fragment_load(const T* base, unsigned element, unsigned stride) {
   }
   if constexpr (Use == 2 && RowMajor && (size == 2 || size == 4)) {
     if (porta_fragment_aligned(base, element * size, stride * size, 2u * size)) {
-      using Pair = typename porta_fragment_pair_bits<size>::type;
+      using Pair = typename porta_word<2 * size>::type;  // two components at once
       porta_fragment_pairs<Rows, Cols>(at, stride, [&](const T* p, unsigned e) {
         const Pair bits = *reinterpret_cast<const Pair*>(p);
         memcpy(&f.elements[e], &bits, sizeof bits);
@@ -420,7 +415,7 @@ void porta_fragment_store(T* base, unsigned element, unsigned stride, const F& f
   constexpr unsigned size = sizeof(T);
   if constexpr (Use == 2 && RowMajor && (size == 2 || size == 4)) {
     if (porta_fragment_aligned(base, element * size, stride * size, 2u * size)) {
-      using Pair = typename porta_fragment_pair_bits<size>::type;
+      using Pair = typename porta_word<2 * size>::type;  // two components at once
       porta_fragment_pairs<Rows, Cols>(at, stride, [&](T* p, unsigned e) {
         Pair bits;
         memcpy(&bits, &f.elements[e], sizeof bits);

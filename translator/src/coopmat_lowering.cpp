@@ -108,7 +108,16 @@ class Lowering {
   struct Instruction {
     uint32_t opcode;
     Words words;  // the whole instruction, word 0 included
-    uint32_t operand(size_t i) const { return words[i + 1]; }
+    // An instruction shorter than its opcode needs is not valid SPIR-V, which
+    // nothing before the lowering has checked: refused, never read past.
+    uint32_t operand(size_t i) const {
+      if (i + 1 >= words.size())
+        throw Error(Error::Kind::InvalidSpirv,
+                    "cooperative matrix: an instruction of opcode " + std::to_string(opcode) + " has " +
+                        std::to_string(words.size() - 1) + " operands, where operand " +
+                        std::to_string(i + 1) + " was expected");
+      return words[i + 1];
+    }
     size_t operand_count() const { return words.size() - 1; }
   };
 

@@ -228,10 +228,13 @@ HostRows stage_pinned(const Job& job, Worker& wk, int k, uint64_t first, uint64_
 // Page-locked chunks for streaming, where the worker's device wants them and
 // can import host memory; the memory is freed when the device no longer uses it.
 void make_pinned(const Job& job, Worker& wk) {
-  for (int k = 0; k < 2; ++k) {
-    wk.pinned[k] = {};
-    wk.pinned_host[k] = nullptr;
-  }
+  const auto drop = [&wk] {
+    for (int k = 0; k < 2; ++k) {
+      wk.pinned[k] = {};
+      wk.pinned_host[k] = nullptr;
+    }
+  };
+  drop();
   if (wk.chunks == 1 || !pinned_staging_for(wk.device)) return;
   constexpr size_t kPage = 4096;
   const size_t bytes = (wk.chunk_rows * (job.d + 1) * sizeof(float) + kPage - 1) / kPage * kPage;
@@ -255,12 +258,7 @@ void make_pinned(const Job& job, Worker& wk) {
     }
     wk.pinned_host[k] = static_cast<float*>(host);
   }
-  if (!wk.pinned_host[1]) {  // both or neither
-    for (int k = 0; k < 2; ++k) {
-      wk.pinned[k] = {};
-      wk.pinned_host[k] = nullptr;
-    }
-  }
+  if (!wk.pinned_host[1]) drop();  // both or neither
 }
 
 // Queues staged rows into device buffers x, y on `stream`; the rows must stay

@@ -7,7 +7,8 @@
 // weights to every device the next iteration. Shards are contiguous row
 // ranges in device order, sized so that the devices' predicted times are
 // equal (shares.hpp: each device's time as a fixed cost plus a cost per row,
-// fitted from its iterations).
+// fitted from its iterations, and before the first where no shares are given
+// from the step timed on the same first rows: calibrate).
 //
 // A shard that does not fit the device_memory cap streams through two chunk
 // buffers: a reader thread reads (or converts, data->read) chunk k + 1 into
@@ -669,6 +670,71 @@ class Crew {
   std::atomic<bool> quit_{false};
 };
 
+// The first shards where no shares are given: every device takes the step on
+// the same first rows (kCalibrationBytes of them at most, and no more than
+// its equal share), once to build its kernels and load the rows, then twice
+// timed at that size and at half of it, which tells its fixed cost from its
+// cost per row (shares.hpp); the shards are then those whose predicted times
+// are equal. From equal shares a GPU beside the host's CPU would wait for the
+// CPU until the moves got there, and a move pays for the reloads it causes,
+// so a short job would never get there. The models keep these observations.
+constexpr uint64_t kCalibrationBytes = uint64_t{256} << 20;
+constexpr uint64_t kCalibrationRounds = 3;
+constexpr uint64_t kNoIteration = UINT64_MAX;  // not an iteration of the job (PORTA_PARALLEL_FAIL)
+
+void calibrate(Crew& crew, const Job& job, std::vector<Worker>& workers, const std::vector<float>& wb,
+               uint64_t m, bool keep_going) {
+  uint64_t live = 0;
+  for (const Worker& wk : workers) live += wk.alive;
+  const uint64_t rows =
+      std::clamp<uint64_t>(kCalibrationBytes / row_bytes(job), 1, std::max<uint64_t>(1, m / std::max<uint64_t>(live, 1)));
+  for (Worker& wk : workers) {
+    if (!wk.alive) continue;
+    if (wk.rows != rows || wk.first != 0) wk.loaded = false;
+    wk.first = 0;
+    wk.rows = rows;
+  }
+  for (uint64_t round = 0; round < kCalibrationRounds; ++round) {
+    for (Worker& wk : workers) wk.probe = round > 0 && wk.alive && wk.rows >= 2;
+    crew.run([&](size_t i) { return workers[i].alive; },
+             [&](size_t i) {
+               Worker& wk = workers[i];
+               try {
+                 device_iteration(job, wk, wb, kNoIteration);
+               } catch (const porta::Error& e) {
+                 wk.status = e.status();
+                 wk.error = e.what();
+               } catch (const std::exception& e) {
+                 wk.status = PORTA_ERROR_INTERNAL;
+                 wk.error = e.what();
+               }
+             });
+    bool any = false;
+    for (Worker& wk : workers) {
+      if (!wk.alive) continue;
+      if (wk.status != PORTA_SUCCESS) {
+        const std::string what = "device " + std::to_string(wk.index) + " " + wk.name +
+                                 " failed while its speed was measured (before the first iteration): " + wk.error;
+        if (!keep_going)
+          fail(wk.status, what + " (PORTA_PARALLEL_CONTINUE_ON_FAILURE continues on the others)");
+        wk.alive = false;
+        continue;
+      }
+      any = true;
+      if (round == 0) continue;  // kernels built and rows loaded: not counted
+      wk.cost.observe(static_cast<double>(wk.rows), wk.ms);
+      if (wk.probe) wk.cost.observe(static_cast<double>(wk.rows / 2), wk.probe_ms);
+    }
+    if (!any) {
+      std::string all;
+      for (const Worker& wk : workers) all += (all.empty() ? "" : "; ") + wk.name + ": " + wk.error;
+      fail(PORTA_ERROR_DEVICE_LOST, "every device failed: " + all);
+    }
+  }
+  for (Worker& wk : workers) wk.probe = false;
+  set_rows(workers, balanced_rows(live_models(workers), m, floor_rows(workers, m)));
+}
+
 std::string device_name(const porta::Device& device) {
   const porta::DeviceInfo info = device.info();
   return std::string(info.backend) + ":" + std::to_string(info.index) + " (" + info.name + ")";
@@ -733,6 +799,7 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
   std::vector<float> wb(w, w + d);
   wb.push_back(*b);
   Crew crew(device_count);
+  if (rebalancing && !options->shares) calibrate(crew, job, workers, wb, m, keep_going);
   auto iteration_start = Clock::now();
   for (uint64_t it = 0; it < options->iterations;) {
     crew.run([&](size_t i) { return workers[i].alive; },

@@ -14,6 +14,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "logreg_step/bound.hpp"
@@ -102,7 +103,7 @@ TEST(Parallel, SeveralDevicesEqualOneDevice) {
   expect_agree(p, got, want, steps, lr);
   expect_shards(got, p.m);
   for (const porta_parallel_device_report& r : got.devices) {
-    EXPECT_GT(r.rows_per_second, 0.0);
+    if (r.rows > 0) EXPECT_GT(r.rows_per_second, 0.0);  // a device judged useless has none
     EXPECT_EQ(r.chunks, 1u);
   }
   // Every device with rows to the end.
@@ -162,6 +163,34 @@ TEST(Parallel, SharesFollowTheDevicesCosts) {
   // for the other's work, so no direction is asserted, only whole shards.
   r = parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
   expect_shards(r, p.m);
+}
+
+// Without shares the first shards are measured before the first iteration
+// (each device timed on the same first rows): a one-iteration job, which
+// never re-balances, already gives the device a thousand times faster per row
+// nearly all the rows (here all: the other's fixed cost alone exceeds the
+// fast one's whole step), and still one device's result.
+TEST(Parallel, FirstSharesAreMeasured) {
+  const Problem p = generated(40000, 16, 4);
+  parallel::Options o;
+  o.iterations = 1;
+  std::vector<porta::Device> devices = {porta::open(backend_under_test()), porta::open(backend_under_test())};
+  const std::pair<const char*, size_t> cases[] = {{"0.01:0.0001,0.01:0.0000001", 1},
+                                                  {"0.01:0.0000001,0.01:0.0001", 0}};
+  for (const auto& [costs, fast] : cases) {
+    ASSERT_EQ(setenv("PORTA_PARALLEL_SIMULATED_MS", costs, 1), 0);
+    const parallel::Result r = parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
+    unsetenv("PORTA_PARALLEL_SIMULATED_MS");
+    expect_shards(r, p.m);
+    EXPECT_GE(static_cast<double>(r.devices[fast].rows), 0.95 * static_cast<double>(p.m)) << costs;
+    expect_agree(p, r, one_device(backend_under_test(), p, o.iterations, o.lr), o.iterations, o.lr);
+  }
+  // With shares given, the job starts from them.
+  o.shares = {1, 1};
+  ASSERT_EQ(setenv("PORTA_PARALLEL_SIMULATED_MS", "0.01:0.0001,0.01:0.0000001", 1), 0);
+  const parallel::Result r = parallel::train_logreg(devices, p.x.data(), p.y.data(), p.m, p.d, o);
+  unsetenv("PORTA_PARALLEL_SIMULATED_MS");
+  EXPECT_EQ(r.devices[0].rows, p.m / 2);
 }
 
 // A cap far below the data: every device streams its shard in chunks, and

@@ -79,7 +79,10 @@ typedef struct porta_parallel_options {
   /* Most rows moved between shards per iteration, as a fraction of all rows;
    * 0: 0.05. */
   double rebalance_rate;
-  /* Initial shares (device_count values, any positive scale), or NULL: equal. */
+  /* Initial shares (device_count values, any positive scale), or NULL: with
+   * PORTA_PARALLEL_FIXED_SHARES equal, else measured before the first
+   * iteration (each device times the step on the same first rows, up to
+   * 256 MiB of them, at two sizes) and balanced by those times. */
   const double* shares;
   porta_parallel_combine_fn combine; /* or NULL: this process alone */
   void* combine_user;

@@ -125,6 +125,11 @@ struct Worker {
   porta::Buffer x[2], y[2], weights, sums, workspace;
   std::vector<porta::Buffer> held_x, held_y;
   uint64_t held_rows = 0;
+  // The rows held in device memory (held_x): [held_first, held_first +
+  // held_count); a new shard in memory copies what it shares with them on the
+  // device and uploads only the rest.
+  uint64_t held_first = 0, held_count = 0;
+  uint64_t uploaded_rows = 0;  // by the last load, from the host
   std::vector<float> staging_x[2], staging_y[2];  // data->read's chunks
   // Streaming to a device with memory of its own: two chunks of host memory
   // (x, then y) the device imports, page-locked, which the reader fills and
@@ -136,7 +141,7 @@ struct Worker {
   std::vector<float> result;        // the shard's d + 2 sums this iteration
   double ms = 0;                    // this iteration
   double host_ms = 0, load_ms = 0;  // this iteration, for PORTA_PARALLEL_TRACE
-  double load_ms_per_row = 0;       // the last load of a shard
+  double load_ms_per_row = 0;       // the last load of a shard, per row uploaded
   double busy_ms = 0;
   double rate = 0;  // rows per second, smoothed (the report's)
   CostModel cost;   // what the shares follow
@@ -262,12 +267,19 @@ void make_pinned(const Job& job, Worker& wk) {
   if (!wk.pinned_host[1]) drop();  // both or neither
 }
 
-// Queues staged rows into device buffers x, y on `stream`; the rows must stay
-// until the stream has done them.
+// Queues staged rows into device buffers x, y on `stream`, from row `at` of
+// the buffers on; the rows must stay until the stream has done them.
 void queue_upload(const Job& job, porta::Stream& stream, const porta::Buffer& x, const porta::Buffer& y,
-                  HostRows rows, uint64_t count) {
-  stream.write(x, Span<const float>(rows.x, count * job.d));
-  stream.write(y, Span<const float>(rows.y, count));
+                  HostRows rows, uint64_t count, uint64_t at = 0) {
+  stream.write(x, Span<const float>(rows.x, count * job.d), at * job.d * sizeof(float));
+  stream.write(y, Span<const float>(rows.y, count), at * sizeof(float));
+}
+
+// Whether a shard taking `bytes` of device memory can be loaded beside the
+// rows the device holds now (both within the cap), so that the rows they
+// share are copied on the device rather than uploaded again.
+bool keeps_held_rows(const Job& job, const Worker& wk, uint64_t bytes) {
+  return wk.held_count > 0 && (!job.cap || bytes + wk.held_count * row_bytes(job) <= job.cap);
 }
 
 // Sets the worker up for its shard: in device memory where it fits the cap,
@@ -297,17 +309,43 @@ void prepare(const Job& job, Worker& wk) {
     wk.x[i] = {};
     wk.y[i] = {};
   }
+  // The rows held now, kept while the new shard loads where it is held in
+  // memory too and shares rows with them; else given back first.
+  std::vector<porta::Buffer> old_x, old_y;
+  const uint64_t old_first = wk.held_first, old_rows = wk.held_rows;
+  uint64_t old_count = 0;
+  if (wk.chunks == 1 && keeps_held_rows(job, wk, whole) && wk.first < old_first + wk.held_count &&
+      old_first < wk.first + wk.rows) {
+    old_x = std::move(wk.held_x);
+    old_y = std::move(wk.held_y);
+    old_count = wk.held_count;
+  }
   wk.held_x.clear();
   wk.held_y.clear();
+  wk.held_count = 0;
   wk.workspace = {};
   uint64_t workspace_rows = wk.chunk_rows;
   if (wk.chunks == 1) {
     const uint64_t largest = wk.device.info().limits.max_buffer_bytes;
     wk.held_rows = std::max<uint64_t>(1, std::min(wk.rows, largest / (d * sizeof(float))));
-    for (uint64_t first = 0; first < wk.rows; first += wk.held_rows) {
-      const uint64_t count = std::min(wk.held_rows, wk.rows - first);
-      wk.held_x.push_back(wk.device.buffer(count * d * sizeof(float)));
-      wk.held_y.push_back(wk.device.buffer(count * sizeof(float)));
+    auto allocate = [&] {
+      for (uint64_t first = 0; first < wk.rows; first += wk.held_rows) {
+        const uint64_t count = std::min(wk.held_rows, wk.rows - first);
+        wk.held_x.push_back(wk.device.buffer(count * d * sizeof(float)));
+        wk.held_y.push_back(wk.device.buffer(count * sizeof(float)));
+      }
+    };
+    try {
+      allocate();
+    } catch (const porta::Error& e) {
+      if (e.status() != PORTA_ERROR_OUT_OF_MEMORY || old_x.empty()) throw;
+      // No room for both: the new shard is uploaded whole.
+      wk.held_x.clear();
+      wk.held_y.clear();
+      old_x.clear();
+      old_y.clear();
+      old_count = 0;
+      allocate();
     }
     workspace_rows = wk.held_rows;
   } else {
@@ -322,11 +360,33 @@ void prepare(const Job& job, Worker& wk) {
     wk.weights = wk.device.buffer((d + 1) * sizeof(float));
     wk.sums = wk.device.buffer((d + 2) * sizeof(float));
   }
+  // Each piece's rows: those the device held copied on the device, the others uploaded.
+  wk.uploaded_rows = 0;
+  const uint64_t old_end = old_first + old_count;
   for (size_t i = 0; i < wk.held_x.size(); ++i) {
-    const uint64_t first = i * wk.held_rows, count = std::min(wk.held_rows, wk.rows - first);
-    queue_upload(job, wk.compute, wk.held_x[i], wk.held_y[i],
-                 stage_rows(job, wk.first + first, count, wk.staging_x[0], wk.staging_y[0]), count);
-    wk.compute.sync();  // the staging is refilled for the next piece
+    const uint64_t piece = wk.first + i * wk.held_rows, end = piece + std::min(wk.held_rows, wk.rows - i * wk.held_rows);
+    for (uint64_t at = piece; at < end;) {
+      uint64_t n = end - at;
+      if (at >= old_first && at < old_end) {
+        const uint64_t j = (at - old_first) / old_rows, from = (at - old_first) % old_rows;
+        n = std::min({n, old_rows - from, old_end - at});
+        wk.compute.copy(old_x[j], wk.held_x[i], n * d * sizeof(float), from * d * sizeof(float),
+                        (at - piece) * d * sizeof(float));
+        wk.compute.copy(old_y[j], wk.held_y[i], n * sizeof(float), from * sizeof(float), (at - piece) * sizeof(float));
+      } else {
+        if (at < old_first && old_count) n = std::min(n, old_first - at);
+        queue_upload(job, wk.compute, wk.held_x[i], wk.held_y[i],
+                     stage_rows(job, at, n, wk.staging_x[0], wk.staging_y[0]), n, at - piece);
+        wk.compute.sync();  // the staging is refilled for the next rows
+        wk.uploaded_rows += n;
+      }
+      at += n;
+    }
+  }
+  if (old_count) wk.compute.sync();  // the copies are done before the old rows go
+  if (wk.chunks == 1) {
+    wk.held_first = wk.first;
+    wk.held_count = wk.rows;
   }
   wk.loaded = true;
 }
@@ -484,10 +544,12 @@ void device_iteration(const Job& job, Worker& wk, const std::vector<float>& wb, 
   const auto queued = Clock::now();
   wk.ms = shard_sums(job, wk, wb, wk.rows, wk.result);
   wk.load_ms = loads ? std::chrono::duration<double, std::milli>(queued - loading).count() : 0;
-  // The price of the next reload: this load's, per row. Simulated timings (a
-  // testing knob) stand for the device's loads too.
-  if (loads)
-    wk.load_ms_per_row = simulated_ms(wk.index, 0) >= 0 ? 0 : wk.load_ms / static_cast<double>(wk.rows);
+  // The price of the next reload: this load's, per row uploaded. Simulated
+  // timings (a testing knob) stand for the device's loads too.
+  if (loads && simulated_ms(wk.index, 0) >= 0)
+    wk.load_ms_per_row = 0;
+  else if (loads && wk.uploaded_rows)
+    wk.load_ms_per_row = wk.load_ms / static_cast<double>(wk.uploaded_rows);
   wk.host_ms = std::chrono::duration<double, std::milli>(Clock::now() - queued).count();
   if (wk.probe) {
     std::vector<float> unused;
@@ -508,6 +570,7 @@ void set_rows(std::vector<Worker>& workers, const std::vector<uint64_t>& rows) {
       wk.pinned_host[0] = wk.pinned_host[1] = nullptr;
       wk.held_x.clear();
       wk.held_y.clear();
+      wk.held_count = 0;
     }
     wk.rows = count;
     wk.first = first;
@@ -559,14 +622,23 @@ std::vector<CostModel> live_models(const std::vector<Worker>& workers) {
 // `most` rows per device, where the time saved over the `iterations_left`
 // pays for loading the shards again (each device's last load, per row);
 // returns whether anything moved.
-bool rebalance(std::vector<Worker>& workers, uint64_t m, uint64_t most, uint64_t iterations_left) {
+bool rebalance(const Job& job, std::vector<Worker>& workers, uint64_t m, uint64_t most,
+               uint64_t iterations_left) {
   std::vector<uint64_t> current;
   MoveCost cost;
   cost.iterations_left = iterations_left;
+  uint64_t live = 0;
+  for (const Worker& wk : workers) live += wk.alive;
   for (const Worker& wk : workers)
     if (wk.alive) {
       current.push_back(wk.rows);
-      cost.reload_ms = std::max(cost.reload_ms, wk.load_ms_per_row * static_cast<double>(wk.rows + most));
+      // A shard in memory that can load beside the rows it holds uploads only
+      // the rows it gains: at each end of it, the moves of the devices before
+      // it and its own, at most `most` each. Else it loads whole.
+      const uint64_t grown = wk.rows + most;
+      const uint64_t uploads =
+          wk.chunks == 1 && keeps_held_rows(job, wk, grown * row_bytes(job)) ? std::min(grown, live * most) : grown;
+      cost.reload_ms = std::max(cost.reload_ms, wk.load_ms_per_row * static_cast<double>(uploads));
     }
   const std::vector<uint64_t> next =
       next_rows(live_models(workers), current, most, floor_rows(workers, m), cost);
@@ -885,7 +957,7 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
       if (wk.probe) wk.cost.observe(static_cast<double>(wk.rows / 2), wk.probe_ms);
     }
     if (rebalancing && it > 0)
-      rebalance(workers, m, std::max<uint64_t>(1, static_cast<uint64_t>(rate * static_cast<double>(m))),
+      rebalance(job, workers, m, std::max<uint64_t>(1, static_cast<uint64_t>(rate * static_cast<double>(m))),
                 options->iterations - it - 1);
     // A device whose model cannot yet tell fixed from per-row cost times half
     // its shard too, next iteration.

@@ -25,7 +25,7 @@ struct Options {
   bool fixed_shares = false;         // PORTA_PARALLEL_FIXED_SHARES
   uint64_t device_memory = 0;        // bytes per device; 0: no cap
   double rebalance_rate = 0.05;      // most rows moved per iteration, a fraction of all
-  std::vector<double> shares;        // initial shares, one per device; empty: equal
+  std::vector<double> shares;        // initial shares, one per device; empty: measured (fixed_shares: equal)
   std::vector<float> w0;             // initial weights; empty: zeros
   float b0 = 0;
   // Sums across processes (porta_parallel_combine_fn): d + 2 sums and the rows, in place.

@@ -49,6 +49,7 @@ layout(constant_id = 1) const uint MODE = 2;  // 0: tiles, 1: columns in registe
 layout(constant_id = 2) const uint R = 1;     // MODE 1: rows per step, a power of two, R * WG <= TILE, R <= WG
 layout(constant_id = 3) const uint C = 1;     // MODE 1: words of a row per item, R * C <= RC_MAX, C * PACK <= RC_MAX
 layout(constant_id = 4) const uint DTYPE = 0; // X: 0 float32, 1 float16, 2 bfloat16, 3 int8 (with x_scale)
+layout(constant_id = 5) const uint REDECODE = 0; // MODE 1: 1 decodes X again for X^T r (decode_again)
 
 const uint TILE = 2048;     // floats of X per tile (8 KiB)
 const uint ROWS_MAX = 1024; // rows per tile
@@ -102,14 +103,15 @@ float decode(uint word, uint lane) {
   return uintBitsToFloat(word);
 }
 
-// decode(word, lane) computed another way, for MODE 1's X^T r: a step
-// multiplies each element twice, by the weight and, after the barriers, by
-// its row's residual. Decoded the same way both times, a compiler keeps the
-// R C PACK floats of the first decode alive across the barriers (int8, R =
-// 16: 121 registers on CUDA, where the words alone need 72, and fewer groups
-// per multiprocessor). Decoded another way, only the words stay: int8 flips
-// the top bits of the whole word first. (float16 and bfloat16 decode in one
-// instruction each; keeping their floats costs CUDA no more registers.)
+// decode(word, lane) computed another way, for MODE 1's X^T r where REDECODE
+// is set: a step multiplies each element twice, by the weight and, after the
+// barriers, by its row's residual. Decoded the same way both times, a
+// compiler keeps the R C PACK floats of the first decode alive across the
+// barriers (int8, R = 16: 121 registers on CUDA, where the words alone need
+// 72, and fewer groups per multiprocessor). Decoded another way, only the
+// words stay, at the cost of decoding twice: int8 flips the top bits of the
+// whole word first. (float16 and bfloat16 decode in one instruction each;
+// keeping their floats costs CUDA no more registers.)
 float decode_again(uint word, uint lane) {
   if (DTYPE == 3u)
     return uintBitsToFloat((((word ^ 0x80808080u) >> (8u * lane)) & 0xffu) | 0x4b000000u) - 8388736.0;
@@ -274,8 +276,10 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
     [[unroll]] for (uint k = 0u; k < R; ++k) {
       const float r = residual[k];
       [[unroll]] for (uint c = 0u; c < C; ++c)
-        [[unroll]] for (uint l = 0u; l < pack(); ++l)
-          grad[c * pack() + l] += decode_again(cur[k * C + c], l) * r;
+        [[unroll]] for (uint l = 0u; l < pack(); ++l) {
+          const uint word = cur[k * C + c];
+          grad[c * pack() + l] += (REDECODE != 0u ? decode_again(word, l) : decode(word, l)) * r;
+        }
     }
   }
   [[unroll]] for (uint c = 0u; c < C; ++c)

@@ -38,6 +38,12 @@ constexpr uint32_t kPackedRowsTimesColumns = 16;
 // The most columns (C x PACK) an item keeps in registers in the plans
 // chosen here; the kernel takes up to RC_MAX (PORTA_LOGREG_PLAN).
 constexpr uint32_t kRegisterColumns = 16;
+// The most decoded elements of X (R x C x PACK) an item keeps across a
+// step's barriers for X^T r; beyond, the kernel decodes its words again
+// (REDECODE): int8 at R = 16 keeps 64 floats (121 registers on CUDA, 8
+// groups of 64 per H100 multiprocessor) and decodes each element once; at
+// R = 32 it would need 237 registers and so decodes twice (128).
+constexpr uint32_t kKeptFloats = 64;
 
 uint64_t ceil_pow2(uint64_t v) {
   uint64_t p = 1;
@@ -71,6 +77,7 @@ struct LogregPlan {
   uint32_t mode = 0;             // logreg_partial's MODE: 0 tiles, 1 columns in registers, 2 one item
   uint32_t rows_per_tile = 0;    // rows per tile (MODE 0) or per step (MODE 1: spec constant R)
   uint32_t columns = 1;          // MODE 1: columns per item (spec constant C)
+  uint32_t redecode = 0;         // MODE 1: 1 decodes X again for X^T r (spec constant REDECODE)
   uint32_t lanes = 0;            // MODE 0: items per row for z (1, or workgroup / rows)
   uint32_t tiles_per_group = 0;  // tiles (MODE 0) or steps (MODE 1) per group
   uint32_t groups = 0;
@@ -114,6 +121,7 @@ LogregPlan shape_plan(const porta_device_info& device, uint64_t d, XType type) {
     plan.rows_per_tile = static_cast<uint32_t>(
         std::min<uint64_t>({floor_pow2(in_flight / columns), row_group, kTileFloats / row_group}));
     plan.lanes = 1;
+    plan.redecode = uint64_t(plan.rows_per_tile) * plan.columns * type.pack > kKeptFloats;
     static_assert(kPackedRowsTimesColumns <= kRegisterWords && kRegisterColumns <= kRegisterWords,
                   "MODE 1 needs R * C <= RC_MAX and C * PACK <= RC_MAX");
   } else if (one_item_groups(device)) {
@@ -200,17 +208,19 @@ bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, u
 }
 
 // PORTA_LOGREG_PLAN (a benchmarking knob, read once): "WG:R:C" or
-// "WG:R:C:G" runs every step in MODE 1 (columns in registers) with groups of
-// WG items, R rows per step, C words of a row per item and at most G groups
-// (without G, as many as the device's own plan would take), on every device,
-// so that one GPU run compares plans side by side. A malformed value, or one
-// that cannot take X's shape and type on the device, is refused naming the
-// knob.
+// "WG:R:C:G", optionally followed by "/once" or "/twice", runs every step in
+// MODE 1 (columns in registers) with groups of WG items, R rows per step, C
+// words of a row per item and at most G groups (without G, as many as the
+// device's own plan would take), decoding X once or twice per step
+// (REDECODE; without it, as kKeptFloats decides), on every device, so that
+// one GPU run compares plans side by side. A malformed value, or one that
+// cannot take X's shape and type on the device, is refused naming the knob.
 struct PlanKnob {
   bool set = false;
   bool well_formed = false;
   std::string text;
   uint32_t workgroup = 0, rows = 0, columns = 0, groups = 0;
+  int redecode = -1;  // 0 once, 1 twice, -1 by kKeptFloats
 };
 
 // A decimal field of the knob: digits only, at most 9.
@@ -228,14 +238,21 @@ const PlanKnob& plan_knob() {
     if (!env || !*env) return k;
     k.set = true;
     k.text = env;
+    std::string plan = k.text;
+    const size_t slash = plan.find('/');
+    if (slash != std::string::npos) {
+      const std::string decode = plan.substr(slash + 1);
+      if (decode != "once" && decode != "twice") return k;
+      k.redecode = decode == "twice";
+      plan.resize(slash);
+    }
     std::vector<uint32_t> fields;
     size_t start = 0;
     bool ok = true;
     while (ok) {
-      const size_t colon = k.text.find(':', start);
+      const size_t colon = plan.find(':', start);
       uint32_t v = 0;
-      ok = parse_field(k.text.substr(start, colon == std::string::npos ? std::string::npos : colon - start),
-                       v);
+      ok = parse_field(plan.substr(start, colon == std::string::npos ? std::string::npos : colon - start), v);
       fields.push_back(v);
       if (colon == std::string::npos) break;
       start = colon + 1;
@@ -257,9 +274,10 @@ const PlanKnob& plan_knob() {
 [[noreturn]] void refuse_malformed_knob(const OpCall& call, const PlanKnob& knob) {
   call.fail(
       PORTA_ERROR_INVALID_ARGUMENT,
-      "PORTA_LOGREG_PLAN is '%s'; it must be WG:R:C or WG:R:C:G (e.g. 128:16:1): groups of WG items (a "
-      "power of two up to %u), R rows per step (a power of two, R <= WG, R WG <= %llu), C words of a row "
-      "per item (R C <= %u) and at most G groups (G >= 1)",
+      "PORTA_LOGREG_PLAN is '%s'; it must be WG:R:C or WG:R:C:G, then optionally /once or /twice (e.g. "
+      "128:16:1, 64:16:1:1848/twice): groups of WG items (a power of two up to %u), R rows per step (a power "
+      "of two, R <= WG, R WG <= %llu), C words of a row per item (R C <= %u), at most G groups (G >= 1), X "
+      "decoded once or twice per step",
       knob.text.c_str(), kWorkgroupMax, static_cast<unsigned long long>(kTileFloats), kRegisterWords);
 }
 
@@ -287,6 +305,8 @@ bool knob_shape(const PlanKnob& knob, const porta_device_info& device, uint64_t 
     plan.rows_per_tile = knob.rows;
     plan.columns = knob.columns;
     plan.lanes = 1;
+    plan.redecode = knob.redecode >= 0 ? static_cast<uint32_t>(knob.redecode)
+                                       : uint64_t(knob.rows) * knob.columns * type.pack > kKeptFloats;
     return true;
   }
   why = text;
@@ -352,7 +372,8 @@ void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t
   if (knob.set && !knob.well_formed) refuse_malformed_knob(call, knob);
   check_shape(call, std::max<uint64_t>(rows, m > 0), d);
   const uint64_t piece_rows = std::max<uint64_t>(rows, 1);
-  uint64_t floats = 0;
+  // The float32 step's plan (or its refusal) first.
+  uint64_t floats = knob.set ? 0 : plan_logreg(call, piece_rows, d, kFloat32).workspace_floats;
   for (XType type : kXTypes) {
     LogregPlan plan = shape_plan(call.info, d, type);
     if (split_rows(plan, call.info, piece_rows, d, type)) floats = std::max(floats, plan.workspace_floats);
@@ -361,7 +382,7 @@ void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t
         split_rows(plan, call.info, piece_rows, d, type, knob.groups))
       floats = std::max(floats, plan.workspace_floats);
   }
-  // No plan splits the rows: the float32 step's refusal.
+  // The plan knob splits the rows of no dtype: its float32 step's refusal.
   if (floats == 0) floats = plan_logreg(call, piece_rows, d, kFloat32).workspace_floats;
   *bytes = floats * sizeof(float);
 }
@@ -603,10 +624,13 @@ void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const port
     // MODE 0 and 2 keep the kernel's defaults for R and C: one variant per
     // group size and mode (and X's type, float32 the default).
     auto partial =
-        plan.mode == 1
-            ? builtin_kernel(
-                  call, "logreg_partial",
-                  {{0, plan.workgroup}, {1, 1}, {2, plan.rows_per_tile}, {3, plan.columns}, {4, type.code}})
+        plan.mode == 1 ? builtin_kernel(call, "logreg_partial",
+                                        {{0, plan.workgroup},
+                                         {1, 1},
+                                         {2, plan.rows_per_tile},
+                                         {3, plan.columns},
+                                         {4, type.code},
+                                         {5, plan.redecode}})
         : type.code
             ? builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}, {4, type.code}})
             : builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}});

@@ -317,7 +317,7 @@ TEST(LogregStep, RowsInSequenceKernelNarrowX) {
 // read once per process): every step takes the plan it names, on any
 // device, and is refused naming the knob where the value is malformed
 // (PORTA_TEST_LOGREG_PLAN=refused) or the plan cannot take X. Runs expect
-// WG C = 128 words per row (ops.logreg_plan.*: 64:4:2:5).
+// WG C = 128 words per row (ops.logreg_plan.*: 64:4:2:5/twice).
 TEST(LogregStep, PlanKnob) {
   const char* knob = std::getenv("PORTA_LOGREG_PLAN");
   if (!knob || !*knob) GTEST_SKIP() << "PORTA_LOGREG_PLAN is unset (ops.logreg_plan.* sets it)";

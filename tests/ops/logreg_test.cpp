@@ -347,8 +347,8 @@ TEST(LogregStep, PlanKnob) {
     }
     return;
   }
-  // Rows of up to 128 words: one row per group at most (d = 1), items with
-  // no column, a last word part padding, several steps per group.
+  // Rows of up to 128 words: one row (m = 1), items with no column (d = 1),
+  // a last word part padding, many steps per group (m = 3000, 5 groups).
   uint64_t seed = 300;
   for (porta_dtype dtype : all) {
     const uint64_t pack = 4 / porta_dtype_size(dtype);

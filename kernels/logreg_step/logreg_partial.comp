@@ -17,9 +17,9 @@
 // columns t, t + WG, ... (C of them) and keeps their weights and X^T r sums in
 // registers for all of its group's rows, so X goes from memory straight to
 // registers and never through shared memory. Rows go R at a time; the next R
-// rows are loaded before the current ones are reduced, so loads stay in
-// flight across the barriers. Only the R dot products pass through shared
-// memory: three barriers per R rows.
+// rows and their labels are loaded before the current ones are reduced, so
+// loads stay in flight across the barriers. Only the R dot products pass
+// through shared memory: three barriers per R rows.
 //
 // MODE 2, rows in sequence (porta's CPU backend, groups of one item): the
 // item walks its rows one after another, z from four running sums (so a CPU
@@ -49,11 +49,12 @@ layout(constant_id = 1) const uint MODE = 2;  // 0: tiles, 1: columns in registe
 layout(constant_id = 2) const uint R = 1;     // MODE 1: rows per step, a power of two, R * WG <= TILE, R <= WG
 layout(constant_id = 3) const uint C = 1;     // MODE 1: words of a row per item, R * C <= RC_MAX, C * PACK <= RC_MAX
 layout(constant_id = 4) const uint DTYPE = 0; // X: 0 float32, 1 float16, 2 bfloat16, 3 int8 (with x_scale)
+layout(constant_id = 5) const uint REDECODE = 0; // MODE 1: 1 decodes X again for X^T r (decode_again)
 
 const uint TILE = 2048;     // floats of X per tile (8 KiB)
 const uint ROWS_MAX = 1024; // rows per tile
 const uint WG_MAX = 256;
-const uint RC_MAX = 16;
+const uint RC_MAX = 32;
 
 layout(set = 0, binding = 0) readonly buffer MatX { uint xw[]; };  // words of PACK elements
 layout(set = 0, binding = 0) readonly buffer MatX4 { uvec4 xw4[]; };  // the same words, four at a time
@@ -102,6 +103,21 @@ float decode(uint word, uint lane) {
   return uintBitsToFloat(word);
 }
 
+// decode(word, lane) computed another way, for MODE 1's X^T r where REDECODE
+// is set: a step multiplies each element twice, by the weight and, after the
+// barriers, by its row's residual. Decoded the same way both times, a
+// compiler keeps the R C PACK floats of the first decode alive across the
+// barriers (int8, R = 16: 121 registers on CUDA, where the words alone need
+// 72, and fewer groups per multiprocessor). Decoded another way, only the
+// words stay, at the cost of decoding twice: int8 flips the top bits of the
+// whole word first. (float16 and bfloat16 decode in one instruction each;
+// keeping their floats costs CUDA no more registers.)
+float decode_again(uint word, uint lane) {
+  if (DTYPE == 3u)
+    return uintBitsToFloat((((word ^ 0x80808080u) >> (8u * lane)) & 0xffu) | 0x4b000000u) - 8388736.0;
+  return decode(word, lane);
+}
+
 // Element e of X's buffer (MODE 0 and 2 read X one element at a time).
 float x_at(uint e) { return decode(xw[e >> pack_shift()], e & (pack() - 1u)); }
 
@@ -145,15 +161,17 @@ float exp_nonpositive(float v) {
   return ldexp(exp(r), int(k));
 }
 
-// Residual and loss of one row; rows past m contribute nothing. One exp and
-// one log per row: with e = exp(-|z|) (never overflows),
+// Row `row`'s label, 0 past m.
+float label(uint row) { return row < p.m ? y[p.y_offset + row] : 0.0; }
+
+// Residual and loss of one row, z = x w + b and its label `target` given;
+// rows past m contribute nothing. One exp and one log per row: with
+// e = exp(-|z|) (never overflows),
 //   sigmoid(z) = 1 / (1 + e) for z >= 0, e / (1 + e) for z < 0,
 //   softplus(z) = max(z, 0) + log(1 + e),
 //   loss = y softplus(-z) + (1 - y) softplus(z) = softplus(z) - y z.
-float finish_row(uint row, float dot_xw, inout float db_sum, inout float loss_sum) {
+float finish_row(uint row, float z, float target, inout float db_sum, inout float loss_sum) {
   if (row >= p.m) return 0.0;
-  float z = dot_xw + bias[p.b_offset];
-  float target = y[p.y_offset + row];
   float e = exp_nonpositive(-abs(z));
   float yhat = z >= 0.0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
   float r = yhat - target;
@@ -166,28 +184,35 @@ void add_partial(uint index, float value, bool first) {
   partials[index] = first ? value : partials[index] + value;
 }
 
-// MODE 1: R rows of this item's words, 0 outside X. The lanes of a row's
-// last word past column d are cleared: whatever the padding holds decodes to 0.
+// MODE 1: R rows of this item's words, 0 outside X, and (items t < R) the
+// label of row row0 + t. Nothing here uses what the loads return, so they
+// all stay in flight until the next step copies them (a word masked here,
+// say, would make the GPU wait for each load in turn). Rows start on a word
+// (the host checks x_offset and ldx), so a row's words are counted in words.
 // MODE 1's loops over R, C and PACK are [[unroll]]: with constant indices the
 // arrays of words, weights and sums stay in registers (as in matmul.comp; a
 // compiler left to itself may keep such arrays in local memory, which a step
 // on packed X, with PACK lanes per word, then reads for every element).
-void load_rows(uint row0, out uint v[RC_MAX]) {
+void load_rows(uint row0, out uint v[RC_MAX], out float target) {
   const uint WG = gl_WorkGroupSize.x;
+  const uint t = gl_LocalInvocationID.x;
+  target = t < R ? label(row0 + t) : 0.0;
   const uint words = (p.d + pack() - 1u) >> pack_shift();
-  const uint bits = 32u >> pack_shift();  // of one element
+  const uint ldw = p.ldx >> pack_shift();
+  const uint at = (p.x_offset >> pack_shift()) + row0 * ldw + t;  // word t of row row0
   [[unroll]] for (uint k = 0u; k < R; ++k)
-    [[unroll]] for (uint c = 0u; c < C; ++c) {
-      const uint row = row0 + k;
-      const uint word = gl_LocalInvocationID.x + c * WG;
-      uint v_ = 0u;
-      if (row < p.m && word < words) {
-        v_ = xw[((p.x_offset + row * p.ldx) >> pack_shift()) + word];
-        const uint lanes = p.d - word * pack();  // columns left from this word on
-        if (lanes < pack()) v_ &= (1u << (lanes * bits)) - 1u;
-      }
-      v[k * C + c] = v_;
-    }
+    [[unroll]] for (uint c = 0u; c < C; ++c)
+      v[k * C + c] = row0 + k < p.m && t + c * WG < words ? xw[at + k * ldw + c * WG] : 0u;
+}
+
+// The lanes of word `word` of a row that hold columns below d, as a mask:
+// the last word of a row may be part padding, which must decode to 0
+// whatever it holds.
+uint lanes_mask(uint word) {
+  const uint first = word * pack();  // the word's first column
+  if (first >= p.d) return 0u;
+  const uint lanes = p.d - first;
+  return lanes >= pack() ? 0xffffffffu : (1u << (lanes * (32u >> pack_shift()))) - 1u;
 }
 
 void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
@@ -200,19 +225,29 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
   // is w_own[c PACK + l], grad[c PACK + l].
   float w_own[RC_MAX];
   float grad[RC_MAX];
+  uint keep[RC_MAX];  // lanes_mask of word c
+  [[unroll]] for (uint c = 0u; c < C; ++c) keep[c] = lanes_mask(t + c * WG);
   [[unroll]] for (uint c = 0u; c < C; ++c)
     [[unroll]] for (uint l = 0u; l < pack(); ++l) {
       const uint col = (t + c * WG) * pack() + l;
       w_own[c * pack() + l] = col < p.d ? weight(col) : 0.0;
       grad[c * pack() + l] = 0.0;
     }
+  // The next step's words and labels are loaded before this step's are
+  // used: the loads of X and y are in flight while the group reduces, so
+  // neither a row's words nor its label is waited for inside a step.
+  const float b = bias[p.b_offset];
   uint next[RC_MAX];
-  load_rows(first_row, next);
+  float next_target;
+  load_rows(first_row, next, next_target);
   for (uint step = 0u; step < steps; ++step) {
     const uint row0 = first_row + step * R;
     uint cur[RC_MAX];
-    [[unroll]] for (uint i = 0u; i < R * C; ++i) cur[i] = next[i];
-    if (step + 1u < steps) load_rows(row0 + R, next);
+    [[unroll]] for (uint k = 0u; k < R; ++k)
+      [[unroll]] for (uint c = 0u; c < C; ++c)
+        cur[k * C + c] = pack() > 1u ? next[k * C + c] & keep[c] : next[k * C + c];
+    const float target = next_target;
+    if (step + 1u < steps) load_rows(row0 + R, next, next_target);
     // This item's share of each row's dot product: tile_x[row][item].
     [[unroll]] for (uint k = 0u; k < R; ++k) {
       float s = 0.0;
@@ -235,13 +270,16 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
     if (t < R) {
       float s = 0.0;
       for (uint i = 0u; i < P; ++i) s += residual[RC_MAX + t * (P + 1u) + i];
-      residual[t] = finish_row(row0 + t, s, db_sum, loss_sum);
+      residual[t] = finish_row(row0 + t, s + b, target, db_sum, loss_sum);
     }
     barrier();
     [[unroll]] for (uint k = 0u; k < R; ++k) {
       const float r = residual[k];
       [[unroll]] for (uint c = 0u; c < C; ++c)
-        [[unroll]] for (uint l = 0u; l < pack(); ++l) grad[c * pack() + l] += decode(cur[k * C + c], l) * r;
+        [[unroll]] for (uint l = 0u; l < pack(); ++l) {
+          const uint word = cur[k * C + c];
+          grad[c * pack() + l] += (REDECODE != 0u ? decode_again(word, l) : decode(word, l)) * r;
+        }
     }
   }
   [[unroll]] for (uint c = 0u; c < C; ++c)
@@ -264,6 +302,7 @@ void rows_in_sequence(uint base, inout float db_sum, inout float loss_sum) {
   const uint d = p.d;
   const uint first_row = gl_WorkGroupID.x * p.tiles_per_group;
   const uint end_row = min(first_row + p.tiles_per_group, p.m);
+  const float b = bias[p.b_offset];
   if (d <= TILE) {
     const uint whole = d / 4u;         // vec4s of whole columns
     const uint quads = (d + 3u) / 4u;  // and the last, partial one
@@ -287,7 +326,7 @@ void rows_in_sequence(uint base, inout float db_sum, inout float loss_sum) {
       for (; q < whole; ++q) s0 += x4_at(at + 4u * q) * row_w[q];
       for (uint j = 4u * whole; j < d; ++j) s0.x += x_at(at + j) * row_w[whole][j - 4u * whole];
       const vec4 s = (s0 + s1) + (s2 + s3);
-      const float r = finish_row(row, (s.x + s.y) + (s.z + s.w), db_sum, loss_sum);
+      const float r = finish_row(row, (s.x + s.y) + (s.z + s.w) + b, label(row), db_sum, loss_sum);
       for (q = 0u; q < whole; ++q) row_grad[q] += x4_at(at + 4u * q) * r;
       for (uint j = 4u * whole; j < d; ++j) row_grad[whole][j - 4u * whole] += x_at(at + j) * r;
     }
@@ -299,7 +338,7 @@ void rows_in_sequence(uint base, inout float db_sum, inout float loss_sum) {
     const uint at = p.x_offset + row * p.ldx;
     float s = 0.0;
     for (uint j = 0u; j < d; ++j) s += x_at(at + j) * weight(j);
-    const float r = finish_row(row, s, db_sum, loss_sum);
+    const float r = finish_row(row, s + b, label(row), db_sum, loss_sum);
     for (uint k = 0u; k < d; ++k) partials[base + k] += x_at(at + k) * r;
   }
   if (DTYPE == 3u)
@@ -356,7 +395,7 @@ void main() {
         for (uint r = t; r < R; r += WG) {
           float s = 0.0;
           for (uint j = 0u; j < d; ++j) s += tile_x[r * d + j] * weight(j);
-          residual[r] = finish_row(row0 + r, s, db_sum, loss_sum);
+          residual[r] = finish_row(row0 + r, s + bias[p.b_offset], label(row0 + r), db_sum, loss_sum);
         }
       } else {
         const uint r = t / T;
@@ -369,7 +408,9 @@ void main() {
           if (lane < half_) scratch[t] += scratch[t + half_];
           barrier();
         }
-        if (lane == 0u) residual[r] = finish_row(row0 + r, scratch[t], db_sum, loss_sum);
+        if (lane == 0u)
+          residual[r] =
+              finish_row(row0 + r, scratch[t] + bias[p.b_offset], label(row0 + r), db_sum, loss_sum);
       }
       barrier();
 
@@ -412,7 +453,8 @@ void main() {
         if (t < half_) scratch[t] += scratch[t + half_];
         barrier();
       }
-      if (t == 0u) residual[0] = finish_row(row, scratch[0], db_sum, loss_sum);
+      if (t == 0u)
+        residual[0] = finish_row(row, scratch[0] + bias[p.b_offset], label(row), db_sum, loss_sum);
       barrier();
       const float r = residual[0];
       for (uint j = t; j < d; j += WG)

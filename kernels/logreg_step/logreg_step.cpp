@@ -9,6 +9,9 @@
 // (logreg_partial.comp, DTYPE), so its rows must start on a word.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "common/launch.hpp"
@@ -19,13 +22,28 @@ namespace porta::ops {
 
 namespace {
 
-constexpr uint64_t kTileFloats = 2048;    // logreg_partial.comp: TILE
-constexpr uint64_t kRowsMax = 1024;       // ROWS_MAX
-constexpr uint32_t kWorkgroupMax = 256;   // WG_MAX
-constexpr uint32_t kRegisterFloats = 16;  // RC_MAX
-// MODE 1 keeps R x C elements of X per item in flight: 8 (8 KiB per group of
-// 256) measured best on an H100 (bench/README.md).
+constexpr uint64_t kTileFloats = 2048;   // logreg_partial.comp: TILE
+constexpr uint64_t kRowsMax = 1024;      // ROWS_MAX
+constexpr uint32_t kWorkgroupMax = 256;  // WG_MAX
+constexpr uint32_t kRegisterWords = 32;  // RC_MAX: words of X (R x C) and columns (C x PACK) per item
+// MODE 1 keeps R x C words of X per item in flight, as many again loading
+// while a step is reduced. float32: 8 words (8 KiB per group of 256),
+// measured best on an H100 (bench/README.md). Packed X takes as many
+// elements per item, up to 16 words: its groups are narrower (a row is fewer
+// words), so without more rows per step a multiprocessor holds fewer bytes
+// in flight. Past 16 words the registers (int8, R = 32: 128 on CUDA) cut the
+// groups a multiprocessor holds.
 constexpr uint32_t kRowsTimesColumns = 8;
+constexpr uint32_t kPackedRowsTimesColumns = 16;
+// The most columns (C x PACK) an item keeps in registers in the plans
+// chosen here; the kernel takes up to RC_MAX (PORTA_LOGREG_PLAN).
+constexpr uint32_t kRegisterColumns = 16;
+// The most decoded elements of X (R x C x PACK) an item keeps across a
+// step's barriers for X^T r; beyond, the kernel decodes its words again
+// (REDECODE): int8 at R = 16 keeps 64 floats (121 registers on CUDA, 8
+// groups of 64 per H100 multiprocessor) and decodes each element once; at
+// R = 32 it would need 237 registers and so decodes twice (128).
+constexpr uint32_t kKeptFloats = 64;
 
 uint64_t ceil_pow2(uint64_t v) {
   uint64_t p = 1;
@@ -59,6 +77,7 @@ struct LogregPlan {
   uint32_t mode = 0;             // logreg_partial's MODE: 0 tiles, 1 columns in registers, 2 one item
   uint32_t rows_per_tile = 0;    // rows per tile (MODE 0) or per step (MODE 1: spec constant R)
   uint32_t columns = 1;          // MODE 1: columns per item (spec constant C)
+  uint32_t redecode = 0;         // MODE 1: 1 decodes X again for X^T r (spec constant REDECODE)
   uint32_t lanes = 0;            // MODE 0: items per row for z (1, or workgroup / rows)
   uint32_t tiles_per_group = 0;  // tiles (MODE 0) or steps (MODE 1) per group
   uint32_t groups = 0;
@@ -92,15 +111,19 @@ LogregPlan shape_plan(const porta_device_info& device, uint64_t d, XType type) {
   const uint32_t row_group =
       workgroup_size(device, static_cast<uint32_t>(std::min<uint64_t>(ceil_pow2(words), kWorkgroupMax)));
   const uint64_t columns = (words + row_group - 1) / row_group;
-  if (!cpu_like(device) && d >= 32 && row_group >= 32 && columns <= kRowsTimesColumns &&
-      columns * type.pack <= kRegisterFloats) {
+  const uint32_t in_flight = type.pack > 1 ? kPackedRowsTimesColumns : kRowsTimesColumns;
+  if (!cpu_like(device) && d >= 32 && row_group >= 32 && columns <= in_flight &&
+      columns * type.pack <= kRegisterColumns) {
     plan.mode = 1;
     plan.workgroup = row_group;
     plan.columns = static_cast<uint32_t>(columns);
-    plan.rows_per_tile = static_cast<uint32_t>(floor_pow2(kRowsTimesColumns / columns));
+    // R <= WG and R WG <= TILE (the kernel's precondition).
+    plan.rows_per_tile = static_cast<uint32_t>(
+        std::min<uint64_t>({floor_pow2(in_flight / columns), row_group, kTileFloats / row_group}));
     plan.lanes = 1;
-    static_assert(kRowsTimesColumns <= kRegisterFloats && kRowsTimesColumns * kWorkgroupMax <= kTileFloats,
-                  "MODE 1 needs R * C <= RC_MAX and R * WG <= TILE");
+    plan.redecode = uint64_t(plan.rows_per_tile) * plan.columns * type.pack > kKeptFloats;
+    static_assert(kPackedRowsTimesColumns <= kRegisterWords && kRegisterColumns <= kRegisterWords,
+                  "MODE 1 needs R * C <= RC_MAX and C * PACK <= RC_MAX");
   } else if (one_item_groups(device)) {
     plan.mode = precompiled_defaults(device) ? 2 : 0;
     plan.workgroup = 1;
@@ -148,12 +171,16 @@ uint64_t partial_iterations_per_tile(const LogregPlan& p, uint64_t d, XType type
 // loop_limited), each group takes few enough tiles to stay below half of it
 // (room for what the count leaves out), and logreg_update.comp's loop over
 // the groups must fit too. False when the rows cannot be split so.
-bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, uint64_t d, XType type) {
+// `groups`: at most that many groups (PORTA_LOGREG_PLAN), 0 for the device's
+// own number.
+bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, uint64_t d, XType type,
+                uint64_t groups = 0) {
   // Enough groups to fill the device (on GPUs, 1024 groups of 256 items or as
   // many items in narrower groups); each takes consecutive tiles.
-  const uint64_t target_groups = one_item_groups(device) ? 64
-                                 : cpu_like(device)      ? 32
-                                                         : 1024 * (kWorkgroupMax / plan.workgroup);
+  const uint64_t target_groups = groups                    ? groups
+                                 : one_item_groups(device) ? 64
+                                 : cpu_like(device)        ? 32
+                                                           : 1024 * (kWorkgroupMax / plan.workgroup);
   const uint64_t tiles = ceil_div(m, plan.rows_per_tile);
   uint64_t per_group = ceil_div(tiles, target_groups);
   if (loop_limited(device)) {
@@ -180,7 +207,114 @@ bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, u
   return true;
 }
 
-LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d, XType type) {
+// PORTA_LOGREG_PLAN (a benchmarking knob, read once): "WG:R:C" or
+// "WG:R:C:G", optionally followed by "/once" or "/twice", runs every step in
+// MODE 1 (columns in registers) with groups of WG items, R rows per step, C
+// words of a row per item and at most G groups (without G, as many as the
+// device's own plan would take), decoding X once or twice per step
+// (REDECODE; without it, as kKeptFloats decides), on every device, so that
+// one GPU run compares plans side by side. A malformed value, or one that
+// cannot take X's shape and type on the device, is refused naming the knob.
+struct PlanKnob {
+  bool set = false;
+  bool well_formed = false;
+  std::string text;
+  uint32_t workgroup = 0, rows = 0, columns = 0, groups = 0;
+  int redecode = -1;  // 0 once, 1 twice, -1 by kKeptFloats
+};
+
+// A decimal field of the knob: digits only, at most 9.
+bool parse_field(const std::string& field, uint32_t& value) {
+  if (field.empty() || field.size() > 9 || field.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  value = static_cast<uint32_t>(std::stoul(field));
+  return true;
+}
+
+const PlanKnob& plan_knob() {
+  static const PlanKnob knob = [] {
+    PlanKnob k;
+    const char* env = std::getenv("PORTA_LOGREG_PLAN");
+    if (!env || !*env) return k;
+    k.set = true;
+    k.text = env;
+    std::string plan = k.text;
+    const size_t slash = plan.find('/');
+    if (slash != std::string::npos) {
+      const std::string decode = plan.substr(slash + 1);
+      if (decode != "once" && decode != "twice") return k;
+      k.redecode = decode == "twice";
+      plan.resize(slash);
+    }
+    std::vector<uint32_t> fields;
+    size_t start = 0;
+    bool ok = true;
+    while (ok) {
+      const size_t colon = plan.find(':', start);
+      uint32_t v = 0;
+      ok = parse_field(plan.substr(start, colon == std::string::npos ? std::string::npos : colon - start), v);
+      fields.push_back(v);
+      if (colon == std::string::npos) break;
+      start = colon + 1;
+    }
+    if (!ok || (fields.size() != 3 && fields.size() != 4)) return k;
+    k.workgroup = fields[0];
+    k.rows = fields[1];
+    k.columns = fields[2];
+    k.groups = fields.size() == 4 ? fields[3] : 0;
+    const auto pow2 = [](uint32_t v) { return v > 0 && (v & (v - 1)) == 0; };
+    k.well_formed = pow2(k.workgroup) && k.workgroup <= kWorkgroupMax && pow2(k.rows) &&
+                    k.rows <= k.workgroup && uint64_t(k.rows) * k.workgroup <= kTileFloats && k.columns > 0 &&
+                    uint64_t(k.rows) * k.columns <= kRegisterWords && (fields.size() == 3 || k.groups > 0);
+    return k;
+  }();
+  return knob;
+}
+
+[[noreturn]] void refuse_malformed_knob(const OpCall& call, const PlanKnob& knob) {
+  call.fail(
+      PORTA_ERROR_INVALID_ARGUMENT,
+      "PORTA_LOGREG_PLAN is '%s'; it must be WG:R:C or WG:R:C:G, then optionally /once or /twice (e.g. "
+      "128:16:1, 64:16:1:1848/twice): groups of WG items (a power of two up to %u), R rows per step (a power "
+      "of two, R <= WG, R WG <= %llu), C words of a row per item (R C <= %u), at most G groups (G >= 1), X "
+      "decoded once or twice per step",
+      knob.text.c_str(), kWorkgroupMax, static_cast<unsigned long long>(kTileFloats), kRegisterWords);
+}
+
+// The plan PORTA_LOGREG_PLAN asks for (well formed) at d columns of `type`,
+// before the rows are split; false, with the reason in `why`, where it
+// cannot take them on this device.
+bool knob_shape(const PlanKnob& knob, const porta_device_info& device, uint64_t d, XType type,
+                LogregPlan& plan, std::string& why) {
+  const uint64_t words = (d + type.pack - 1) / type.pack;
+  char text[256];
+  if (workgroup_size(device, knob.workgroup) != knob.workgroup) {
+    std::snprintf(text, sizeof text, "the device's groups hold at most %u items",
+                  std::min(device.limits.max_workgroup_invocations, device.limits.max_workgroup_size[0]));
+  } else if (uint64_t(knob.columns) * type.pack > kRegisterWords) {
+    std::snprintf(text, sizeof text, "C = %u words of %u elements (%s) are more than %u columns per item",
+                  knob.columns, type.pack, dtype_name(type.dtype), kRegisterWords);
+  } else if (uint64_t(knob.workgroup) * knob.columns < words) {
+    std::snprintf(text, sizeof text, "WG C = %u words do not cover a row of X (d = %llu, %s: %llu words)",
+                  knob.workgroup * knob.columns, static_cast<unsigned long long>(d), dtype_name(type.dtype),
+                  static_cast<unsigned long long>(words));
+  } else {
+    plan = LogregPlan{};
+    plan.mode = 1;
+    plan.workgroup = knob.workgroup;
+    plan.rows_per_tile = knob.rows;
+    plan.columns = knob.columns;
+    plan.lanes = 1;
+    plan.redecode = knob.redecode >= 0 ? static_cast<uint32_t>(knob.redecode)
+                                       : uint64_t(knob.rows) * knob.columns * type.pack > kKeptFloats;
+    return true;
+  }
+  why = text;
+  return false;
+}
+
+// X's shape within what one step's kernels index.
+void check_shape(const OpCall& call, uint64_t m, uint64_t d) {
   if (m == 0 || d == 0)
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "X is %llu x %llu: %s", static_cast<unsigned long long>(m),
               static_cast<unsigned long long>(d),
@@ -190,9 +324,23 @@ LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d, XType type) {
     call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than %s elements in one piece",
               static_cast<unsigned long long>(m), static_cast<unsigned long long>(d),
               index_limit_text().c_str());
+}
+
+LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d, XType type) {
+  check_shape(call, m, d);
   const porta_device_info& device = call.info;
+  const PlanKnob& knob = plan_knob();
   LogregPlan plan = shape_plan(device, d, type);
-  if (split_rows(plan, device, m, d, type)) return plan;
+  if (knob.set) {
+    std::string why;
+    if (!knob.well_formed) refuse_malformed_knob(call, knob);
+    if (!knob_shape(knob, device, d, type, plan, why))
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+                "PORTA_LOGREG_PLAN is '%s', which cannot take X (%llu x %llu, %s): %s", knob.text.c_str(),
+                static_cast<unsigned long long>(m), static_cast<unsigned long long>(d),
+                dtype_name(type.dtype), why.c_str());
+  }
+  if (split_rows(plan, device, m, d, type, knob.set ? knob.groups : 0)) return plan;
   if (loop_limited(device))
     call.fail(PORTA_ERROR_UNSUPPORTED,
               "X is %llu x %llu: more work per work-item than the device's loop limit allows (%u loop "
@@ -218,12 +366,24 @@ void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t
   // are what the workspace holds. Enough for X of any dtype: packed X may
   // split the rows among more groups.
   const uint64_t rows = d > 0 ? std::min(m, max_index_elements() / d) : m;
-  uint64_t floats = plan_logreg(call, std::max<uint64_t>(rows, m > 0), d, kFloat32).workspace_floats;
+  // With PORTA_LOGREG_PLAN, also the plans it gives for the dtypes it takes
+  // (a step on a dtype it cannot take is refused).
+  const PlanKnob& knob = plan_knob();
+  if (knob.set && !knob.well_formed) refuse_malformed_knob(call, knob);
+  check_shape(call, std::max<uint64_t>(rows, m > 0), d);
+  const uint64_t piece_rows = std::max<uint64_t>(rows, 1);
+  // The float32 step's plan (or its refusal) first.
+  uint64_t floats = knob.set ? 0 : plan_logreg(call, piece_rows, d, kFloat32).workspace_floats;
   for (XType type : kXTypes) {
     LogregPlan plan = shape_plan(call.info, d, type);
-    if (split_rows(plan, call.info, std::max<uint64_t>(rows, 1), d, type))
+    if (split_rows(plan, call.info, piece_rows, d, type)) floats = std::max(floats, plan.workspace_floats);
+    std::string why;
+    if (knob.set && knob_shape(knob, call.info, d, type, plan, why) &&
+        split_rows(plan, call.info, piece_rows, d, type, knob.groups))
       floats = std::max(floats, plan.workspace_floats);
   }
+  // The plan knob splits the rows of no dtype: its float32 step's refusal.
+  if (floats == 0) floats = plan_logreg(call, piece_rows, d, kFloat32).workspace_floats;
   *bytes = floats * sizeof(float);
 }
 
@@ -464,10 +624,13 @@ void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const port
     // MODE 0 and 2 keep the kernel's defaults for R and C: one variant per
     // group size and mode (and X's type, float32 the default).
     auto partial =
-        plan.mode == 1
-            ? builtin_kernel(
-                  call, "logreg_partial",
-                  {{0, plan.workgroup}, {1, 1}, {2, plan.rows_per_tile}, {3, plan.columns}, {4, type.code}})
+        plan.mode == 1 ? builtin_kernel(call, "logreg_partial",
+                                        {{0, plan.workgroup},
+                                         {1, 1},
+                                         {2, plan.rows_per_tile},
+                                         {3, plan.columns},
+                                         {4, type.code},
+                                         {5, plan.redecode}})
         : type.code
             ? builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}, {4, type.code}})
             : builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}});

@@ -298,18 +298,67 @@ const porta_dtype kNarrow[] = {PORTA_DTYPE_FLOAT16, PORTA_DTYPE_BFLOAT16, PORTA_
 
 TEST(LogregStep, ColumnsInRegistersKernelNarrowX) {
   // Words of 2 or 4 elements per item (C * PACK <= 16), with rows whose last
-  // word is part padding (d = 63 and 100 for int8, 63 for 16-bit): a GPU's
-  // choice at d = 256 and one of C = 3 words per item (each kernel variant is
-  // compiled once per dtype, which on PoCL takes a while).
+  // word is part padding (d = 63 and 100 for int8, 63 for 16-bit): int8 as a
+  // GPU gets it at d = 256 (16 rows per step, 64 floats kept), float16 at 8
+  // rows per step, and C = 3 words per item (each kernel variant is compiled
+  // once per dtype, which on PoCL takes a while).
   check_kernel_choices({{1, 64, 8, 1, 16, 16}}, PORTA_DTYPE_FLOAT16);
   check_kernel_choices({{1, 32, 2, 3, 8, 4}}, PORTA_DTYPE_BFLOAT16);
-  check_kernel_choices({{1, 64, 8, 1, 16, 16}, {1, 32, 2, 3, 8, 4}}, PORTA_DTYPE_INT8);
+  check_kernel_choices({{1, 64, 16, 1, 16, 16}, {1, 32, 2, 3, 8, 4}}, PORTA_DTYPE_INT8);
 }
 
 TEST(LogregStep, RowsInSequenceKernelNarrowX) {
   // MODE 2 reads X element by element (as MODE 0 does, which the launcher
   // picks on lavapipe and PoCL: OneStepNarrowX).
   for (porta_dtype dtype : kNarrow) check_kernel_choices({{2, 1, 1, 1, 64, 1}}, dtype);
+}
+
+// PORTA_LOGREG_PLAN (set by ops.logreg_plan.* and ops.logreg_plan_refused.*;
+// read once per process): every step takes the plan it names, on any
+// device, and is refused naming the knob where the value is malformed
+// (PORTA_TEST_LOGREG_PLAN=refused) or the plan cannot take X. Runs expect
+// WG C = 128 words per row (ops.logreg_plan.*: 64:4:2:5/twice).
+TEST(LogregStep, PlanKnob) {
+  const char* knob = std::getenv("PORTA_LOGREG_PLAN");
+  if (!knob || !*knob) GTEST_SKIP() << "PORTA_LOGREG_PLAN is unset (ops.logreg_plan.* sets it)";
+  const char* expect = std::getenv("PORTA_TEST_LOGREG_PLAN");
+  auto expect_refusal = [](const Problem& p, porta_dtype dtype, const std::string& says) {
+    SCOPED_TRACE("m=" + std::to_string(p.m) + " d=" + std::to_string(p.d) + " X " +
+                 porta::dtype_short_name(dtype));
+    try {
+      ops_step(p, std::vector<float>(p.d, 0.0f), 0.0f, 0.1f, dtype);
+      ADD_FAILURE() << "the step ran; expected a refusal saying: " << says;
+    } catch (const porta::Error& e) {
+      EXPECT_EQ(e.status(), PORTA_ERROR_INVALID_ARGUMENT) << e.what();
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  const porta_dtype all[] = {PORTA_DTYPE_FLOAT32, PORTA_DTYPE_FLOAT16, PORTA_DTYPE_BFLOAT16,
+                             PORTA_DTYPE_INT8};
+  if (expect && std::string(expect) == "refused") {
+    const std::string says = "PORTA_LOGREG_PLAN is '" + std::string(knob) + "'; it must be WG:R:C";
+    for (porta_dtype dtype : all) expect_refusal(generated(100, 40, 1), dtype, says);
+    porta::Device dev = porta::open(backend_under_test());
+    try {
+      porta::ops::logreg_workspace_bytes(dev, 100, 40);
+      ADD_FAILURE() << "porta_ops_logreg_workspace_size took PORTA_LOGREG_PLAN=" << knob;
+    } catch (const porta::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+    return;
+  }
+  // Rows of up to 128 words: one row (m = 1), items with no column (d = 1),
+  // a last word part padding, many steps per group (m = 3000, 5 groups).
+  uint64_t seed = 300;
+  for (porta_dtype dtype : all) {
+    const uint64_t pack = 4 / porta_dtype_size(dtype);
+    for (auto [m, d] : {std::pair<uint64_t, uint64_t>{1, 1}, {37, 100}, {61, 128 * pack - 1}, {3000, 61}}) {
+      check_one_step(generated(m, d, seed), seed, ops_step, dtype);
+      ++seed;
+    }
+    // One more word than the groups' items cover.
+    expect_refusal(generated(10, 128 * pack + 1, seed), dtype, "cannot take X");
+  }
 }
 
 TEST(LogregStep, OneStepNarrowX) {

@@ -41,11 +41,14 @@
 // Staging moves runs of consecutive elements in memory: 16 bytes (8 16-bit
 // or 4 float32 elements) where the host sets VEC (every run aligned), else
 // single elements. A float16 run goes into shared memory as the words it was
-// loaded as (put_run_a/b), so that CUDA stores it with one 16-byte store. With PREFETCH (VEC and few enough runs per item: the host
-// checks) the next slice's runs are loaded into registers as raw 16-byte
-// words before the multiply-adds and stored into the other stage after them,
-// so the global loads are in flight during the multiply-adds; without, the
-// next slice is loaded and stored before the multiply-adds.
+// loaded as (put_run_a/b), so that CUDA stores it with one 16-byte store.
+// With PREFETCH (VEC and few enough runs per item: the host checks) the next
+// slice, where it lies wholly inside A and B, is loaded into registers as
+// raw 16-byte words before the multiply-adds, one load per run and no test,
+// and stored into the other stage after them, so the global loads are in
+// flight during the multiply-adds; otherwise (the last slice of a block at
+// the edge) the next slice is loaded and stored before the multiply-adds,
+// run by run, each tested.
 //
 // The host sizes the group as its subgroup size times WARPS_M * WARPS_N, so
 // that subgroup w owns subgroup tile w. Where the device's subgroups are

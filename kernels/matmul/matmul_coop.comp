@@ -305,7 +305,8 @@ void put_run_b(uint e, uvec4 q, uint s) {
 // wholly inside A and B are held, each run loaded with no test
 // (load_run_a/b): a test per run, with a fallback whose values the loaded
 // registers merge with, kept NVRTC from overlapping the loads with the
-// multiply-adds (2.4 times slower on an H100, bench/README.md). The others
+// multiply-adds (the f16 GEMM at under half the rate on an H100 and an
+// H200, bench/README.md). The others
 // are staged before the multiply-adds (stage_slice).
 const uint SLOTS_MAX = 4;
 uvec4 held_a[SLOTS_MAX];

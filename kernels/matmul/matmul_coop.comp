@@ -306,8 +306,8 @@ void put_run_b(uint e, uvec4 q, uint s) {
 // (load_run_a/b): a test per run, with a fallback whose values the loaded
 // registers merge with, kept NVRTC from overlapping the loads with the
 // multiply-adds (the f16 GEMM at under half the rate on an H100 and an
-// H200, bench/README.md). The others
-// are staged before the multiply-adds (stage_slice).
+// H200, bench/README.md). The others are staged before the multiply-adds
+// (stage_slice).
 const uint SLOTS_MAX = 4;
 uvec4 held_a[SLOTS_MAX];
 uvec4 held_b[SLOTS_MAX];

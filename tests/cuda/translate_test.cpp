@@ -99,7 +99,8 @@ void main() {
   EXPECT_NE(source.find("explicit In(const void* base, uint64_t size)"), std::string::npos) << source;
   // Scalars only: one work item, no alignment to test.
   EXPECT_EQ(source.find("porta_buffers_aligned"), std::string::npos) << source;
-  EXPECT_NE(source.find("porta_work_item(b0, b1, b2, porta_sizes, porta_no_shared).main();"), std::string::npos)
+  EXPECT_NE(source.find("porta_work_item(b0, b1, b2, porta_sizes, porta_no_shared).main();"),
+            std::string::npos)
       << source;
   std::string reason;
   const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
@@ -228,14 +229,17 @@ void main() {
     return n;
   };
   // q[i] (not q[i].w, q[i + 64].z), tested against In's start where the instance tests.
-  EXPECT_EQ(count("porta_load_wide<16, porta_buffers_aligned, true>(&in_buffer.q[i], in_buffer.porta_bytes)"), 1u)
+  EXPECT_EQ(count("porta_load_wide<16, porta_buffers_aligned, true>(&in_buffer.q[gl_LocalInvocationIndex], "
+                  "in_buffer.porta_bytes)"),
+            1u)
       << source;
-  EXPECT_EQ(count("porta_store_wide<16, true>(&"), 1u) << source;  // staged[i]
-  EXPECT_EQ(count("porta_load_wide<16, true>(&"), 1u) << source;   // staged[63 - i]
-  EXPECT_EQ(count("porta_load_wide<8, porta_buffers_aligned>(&"), 1u) << source;   // pairs[i + 1]
-  EXPECT_EQ(count("porta_store_wide<8, porta_buffers_aligned>(&"), 1u) << source;  // pairs[i]
+  EXPECT_EQ(count("porta_store_wide<16, true>(&"), 1u) << source;                   // staged[i]
+  EXPECT_EQ(count("porta_load_wide<16, true>(&"), 1u) << source;                    // staged[63 - i]
+  EXPECT_EQ(count("porta_load_wide<8, porta_buffers_aligned>(&"), 1u) << source;    // pairs[i + 1]
+  EXPECT_EQ(count("porta_store_wide<8, porta_buffers_aligned>(&"), 1u) << source;   // pairs[i]
   EXPECT_EQ(count("porta_store_wide<16, porta_buffers_aligned>(&"), 1u) << source;  // head (offset 0)
-  EXPECT_EQ(source.find("wide<16, porta_buffers_aligned>(&packed"), std::string::npos) << source;  // off[] at 4
+  EXPECT_EQ(source.find("wide<16, porta_buffers_aligned>(&packed"), std::string::npos)
+      << source;                                 // off[] at 4
   EXPECT_EQ(count(", false>(&"), 0u) << source;  // no buffer access tests outside the instance that may
   // One work item, two instances: the entry point tests each buffer accessed
   // wide once, for the largest of its accesses, and picks.

@@ -35,11 +35,10 @@ std::string CudaCompiler::buffer_sizes_type() const {
 const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
   // The C++ words, CUDA's built-in variables and types, and the names the
   // generated code uses.
-  static const std::unordered_set<std::string> words =
-      cxx_reserved_words({"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3",
-                          "half", "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared",
-                          "group_shared", "pc", "porta_b", "porta_sizes", "porta_buffer_sizes",
-                          "porta_buffers_aligned"});
+  static const std::unordered_set<std::string> words = cxx_reserved_words(
+      {"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "half",
+       "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared", "group_shared", "pc", "porta_b",
+       "porta_sizes", "porta_buffer_sizes", "porta_buffers_aligned"});
   return words;
 }
 
@@ -79,7 +78,9 @@ std::string CudaCompiler::wide_call(const char* function, uint32_t chain) const 
   const WideChain& wide = wide_chains_.at(chain);
   const bool versioned = !wide.aligned && !wide_buffers_declared_.empty();
   std::string call = std::string(function) + "<" + std::to_string(wide.bytes) +
-                     (wide.aligned ? ", true" : versioned ? ", porta_buffers_aligned" : ", false");
+                     (wide.aligned ? ", true"
+                      : versioned  ? ", porta_buffers_aligned"
+                                   : ", false");
   return call + (wide.read_only ? ", true>" : ">");
 }
 

@@ -84,9 +84,10 @@ std::string CudaCompiler::wide_call(const char* function, uint32_t chain) const 
   return call + (wide.read_only ? ", true>" : ">");
 }
 
-// The buffer's start, after a wide access's address and value: what the
-// access tests in the work item that tests.
-static std::string wide_buffer_argument(const std::string& base) { return ", " + base; }
+std::string CudaCompiler::wide_buffer_argument(const WideChain& wide) {
+  if (wide.aligned || wide_buffers_declared_.empty()) return "";
+  return ", " + buffer_base_pointer(wide.view, "");
+}
 
 std::string CudaCompiler::wide_alignment_test() const {
   std::string test;
@@ -101,12 +102,9 @@ void CudaCompiler::emit_store_statement(uint32_t lhs_expression, uint32_t rhs_ex
     TargetCompiler::emit_store_statement(lhs_expression, rhs_expression);
     return;
   }
-  const WideChain& wide = wide_chains_.at(lhs_expression);
-  const std::string base = wide.aligned || wide_buffers_declared_.empty()
-                               ? std::string()
-                               : wide_buffer_argument(buffer_base_pointer(wide.view, ""));
   statement(wide_call("porta_store_wide", lhs_expression), "(&", to_expression(lhs_expression), ", ",
-            to_unpacked_expression(rhs_expression), base, ");");
+            to_unpacked_expression(rhs_expression), wide_buffer_argument(wide_chains_.at(lhs_expression)),
+            ");");
   register_write(lhs_expression);
 }
 
@@ -125,11 +123,9 @@ void CudaCompiler::emit_target_instruction(const spirv_cross::Instruction& instr
   } else if (instruction.op == spv::OpLoad && wide_chains_.count(ops[2]) && !guarding_ &&
              (instruction.length < 4 || !(ops[3] & spv::MemoryAccessVolatileMask))) {
     // (A load that bounds checks guard reads its guarded expression as before.)
-    const WideChain& wide = wide_chains_.at(ops[2]);
-    const std::string base = wide.aligned || wide_buffers_declared_.empty()
-                                 ? std::string()
-                                 : wide_buffer_argument(buffer_base_pointer(wide.view, ""));
-    emit_op(ops[0], ops[1], wide_call("porta_load_wide", ops[2]) + "(&" + to_expression(ops[2]) + base + ")",
+    emit_op(ops[0], ops[1],
+            wide_call("porta_load_wide", ops[2]) + "(&" + to_expression(ops[2]) +
+                wide_buffer_argument(wide_chains_.at(ops[2])) + ")",
             false);
     return;
   }

@@ -67,7 +67,11 @@ class CudaCompiler final : public TargetCompiler {
   // as found while emitting (it grows; a pass that finds more is redone),
   // and as the current pass's work item was declared with.
   std::map<uint32_t, uint32_t> wide_buffers_, wide_buffers_declared_;
+  // The entry point's test, "porta_is_aligned<16>(b0) && ...".
   std::string wide_alignment_test() const;
+  // ", view.porta_bytes": the start a wide buffer access tests where its
+  // instance tests; "" for the others.
+  std::string wide_buffer_argument(const WideChain& wide);
 };
 
 }  // namespace porta::translator::detail

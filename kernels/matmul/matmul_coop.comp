@@ -41,11 +41,14 @@
 // Staging moves runs of consecutive elements in memory: 16 bytes (8 16-bit
 // or 4 float32 elements) where the host sets VEC (every run aligned), else
 // single elements. A float16 run goes into shared memory as the words it was
-// loaded as (put_run_a/b), so that CUDA stores it with one 16-byte store. With PREFETCH (VEC and few enough runs per item: the host
-// checks) the next slice's runs are loaded into registers as raw 16-byte
-// words before the multiply-adds and stored into the other stage after them,
-// so the global loads are in flight during the multiply-adds; without, the
-// next slice is loaded and stored before the multiply-adds.
+// loaded as (put_run_a/b), so that CUDA stores it with one 16-byte store.
+// With PREFETCH (VEC and few enough runs per item: the host checks) the next
+// slice, where it lies wholly inside A and B, is loaded into registers as
+// raw 16-byte words before the multiply-adds, one load per run and no test,
+// and stored into the other stage after them, so the global loads are in
+// flight during the multiply-adds; otherwise (the last slice of a block at
+// the edge) the next slice is loaded and stored before the multiply-adds,
+// run by run, each tested.
 //
 // The host sizes the group as its subgroup size times WARPS_M * WARPS_N, so
 // that subgroup w owns subgroup tile w. Where the device's subgroups are
@@ -188,19 +191,39 @@ void place_run_b(uint e, out uint j, out uint kk) {
   kk = TRANS_B != 0u ? first : line;
 }
 
-// Run e of the slice at k0 of the block at row0 (col0), as 16 raw bytes:
-// one load where the run lies wholly inside the operand (always, unless the
-// block or slice reaches past its edge), else element by element, zeros
-// outside, packed as the load would have them.
+// Run e of the slice at k0 of the block at row0 (col0), as 16 raw bytes,
+// where the run lies wholly inside the operand and VEC (aligned): one load.
+uvec4 load_run_a(uint e, uint row0, uint k0) {
+  uint i, kk;
+  place_run_a(e, i, kk);
+  const uint gi = row0 + i, gk = k0 + kk;
+  const uint at = a_base + (TRANS_A != 0u ? gk * p.lda + gi : gi * p.lda + gk);
+  return INPUT == 0u ? floatBitsToUint(a4[at / 4u]) : a8[at / 8u];
+}
+
+uvec4 load_run_b(uint e, uint col0, uint k0) {
+  uint j, kk;
+  place_run_b(e, j, kk);
+  const uint gj = col0 + j, gk = k0 + kk;
+  const uint at = b_base + (TRANS_B != 0u ? gj * p.ldb + gk : gk * p.ldb + gj);
+  return INPUT == 0u ? floatBitsToUint(b4[at / 4u]) : b8[at / 8u];
+}
+
+// Whether the slice at k0 of op(A)'s block rows from row0 (op(B)'s block
+// columns from col0) lies wholly inside the operand, its runs aligned (VEC):
+// then load_run_a (b) loads every run of it. Uniform in the group.
+bool slice_inside_a(uint row0, uint k0) { return VEC != 0u && row0 + BM <= p.M && k0 + BK <= p.K; }
+bool slice_inside_b(uint col0, uint k0) { return VEC != 0u && col0 + BN <= p.N && k0 + BK <= p.K; }
+
+// Run e anywhere: one load where it lies wholly inside the operand (always,
+// unless the block or slice reaches past its edge), else element by element,
+// zeros outside, packed as the load would have them.
 uvec4 fetch_run_a(uint e, uint row0, uint k0) {
   uint i, kk;
   place_run_a(e, i, kk);
   const bool ta = TRANS_A != 0u;
   const uint gi = row0 + i, gk = k0 + kk;
-  if (VEC != 0u && (ta ? gk < p.K && gi + RUN <= p.M : gi < p.M && gk + RUN <= p.K)) {
-    const uint at = a_base + (ta ? gk * p.lda + gi : gi * p.lda + gk);
-    return INPUT == 0u ? floatBitsToUint(a4[at / 4u]) : a8[at / 8u];
-  }
+  if (VEC != 0u && (ta ? gk < p.K && gi + RUN <= p.M : gi < p.M && gk + RUN <= p.K)) return load_run_a(e, row0, k0);
   uvec4 q = uvec4(0u);
   for (uint t = 0u; t < RUN; ++t) {
     const uint ti = ta ? gi + t : gi, tk = ta ? gk : gk + t;
@@ -219,10 +242,7 @@ uvec4 fetch_run_b(uint e, uint col0, uint k0) {
   place_run_b(e, j, kk);
   const bool tb = TRANS_B != 0u;
   const uint gj = col0 + j, gk = k0 + kk;
-  if (VEC != 0u && (tb ? gj < p.N && gk + RUN <= p.K : gk < p.K && gj + RUN <= p.N)) {
-    const uint at = b_base + (tb ? gj * p.ldb + gk : gk * p.ldb + gj);
-    return INPUT == 0u ? floatBitsToUint(b4[at / 4u]) : b8[at / 8u];
-  }
+  if (VEC != 0u && (tb ? gj < p.N && gk + RUN <= p.K : gk < p.K && gj + RUN <= p.N)) return load_run_b(e, col0, k0);
   uvec4 q = uvec4(0u);
   for (uint t = 0u; t < RUN; ++t) {
     const uint tj = tb ? gj : gj + t, tk = tb ? gk + t : gk;
@@ -281,7 +301,13 @@ void put_run_b(uint e, uvec4 q, uint s) {
 }
 
 // PREFETCH: each item's runs of the next slice, held in registers while the
-// current one is multiplied (SLOTS_MAX per operand at most).
+// current one is multiplied (SLOTS_MAX per operand at most). Only slices
+// wholly inside A and B are held, each run loaded with no test
+// (load_run_a/b): a test per run, with a fallback whose values the loaded
+// registers merge with, kept NVRTC from overlapping the loads with the
+// multiply-adds (the f16 GEMM at under half the rate on an H100 and an
+// H200, bench/README.md). The others are staged before the multiply-adds
+// (stage_slice).
 const uint SLOTS_MAX = 4;
 uvec4 held_a[SLOTS_MAX];
 uvec4 held_b[SLOTS_MAX];
@@ -289,8 +315,8 @@ uvec4 held_b[SLOTS_MAX];
 void fetch_held(uint row0, uint col0, uint k0, uint tid, uint threads) {
   [[unroll]] for (uint s = 0u; s < SLOTS_MAX; ++s) {
     const uint e = tid + s * threads;
-    if (e < RUNS_A) held_a[s] = fetch_run_a(e, row0, k0);
-    if (e < RUNS_B) held_b[s] = fetch_run_b(e, col0, k0);
+    if (e < RUNS_A) held_a[s] = load_run_a(e, row0, k0);
+    if (e < RUNS_B) held_b[s] = load_run_b(e, col0, k0);
   }
 }
 
@@ -374,12 +400,7 @@ void main() {
   // slots, else as 0 (the host checks; a tiling that does not fit must not
   // leave runs out).
   const bool prefetching = PREFETCH != 0u && RUNS_A <= SLOTS_MAX * threads && RUNS_B <= SLOTS_MAX * threads;
-  if (prefetching) {
-    fetch_held(row0, col0, 0u, tid, threads);
-    put_held(0u, tid, threads);
-  } else {
-    stage_slice(0u, row0, col0, 0u, tid, threads);
-  }
+  stage_slice(0u, row0, col0, 0u, tid, threads);
   barrier();
 
   coopmat<float, gl_ScopeSubgroup, TILE, TILE, gl_MatrixUseAccumulator> acc[TILES_M][TILES_N];
@@ -393,12 +414,11 @@ void main() {
     // which every subgroup finished reading before the last barrier.
     const uint cur = k0 / BK % STAGES, next = (cur + 1u) % STAGES;
     const bool more = k0 + BK < p.K;  // uniform
-    if (more) {
-      if (prefetching)
-        fetch_held(row0, col0, k0 + BK, tid, threads);  // in flight during the multiply-adds
-      else
-        stage_slice(next, row0, col0, k0 + BK, tid, threads);
-    }
+    const bool hold = more && prefetching && slice_inside_a(row0, k0 + BK) && slice_inside_b(col0, k0 + BK);
+    if (hold)
+      fetch_held(row0, col0, k0 + BK, tid, threads);  // in flight during the multiply-adds
+    else if (more)
+      stage_slice(next, row0, col0, k0 + BK, tid, threads);
     if (owner)
       [[unroll]] for (uint kk = 0u; kk < BK; kk += TILE) {
         coopmat<ELEM, gl_ScopeSubgroup, TILE, TILE, gl_MatrixUseA> ma[TILES_M];
@@ -418,7 +438,7 @@ void main() {
         [[unroll]] for (uint r = 0u; r < TILES_M; ++r)
           [[unroll]] for (uint q = 0u; q < TILES_N; ++q) acc[r][q] = coopMatMulAdd(ma[r], mb[q], acc[r][q]);
       }
-    if (more && prefetching) put_held(next, tid, threads);
+    if (hold) put_held(next, tid, threads);
     barrier();
   }
 

@@ -97,6 +97,11 @@ void main() {
             std::string::npos)
       << source;
   EXPECT_NE(source.find("explicit In(const void* base, uint64_t size)"), std::string::npos) << source;
+  // Scalars only: one work item, no alignment to test.
+  EXPECT_EQ(source.find("porta_buffers_aligned"), std::string::npos) << source;
+  EXPECT_NE(source.find("porta_work_item(b0, b1, b2, porta_sizes, porta_no_shared).main();"),
+            std::string::npos)
+      << source;
   std::string reason;
   const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
   if (!nvrtc) GTEST_SKIP() << reason;
@@ -189,10 +194,12 @@ TEST(CudaTranslationSource, ReadableMatmulCompilesCleanlyWithNvrtc) {
 
 // Vectors of 16 and 8 bytes move whole (porta_cuda.h's porta_load_wide and
 // porta_store_wide) where their place proves them aligned in the buffer's
-// layout: buffer arrays of them with that stride, tested per access for the
-// buffer's own alignment; shared arrays of them, known aligned. A member off
-// its size (scalar layout), a single component and a guarded load keep the
-// narrow access.
+// layout: buffer arrays of them with that stride, aligned where the buffer's
+// start is, which the entry point tests once to pick the work item's
+// instance (porta_buffers_aligned true: no test at any access; false: each
+// access tests its buffer's start); shared arrays of them, known aligned. A
+// member off its size (scalar layout), a single component and a guarded load
+// keep the narrow access.
 TEST(CudaTranslationSource, AlignedVectorsMoveWhole) {
   const std::string glsl = R"(#version 450
 #extension GL_EXT_scalar_block_layout : require
@@ -221,13 +228,26 @@ void main() {
     for (size_t at = source.find(what); at != std::string::npos; at = source.find(what, at + 1)) ++n;
     return n;
   };
-  EXPECT_EQ(count("porta_load_wide<16, false, true>(&"), 1u) << source;  // q[i] (not q[i].w, q[i + 64].z)
-  EXPECT_EQ(count("porta_store_wide<16, true>(&"), 1u) << source;        // staged[i]
-  EXPECT_EQ(count("porta_load_wide<16, true>(&"), 1u) << source;         // staged[63 - i]
-  EXPECT_EQ(count("porta_load_wide<8, false>(&"), 1u) << source;         // pairs[i + 1]
-  EXPECT_EQ(count("porta_store_wide<8, false>(&"), 1u) << source;        // pairs[i]
-  EXPECT_EQ(count("porta_store_wide<16, false>(&"), 1u) << source;       // head (offset 0)
-  EXPECT_EQ(source.find("wide<16, false>(&packed"), std::string::npos) << source;  // off[] at offset 4
+  // q[i] (not q[i].w, q[i + 64].z), tested against In's start where the instance tests.
+  EXPECT_EQ(count("porta_load_wide<16, porta_buffers_aligned, true>(&in_buffer.q[gl_LocalInvocationIndex], "
+                  "in_buffer.porta_bytes)"),
+            1u)
+      << source;
+  EXPECT_EQ(count("porta_store_wide<16, true>(&"), 1u) << source;                   // staged[i]
+  EXPECT_EQ(count("porta_load_wide<16, true>(&"), 1u) << source;                    // staged[63 - i]
+  EXPECT_EQ(count("porta_load_wide<8, porta_buffers_aligned>(&"), 1u) << source;    // pairs[i + 1]
+  EXPECT_EQ(count("porta_store_wide<8, porta_buffers_aligned>(&"), 1u) << source;   // pairs[i]
+  EXPECT_EQ(count("porta_store_wide<16, porta_buffers_aligned>(&"), 1u) << source;  // head (offset 0)
+  EXPECT_EQ(source.find("wide<16, porta_buffers_aligned>(&packed"), std::string::npos)
+      << source;                                 // off[] at 4
+  EXPECT_EQ(count(", false>(&"), 0u) << source;  // no buffer access tests outside the instance that may
+  // One work item, two instances: the entry point tests each buffer accessed
+  // wide once, for the largest of its accesses, and picks.
+  EXPECT_EQ(count("template <bool porta_buffers_aligned>\nstruct porta_work_item"), 1u) << source;
+  EXPECT_EQ(count("if (porta_is_aligned<16>(b0) && porta_is_aligned<8>(b1) && porta_is_aligned<16>(b3))"), 1u)
+      << source;
+  EXPECT_EQ(count("porta_work_item<true>("), 1u) << source;
+  EXPECT_EQ(count("porta_work_item<false>("), 1u) << source;
   std::string reason;
   const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
   if (!nvrtc) GTEST_SKIP() << reason;

@@ -107,7 +107,9 @@ TEST_F(CudaDevice, DevicePointerIsUsedInPlaceAndExportedBack) {
 // A CUDA pointer may start anywhere its type allows: 4 bytes past a 16-byte
 // boundary, the vec4 arrays of mul_vec4.comp are off the 16 bytes that the
 // translation's whole-vector loads and stores need, and must move component
-// by component there (porta_cuda.h's porta_load_wide tests each address).
+// by component there (the kernel's entry point finds the buffers' starts off
+// and runs the work item's instance that tests them, porta_cuda.h's
+// porta_load_wide).
 TEST_F(CudaDevice, VectorKernelsRunOnMemoryOffSixteenBytes) {
   const size_t n = 4096 + 3;
   std::vector<float> host(n + 1);

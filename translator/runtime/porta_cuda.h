@@ -64,16 +64,26 @@ struct porta_word<16> {
 /* Wide loads and stores (the translator's wide accesses, cuda_compiler.hpp):
  * a vector of 8 or 16 bytes moved as one 64- or 128-bit access, which the
  * hardware allows only at an address that is a multiple of its size and
- * porta's vector types (aligned like their components) do not promise; so
- * where the translator knows no alignment (Aligned false: buffers, which
- * imported memory may start anywhere) the address is tested and a vector
- * off it moves component by component. ReadOnly: no view of the buffer
- * writes it during the kernel, so the load may take the read-only data
- * cache (the narrow loads of the __restrict__ parameter do). */
+ * porta's vector types (aligned like their components) do not promise. Where
+ * the translator knows the alignment (Aligned true: shared memory, or a
+ * kernel's instance for buffers whose starts the entry point found aligned,
+ * porta_is_aligned) the access is made as it is; else (buffers, which
+ * imported memory may start anywhere) a vector off alignment moves
+ * component by component. The translator makes a buffer access wide only
+ * where the vector lies at a multiple of its size from the buffer's start
+ * (a member at such an offset, or an element of an array whose stride is
+ * the size) and passes that start (`buffer`): the vector is aligned exactly
+ * where the start is. Without it, the address itself is tested. ReadOnly: no
+ * view of the buffer writes it during the kernel, so the load may take the
+ * read-only data cache (the narrow loads of the __restrict__ parameter do). */
+template <unsigned Bytes>
+bool porta_is_aligned(const void* at) {
+  return (unsigned(reinterpret_cast<unsigned long long>(at)) & (Bytes - 1u)) == 0u;
+}
 template <unsigned Bytes, bool Aligned, bool ReadOnly = false, class T>
-T porta_load_wide(const T* at) {
+T porta_load_wide(const T* at, const void* buffer = nullptr) {
   static_assert(sizeof(T) == Bytes, "porta: a wide access moves the whole vector");
-  if (Aligned || (unsigned(reinterpret_cast<unsigned long long>(at)) & (Bytes - 1u)) == 0u) {
+  if (Aligned || porta_is_aligned<Bytes>(buffer ? buffer : at)) {
     using Word = typename porta_word<Bytes>::type;
     const Word word =
         ReadOnly ? __ldg(reinterpret_cast<const Word*>(at)) : *reinterpret_cast<const Word*>(at);
@@ -84,10 +94,10 @@ T porta_load_wide(const T* at) {
   return *at;
 }
 template <unsigned Bytes, bool Aligned, class T, class Value>
-void porta_store_wide(T* at, const Value& value) {
+void porta_store_wide(T* at, const Value& value, const void* buffer = nullptr) {
   static_assert(sizeof(T) == Bytes, "porta: a wide access moves the whole vector");
   const T v = value;
-  if (Aligned || (unsigned(reinterpret_cast<unsigned long long>(at)) & (Bytes - 1u)) == 0u) {
+  if (Aligned || porta_is_aligned<Bytes>(buffer ? buffer : at)) {
     typename porta_word<Bytes>::type word;
     memcpy(&word, &v, Bytes);
     *reinterpret_cast<typename porta_word<Bytes>::type*>(at) = word;

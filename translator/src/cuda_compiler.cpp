@@ -35,10 +35,10 @@ std::string CudaCompiler::buffer_sizes_type() const {
 const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
   // The C++ words, CUDA's built-in variables and types, and the names the
   // generated code uses.
-  static const std::unordered_set<std::string> words =
-      cxx_reserved_words({"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3",
-                          "half", "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared",
-                          "group_shared", "pc", "porta_b", "porta_sizes", "porta_buffer_sizes"});
+  static const std::unordered_set<std::string> words = cxx_reserved_words(
+      {"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "half",
+       "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared", "group_shared", "pc", "porta_b",
+       "porta_sizes", "porta_buffer_sizes", "porta_buffers_aligned"});
   return words;
 }
 
@@ -71,14 +71,30 @@ std::optional<CudaCompiler::WideChain> CudaCompiler::wide_chain(const uint32_t* 
   const bool element =
       length == 5 && member_type.array.size() == 1 && type_struct_member_array_stride(type, member) == bytes;
   if (!whole && !element) return std::nullopt;
-  return WideChain{bytes, false, buffer_parameters()[view->parameter].access == Access::Read};
+  return WideChain{bytes, false, buffer_parameters()[view->parameter].access == Access::Read, view->variable};
 }
 
 std::string CudaCompiler::wide_call(const char* function, uint32_t chain) const {
   const WideChain& wide = wide_chains_.at(chain);
-  std::string call =
-      std::string(function) + "<" + std::to_string(wide.bytes) + (wide.aligned ? ", true" : ", false");
+  const bool versioned = !wide.aligned && !wide_buffers_declared_.empty();
+  std::string call = std::string(function) + "<" + std::to_string(wide.bytes) +
+                     (wide.aligned ? ", true"
+                      : versioned  ? ", porta_buffers_aligned"
+                                   : ", false");
   return call + (wide.read_only ? ", true>" : ">");
+}
+
+std::string CudaCompiler::wide_buffer_argument(const WideChain& wide) {
+  if (wide.aligned || wide_buffers_declared_.empty()) return "";
+  return ", " + buffer_base_pointer(wide.view, "");
+}
+
+std::string CudaCompiler::wide_alignment_test() const {
+  std::string test;
+  for (const auto& [parameter, bytes] : wide_buffers_declared_)
+    test += (test.empty() ? "" : " && ") + std::string("porta_is_aligned<") + std::to_string(bytes) + ">(b" +
+            std::to_string(parameter) + ")";
+  return test;
 }
 
 void CudaCompiler::emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) {
@@ -87,19 +103,30 @@ void CudaCompiler::emit_store_statement(uint32_t lhs_expression, uint32_t rhs_ex
     return;
   }
   statement(wide_call("porta_store_wide", lhs_expression), "(&", to_expression(lhs_expression), ", ",
-            to_unpacked_expression(rhs_expression), ");");
+            to_unpacked_expression(rhs_expression), wide_buffer_argument(wide_chains_.at(lhs_expression)),
+            ");");
   register_write(lhs_expression);
 }
 
 void CudaCompiler::emit_target_instruction(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   if (instruction.op == spv::OpAccessChain || instruction.op == spv::OpInBoundsAccessChain) {
-    if (const std::optional<WideChain> wide = wide_chain(ops, instruction.length))
+    if (const std::optional<WideChain> wide = wide_chain(ops, instruction.length)) {
       wide_chains_[ops[1]] = *wide;
+      if (!wide->aligned) {
+        uint32_t& bytes = wide_buffers_[find_buffer_view(wide->view)->parameter];
+        bytes = std::max(bytes, wide->bytes);
+        // The work item of this pass was declared without it: again.
+        if (wide_buffers_ != wide_buffers_declared_) force_recompile();
+      }
+    }
   } else if (instruction.op == spv::OpLoad && wide_chains_.count(ops[2]) && !guarding_ &&
              (instruction.length < 4 || !(ops[3] & spv::MemoryAccessVolatileMask))) {
     // (A load that bounds checks guard reads its guarded expression as before.)
-    emit_op(ops[0], ops[1], wide_call("porta_load_wide", ops[2]) + "(&" + to_expression(ops[2]) + ")", false);
+    emit_op(ops[0], ops[1],
+            wide_call("porta_load_wide", ops[2]) + "(&" + to_expression(ops[2]) +
+                wide_buffer_argument(wide_chains_.at(ops[2])) + ")",
+            false);
     return;
   }
   if (instruction.op == spv::OpFunctionCall && instruction.length == 6) {
@@ -146,6 +173,13 @@ void CudaCompiler::emit_translation_unit() {
   WorkItemConstructor constructor;
   constructor.comment =
       "// One work-item (a CUDA thread): GLSL's built-ins and resources as members, the kernel as main().";
+  wide_buffers_declared_ = wide_buffers_;
+  if (!wide_buffers_declared_.empty()) {
+    constructor.comment +=
+        "\n// porta_buffers_aligned: every buffer accessed wide starts aligned for its accesses, which\n"
+        "// then need not test it (the entry point tests once).";
+    constructor.template_header = "template <bool porta_buffers_aligned>";
+  }
   for (uint32_t i = 0; i < buffer_parameters().size(); ++i)
     constructor.parameters += buffer_parameter(i, false) + ", ";
   if (push_constant_variable()) constructor.parameters += "const " + push_constant_type_name() + "& pc, ";
@@ -197,9 +231,21 @@ void CudaCompiler::emit_kernel_entry() {
             "gl_WorkGroupSize.y * ", ns, "gl_WorkGroupSize.z)");
   statement("porta_cuda_kernel(", parameters, ")");
   begin_scope();
+  // porta_work_item, or both instances of it, as the buffers' starts choose.
+  const auto run = [&](const std::string& shared) {
+    const std::string call = "(" + arguments + shared + ").main();";
+    if (wide_buffers_declared_.empty()) {
+      statement(ns, "porta_work_item", call);
+      return;
+    }
+    statement("if (", wide_alignment_test(), ")");
+    statement("    ", ns, "porta_work_item<true>", call);
+    statement("else");
+    statement("    ", ns, "porta_work_item<false>", call);
+  };
   if (shared_variables().empty()) {
     statement(ns, "porta_group_shared porta_no_shared;");
-    statement(ns, "porta_work_item(", arguments, "porta_no_shared).main();");
+    run("porta_no_shared");
   } else {
     // Raw storage: __shared__ variables cannot have constructors, and the
     // GLSL types in porta_group_shared do.
@@ -216,8 +262,7 @@ void CudaCompiler::emit_kernel_entry() {
       statement("    porta_shared_storage[porta_b] = 0;");
       statement("__syncthreads();");
     }
-    statement(ns, "porta_work_item(", arguments, "*reinterpret_cast<", ns,
-              "porta_group_shared*>(porta_shared_storage)).main();");
+    run("*reinterpret_cast<" + ns + "porta_group_shared*>(porta_shared_storage)");
   }
   end_scope();
 }

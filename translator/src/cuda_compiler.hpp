@@ -1,6 +1,7 @@
 // Target cuda: CUDA C++ for NVRTC, following translator/runtime/porta_cuda.h.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -37,21 +38,40 @@ class CudaCompiler final : public TargetCompiler {
   // (wide_vector_bytes) in a buffer array whose stride is its size, or a
   // buffer member at a multiple of its size, is loaded and stored whole
   // (porta_cuda.h's porta_load_wide) where its address is a multiple of
-  // its size, tested per access since imported memory may start anywhere;
-  // an element of a shared array of them is aligned (emit_shared_struct)
-  // and untested. Access chains to such vectors, with their bytes, whether
-  // they are known aligned, and whether no view writes their buffer (read
-  // through the read-only data cache then, as NVRTC reads the __restrict__
-  // parameters' narrow loads).
+  // its size, which is where the buffer's start is (imported memory may
+  // start anywhere); an element of a shared array of them is aligned
+  // (emit_shared_struct) and untested. Access chains to such vectors, with
+  // their bytes, whether they are known aligned, whether no view writes
+  // their buffer (read through the read-only data cache then, as NVRTC
+  // reads the __restrict__ parameters' narrow loads), and the buffer's view
+  // variable (0: shared memory).
   struct WideChain {
     uint32_t bytes;
     bool aligned;
     bool read_only;
+    uint32_t view = 0;
   };
   std::unordered_map<uint32_t, WideChain> wide_chains_;
   // The chain's wide access, if the OpAccessChain `ops` (length words) ends at one.
   std::optional<WideChain> wide_chain(const uint32_t* ops, uint32_t length) const;
   std::string wide_call(const char* function, uint32_t chain) const;
+  // A test of alignment at every wide access to a buffer, with a fallback
+  // whose values the loaded registers merge with, keeps NVRTC from
+  // overlapping the loads with other work (matmul_coop.comp's f16 GEMM ran
+  // 13% slower with it on an H200). So a kernel with such accesses is
+  // compiled twice, porta_work_item<porta_buffers_aligned>: the entry
+  // point tests once whether every buffer accessed wide starts on a
+  // multiple of the accesses' size and runs the instance that need not
+  // test (true), else the one that tests each buffer's start at each access
+  // (false). The buffers' parameters and the largest such access of each,
+  // as found while emitting (it grows; a pass that finds more is redone),
+  // and as the current pass's work item was declared with.
+  std::map<uint32_t, uint32_t> wide_buffers_, wide_buffers_declared_;
+  // The entry point's test, "porta_is_aligned<16>(b0) && ...".
+  std::string wide_alignment_test() const;
+  // ", view.porta_bytes": the start a wide buffer access tests where its
+  // instance tests; "" for the others.
+  std::string wide_buffer_argument(const WideChain& wide);
 };
 
 }  // namespace porta::translator::detail

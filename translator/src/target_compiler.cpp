@@ -856,6 +856,7 @@ void TargetCompiler::emit_work_item(std::string_view runtime_file, const WorkIte
   static const char* const built_ins[] = {"gl_NumWorkGroups", "gl_WorkGroupID", "gl_LocalInvocationID",
                                           "gl_GlobalInvocationID", "gl_LocalInvocationIndex"};
   statement(constructor.comment);
+  if (!constructor.template_header.empty()) statement(constructor.template_header);
   statement("struct porta_work_item");
   begin_scope();
   for (const char* built_in : built_ins)

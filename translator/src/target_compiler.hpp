@@ -122,8 +122,9 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // ---- what the C++-based targets (cpp, cuda) share ----
   // How a target builds porta_work_item from what its entry point hands it.
   struct WorkItemConstructor {
-    std::string comment;     // the line above the struct
-    std::string parameters;  // the constructor's parameter list
+    std::string comment;          // the line above the struct
+    std::string template_header;  // "template <...>" where the struct is a template
+    std::string parameters;       // the constructor's parameter list
     // The constructor arguments of gl_NumWorkGroups, gl_WorkGroupID,
     // gl_LocalInvocationID, gl_GlobalInvocationID, gl_LocalInvocationIndex.
     std::array<std::string, 5> built_ins;

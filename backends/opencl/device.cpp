@@ -302,11 +302,13 @@ porta_plugin_device_t* device_open(uint32_t index, const porta_plugin_device_opt
   device->context = cl().clCreateContext(props, 1, &entry.device, context_notify, nullptr, &status);
   check(status, device->where, "clCreateContext");
   device->command_buffers = command_buffers_for(entry);
-  plugin::log(PORTA_LOG_DEBUG, "opencl: " + device->where + ": recorded sequences replay " +
-                                   (device->command_buffers ? std::string("through cl_khr_command_buffer")
-                                    : entry.command_buffers.create
-                                        ? std::string("dispatch by dispatch (PORTA_OPENCL_COMMAND_BUFFERS=0)")
-                                        : "dispatch by dispatch: " + entry.command_buffers_absent));
+  plugin::log(
+      PORTA_LOG_DEBUG,
+      "opencl: " + device->where + ": recorded sequences replay " +
+          (device->command_buffers ? std::string("through cl_khr_command_buffer")
+           : entry.command_buffers.create
+               ? std::string("dispatch by dispatch (a CPU-type device, or PORTA_OPENCL_COMMAND_BUFFERS=0)")
+               : "dispatch by dispatch: " + entry.command_buffers_absent));
   return device.release();
 }
 

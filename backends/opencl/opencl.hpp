@@ -61,8 +61,8 @@ struct porta_plugin_device_t {
   cl_context context;
   std::string where;        // "device 'NAME'"
   uint64_t timeout_ms = 0;  // per dispatch (porta/robust.h); 0: none
-  // Recorded dispatches replay through cl_khr_command_buffer; null where the
-  // device lacks it or PORTA_OPENCL_COMMAND_BUFFERS=0.
+  // Recorded dispatches replay through cl_khr_command_buffer; null where they
+  // do not (command_buffers_for()).
   const porta::opencl::CommandBufferApi* command_buffers = nullptr;
 };
 
@@ -182,7 +182,8 @@ void sequence_destroy(porta_plugin_sequence_t* sequence);
 // cl_khr_command_buffer (command_buffer.cpp).
 // Fills entry.command_buffers, or entry.command_buffers_absent with the reason.
 void find_command_buffers(DeviceEntry& entry);
-// The device's command buffers unless PORTA_OPENCL_COMMAND_BUFFERS=0; null without them.
+// The device's command buffers where recorded sequences use them: on GPUs, or
+// as PORTA_OPENCL_COMMAND_BUFFERS (1 or 0) says; null otherwise.
 const CommandBufferApi* command_buffers_for(const DeviceEntry& entry);
 // Records each run of consecutive dispatches of `sequence` into a command
 // buffer on `stream`'s queue; a run the driver refuses stays as its ops

@@ -229,11 +229,23 @@ TEST_F(Opencl, BinaryCacheHitAndCorruptEntryRebuilt) {
   run_add(fourth);
 }
 
-// Where the device has cl_khr_command_buffer (PoCL 3.1 and later), each run
-// of dispatches in a recorded sequence goes into one command buffer, which a
-// replay enqueues once; transfers split the runs. The results are those of
-// the dispatches (tests/cts Sequences checks them against plain dispatches).
-TEST_F(Opencl, RecordedRunsOfDispatchesBecomeCommandBuffers) {
+// The device opened with PORTA_OPENCL_COMMAND_BUFFERS=1: command buffers for
+// recorded sequences where it has them, as GPUs use them by default.
+class OpenclCommandBuffers : public Opencl {
+ protected:
+  void SetUp() override {
+    setenv("PORTA_OPENCL_COMMAND_BUFFERS", "1", 1);
+    Opencl::SetUp();
+    unsetenv("PORTA_OPENCL_COMMAND_BUFFERS");
+  }
+};
+
+// Where the device has cl_khr_command_buffer (PoCL 3.1 and later) and uses
+// it, each run of dispatches in a recorded sequence goes into one command
+// buffer, which a replay enqueues once; transfers split the runs. The results
+// are those of the dispatches (tests/cts Sequences checks them against plain
+// dispatches, with command buffers in cts.opencl.command_buffers).
+TEST_F(OpenclCommandBuffers, RecordedRunsOfDispatchesBecomeCommandBuffers) {
   if (!TestHost::logged("recorded sequences replay through cl_khr_command_buffer")) {
     std::string why = "no device-open message in the log";
     for (const std::string& m : TestHost::logs())

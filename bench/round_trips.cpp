@@ -1,9 +1,9 @@
 // porta-round-trips BACKEND N: N round trips of porta-bench's overhead
 // benchmark (256 bytes up, one dispatch adding one to them, 256 bytes back,
-// sync) on the backend's first device, untimed: a fixed workload for counting
-// the host instructions porta itself spends per round trip, e.g.
-//   valgrind --tool=callgrind porta-round-trips opencl 200   (and again with 100)
-// then the difference of the two counts, per object file, over 100.
+// sync) on the backend's first device, untimed, after 20 more that warm up:
+// a fixed workload for counting the host instructions porta spends per round
+// trip. Under `valgrind --tool=callgrind --collect-atstart=no` only the N
+// round trips are counted (bench/round_trip_instructions.py does this).
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -11,6 +11,12 @@
 #include <vector>
 
 #include "porta/porta.hpp"
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#else
+#define CALLGRIND_TOGGLE_COLLECT
+#endif
 
 int main(int argc, char** argv) {
   if (argc != 3 || std::atoi(argv[2]) <= 0) {
@@ -28,8 +34,9 @@ int main(int argc, char** argv) {
     porta::Buffer data = device.buffer(256);
     porta::Stream stream = device.stream();
     std::vector<float> in(64), out(64);
-    const int n = std::atoi(argv[2]);
-    for (int i = 0; i < n; ++i) {
+    const int warm = 20, n = std::atoi(argv[2]);
+    for (int i = 0; i < warm + n; ++i) {
+      if (i == warm) CALLGRIND_TOGGLE_COLLECT;
       std::fill(in.begin(), in.end(), float(i));
       stream.write(data, in);
       stream.dispatch(add_one, {1, 1, 1}, {data});
@@ -40,6 +47,7 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
+    CALLGRIND_TOGGLE_COLLECT;
     std::printf("%d round trips on %s (%s)\n", n, device.info().name, argv[1]);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "porta-round-trips: %s\n", e.what());

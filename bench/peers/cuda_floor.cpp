@@ -36,6 +36,7 @@ using porta::bench::time_host_clock;
   X(cuDevicePrimaryCtxRetain) \
   X(cuDevicePrimaryCtxRelease) \
   X(cuCtxSetCurrent) \
+  X(cuCtxGetCurrent) \
   X(cuMemAlloc) \
   X(cuMemFree) \
   X(cuMemHostAlloc) \
@@ -106,6 +107,16 @@ const char* kPtx = R"(.version 7.0
 }
 )";
 
+// The floor's context is current only while it works: porta's CUDA backend,
+// in the same process, finds the thread's context as it left it.
+struct CurrentContext {
+  CUcontext previous = nullptr;
+  CurrentContext() {
+    if (g_cu.cuCtxGetCurrent(&previous) != CUDA_SUCCESS) previous = nullptr;
+  }
+  ~CurrentContext() { g_cu.cuCtxSetCurrent(previous); }
+};
+
 void check(CUresult r, const char* call) {
   if (r == CUDA_SUCCESS) return;
   const char* name = nullptr;
@@ -133,9 +144,14 @@ void load() {
 }
 
 void release() {
-  if (g_module) g_cu.cuModuleUnload(g_module);
-  if (g_stream) g_cu.cuStreamDestroy(g_stream);
-  if (g_context) g_cu.cuDevicePrimaryCtxRelease(g_device);
+  if (!g_context) return;
+  {
+    CurrentContext restore;
+    g_cu.cuCtxSetCurrent(g_context);
+    if (g_module) g_cu.cuModuleUnload(g_module);
+    if (g_stream) g_cu.cuStreamDestroy(g_stream);
+  }
+  g_cu.cuDevicePrimaryCtxRelease(g_device);
   g_module = nullptr;
   g_stream = nullptr;
   g_context = nullptr;
@@ -163,6 +179,7 @@ int peer_open(const char* hint, char* name_out, size_t name_capacity, char* erro
       throw Failure{std::string("no CUDA device is named like '") + (hint ? hint : "") + "' (found: " + seen +
                     ")"};
     CHECK(g_cu.cuDevicePrimaryCtxRetain(&g_context, g_device));
+    CurrentContext restore;
     CHECK(g_cu.cuCtxSetCurrent(g_context));
     CHECK(g_cu.cuStreamCreate(&g_stream, CU_STREAM_NON_BLOCKING));
     CHECK(g_cu.cuModuleLoadData(&g_module, kPtx));
@@ -239,6 +256,8 @@ int peer_time(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t 
               char* library, size_t library_capacity, char* error, size_t error_capacity) {
   const std::string name = op;
   return answering(error, error_capacity, [&] {
+    if (!g_context) throw Failure{"the peer is not open"};
+    CurrentContext restore;
     CHECK(g_cu.cuCtxSetCurrent(g_context));
     if (name == "round_trip" || name == "round_trip_pinned") {
       const bool pinned = name == "round_trip_pinned";

@@ -20,17 +20,18 @@
 
 int main(int argc, char** argv) {
   if (argc != 3 || std::atoi(argv[2]) <= 0) {
-    std::fprintf(stderr, "usage: porta-round-trips BACKEND N (N round trips on the backend's first device)\n");
+    std::fprintf(stderr,
+                 "usage: porta-round-trips BACKEND N (N round trips on the backend's first device)\n");
     return 2;
   }
   try {
     porta::Device device = porta::open(argv[1]);
-    porta::Kernel add_one = device.kernel(porta::glsl(
-        "#version 450\n"
-        "layout(local_size_x = 64) in;\n"
-        "layout(set = 0, binding = 0) buffer Data { float data[]; };\n"
-        "void main() { data[gl_GlobalInvocationID.x] += 1.0; }\n",
-        "add_one"));
+    porta::Kernel add_one =
+        device.kernel(porta::glsl("#version 450\n"
+                                  "layout(local_size_x = 64) in;\n"
+                                  "layout(set = 0, binding = 0) buffer Data { float data[]; };\n"
+                                  "void main() { data[gl_GlobalInvocationID.x] += 1.0; }\n",
+                                  "add_one"));
     porta::Buffer data = device.buffer(256);
     porta::Stream stream = device.stream();
     std::vector<float> in(64), out(64);

@@ -119,7 +119,7 @@ void Bench::run_device(const DeviceInfo& info, bool variant) {
   }
   if (has("overhead")) {
     Overhead oh = measure_overhead(info, device, stream, o_);
-    oh.peers = peers_.launch_overhead(info);
+    oh.floors = peers_.overhead_floors(info);
     overheads_.push_back(oh);
   }
 }

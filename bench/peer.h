@@ -35,7 +35,14 @@ typedef struct porta_bench_peer {
    *   "logreg_step"     dims = m, d
    *   "copy"            dims[0] = bytes, device to device
    *   "empty"           dims[0] = launches; one sample = launch each, then sync
-   *   "empty_graph"     dims[0] = launches recorded once, replayed per sample */
+   *   "empty_graph"     dims[0] = launches recorded once, replayed per sample
+   * The floor peers (peers/cuda_floor.cpp, opencl_floor.cpp, vulkan_floor.cpp), each on its own API's devices:
+   *   "round_trip"      dims[0] = bytes written, one dispatch adding 1 to each float, the bytes
+   *                     read back, a wait; pageable host memory (Vulkan: a host-visible buffer)
+   *   "round_trip_pinned"  the same from and to pinned host memory
+   *   "replay"          dims[0] = empty dispatches recorded once (CUDA graph, Vulkan command
+   *                     buffer) or enqueued one by one (OpenCL); one sample = them, then a wait
+   *   "replay_command_buffer"  OpenCL: the same in one cl_khr_command_buffer */
   int (*time)(const char* op, const uint64_t dims[3], uint32_t warmup, uint32_t runs, double* samples_ms,
               char* library, size_t library_capacity, char* error, size_t error_capacity);
   void (*close)(void);

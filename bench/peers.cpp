@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -15,13 +16,18 @@ namespace {
 // Every peer, in the order the report lists them.
 constexpr PeerSpec kCatalogue[] = {
     // cuBLAS and plain CUDA C++ kernels: every op, on any GPU that CUDA opens by name.
-    {"cuda", "CUDA", RunsOn::kAnyGpu, nullptr, "CUDA runtime launch / CUDA graph"},
+    {"cuda", "CUDA", RunsOn::kAnyGpu, nullptr, nullptr},
     // CLBlast SGEMM: matmul on the OpenCL device porta measured.
     {"clblast", "OpenCL", RunsOn::kSameApi, "matmul", nullptr},
     // OpenBLAS SGEMM: matmul on the host, with the CPU backend's threads.
     {"openblas", nullptr, RunsOn::kReference, "matmul", nullptr},
     // Plain C++ loops: the other ops on the host, with the CPU backend's threads.
     {nullptr, nullptr, RunsOn::kReference, "mul sigmoid logreg_step", nullptr},
+    // Each native API called directly: the floor of porta's round trip and replay on its devices.
+    {"cuda-floor", "CUDA", RunsOn::kSameApi, "overhead", "round_trip round_trip_pinned replay"},
+    {"opencl-floor", "OpenCL", RunsOn::kSameApi, "overhead",
+     "round_trip round_trip_pinned replay replay_command_buffer"},
+    {"vulkan-floor", "Vulkan", RunsOn::kSameApi, "overhead", "round_trip replay"},
 };
 
 std::string executable_dir() {
@@ -124,17 +130,19 @@ bool Peers::open(Peer& peer, const std::string& hint) {
 }
 
 std::optional<Peers::Result> Peers::run(Peer& peer, const std::string& hint, const std::string& op,
-                                        const Dims& dims) {
+                                        const Dims& dims, uint32_t warmup, uint32_t runs) {
+  if (!runs) runs = options_.runs;
+  if (!warmup) warmup = options_.warmup;
   if (!open(peer, hint)) return std::nullopt;
   const std::string key = peer.file + "|" + peer.device + "|" + op + "|" + std::to_string(dims[0]) + "x" +
                           std::to_string(dims[1]) + "x" + std::to_string(dims[2]);
   auto found = cache_.find(key);
   if (found != cache_.end()) return found->second;
-  std::vector<double> samples(options_.runs);
+  std::vector<double> samples(runs);
   char library[256] = {}, error[1024] = {};
   const uint64_t d[3] = {dims[0], dims[1], dims[2]};
-  int status = peer.table->time(op.c_str(), d, options_.warmup, options_.runs, samples.data(), library,
-                                sizeof library, error, sizeof error);
+  int status = peer.table->time(op.c_str(), d, warmup, runs, samples.data(), library, sizeof library, error,
+                                sizeof error);
   if (status == PORTA_BENCH_PEER_UNSUPPORTED) return std::nullopt;
   Result r;
   r.device = peer.device;
@@ -167,21 +175,43 @@ std::vector<Comparison> Peers::compare(const DeviceInfo& info, const Row& row) {
   return out;
 }
 
-std::vector<std::pair<std::string, std::pair<double, double>>> Peers::launch_overhead(
-    const DeviceInfo& info) {
-  std::vector<std::pair<std::string, std::pair<double, double>>> out;
+std::vector<Floor> Peers::overhead_floors(const DeviceInfo& info) {
+  std::vector<Floor> out;
   if (!options_.peers) return out;
   for (Peer& peer : peers_) {
     const PeerSpec& spec = *peer.spec;
-    if (!spec.launch_label || !spec.api || !uses_api(info.api_version, spec.api) || !open(peer, info.name))
+    if (!spec.floors || !runs_on(spec, RunsOn::kSameApi, info)) continue;
+    if (!peer.table) {
+      out.push_back({"", peer.file, 0, peer.reason});
       continue;
-    auto trip = run(peer, info.name, "empty", {1, 1, 1});
-    auto g1 = run(peer, info.name, "empty_graph", {1, 1, 1});
-    auto gn = run(peer, info.name, "empty_graph", {1000, 1, 1});
-    if (trip && g1 && gn && trip->error.empty() && g1->error.empty() && gn->error.empty())
-      out.push_back(
-          {std::string(spec.launch_label) + " (" + peer.device + ")",
-           {trip->timing.median_ms * 1e3, (gn->timing.median_ms - g1->timing.median_ms) * 1e3 / 999}});
+    }
+    if (!open(peer, info.name)) {
+      out.push_back({"", peer.file, 0, peer.reason});
+      continue;
+    }
+    std::istringstream ops(spec.floors);
+    for (std::string op; ops >> op;) {
+      Floor floor;
+      floor.figure = op.rfind("replay", 0) == 0 ? "replay" : "round trip";
+      std::optional<Result> a, b;
+      if (floor.figure == "round trip") {
+        // As measure_overhead(): at least 100 runs after 10 warm-up runs.
+        a = run(peer, info.name, op, {kRoundTripBytes, 1, 1}, 10, std::max<uint32_t>(options_.runs, 100));
+      } else {
+        a = run(peer, info.name, op, {1, 1, 1}, 3);
+        b = run(peer, info.name, op, {kReplayDispatches, 1, 1}, 3);
+      }
+      if (!a) continue;  // the peer does not time this op
+      floor.label = a->library + " (" + a->device + ")";
+      if (!a->error.empty() || (b && !b->error.empty())) {
+        floor.error = a->error.empty() ? b->error : a->error;
+      } else if (b) {
+        floor.us = (b->timing.median_ms - a->timing.median_ms) * 1e3 / (kReplayDispatches - 1);
+      } else {
+        floor.us = a->timing.median_ms * 1e3;
+      }
+      out.push_back(floor);
+    }
   }
   return out;
 }

@@ -27,8 +27,8 @@ struct PeerSpec {
   const char* name;  // the library is peer-NAME.so; nullptr: the C++ loops built into porta-bench
   const char* api;   // the native API it calls, as DeviceInfo::api_version starts; nullptr: host code
   RunsOn runs_on;
-  const char* ops;           // the ops it is compared on, separated by blanks; nullptr: every op
-  const char* launch_label;  // also timed beside porta's dispatch overhead on devices of its API
+  const char* ops;     // the ops it is compared on, separated by blanks; nullptr: every op
+  const char* floors;  // its ops timed beside porta's dispatch overhead (round_trip*, replay*)
 };
 
 struct Peer {
@@ -51,9 +51,10 @@ class Peers {
   // host's; a peer's timings are measured once per device, op and size.
   std::vector<Comparison> compare(const DeviceInfo& info, const Row& row);
 
-  // The peers' launch and graph-replay overhead on `info`'s device:
-  // (label, (round trip us, per dispatch us)).
-  std::vector<std::pair<std::string, std::pair<double, double>>> launch_overhead(const DeviceInfo& info);
+  // The floors of porta's dispatch overhead on `info`'s device: each floor
+  // peer of its native API times its round_trip* and replay* ops there, the
+  // same way measure_overhead() times porta's.
+  std::vector<Floor> overhead_floors(const DeviceInfo& info);
 
   const std::vector<Peer>& all() const { return peers_; }
 
@@ -65,7 +66,8 @@ class Peers {
     std::string error;
   };
   bool open(Peer& peer, const std::string& hint);
-  std::optional<Result> run(Peer& peer, const std::string& hint, const std::string& op, const Dims& dims);
+  std::optional<Result> run(Peer& peer, const std::string& hint, const std::string& op, const Dims& dims,
+                            uint32_t warmup = 0, uint32_t runs = 0);
 
   const Options& options_;
   std::vector<Peer> peers_;

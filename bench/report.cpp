@@ -112,17 +112,15 @@ void to_json(Json& j, const Row& r) {
 }
 
 void to_json(Json& j, const Overhead& oh) {
-  Json peers = Json::array();
-  for (const auto& [peer, times] : oh.peers)
-    peers.push_back({{"peer", peer},
-                     {"round_trip_us", number(times.first)},
-                     {"replay_per_dispatch_us", number(times.second)}});
+  Json floors = Json::array();
+  for (const Floor& f : oh.floors)
+    floors.push_back({{"figure", f.figure}, {"floor", f.label}, {"us", number(f.us)}, {"error", f.error}});
   j = {{"backend", oh.backend},
        {"device", oh.device},
        {"error", oh.error},
        {"round_trip_us", number(oh.round_trip_us)},
        {"replay_per_dispatch_us", number(oh.replay_per_dispatch_us)},
-       {"peers", peers}};
+       {"floors", floors}};
 }
 
 namespace {
@@ -230,10 +228,15 @@ void print_table(const Bench& bench, FILE* out) {
     }
     std::fprintf(out, "  %-7s %-40s round trip %8.1f us   replay %7.2f us/dispatch", oh.backend.c_str(),
                  oh.device.substr(0, 40).c_str(), oh.round_trip_us, oh.replay_per_dispatch_us);
-    for (const auto& p : oh.peers)
-      std::fprintf(out, "   | %s: %.1f us, %.2f us/dispatch", p.first.c_str(), p.second.first,
-                   p.second.second);
     std::fprintf(out, "\n");
+    for (const Floor& f : oh.floors) {
+      if (!f.error.empty())
+        std::fprintf(out, "    floor %-10s %s: %s\n", f.figure.c_str(), f.label.c_str(), f.error.c_str());
+      else
+        std::fprintf(out, "    floor %-10s %8.2f us%s  %s (porta / floor %.2fx)\n", f.figure.c_str(), f.us,
+                     f.figure == "replay" ? "/dispatch" : "          ", f.label.c_str(),
+                     (f.figure == "replay" ? oh.replay_per_dispatch_us : oh.round_trip_us) / f.us);
+    }
   }
   print_energy(bench, out);
 }

@@ -36,14 +36,28 @@ struct Row {
   std::string error;
 };
 
+// The native API's own cost of what porta's overhead figures measure, called
+// directly on the same device in the same run (the floor peers, peers.cpp).
+struct Floor {
+  std::string figure;  // "round trip" or "replay"
+  std::string label;   // what was timed, and the device
+  double us = 0;       // round trip; replay: per dispatch
+  std::string error;   // why there is no figure
+};
+
 struct Overhead {
   std::string backend, device;
   double round_trip_us = 0;  // upload 256 bytes, one dispatch, read back, sync
   double replay_per_dispatch_us = 0;
   std::string timer = "host clock";
-  std::vector<std::pair<std::string, std::pair<double, double>>> peers;  // name -> (round trip, per dispatch)
+  std::vector<Floor> floors;
   std::string error;
 };
+
+// Round trip: the 256 bytes porta-bench moves each way. Replay: the slope
+// between sequences of 1 and of this many dispatches.
+inline constexpr uint64_t kRoundTripBytes = 256;
+inline constexpr uint32_t kReplayDispatches = 1000;
 
 // A row's element type is named by its op: NAME for fp32, NAME_DTYPE for
 // DTYPE tf32, bf16, f16 or int8 ("matmul_f16"); bench.cpp appends
@@ -65,7 +79,7 @@ struct DeviceSummary {
   // --robust-cost's second run of a device: "PORTA_CPU_BOUNDS=off" (the
   // reference) or "robust" (the others); "" for the device as it opens by default.
   std::string variant;
-  double copy_gbs = 0;      // device-to-device copy, bytes read + written: the bound
+  double copy_gbs = 0;                              // device-to-device copy, bytes read + written: the bound
   double copy_engine_gbs = 0, copy_kernel_gbs = 0;  // porta's buffer copy, a copy kernel
   Peak peak;
   std::string energy_source;  // the meter, or "n/a: why"

@@ -49,9 +49,9 @@ constexpr Goal kGoals[] = {
     {"GPU", "CUDA Vulkan", "bf16 matmul, fp32 accumulate", Figure::kVsPeer, "matmul_bf16", "cuBLAS BF16",
      0.70, true},
     {"GPU", "CUDA", "TF32 matmul", Figure::kVsPeer, "matmul_tf32", "cuBLAS TF32", 0.70, true},
-    {"GPU", kGpuApis, "replay per dispatch (us)", Figure::kReplay, nullptr, "CUDA graph", 2.0, false},
-    {"GPU", kGpuApis, "round trip (us)", Figure::kRoundTrip, nullptr, "PyTorch tiny op", 10.0, false, 0, 0,
-     "10.3 us"},
+    {"GPU", kGpuApis, "replay per dispatch (us)", Figure::kReplay, nullptr, "API floor", 2.0, false},
+    {"GPU", kGpuApis, "round trip (us)", Figure::kRoundTrip, nullptr, "API floor", 10.0, false, 0, 0,
+     "PyTorch tiny op 10.3 us"},
     {"GPU", kGpuApis, "logreg step f16 features, m=2^24 d=256", Figure::kVsFp32, "logreg_step_f16",
      "porta fp32 step", 1.8, true, k2e24, k2e24},
     {"GPU", kGpuApis, "logreg step int8 features, m=2^24 d=256", Figure::kVsFp32, "logreg_step_int8",
@@ -264,18 +264,43 @@ class Judge {
       if (oh.backend == d.backend && oh.device == d.device) found = &oh;
     if (!found) return missing(t, "overhead", "");
     if (!found->error.empty()) return missing(t, "overhead", found->error);
-    std::string peer;
-    if (g.figure == Figure::kReplay) {
-      for (const auto& [label, times] : found->peers)
-        if (label.find(g.peer) != std::string::npos) peer = fmt("%.2f us", times.second);
-      t.peer = peer.empty() ? "-" : "CUDA graph " + peer;
-      return verdict(g, t, found->replay_per_dispatch_us, "empty kernel, 1000 dispatches replayed");
+    // The native API's own cost of the same work on the same device, in the
+    // same run (the floor peers): the lowest is the floor, each is listed.
+    const bool replay = g.figure == Figure::kReplay;
+    const double porta = replay ? found->replay_per_dispatch_us : found->round_trip_us;
+    const Floor* floor = nullptr;
+    std::vector<std::string> floors;
+    for (const Floor& f : found->floors) {
+      if (!f.figure.empty() && f.figure != (replay ? "replay" : "round trip")) continue;
+      if (!f.error.empty()) {
+        floors.push_back(f.label + ": " + f.error);
+      } else {
+        floors.push_back(f.label + fmt(" %.2f us", f.us));
+        if (!floor || f.us < floor->us) floor = &f;
+      }
     }
-    if (external_.round_trip_us > 0)
-      t.peer = std::string(g.peer) + fmt(" %.1f us", external_.round_trip_us) + " (issue: " + g.issue + ")";
-    else
-      t.peer += external_.file.empty() ? ", not in this run (--peer-results)" : ", not in " + external_.file;
-    return verdict(g, t, found->round_trip_us, "empty kernel: dispatch and sync, host clock");
+    std::string detail = replay
+                             ? "empty kernel, " + std::to_string(kReplayDispatches) + " dispatches replayed"
+                             : "256 B up, one dispatch, 256 B back, sync; host clock";
+    if (floor) {
+      t.peer = fmt("API floor %.2f us", floor->us);
+      detail =
+          fmt("porta / floor %.2fx", porta / floor->us) +
+          (floor->us > g.goal ? fmt(" (the API alone takes %.2f us, above the target)", floor->us) : "") +
+          "; floor: " + floor->label + "; " + detail;
+    } else {
+      t.peer = "API floor: none in this run";
+      if (floors.empty()) detail += "; " + peer_absent("floor");
+    }
+    if (floors.size() > 1 || (!floor && !floors.empty())) detail += "; floors: " + joined(floors);
+    if (!replay) {
+      if (external_.round_trip_us > 0)
+        detail += fmt("; PyTorch tiny op %.1f us", external_.round_trip_us) + " (issue: " + g.issue + ")";
+      else
+        detail += external_.file.empty() ? "; PyTorch tiny op not in this run (--peer-results)"
+                                         : "; PyTorch tiny op not in " + external_.file;
+    }
+    return verdict(g, t, porta, detail);
   }
 
   Target vs_fp32(const Goal& g, Target t, size_t device) const {

@@ -103,22 +103,38 @@ void mark_in_flight(porta_stream_t& s) {
     clear_last_error();  // no mark: the objects stay until the sync
 }
 
-// Issues `op` now, or records it when the core records this stream; keeps
-// `objects` alive while the work (or the sequence) may use them.
-void submit(porta_stream_t& s, const char* call, std::vector<std::shared_ptr<void>> objects, RecordedOp op) {
-  if (s.recording) {
-    for (auto& o : objects) s.recording->keep_alive.push_back(o);
-    if (!native_recording(*s.device)) {
-      s.recording->ops.push_back(std::move(op));
-      return;
-    }
-  } else {
-    release_finished(s);
-    for (auto& o : objects) s.in_flight.push_back(std::move(o));
+// What a failure of a queued operation names ("write", "dispatch 'NAME'"),
+// made into text only when something failed: a queued operation builds no
+// string and allocates nothing for its name.
+struct OpName {
+  const char* what;
+  const std::string* name = nullptr;
+  std::string text() const { return name ? std::string(what) + " '" + *name + "'" : std::string(what); }
+};
+
+// Before an operation is queued: lets go of the objects of finished work.
+void begin_submit(porta_stream_t& s) {
+  if (!s.recording) release_finished(s);
+}
+
+// Keeps `object` alive while the queued work (or the sequence being recorded) may use it.
+void keep(porta_stream_t& s, const std::shared_ptr<void>& object) {
+  (s.recording ? s.recording->keep_alive : s.in_flight).push_back(object);
+}
+
+// Issues an operation: `issue()` calls the plugin now, with what the caller
+// has at hand; when the core records this stream, `record()` makes the
+// recorded op instead, which owns copies of what it uses.
+template <class Issue, class Record>
+void submit(porta_stream_t& s, const OpName& name, Issue&& issue, Record&& record) {
+  if (s.recording && !native_recording(*s.device)) {
+    s.recording->ops.push_back(record());
+    return;
   }
-  check_not_lost(*s.device, call);
+  if (s.device->lost) check_not_lost(*s.device, name.text().c_str());
   clear_last_error();
-  check_plugin(op(), *s.device, call);
+  const porta_status status = issue();
+  if (status != PORTA_SUCCESS) check_plugin(status, *s.device, name.text().c_str());
   if (!s.recording) mark_in_flight(s);
 }
 
@@ -181,13 +197,16 @@ porta_status stream_transfer(porta_stream stream, porta_buffer buffer, uint64_t 
     check_range(b, offset, size, call, write ? "destination" : "source");
     if (size == 0) return;
     if (!host) fail_null_host(call, write, size);
-    auto api = s.device->api;
-    auto ps = s.handle;
-    auto pb = b.handle;
-    submit(s, write ? "write" : "read", {buffer->state}, [=] {
+    const porta_plugin_api* api = s.device->api;
+    porta_plugin_stream ps = s.handle;
+    porta_plugin_buffer pb = b.handle;
+    auto issue = [=] {
       return write ? api->stream_write(ps, pb, offset, host, size)
                    : api->stream_read(ps, pb, offset, host, size);
-    });
+    };
+    begin_submit(s);
+    keep(s, buffer->state);
+    submit(s, {write ? "write" : "read"}, issue, [&] { return RecordedOp(issue); });
   });
 }
 
@@ -228,8 +247,9 @@ porta_status dispatch(const char* call, porta_stream stream, porta_kernel kernel
     if (push_size && !push)
       fail(PORTA_ERROR_INVALID_ARGUMENT, "%s '%s': push constants are null", call, name.c_str());
 
-    std::vector<porta_plugin_binding> handles(binding_count);
-    std::vector<std::shared_ptr<void>> objects{kernel->state};
+    // This thread's list keeps its capacity: a dispatch allocates nothing here.
+    thread_local std::vector<porta_plugin_binding> handles;
+    handles.resize(binding_count);
     for (uint32_t i = 0; i < binding_count; ++i) {
       // The buffer's name in a message is built only when it is wrong: this
       // runs for every buffer of every dispatch.
@@ -270,28 +290,41 @@ porta_status dispatch(const char* call, porta_stream stream, porta_kernel kernel
              what().c_str(), static_cast<unsigned long long>(size),
              static_cast<unsigned long long>(parameter.min_size));
       handles[i] = {state.handle, b.offset, size};
-      objects.push_back(b.buffer->state);
     }
+    begin_submit(s);
+    keep(s, kernel->state);
+    for (uint32_t i = 0; i < binding_count; ++i) keep(s, binding(i).buffer->state);
     // PORTA_ROBUST=report: the dispatch's own record, read by the sync after it.
     if (k.bounds_report) {
       auto record = make_bounds_record(s.device, kernel->state, handles);
       handles.push_back({record->buffer->handle, 0, record->buffer->size});
-      objects.push_back(record->buffer);
+      keep(s, record->buffer);
       (s.recording ? s.recording->bounds_records : s.bounds_records).push_back(std::move(record));
     }
     const uint32_t device_push = k.interface.device_push_constant_size;
-    std::vector<uint8_t> push_bytes(static_cast<const uint8_t*>(push),
-                                    static_cast<const uint8_t*>(push) + (push ? device_push : 0));
-    std::array<uint32_t, 3> g{groups[0], groups[1], groups[2]};
-    auto api = s.device->api;
-    auto ps = s.handle;
-    auto pk = k.handle;
-    fault_point(*s.device, FaultPoint::dispatch, call, ("dispatch '" + name + "'").c_str());
-    submit(s, ("dispatch '" + name + "'").c_str(), std::move(objects), [=] {
-      return api->stream_dispatch(ps, pk, g.data(), handles.data(), static_cast<uint32_t>(handles.size()),
-                                  push_bytes.empty() ? nullptr : push_bytes.data(),
-                                  static_cast<uint32_t>(push_bytes.size()));
-    });
+    const void* push_data = push && device_push ? push : nullptr;
+    const uint32_t push_bytes = push ? device_push : 0;
+    const std::array<uint32_t, 3> g{groups[0], groups[1], groups[2]};
+    const porta_plugin_api* api = s.device->api;
+    porta_plugin_stream ps = s.handle;
+    porta_plugin_kernel pk = k.handle;
+    fault_point(*s.device, FaultPoint::dispatch, call, "dispatch", name.c_str());
+    submit(
+        s, {"dispatch", &name},
+        [&] {
+          return api->stream_dispatch(ps, pk, g.data(), handles.data(), static_cast<uint32_t>(handles.size()),
+                                      push_data, push_bytes);
+        },
+        [&] {
+          std::vector<porta_plugin_binding> bound(handles);
+          std::vector<uint8_t> bytes(static_cast<const uint8_t*>(push_data),
+                                     static_cast<const uint8_t*>(push_data) + (push_data ? push_bytes : 0));
+          return RecordedOp([=] {
+            return api->stream_dispatch(ps, pk, g.data(), bound.data(), static_cast<uint32_t>(bound.size()),
+                                        bytes.empty() ? nullptr : bytes.data(),
+                                        static_cast<uint32_t>(bytes.size()));
+          });
+        });
   });
 }
 
@@ -365,8 +398,11 @@ porta_status porta_stream_copy(porta_stream stream, porta_buffer src, uint64_t s
     auto ps = s.handle;
     auto pa = a.handle;
     auto pb = b.handle;
-    submit(s, "copy", {src->state, dst->state},
-           [=] { return api->stream_copy(ps, pa, src_offset, pb, dst_offset, size); });
+    auto issue = [=] { return api->stream_copy(ps, pa, src_offset, pb, dst_offset, size); };
+    begin_submit(s);
+    keep(s, src->state);
+    keep(s, dst->state);
+    submit(s, {"copy"}, issue, [&] { return RecordedOp(issue); });
   });
 }
 
@@ -385,7 +421,10 @@ porta_status porta_stream_fill(porta_stream stream, porta_buffer dst, uint64_t o
     auto api = s.device->api;
     auto ps = s.handle;
     auto pb = b.handle;
-    submit(s, "fill", {dst->state}, [=] { return api->stream_fill(ps, pb, offset, size, pattern); });
+    auto issue = [=] { return api->stream_fill(ps, pb, offset, size, pattern); };
+    begin_submit(s);
+    keep(s, dst->state);
+    submit(s, {"fill"}, issue, [&] { return RecordedOp(issue); });
   });
 }
 

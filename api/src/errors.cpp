@@ -57,10 +57,9 @@ void clear_last_error() {
 
 const std::string& last_error_cause() { return last_error_cause_text; }
 
-porta_status guard(const std::function<void()>& body) noexcept {
+porta_status report_current_exception() noexcept {
   try {
-    body();
-    return PORTA_SUCCESS;
+    throw;
   } catch (const Failure& f) {
     return report_error(f.status, f.what());
   } catch (const std::bad_alloc&) {

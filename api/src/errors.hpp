@@ -30,7 +30,20 @@ void clear_last_error();
 // The message of the last error without its status name.
 const std::string& last_error_cause();
 
-// Runs `body` at the C boundary: exceptions become the returned status.
-porta_status guard(const std::function<void()>& body) noexcept;
+// Inside a catch block: reports the exception being handled (report_error)
+// and returns its status.
+porta_status report_current_exception() noexcept;
+
+// Runs `body` at the C boundary: exceptions become the returned status. A
+// template, so that a call's body is no std::function (no allocation per call).
+template <class Body>
+porta_status guard(Body&& body) noexcept {
+  try {
+    body();
+    return PORTA_SUCCESS;
+  } catch (...) {
+    return report_current_exception();
+  }
+}
 
 }  // namespace porta::core

@@ -86,7 +86,8 @@ bool applies(const FaultPlan& p, const DeviceState& device) {
 
 }  // namespace
 
-void fault_point(DeviceState& device, FaultPoint point, const char* call, const char* what) {
+void fault_point(DeviceState& device, FaultPoint point, const char* call, const char* what,
+                 const char* name) {
   porta_status status = PORTA_SUCCESS;
   std::string message;
   {
@@ -120,7 +121,8 @@ void fault_point(DeviceState& device, FaultPoint point, const char* call, const 
     if (!device.lost) device.lost_cause = message;
     device.lost = true;
   }
-  fail(status, "%s on %s: %s: %s", call, device.label.c_str(), what, message.c_str());
+  fail(status, "%s on %s: %s%s%s%s: %s", call, device.label.c_str(), what, name ? " '" : "", name ? name : "",
+       name ? "'" : "", message.c_str());
 }
 
 }  // namespace porta::core

@@ -10,7 +10,9 @@ enum class FaultPoint { alloc, dispatch };
 
 // Counts one allocation or dispatch on `device` and fails it when a fault is
 // set for this one (PORTA_FAULT, porta_fault_inject). `what` names the
-// operation ("buffer_create (64 bytes)", "dispatch 'scale'").
-void fault_point(DeviceState& device, FaultPoint point, const char* call, const char* what);
+// operation ("buffer_create (64 bytes)", "dispatch"), followed by `name` in
+// quotes where given ("dispatch 'scale'"; joined only for a message).
+void fault_point(DeviceState& device, FaultPoint point, const char* call, const char* what,
+                 const char* name = nullptr);
 
 }  // namespace porta::core

@@ -210,6 +210,7 @@ DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32
   // --sweep-matmul kernels/matmul/matmul.comp` at 4096^2 on an H100 (bench/README.md):
   // 8 x 8 items, slices 8 deep.
   info.tuning.tile_huge = {16, 16, 8, 8, 8, 1};
+  find_command_buffers(e);
   return e;
 }
 
@@ -300,6 +301,14 @@ porta_plugin_device_t* device_open(uint32_t index, const porta_plugin_device_opt
   cl_int status = CL_SUCCESS;
   device->context = cl().clCreateContext(props, 1, &entry.device, context_notify, nullptr, &status);
   check(status, device->where, "clCreateContext");
+  device->command_buffers = command_buffers_for(entry);
+  plugin::log(
+      PORTA_LOG_DEBUG,
+      "opencl: " + device->where + ": recorded sequences replay " +
+          (device->command_buffers ? std::string("through cl_khr_command_buffer")
+           : entry.command_buffers.create
+               ? std::string("dispatch by dispatch (a CPU-type device, or PORTA_OPENCL_COMMAND_BUFFERS=0)")
+               : "dispatch by dispatch: " + entry.command_buffers_absent));
   return device.release();
 }
 

@@ -270,6 +270,7 @@ porta_plugin_kernel_t* kernel_create(porta_plugin_device_t& device, const porta_
   k->kernel = kernel;
   k->program = program.release();
   k->name = d.name;
+  k->entry_point = d.entry_point;
   for (int i = 0; i < 3; ++i) k->local_size[i] = d.workgroup_size[i];
 
   try {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -13,6 +14,21 @@
 
 namespace porta::opencl {
 
+// cl_khr_command_buffer's entry points, where a device has the extension
+// (command_buffer.cpp): a recorded run of dispatches replays as one enqueue.
+struct CommandBufferApi {
+  clCreateCommandBufferKHR_fn create = nullptr;
+  clCommandNDRangeKernelKHR_fn ndrange = nullptr;
+  clFinalizeCommandBufferKHR_fn finalize = nullptr;
+  clEnqueueCommandBufferKHR_fn enqueue = nullptr;
+  clReleaseCommandBufferKHR_fn release = nullptr;
+  clGetCommandBufferInfoKHR_fn info = nullptr;
+  // CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR: a command buffer may
+  // be enqueued again before its last enqueue has finished.
+  bool simultaneous = false;
+  cl_command_queue_properties required_queue_properties = 0;
+};
+
 // One OpenCL device found at init(), with what kernel creation and dispatch check.
 struct DeviceEntry {
   cl_platform_id platform = nullptr;
@@ -22,8 +38,10 @@ struct DeviceEntry {
   std::string platform_version;  // CL_PLATFORM_VERSION
   uint32_t pointer_bytes = 8;    // CL_DEVICE_ADDRESS_BITS / 8: size of a __global pointer argument
   uint32_t max_parameter_bytes = 0;
-  std::string extensions;    // CL_DEVICE_EXTENSIONS
-  std::string opencl_c_std;  // the newest -cl-std= its compiler takes: "CL1.2", "CL2.0" or "CL3.0"
+  std::string extensions;              // CL_DEVICE_EXTENSIONS
+  std::string opencl_c_std;            // the newest -cl-std= its compiler takes: "CL1.2", "CL2.0" or "CL3.0"
+  CommandBufferApi command_buffers;    // `create` null: no usable cl_khr_command_buffer
+  std::string command_buffers_absent;  // why, for the log
 };
 
 // Whether the space-separated `extensions` list `name` (whole words only).
@@ -43,6 +61,9 @@ struct porta_plugin_device_t {
   cl_context context;
   std::string where;        // "device 'NAME'"
   uint64_t timeout_ms = 0;  // per dispatch (porta/robust.h); 0: none
+  // Recorded dispatches replay through cl_khr_command_buffer; null where they
+  // do not (command_buffers_for()).
+  const porta::opencl::CommandBufferApi* command_buffers = nullptr;
 };
 
 struct porta_plugin_buffer_t {
@@ -58,6 +79,7 @@ struct porta_plugin_kernel_t {
   cl_program program;
   cl_kernel kernel;
   std::string name;
+  std::string entry_point;
   size_t local_size[3];
   // Kernel arguments are state of the cl_kernel: setting them and enqueueing must
   // not interleave between threads dispatching the same kernel.
@@ -71,11 +93,31 @@ struct porta_plugin_kernel_t {
 // Direct execution and sequence replay run the same closures.
 using StreamOp = std::function<void(porta_plugin_stream_t&)>;
 
+namespace porta::opencl {
+// A recorded dispatch's kernel and arguments, by value (stream.cpp).
+struct RecordedDispatch;
+
+struct RecordedOp {
+  StreamOp run;
+  std::shared_ptr<const RecordedDispatch> dispatch;  // set when the op is a dispatch
+};
+
+// A run of consecutive recorded dispatches, ops [begin, end) of a sequence,
+// recorded into one command buffer against the recording stream's queue.
+struct CommandBufferRun {
+  size_t begin = 0, end = 0;
+  cl_command_buffer_khr buffer = nullptr;
+  cl_command_queue queue = nullptr;  // retained: a sequence may outlive its stream
+  std::vector<cl_kernel> kernels;    // one per command, its arguments set once
+  std::vector<std::string> names;    // the kernels', for the watchdog's message, at most 8
+};
+}  // namespace porta::opencl
+
 struct porta_plugin_stream_t {
   porta_plugin_device_t* device;
   cl_command_queue queue;
   bool recording = false;
-  std::vector<StreamOp> recorded;
+  std::vector<porta::opencl::RecordedOp> recorded;
   bool wrapped = false;                      // a framework's queue (stream_wrap_native)
   cl_mem small_mem = nullptr;                // CL_MEM_ALLOC_HOST_PTR, mapped for good: pinned host memory
   porta::plugin::SmallTransfers small;       // in small_mem's mapping
@@ -90,7 +132,10 @@ struct porta_plugin_stream_t {
 };
 
 struct porta_plugin_sequence_t {
-  std::vector<StreamOp> ops;
+  std::vector<porta::opencl::RecordedOp> ops;
+  const porta::opencl::CommandBufferApi* api = nullptr;  // of `runs`
+  std::vector<porta::opencl::CommandBufferRun> runs;     // in order of `begin`
+  ~porta_plugin_sequence_t();
 };
 
 struct porta_plugin_event_t {
@@ -133,6 +178,30 @@ void stream_begin_record(porta_plugin_stream_t& stream);
 porta_plugin_sequence_t* stream_end_record(porta_plugin_stream_t& stream);
 void stream_replay(porta_plugin_stream_t& stream, porta_plugin_sequence_t& sequence);
 void sequence_destroy(porta_plugin_sequence_t* sequence);
+
+// cl_khr_command_buffer (command_buffer.cpp).
+// Fills entry.command_buffers, or entry.command_buffers_absent with the reason.
+void find_command_buffers(DeviceEntry& entry);
+// The device's command buffers where recorded sequences use them: on GPUs, or
+// as PORTA_OPENCL_COMMAND_BUFFERS (1 or 0) says; null otherwise.
+const CommandBufferApi* command_buffers_for(const DeviceEntry& entry);
+// Records each run of consecutive dispatches of `sequence` into a command
+// buffer on `stream`'s queue; a run the driver refuses stays as its ops
+// (logged at debug).
+void build_command_buffers(porta_plugin_stream_t& stream, porta_plugin_sequence_t& sequence);
+// Replays ops [run.begin, run.end) as one enqueue; false when it cannot now
+// (another queue, or the buffer still running and not simultaneous): the
+// caller then runs the ops.
+bool replay_command_buffer(porta_plugin_stream_t& stream, const porta_plugin_sequence_t& sequence,
+                           const CommandBufferRun& run);
+// Records `dispatch` into `run.buffer` after sync point `*last` (none when
+// `first`), leaving its own sync point in `*last` (stream.cpp, beside the
+// plain dispatch it mirrors). The command gets a cl_kernel of its own, kept
+// in `run.kernels`: some drivers (PoCL 3.1) read a command's arguments from
+// its kernel when the buffer runs rather than when it is recorded.
+void record_dispatch(const CommandBufferApi& api, CommandBufferRun& run, porta_plugin_stream_t& stream,
+                     const RecordedDispatch& dispatch, bool first, cl_sync_point_khr* last);
+const std::string& dispatch_kernel_name(const RecordedDispatch& dispatch);
 
 // Interop (interop.cpp): foreign memory, native handles, queues and events.
 porta_plugin_buffer_t* buffer_import(porta_plugin_device_t& device, const porta_native_memory& memory);

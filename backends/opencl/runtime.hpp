@@ -5,6 +5,7 @@
 
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 
 #include <string>
 
@@ -55,7 +56,8 @@ namespace porta::opencl {
   X(clEnqueueBarrierWithWaitList) \
   X(clSetEventCallback)           \
   X(clSetUserEventStatus)         \
-  X(clRetainEvent)
+  X(clRetainEvent)                \
+  X(clGetExtensionFunctionAddressForPlatform)
 
 struct Runtime {
 #define PORTA_CL_DECLARE(name) decltype(&::name) name = nullptr;

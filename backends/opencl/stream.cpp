@@ -18,7 +18,7 @@ namespace {
 template <class Op>
 void submit(porta_plugin_stream_t& stream, Op&& op) {
   if (stream.recording) {
-    stream.recorded.emplace_back(std::forward<Op>(op));
+    stream.recorded.push_back({std::forward<Op>(op), nullptr});
   } else {
     op(stream);
   }
@@ -53,7 +53,7 @@ void set_arg(const porta_plugin_stream_t& stream, porta_plugin_kernel_t& k, cl_u
   if (k.last_args.size() <= index) k.last_args.resize(index + 1);
   std::vector<unsigned char>& last = k.last_args[index];
   const auto* bytes = static_cast<const unsigned char*>(key);
-  if (last.size() == key_size && std::equal(bytes, bytes + key_size, last.begin())) return;
+  if (key_size && last.size() == key_size && std::equal(bytes, bytes + key_size, last.begin())) return;
   last.clear();  // unknown unless the call succeeds
   cl_int status = cl().clSetKernelArg(k.kernel, index, size, value);
   if (status != CL_SUCCESS)
@@ -80,48 +80,95 @@ struct DispatchArgs {
   }
 };
 
-void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const DispatchArgs& a) {
-  plugin::note_kernel(stream.pending_kernels, kernel.name);
-  size_t global[3], local[3];
+void work_sizes(const porta_plugin_kernel_t& kernel, const DispatchArgs& a, size_t global[3],
+                size_t local[3]) {
   for (int d = 0; d < 3; ++d) {
     local[d] = kernel.local_size[d];
     global[d] = size_t{a.groups[d]} * local[d];
   }
-  std::lock_guard lock(kernel.launch_mutex);
+}
+
+// Calls set(index, size, value, key, key_size, describe) for each argument
+// of a dispatch: `key` (key_size bytes) stands for the value in the kernel's
+// argument cache, key_size 0 for a value never to be matched again.
+template <class Set>
+void for_each_arg(const DispatchArgs& a, Set set) {
   cl_uint arg = 0;
   for (size_t i = 0; i < a.mems.size(); ++i, ++arg) {
-    cl_mem mem = a.mems[i];
     auto describe = [&] { return plugin::format("buffer %u", arg); };
-    if (a.ids[i] != 0) {
-      set_arg(stream, kernel, arg, sizeof(cl_mem), &mem, &a.ids[i], sizeof(uint64_t), describe);
-    } else {
-      set_arg(stream, kernel, arg, sizeof(cl_mem), &mem, &mem, sizeof(cl_mem), describe);
-      kernel.last_args[arg].clear();  // the sub-buffer goes with this dispatch: never matched again
-    }
+    // A sub-buffer goes with its dispatch: never matched again.
+    set(arg, sizeof(cl_mem), &a.mems[i], &a.ids[i], a.ids[i] != 0 ? sizeof(uint64_t) : 0, describe);
   }
   // The translated entry point takes the push constants as one struct by value
   // after the buffers; a size mismatch here means the struct layouts disagree.
   if (!a.push.empty()) {
-    set_arg(stream, kernel, arg, a.push.size(), a.push.data(), a.push.data(), a.push.size(),
-            [&] { return plugin::format("push constants (%zu bytes) as argument %u", a.push.size(), arg); });
+    set(arg, a.push.size(), a.push.data(), a.push.data(), a.push.size(),
+        [&] { return plugin::format("push constants (%zu bytes) as argument %u", a.push.size(), arg); });
     ++arg;
   }
   // Then the buffers' sizes, one struct by value (porta_buffer_sizes), for .length().
   if (!a.sizes.empty()) {
     const size_t bytes = a.sizes.size() * sizeof(cl_ulong);
-    set_arg(stream, kernel, arg, bytes, a.sizes.data(), a.sizes.data(), bytes,
-            [&] { return plugin::format("buffer sizes as argument %u", arg); });
+    set(arg, bytes, a.sizes.data(), a.sizes.data(), bytes,
+        [&] { return plugin::format("buffer sizes as argument %u", arg); });
   }
+}
+
+std::string describe_groups(const porta_plugin_kernel_t& kernel, const DispatchArgs& a,
+                            const size_t local[3]) {
+  return ": kernel '" + kernel.name + "'" +
+         plugin::format(": %ux%ux%u groups of %zux%zux%zu", a.groups[0], a.groups[1], a.groups[2], local[0],
+                        local[1], local[2]);
+}
+
+void dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kernel, const DispatchArgs& a) {
+  plugin::note_kernel(stream.pending_kernels, kernel.name);
+  size_t global[3], local[3];
+  work_sizes(kernel, a, global, local);
+  std::lock_guard lock(kernel.launch_mutex);
+  for_each_arg(
+      a, [&](cl_uint index, size_t size, const void* value, const void* key, size_t key_size, auto describe) {
+        set_arg(stream, kernel, index, size, value, key, key_size, describe);
+      });
   cl_int status = cl().clEnqueueNDRangeKernel(stream.queue, kernel.kernel, 3, nullptr, global, local, 0,
                                               nullptr, nullptr);
   if (status == CL_SUCCESS) note_enqueued(stream);
   if (status != CL_SUCCESS)
-    check(status,
-          stream.device->where + ": kernel '" + kernel.name + "'" +
-              plugin::format(": %ux%ux%u groups of %zux%zux%zu", a.groups[0], a.groups[1], a.groups[2],
-                             local[0], local[1], local[2]),
-          "clEnqueueNDRangeKernel");
+    check(status, stream.device->where + describe_groups(kernel, a, local), "clEnqueueNDRangeKernel");
 }
+
+}  // namespace
+
+struct RecordedDispatch {
+  porta_plugin_kernel_t* kernel;
+  DispatchArgs args;
+};
+
+void record_dispatch(const CommandBufferApi& api, CommandBufferRun& run, porta_plugin_stream_t& stream,
+                     const RecordedDispatch& d, bool first, cl_sync_point_khr* last) {
+  const porta_plugin_kernel_t& kernel = *d.kernel;
+  const std::string where = stream.device->where + ": kernel '" + kernel.name + "'";
+  size_t global[3], local[3];
+  work_sizes(kernel, d.args, global, local);
+  cl_int status = CL_SUCCESS;
+  cl_kernel own = cl().clCreateKernel(kernel.program, kernel.entry_point.c_str(), &status);
+  check(status, where, "clCreateKernel");
+  run.kernels.push_back(own);
+  for_each_arg(d.args,
+               [&](cl_uint index, size_t size, const void* value, const void*, size_t, auto describe) {
+                 const cl_int set = cl().clSetKernelArg(own, index, size, value);
+                 if (set != CL_SUCCESS) check(set, where + ": " + describe(), "clSetKernelArg");
+               });
+  // Each dispatch waits for the one before it: a stream is in order.
+  const cl_sync_point_khr after = *last;
+  check(api.ndrange(run.buffer, nullptr, nullptr, own, 3, nullptr, global, local, first ? 0 : 1,
+                    first ? nullptr : &after, last, nullptr),
+        stream.device->where + describe_groups(kernel, d.args, local), "clCommandNDRangeKernelKHR");
+}
+
+const std::string& dispatch_kernel_name(const RecordedDispatch& d) { return d.kernel->name; }
+
+namespace {
 
 // Room for `size` bytes in the stream's pinned memory for small transfers, or null.
 char* small_space(porta_plugin_stream_t& s, uint64_t size) {
@@ -240,8 +287,9 @@ void stream_dispatch(porta_plugin_stream_t& stream, porta_plugin_kernel_t& kerne
                   static_cast<const unsigned char*>(push) + push_size);
   std::copy(groups, groups + 3, a.groups);
   if (!stream.recording) return dispatch(stream, kernel, a);
+  auto kept = std::make_shared<const RecordedDispatch>(RecordedDispatch{&kernel, std::move(a)});
   stream.recorded.push_back(
-      [kernel = &kernel, a = std::move(a)](porta_plugin_stream_t& s) { dispatch(s, *kernel, a); });
+      {[kept](porta_plugin_stream_t& s) { dispatch(s, *kept->kernel, kept->args); }, kept});
 }
 
 void note_enqueued(porta_plugin_stream_t& stream, cl_event event) {
@@ -253,7 +301,7 @@ namespace {
 
 // Waits for the queue: polls the event of its last command (which completes
 // once everything before it on the in-order queue has) briefly, then blocks
-// in clFinish.
+// in clFinish; on CPU-type devices blocks at once.
 void wait_idle(porta_plugin_stream_t& stream) {
   const std::string& where = stream.device->where;
   // The last command's event where there is one (it completes once everything
@@ -265,26 +313,26 @@ void wait_idle(porta_plugin_stream_t& stream) {
           "clEnqueueMarkerWithWaitList");
   cl_int flushed = cl().clFlush(stream.queue);
   cl_int status = CL_SUCCESS, state = CL_QUEUED;
-  if (flushed == CL_SUCCESS)
-    plugin::spin_then_block(
-        [&] {
-          status =
-              cl().clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, nullptr);
-          return status != CL_SUCCESS || state <= CL_COMPLETE;  // done, or a negative error code
-        },
-        [] {});
+  auto done = [&] {
+    status = cl().clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, nullptr);
+    return status != CL_SUCCESS || state <= CL_COMPLETE;  // done, or a negative error code
+  };
+  if (flushed == CL_SUCCESS) {
+    // A CPU-type device (PoCL) runs on the cores a poll would take, and each
+    // poll takes its locks: there clFinish comes first (a round trip on PoCL
+    // on two shared cores: 48 against 76 us, medians of five runs each), and
+    // the marker's status after it.
+    if (stream.device->entry->info.type != PORTA_DEVICE_CPU)
+      plugin::spin_then_block(done, [] {});
+    else if (!stream.device->timeout_ms && cl().clFinish(stream.queue) == CL_SUCCESS)
+      done();
+  }
   check(flushed, where, "clFlush");
   if (status == CL_SUCCESS && state > CL_COMPLETE && stream.device->timeout_ms) {
     // The watchdog (porta/robust.h): OpenCL cannot stop a kernel, so one
     // past the limit leaves the device lost (the core then hands nothing back).
-    const bool done = plugin::wait_with_limit(
-        [&] {
-          status =
-              cl().clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, nullptr);
-          return status != CL_SUCCESS || state <= CL_COMPLETE;
-        },
-        stream.device->timeout_ms);
-    if (!done)
+    const bool finished = plugin::wait_with_limit(done, stream.device->timeout_ms);
+    if (!finished)
       plugin::fail(
           PORTA_ERROR_DEVICE_LOST,
           "opencl: %s: %s did not finish within %.3f s (PORTA_TIMEOUT); OpenCL cannot stop a running "
@@ -346,11 +394,22 @@ porta_plugin_sequence_t* stream_end_record(porta_plugin_stream_t& stream) {
   sequence->ops = std::move(stream.recorded);
   stream.recorded.clear();
   stream.recording = false;
+  build_command_buffers(stream, *sequence);
   return sequence.release();
 }
 
 void stream_replay(porta_plugin_stream_t& stream, porta_plugin_sequence_t& sequence) {
-  for (const StreamOp& op : sequence.ops) op(stream);
+  auto run = sequence.runs.begin();
+  for (size_t i = 0; i < sequence.ops.size();) {
+    if (run != sequence.runs.end() && run->begin == i) {
+      const size_t end = run->end;
+      if (replay_command_buffer(stream, sequence, *run++)) {
+        i = end;
+        continue;
+      }
+    }
+    sequence.ops[i++].run(stream);
+  }
 }
 
 void sequence_destroy(porta_plugin_sequence_t* sequence) { delete sequence; }

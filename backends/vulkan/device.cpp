@@ -103,7 +103,7 @@ Device::Device(const PhysicalDevice& p, const porta_plugin_device_options& optio
   memory = std::make_unique<MemoryPool>(*this);
   staging = std::make_unique<StagingPool>(*this);
   spin_budget = p.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? plugin::kSpinBudget
-                                                                      : std::chrono::microseconds(20000);
+                                                                       : std::chrono::microseconds(20000);
   plugin::log(PORTA_LOG_INFO,
               format("vulkan: opened %s: queue family %u, memory type %u for buffers%s, %s, %s",
                      label().c_str(), p.queue_family, device_memory_type,
@@ -206,15 +206,18 @@ void Device::submit(const VkSubmitInfo* submits, uint32_t count, VkFence fence, 
   check(r, call);
 }
 
-std::string Device::timeout_reason(const char* what) const {
+std::string Device::timeout_reason(const char* what_call, const std::vector<std::string>* kernels) const {
+  const std::string what =
+      kernels ? std::string(what_call) + " (waiting for " + plugin::kernels_phrase(*kernels) + ")"
+              : what_call;
   // Vulkan cannot stop a running dispatch: the device is lost to porta.
   return format(
       "%s did not finish within %.3f s (%s); Vulkan cannot stop a running kernel, so the device is lost",
-      what, static_cast<double>(timeout_ns) / 1e9,
+      what.c_str(), static_cast<double>(timeout_ns) / 1e9,
       timeout_option ? "PORTA_TIMEOUT" : "PORTA_VULKAN_TIMEOUT_MS");
 }
 
-void Device::wait_fence(VkFence fence, const char* what) {
+void Device::wait_fence(VkFence fence, const char* what, const std::vector<std::string>* kernels) {
   VkResult r = VK_SUCCESS;
   plugin::spin_then_block(
       [&] {
@@ -222,11 +225,12 @@ void Device::wait_fence(VkFence fence, const char* what) {
         return r != VK_NOT_READY;
       },
       [&] { r = fn.vkWaitForFences(handle, 1, &fence, VK_TRUE, timeout_ns); }, spin_budget);
-  if (r == VK_TIMEOUT) lose(timeout_reason(what));
+  if (r == VK_TIMEOUT) lose(timeout_reason(what, kernels));
   check(r, "vkWaitForFences");
 }
 
-void Device::wait_timeline(VkSemaphore semaphore, uint64_t value, const char* what) {
+void Device::wait_timeline(VkSemaphore semaphore, uint64_t value, const char* what,
+                           const std::vector<std::string>* kernels) {
   VkSemaphoreWaitInfo info = make<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
   info.semaphoreCount = 1;
   info.pSemaphores = &semaphore;
@@ -239,7 +243,7 @@ void Device::wait_timeline(VkSemaphore semaphore, uint64_t value, const char* wh
         return r != VK_SUCCESS || reached >= value;
       },
       [&] { r = fn.vkWaitSemaphores(handle, &info, timeout_ns); }, spin_budget);
-  if (r == VK_TIMEOUT) lose(timeout_reason(what));
+  if (r == VK_TIMEOUT) lose(timeout_reason(what, kernels));
   check(r, "vkWaitSemaphores");
 }
 

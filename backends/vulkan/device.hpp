@@ -73,12 +73,15 @@ class Device {
   // vkQueueSubmit under the queue's mutex.
   void submit(const VkSubmitInfo* submits, uint32_t count, VkFence fence, const char* call);
   // Wait with the configured timeout; a timeout marks the device lost.
-  void wait_fence(VkFence fence, const char* what);
-  void wait_timeline(VkSemaphore semaphore, uint64_t value, const char* what);
+  // `what` names the wait in a timeout's message, followed by the kernels it
+  // waited for where `kernels` is given (that text is built only then).
+  void wait_fence(VkFence fence, const char* what, const std::vector<std::string>* kernels = nullptr);
+  void wait_timeline(VkSemaphore semaphore, uint64_t value, const char* what,
+                     const std::vector<std::string>* kernels = nullptr);
 
  private:
   void choose_memory_types();
-  std::string timeout_reason(const char* what) const;
+  std::string timeout_reason(const char* what, const std::vector<std::string>* kernels) const;
   std::mutex queue_mutex_;
   std::atomic<bool> lost_{false};
   mutable std::mutex lost_mutex_;

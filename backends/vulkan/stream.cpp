@@ -360,12 +360,10 @@ void Stream::finish(const char* call) {
   event_waits_.clear();
   if (in_flight_.empty()) return;
   // A wait past the limit names the kernels it waited for.
-  const std::string what =
-      std::string(call) + " (waiting for " + plugin::kernels_phrase(pending_kernels_) + ")";
   if (timeline_) {
-    device_.wait_timeline(timeline_->handle, in_flight_.back()->value, what.c_str());
+    device_.wait_timeline(timeline_->handle, in_flight_.back()->value, call, &pending_kernels_);
   } else {
-    for (auto& b : in_flight_) device_.wait_fence(b->fence, what.c_str());
+    for (auto& b : in_flight_) device_.wait_fence(b->fence, call, &pending_kernels_);
   }
   pending_kernels_.clear();
   waited_.clear();  // what the work waited for has come

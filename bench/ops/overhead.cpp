@@ -32,11 +32,11 @@ Overhead measure_overhead(const DeviceInfo& info, Device& device, Stream& stream
   try {
     Kernel empty = device.kernel(glsl(kEmptyKernel, "empty"));
     Kernel add_one = device.kernel(glsl(kAddOneKernel, "add_one"));
-    Buffer data = device.buffer(256);
+    Buffer data = device.buffer(kRoundTripBytes);
     const uint32_t runs = std::max<uint32_t>(o.runs, 100);
     // The round trip the way a framework's tiny op sees it: the upload and
     // the read back are part of it, as is the wait for the answer.
-    std::vector<float> in(64), out(64);
+    std::vector<float> in(kRoundTripBytes / sizeof(float)), out(in.size());
     float next = 0;
     Timing trip = time_wall(10, runs, [&] {
       std::fill(in.begin(), in.end(), next);
@@ -51,7 +51,7 @@ Overhead measure_overhead(const DeviceInfo& info, Device& device, Stream& stream
     oh.round_trip_us = trip.median_ms * 1e3;
     // Per dispatch inside a replayed sequence: the slope between a sequence
     // of 1 and one of N dispatches, so the submit and sync cost drops out.
-    const uint32_t n = 1000;
+    const uint32_t n = kReplayDispatches;
     auto record = [&](uint32_t count) {
       stream.begin_record();
       for (uint32_t i = 0; i < count; ++i) stream.dispatch(empty, {1, 1, 1}, {data});

@@ -108,12 +108,15 @@ class GpuTargets : public ::testing::Test {
     cuda.device = kGpu;
     cuda.round_trip_us = 9.0;
     cuda.replay_per_dispatch_us = 0.8;
-    cuda.peers = {{"CUDA runtime launch / CUDA graph (H100)", {5.0, 0.3}}};
+    cuda.floors = {{"round trip", "CUDA driver, pageable (H100)", 12.0, ""},
+                   {"round trip", "CUDA driver, pinned (H100)", 7.5, ""},
+                   {"replay", "CUDA driver graph (H100)", 0.3, ""}};
     Overhead vulkan = cuda;
     vulkan.backend = "vulkan";
     vulkan.round_trip_us = 50;
     vulkan.replay_per_dispatch_us = 4.7;
-    vulkan.peers.clear();
+    vulkan.floors = {{"round trip", "Vulkan host-visible (H100)", 20.0, ""},
+                     {"replay", "Vulkan command buffer (H100)", 0, "vkQueueSubmit failed"}};
     run.overheads = {cuda, vulkan};
     run.external.file = "torch.json";
     run.external.device = kGpu;
@@ -156,11 +159,23 @@ TEST_F(GpuTargets, AMissingOpOrPeerIsNeverOk) {
 TEST_F(GpuTargets, DispatchGoalsAreMicroseconds) {
   const auto targets = run.judge();
   const Target replay = expect(targets, "cuda (NVIDIA H100 80GB HBM3) replay", "ok", "0.80 us");
-  EXPECT_EQ(replay.peer, "CUDA graph 0.30 us");
-  EXPECT_EQ(find(targets, "vulkan (NVIDIA H100 80GB HBM3) replay").status, "MISS");
+  EXPECT_EQ(replay.peer, "API floor 0.30 us");
+  EXPECT_NE(replay.detail.find("porta / floor 2.67x"), std::string::npos) << replay.detail;
+  const Target vulkan_replay = expect(targets, "vulkan (NVIDIA H100 80GB HBM3) replay", "MISS");
+  EXPECT_EQ(vulkan_replay.peer, "API floor: none in this run");
+  EXPECT_NE(vulkan_replay.detail.find("vkQueueSubmit failed"), std::string::npos) << vulkan_replay.detail;
+  // The lowest floor of the figure is the one the ratio is taken to; all are listed.
   const Target trip = expect(targets, "cuda (NVIDIA H100 80GB HBM3) round trip", "ok");
-  EXPECT_NE(trip.peer.find("PyTorch tiny op 10.3 us"), std::string::npos) << trip.peer;
-  EXPECT_EQ(find(targets, "vulkan (NVIDIA H100 80GB HBM3) round trip").status, "MISS");
+  EXPECT_EQ(trip.peer, "API floor 7.50 us");
+  EXPECT_NE(trip.detail.find("porta / floor 1.20x; floor: CUDA driver, pinned"), std::string::npos)
+      << trip.detail;
+  EXPECT_NE(trip.detail.find("CUDA driver, pageable (H100) 12.00 us"), std::string::npos) << trip.detail;
+  EXPECT_NE(trip.detail.find("PyTorch tiny op 10.3 us"), std::string::npos) << trip.detail;
+  // A MISS where the API itself is above the target says so.
+  const Target vulkan_trip = expect(targets, "vulkan (NVIDIA H100 80GB HBM3) round trip", "MISS");
+  EXPECT_NE(vulkan_trip.detail.find("porta / floor 2.50x (the API alone takes 20.00 us, above the target)"),
+            std::string::npos)
+      << vulkan_trip.detail;
 }
 
 TEST_F(GpuTargets, TypedStepsAreComparedWithTheFp32StepOfTheGoalsSize) {

@@ -1,5 +1,6 @@
 // Streams (submission order, several streams, several threads), events and
 // recorded sequences.
+#include <algorithm>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -361,6 +362,160 @@ TEST_P(Sequences, ReplayUsesTheHostMemoryEachTime) {
     ASSERT_EQ(out[0], marker) << "round " << round;
     for (uint32_t i = 1; i < n; ++i)
       ASSERT_EQ(out[i], round * 1000 + i + 10) << "round " << round << " i " << i;
+  }
+  api().sequence_destroy(seq);
+}
+
+// A replayed run of dispatches (one command buffer where the backend makes
+// one: cl_khr_command_buffer, a Vulkan command buffer, a CUDA graph) ends
+// where the same dispatches queued one by one do: several kernels' worth of
+// push constants, whole buffers and ranges of them, in order.
+TEST_P(Sequences, ReplayedDispatchesEndAsPlainOnes) {
+  REQUIRE_SEQUENCES();
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  const uint32_t n = 2048;
+  const uint64_t align = std::max<uint64_t>(info.binding_offset_alignment, 4);
+  const uint64_t half = (n / 2 * 4 + align - 1) / align * align;  // a range: the upper part of a buffer
+  const uint32_t upper = uint32_t((n * 4 - half) / 4);
+  std::vector<uint32_t> start(n);
+  for (uint32_t i = 0; i < n; ++i) start[i] = i * 3;
+  porta_plugin_buffer recorded[2] = {buffer(n * 4), buffer(n * 4)}, plain[2] = {buffer(n * 4), buffer(n * 4)};
+  for (porta_plugin_buffer b : {recorded[0], recorded[1], plain[0], plain[1]}) write(b, start.data(), n * 4);
+  sync();
+  auto queue = [&](porta_plugin_buffer* b) {
+    dispatch(inc, n / 64, {b[0]}, IncrementPush{n, 1, 0});
+    dispatch(inc, n / 64, {b[1]}, IncrementPush{n, 10, 0});
+    const IncrementPush push{upper, 100, 0};
+    dispatch_ranges(inc, (upper + 63) / 64, 1, 1, {{b[0], half, n * 4 - half}}, &push, sizeof push);
+    dispatch(inc, n / 64, {b[0]}, IncrementPush{n, 1000, 3});
+  };
+  ASSERT_EQ(api().stream_begin_record(stream), PORTA_SUCCESS) << error();
+  queue(recorded);
+  porta_plugin_sequence seq = nullptr;
+  ASSERT_EQ(api().stream_end_record(stream, &seq), PORTA_SUCCESS) << error();
+  for (int r = 0; r < 3; ++r) {
+    ASSERT_EQ(api().stream_replay(stream, seq), PORTA_SUCCESS) << error();
+    queue(plain);
+  }
+  std::vector<uint32_t> got(n), want(n);
+  for (int b = 0; b < 2; ++b) {
+    read(recorded[b], got.data(), n * 4);
+    read(plain[b], want.data(), n * 4);
+    sync();
+    for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(got[i], want[i]) << "buffer " << b << " element " << i;
+    EXPECT_EQ(want[0], b ? 3u * 10u : 3u * 1001u) << "buffer " << b;
+    EXPECT_EQ(want[n - 1], (n - 1) * 3 + (b ? 3u * 10u : 3u * 1101u)) << "buffer " << b;
+  }
+  api().sequence_destroy(seq);
+}
+
+// Two sequences recorded one after the other with the same kernel keep their
+// own buffers and push constants, whatever ran last; a dispatch of that
+// kernel between replays changes neither.
+TEST_P(Sequences, EachSequenceKeepsItsOwnArguments) {
+  REQUIRE_SEQUENCES();
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  const uint32_t n = 1024;
+  porta_plugin_buffer a = buffer(n * 4), b = buffer(n * 4);
+  ASSERT_EQ(api().stream_fill(stream, a, 0, n * 4, 0), PORTA_SUCCESS) << error();
+  ASSERT_EQ(api().stream_fill(stream, b, 0, n * 4, 0), PORTA_SUCCESS) << error();
+  auto record = [&](porta_plugin_buffer target, uint32_t add) {
+    porta_plugin_sequence seq = nullptr;
+    EXPECT_EQ(api().stream_begin_record(stream), PORTA_SUCCESS) << error();
+    dispatch(inc, n / 64, {target}, IncrementPush{n, add, 0});
+    dispatch(inc, n / 64, {target}, IncrementPush{n, add, 0});
+    EXPECT_EQ(api().stream_end_record(stream, &seq), PORTA_SUCCESS) << error();
+    return seq;
+  };
+  porta_plugin_sequence to_a = record(a, 1), to_b = record(b, 1000);
+  ASSERT_NE(to_a, nullptr);
+  ASSERT_NE(to_b, nullptr);
+  ASSERT_EQ(api().stream_replay(stream, to_a), PORTA_SUCCESS) << error();  // a: 2
+  ASSERT_EQ(api().stream_replay(stream, to_b), PORTA_SUCCESS) << error();  // b: 2000
+  ASSERT_EQ(api().stream_replay(stream, to_a), PORTA_SUCCESS) << error();  // a: 4
+  dispatch(inc, n / 64, {a}, IncrementPush{n, 50, 0});                     // a: 54
+  ASSERT_EQ(api().stream_replay(stream, to_b), PORTA_SUCCESS) << error();  // b: 4000
+  // Recorded again: the new sequence has its own arguments, the old ones keep theirs.
+  porta_plugin_sequence again = record(b, 7);
+  ASSERT_EQ(api().stream_replay(stream, to_a), PORTA_SUCCESS) << error();   // a: 56
+  ASSERT_EQ(api().stream_replay(stream, again), PORTA_SUCCESS) << error();  // b: 4014
+  std::vector<uint32_t> got_a(n), got_b(n);
+  read(a, got_a.data(), n * 4);
+  read(b, got_b.data(), n * 4);
+  sync();
+  EXPECT_TRUE(every_word_is(got_a, 56));
+  EXPECT_TRUE(every_word_is(got_b, 4014));
+  for (porta_plugin_sequence s : {to_a, to_b, again}) api().sequence_destroy(s);
+}
+
+// A sequence reads its buffers as they are when it runs: what a write, copy
+// or fill queued between replays put there.
+TEST_P(Sequences, ReplaySeesBuffersChangedBetweenReplays) {
+  REQUIRE_SEQUENCES();
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  const uint32_t n = 512;
+  porta_plugin_buffer b = buffer(n * 4), source = buffer(n * 4);
+  ASSERT_EQ(api().stream_begin_record(stream), PORTA_SUCCESS) << error();
+  dispatch(inc, n / 64, {b}, IncrementPush{n, 1, 0});
+  dispatch(inc, n / 64, {b}, IncrementPush{n, 2, 0});
+  porta_plugin_sequence seq = nullptr;
+  ASSERT_EQ(api().stream_end_record(stream, &seq), PORTA_SUCCESS) << error();
+  std::vector<uint32_t> in(n), out(n);
+  for (uint32_t round = 0; round < 20; ++round) {
+    switch (round % 3) {
+      case 0:
+        std::fill(in.begin(), in.end(), round * 100);
+        write(b, in.data(), n * 4);
+        break;
+      case 1:
+        std::fill(in.begin(), in.end(), round * 100);
+        write(source, in.data(), n * 4);
+        ASSERT_EQ(api().stream_copy(stream, source, 0, b, 0, n * 4), PORTA_SUCCESS) << error();
+        break;
+      default:
+        ASSERT_EQ(api().stream_fill(stream, b, 0, n * 4, round * 100), PORTA_SUCCESS) << error();
+    }
+    ASSERT_EQ(api().stream_replay(stream, seq), PORTA_SUCCESS) << error();
+    read(b, out.data(), n * 4);
+    sync();
+    ASSERT_TRUE(every_word_is(out, round * 100 + 3)) << "round " << round;
+  }
+  api().sequence_destroy(seq);
+}
+
+// Transfers between dispatches split a sequence's runs of dispatches; each
+// part replays in order, on the stream that recorded it and on another.
+TEST_P(Sequences, DispatchesAroundTransfersReplayInOrderOnAnyStream) {
+  REQUIRE_SEQUENCES();
+  porta_plugin_kernel inc = kernel(*glsl(k::kIncrement, "increment"));
+  ASSERT_NE(inc, nullptr);
+  porta_plugin_stream other = new_stream();
+  ASSERT_NE(other, nullptr);
+  const uint32_t n = 256;
+  porta_plugin_buffer a = buffer(n * 4), b = buffer(n * 4);
+  std::vector<uint32_t> in(n), middle(n), out(n);
+  ASSERT_EQ(api().stream_begin_record(stream), PORTA_SUCCESS) << error();
+  write(a, in.data(), n * 4);
+  dispatch(inc, n / 64, {a}, IncrementPush{n, 1, 0});
+  dispatch(inc, n / 64, {a}, IncrementPush{n, 2, 0});
+  read(a, middle.data(), n * 4);
+  dispatch(inc, n / 64, {a}, IncrementPush{n, 4, 0});
+  ASSERT_EQ(api().stream_copy(stream, a, 0, b, 0, n * 4), PORTA_SUCCESS) << error();
+  dispatch(inc, n / 64, {b}, IncrementPush{n, 8, 0});
+  dispatch(inc, n / 64, {b}, IncrementPush{n, 16, 0});
+  read(b, out.data(), n * 4);
+  porta_plugin_sequence seq = nullptr;
+  ASSERT_EQ(api().stream_end_record(stream, &seq), PORTA_SUCCESS) << error();
+  for (uint32_t round = 1; round <= 6; ++round) {
+    porta_plugin_stream s = round % 2 ? stream : other;
+    std::fill(in.begin(), in.end(), round * 1000);
+    ASSERT_EQ(api().stream_replay(s, seq), PORTA_SUCCESS) << error();
+    sync(s);
+    ASSERT_TRUE(every_word_is(middle, round * 1000 + 3)) << "round " << round;
+    ASSERT_TRUE(every_word_is(out, round * 1000 + 31)) << "round " << round;
   }
   api().sequence_destroy(seq);
 }

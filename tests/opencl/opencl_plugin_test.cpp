@@ -229,6 +229,60 @@ TEST_F(Opencl, BinaryCacheHitAndCorruptEntryRebuilt) {
   run_add(fourth);
 }
 
+// The device opened with PORTA_OPENCL_COMMAND_BUFFERS=1: command buffers for
+// recorded sequences where it has them, as GPUs use them by default.
+class OpenclCommandBuffers : public Opencl {
+ protected:
+  void SetUp() override {
+    setenv("PORTA_OPENCL_COMMAND_BUFFERS", "1", 1);
+    Opencl::SetUp();
+    unsetenv("PORTA_OPENCL_COMMAND_BUFFERS");
+  }
+};
+
+// Where the device has cl_khr_command_buffer (PoCL 3.1 and later) and uses
+// it, each run of dispatches in a recorded sequence goes into one command
+// buffer, which a replay enqueues once; transfers split the runs. The results
+// are those of the dispatches (tests/cts Sequences checks them against plain
+// dispatches, with command buffers in cts.opencl.command_buffers).
+TEST_F(OpenclCommandBuffers, RecordedRunsOfDispatchesBecomeCommandBuffers) {
+  if (!TestHost::logged("recorded sequences replay through cl_khr_command_buffer")) {
+    std::string why = "no device-open message in the log";
+    for (const std::string& m : TestHost::logs())
+      if (m.find("recorded sequences replay") != std::string::npos) why = m;
+    GTEST_SKIP() << why;
+  }
+  porta_plugin_kernel add = kernel({kAddSource, "add", 1, 8, {64, 1, 1}, 0, unique_key("cb")});
+  ASSERT_NE(add, nullptr);
+  const uint32_t n = 256;
+  porta_plugin_buffer b = buffer(n * 4);
+  std::vector<uint32_t> start(n, 10), out(n);
+  struct Push {
+    uint32_t value, n;
+  };
+  TestHost::clear_logs();
+  ASSERT_EQ(api().stream_begin_record(stream), PORTA_SUCCESS) << error();
+  write(b, start.data(), n * 4);
+  dispatch(add, n / 64, {b}, Push{1, n});
+  dispatch(add, n / 64, {b}, Push{2, n});
+  read(b, out.data(), n * 4);
+  dispatch(add, n / 64, {b}, Push{4, n});
+  porta_plugin_sequence seq = nullptr;
+  ASSERT_EQ(api().stream_end_record(stream, &seq), PORTA_SUCCESS) << error();
+  EXPECT_EQ(TestHost::count_logged("2 recorded dispatches in one command buffer"), 1);
+  EXPECT_EQ(TestHost::count_logged("1 recorded dispatches in one command buffer"), 1);
+  for (uint32_t round = 0; round < 5; ++round) {
+    std::fill(start.begin(), start.end(), round * 100);
+    ASSERT_EQ(api().stream_replay(stream, seq), PORTA_SUCCESS) << error();
+    sync();
+    ASSERT_TRUE(every_word_is(out, round * 100 + 3)) << "round " << round;
+  }
+  read(b, out.data(), n * 4);
+  sync();
+  EXPECT_TRUE(every_word_is(out, 400 + 7));
+  api().sequence_destroy(seq);
+}
+
 TEST_F(Opencl, TooLargeAllocationIsAClearError) {
   const uint64_t size = info.limits.max_allocation_bytes + 1;
   porta_plugin_buffer b = nullptr;

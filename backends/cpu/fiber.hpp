@@ -56,6 +56,7 @@ class FiberScheduler {
   static FiberScheduler& for_this_thread();
 
   explicit FiberScheduler(size_t stack_bytes);
+  ~FiberScheduler();
   FiberScheduler(const FiberScheduler&) = delete;
   FiberScheduler& operator=(const FiberScheduler&) = delete;
 
@@ -74,7 +75,6 @@ class FiberScheduler {
     uint32_t index;
     uint32_t next;  // ring of fibers still running
     uint32_t prev;
-    void* tsan = nullptr;  // its ThreadSanitizer fiber (TSan builds only)
   };
   static void fiber_main(void* fiber);
   void finish(Fiber& fiber);
@@ -96,6 +96,8 @@ class FiberScheduler {
   const void* main_stack_bottom_ = nullptr;
   size_t main_stack_size_ = 0;
   void* tsan_main_ = nullptr;  // ThreadSanitizer's fiber of the thread itself
+  // ThreadSanitizer's fibers, one per item slot, kept from group to group (TSan builds only).
+  std::vector<void*> tsan_fibers_;
 };
 
 }  // namespace porta::cpu

@@ -754,6 +754,25 @@ constexpr uint64_t kCalibrationBytes = uint64_t{256} << 20;
 constexpr uint64_t kCalibrationRounds = 3;
 constexpr uint64_t kNoIteration = UINT64_MAX;  // not an iteration of the job (PORTA_PARALLEL_FAIL)
 
+// Every live device's part of one iteration, each in its thread; a device
+// that fails keeps its status and message for the caller.
+void run_iteration(Crew& crew, const Job& job, std::vector<Worker>& workers, const std::vector<float>& wb,
+                   uint64_t iteration) {
+  crew.run([&](size_t i) { return workers[i].alive; },
+           [&](size_t i) {
+             Worker& wk = workers[i];
+             try {
+               device_iteration(job, wk, wb, iteration);
+             } catch (const porta::Error& e) {
+               wk.status = e.status();
+               wk.error = e.what();
+             } catch (const std::exception& e) {
+               wk.status = PORTA_ERROR_INTERNAL;
+               wk.error = e.what();
+             }
+           });
+}
+
 void calibrate(Crew& crew, const Job& job, std::vector<Worker>& workers, const std::vector<float>& wb,
                uint64_t m, bool keep_going) {
   uint64_t live = 0;
@@ -768,19 +787,7 @@ void calibrate(Crew& crew, const Job& job, std::vector<Worker>& workers, const s
   }
   for (uint64_t round = 0; round < kCalibrationRounds; ++round) {
     for (Worker& wk : workers) wk.probe = round > 0 && wk.alive && wk.rows >= 2;
-    crew.run([&](size_t i) { return workers[i].alive; },
-             [&](size_t i) {
-               Worker& wk = workers[i];
-               try {
-                 device_iteration(job, wk, wb, kNoIteration);
-               } catch (const porta::Error& e) {
-                 wk.status = e.status();
-                 wk.error = e.what();
-               } catch (const std::exception& e) {
-                 wk.status = PORTA_ERROR_INTERNAL;
-                 wk.error = e.what();
-               }
-             });
+    run_iteration(crew, job, workers, wb, kNoIteration);
     bool any = false;
     for (Worker& wk : workers) {
       if (!wk.alive) continue;
@@ -874,19 +881,7 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
   if (rebalancing && !options->shares) calibrate(crew, job, workers, wb, m, keep_going);
   auto iteration_start = Clock::now();
   for (uint64_t it = 0; it < options->iterations;) {
-    crew.run([&](size_t i) { return workers[i].alive; },
-             [&](size_t i) {
-               Worker& wk = workers[i];
-               try {
-                 device_iteration(job, wk, wb, it);
-               } catch (const porta::Error& e) {
-                 wk.status = e.status();
-                 wk.error = e.what();
-               } catch (const std::exception& e) {
-                 wk.status = PORTA_ERROR_INTERNAL;
-                 wk.error = e.what();
-               }
-             });
+    run_iteration(crew, job, workers, wb, it);
     // Failures: stop naming the device, or drop it and take the iteration again.
     bool dropped = false;
     for (Worker& wk : workers) {

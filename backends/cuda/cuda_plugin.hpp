@@ -147,6 +147,7 @@ struct Stream {
   plugin::SmallTransfers small;              // in cuMemHostAlloc memory
   CUdeviceptr small_device = 0;              // the same memory as the device addresses it (mapped)
   std::vector<std::string> pending_kernels;  // dispatched since the last sync, for the watchdog's message
+  CUevent idle = nullptr;                    // blocking-sync event a long wait sleeps on (stream_sync)
 };
 
 struct Event {

@@ -64,7 +64,7 @@ StagingPool::Chunk* StagingPool::acquire() {
       auto chunk = std::make_unique<Chunk>();
       device_.check(cu.cuMemHostAlloc(&chunk->host, kChunkBytes, CU_MEMHOSTALLOC_PORTABLE),
                     "cuMemHostAlloc(%zu bytes of staging memory)", kChunkBytes);
-      CUresult r = cu.cuEventCreate(&chunk->done, CU_EVENT_DISABLE_TIMING);
+      CUresult r = cu.cuEventCreate(&chunk->done, CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING);
       if (r != CUDA_SUCCESS) {
         cu.cuMemFreeHost(chunk->host);
         device_.check(r, "cuEventCreate (staging memory)");

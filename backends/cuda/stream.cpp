@@ -208,6 +208,7 @@ void Backend::stream_destroy(Stream* stream) {
     else
       driver().cuStreamDestroy(stream->cu);
     if (stream->small.host()) driver().cuMemFreeHost(stream->small.host());
+    if (stream->idle) driver().cuEventDestroy(stream->idle);
   }
   if (stream->recorded) free_recorded_storage(*stream->device, *stream->recorded);
   delete stream;
@@ -315,6 +316,28 @@ void Backend::stream_dispatch(Stream& s, Kernel& k, const uint32_t groups[3],
             groups[1], groups[2], k.block[0], k.block[1], k.block[2]);
 }
 
+namespace {
+
+// Waits for the stream asleep, once stream_sync's poll has run out. The
+// primary context's default scheduling spins in cuStreamSynchronize without
+// yielding while the process has fewer contexts than cores, which kept a core
+// from porta's CPU backend beside the GPU (porta/parallel.h: its step took
+// 2.3 ms where 1.5 was due); porta shares that context with the process and
+// leaves its flags alone, and waits on an event made with
+// CU_EVENT_BLOCKING_SYNC instead.
+CUresult sleep_until_idle(Stream& s) {
+  const Driver& cu = driver();
+  if (!s.idle && cu.cuEventCreate(&s.idle, CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
+    s.idle = nullptr;
+    return cu.cuStreamSynchronize(s.cu);
+  }
+  CUresult r = cu.cuEventRecord(s.idle, s.cu);
+  if (r != CUDA_SUCCESS) return r;
+  return cu.cuEventSynchronize(s.idle);
+}
+
+}  // namespace
+
 void Backend::stream_sync(Stream& s) {
   Device& dev = *s.device;
   ContextScope scope(dev);
@@ -333,7 +356,7 @@ void Backend::stream_sync(Stream& s) {
           "be stopped without resetting the context (cuDevicePrimaryCtxReset)",
           plugin::kernels_phrase(s.pending_kernels).c_str(), static_cast<double>(dev.timeout_ms) / 1000.0));
   } else {
-    plugin::spin_then_block(done, [&] { r = driver().cuStreamSynchronize(s.cu); });
+    plugin::spin_then_block(done, [&] { r = sleep_until_idle(s); }, plugin::kGpuSpinBudget);
   }
   s.pending_kernels.clear();
   // The stream is idle (or failed, which r reports): the small transfers are

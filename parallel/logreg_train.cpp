@@ -674,22 +674,26 @@ class Crew {
   }
 
   // Runs task(i) for every i that `take(i)` names, each device's part in its
-  // thread, and returns when all have finished. The task must not throw.
+  // thread, and returns when all have finished; the last one named runs on
+  // the caller (so a job whose other devices have no rows hands nothing to
+  // another thread). The task must not throw.
   template <typename Take, typename Task>
   void run(Take take, Task task) {
-    size_t others = 0;
+    size_t others = 0, last = count_;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       for (size_t i = 0; i < count_; ++i) {
         todo_[i] = take(i);
-        others += todo_[i] && i + 1 < count_;
+        if (todo_[i]) last = i;
       }
+      if (last < count_) todo_[last] = false;
+      for (size_t i = 0; i + 1 < count_; ++i) others += todo_[i];
       task_ = task;
       pending_ = others;
       ++round_;
     }
     if (others) start_.notify_all();
-    if (todo_[count_ - 1]) task(count_ - 1);
+    if (last < count_) task(last);
     wait_until(done_, [&] { return pending_.load() == 0; });
   }
 
@@ -755,10 +759,16 @@ constexpr uint64_t kCalibrationRounds = 3;
 constexpr uint64_t kNoIteration = UINT64_MAX;  // not an iteration of the job (PORTA_PARALLEL_FAIL)
 
 // Every live device's part of one iteration, each in its thread; a device
-// that fails keeps its status and message for the caller.
+// that fails keeps its status and message for the caller. A device left
+// without rows adds zeros and runs nothing.
 void run_iteration(Crew& crew, const Job& job, std::vector<Worker>& workers, const std::vector<float>& wb,
                    uint64_t iteration) {
-  crew.run([&](size_t i) { return workers[i].alive; },
+  for (Worker& wk : workers)
+    if (wk.alive && wk.rows == 0) {
+      wk.result.assign(job.d + 2, 0.0f);
+      wk.ms = 0;
+    }
+  crew.run([&](size_t i) { return workers[i].alive && workers[i].rows > 0; },
            [&](size_t i) {
              Worker& wk = workers[i];
              try {

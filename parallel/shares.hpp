@@ -44,9 +44,10 @@ class CostModel {
 
 // The rows for each device (rows[i] for models[i]) that minimise the
 // predicted iteration time (the slowest device's) over m rows: each device
-// gets at least `floor` rows, and a device is left out (0 rows) only when it
-// is useless: the others alone are predicted at least 10% faster than with it.
-// Every model must be known.
+// gets at least `floor` rows, or none (it is left out) where it does not pay
+// for itself: with it, the step is predicted less than kLeastGain shorter
+// than with the others alone. Every model must be known.
+inline constexpr double kLeastGain = 0.05;
 std::vector<uint64_t> balanced_rows(const std::vector<CostModel>& models, uint64_t m, uint64_t floor);
 
 // What moving rows costs: the devices load their new shards again, which

@@ -106,13 +106,13 @@ TEST(Shares, MixedDevicesEqualPredictedTimes) {
 }
 
 // A device whose fixed cost alone exceeds the others' whole time is left
-// out; one that only slows by a little is not.
+// out; one a third as fast per row, which shortens the step by a fifth, is not.
 TEST(Shares, OnlyAUselessDeviceIsLeftOut) {
-  const Simulated fast{0.01, 1e-7}, stalling{5.0, 1e-4};
+  const Simulated fast{0.0001, 1e-7}, stalling{5.0, 1e-4};
   const Trace run = simulate({fast, stalling}, {5000, 5000}, 20, 10000, 0.02);
   EXPECT_EQ(run.rows[1], 0u);
   EXPECT_EQ(run.rows[0], 10000u);
-  const Simulated slower{0.01, 3e-7};
+  const Simulated slower{0.0001, 3e-7};
   const Trace kept = simulate({fast, slower}, {5000, 5000}, 20, 10000, 0.02);
   EXPECT_GE(kept.rows[1], 10000u / 200) << "a slower device was starved";
   EXPECT_LT(kept.rows[1], 5000u);
@@ -128,16 +128,23 @@ TEST(Shares, NoiseIsNotAReasonToMove) {
   for (uint64_t rows : run.rows) EXPECT_NEAR(static_cast<double>(rows), 10000.0, 1500.0);
 }
 
-TEST(Shares, BalancedRowsSumAndKeepTheFloor) {
-  std::vector<CostModel> models(3);
-  const Simulated devices[3] = {{0.1, 1e-6}, {0.1, 1e-4}, {0.2, 2e-6}};
-  for (size_t i = 0; i < 3; ++i)
-    for (double n : {1000.0, 500.0, 1000.0})
-      models[i].observe(n, devices[i].fixed_ms + devices[i].ms_per_row * n);
-  const std::vector<uint64_t> rows = balanced_rows(models, 100003, 250);
-  EXPECT_EQ(rows[0] + rows[1] + rows[2], 100003u);
-  EXPECT_GE(rows[1], 250u);
-  EXPECT_GT(rows[0], rows[2]);
+// A device that shortens the step by 7% keeps its rows; one worth 0.6% of
+// them does not pay for the wait at every step and is left out (kLeastGain).
+TEST(Shares, BalancedRowsSumAndKeepWhatPays) {
+  for (const double slow_per_row : {8e-6, 1e-4}) {
+    std::vector<CostModel> models(3);
+    const Simulated devices[3] = {{0.01, 1e-6}, {0.01, slow_per_row}, {0.02, 2e-6}};
+    for (size_t i = 0; i < 3; ++i)
+      for (double n : {1000.0, 500.0, 1000.0})
+        models[i].observe(n, devices[i].fixed_ms + devices[i].ms_per_row * n);
+    const std::vector<uint64_t> rows = balanced_rows(models, 100003, 250);
+    EXPECT_EQ(rows[0] + rows[1] + rows[2], 100003u);
+    if (slow_per_row == 8e-6)
+      EXPECT_GT(rows[1], 3000u) << "a device worth 7% of the step was left out";
+    else
+      EXPECT_EQ(rows[1], 0u) << "a device worth 0.6% of the rows kept " << rows[1];
+    EXPECT_GT(rows[0], rows[2]);
+  }
 }
 
 // Moving rows reloads the shards: a move is made only where the time the

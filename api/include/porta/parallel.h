@@ -11,8 +11,8 @@
  *     counted iteration also times half the shard); shards move at most
  *     rebalance_rate * rows rows per iteration, and only when the predicted
  *     time improves by more than 3% and more than the iterations' noise; a
- *     device is left without rows only when it is useless (the others alone
- *     are predicted at least 10% faster);
+ *     device is left without rows when it does not pay for itself (with it,
+ *     the step is predicted less than 5% shorter than with the others alone);
  *   - each device computes its shard's sums (porta_ops_logreg_gradient), the
  *     host adds them in device order in float64 (a fixed order: the same
  *     shards give bit-identical weights) and takes the step; the weights go

@@ -124,6 +124,11 @@ struct Kernel {
   std::string name;
   CUmodule module = nullptr;
   CUfunction function = nullptr;
+  // A translated kernel with wide buffer accesses: its instance that tests no
+  // alignment, run where every buffer's start is a multiple of its entry here
+  // (porta_wide_alignment, translator/README.md); else null.
+  CUfunction aligned = nullptr;
+  std::vector<uint32_t> wide_alignment;
   uint32_t block[3] = {1, 1, 1};
   uint32_t dynamic_shared = 0;
   uint32_t buffer_count = 0;

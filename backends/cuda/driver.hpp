@@ -41,6 +41,8 @@ namespace porta::cuda {
   X(cuModuleLoadData)                  \
   X(cuModuleUnload)                    \
   X(cuModuleGetFunction)               \
+  X(cuModuleGetGlobal)                 \
+  X(cuMemcpyDtoH)                      \
   X(cuFuncGetAttribute)                \
   X(cuFuncSetAttribute)                \
   X(cuLaunchKernel)                    \

@@ -1,4 +1,5 @@
 // Kernels: translated CUDA C++ → NVRTC → cubin (or PTX) → module, cached.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -43,11 +44,35 @@ CUresult load_module(const std::vector<char>& image, CUmodule* module) {
   return driver().cuModuleLoadData(module, terminated.data());
 }
 
+// The attribute of the kernel's entry point (the smaller of its two
+// instances' where it has two: what both allow).
 int function_attribute(Kernel& k, CUfunction_attribute which, const char* name) {
   int value = 0;
   k.device->check(driver().cuFuncGetAttribute(&value, which, k.function),
                   "cuFuncGetAttribute(%s) of kernel '%s'", name, k.name.c_str());
+  if (k.aligned) {
+    int other = 0;
+    k.device->check(driver().cuFuncGetAttribute(&other, which, k.aligned),
+                    "cuFuncGetAttribute(%s) of kernel '%s' (aligned instance)", name, k.name.c_str());
+    value = which == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? std::min(value, other) : std::max(value, other);
+  }
   return value;
+}
+
+// A translated kernel's aligned instance and the alignment table it runs
+// under (translator/README.md), where the module has them.
+void find_aligned_instance(Kernel& k, const char* entry_point) {
+  const Driver& cu = driver();
+  const std::string aligned = std::string(entry_point) + "_aligned";
+  CUfunction function = nullptr;
+  if (cu.cuModuleGetFunction(&function, k.module, aligned.c_str()) != CUDA_SUCCESS) return;
+  CUdeviceptr table = 0;
+  size_t bytes = 0;
+  if (cu.cuModuleGetGlobal(&table, &bytes, k.module, "porta_wide_alignment") != CUDA_SUCCESS) return;
+  k.wide_alignment.assign(bytes / sizeof(uint32_t), 0);
+  k.device->check(cu.cuMemcpyDtoH(k.wide_alignment.data(), table, k.wide_alignment.size() * sizeof(uint32_t)),
+                  "cuMemcpyDtoH(porta_wide_alignment) of kernel '%s'", k.name.c_str());
+  k.aligned = function;
 }
 
 struct ModuleGuard {
@@ -148,6 +173,7 @@ Kernel* Backend::kernel_create(Device& dev, const porta_kernel_desc& desc) {
              desc.entry_point);
   }
   dev.check(r, "cuModuleGetFunction(%s) of kernel '%s'", desc.entry_point, name);
+  find_aligned_instance(k, desc.entry_point);
 
   // Registers limit the block size below the device's maximum.
   uint64_t threads = uint64_t{k.block[0]} * k.block[1] * k.block[2];
@@ -171,10 +197,12 @@ Kernel* Backend::kernel_create(Device& dev, const porta_kernel_desc& desc) {
   // (extern __shared__); above 48 KiB in total it needs the opt-in.
   if (desc.shared_memory_bytes > static_shared) k.dynamic_shared = desc.shared_memory_bytes - static_shared;
   if (k.dynamic_shared > 0 && static_shared + k.dynamic_shared > kDefaultSharedBytes) {
-    dev.check(driver().cuFuncSetAttribute(k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                          static_cast<int>(k.dynamic_shared)),
-              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES = %u) of kernel '%s'", k.dynamic_shared,
-              name);
+    for (CUfunction f : {k.function, k.aligned})
+      if (f)
+        dev.check(driver().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                              static_cast<int>(k.dynamic_shared)),
+                  "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES = %u) of kernel '%s'", k.dynamic_shared,
+                  name);
   }
   guard.kernel = nullptr;
   return kernel.release();

@@ -310,7 +310,15 @@ void Backend::stream_dispatch(Stream& s, Kernel& k, const uint32_t groups[3],
     args[arg++] = push_bytes;
   }
   if (buffer_count > 0) args[arg++] = sizes;
-  dev.check(driver().cuLaunchKernel(k.function, groups[0], groups[1], groups[2], k.block[0], k.block[1],
+  // The instance without alignment tests where every buffer's start allows it.
+  CUfunction function = k.function;
+  if (k.aligned) {
+    bool aligned = true;
+    for (uint32_t i = 0; i < buffer_count && i < k.wide_alignment.size(); ++i)
+      if (k.wide_alignment[i] > 1) aligned = aligned && ptrs[i] % k.wide_alignment[i] == 0;
+    if (aligned) function = k.aligned;
+  }
+  dev.check(driver().cuLaunchKernel(function, groups[0], groups[1], groups[2], k.block[0], k.block[1],
                                     k.block[2], k.dynamic_shared, s.cu, args, nullptr),
             "cuLaunchKernel of kernel '%s' (%ux%ux%u groups of %ux%ux%u)", k.name.c_str(), groups[0],
             groups[1], groups[2], k.block[0], k.block[1], k.block[2]);

@@ -10,8 +10,10 @@
 //   ./coop_source_bench translator/runtime M N K FILE.cu:BM:BN:THREADS:TYPE[:DYNAMIC_SHARED]...
 //
 // TYPE: f16 (matmul_coop_f16, INPUT 1), tf32 (matmul_coop_f32, INPUT 0) or
-// bf16 (matmul_coop_f32, INPUT 2); BM x BN the block, THREADS the group's
-// items. MISALIGN=1 binds A 8 bytes past a 16-byte boundary (a copy of it).
+// bf16 (matmul_coop_f32, INPUT 2); or f32, matmul.comp (float32, INPUT 0,
+// against cuBLAS SGEMM; bench/gpu/matmul_sources.sh writes it); BM x BN the
+// block, THREADS the group's items, as THREADS or LXxLY (matmul.comp's
+// groups are two-dimensional). MISALIGN=1 binds A 8 bytes past a 16-byte boundary (a copy of it).
 #include <cublas_v2.h>
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -112,15 +114,18 @@ int main(int argc, char** argv) {
   double cb16 = cublas(CUDA_R_16F, b16, a16, CUBLAS_COMPUTE_32F);
   double cbbf = cublas(CUDA_R_16BF, bbf, abf, CUBLAS_COMPUTE_32F);
   double cbtf = cublas(CUDA_R_32F, b32, a32, CUBLAS_COMPUTE_32F_FAST_TF32);
-  printf("cuBLAS %ux%ux%u: f16 %.1f  bf16 %.1f  tf32 %.1f TFLOP/s\n", M, N, K, cb16, cbbf, cbtf);
+  double cb32 = cublas(CUDA_R_32F, b32, a32, CUBLAS_COMPUTE_32F);
+  printf("cuBLAS %ux%ux%u: f16 %.1f  bf16 %.1f  tf32 %.1f  fp32 %.1f TFLOP/s\n", M, N, K, cb16, cbbf, cbtf, cb32);
   std::string h1 = slurp(rt + "/porta_cuda.h"), h2 = slurp(rt + "/porta_glsl.hpp");
   for (int i = 5; i < argc; ++i) {
     char file[512], type[16];
-    unsigned bm, bn, threads, smem = 0;
+    char group[32];
+    unsigned bm, bn, lx, ly = 1, smem = 0;
     std::string spec = argv[i];
     for (auto& ch : spec)
       if (ch == ':') ch = ' ';
-    if (sscanf(spec.c_str(), "%511s %u %u %u %15s %u", file, &bm, &bn, &threads, type, &smem) < 5) {
+    if (sscanf(spec.c_str(), "%511s %u %u %31s %15s %u", file, &bm, &bn, group, type, &smem) < 5 ||
+        sscanf(group, "%ux%u", &lx, &ly) < 1) {
       fprintf(stderr, "bad %s\n", argv[i]);
       return 2;
     }
@@ -151,11 +156,11 @@ int main(int argc, char** argv) {
     cuFuncGetAttribute(&shared_static, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
     if (smem) CK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
     int blocks = 0;
-    cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, threads, smem);
+    cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, lx * ly, smem);
     std::string t = type;
     void* A = t == "f16" ? a16 : t == "bf16" ? abf : a32;
     void* B = t == "f16" ? b16 : t == "bf16" ? bbf : b32;
-    unsigned esz = t == "tf32" ? 4 : 2;
+    unsigned esz = t == "tf32" || t == "f32" ? 4 : 2;
     if (getenv("MISALIGN")) {  // A's copy 8 bytes past a 16-byte boundary
       static void* mis = nullptr;
       if (!mis) CK(cudaMalloc(&mis, ha.size() * 4 + 16));
@@ -167,7 +172,7 @@ int main(int argc, char** argv) {
     void* args[] = {&A, &B, &c, &A, &pc, &sz};
     cudaMemset(c, 0, size_t(M) * N * 4);
     double tf = time_it([&] {
-      CK(cuLaunchKernel(f, (N + bn - 1) / bn, (M + bm - 1) / bm, 1, threads, 1, 1, smem, 0, args, nullptr));
+      CK(cuLaunchKernel(f, (N + bn - 1) / bn, (M + bm - 1) / bm, 1, lx, ly, 1, smem, 0, args, nullptr));
     });
     std::vector<float> hc(size_t(M) * N);
     cudaMemcpy(hc.data(), c, hc.size() * 4, cudaMemcpyDeviceToHost);
@@ -178,7 +183,7 @@ int main(int argc, char** argv) {
       for (unsigned k = 0; k < K; ++k) ref += double(ha[size_t(i) * K + k]) * hb[size_t(k) * N + j];
       maxerr = std::fmax(maxerr, std::fabs(ref - hc[size_t(i) * N + j]));
     }
-    double base = t == "f16" ? cb16 : t == "bf16" ? cbbf : cbtf;
+    double base = t == "f16" ? cb16 : t == "bf16" ? cbbf : t == "f32" ? cb32 : cbtf;
     printf("%-40s %-4s regs %3d smem %6d+%6d blocks/SM %d: %7.1f TFLOP/s = %.3f cuBLAS  maxerr %.3g\n", file,
            type, regs, shared_static, smem, blocks, tf, tf / base, maxerr);
   }

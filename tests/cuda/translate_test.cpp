@@ -195,8 +195,8 @@ TEST(CudaTranslationSource, ReadableMatmulCompilesCleanlyWithNvrtc) {
 // Vectors of 16 and 8 bytes move whole (porta_cuda.h's porta_load_wide and
 // porta_store_wide) where their place proves them aligned in the buffer's
 // layout: buffer arrays of them with that stride, aligned where the buffer's
-// start is, which the entry point tests once to pick the work item's
-// instance (porta_buffers_aligned true: no test at any access; false: each
+// start is, which the host tests once to pick the work item's instance
+// (porta_cuda_kernel_aligned: no test at any access; porta_cuda_kernel: each
 // access tests its buffer's start); shared arrays of them, known aligned. A
 // member off its size (scalar layout), a single component and a guarded load
 // keep the narrow access.
@@ -241,13 +241,16 @@ void main() {
   EXPECT_EQ(source.find("wide<16, porta_buffers_aligned>(&packed"), std::string::npos)
       << source;                                 // off[] at 4
   EXPECT_EQ(count(", false>(&"), 0u) << source;  // no buffer access tests outside the instance that may
-  // One work item, two instances: the entry point tests each buffer accessed
-  // wide once, for the largest of its accesses, and picks.
+  // One work item, two instances, each an entry point; the table gives each
+  // buffer the largest of its wide accesses (Packed and its off[] at 4: none).
   EXPECT_EQ(count("template <bool porta_buffers_aligned>\nstruct porta_work_item"), 1u) << source;
-  EXPECT_EQ(count("if (porta_is_aligned<16>(b0) && porta_is_aligned<8>(b1) && porta_is_aligned<16>(b3))"), 1u)
-      << source;
+  EXPECT_EQ(count("porta_wide_alignment[4] = {16, 8, 0, 16};"), 1u) << source;
+  EXPECT_EQ(count("porta_cuda_kernel("), 1u) << source;
+  EXPECT_EQ(count("porta_cuda_kernel_aligned("), 1u) << source;
   EXPECT_EQ(count("porta_work_item<true>("), 1u) << source;
   EXPECT_EQ(count("porta_work_item<false>("), 1u) << source;
+  EXPECT_LT(source.find("porta_work_item<false>("), source.find("porta_cuda_kernel_aligned(")) << source;
+  EXPECT_GT(source.find("porta_work_item<true>("), source.find("porta_cuda_kernel_aligned(")) << source;
   std::string reason;
   const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
   if (!nvrtc) GTEST_SKIP() << reason;

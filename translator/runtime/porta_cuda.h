@@ -65,9 +65,9 @@ struct porta_word<16> {
  * a vector of 8 or 16 bytes moved as one 64- or 128-bit access, which the
  * hardware allows only at an address that is a multiple of its size and
  * porta's vector types (aligned like their components) do not promise. Where
- * the translator knows the alignment (Aligned true: shared memory, or a
- * kernel's instance for buffers whose starts the entry point found aligned,
- * porta_is_aligned) the access is made as it is; else (buffers, which
+ * the translator knows the alignment (Aligned true: shared memory, or
+ * porta_cuda_kernel_aligned, which the host runs for buffers whose starts
+ * are aligned, porta_wide_alignment) the access is made as it is; else (buffers, which
  * imported memory may start anywhere) a vector off alignment moves
  * component by component. The translator makes a buffer access wide only
  * where the vector lies at a multiple of its size from the buffer's start

@@ -38,7 +38,8 @@ const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
   static const std::unordered_set<std::string> words = cxx_reserved_words(
       {"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "half",
        "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared", "group_shared", "pc", "porta_b",
-       "porta_sizes", "porta_buffer_sizes", "porta_buffers_aligned"});
+       "porta_sizes", "porta_buffer_sizes", "porta_buffers_aligned", "porta_cuda_kernel_aligned",
+       "porta_wide_alignment"});
   return words;
 }
 
@@ -87,14 +88,6 @@ std::string CudaCompiler::wide_call(const char* function, uint32_t chain) const 
 std::string CudaCompiler::wide_buffer_argument(const WideChain& wide) {
   if (wide.aligned || wide_buffers_declared_.empty()) return "";
   return ", " + buffer_base_pointer(wide.view, "");
-}
-
-std::string CudaCompiler::wide_alignment_test() const {
-  std::string test;
-  for (const auto& [parameter, bytes] : wide_buffers_declared_)
-    test += (test.empty() ? "" : " && ") + std::string("porta_is_aligned<") + std::to_string(bytes) + ">(b" +
-            std::to_string(parameter) + ")";
-  return test;
 }
 
 void CudaCompiler::emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) {
@@ -225,23 +218,50 @@ void CudaCompiler::emit_kernel_entry() {
     add_parameter("const " + buffer_sizes_type() + " porta_sizes");
     arguments += "porta_sizes, ";
   }
-  statement("// Buffers in (set, binding) order, the push constants by value, the buffers' sizes;");
-  statement("// one thread per work-item.");
+  if (!wide_buffers_declared_.empty()) {
+    // Each instance of porta_work_item is an entry point of its own, so that
+    // each gets the registers it needs (one entry point branching to both ran
+    // matmul.comp's float32 GEMM 10% slower on an H200: the two instances'
+    // register budget is the larger one's). The host runs the _aligned one
+    // where every buffer's start is a multiple of the alignment this table
+    // gives it (0: no wide access).
+    std::string table;
+    for (uint32_t i = 0; i < buffer_parameters().size(); ++i) {
+      const auto wide = wide_buffers_declared_.find(i);
+      table += (i ? ", " : "") + std::to_string(wide == wide_buffers_declared_.end() ? 0u : wide->second);
+    }
+    statement("// The alignment each buffer's start needs for porta_cuda_kernel_aligned.");
+    statement("extern \"C\" __device__ const unsigned int porta_wide_alignment[", buffer_parameters().size(),
+              "] = {", table, "};");
+    statement("");
+  }
+  for (const bool aligned : {false, true}) {
+    if (aligned && wide_buffers_declared_.empty()) break;
+    emit_kernel_entry_function(aligned, parameters, arguments);
+  }
+}
+
+void CudaCompiler::emit_kernel_entry_function(bool aligned, const std::string& parameters,
+                                              const std::string& arguments) {
+  const std::string ns = "porta_glsl::kernel::";
+  if (!aligned) {
+    statement("// Buffers in (set, binding) order, the push constants by value, the buffers' sizes;");
+    statement("// one thread per work-item.");
+  } else {
+    statement("");
+    statement("// The same where every buffer starts aligned for its wide accesses (porta_wide_alignment).");
+  }
   statement("extern \"C\" __global__ void __launch_bounds__(", ns, "gl_WorkGroupSize.x * ", ns,
             "gl_WorkGroupSize.y * ", ns, "gl_WorkGroupSize.z)");
-  statement("porta_cuda_kernel(", parameters, ")");
+  statement(aligned ? "porta_cuda_kernel_aligned(" : "porta_cuda_kernel(", parameters, ")");
   begin_scope();
-  // porta_work_item, or both instances of it, as the buffers' starts choose.
+  // porta_work_item, or the instance of it this entry point runs.
   const auto run = [&](const std::string& shared) {
     const std::string call = "(" + arguments + shared + ").main();";
-    if (wide_buffers_declared_.empty()) {
+    if (wide_buffers_declared_.empty())
       statement(ns, "porta_work_item", call);
-      return;
-    }
-    statement("if (", wide_alignment_test(), ")");
-    statement("    ", ns, "porta_work_item<true>", call);
-    statement("else");
-    statement("    ", ns, "porta_work_item<false>", call);
+    else
+      statement(ns, aligned ? "porta_work_item<true>" : "porta_work_item<false>", call);
   };
   if (shared_variables().empty()) {
     statement(ns, "porta_group_shared porta_no_shared;");

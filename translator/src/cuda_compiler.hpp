@@ -28,6 +28,8 @@ class CudaCompiler final : public TargetCompiler {
   // The by-value struct of the buffers' sizes (porta_cuda.h).
   std::string buffer_sizes_type() const;
   void emit_kernel_entry();
+  // porta_cuda_kernel (buffers anywhere), or porta_cuda_kernel_aligned.
+  void emit_kernel_entry_function(bool aligned, const std::string& parameters, const std::string& arguments);
   // Calls of the warp-fragment lowering's porta_mma_sync_MxNxK become
   // porta_cuda.h's porta_mma_sync<M, N, K, D> (mma.sync on tensor cores).
   void emit_target_instruction(const spirv_cross::Instruction& instruction) override;
@@ -59,16 +61,15 @@ class CudaCompiler final : public TargetCompiler {
   // whose values the loaded registers merge with, keeps NVRTC from
   // overlapping the loads with other work (matmul_coop.comp's f16 GEMM ran
   // 13% slower with it on an H200). So a kernel with such accesses is
-  // compiled twice, porta_work_item<porta_buffers_aligned>: the entry
-  // point tests once whether every buffer accessed wide starts on a
-  // multiple of the accesses' size and runs the instance that need not
-  // test (true), else the one that tests each buffer's start at each access
-  // (false). The buffers' parameters and the largest such access of each,
-  // as found while emitting (it grows; a pass that finds more is redone),
-  // and as the current pass's work item was declared with.
+  // compiled twice, porta_work_item<porta_buffers_aligned>, each instance
+  // an entry point: porta_cuda_kernel_aligned need not test (true), and the
+  // host runs it where every buffer accessed wide starts on a multiple of
+  // the accesses' size (porta_wide_alignment); porta_cuda_kernel tests each
+  // buffer's start at each access (false). The buffers' parameters and the
+  // largest such access of each, as found while emitting (it grows; a pass
+  // that finds more is redone), and as the current pass's work item was
+  // declared with.
   std::map<uint32_t, uint32_t> wide_buffers_, wide_buffers_declared_;
-  // The entry point's test, "porta_is_aligned<16>(b0) && ...".
-  std::string wide_alignment_test() const;
   // ", view.porta_bytes": the start a wide buffer access tests where its
   // instance tests; "" for the others.
   std::string wide_buffer_argument(const WideChain& wide);

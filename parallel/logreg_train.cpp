@@ -37,6 +37,7 @@
 #include <functional>
 #include <mutex>
 #include <numeric>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -767,6 +768,10 @@ void run_iteration(Crew& crew, const Job& job, std::vector<Worker>& workers, con
     if (wk.alive && wk.rows == 0) {
       wk.result.assign(job.d + 2, 0.0f);
       wk.ms = 0;
+      if (injected_failure(wk.index, iteration)) {  // the knob names devices, whatever their rows
+        wk.status = PORTA_ERROR_DEVICE_LOST;
+        wk.error = "failed on purpose (PORTA_PARALLEL_FAIL, a testing knob)";
+      }
     }
   crew.run([&](size_t i) { return workers[i].alive && workers[i].rows > 0; },
            [&](size_t i) {
@@ -822,6 +827,76 @@ void calibrate(Crew& crew, const Job& job, std::vector<Worker>& workers, const s
   }
   for (Worker& wk : workers) wk.probe = false;
   set_rows(workers, balanced_rows(live_models(workers), m, floor_rows(workers, m)));
+}
+
+// The device that holds every row, in one buffer in its memory, where the
+// others are left out and nothing else needs the host between steps (no
+// combine callback, no testing knob): the job then runs the rest of its
+// iterations as porta-logreg's one-device loop does, each step on the device
+// (porta_ops_logreg_step) without the sums' round trip to the host; else null.
+Worker* sole_device(std::vector<Worker>& workers, const porta_parallel_options* options, uint64_t m) {
+  if (options->combine || std::getenv("PORTA_PARALLEL_FAIL") || std::getenv("PORTA_PARALLEL_SIMULATED_MS"))
+    return nullptr;
+  Worker* sole = nullptr;
+  for (Worker& wk : workers) {
+    if (!wk.alive || wk.rows == 0) continue;
+    if (sole) return nullptr;
+    sole = &wk;
+  }
+  if (!sole || sole->rows != m || sole->chunks != 1 || !sole->loaded || sole->held_x.size() != 1) return nullptr;
+  return sole;
+}
+
+// Iterations [it, options->iterations) on the sole device, in blocks of
+// steps queued without a sync, the weights `wb` updated at the end; the
+// losses and times as the host's loop gives them (each iteration's time the
+// block's mean). A loss or weight that became non-finite fails the job.
+void run_on_sole_device(Worker& wk, const Job& job, const porta_parallel_options* options, uint64_t m,
+                        uint64_t it, std::vector<float>& wb) {
+  const uint64_t d = job.d;
+  constexpr uint64_t kBlock = 256;  // steps queued between two syncs
+  porta::Stream& stream = wk.compute;
+  porta::Buffer loss = wk.device.buffer(kBlock * sizeof(float));
+  porta::Buffer workspace = wk.device.buffer(std::max<uint64_t>(porta::ops::logreg_workspace_bytes(wk.device, m, d), 4));
+  const porta::Tensor x(wk.held_x[0], {m, d}), y(wk.held_y[0], {m}), w(wk.weights, {d}), b(wk.weights, {1}, d),
+      ws(workspace, {workspace.size() / sizeof(float)});
+  stream.write(wk.weights, wb);
+  std::vector<float> losses(kBlock);
+  while (it < options->iterations) {
+    const uint64_t steps = std::min(kBlock, options->iterations - it);
+    const auto started = Clock::now();
+    porta::Event start = stream.record_event();
+    for (uint64_t k = 0; k < steps; ++k)
+      porta::ops::logreg_step(stream, x, y, w, b, options->lr, porta::Tensor(loss, {1}, k), &ws);
+    porta::Event end = stream.record_event();
+    stream.read(loss, std::span<float>(losses.data(), steps));
+    stream.read(wk.weights, std::span<float>(wb.data(), d + 1));
+    stream.sync();
+    const double ms = start.elapsed_ms(end);
+    const double host_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+    for (uint64_t k = 0; k < steps; ++k) {
+      if (!std::isfinite(losses[k]))
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "the loss became non-finite at iteration " + std::to_string(it + k) +
+                                               " (learning rate too large for these data?)");
+      if (options->losses) options->losses[it + k] = losses[k];
+      if (options->iteration_ms) options->iteration_ms[it + k] = host_ms / static_cast<double>(steps);
+    }
+    for (uint64_t j = 0; j < d + 1; ++j)
+      if (!std::isfinite(wb[j]))
+        fail(PORTA_ERROR_INVALID_ARGUMENT, std::string(j < d ? "a weight" : "the bias") +
+                                               " became non-finite by iteration " + std::to_string(it + steps - 1) +
+                                               " (learning rate too large for these data?)");
+    wk.busy_ms += ms;
+    if (ms > 0) wk.rate = static_cast<double>(m) * static_cast<double>(steps) * 1e3 / ms;
+    if (tracing())
+      std::fprintf(stderr,
+                   "porta parallel: iterations %llu-%llu device %u %s alone, on the device: %llu rows, "
+                   "device %.3f ms, host %.3f ms per iteration\n",
+                   static_cast<unsigned long long>(it), static_cast<unsigned long long>(it + steps - 1), wk.index,
+                   wk.name.c_str(), static_cast<unsigned long long>(m), ms / static_cast<double>(steps),
+                   host_ms / static_cast<double>(steps));
+    it += steps;
+  }
 }
 
 std::string device_name(const porta::Device& device) {
@@ -891,6 +966,11 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
   if (rebalancing && !options->shares) calibrate(crew, job, workers, wb, m, keep_going);
   auto iteration_start = Clock::now();
   for (uint64_t it = 0; it < options->iterations;) {
+    if (it > 0)
+      if (Worker* sole = sole_device(workers, options, m)) {
+        run_on_sole_device(*sole, job, options, m, it, wb);
+        break;
+      }
     run_iteration(crew, job, workers, wb, it);
     // Failures: stop naming the device, or drop it and take the iteration again.
     bool dropped = false;

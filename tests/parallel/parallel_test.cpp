@@ -115,6 +115,33 @@ TEST(Parallel, SeveralDevicesEqualOneDevice) {
   for (const porta_parallel_device_report& r : got.devices) EXPECT_GE(r.rows, p.m / devices.size());
 }
 
+// One device holding every row runs the iterations after the first as the
+// one-device loop does (porta_ops_logreg_step, 256 steps between syncs):
+// more steps than a block, every loss reported, the result the reference's
+// within the bound, the device's throughput reported.
+TEST(Parallel, OneDeviceStepsOnTheDevice) {
+  const Problem p = generated(5003, 9, 3);
+  const uint32_t steps = 300;
+  const float lr = 0.5f;
+  parallel::Options o;
+  o.iterations = steps;
+  o.lr = lr;
+  const Trained want = one_device(backend_under_test(), p, steps, lr);
+  const parallel::Result got =
+      parallel::train_logreg({porta::open(backend_under_test())}, p.x.data(), p.y.data(), p.m, p.d, o);
+  expect_agree(p, got, want, steps, lr);
+  ASSERT_EQ(got.losses.size(), steps);
+  ASSERT_EQ(got.iteration_ms.size(), steps);
+  for (uint32_t k = 0; k < steps; ++k) {
+    EXPECT_TRUE(std::isfinite(got.losses[k])) << "iteration " << k;
+    EXPECT_GE(got.iteration_ms[k], 0.0) << "iteration " << k;
+  }
+  EXPECT_LT(got.losses.back(), got.losses[1]) << "the loss did not fall over the steps on the device";
+  ASSERT_EQ(got.devices.size(), 1u);
+  EXPECT_EQ(got.devices[0].rows, p.m);
+  EXPECT_GT(got.devices[0].rows_per_second, 0.0);
+}
+
 TEST(Parallel, FixedSharesAreBitIdentical) {
   const Problem p = generated(3001, 7, 2);
   parallel::Options o;

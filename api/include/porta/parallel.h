@@ -16,7 +16,9 @@
  *   - each device computes its shard's sums (porta_ops_logreg_gradient), the
  *     host adds them in device order in float64 (a fixed order: the same
  *     shards give bit-identical weights) and takes the step; the weights go
- *     to every device the next iteration;
+ *     to every device the next iteration; where one device holds every row
+ *     in its memory and `combine` is null, the iterations after the first
+ *     run on it alone (porta_ops_logreg_step, no host round trip per step);
  *   - a shard larger than device_memory streams through the device in
  *     chunks: per device a reader thread reads (or converts, via `read`)
  *     the chunk after next, an uploader thread uploads the next one on a

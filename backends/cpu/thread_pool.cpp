@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "../common/spin_wait.hpp"
+
 namespace porta::cpu {
 
 unsigned ThreadPool::default_threads() {
@@ -72,10 +74,14 @@ void ThreadPool::run(uint64_t count, uint64_t chunk, void (*fn)(void*, uint64_t,
   {
     // Workers join a job only while job_ points at it, so once it is cleared
     // and busy_ drops to zero nobody touches `job` again.
-    std::unique_lock lock(mutex_);
+    std::lock_guard lock(mutex_);
     job_ = nullptr;
-    done_.wait(lock, [this] { return busy_ == 0; });
   }
+  plugin::spin_then_block([this] { return busy_.load() == 0; },
+                          [this] {
+                            std::unique_lock lock(mutex_);
+                            done_.wait(lock, [this] { return busy_ == 0; });
+                          });
   if (job.error) std::rethrow_exception(job.error);
 }
 
@@ -83,6 +89,9 @@ void ThreadPool::worker_loop() {
   uint64_t seen = 0;
   std::unique_lock lock(mutex_);
   for (;;) {
+    lock.unlock();
+    plugin::spin_then_block([&] { return stop_.load() || generation_.load() != seen; }, [] {});
+    lock.lock();
     wake_.wait(lock, [&] { return stop_ || (job_ && generation_ != seen); });
     if (stop_) return;
     seen = generation_;

@@ -1,6 +1,10 @@
 // One pool of worker threads per device. A parallel job hands out chunks of
 // an index range through one atomic counter; the submitting thread works too,
-// so a job of one chunk never wakes anybody.
+// so a job of one chunk never wakes anybody. A worker polls for the next job
+// a while before it sleeps, and the submitter for the last chunk before it
+// does: dispatches back to back find the workers awake, where waking a
+// sleeping thread costs tens of microseconds (a mul of 2^20 floats on two
+// cores takes 160).
 #pragma once
 
 #include <atomic>
@@ -56,9 +60,11 @@ class ThreadPool {
   std::condition_variable wake_;
   std::condition_variable done_;
   Job* job_ = nullptr;
-  uint64_t generation_ = 0;
-  unsigned busy_ = 0;
-  bool stop_ = false;
+  // Written under mutex_; atomic so that a thread may poll them without it
+  // (a worker between jobs, the submitter waiting for the last chunk).
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<unsigned> busy_{0};
+  std::atomic<bool> stop_{false};
   std::vector<std::thread> workers_;
 };
 

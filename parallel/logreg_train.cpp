@@ -968,7 +968,15 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
   for (uint64_t it = 0; it < options->iterations;) {
     if (it > 0)
       if (Worker* sole = sole_device(workers, options, m)) {
-        run_on_sole_device(*sole, job, options, m, it, wb);
+        try {
+          run_on_sole_device(*sole, job, options, m, it, wb);
+        } catch (const porta::Error& e) {
+          // As the host's loop reports a device's failure (no other device to continue on).
+          if (e.status() == PORTA_ERROR_INVALID_ARGUMENT) throw;
+          sole->status = e.status();
+          fail(e.status(), "device " + std::to_string(sole->index) + " " + sole->name + " failed at iteration " +
+                               std::to_string(it) + " or later (the only device with rows): " + e.what());
+        }
         break;
       }
     run_iteration(crew, job, workers, wb, it);

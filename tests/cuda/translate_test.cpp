@@ -108,6 +108,34 @@ void main() {
   EXPECT_EQ(nvrtc_complaints(*nvrtc, source, "restrict"), "") << source;
 }
 
+TEST(CudaTranslationSource, GroupsThatShareMemoryAskForTwoPerMultiprocessor) {
+  // Groups of up to 256 items that share memory (and so wait at barriers)
+  // are held to registers that let two fit on a multiprocessor; groups
+  // without shared memory, and larger ones, are left to the compiler.
+  const auto kernel = [](uint32_t items, bool shared) {
+    return cuda_source("#version 450\nlayout(local_size_x = " + std::to_string(items) + ") in;\n" +
+                       (shared ? "shared float s[1024];\n" : "") +
+                       "layout(binding = 0) buffer Data { float v[]; };\n"
+                       "void main() {\n"
+                       "  uint i = gl_GlobalInvocationID.x;\n" +
+                       (shared ? "  s[gl_LocalInvocationID.x] = v[i];\n  barrier();\n"
+                                 "  v[i] = s[(gl_LocalInvocationID.x + 1u) % gl_WorkGroupSize.x];\n"
+                               : "  v[i] *= 2.0;\n") +
+                       "}\n");
+  };
+  const std::string two_groups = ") <= 256 ? 2 : 1)";
+  const std::string shared256 = kernel(256, true), shared1024 = kernel(1024, true), plain = kernel(256, false);
+  EXPECT_NE(shared256.find(two_groups), std::string::npos) << shared256;
+  EXPECT_NE(shared1024.find(two_groups), std::string::npos) << shared1024;  // the expression gives 1 there
+  EXPECT_EQ(plain.find(two_groups), std::string::npos) << plain;
+  EXPECT_NE(plain.find("__launch_bounds__("), std::string::npos) << plain;
+  std::string reason;
+  const cuda::Nvrtc* nvrtc = nvrtc_or_null(reason);
+  if (!nvrtc) GTEST_SKIP() << reason;
+  for (const std::string* source : {&shared256, &shared1024, &plain})
+    EXPECT_EQ(nvrtc_complaints(*nvrtc, *source, "bounds"), "") << *source;
+}
+
 TEST(CudaTranslationSource, UnreadSpecConstantCompilesWithoutAWarning) {
   // The kernel's interface keeps every spec constant it declares; NVRTC must
   // not warn (#177-D) of the one main() never reads.

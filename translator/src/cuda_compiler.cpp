@@ -251,8 +251,19 @@ void CudaCompiler::emit_kernel_entry_function(bool aligned, const std::string& p
     statement("");
     statement("// The same where every buffer starts aligned for its wide accesses (porta_wide_alignment).");
   }
-  statement("extern \"C\" __global__ void __launch_bounds__(", ns, "gl_WorkGroupSize.x * ", ns,
-            "gl_WorkGroupSize.y * ", ns, "gl_WorkGroupSize.z)");
+  // Groups that share memory meet at barriers: with two groups on a
+  // multiprocessor, one computes while the other waits. A group of up to 256
+  // items is therefore held to the registers that let two fit (128 at 256
+  // items; no limit below 129); ptxas otherwise takes more for an unrolled
+  // loop and leaves one group per multiprocessor (matmul.comp: 133 registers
+  // and 0.75 of cuBLAS SGEMM against 128 and 0.85). Larger groups and groups
+  // without shared memory are left to the compiler.
+  const std::string items =
+      ns + "gl_WorkGroupSize.x * " + ns + "gl_WorkGroupSize.y * " + ns + "gl_WorkGroupSize.z";
+  if (shared_variables().empty())
+    statement("extern \"C\" __global__ void __launch_bounds__(", items, ")");
+  else
+    statement("extern \"C\" __global__ void __launch_bounds__(", items, ", (", items, ") <= 256 ? 2 : 1)");
   statement(aligned ? "porta_cuda_kernel_aligned(" : "porta_cuda_kernel(", parameters, ")");
   begin_scope();
   // porta_work_item, or the instance of it this entry point runs.

@@ -58,10 +58,10 @@ const char* timer_name(porta_timer_kind t) { return t == PORTA_TIMER_HOST ? "hos
 
 // "16x16 group, depth 16, 8x8 per item, prefetch 1", or "" when the tile is all zero.
 std::string tile_text(const porta_tile_shape& t) {
-  if (!t.group_x && !t.group_y && !t.depth && !t.item_m && !t.item_n && !t.prefetch) return "";
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "%ux%u group, depth %u, %ux%u per item, prefetch %u", t.group_x, t.group_y,
-                t.depth, t.item_m, t.item_n, t.prefetch);
+  if (!t.group_x && !t.group_y && !t.depth && !t.item_m && !t.item_n && !t.prefetch && !t.wide_loads) return "";
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%ux%u group, depth %u, %ux%u per item, prefetch %u%s", t.group_x, t.group_y,
+                t.depth, t.item_m, t.item_n, t.prefetch, t.wide_loads == 1 ? ", 4-byte loads" : "");
   return buf;
 }
 
@@ -69,7 +69,8 @@ nlohmann::ordered_json tile_json(const porta_tile_shape& t) {
   return {{"group", {t.group_x, t.group_y}},
           {"depth", t.depth},
           {"item", {t.item_m, t.item_n}},
-          {"prefetch", t.prefetch}};
+          {"prefetch", t.prefetch},
+          {"wide_loads", t.wide_loads}};
 }
 
 std::string mib(uint64_t bytes) {

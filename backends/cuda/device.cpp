@@ -122,10 +122,13 @@ Found describe(int ordinal) {
                           : "per invocation (tensor cores need sm_80)"));
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 0;  // the vendor's own API first
-  // C of at least 1024 x 1024: 8 x 8 items, prefetch into registers only
-  // (NVRTC), the fastest of `porta-bench --gpu-only --sweep-matmul
-  // kernels/matmul/matmul.comp` on an H100 from 1024^2 up (bench/README.md).
-  info.tuning.tile_large = info.tuning.tile_huge = {16, 16, 16, 8, 8, 1};
+  // The fastest of `porta-bench --gpu-only --sweep-matmul
+  // kernels/matmul/matmul.comp` on an H200 (bench/README.md), prefetch into
+  // registers only: C of at least 2048 x 2048 in 128 x 128 blocks of 8 x 8
+  // items; from 1024 x 1024, 4 x 8 items (64 x 128 blocks: 128 x 128 would
+  // leave half of the multiprocessors idle at 1024^2).
+  info.tuning.tile_large = {16, 16, 16, 4, 8, 1, 0};
+  info.tuning.tile_huge = {16, 16, 16, 8, 8, 1, 0};
   return f;
 }
 

@@ -207,9 +207,11 @@ DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 20;  // after CUDA and Vulkan on a device they also drive
   // C of at least 2048 x 2048: the best of `porta-bench --gpu-only
-  // --sweep-matmul kernels/matmul/matmul.comp` at 4096^2 on an H100 (bench/README.md):
-  // 8 x 8 items, slices 8 deep.
-  info.tuning.tile_huge = {16, 16, 8, 8, 8, 1};
+  // --sweep-matmul kernels/matmul/matmul.comp` at 4096^2 on an H200 (bench/README.md):
+  // 8 x 8 items, slices 8 deep; from 1024 x 1024, 8 x 8 items in 64 x 128
+  // blocks (128 items).
+  info.tuning.tile_large = {16, 8, 16, 8, 8, 1, 0};
+  info.tuning.tile_huge = {16, 16, 8, 8, 8, 1, 0};
   find_command_buffers(e);
   return e;
 }

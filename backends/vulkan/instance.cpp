@@ -461,9 +461,12 @@ void describe(Instance& in, PhysicalDevice& d) {
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 10;  // after CUDA, before OpenCL on a device both drive
   // C of at least 2048 x 2048: the best of `porta-bench --gpu-only
-  // --sweep-matmul kernels/matmul/matmul.comp` at 4096^2 on an H100 (bench/README.md):
-  // 128 items in 64 x 128 blocks, two shared stages.
-  info.tuning.tile_huge = {16, 8, 16, 8, 8, 2};
+  // --sweep-matmul kernels/matmul/matmul.comp` at 4096^2 on an H200 (bench/README.md):
+  // 8 x 8 items in 128 x 128 blocks, prefetch into registers, 4-byte global
+  // loads (NVIDIA's Vulkan compiler: 0.75 of cuBLAS SGEMM with them, 0.53
+  // with 16-byte ones); from 1024 x 1024, 4 x 8 items in 64 x 128 blocks.
+  info.tuning.tile_large = {16, 16, 16, 4, 8, 1, 0};
+  info.tuning.tile_huge = {16, 16, 16, 8, 8, 1, 1};
   d.label = format("vulkan device %u (%s)", d.index, d.properties.deviceName);
   if (d.features->cooperative_matrix.cooperativeMatrix)
     plugin::log(PORTA_LOG_INFO,

@@ -25,6 +25,7 @@ struct Tile {
   uint32_t lx, ly, bk, tm, tn;  // work-group LX x LY, block TM*LY x TN*LX, depth BK
   uint32_t prefetch;            // matmul.comp's PREFETCH: 0 none, 1 registers, 2 registers + two stages
   uint32_t fma;                 // matmul.comp's FMA: 1 adds each product with fma()
+  bool narrow = false;          // 4-byte global loads only (the device's tile says so)
 };
 
 // matmul.comp's shared arrays hold BM, BN <= 128 and BK <= 16 in two stages;
@@ -64,7 +65,7 @@ Tile large_tile(const porta_device_tuning& tuning, uint64_t m, uint64_t n) {
   else if (has_tile(tuning.tile_large))
     t = &tuning.tile_large;
   if (!t) return {16, 16, 16, 4, 8, kGpuPrefetch, kGpuFma};
-  return {t->group_x, t->group_y, t->depth, t->item_m, t->item_n, t->prefetch, kGpuFma};
+  return {t->group_x, t->group_y, t->depth, t->item_m, t->item_n, t->prefetch, kGpuFma, t->wide_loads == 1};
 }
 
 Tile pick_tile(const porta_device_info& info, uint64_t m, uint64_t n) {
@@ -385,7 +386,7 @@ void queue_with(const OpCall& call, const Gemm& g, const KernelChoice& choice) {
     specs.push_back({11, g.trans_a ? 1u : 0u});
     specs.push_back({12, g.trans_b ? 1u : 0u});
   }
-  const uint32_t loads = choice.coop ? coop_runs(g) : vec4_loads(call.info, g);
+  const uint32_t loads = choice.coop ? coop_runs(g) : choice.tile.narrow ? 0 : vec4_loads(call.info, g);
   const auto kernel_for = [&](bool epilogue) {
     std::vector<porta_spec_constant> all = specs;
     all.push_back({8, epilogue && g.has_bias ? 1u : 0u});

@@ -144,7 +144,8 @@ TEST_P(Devices, FlagsTimerAndPriorityAreSane) {
     // Small numbers: 0 for a vendor's own API up to 100 for porta's CPU backend.
     EXPECT_LT(i.priority, 1000u);
     for (const porta_tile_shape* t : {&i.tuning.tile_large, &i.tuning.tile_huge}) {
-      const bool none = !t->group_x && !t->group_y && !t->depth && !t->item_m && !t->item_n && !t->prefetch;
+      const bool none =
+          !t->group_x && !t->group_y && !t->depth && !t->item_m && !t->item_n && !t->prefetch && !t->wide_loads;
       if (none) continue;
       EXPECT_GT(t->group_x, 0u);
       EXPECT_GT(t->group_y, 0u);
@@ -152,6 +153,7 @@ TEST_P(Devices, FlagsTimerAndPriorityAreSane) {
       EXPECT_GT(t->item_m, 0u);
       EXPECT_GT(t->item_n, 0u);
       EXPECT_LE(t->prefetch, 2u);
+      EXPECT_LE(t->wide_loads, 1u);
       EXPECT_LE(uint64_t{t->group_x} * t->group_y, i.limits.max_workgroup_invocations);
     }
   }

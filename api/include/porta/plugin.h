@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 11u
+#define PORTA_PLUGIN_ABI_VERSION 12u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */

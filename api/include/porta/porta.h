@@ -172,6 +172,7 @@ typedef struct porta_tile_shape {
   uint32_t depth;            /* reduction slice per step (BK) */
   uint32_t item_m, item_n;   /* output elements per item (TM, TN) */
   uint32_t prefetch;         /* 0 none, 1 registers, 2 registers and two shared stages */
+  uint32_t wide_loads;       /* 0 the op's choice (16-byte loads where aligned), 1 4-byte loads only */
 } porta_tile_shape;
 
 /* What the backend's own measurements prefer; zero fields mean "no preference". */

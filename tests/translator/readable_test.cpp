@@ -70,4 +70,28 @@ TEST(Readable, CppMatmulComputesWhatTheOptimisedOneDoes) {
   }
 }
 
+TEST(Readable, CallResultsNobodyReadsCompileWithoutWarnings) {
+  // A call kept for its out parameter: the unoptimised module still declares
+  // its result, which must not make -Wall -Werror refuse the C++.
+  const std::vector<uint32_t> spirv = pt::compile_glsl(R"(#version 450
+layout(local_size_x = 4) in;
+layout(binding = 0) buffer Data { uint v[]; };
+bool split(uint x, out uint half_x) {
+  half_x = x / 2u;
+  return x % 2u == 0u;
+}
+void main() {
+  uint h;
+  split(v[gl_GlobalInvocationID.x], h);
+  v[gl_GlobalInvocationID.x] = h;
+}
+)",
+                                                       "call.comp");
+  CompiledKernel kernel(pt::prepare(spirv, {true, pt::Target::Cpp}));
+  ASSERT_TRUE(kernel.ok()) << kernel.error();
+  std::vector<uint32_t> v = {10, 7, 0, 41};
+  kernel.dispatch(1, 1, 1, {v});
+  EXPECT_EQ(v, (std::vector<uint32_t>{5, 3, 0, 20}));
+}
+
 }  // namespace

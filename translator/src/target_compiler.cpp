@@ -20,6 +20,7 @@ namespace {
 // unread ones, so that the interface stays the declared one), and NVRTC warns
 // (#177-D) of a namespace-scope variable that nothing references.
 constexpr const char* kSpecConstantDeclaration = "[[maybe_unused]] constexpr ";
+constexpr const char* kMaybeUnused = "[[maybe_unused]] ";
 
 // The smallest power-of-two alignment >= `minimum` that moves `from` exactly
 // to `to`, or 0 if none does.
@@ -1185,6 +1186,12 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
     default:
       break;
   }
+  struct CallResult {
+    bool& flag;
+    ~CallResult() { flag = false; }
+  } call_result{declaring_call_result_};
+  declaring_call_result_ = instruction.op == spv::OpFunctionCall && instruction.length >= 2 &&
+                           !read_ids_.count(stream(instruction)[1]) && target() != Target::OpenCL;
   CompilerGLSL::emit_instruction(instruction);
   // The emitter writes "// unimplemented op" for an instruction it does not
   // know and leaves the result undefined (later: "Cannot resolve expression
@@ -1354,8 +1361,18 @@ void TargetCompiler::emit_block_hints(const spirv_cross::SPIRBlock& block) {
 // compilers must not warn about them (NVRTC's #177 and #550).
 std::string TargetCompiler::variable_decl(const SPIRVariable& variable) {
   std::string declaration = CompilerGLSL::variable_decl(variable);
-  if (locals_unoptimised_ && variable.storage == spv::StorageClassFunction && target() != Target::OpenCL)
-    declaration = "[[maybe_unused]] " + declaration;
+  if (locals_unoptimised_ && variable.storage == spv::StorageClassFunction && target() != Target::OpenCL &&
+      declaration.rfind(kMaybeUnused, 0) != 0)
+    declaration = kMaybeUnused + declaration;
+  return declaration;
+}
+
+// The same for the temporary that holds the result of a call that nothing
+// reads (a call kept for its out parameters, which the emitter declares all
+// the same; unoptimised modules have them).
+std::string TargetCompiler::variable_decl(const SPIRType& type, const std::string& name, uint32_t id) {
+  std::string declaration = CompilerGLSL::variable_decl(type, name, id);
+  if (declaring_call_result_ && declaration.rfind(kMaybeUnused, 0) != 0) declaration = kMaybeUnused + declaration;
   return declaration;
 }
 

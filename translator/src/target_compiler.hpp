@@ -376,7 +376,7 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   void emit_block_hints(const spirv_cross::SPIRBlock& block) override;
   void emit_subgroup_op(const spirv_cross::Instruction& instruction) override;
   std::string variable_decl(const spirv_cross::SPIRVariable& variable) override;
-  using CompilerGLSL::variable_decl;
+  std::string variable_decl(const spirv_cross::SPIRType& type, const std::string& name, uint32_t id = 0) override;
 
   // Size and alignment of a type as the target's structs lay it out: an
   // array as its elements, anything else as element_layout() says.
@@ -418,6 +418,9 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // The module declares an extension for which Debian's spirv-opt skips its
   // local passes (SPV_EXT_shader_atomic_float_add, SPV_KHR_expect_assume): dead locals stay.
   bool locals_unoptimised_ = false;
+  // Set while the emitter writes a call whose result nothing reads: its
+  // declaration is marked [[maybe_unused]] (variable_decl).
+  bool declaring_call_result_ = false;
   std::unordered_set<uint32_t> read_ids_;
   bool emitted_workgroup_size_ = false;
   std::unordered_map<uint32_t, uint32_t> struct_alignment_;

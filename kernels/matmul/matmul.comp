@@ -156,14 +156,29 @@ float load_b(uint at) { return INPUT == 0u ? b[at] : unpack16(b16[at / 2u], at);
 
 bool vec4_loads() { return VEC4 != 0u && INPUT == 0u; }
 
+// The vec4 of op(A) from element `at`, all inside op(A), so the loads go
+// without tests: four rows at one depth, or with `depths` (a row-major A
+// loaded by depths, VEC4 bit 1) four depths of one row.
+vec4 fetch_inside_a(uint at, bool depths) {
+  const uint step_i = p.trans_a != 0u ? 1u : p.lda;
+  if (depths || (vec4_loads() && step_i == 1u)) return a4[at / 4u];
+  return vec4(load_a(at), load_a(at + step_i), load_a(at + 2u * step_i), load_a(at + 3u * step_i));
+}
+
+// The four columns of op(B) from element `at` at one depth, the same way.
+vec4 fetch_inside_b(uint at) {
+  const uint step_j = p.trans_b != 0u ? p.ldb : 1u;
+  if (vec4_loads() && step_j == 1u) return b4[at / 4u];
+  return vec4(load_b(at), load_b(at + step_j), load_b(at + 2u * step_j), load_b(at + 3u * step_j));
+}
+
 // op(A)[i..i+3][k]. Inside (the rows and k known to lie in op(A)) the four
 // loads go without tests; else elements outside op(A) read as 0.
 vec4 fetch_a(uint i, uint k, bool inside) {
   const uint step_i = p.trans_a != 0u ? 1u : p.lda;
   const uint step_k = p.trans_a != 0u ? p.lda : 1u;
   const uint at = a_base + i * step_i + k * step_k;
-  if (inside && vec4_loads() && step_i == 1u) return a4[at / 4u];
-  if (inside) return vec4(load_a(at), load_a(at + step_i), load_a(at + 2u * step_i), load_a(at + 3u * step_i));
+  if (inside) return fetch_inside_a(at, false);
   vec4 v = vec4(0.0);
   if (k < p.K)
     [[unroll]] for (uint r = 0u; r < 4u; ++r)
@@ -176,8 +191,7 @@ vec4 fetch_b(uint k, uint j, bool inside) {
   const uint step_j = p.trans_b != 0u ? p.ldb : 1u;
   const uint step_k = p.trans_b != 0u ? 1u : p.ldb;
   const uint at = b_base + j * step_j + k * step_k;
-  if (inside && vec4_loads() && step_j == 1u) return b4[at / 4u];
-  if (inside) return vec4(load_b(at), load_b(at + step_j), load_b(at + 2u * step_j), load_b(at + 3u * step_j));
+  if (inside) return fetch_inside_b(at);
   vec4 v = vec4(0.0);
   if (k < p.K)
     [[unroll]] for (uint q = 0u; q < 4u; ++q)
@@ -189,7 +203,7 @@ vec4 fetch_b(uint k, uint j, bool inside) {
 // outside op(A) read as 0.
 vec4 fetch_a_depths(uint i, uint k, bool inside) {
   const uint at = a_base + i * p.lda + k;
-  if (inside) return a4[at / 4u];
+  if (inside) return fetch_inside_a(at, true);
   vec4 v = vec4(0.0);
   if (i < p.M)
     [[unroll]] for (uint c = 0u; c < 4u; ++c)
@@ -360,19 +374,6 @@ uint slot_start_b(uint e, uint col0) {
   return b_base + (col0 + 4u * j4) * step_j + kk * step_k;
 }
 
-// The vec4 of a slot from its start in a slice inside the operand.
-vec4 fetch_inside_a(uint at) {
-  const uint step_i = p.trans_a != 0u ? 1u : p.lda;
-  if (a_by_depths() || (vec4_loads() && step_i == 1u)) return a4[at / 4u];
-  return vec4(load_a(at), load_a(at + step_i), load_a(at + 2u * step_i), load_a(at + 3u * step_i));
-}
-
-vec4 fetch_inside_b(uint at) {
-  const uint step_j = p.trans_b != 0u ? p.ldb : 1u;
-  if (vec4_loads() && step_j == 1u) return b4[at / 4u];
-  return vec4(load_b(at), load_b(at + step_j), load_b(at + 2u * step_j), load_b(at + 3u * step_j));
-}
-
 // The distance in A (B) from one of an item's slots to its next (vec4
 // number e + threads), where it is the same for every item and slot: the
 // slots then need one start between them. false: it is not.
@@ -481,7 +482,7 @@ void main() {
       if (rows_inside && full && a_slots_full) {
         const uint step_k = a_by_depths() || p.trans_a == 0u ? 1u : p.lda;
         [[unroll]] for (uint s = 0u; s < slots_a; ++s)
-          next_a[s] = fetch_inside_a(a_start + s * a_delta + k1 * step_k);
+          next_a[s] = fetch_inside_a(a_start + s * a_delta + k1 * step_k, a_by_depths());
       } else {
         [[unroll]] for (uint s = 0u; s < slots_a; ++s)
           next_a[s] = fetch_slot_a(tid + s * threads, row0, k1, rows_inside && full);

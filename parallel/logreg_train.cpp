@@ -829,6 +829,16 @@ void calibrate(Crew& crew, const Job& job, std::vector<Worker>& workers, const s
   set_rows(workers, balanced_rows(live_models(workers), m, floor_rows(workers, m)));
 }
 
+// Fails the job where a weight or the bias in `wb` is no longer finite;
+// `when` says since which iteration ("at iteration 7").
+void fail_unless_finite(const std::vector<float>& wb, uint64_t d, const std::string& when) {
+  for (uint64_t j = 0; j < d + 1; ++j)
+    if (!std::isfinite(wb[j]))
+      fail(PORTA_ERROR_INVALID_ARGUMENT, std::string(j < d ? "a weight" : "the bias") +
+                                             " became non-finite " + when +
+                                             " (learning rate too large for these data?)");
+}
+
 // The device that holds every row, in one buffer in its memory, where the
 // others are left out and nothing else needs the host between steps (no
 // combine callback, no testing knob): the job then runs the rest of its
@@ -881,11 +891,7 @@ void run_on_sole_device(Worker& wk, const Job& job, const porta_parallel_options
       if (options->losses) options->losses[it + k] = losses[k];
       if (options->iteration_ms) options->iteration_ms[it + k] = host_ms / static_cast<double>(steps);
     }
-    for (uint64_t j = 0; j < d + 1; ++j)
-      if (!std::isfinite(wb[j]))
-        fail(PORTA_ERROR_INVALID_ARGUMENT, std::string(j < d ? "a weight" : "the bias") +
-                                               " became non-finite by iteration " + std::to_string(it + steps - 1) +
-                                               " (learning rate too large for these data?)");
+    fail_unless_finite(wb, d, "by iteration " + std::to_string(it + steps - 1));
     wk.busy_ms += ms;
     if (ms > 0) wk.rate = static_cast<double>(m) * static_cast<double>(steps) * 1e3 / ms;
     if (tracing())
@@ -1032,11 +1038,7 @@ void logreg_train(const porta_device* devices, uint32_t device_count, const port
     if (options->losses) options->losses[it] = static_cast<float>(sums[d + 1] / rows);
     // The step as logreg_update.comp takes it: the mean in float32, then w -= lr * mean.
     for (uint64_t j = 0; j < d + 1; ++j) wb[j] -= options->lr * static_cast<float>(sums[j] / rows);
-    for (uint64_t j = 0; j < d + 1; ++j)
-      if (!std::isfinite(wb[j]))
-        fail(PORTA_ERROR_INVALID_ARGUMENT, std::string(j < d ? "a weight" : "the bias") +
-                                               " became non-finite at iteration " + std::to_string(it) +
-                                               " (learning rate too large for these data?)");
+    fail_unless_finite(wb, d, "at iteration " + std::to_string(it));
 
     // Throughput and the cost models; the first iteration builds kernels and
     // loads data, and is not counted.

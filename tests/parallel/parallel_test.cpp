@@ -89,13 +89,19 @@ void expect_shards(const parallel::Result& got, uint64_t m) {
   EXPECT_EQ(next, m);
 }
 
+// Options for `steps` iterations at learning rate `lr`, the rest as defaulted.
+parallel::Options training(uint32_t steps, float lr) {
+  parallel::Options o;
+  o.iterations = steps;
+  o.lr = lr;
+  return o;
+}
+
 TEST(Parallel, SeveralDevicesEqualOneDevice) {
   const Problem p = generated(6007, 11, 1);
   const uint32_t steps = 25;
   const float lr = 0.5f;
-  parallel::Options o;
-  o.iterations = steps;
-  o.lr = lr;
+  parallel::Options o = training(steps, lr);
   o.rebalance_rate = 0.2;
   const std::vector<porta::Device> devices = devices_under_test();
   const Trained want = one_device(backend_under_test(), p, steps, lr);
@@ -123,9 +129,7 @@ TEST(Parallel, OneDeviceStepsOnTheDevice) {
   const Problem p = generated(5003, 9, 3);
   const uint32_t steps = 300;
   const float lr = 0.5f;
-  parallel::Options o;
-  o.iterations = steps;
-  o.lr = lr;
+  const parallel::Options o = training(steps, lr);
   const Trained want = one_device(backend_under_test(), p, steps, lr);
   const parallel::Result got =
       parallel::train_logreg({porta::open(backend_under_test())}, p.x.data(), p.y.data(), p.m, p.d, o);

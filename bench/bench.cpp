@@ -118,7 +118,7 @@ void Bench::run_device(const DeviceInfo& info, bool variant) {
       guarded(info, device, stream, *op, sizes[i], energy && i == largest ? &meter : nullptr);
   }
   if (has("overhead")) {
-    Overhead oh = measure_overhead(info, device, stream, o_);
+    Overhead oh = measure_overhead(info, device, o_);
     oh.floors = peers_.overhead_floors(info);
     overheads_.push_back(oh);
   }

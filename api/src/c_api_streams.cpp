@@ -90,6 +90,12 @@ void release_finished(porta_stream_t& s) {
   for (InFlightMark& m : s.marks) m.objects -= finished;
 }
 
+// An event the core only queries, never times: event_mark where the plugin
+// has it (its timed events may cost the stream something), else event_record.
+porta_status mark(const porta_plugin_api& api, porta_plugin_stream stream, porta_plugin_event* event) {
+  return api.event_mark ? api.event_mark(stream, event) : api.event_record(stream, event);
+}
+
 // Marks the work queued so far once enough objects came since the last mark.
 void mark_in_flight(porta_stream_t& s) {
   const porta_plugin_api& api = *s.device->api;
@@ -97,7 +103,7 @@ void mark_in_flight(porta_stream_t& s) {
       s.in_flight.size() - (s.marks.empty() ? 0 : s.marks.back().objects) < kObjectsPerMark)
     return;
   porta_plugin_event event = nullptr;
-  if (api.event_record(s.handle, &event) == PORTA_SUCCESS)
+  if (mark(api, s.handle, &event) == PORTA_SUCCESS)
     s.marks.push_back({event, s.in_flight.size()});
   else
     clear_last_error();  // no mark: the objects stay until the sync
@@ -152,7 +158,7 @@ bool leave_waiting_work(porta_stream_t& s) {
   if (!api.event_record || !api.event_query) return false;
   porta_plugin_event end = nullptr;
   int done = 0;
-  if (api.event_record(s.handle, &end) != PORTA_SUCCESS || api.event_query(end, &done) != PORTA_SUCCESS ||
+  if (mark(api, s.handle, &end) != PORTA_SUCCESS || api.event_query(end, &done) != PORTA_SUCCESS ||
       done) {
     clear_last_error();  // the sync that follows says what failed
     if (end) api.event_destroy(end);

@@ -62,6 +62,7 @@
 //   static bool event_query(Event&);  // the work before it has finished (never blocks)
 //   static void stream_wait_event(Stream&, Event&);  // later work waits for the event, not the host
 //   static void stream_release_native_waits(Stream&);  // at close: satisfy the framework's events it can
+//   static Event* event_mark(Stream&);  // an event never timed, for the core's marks (else event_record)
 // };
 #pragma once
 
@@ -271,6 +272,9 @@ class Adapter {
   static porta_status stream_signal_native_event(porta_plugin_stream s, void* event) {
     return guard([&] { B::stream_signal_native_event(stream(s), event); });
   }
+  static porta_status event_mark(porta_plugin_stream s, porta_plugin_event* out) {
+    return guard([&] { *out = handle<porta_plugin_event>(B::event_mark(stream(s))); });
+  }
   static porta_status event_query(porta_plugin_event e, int* done) {
     return guard([&] { *done = B::event_query(*object<Event>(e)) ? 1 : 0; });
   }
@@ -292,6 +296,7 @@ class Adapter {
     decltype(porta_plugin_api::event_query) event_query = nullptr;
     decltype(porta_plugin_api::stream_wait_event) stream_wait_event = nullptr;
     decltype(porta_plugin_api::stream_release_native_waits) stream_release_native_waits = nullptr;
+    decltype(porta_plugin_api::event_mark) event_mark = nullptr;
   };
   static constexpr Interop interop() {
     Interop i;
@@ -313,6 +318,7 @@ class Adapter {
       i.stream_wait_event = stream_wait_event;
     if constexpr (requires(Stream & s) { B::stream_release_native_waits(s); })
       i.stream_release_native_waits = stream_release_native_waits;
+    if constexpr (requires(Stream & s) { B::event_mark(s); }) i.event_mark = event_mark;
     return i;
   }
 
@@ -371,6 +377,7 @@ class Adapter {
       .event_query = interop().event_query,
       .stream_wait_event = interop().stream_wait_event,
       .stream_release_native_waits = interop().stream_release_native_waits,
+      .event_mark = interop().event_mark,
   };
 };
 

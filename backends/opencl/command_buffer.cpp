@@ -66,8 +66,9 @@ void find_command_buffers(DeviceEntry& entry) {
     entry.command_buffers_absent = "clGetDeviceInfo refused the command-buffer capabilities";
     return;
   }
-  // porta's streams are in-order profiling queues: a device that needs other
-  // queue properties for its command buffers cannot take them.
+  // porta's streams are in-order queues, profiling ones where asked
+  // (use_timed_queue): a device that needs other queue properties for its
+  // command buffers cannot take them.
   if (api.required_queue_properties & ~cl_command_queue_properties{CL_QUEUE_PROFILING_ENABLE}) {
     entry.command_buffers_absent =
         plugin::format("its command buffers need queue properties 0x%llx",
@@ -92,6 +93,7 @@ const CommandBufferApi* command_buffers_for(const DeviceEntry& entry) {
 void build_command_buffers(porta_plugin_stream_t& stream, porta_plugin_sequence_t& sequence) {
   const CommandBufferApi* api = stream.device->command_buffers;
   if (!api || stream.wrapped) return;  // a framework's queue may have other properties
+  if (api->required_queue_properties & CL_QUEUE_PROFILING_ENABLE) use_timed_queue(stream);
   sequence.api = api;
   const std::vector<RecordedOp>& ops = sequence.ops;
   for (size_t begin = 0; begin < ops.size();) {

@@ -136,6 +136,7 @@ porta_plugin_stream_t* stream_wrap_native(porta_plugin_device_t& device, void* n
   stream->device = &device;
   stream->queue = queue;  // stream_destroy releases the reference taken here
   stream->wrapped = true;
+  stream->profiling = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
   return stream;
 }
 

@@ -119,6 +119,7 @@ struct porta_plugin_stream_t {
   bool recording = false;
   std::vector<porta::opencl::RecordedOp> recorded;
   bool wrapped = false;                      // a framework's queue (stream_wrap_native)
+  bool profiling = false;                    // the queue times its commands (use_timed_queue)
   cl_mem small_mem = nullptr;                // CL_MEM_ALLOC_HOST_PTR, mapped for good: pinned host memory
   porta::plugin::SmallTransfers small;       // in small_mem's mapping
   std::vector<std::string> pending_kernels;  // dispatched since the last sync, for the watchdog's message
@@ -141,6 +142,7 @@ struct porta_plugin_sequence_t {
 struct porta_plugin_event_t {
   cl_event event;
   std::string where;
+  bool timed;  // on a profiling queue
 };
 
 // What plugin.cpp puts into the plugin table, one group per file. Failures
@@ -171,7 +173,12 @@ void stream_sync(porta_plugin_stream_t& stream);
 // Called after each command enqueued on the stream's queue, with the
 // command's event or null: keeps `stream.tail` exact.
 void note_enqueued(porta_plugin_stream_t& stream, cl_event event = nullptr);
+// Moves the stream to a profiling queue, if it is not on one, for good:
+// event_record's events are timed. The new queue starts after everything
+// queued on the old one. A framework's queue (wrapped) stays as it is.
+void use_timed_queue(porta_plugin_stream_t& stream);
 porta_plugin_event_t* event_record(porta_plugin_stream_t& stream);
+porta_plugin_event_t* event_mark(porta_plugin_stream_t& stream);
 double event_elapsed_ms(porta_plugin_event_t& start, porta_plugin_event_t& end);
 void event_destroy(porta_plugin_event_t* event);
 void stream_begin_record(porta_plugin_stream_t& stream);

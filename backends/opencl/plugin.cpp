@@ -50,6 +50,7 @@ struct Backend : plugin::HandleObjects {
   static void stream_sync(Stream& s) { opencl::stream_sync(s); }
 
   static Event* event_record(Stream& s) { return opencl::event_record(s); }
+  static Event* event_mark(Stream& s) { return opencl::event_mark(s); }
   static double event_elapsed_ms(Event& start, Event& end) { return opencl::event_elapsed_ms(start, end); }
   static void event_destroy(Event* event) { opencl::event_destroy(event); }
 
@@ -70,7 +71,12 @@ struct Backend : plugin::HandleObjects {
   static Stream* stream_wrap_native(Device& device, void* queue) {
     return opencl::stream_wrap_native(device, queue);
   }
-  static void* stream_native(Stream& s) { return s.queue; }
+  // The queue handed out is the stream's for good: it moves to its timed
+  // queue first, so that a later timed event leaves the framework's view alone.
+  static void* stream_native(Stream& s) {
+    opencl::use_timed_queue(s);
+    return s.queue;
+  }
   static void stream_wait_native_event(Stream& s, void* event) { opencl::stream_wait_native_event(s, event); }
   static void stream_signal_native_event(Stream& s, void* event) {
     opencl::stream_signal_native_event(s, event);

@@ -45,6 +45,7 @@ namespace porta::opencl {
   X(clEnqueueUnmapMemObject)      \
   X(clEnqueueMarkerWithWaitList)  \
   X(clFinish)                     \
+  X(clWaitForEvents)              \
   X(clFlush)                      \
   X(clGetEventInfo)               \
   X(clGetEventProfilingInfo)      \

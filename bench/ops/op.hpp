@@ -60,7 +60,7 @@ double measure_copy(Device& device, Stream& stream, const Options& options, Devi
 
 // Dispatch overhead (overhead.cpp): an empty kernel's round trip and its cost
 // per dispatch inside a replayed sequence. Peers are added by the caller.
-Overhead measure_overhead(const DeviceInfo& info, Device& device, Stream& stream, const Options& options);
+Overhead measure_overhead(const DeviceInfo& info, Device& device, const Options& options);
 
 // matmul.comp from --sweep-matmul with several tile choices (matmul_sweep.cpp):
 // one row per size and choice, passed to `done` once measured.

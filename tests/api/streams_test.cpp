@@ -112,6 +112,38 @@ TEST_F(Streams, EventsMeasureElapsedTime) {
   EXPECT_LT(ms, 60000.0);
 }
 
+// A timed event in the middle of queued work (on OpenCL the stream's first
+// moves it to a profiling queue): the work before it and after it stays in
+// order, a sequence recorded before it still replays, and the events time.
+TEST_F(Streams, TimedEventsInTheMiddleOfQueuedWork) {
+  const uint32_t n = 1000;
+  auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));
+  auto b = dev.buffer(n * 4);
+  std::vector<float> host(n);
+  std::iota(host.begin(), host.end(), 0.0f);
+  stream.write(b, host);
+  stream.begin_record();
+  stream.dispatch(k, {(n + 63) / 64}, {b}, n);
+  auto seq = stream.end_record();
+  for (int i = 0; i < 3; ++i) stream.dispatch(k, {(n + 63) / 64}, {b}, n);
+  auto start = stream.record_event();
+  stream.replay(seq);
+  std::vector<float> r(n);
+  stream.read(b, r);
+  stream.dispatch(k, {(n + 63) / 64}, {b}, n);
+  auto end = stream.record_event();
+  std::vector<float> last(n);
+  stream.read(b, last);
+  stream.sync();
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(r[i], i + 4.0f) << i;
+    ASSERT_EQ(last[i], i + 5.0f) << i;
+  }
+  const double ms = start.elapsed_ms(end);
+  EXPECT_GE(ms, 0.0);
+  EXPECT_LT(ms, 60000.0);
+}
+
 TEST_F(Streams, RecordedSequenceReplayedManyTimes) {
   const uint32_t n = 300;
   auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));

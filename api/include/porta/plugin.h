@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 12u
+#define PORTA_PLUGIN_ABI_VERSION 13u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */
@@ -275,6 +275,13 @@ typedef struct porta_plugin_api {
    * core then waits a bounded time and leaves the device open, saying so).
    * NULL: the backend can satisfy nothing. */
   porta_status (*stream_release_native_waits)(porta_plugin_stream stream);
+
+  /* ---- appended in ABI 13: events that are never timed ---- */
+  /* event_record for the core's own marks (event_query, never
+   * event_elapsed_ms, which may refuse it): a backend whose timed events
+   * cost the stream something (OpenCL: a profiling queue) makes these
+   * without. NULL: the core uses event_record. */
+  porta_status (*event_mark)(porta_plugin_stream stream, porta_plugin_event* event);
 } porta_plugin_api;
 
 typedef const porta_plugin_api* (*porta_plugin_entry_fn)(void);

@@ -16,7 +16,10 @@
 // MODE 1, columns in registers (GPUs, WG / 2 <= d <= C * WG): item t owns
 // columns t, t + WG, ... (C of them) and keeps their weights and X^T r sums in
 // registers for all of its group's rows, so X goes from memory straight to
-// registers and never through shared memory. Rows go R at a time; the next R
+// registers and never through shared memory. With V > 1 an item's words come
+// V consecutive words at a time, one 8- or 16-byte load each: item t owns
+// words V t .. V t + V - 1, then those WG V later, and so on (fewer items per
+// row, so fewer shares of each dot product to add up). Rows go R at a time; the next R
 // rows and their labels are loaded before the current ones are reduced, so
 // loads stay in flight across the barriers. Only the R dot products pass
 // through shared memory: three barriers per R rows.
@@ -50,6 +53,8 @@ layout(constant_id = 2) const uint R = 1;     // MODE 1: rows per step, a power 
 layout(constant_id = 3) const uint C = 1;     // MODE 1: words of a row per item, R * C <= RC_MAX, C * PACK <= RC_MAX
 layout(constant_id = 4) const uint DTYPE = 0; // X: 0 float32, 1 float16, 2 bfloat16, 3 int8 (with x_scale)
 layout(constant_id = 5) const uint REDECODE = 0; // MODE 1: 1 decodes X again for X^T r (decode_again)
+layout(constant_id = 6) const uint V = 1;     // MODE 1: words per load, 1, 2 or 4 (C, a row's words and
+                                              // its first word's index multiples of V)
 
 const uint TILE = 2048;     // floats of X per tile (8 KiB)
 const uint ROWS_MAX = 1024; // rows per tile
@@ -58,6 +63,7 @@ const uint RC_MAX = 32;
 
 layout(set = 0, binding = 0) readonly buffer MatX { uint xw[]; };  // words of PACK elements
 layout(set = 0, binding = 0) readonly buffer MatX4 { uvec4 xw4[]; };  // the same words, four at a time
+layout(set = 0, binding = 0) readonly buffer MatX2 { uvec2 xw2[]; };  // and two at a time
 layout(set = 0, binding = 1) readonly buffer VecY { float y[]; };
 layout(set = 0, binding = 2) readonly buffer VecW { float w[]; };
 layout(set = 0, binding = 3) readonly buffer Bias { float bias[]; };
@@ -184,6 +190,12 @@ void add_partial(uint index, float value, bool first) {
   partials[index] = first ? value : partials[index] + value;
 }
 
+// MODE 1: the row's word that is item t's word slot c (of C).
+uint word_of(uint t, uint c) {
+  const uint WG = gl_WorkGroupSize.x;
+  return V == 1u ? t + c * WG : (c / V) * V * WG + V * t + c % V;
+}
+
 // MODE 1: R rows of this item's words, 0 outside X, and (items t < R) the
 // label of row row0 + t. Nothing here uses what the loads return, so they
 // all stay in flight until the next step copies them (a word masked here,
@@ -194,15 +206,28 @@ void add_partial(uint index, float value, bool first) {
 // compiler left to itself may keep such arrays in local memory, which a step
 // on packed X, with PACK lanes per word, then reads for every element).
 void load_rows(uint row0, out uint v[RC_MAX], out float target) {
-  const uint WG = gl_WorkGroupSize.x;
   const uint t = gl_LocalInvocationID.x;
   target = t < R ? label(row0 + t) : 0.0;
   const uint words = (p.d + pack() - 1u) >> pack_shift();
   const uint ldw = p.ldx >> pack_shift();
-  const uint at = (p.x_offset >> pack_shift()) + row0 * ldw + t;  // word t of row row0
+  const uint at = (p.x_offset >> pack_shift()) + row0 * ldw;  // row row0's first word
   [[unroll]] for (uint k = 0u; k < R; ++k)
-    [[unroll]] for (uint c = 0u; c < C; ++c)
-      v[k * C + c] = row0 + k < p.m && t + c * WG < words ? xw[at + k * ldw + c * WG] : 0u;
+    [[unroll]] for (uint c = 0u; c < C; c += V) {
+      // V words from word_of(c) on, all in the row or all past it (V divides the row's words).
+      const uint word = word_of(t, c);
+      const bool inside = row0 + k < p.m && word < words;
+      const uint e = at + k * ldw + word;
+      if (V == 4u) {
+        const uvec4 q = inside ? xw4[e / 4u] : uvec4(0u);
+        [[unroll]] for (uint j = 0u; j < 4u; ++j) v[k * C + c + j] = q[j];
+      } else if (V == 2u) {
+        const uvec2 q = inside ? xw2[e / 2u] : uvec2(0u);
+        v[k * C + c] = q.x;
+        v[k * C + c + 1u] = q.y;
+      } else {
+        v[k * C + c] = inside ? xw[e] : 0u;
+      }
+    }
 }
 
 // The lanes of word `word` of a row that hold columns below d, as a mask:
@@ -221,15 +246,15 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
   const uint P = WG / R;  // items that add up one row's shares at the first level
   const uint steps = p.tiles_per_group;
   const uint first_row = gl_WorkGroupID.x * steps * R;
-  // Item t owns the words t, t + WG, ... of each row: column (t + c WG) PACK + l
-  // is w_own[c PACK + l], grad[c PACK + l].
+  // Item t owns the words word_of(t, c) of each row (t, t + WG, ... with V =
+  // 1): column word_of(t, c) PACK + l is w_own[c PACK + l], grad[c PACK + l].
   float w_own[RC_MAX];
   float grad[RC_MAX];
   uint keep[RC_MAX];  // lanes_mask of word c
-  [[unroll]] for (uint c = 0u; c < C; ++c) keep[c] = lanes_mask(t + c * WG);
+  [[unroll]] for (uint c = 0u; c < C; ++c) keep[c] = lanes_mask(word_of(t, c));
   [[unroll]] for (uint c = 0u; c < C; ++c)
     [[unroll]] for (uint l = 0u; l < pack(); ++l) {
-      const uint col = (t + c * WG) * pack() + l;
+      const uint col = word_of(t, c) * pack() + l;
       w_own[c * pack() + l] = col < p.d ? weight(col) : 0.0;
       grad[c * pack() + l] = 0.0;
     }
@@ -284,7 +309,7 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
   }
   [[unroll]] for (uint c = 0u; c < C; ++c)
     [[unroll]] for (uint l = 0u; l < pack(); ++l) {
-      const uint col = (t + c * WG) * pack() + l;
+      const uint col = word_of(t, c) * pack() + l;
       if (col < p.d) partials[base + col] = grad[c * pack() + l] * column_scale(col);
     }
 }

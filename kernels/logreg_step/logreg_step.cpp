@@ -45,6 +45,8 @@ constexpr uint32_t kRegisterColumns = 16;
 // R = 32 it would need 237 registers and so decodes twice (128).
 constexpr uint32_t kKeptFloats = 64;
 
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
 uint64_t ceil_pow2(uint64_t v) {
   uint64_t p = 1;
   while (p < v) p *= 2;
@@ -78,6 +80,7 @@ struct LogregPlan {
   uint32_t rows_per_tile = 0;    // rows per tile (MODE 0) or per step (MODE 1: spec constant R)
   uint32_t columns = 1;          // MODE 1: columns per item (spec constant C)
   uint32_t redecode = 0;         // MODE 1: 1 decodes X again for X^T r (spec constant REDECODE)
+  uint32_t vector = 1;           // MODE 1: words per load (spec constant V), where X's offsets allow
   uint32_t lanes = 0;            // MODE 0: items per row for z (1, or workgroup / rows)
   uint32_t tiles_per_group = 0;  // tiles (MODE 0) or steps (MODE 1) per group
   uint32_t groups = 0;
@@ -96,6 +99,17 @@ struct LogregPlan {
 // barriers cheaply, keeps 64 items too.
 bool one_item_groups(const porta_device_info& info) { return fiber_barriers(info) && !loop_limited(info); }
 
+// MODE 1's words per load (V) for packed X on GPUs: 4, else 2, where a row's
+// words divide into them and at least a warp's worth of items still share a
+// row (32 loads of V words each); else 1. A row's dot product then has a
+// quarter (half) as many shares to add up, and an item one load per V words.
+uint32_t packed_vector(const porta_device_info& device, uint64_t words, XType type) {
+  if (type.pack == 1 || cpu_like(device)) return 1;
+  for (uint32_t v : {4u, 2u})
+    if (words % v == 0 && words / v >= 32) return v;
+  return 1;
+}
+
 // How items share the work: the group size, MODE and the shape of a tile (or
 // step), before the rows are split among groups.
 LogregPlan shape_plan(const porta_device_info& device, uint64_t d, XType type) {
@@ -108,15 +122,17 @@ LogregPlan shape_plan(const porta_device_info& device, uint64_t d, XType type) {
   // per item. A word per item keeps the loads of packed X coalesced (a warp
   // reads consecutive words) and as many bytes in flight as float32's.
   const uint64_t words = (d + type.pack - 1) / type.pack;
-  const uint32_t row_group =
-      workgroup_size(device, static_cast<uint32_t>(std::min<uint64_t>(ceil_pow2(words), kWorkgroupMax)));
-  const uint64_t columns = (words + row_group - 1) / row_group;
+  const uint32_t vector = packed_vector(device, words, type);
+  const uint32_t row_group = workgroup_size(
+      device, static_cast<uint32_t>(std::min<uint64_t>(ceil_pow2(ceil_div(words, vector)), kWorkgroupMax)));
+  const uint64_t columns = ceil_div(words, uint64_t(row_group) * vector) * vector;
   const uint32_t in_flight = type.pack > 1 ? kPackedRowsTimesColumns : kRowsTimesColumns;
   if (!cpu_like(device) && d >= 32 && row_group >= 32 && columns <= in_flight &&
       columns * type.pack <= kRegisterColumns) {
     plan.mode = 1;
     plan.workgroup = row_group;
     plan.columns = static_cast<uint32_t>(columns);
+    plan.vector = vector;
     // R <= WG and R WG <= TILE (the kernel's precondition).
     plan.rows_per_tile = static_cast<uint32_t>(
         std::min<uint64_t>({floor_pow2(in_flight / columns), row_group, kTileFloats / row_group}));
@@ -140,8 +156,6 @@ LogregPlan shape_plan(const porta_device_info& device, uint64_t d, XType type) {
   }
   return plan;
 }
-
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 uint64_t log2_of(uint64_t pow2) {
   uint64_t n = 0;
@@ -212,8 +226,9 @@ bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, u
 // MODE 1 (columns in registers) with groups of WG items, R rows per step, C
 // words of a row per item and at most G groups (without G, as many as the
 // device's own plan would take), decoding X once or twice per step
-// (REDECODE; without it, as kKeptFloats decides), on every device, so that
-// one GPU run compares plans side by side. A malformed value, or one that
+// (REDECODE; without it, as kKeptFloats decides) and V words per load
+// (/v1, /v2, /v4; where X's shape and offsets allow), on every device, so
+// that one GPU run compares plans side by side. A malformed value, or one that
 // cannot take X's shape and type on the device, is refused naming the knob.
 struct PlanKnob {
   bool set = false;
@@ -221,6 +236,7 @@ struct PlanKnob {
   std::string text;
   uint32_t workgroup = 0, rows = 0, columns = 0, groups = 0;
   int redecode = -1;  // 0 once, 1 twice, -1 by kKeptFloats
+  uint32_t vector = 1;  // V, words per load
 };
 
 // A decimal field of the knob: digits only, at most 9.
@@ -239,11 +255,19 @@ const PlanKnob& plan_knob() {
     k.set = true;
     k.text = env;
     std::string plan = k.text;
-    const size_t slash = plan.find('/');
-    if (slash != std::string::npos) {
-      const std::string decode = plan.substr(slash + 1);
-      if (decode != "once" && decode != "twice") return k;
-      k.redecode = decode == "twice";
+    // Suffixes: /once or /twice, /v1, /v2 or /v4, each at most once.
+    bool decode_given = false, vector_given = false;
+    for (size_t slash = plan.rfind('/'); slash != std::string::npos; slash = plan.rfind('/')) {
+      const std::string suffix = plan.substr(slash + 1);
+      if ((suffix == "once" || suffix == "twice") && !decode_given) {
+        k.redecode = suffix == "twice";
+        decode_given = true;
+      } else if ((suffix == "v1" || suffix == "v2" || suffix == "v4") && !vector_given) {
+        k.vector = static_cast<uint32_t>(suffix[1] - '0');
+        vector_given = true;
+      } else {
+        return k;
+      }
       plan.resize(slash);
     }
     std::vector<uint32_t> fields;
@@ -265,7 +289,8 @@ const PlanKnob& plan_knob() {
     const auto pow2 = [](uint32_t v) { return v > 0 && (v & (v - 1)) == 0; };
     k.well_formed = pow2(k.workgroup) && k.workgroup <= kWorkgroupMax && pow2(k.rows) &&
                     k.rows <= k.workgroup && uint64_t(k.rows) * k.workgroup <= kTileFloats && k.columns > 0 &&
-                    uint64_t(k.rows) * k.columns <= kRegisterWords && (fields.size() == 3 || k.groups > 0);
+                    uint64_t(k.rows) * k.columns <= kRegisterWords && (fields.size() == 3 || k.groups > 0) &&
+                    k.columns % k.vector == 0;
     return k;
   }();
   return knob;
@@ -274,10 +299,10 @@ const PlanKnob& plan_knob() {
 [[noreturn]] void refuse_malformed_knob(const OpCall& call, const PlanKnob& knob) {
   call.fail(
       PORTA_ERROR_INVALID_ARGUMENT,
-      "PORTA_LOGREG_PLAN is '%s'; it must be WG:R:C or WG:R:C:G, then optionally /once or /twice (e.g. "
-      "128:16:1, 64:16:1:1848/twice): groups of WG items (a power of two up to %u), R rows per step (a power "
-      "of two, R <= WG, R WG <= %llu), C words of a row per item (R C <= %u), at most G groups (G >= 1), X "
-      "decoded once or twice per step",
+      "PORTA_LOGREG_PLAN is '%s'; it must be WG:R:C or WG:R:C:G, then optionally /once or /twice and /v1, "
+      "/v2 or /v4 (e.g. 128:16:1, 64:16:1:1848/twice, 32:4:4/v4): groups of WG items (a power of two up to "
+      "%u), R rows per step (a power of two, R <= WG, R WG <= %llu), C words of a row per item (R C <= %u, "
+      "a multiple of V), at most G groups (G >= 1), X decoded once or twice per step, V words per load",
       knob.text.c_str(), kWorkgroupMax, static_cast<unsigned long long>(kTileFloats), kRegisterWords);
 }
 
@@ -304,6 +329,7 @@ bool knob_shape(const PlanKnob& knob, const porta_device_info& device, uint64_t 
     plan.workgroup = knob.workgroup;
     plan.rows_per_tile = knob.rows;
     plan.columns = knob.columns;
+    plan.vector = knob.vector;
     plan.lanes = 1;
     plan.redecode = knob.redecode >= 0 ? static_cast<uint32_t>(knob.redecode)
                                        : uint64_t(knob.rows) * knob.columns * type.pack > kKeptFloats;
@@ -623,6 +649,11 @@ void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const port
                    static_cast<uint32_t>(x_scale_tensor ? x_scale_view.offset : 0)};
     // MODE 0 and 2 keep the kernel's defaults for R and C: one variant per
     // group size and mode (and X's type, float32 the default).
+    // V words per load where a row's words, the piece's first word and X's
+    // row stride in words are multiples of V; else one word at a time, the
+    // same columns per item.
+    const bool vectors =
+        row_words % plan.vector == 0 && piece.offset[0] % plan.vector == 0 && ldx_words % plan.vector == 0;
     auto partial =
         plan.mode == 1 ? builtin_kernel(call, "logreg_partial",
                                         {{0, plan.workgroup},
@@ -630,7 +661,8 @@ void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const port
                                          {2, plan.rows_per_tile},
                                          {3, plan.columns},
                                          {4, type.code},
-                                         {5, plan.redecode}})
+                                         {5, plan.redecode},
+                                         {6, vectors ? plan.vector : 1}})
         : type.code
             ? builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}, {4, type.code}})
             : builtin_kernel(call, "logreg_partial", {{0, plan.workgroup}, {1, plan.mode}});

@@ -989,8 +989,60 @@ std::string OpenclCompiler::as_unsigned(const std::string& expr, const SPIRType&
   return "as_" + vector_type_name(unsigned_of(from.basetype), from.vecsize) + "(" + expr + ")";
 }
 
+// Work-items that write different components of one vector in local memory
+// (a GLSL `shared vec4 t[]; t[i].y = v;`, each item its own component) write
+// different memory locations in SPIR-V; NVIDIA's OpenCL compiler stores
+// `t[i].y = v` as the whole vector, so such items overwrote each other's
+// components (matmul.comp with A loaded by depths read zeros). The store goes
+// through a pointer to the component's scalar instead.
+void OpenclCompiler::emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) {
+  if (!store_vector_component(lhs_expression, rhs_expression))
+    TargetCompiler::emit_store_statement(lhs_expression, rhs_expression);
+}
+
+bool OpenclCompiler::store_vector_component(uint32_t lhs_expression, uint32_t rhs_expression) {
+  const auto chain = access_chains_.find(lhs_expression);
+  if (chain == access_chains_.end() || chain->second.size() < 2) return false;
+  const SPIRType& pointer = expression_type(lhs_expression);
+  if (pointer.storage != spv::StorageClassWorkgroup) return false;
+  const std::vector<uint32_t>& words = chain->second;  // base, then the indices
+  const uint32_t base = words[0];
+  const uint32_t* indices = words.data() + 1;
+  const uint32_t count = static_cast<uint32_t>(words.size() - 1);
+  // The type the last index selects from.
+  const SPIRType* type = &get_pointee_type(expression_type(base));
+  for (uint32_t i = 0; i + 1 < count; ++i) {
+    if (type->basetype == SPIRType::Struct) {
+      const auto* member = maybe_get<SPIRConstant>(indices[i]);
+      if (!member) return false;
+      type = &get<SPIRType>(type->member_types[member->scalar()]);
+    } else if (!type->array.empty() || type->columns > 1 || type->vecsize > 1) {
+      type = &get<SPIRType>(type->parent_type);
+    } else {
+      return false;
+    }
+  }
+  if (!type->array.empty() || type->columns != 1 || type->vecsize < 2 || type->pointer) return false;
+  // 32- and 64-bit scalars (halves and bools have their own storage here).
+  const SPIRType& scalar = expression_type(rhs_expression);
+  if (scalar.vecsize != 1 || scalar.columns != 1 || !scalar.array.empty() ||
+      (scalar.width != 32 && scalar.width != 64) || scalar.basetype == SPIRType::Boolean)
+    return false;
+  const std::string vector = access_chain_internal(base, indices, count - 1, 0, nullptr);
+  const uint32_t last = indices[count - 1];
+  const auto* literal = maybe_get<SPIRConstant>(last);
+  const std::string component = literal ? std::to_string(literal->scalar()) : to_expression(last);
+  statement("((__local ", type_to_glsl(scalar), "*)&", enclose_expression(vector), ")[", component,
+            "] = ", to_unpacked_expression(rhs_expression), ";");
+  register_write(lhs_expression);
+  return true;
+}
+
 void OpenclCompiler::emit_target_instruction(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
+  const auto op = static_cast<spv::Op>(instruction.op);
+  if ((op == spv::OpAccessChain || op == spv::OpInBoundsAccessChain) && instruction.length >= 4)
+    access_chains_[ops[1]].assign(ops + 2, ops + instruction.length);
   if (is_atomic_read_modify_write(static_cast<spv::Op>(instruction.op))) {
     emit_atomic(instruction);
     return;

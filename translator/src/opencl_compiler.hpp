@@ -7,7 +7,9 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "target_compiler.hpp"
 
@@ -65,6 +67,13 @@ class OpenclCompiler final : public TargetCompiler {
   std::string type_to_array_glsl(const spirv_cross::SPIRType& type) override;
   void emit_array_copy(const std::string& lhs, uint32_t lhs_id, uint32_t rhs_id,
                        spv::StorageClass lhs_storage, spv::StorageClass rhs_storage) override;
+  void emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) override;
+
+  // A store into one component of a vector in local memory as a store of
+  // that scalar alone (store_vector_component); false for any other store.
+  // The access chains seen so far, by result: their base and indices.
+  bool store_vector_component(uint32_t lhs_expression, uint32_t rhs_expression);
+  std::unordered_map<uint32_t, std::vector<uint32_t>> access_chains_;  // result -> base, indices...
 
   // ---- pieces of the translation unit ----
   void prepare_names();

@@ -989,12 +989,12 @@ std::string OpenclCompiler::as_unsigned(const std::string& expr, const SPIRType&
   return "as_" + vector_type_name(unsigned_of(from.basetype), from.vecsize) + "(" + expr + ")";
 }
 
-// Work-items that write different components of one vector in local memory
-// (a GLSL `shared vec4 t[]; t[i].y = v;`, each item its own component) write
-// different memory locations in SPIR-V; NVIDIA's OpenCL compiler stores
-// `t[i].y = v` as the whole vector, so such items overwrote each other's
-// components (matmul.comp with A loaded by depths read zeros). The store goes
-// through a pointer to the component's scalar instead.
+// Work-items that write different components of one vector in local or
+// global memory (a GLSL `shared vec4 t[]; t[i].y = v;`, each item its own
+// component) write different memory locations in SPIR-V; NVIDIA's OpenCL
+// compiler stores `t[i].y = v` as the whole vector, so such items overwrote
+// each other's components (matmul.comp with A loaded by depths read zeros).
+// The store goes through a pointer to the component's scalar instead.
 void OpenclCompiler::emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) {
   if (!store_vector_component(lhs_expression, rhs_expression))
     TargetCompiler::emit_store_statement(lhs_expression, rhs_expression);
@@ -1004,7 +1004,11 @@ bool OpenclCompiler::store_vector_component(uint32_t lhs_expression, uint32_t rh
   const auto chain = access_chains_.find(lhs_expression);
   if (chain == access_chains_.end() || chain->second.size() < 2) return false;
   const SPIRType& pointer = expression_type(lhs_expression);
-  if (pointer.storage != spv::StorageClassWorkgroup) return false;
+  const char* space = pointer.storage == spv::StorageClassWorkgroup       ? "__local "
+                      : pointer.storage == spv::StorageClassStorageBuffer ? "__global "
+                                                                          : nullptr;
+  // A byte-addressed buffer's chain is already a store of the scalar alone.
+  if (!space || is_byte_addressed_pointer(lhs_expression)) return false;
   const std::vector<uint32_t>& words = chain->second;  // base, then the indices
   const uint32_t base = words[0];
   const uint32_t* indices = words.data() + 1;
@@ -1032,7 +1036,7 @@ bool OpenclCompiler::store_vector_component(uint32_t lhs_expression, uint32_t rh
   const uint32_t last = indices[count - 1];
   const auto* literal = maybe_get<SPIRConstant>(last);
   const std::string component = literal ? std::to_string(literal->scalar()) : to_expression(last);
-  statement("((__local ", type_to_glsl(scalar), "*)&", enclose_expression(vector), ")[", component,
+  statement("((", space, type_to_glsl(scalar), "*)&", enclose_expression(vector), ")[", component,
             "] = ", to_unpacked_expression(rhs_expression), ";");
   register_write(lhs_expression);
   return true;

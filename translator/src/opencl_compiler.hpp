@@ -69,7 +69,7 @@ class OpenclCompiler final : public TargetCompiler {
                        spv::StorageClass lhs_storage, spv::StorageClass rhs_storage) override;
   void emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) override;
 
-  // A store into one component of a vector in local memory as a store of
+  // A store into one component of a vector in local or global memory as a store of
   // that scalar alone (store_vector_component); false for any other store.
   // The access chains seen so far, by result: their base and indices.
   bool store_vector_component(uint32_t lhs_expression, uint32_t rhs_expression);

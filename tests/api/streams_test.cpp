@@ -149,6 +149,11 @@ TEST_F(Streams, TimedEventsInTheMiddleOfQueuedWork) {
 // memory location of its own, so no item's store may overwrite another's
 // (one OpenCL compiler stored `t[i].y = v` as the whole vector).
 TEST_F(Streams, ItemsWriteTheirOwnComponentsOfVectors) {
+  if (porta::test::on_oclgrind(dev))
+    GTEST_SKIP() << "oclgrind 21.10 reports write-write races between the item that stores a vector's "
+                    "component 0 (a float store its compiler marks 16-byte aligned) and those storing the "
+                    "others, and loses a component, with or without this translation's scalar stores; "
+                    "PoCL runs it in api.opencl";
   const char* kComponents = R"(#version 450
 layout(local_size_x = 256) in;
 layout(binding = 0) buffer Out { float o[]; };

@@ -144,50 +144,6 @@ TEST_F(Streams, TimedEventsInTheMiddleOfQueuedWork) {
   EXPECT_LT(ms, 60000.0);
 }
 
-// Each work-item writes its own component of a shared vec4 (constant and
-// computed components) and of a buffer's vec4: in SPIR-V each component is a
-// memory location of its own, so no item's store may overwrite another's
-// (one OpenCL compiler stored `t[i].y = v` as the whole vector).
-TEST_F(Streams, ItemsWriteTheirOwnComponentsOfVectors) {
-  if (porta::test::on_oclgrind(dev))
-    GTEST_SKIP() << "oclgrind 21.10 reports write-write races between the item that stores a vector's "
-                    "component 0 (a float store its compiler marks 16-byte aligned) and those storing the "
-                    "others, and loses a component, with or without this translation's scalar stores; "
-                    "PoCL runs it in api.opencl";
-  const char* kComponents = R"(#version 450
-layout(local_size_x = 256) in;
-layout(binding = 0) buffer Out { float o[]; };
-layout(binding = 1) buffer Vectors { vec4 v[]; };
-shared vec4 by_constant[64];
-shared vec4 by_index[64];
-void main() {
-  const uint i = gl_LocalInvocationID.x;
-  const uint c = i % 4u;
-  if (c == 0u) by_constant[i / 4u].x = float(i);
-  else if (c == 1u) by_constant[i / 4u].y = float(i);
-  else if (c == 2u) by_constant[i / 4u].z = float(i);
-  else by_constant[i / 4u].w = float(i);
-  by_index[i / 4u][c] = float(2u * i);
-  v[gl_GlobalInvocationID.x / 4u][c] = float(3u * gl_GlobalInvocationID.x);
-  barrier();
-  o[gl_GlobalInvocationID.x] = by_constant[i / 4u][c] + 1000.0 * by_index[i / 4u][c];
-})";
-  const uint32_t groups = 64, n = groups * 256;
-  auto k = dev.kernel(porta::glsl(kComponents, "components"));
-  auto out = dev.buffer(n * 4);
-  auto vectors = dev.buffer(n * 4);
-  stream.dispatch(k, {groups}, {out, vectors});
-  std::vector<float> o(n), v(n);
-  stream.read(out, o);
-  stream.read(vectors, v);
-  stream.sync();
-  for (uint32_t g = 0; g < n; ++g) {
-    const uint32_t i = g % 256;
-    ASSERT_EQ(o[g], float(i) + 1000.0f * float(2 * i)) << "item " << g;
-    ASSERT_EQ(v[g], float(3 * g)) << "item " << g;
-  }
-}
-
 TEST_F(Streams, RecordedSequenceReplayedManyTimes) {
   const uint32_t n = 300;
   auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));

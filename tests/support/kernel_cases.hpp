@@ -298,6 +298,25 @@ inline KernelCase vector_math_case() {
   return c;
 }
 
+// vector_components.comp in 16 groups of 256: every item's components of the
+// shared and the buffer vectors kept (one OpenCL compiler stored `t[i].y = v`
+// as the whole vector, so items overwrote each other's components).
+inline KernelCase vector_components_case() {
+  KernelCase c = kernel_cases_detail::make("tests/support/kernels/vector_components.comp");
+  const uint32_t n = 16 * 256;
+  c.groups = {16, 1, 1};
+  c.buffers = {std::vector<uint8_t>(n * 4), std::vector<uint8_t>(n * 4)};
+  c.check = [n](const std::vector<std::vector<uint8_t>>& buffers) {
+    const std::vector<float> o = values_of<float>(buffers[0]), v = values_of<float>(buffers[1]);
+    for (uint32_t g = 0; g < n; ++g) {
+      const uint32_t i = g % 256;
+      ASSERT_EQ(o[g], float(i) + 1000.0f * float(2 * i)) << "shared vectors, item " << g;
+      ASSERT_EQ(v[g], float(3 * g)) << "buffer vectors, item " << g;
+    }
+  };
+  return c;
+}
+
 // integer_bits.comp on 64 values: 0, INT_MIN's bits, all ones and a spread
 // of others.
 inline KernelCase integer_bits_case() {

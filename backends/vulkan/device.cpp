@@ -1,6 +1,8 @@
 #include "device.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "../common/spin_wait.hpp"
@@ -62,6 +64,22 @@ Device::Device(const PhysicalDevice& p, const porta_plugin_device_options& optio
     }
   }
   robust_buffer_access2 = robustness2.robustBufferAccess2 == VK_TRUE && options.robust;
+  // The driver's statistics of each pipeline, on request (a diagnostic).
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executables{};
+  executables.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+  const char* stats_env = std::getenv("PORTA_VULKAN_PIPELINE_STATS");
+  const bool stats_wanted = stats_env && std::strcmp(stats_env, "1") == 0;
+  if (stats_wanted && p.has(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+    extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    enabled_extensions.insert(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    executables.pipelineExecutableInfo = VK_TRUE;
+    executables.pNext = features.core.pNext;
+    features.core.pNext = &executables;
+  } else if (stats_wanted) {
+    plugin::log(PORTA_LOG_WARN, format("vulkan: %s: PORTA_VULKAN_PIPELINE_STATS=1, but the driver has no "
+                                       "VK_KHR_pipeline_executable_properties: no pipeline statistics",
+                                       p.properties.deviceName));
+  }
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info =
@@ -92,6 +110,8 @@ Device::Device(const PhysicalDevice& p, const porta_plugin_device_options& optio
     if (timeline && (!fn.vkWaitSemaphores || !fn.vkGetSemaphoreCounterValue)) timeline = false;
     if (push_descriptor && !fn.vkCmdPushDescriptorSetKHR) push_descriptor = false;
     if (fn.vkGetMemoryHostPointerPropertiesEXT) host_import_alignment = host_alignment;
+    pipeline_stats = executables.pipelineExecutableInfo && fn.vkGetPipelineExecutablePropertiesKHR &&
+                     fn.vkGetPipelineExecutableStatisticsKHR;
     fn.vkGetDeviceQueue(handle, p.queue_family, 0, &queue);
     choose_memory_types();
   } catch (...) {

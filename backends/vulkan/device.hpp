@@ -35,6 +35,10 @@ class Device {
   bool timeline = false;
   bool push_descriptor = false;
   bool timestamps = false;
+  // PORTA_VULKAN_PIPELINE_STATS=1 on a device with
+  // VK_KHR_pipeline_executable_properties: each kernel's pipeline logs the
+  // driver's statistics of it (registers, spills, ... as the driver names them).
+  bool pipeline_stats = false;
   std::set<std::string> enabled_extensions;  // what kernels may use (capabilities.hpp)
   uint32_t device_memory_type = 0;
   uint32_t staging_memory_type = 0;

@@ -13,6 +13,55 @@ using plugin::format;
 
 namespace {
 
+// PORTA_VULKAN_PIPELINE_STATS=1: the driver's statistics of each executable
+// of the kernel's pipeline, one line each at info level ("vulkan: DEVICE:
+// kernel 'NAME': EXECUTABLE: Registers 128, ..."), as the driver names them.
+void log_pipeline_statistics(const Device& device, const Kernel& k) {
+  VkPipelineInfoKHR pipeline = make<VkPipelineInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR);
+  pipeline.pipeline = k.pipeline;
+  uint32_t count = 0;
+  if (device.fn.vkGetPipelineExecutablePropertiesKHR(device.handle, &pipeline, &count, nullptr) != VK_SUCCESS)
+    return;
+  std::vector<VkPipelineExecutablePropertiesKHR> executables(
+      count, make<VkPipelineExecutablePropertiesKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR));
+  if (device.fn.vkGetPipelineExecutablePropertiesKHR(device.handle, &pipeline, &count, executables.data()) !=
+      VK_SUCCESS)
+    return;
+  for (uint32_t e = 0; e < count; ++e) {
+    VkPipelineExecutableInfoKHR which = make<VkPipelineExecutableInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
+    which.pipeline = k.pipeline;
+    which.executableIndex = e;
+    uint32_t n = 0;
+    if (device.fn.vkGetPipelineExecutableStatisticsKHR(device.handle, &which, &n, nullptr) != VK_SUCCESS) continue;
+    std::vector<VkPipelineExecutableStatisticKHR> stats(
+        n, make<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
+    if (device.fn.vkGetPipelineExecutableStatisticsKHR(device.handle, &which, &n, stats.data()) != VK_SUCCESS)
+      continue;
+    std::string line;
+    for (const VkPipelineExecutableStatisticKHR& st : stats) {
+      line += line.empty() ? "" : ", ";
+      line += st.name;
+      switch (st.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+          line += st.value.b32 ? " yes" : " no";
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+          line += " " + std::to_string(st.value.i64);
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+          line += " " + std::to_string(st.value.u64);
+          break;
+        default:
+          line += " " + format("%g", st.value.f64);
+          break;
+      }
+    }
+    plugin::log(PORTA_LOG_INFO, format("vulkan: %s: kernel '%s': pipeline statistics of %s: %s",
+                                       device.label().c_str(), k.name.c_str(), executables[e].name,
+                                       line.empty() ? "none given" : line.c_str()));
+  }
+}
+
 // The core checks the limits porta_device_info reports; these it does not know.
 void check_limits(const Device& device, const porta_kernel_desc& desc, const char* name) {
   const VkPhysicalDeviceLimits& lim = device.limits();
@@ -169,6 +218,7 @@ void create_pipeline(Device& device, Kernel& k, const porta_kernel_desc& desc) {
   info.stage.pName = desc.entry_point ? desc.entry_point : "main";
   info.stage.pSpecializationInfo = desc.spec_count ? &spec : nullptr;
   info.layout = k.layout;
+  if (device.pipeline_stats) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   r = device.fn.vkCreateComputePipelines(device.handle, cache, 1, &info, nullptr, &k.pipeline);
   device.fn.vkDestroyShaderModule(device.handle, module, nullptr);
   if (r == VK_SUCCESS && !have_cache && desc.cache_key && host && host->cache_store) {
@@ -188,6 +238,7 @@ void create_pipeline(Device& device, Kernel& k, const porta_kernel_desc& desc) {
            device.label().c_str(), k.name.c_str(), result_name(r));
     device.check(r, "vkCreateComputePipelines");
   }
+  if (device.pipeline_stats) log_pipeline_statistics(device, k);
 }
 
 }  // namespace

@@ -49,6 +49,26 @@ class VulkanPlugin : public VulkanPluginTest {
   std::unique_ptr<GlslKernel> saxpy_, increment_;
 };
 
+// PORTA_VULKAN_PIPELINE_STATS=1 (vulkan.plugin.pipeline_stats): each kernel's
+// pipeline logs the driver's statistics, one line per executable, or the
+// device said at open that its driver has none to give.
+TEST_F(VulkanPlugin, PipelineStatisticsAreLoggedOnRequest) {
+  const char* knob = std::getenv("PORTA_VULKAN_PIPELINE_STATS");
+  if (!knob || std::strcmp(knob, "1") != 0)
+    GTEST_SKIP() << "PORTA_VULKAN_PIPELINE_STATS is not 1 (vulkan.plugin.pipeline_stats sets it)";
+  const int before = TestHost::count_logged("pipeline statistics of");
+  porta_plugin_kernel k = saxpy(64, 0.5f);
+  ASSERT_NE(k, nullptr);
+  const bool none = TestHost::count_logged("no VK_KHR_pipeline_executable_properties") > 0;
+  if (none) {
+    EXPECT_EQ(TestHost::count_logged("pipeline statistics of"), before);
+  } else {
+    EXPECT_GT(TestHost::count_logged("pipeline statistics of"), before)
+        << "the driver has VK_KHR_pipeline_executable_properties, and no statistics were logged";
+    EXPECT_GT(TestHost::count_logged("kernel 'saxpy': pipeline statistics of"), 0);
+  }
+}
+
 TEST_F(VulkanPlugin, DescribesTheDevice) {
   const porta_device_info& i = info;
   EXPECT_EQ(api().language, PORTA_LANGUAGE_SPIRV);

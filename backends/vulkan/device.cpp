@@ -1,8 +1,6 @@
 #include "device.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "../common/spin_wait.hpp"
@@ -67,15 +65,13 @@ Device::Device(const PhysicalDevice& p, const porta_plugin_device_options& optio
   // The driver's statistics of each pipeline, on request (a diagnostic).
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executables{};
   executables.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
-  const char* stats_env = std::getenv("PORTA_VULKAN_PIPELINE_STATS");
-  const bool stats_wanted = stats_env && std::strcmp(stats_env, "1") == 0;
-  if (stats_wanted && p.has(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+  if (in.pipeline_stats && p.has(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
     extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     enabled_extensions.insert(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     executables.pipelineExecutableInfo = VK_TRUE;
     executables.pNext = features.core.pNext;
     features.core.pNext = &executables;
-  } else if (stats_wanted) {
+  } else if (in.pipeline_stats) {
     plugin::log(PORTA_LOG_WARN, format("vulkan: %s: PORTA_VULKAN_PIPELINE_STATS=1, but the driver has no "
                                        "VK_KHR_pipeline_executable_properties: no pipeline statistics",
                                        p.properties.deviceName));

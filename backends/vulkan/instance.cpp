@@ -563,6 +563,8 @@ void init_instance() {
       plugin::log(PORTA_LOG_WARN,
                   format("vulkan: ignoring PORTA_VULKAN_TIMEOUT_MS=%s (not a positive number)", t));
   }
+  if (const char* stats = std::getenv("PORTA_VULKAN_PIPELINE_STATS"))
+    in->pipeline_stats = std::strcmp(stats, "1") == 0;
   load_loader(*in);
   try {
     create_instance(*in);

@@ -135,6 +135,7 @@ struct Instance {
   // driver as they are, so tests see what the driver does.
   std::set<std::string> disabled;
   uint64_t timeout_ns = 60ull * 1000 * 1000 * 1000;  // PORTA_VULKAN_TIMEOUT_MS
+  bool pipeline_stats = false;                        // PORTA_VULKAN_PIPELINE_STATS=1 (a diagnostic)
   uint32_t validation_layer_version = 0;             // its header version; 0: validation off
 
   bool is_disabled(const char* capability) const { return disabled.count(capability) != 0; }

@@ -15,7 +15,8 @@ namespace {
 
 // PORTA_VULKAN_PIPELINE_STATS=1: the driver's statistics of each executable
 // of the kernel's pipeline, one line each at info level ("vulkan: DEVICE:
-// kernel 'NAME': EXECUTABLE: Registers 128, ..."), as the driver names them.
+// kernel 'NAME': pipeline statistics of EXECUTABLE: Registers 128, ..."), as
+// the driver names them.
 void log_pipeline_statistics(const Device& device, const Kernel& k) {
   VkPipelineInfoKHR pipeline = make<VkPipelineInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR);
   pipeline.pipeline = k.pipeline;

@@ -19,10 +19,10 @@
 // registers and never through shared memory. With V > 1 an item's words come
 // V consecutive words at a time, one 8- or 16-byte load each: item t owns
 // words V t .. V t + V - 1, then those WG V later, and so on (fewer items per
-// row, so fewer shares of each dot product to add up). Rows go R at a time; the next R
-// rows and their labels are loaded before the current ones are reduced, so
-// loads stay in flight across the barriers. Only the R dot products pass
-// through shared memory: three barriers per R rows.
+// row, so fewer shares of each dot product to add up). Rows go R at a time;
+// the next R rows and their labels are loaded before the current ones are
+// reduced, so loads stay in flight across the barriers. Only the R dot
+// products pass through shared memory: three barriers per R rows.
 //
 // MODE 2, rows in sequence (porta's CPU backend, groups of one item): the
 // item walks its rows one after another, z from four running sums (so a CPU

@@ -651,13 +651,13 @@ void launch_logreg(porta_stream stream, const porta_tensor* x_tensor, const port
                    plan.tiles_per_group,
                    partials_offset,
                    static_cast<uint32_t>(x_scale_tensor ? x_scale_view.offset : 0)};
-    // MODE 0 and 2 keep the kernel's defaults for R and C: one variant per
-    // group size and mode (and X's type, float32 the default).
     // V words per load where a row's words, the piece's first word and X's
     // row stride in words are multiples of V; else one word at a time, the
     // same columns per item.
     const bool vectors =
         row_words % plan.vector == 0 && piece.offset[0] % plan.vector == 0 && ldx_words % plan.vector == 0;
+    // MODE 0 and 2 keep the kernel's defaults for R and C: one variant per
+    // group size and mode (and X's type, float32 the default).
     auto partial =
         plan.mode == 1 ? builtin_kernel(call, "logreg_partial",
                                         {{0, plan.workgroup},

@@ -1047,13 +1047,13 @@ void OpenclCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
   const auto op = static_cast<spv::Op>(instruction.op);
   if ((op == spv::OpAccessChain || op == spv::OpInBoundsAccessChain) && instruction.length >= 4)
     access_chains_[ops[1]].assign(ops + 2, ops + instruction.length);
-  if (is_atomic_read_modify_write(static_cast<spv::Op>(instruction.op))) {
+  if (is_atomic_read_modify_write(op)) {
     emit_atomic(instruction);
     return;
   }
   if (emit_half_instruction(instruction)) return;
   if (emit_matrix_or_bool_vector(instruction)) return;
-  switch (static_cast<spv::Op>(instruction.op)) {
+  switch (op) {
     case spv::OpAtomicLoad:
     case spv::OpAtomicStore:
       emit_atomic_load_store(instruction);

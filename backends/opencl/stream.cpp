@@ -24,6 +24,27 @@ void submit(porta_plugin_stream_t& stream, Op&& op) {
   }
 }
 
+// Transfers go to the queue in pieces of at most kMaxTransferBytes.
+// NVIDIA's OpenCL (driver 580, H200) gets single transfers of several GiB
+// wrong: a fill of 2^33 bytes never finishes, one of 2^34 bytes returns at
+// once having written nothing, and a copy of 2^33 bytes fails the queue
+// (CL_INVALID_COMMAND_QUEUE); every size up to 2^32 + 4096 bytes is right.
+// A piece costs one more enqueue, microseconds against the ~0.3 ms a GPU
+// takes to fill or copy a GiB.
+constexpr uint64_t kMaxTransferBytes = uint64_t{1} << 30;
+
+// Calls enqueue(offset, bytes) for each piece of [0, size) in order (once,
+// with 0 bytes, for an empty transfer).
+template <class Enqueue>
+void in_pieces(uint64_t size, Enqueue enqueue) {
+  uint64_t done = 0;
+  do {
+    const uint64_t bytes = std::min(kMaxTransferBytes, size - done);
+    enqueue(done, bytes);
+    done += bytes;
+  } while (done < size);
+}
+
 // A range of a buffer as a kernel argument: the buffer itself when the range
 // is all of it, else a sub-buffer, kept in `owned` (released when the last
 // operation holding it goes; the queue keeps it alive for commands already
@@ -249,8 +270,11 @@ void stream_write(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uin
   submit(stream, [=, dst = &dst](porta_plugin_stream_t& s) {
     const void* from = src;
     if (char* pinned = small_space(s, size)) from = std::memcpy(pinned, src, size);
-    check(cl().clEnqueueWriteBuffer(s.queue, dst->mem, CL_FALSE, offset, size, from, 0, nullptr, nullptr),
-          s.device->where, "clEnqueueWriteBuffer");
+    in_pieces(size, [&](uint64_t at, uint64_t bytes) {
+      check(cl().clEnqueueWriteBuffer(s.queue, dst->mem, CL_FALSE, offset + at, bytes,
+                                      static_cast<const char*>(from) + at, 0, nullptr, nullptr),
+            s.device->where, "clEnqueueWriteBuffer");
+    });
     note_enqueued(s);
   });
 }
@@ -263,9 +287,13 @@ void stream_read(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint
     // A sync usually follows a read: its event spares that sync a marker (not
     // on a framework's queue, where the framework may enqueue after it).
     cl_event event = nullptr;
-    check(cl().clEnqueueReadBuffer(s.queue, src->mem, CL_FALSE, offset, size, pinned ? pinned : dst, 0,
-                                   nullptr, s.wrapped ? nullptr : &event),
-          s.device->where, "clEnqueueReadBuffer");
+    char* to = pinned ? pinned : static_cast<char*>(dst);
+    in_pieces(size, [&](uint64_t at, uint64_t bytes) {
+      const bool last = at + bytes == size;
+      check(cl().clEnqueueReadBuffer(s.queue, src->mem, CL_FALSE, offset + at, bytes, to + at, 0, nullptr,
+                                     last && !s.wrapped ? &event : nullptr),
+            s.device->where, "clEnqueueReadBuffer");
+    });
     note_enqueued(s, event);
     if (pinned) s.small.copy_out_later(dst, pinned, size);
   });
@@ -274,9 +302,11 @@ void stream_read(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint
 void stream_copy(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint64_t src_offset,
                  porta_plugin_buffer_t& dst, uint64_t dst_offset, uint64_t size) {
   submit(stream, [=, src = &src, dst = &dst](porta_plugin_stream_t& s) {
-    check(cl().clEnqueueCopyBuffer(s.queue, src->mem, dst->mem, src_offset, dst_offset, size, 0, nullptr,
-                                   nullptr),
-          s.device->where, "clEnqueueCopyBuffer");
+    in_pieces(size, [&](uint64_t at, uint64_t bytes) {
+      check(cl().clEnqueueCopyBuffer(s.queue, src->mem, dst->mem, src_offset + at, dst_offset + at, bytes, 0,
+                                     nullptr, nullptr),
+            s.device->where, "clEnqueueCopyBuffer");
+    });
     note_enqueued(s);
   });
 }
@@ -284,9 +314,11 @@ void stream_copy(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint
 void stream_fill(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint64_t offset, uint64_t size,
                  uint32_t pattern) {
   submit(stream, [=, dst = &dst](porta_plugin_stream_t& s) {
-    check(cl().clEnqueueFillBuffer(s.queue, dst->mem, &pattern, sizeof pattern, offset, size, 0, nullptr,
-                                   nullptr),
-          s.device->where, "clEnqueueFillBuffer");
+    in_pieces(size, [&](uint64_t at, uint64_t bytes) {
+      check(cl().clEnqueueFillBuffer(s.queue, dst->mem, &pattern, sizeof pattern, offset + at, bytes, 0,
+                                     nullptr, nullptr),
+            s.device->where, "clEnqueueFillBuffer");
+    });
     note_enqueued(s);
   });
 }

@@ -1,6 +1,7 @@
 // Buffers, transfers, streams, events and recorded sequences on the backend
 // under test, plus the bad inputs every backend must refuse cleanly.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <optional>
@@ -79,6 +80,56 @@ TEST_F(Streams, OffsetsCopyAndFill) {
   EXPECT_EQ(rb[10], 7u);
   EXPECT_EQ(rb[13], 0x01020304u);
   EXPECT_EQ(rb[14], 0u);
+}
+
+// A fill, a write, a copy and a read of more than 8 GiB each, one call
+// apiece, checked word by word: sizes where a driver's own counts may wrap
+// (2^31 and 2^32 words, 2^32 and 2^33 bytes). PORTA_TEST_LARGE=1 (ctest
+// api.large.*, label `large`) runs it: 16 GiB of device memory and 8 GiB of
+// host memory.
+TEST_F(Streams, TransfersPastEightGibibytes) {
+  if (!std::getenv("PORTA_TEST_LARGE")) GTEST_SKIP() << "runs with PORTA_TEST_LARGE=1 (ctest -L large)";
+  const uint64_t bytes = (uint64_t{1} << 33) + 4096, words = bytes / 4, shift = 1024;
+  if (dev.info().limits.max_buffer_bytes < bytes)
+    GTEST_SKIP() << "the device's largest buffer is " << dev.info().limits.max_buffer_bytes << " bytes";
+  std::optional<porta::Buffer> a, b;
+  try {
+    a = dev.buffer(bytes);
+    b = dev.buffer(bytes);
+  } catch (const porta::Error& e) {
+    if (e.status() != PORTA_ERROR_OUT_OF_MEMORY) throw;
+    GTEST_SKIP() << "two buffers of " << bytes << " bytes do not fit: " << e.what();
+  }
+  const uint32_t pattern = 0x3c003c01u;
+  stream.fill(*a, pattern);
+  stream.fill(*b, 0u);
+  // Words either side of each size where a count of words or bytes wraps.
+  for (uint64_t at : {uint64_t{0}, (uint64_t{1} << 31) - 8, (uint64_t{1} << 32) - 8, (uint64_t{1} << 33) - 8,
+                      bytes - 16}) {
+    std::vector<uint32_t> got(4, 0);
+    stream.read(*a, got, at);
+    stream.sync();
+    for (size_t k = 0; k < got.size(); ++k)
+      EXPECT_EQ(got[k], pattern) << "fill: the word at byte " << at + 4 * k;
+  }
+  auto value = [](uint64_t i) { return static_cast<uint32_t>((i * 0x9e3779b97f4a7c15ull) >> 32); };
+  std::vector<uint32_t> host(words);
+  for (uint64_t i = 0; i < words; ++i) host[i] = value(i);
+  stream.write(*a, host);
+  // b[i] = a[i + shift]; b's last `shift` words keep the fill's 0.
+  stream.copy(*a, *b, bytes - 4 * shift, 4 * shift, 0);
+  stream.sync();  // the write reads `host` until then
+  std::fill(host.begin(), host.end(), 0xffffffffu);
+  stream.read(*b, host);
+  stream.sync();
+  uint64_t bad = 0;
+  for (uint64_t i = 0; i < words; ++i) {
+    const uint32_t want = i + shift < words ? value(i + shift) : 0u;
+    if (host[i] != want && ++bad <= 5)
+      ADD_FAILURE() << "write, copy or read: the word at byte " << 4 * i << " is " << host[i] << ", expected "
+                    << want;
+  }
+  EXPECT_EQ(bad, 0u) << "words wrong of " << words;
 }
 
 TEST_F(Streams, InOrderExecutionAcrossDispatchesAndTransfers) {

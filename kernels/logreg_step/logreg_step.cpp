@@ -349,9 +349,11 @@ void check_shape(const OpCall& call, uint64_t m, uint64_t d) {
     call.fail(PORTA_ERROR_INVALID_ARGUMENT, "X is %llu x %llu: %s", static_cast<unsigned long long>(m),
               static_cast<unsigned long long>(d),
               m == 0 ? "m = 0, there are no samples" : "d = 0, there are no features");
-  // One piece of X (for_each_row_piece keeps its elements within 32-bit indices).
-  if (m > max_index_elements() || d > max_index_elements() || m * d > max_index_elements())
-    call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than %s elements in one piece",
+  // One piece of X: for_each_row_piece keeps its elements within 32-bit
+  // indices, so the last one's index is at most max_index_elements().
+  const uint64_t most = max_index_elements() + 1;
+  if (m > most || d > most || m * d > most)
+    call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: an element's index in one piece past %s",
               static_cast<unsigned long long>(m), static_cast<unsigned long long>(d),
               index_limit_text().c_str());
 }
@@ -387,7 +389,7 @@ LogregPlan plan_logreg(const OpCall& call, uint64_t m, uint64_t d, XType type) {
 void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t* bytes) {
   const OpCall call = begin_device_call(device, "porta_ops_logreg_workspace_size");
   if (!bytes) call.fail(PORTA_ERROR_INVALID_ARGUMENT, "bytes is null");
-  if (m > 0 && d > max_index_elements())
+  if (m > 0 && d > max_index_elements() + 1)
     call.fail(PORTA_ERROR_UNSUPPORTED, "X is %llu x %llu: more than %s elements in a row",
               static_cast<unsigned long long>(m), static_cast<unsigned long long>(d),
               index_limit_text().c_str());
@@ -395,7 +397,7 @@ void logreg_workspace_size(porta_device device, uint64_t m, uint64_t d, uint64_t
   // piece's elements stay within the index limit); the partials of one piece
   // are what the workspace holds. Enough for X of any dtype: packed X may
   // split the rows among more groups.
-  const uint64_t rows = d > 0 ? std::min(m, max_index_elements() / d) : m;
+  const uint64_t rows = d > 0 ? std::min(m, (max_index_elements() + 1) / d) : m;
   // With PORTA_LOGREG_PLAN, also the plans it gives for the dtypes it takes
   // (a step on a dtype it cannot take is refused).
   const PlanKnob& knob = plan_knob();

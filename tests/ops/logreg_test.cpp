@@ -535,6 +535,19 @@ TEST(LogregGradient, WorkspaceForMRowsServesFewer) {
   s.sync();
 }
 
+// X whose last element has the largest index the kernels take (2^31 - 1,
+// lowered to 4000 under ctest's ops.index.*): one piece, stepped like any
+// other, not refused; one element more and it is two pieces.
+TEST(SplitLogreg, StepOnXThatEndsAtTheIndexLimit) {
+  const char* limit = std::getenv("PORTA_MAX_INDEX_ELEMENTS");
+  if (!limit)
+    GTEST_SKIP() << "runs under PORTA_MAX_INDEX_ELEMENTS (ctest ops.index.*); at the kernels' own limit X "
+                    "would take 2^31 elements";
+  const uint64_t elements = std::strtoull(limit, nullptr, 0) + 1;
+  check_one_step(generated(elements, 1, 41), 42);
+  check_one_step(generated(elements + 1, 1, 43), 44);
+}
+
 // X (and y) larger than the device binds or than the kernels' 32-bit indices
 // reach: the step splits by rows and adds the pieces' sums. Under ctest's
 // ops.split.* (PORTA_MAX_BINDING_BYTES = 12 KiB) and ops.index.*

@@ -61,6 +61,7 @@ struct porta_plugin_device_t {
   cl_context context;
   std::string where;        // "device 'NAME'"
   uint64_t timeout_ms = 0;  // per dispatch (porta/robust.h); 0: none
+  uint64_t sub_buffer_alignment = 4;  // bytes: a sub-buffer's origin is a multiple of it
   // Recorded dispatches replay through cl_khr_command_buffer; null where they
   // do not (command_buffers_for()).
   const porta::opencl::CommandBufferApi* command_buffers = nullptr;

@@ -24,17 +24,20 @@ void submit(porta_plugin_stream_t& stream, Op&& op) {
   }
 }
 
-// Transfers go to the queue in pieces of at most kMaxTransferBytes.
-// NVIDIA's OpenCL (driver 580, H200) gets single transfers of several GiB
-// wrong: a fill of 2^33 bytes never finishes, one of 2^34 bytes returns at
-// once having written nothing, and a copy of 2^33 bytes fails the queue
-// (CL_INVALID_COMMAND_QUEUE); every size up to 2^32 + 4096 bytes is right.
-// A piece costs one more enqueue, microseconds against the ~0.3 ms a GPU
-// takes to fill or copy a GiB.
+// Transfers go to the queue in pieces of at most kMaxTransferBytes, and
+// fills into buffers larger than kMaxDirectFillBuffer through sub-buffers.
+// NVIDIA's OpenCL (driver 580, H200) gets transfers of several GiB wrong: a
+// single fill of 2^33 bytes never finishes, one of 2^34 bytes returns at once
+// having written nothing, and a single copy of 2^33 + 4096 bytes fails the
+// queue (CL_INVALID_COMMAND_QUEUE). In pieces of 1 GiB copies, writes and
+// reads are right at that size, but a fill of any size into a buffer larger
+// than 2^33 bytes still fails the queue; into a sub-buffer of at most 1 GiB
+// of it, it is right (buffers of 2^33 + 4096 bytes and 16 GiB). A piece costs
+// one more enqueue, microseconds against the ~0.3 ms a GPU takes to fill or
+// copy a GiB.
 constexpr uint64_t kMaxTransferBytes = uint64_t{1} << 30;
+constexpr uint64_t kMaxDirectFillBuffer = uint64_t{1} << 32;
 
-// Calls enqueue(offset, bytes) for each piece of [0, size) in order (once,
-// with 0 bytes, for an empty transfer).
 template <class Enqueue>
 void in_pieces(uint64_t size, Enqueue enqueue) {
   uint64_t done = 0;
@@ -314,9 +317,18 @@ void stream_copy(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint
 void stream_fill(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint64_t offset, uint64_t size,
                  uint32_t pattern) {
   submit(stream, [=, dst = &dst](porta_plugin_stream_t& s) {
+    const bool direct = dst->size <= kMaxDirectFillBuffer;
+    const uint64_t align = s.device->sub_buffer_alignment;
     in_pieces(size, [&](uint64_t at, uint64_t bytes) {
-      check(cl().clEnqueueFillBuffer(s.queue, dst->mem, &pattern, sizeof pattern, offset + at, bytes, 0,
-                                     nullptr, nullptr),
+      cl_mem mem = dst->mem;
+      uint64_t from = offset + at;
+      std::vector<std::shared_ptr<_cl_mem>> sub;  // released once enqueued; the queue keeps it
+      if (!direct && bytes > 0) {
+        const uint64_t origin = from / align * align;
+        mem = bound_range(*dst, origin, from + bytes - origin, sub);
+        from -= origin;
+      }
+      check(cl().clEnqueueFillBuffer(s.queue, mem, &pattern, sizeof pattern, from, bytes, 0, nullptr, nullptr),
             s.device->where, "clEnqueueFillBuffer");
     });
     note_enqueued(s);

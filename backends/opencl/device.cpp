@@ -317,6 +317,7 @@ porta_plugin_device_t* device_open(uint32_t index, const porta_plugin_device_opt
 }
 
 void device_close(porta_plugin_device_t* device) {
+  if (device->place_queue) cl().clReleaseCommandQueue(device->place_queue);
   cl().clReleaseContext(device->context);
   delete device;
 }

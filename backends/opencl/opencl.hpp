@@ -62,6 +62,10 @@ struct porta_plugin_device_t {
   std::string where;        // "device 'NAME'"
   uint64_t timeout_ms = 0;  // per dispatch (porta/robust.h); 0: none
   uint64_t sub_buffer_alignment = 4;  // bytes: a sub-buffer's origin is a multiple of it
+  // A queue of the device's own that places new buffers (buffer_create),
+  // made at the first; under place_mutex.
+  cl_command_queue place_queue = nullptr;
+  std::mutex place_mutex;
   // Recorded dispatches replay through cl_khr_command_buffer; null where they
   // do not (command_buffers_for()).
   const porta::opencl::CommandBufferApi* command_buffers = nullptr;

@@ -41,6 +41,7 @@ namespace porta::opencl {
   X(clEnqueueReadBuffer)          \
   X(clEnqueueCopyBuffer)          \
   X(clEnqueueFillBuffer)          \
+  X(clEnqueueMigrateMemObjects)   \
   X(clEnqueueMapBuffer)           \
   X(clEnqueueUnmapMemObject)      \
   X(clEnqueueMarkerWithWaitList)  \

@@ -132,6 +132,41 @@ TEST_F(Streams, TransfersPastEightGibibytes) {
   EXPECT_EQ(bad, 0u) << "words wrong of " << words;
 }
 
+// Kernels that write ranges of a buffer nothing has used yet, each through
+// its own binding, with nothing in between: every range keeps its writes.
+TEST_F(Streams, KernelsWriteRangesOfANewBuffer) {
+  const char* store = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float v[]; };
+layout(push_constant) uniform P { uint n; float tag; };
+void main() { uint i = gl_GlobalInvocationID.x; if (i < n) v[i] = tag + float(i); })";
+  auto k = dev.kernel(porta::glsl(store, "store"));
+  const uint64_t align = std::max<uint64_t>(dev.info().binding_offset_alignment, 4);
+  const uint32_t n = static_cast<uint32_t>(std::max<uint64_t>(align, 1024) / 4 * 3);  // floats per range
+  const uint64_t ranges = 4, range_bytes = (uint64_t{n} * 4 + align - 1) / align * align;
+  auto b = dev.buffer(ranges * range_bytes);
+  struct {
+    uint32_t n;
+    float tag;
+  } push{n, 0};
+  for (uint64_t r = 0; r < ranges; ++r) {
+    push.tag = 100000.0f * static_cast<float>(r + 1);
+    stream.dispatch_ranges(k, {(n + 63) / 64}, {b.range(r * range_bytes, uint64_t{n} * 4)}, push);
+  }
+  std::vector<float> got(ranges * range_bytes / 4);
+  stream.read(b, got);
+  stream.sync();
+  uint64_t bad = 0;
+  for (uint64_t r = 0; r < ranges; ++r)
+    for (uint32_t i = 0; i < n; ++i) {
+      const float want = 100000.0f * static_cast<float>(r + 1) + static_cast<float>(i);
+      const float value = got[r * range_bytes / 4 + i];
+      if (value != want && ++bad <= 5)
+        ADD_FAILURE() << "range " << r << ", element " << i << ": " << value << ", expected " << want;
+    }
+  EXPECT_EQ(bad, 0u);
+}
+
 TEST_F(Streams, InOrderExecutionAcrossDispatchesAndTransfers) {
   const uint32_t n = 1000;
   auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));

@@ -2,6 +2,7 @@
 // closure that enqueues itself, so a recorded sequence is just the list of
 // closures, replayed in order.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -24,25 +25,52 @@ void submit(porta_plugin_stream_t& stream, Op&& op) {
   }
 }
 
-// Transfers go to the queue in pieces of at most kMaxTransferBytes, and
-// fills into buffers larger than kMaxDirectFillBuffer through sub-buffers.
-// NVIDIA's OpenCL (driver 580, H200) gets transfers of several GiB wrong: a
-// single fill of 2^33 bytes never finishes, one of 2^34 bytes returns at once
+// Transfers go to the queue in pieces of at most 1 GiB, and fills into
+// buffers larger than 4 GiB through sub-buffers of at most 1 GiB. NVIDIA's
+// OpenCL (driver 580, H200) gets transfers of several GiB wrong: a single
+// fill of 2^33 bytes never finishes, one of 2^34 bytes returns at once
 // having written nothing, and a single copy of 2^33 + 4096 bytes fails the
 // queue (CL_INVALID_COMMAND_QUEUE). In pieces of 1 GiB copies, writes and
 // reads are right at that size, but a fill of any size into a buffer larger
 // than 2^33 bytes still fails the queue; into a sub-buffer of at most 1 GiB
-// of it, it is right (buffers of 2^33 + 4096 bytes and 16 GiB). A piece costs
-// one more enqueue, microseconds against the ~0.3 ms a GPU takes to fill or
-// copy a GiB.
-constexpr uint64_t kMaxTransferBytes = uint64_t{1} << 30;
-constexpr uint64_t kMaxDirectFillBuffer = uint64_t{1} << 32;
+// of it, it is right (buffers of 2^33 + 4096 bytes and 16 GiB). A piece
+// costs one more enqueue, microseconds against the ~0.3 ms a GPU takes to
+// fill or copy a GiB.
+struct TransferPieces {
+  uint64_t max_bytes = uint64_t{1} << 30;        // of one command
+  uint64_t max_direct_fill = uint64_t{1} << 32;  // a buffer's size up to which fills need no sub-buffer
+};
 
+// PORTA_OPENCL_PIECE_BYTES, a testing knob (README.md), lowers the piece to
+// that many bytes (a multiple of 4) and the direct fill's limit to four
+// pieces, so that small transfers take the paths of large ones.
+const TransferPieces& transfer_pieces() {
+  static const TransferPieces pieces = [] {
+    TransferPieces p;
+    const char* env = std::getenv("PORTA_OPENCL_PIECE_BYTES");
+    if (!env || !*env) return p;
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(env, &end, 0);
+    if (*end != '\0' || value == 0 || value % 4 != 0 || value > p.max_bytes) {
+      plugin::log(PORTA_LOG_WARN, std::string("opencl: PORTA_OPENCL_PIECE_BYTES='") + env +
+                                      "' is not a multiple of 4 between 4 and 2^30; ignored");
+      return p;
+    }
+    p.max_bytes = value;
+    p.max_direct_fill = 4 * value;
+    return p;
+  }();
+  return pieces;
+}
+
+// Calls enqueue(offset, bytes) for each piece of [0, size) in order (once,
+// with 0 bytes, for an empty transfer).
 template <class Enqueue>
 void in_pieces(uint64_t size, Enqueue enqueue) {
+  const uint64_t most = transfer_pieces().max_bytes;
   uint64_t done = 0;
   do {
-    const uint64_t bytes = std::min(kMaxTransferBytes, size - done);
+    const uint64_t bytes = std::min(most, size - done);
     enqueue(done, bytes);
     done += bytes;
   } while (done < size);
@@ -317,7 +345,7 @@ void stream_copy(porta_plugin_stream_t& stream, porta_plugin_buffer_t& src, uint
 void stream_fill(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint64_t offset, uint64_t size,
                  uint32_t pattern) {
   submit(stream, [=, dst = &dst](porta_plugin_stream_t& s) {
-    const bool direct = dst->size <= kMaxDirectFillBuffer;
+    const bool direct = dst->size <= transfer_pieces().max_direct_fill;
     const uint64_t align = s.device->sub_buffer_alignment;
     in_pieces(size, [&](uint64_t at, uint64_t bytes) {
       cl_mem mem = dst->mem;

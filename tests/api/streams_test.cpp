@@ -167,6 +167,41 @@ void main() { uint i = gl_GlobalInvocationID.x; if (i < n) v[i] = tag + float(i)
   EXPECT_EQ(bad, 0u);
 }
 
+// Fills of ranges that start and end anywhere on a 4-byte boundary of a
+// buffer of a few hundred KiB, over each other, then a copy between ranges.
+TEST_F(Streams, FillsAndCopiesOfAwkwardRanges) {
+  const uint64_t words = (uint64_t{300} << 10) / 4 + 7;
+  auto b = dev.buffer(words * 4), c = dev.buffer(words * 4);
+  std::vector<uint32_t> want(words, 0x11111111u);
+  stream.fill(b, 0x11111111u);
+  struct Range {
+    uint64_t first, count;
+    uint32_t pattern;
+  };
+  for (const Range& r : {Range{1, 5, 0x22222222u}, Range{129, 40000, 0x33333333u},
+                         Range{12289, 3, 0x44444444u}, Range{words - 20001, 20001, 0x55555555u},
+                         Range{777, 70001, 0x66666666u}}) {
+    stream.fill(b, r.pattern, r.first * 4, r.count * 4);
+    std::fill(want.begin() + static_cast<ptrdiff_t>(r.first),
+              want.begin() + static_cast<ptrdiff_t>(r.first + r.count), r.pattern);
+  }
+  stream.fill(c, 0u);
+  stream.copy(b, c, (words - 1001) * 4, 1000 * 4, 3 * 4);  // b[1000..words-1) -> c[3..)
+  std::vector<uint32_t> got(words), copied(words);
+  stream.read(b, got);
+  stream.read(c, copied);
+  stream.sync();
+  uint64_t bad = 0;
+  for (uint64_t i = 0; i < words; ++i) {
+    if (got[i] != want[i] && ++bad <= 5)
+      ADD_FAILURE() << "fill: word " << i << " is " << std::hex << got[i] << ", expected " << want[i];
+    const uint32_t copy_want = i >= 3 && i < words - 998 ? want[i - 3 + 1000] : 0u;
+    if (copied[i] != copy_want && ++bad <= 5)
+      ADD_FAILURE() << "copy: word " << i << " is " << std::hex << copied[i] << ", expected " << copy_want;
+  }
+  EXPECT_EQ(bad, 0u);
+}
+
 TEST_F(Streams, InOrderExecutionAcrossDispatchesAndTransfers) {
   const uint32_t n = 1000;
   auto k = dev.kernel(porta::glsl(kAddOne, "add_one"));

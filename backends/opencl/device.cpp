@@ -298,8 +298,6 @@ porta_plugin_device_t* device_open(uint32_t index, const porta_plugin_device_opt
   device->timeout_ms = options.timeout_ms;
   device->entry = &entry;
   device->where = describe(entry);
-  device->sub_buffer_alignment =
-      std::max<uint64_t>(device_value<cl_uint>(entry.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8, 4);
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
                                    reinterpret_cast<cl_context_properties>(entry.platform), 0};
   cl_int status = CL_SUCCESS;

@@ -61,7 +61,6 @@ struct porta_plugin_device_t {
   cl_context context;
   std::string where;        // "device 'NAME'"
   uint64_t timeout_ms = 0;  // per dispatch (porta/robust.h); 0: none
-  uint64_t sub_buffer_alignment = 4;  // bytes: a sub-buffer's origin is a multiple of it
   // A queue of the device's own that places new buffers (buffer_create),
   // made at the first; under place_mutex.
   cl_command_queue place_queue = nullptr;

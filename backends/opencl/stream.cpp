@@ -346,7 +346,7 @@ void stream_fill(porta_plugin_stream_t& stream, porta_plugin_buffer_t& dst, uint
                  uint32_t pattern) {
   submit(stream, [=, dst = &dst](porta_plugin_stream_t& s) {
     const bool direct = dst->size <= transfer_pieces().max_direct_fill;
-    const uint64_t align = s.device->sub_buffer_alignment;
+    const uint64_t align = s.device->entry->info.binding_offset_alignment;  // a sub-buffer's origin
     in_pieces(size, [&](uint64_t at, uint64_t bytes) {
       cl_mem mem = dst->mem;
       uint64_t from = offset + at;

@@ -1,6 +1,7 @@
 #include "bench.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -8,6 +9,17 @@
 #include "porta/robust.h"
 
 namespace porta::bench {
+
+namespace {
+
+// Seconds since the first call, in the progress lines on stderr: where a
+// long run (the GPU machine's targets) spends its time.
+double elapsed_seconds() {
+  static const auto start = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
 
 // One file per benchmark in ops/; they run in this order.
 const std::vector<const OpBench*>& op_benches() {
@@ -77,7 +89,7 @@ void Bench::run_device(const DeviceInfo& info, bool variant) {
   if (variant) summary.variant = reference(info) ? "PORTA_CPU_BOUNDS=off" : "robust";
   if (variant) summary.backend += " (" + summary.variant + ")";
   summary.peak = peak_flops(info);
-  std::fprintf(stderr, "porta-bench: %s (%s)\n", selector.c_str(), info.name);
+  std::fprintf(stderr, "porta-bench: %s (%s) at %.1f s\n", selector.c_str(), info.name, elapsed_seconds());
   Device device;
   try {
     device = variant && !reference(info) ? open(selector, {PORTA_ROBUST_ON, 0}) : open(selector);
@@ -131,7 +143,7 @@ void Bench::guarded(const DeviceInfo& info, Device& device, Stream& stream, cons
   row.dims = dims;
   row.size = size_text(row.op, dims);
   row.timer = info.timer == PORTA_TIMER_HOST ? "host clock (events)" : "device (events)";
-  std::fprintf(stderr, "  %s %s\n", row.op.c_str(), row.size.c_str());
+  std::fprintf(stderr, "  %s %s at %.1f s\n", row.op.c_str(), row.size.c_str(), elapsed_seconds());
   try {
     std::optional<EnergyScope> scope;
     if (energy) scope.emplace(*energy, o_.energy_seconds, o_.energy_samples);

@@ -4,7 +4,7 @@
 `ctest --show-only=json-v1 > tests.json` on the build machine lists every test
 with its command, environment and pass rules; this runs them the way ctest
 would (ENVIRONMENT, WORKING_DIRECTORY, WILL_FAIL, PASS/FAIL_REGULAR_EXPRESSION,
-SKIP_RETURN_CODE, TIMEOUT) and prints ctest-style results.
+SKIP_RETURN_CODE, SKIP_REGULAR_EXPRESSION, TIMEOUT) and prints ctest-style results.
 
 A test whose command names a Python interpreter that is not here (the Python
 package's entries name the build machine's, tests/python) runs with --python
@@ -107,6 +107,8 @@ def main():
             verdict = "Passed" if ok else "Failed"
         if verdict == "Passed" and any(re.search(p, out) for p in props.get("FAIL_REGULAR_EXPRESSION", [])):
             verdict = "Failed"
+        if rc is not None and any(re.search(p, out) for p in props.get("SKIP_REGULAR_EXPRESSION", [])):
+            verdict = "Skipped"
         {"Passed": passed, "Failed": failed, "Skipped": skipped}[verdict].append(t["name"])
         print(f"{i:3}/{len(selected)} {t['name']:<60} {verdict:<8} {seconds:7.2f} s", flush=True)
         if args.log:

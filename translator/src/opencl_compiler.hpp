@@ -70,10 +70,10 @@ class OpenclCompiler final : public TargetCompiler {
   void emit_store_statement(uint32_t lhs_expression, uint32_t rhs_expression) override;
 
   // A store into one component of a vector in local or global memory as a store of
-  // that scalar alone (store_vector_component); false for any other store.
-  // The access chains seen so far, by result: their base and indices.
+  // that scalar alone; false for any other store.
   bool store_vector_component(uint32_t lhs_expression, uint32_t rhs_expression);
-  std::unordered_map<uint32_t, std::vector<uint32_t>> access_chains_;  // result -> base, indices...
+  // The access chains seen so far, by result: their base, then their indices.
+  std::unordered_map<uint32_t, std::vector<uint32_t>> access_chains_;
 
   // ---- pieces of the translation unit ----
   void prepare_names();

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -186,6 +187,67 @@ void main() {
     ASSERT_EQ(items_after[i * 12 + 6], 4.0f) << "item " << i;
   }
   EXPECT_EQ(rows_after, rows);
+}
+
+// Negative indices of signed type are out of bounds, whatever they add to:
+// index -1 of 4-byte floats, of vec4s, and row -1 of a float[][4] at its
+// last column (each of whose offset + bytes is 0 in wrapping 64-bit
+// arithmetic). The views are ranges of one arena, so an access before a
+// view would read or write the arena's pattern.
+TEST(Robust, NegativeIndicesAreOutOfBounds) {
+  porta::Device device = open_robust();
+  const char* source = R"(#version 450
+layout(local_size_x = 16) in;
+layout(std430, binding = 0) buffer Data { float d[]; };
+layout(std430, binding = 1) readonly buffer Vecs { vec4 v[]; };
+layout(std430, binding = 2) readonly buffer Rows { float r[][4]; };
+layout(std430, binding = 3) writeonly buffer Out { float o[]; };
+void main() {
+  const uint item = gl_GlobalInvocationID.x;
+  const int i = int(item) - 1;
+  o[3u * item] = d[i];
+  o[3u * item + 1u] = v[i].w;
+  o[3u * item + 2u] = r[i][3];
+  d[i] = 5.0;
+})";
+  porta::Kernel k = device.kernel(porta::glsl(source, "negative_indices"));
+  const uint64_t align = std::max<uint64_t>(device.info().binding_offset_alignment, 256);
+  const uint32_t pattern = 0xC1F00000u;  // -30.0f
+  porta::Buffer arena = device.buffer(4 * align), out = device.buffer(48 * 4);
+  porta::Stream s = device.stream();
+  s.fill(arena, pattern);
+  // Views of 16 floats, 16 vec4s and 16 rows, each element (or row) n holding n + 1.
+  std::vector<float> d(16), v(64), r(64);
+  for (uint32_t n = 0; n < 16; ++n) {
+    d[n] = float(n + 1);
+    for (uint32_t c = 0; c < 4; ++c) v[n * 4 + c] = r[n * 4 + c] = float(n + 1);
+  }
+  s.write(arena, d, align);
+  s.write(arena, v, 2 * align);
+  s.write(arena, r, 3 * align);
+  s.fill(out, 0xFFFFFFFFu);
+  s.dispatch_ranges(k, {1, 1, 1}, {arena.range(align, 64), arena.range(2 * align, 256),
+                                   arena.range(3 * align, 256), out.range(0)});
+  s.sync();
+  const std::vector<float> o = read_all<float>(out);
+  for (uint32_t item = 0; item < 16; ++item) {
+    for (uint32_t view = 0; view < 3; ++view) {
+      const float value = o[3 * item + view];
+      if (item > 0) {
+        ASSERT_EQ(value, float(item)) << "item " << item << ", view " << view;
+      } else if (reads_give_zero(device)) {
+        ASSERT_EQ(value, 0.0f) << "view " << view << ": index -1 read " << value;
+      } else {
+        ASSERT_NE(value, -30.0f) << "view " << view << ": index -1 read before the view";
+      }
+    }
+  }
+  // d[-1] = 5 went nowhere; d[0..14] took 5.
+  const std::vector<uint32_t> words = read_all<uint32_t>(arena);
+  for (uint64_t w = 0; w < align / 4; ++w) ASSERT_EQ(words[w], pattern) << "arena word " << w;
+  const std::vector<float> floats = read_all<float>(arena);
+  for (uint32_t n = 0; n < 16; ++n) ASSERT_EQ(floats[align / 4 + n], n < 15 ? 5.0f : 16.0f) << "d[" << n << "]";
+  for (uint64_t w = align / 4 + 16; w < 2 * align / 4; ++w) ASSERT_EQ(words[w], pattern) << "arena word " << w;
 }
 
 // Bad options and settings are errors naming them; nothing is opened.

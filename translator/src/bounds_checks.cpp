@@ -8,9 +8,11 @@
 // ArrayStride, MatrixStride, RowMajor), so the check is the same whether the
 // buffer is read through a view or byte-addressed (buffer_layout.cpp); a
 // load, store or atomic through the chain is then guarded by
-// `offset + bytes <= size` in 64-bit arithmetic (indices are converted to 64
-// bits first: a negative int index is a huge offset, never a wrapped small
-// one). A chain that stays inside the block's fixed part with constant
+// `offset + bytes <= size` in 64-bit arithmetic that cannot wrap: an index
+// no buffer reaches (a negative one of a signed type, or one so large that
+// its term could wrap the sum) counts as a limit past every buffer
+// (bounds_index()). Sign-extended as it is, index -1 of 4-byte elements
+// would otherwise wrap `offset + bytes` to 0 and pass. A chain that stays inside the block's fixed part with constant
 // indices needs no check: the core refuses a binding smaller than that part.
 //
 // Cancel polls (TranslateOptions::cancel_polls, target cpp) put a statement
@@ -211,6 +213,22 @@ std::string TargetCompiler::u64_cast(const std::string& expression) {
   return "(" + type_to_glsl(type) + ")(" + expression + ")";
 }
 
+std::string TargetCompiler::bounds_index(const std::string& value, const SPIRType& type, uint64_t stride) {
+  // Each term stays below 2^60 (so a sum of up to 15 never wraps), and a
+  // term at the limit is past 2^48 bytes, more than any buffer.
+  const uint64_t limit = std::min<uint64_t>(uint64_t(1) << 48, (uint64_t(1) << 60) / std::max<uint64_t>(stride, 1));
+  const bool is_signed = type.basetype == SPIRType::Int || type.basetype == SPIRType::Int64 ||
+                         type.basetype == SPIRType::Short || type.basetype == SPIRType::SByte;
+  const uint64_t largest = is_signed ? (uint64_t(1) << (type.width - 1)) - 1
+                                     : type.width >= 64 ? ~uint64_t(0) : (uint64_t(1) << type.width) - 1;
+  const std::string wide = u64_cast(value);
+  if (!is_signed && largest <= limit) return wide;
+  const std::string bound = u64_cast(std::to_string(limit) + "u");
+  std::string unreachable = is_signed ? value + " < 0" : "";
+  if (largest > limit) unreachable += (unreachable.empty() ? "" : " || ") + wide + " > " + bound;
+  return "(" + unreachable + " ? " + bound + " : " + wide + ")";
+}
+
 bool TargetCompiler::note_checked_chain(const spirv_cross::Instruction& instruction) {
   const uint32_t* ops = stream(instruction);
   CheckedChain chain;
@@ -249,7 +267,8 @@ bool TargetCompiler::note_checked_chain(const spirv_cross::Instruction& instruct
       chain.index_base = chain.offset;
       chain.index_stride = stride;
     }
-    chain.dynamic += u64_cast(to_unpacked_expression(index)) + " * " + std::to_string(stride) + "u + ";
+    chain.dynamic += bounds_index(to_enclosed_unpacked_expression(index), expression_type(index), stride) + " * " +
+                     std::to_string(stride) + "u + ";
     chain.checked = true;
   };
   for (uint32_t i = first; i < instruction.length; ++i) {

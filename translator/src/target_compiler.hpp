@@ -340,6 +340,10 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // The value 0 of a type, as an expression (a read out of bounds).
   std::string zero_value(uint32_t type_id);
   std::string u64_cast(const std::string& expression);
+  // A dynamic index's factor in a chain's byte offset, 64-bit: `value` (of
+  // `type`, enclosed) as is, or a limit past every buffer where it is
+  // negative or its term could wrap the sum.
+  std::string bounds_index(const std::string& value, const spirv_cross::SPIRType& type, uint64_t stride);
   // The statement a loop header's cancel poll becomes (TranslateOptions::cancel_polls); "" for none.
   virtual std::string cancel_poll_statement() { return ""; }
   bool is_cancel_poll(const spirv_cross::Instruction& instruction);

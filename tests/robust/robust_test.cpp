@@ -226,8 +226,9 @@ void main() {
   s.write(arena, v, 2 * align);
   s.write(arena, r, 3 * align);
   s.fill(out, 0xFFFFFFFFu);
-  s.dispatch_ranges(k, {1, 1, 1}, {arena.range(align, 64), arena.range(2 * align, 256),
-                                   arena.range(3 * align, 256), out.range(0)});
+  s.dispatch_ranges(
+      k, {1, 1, 1},
+      {arena.range(align, 64), arena.range(2 * align, 256), arena.range(3 * align, 256), out.range(0)});
   s.sync();
   const std::vector<float> o = read_all<float>(out);
   for (uint32_t item = 0; item < 16; ++item) {
@@ -246,8 +247,10 @@ void main() {
   const std::vector<uint32_t> words = read_all<uint32_t>(arena);
   for (uint64_t w = 0; w < align / 4; ++w) ASSERT_EQ(words[w], pattern) << "arena word " << w;
   const std::vector<float> floats = read_all<float>(arena);
-  for (uint32_t n = 0; n < 16; ++n) ASSERT_EQ(floats[align / 4 + n], n < 15 ? 5.0f : 16.0f) << "d[" << n << "]";
-  for (uint64_t w = align / 4 + 16; w < 2 * align / 4; ++w) ASSERT_EQ(words[w], pattern) << "arena word " << w;
+  for (uint32_t n = 0; n < 16; ++n)
+    ASSERT_EQ(floats[align / 4 + n], n < 15 ? 5.0f : 16.0f) << "d[" << n << "]";
+  for (uint64_t w = align / 4 + 16; w < 2 * align / 4; ++w)
+    ASSERT_EQ(words[w], pattern) << "arena word " << w;
 }
 
 // Bad options and settings are errors naming them; nothing is opened.

@@ -1,10 +1,12 @@
 // Target cpp: real kernels translated, compiled warning-free and run against
 // host computations.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -621,6 +623,69 @@ void main() { ids[gl_LocalInvocationID.x] = gl_GlobalInvocationID.x + 3u; }
     kernel.entry().run_group(&args);
     for (uint32_t x = 0; x < 64; ++x) ASSERT_EQ(ids[x], uint32_t(group * 64u + x + 3u)) << "group " << group;
   }
+}
+
+// With bounds checks, a group whose last item passes every check of an
+// access indexed by gl_GlobalInvocationID.x alone runs with those checks
+// folded away; other groups check each item. At the edges each item still
+// gets what its own check says: views that end inside the first group, inside
+// the second, inside an element (a member 4 bytes into its block), and an
+// int index, which turns negative past 2^31 where the uint would not.
+TEST(CppTarget, GroupsWhoseLastItemIsInBoundsRunWithoutChecks) {
+  const char* source = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) readonly buffer In { uint head; float x[]; };
+layout(binding = 1) writeonly buffer Out { float o[]; };
+layout(binding = 2) writeonly buffer Signed { float s[]; };
+void main() {
+  const uint i = gl_GlobalInvocationID.x;
+  o[i] = x[i] + 1.0;
+  s[int(i)] = 2.0;
+}
+)";
+  CompiledKernel kernel(spirv_of(source), {}, true);
+  ASSERT_BUILT(kernel);
+  EXPECT_NE(kernel.source().find("bool porta_group_in_bounds() const"), std::string::npos) << kernel.source();
+  EXPECT_NE(kernel.source().find("(porta_items_in_bounds || "), std::string::npos) << kernel.source();
+  auto run = [&](uint32_t group, void* const* buffers, const uint64_t* sizes) {
+    porta_cpu_group_args args{};
+    args.buffers = const_cast<void**>(buffers);
+    args.buffer_sizes = sizes;
+    args.buffer_count = 3;
+    args.group_id[0] = group;
+    args.num_groups[0] = 1u << 26;
+    args.num_groups[1] = args.num_groups[2] = 1;
+    kernel.entry().run_group(&args);
+  };
+  const float sentinel = -7.0f;
+  // x holds 100 whole elements and half of the 101st; o ends at `o_end` elements.
+  for (uint32_t o_end : {50u, 90u, 128u}) {
+    std::vector<float> in(1 + 128, 0.0f), o(128, sentinel), signed_out(128, sentinel);
+    for (uint32_t n = 0; n < 128; ++n) in[1 + n] = float(n);
+    void* buffers[] = {in.data(), o.data(), signed_out.data()};
+    const uint64_t sizes[] = {4 + 100 * 4 + 2, o_end * 4u, 128 * 4};
+    for (uint32_t group : {0u, 1u}) run(group, buffers, sizes);
+    for (uint32_t n = 0; n < 128; ++n) {
+      const float expected = n >= o_end ? sentinel : n < 100 ? float(n) + 1.0f : 1.0f;
+      ASSERT_EQ(o[n], expected) << "item " << n << ", o of " << o_end << " elements";
+      ASSERT_EQ(signed_out[n], 2.0f) << "item " << n;
+    }
+  }
+  // s of 9 GiB (reserved, not committed): the group below 2^31 writes its
+  // elements; the one from 2^31, negative as ints, writes nothing.
+  const uint64_t bytes = 9ull << 30;
+  void* large =
+      mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (large == MAP_FAILED) GTEST_SKIP() << "no 9 GiB of address space for the int index past 2^31";
+  std::unique_ptr<void, std::function<void(void*)>> unmap(large, [&](void* p) { munmap(p, bytes); });
+  std::vector<float> in(2, 0.0f), o(1, sentinel);
+  void* buffers[] = {in.data(), o.data(), large};
+  const uint64_t sizes[] = {8, 4, bytes};
+  const float* s = static_cast<const float*>(large);
+  for (uint32_t group : {(1u << 25) - 1u, 1u << 25}) run(group, buffers, sizes);
+  for (uint64_t n = (1ull << 31) - 64; n < (1ull << 31) + 64; ++n)
+    ASSERT_EQ(s[n], n < (1ull << 31) ? 2.0f : 0.0f) << "element " << n;
+  EXPECT_EQ(o[0], sentinel);
 }
 
 // exp and exp2 of a float are plain double arithmetic in porta_glsl.hpp (so

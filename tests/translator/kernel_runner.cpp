@@ -68,10 +68,11 @@ std::vector<uint32_t> spirv_of(const std::string& glsl, bool optimize) {
 }
 
 CompiledKernel::CompiledKernel(const std::vector<uint32_t>& spirv,
-                               const std::vector<translator::SpecValue>& specs) {
+                               const std::vector<translator::SpecValue>& specs, bool bounds_checks) {
   translator::TranslateOptions options;
   options.target = translator::Target::Cpp;
   options.specs = specs;
+  options.bounds_checks = bounds_checks;
   source_ = translator::translate(spirv, options).source;
   char pattern[] = "/tmp/porta-translator-test-XXXXXX";
   if (!mkdtemp(pattern)) throw std::runtime_error("mkdtemp failed");

@@ -20,7 +20,9 @@ class CompiledKernel {
  public:
   // Translates, writes, compiles with -Wall -Wextra -Werror and loads. On
   // failure `error()` holds the compiler's output and the source.
-  CompiledKernel(const std::vector<uint32_t>& spirv, const std::vector<translator::SpecValue>& specs = {});
+  // `bounds_checks`: as the CPU backend translates by default (TranslateOptions::bounds_checks).
+  CompiledKernel(const std::vector<uint32_t>& spirv, const std::vector<translator::SpecValue>& specs = {},
+                 bool bounds_checks = false);
   ~CompiledKernel();
   CompiledKernel(const CompiledKernel&) = delete;
   CompiledKernel& operator=(const CompiledKernel&) = delete;

@@ -12,8 +12,8 @@
 // no buffer reaches (a negative one of a signed type, or one so large that
 // its term could wrap the sum) counts as a limit past every buffer
 // (bounds_index()). Sign-extended as it is, index -1 of 4-byte elements
-// would otherwise wrap `offset + bytes` to 0 and pass. A chain that stays inside the block's fixed part with constant
-// indices needs no check: the core refuses a binding smaller than that part.
+// would otherwise wrap `offset + bytes` to 0 and pass. A chain that stays inside the block's fixed part with
+// constant indices needs no check: the core refuses a binding smaller than that part.
 //
 // Cancel polls (TranslateOptions::cancel_polls, target cpp) put a statement
 // at the top of every loop: insert_cancel_polls() marks each loop header
@@ -216,11 +216,13 @@ std::string TargetCompiler::u64_cast(const std::string& expression) {
 std::string TargetCompiler::bounds_index(const std::string& value, const SPIRType& type, uint64_t stride) {
   // Each term stays below 2^60 (so a sum of up to 15 never wraps), and a
   // term at the limit is past 2^48 bytes, more than any buffer.
-  const uint64_t limit = std::min<uint64_t>(uint64_t(1) << 48, (uint64_t(1) << 60) / std::max<uint64_t>(stride, 1));
+  const uint64_t limit =
+      std::min<uint64_t>(uint64_t(1) << 48, (uint64_t(1) << 60) / std::max<uint64_t>(stride, 1));
   const bool is_signed = type.basetype == SPIRType::Int || type.basetype == SPIRType::Int64 ||
                          type.basetype == SPIRType::Short || type.basetype == SPIRType::SByte;
-  const uint64_t largest = is_signed ? (uint64_t(1) << (type.width - 1)) - 1
-                                     : type.width >= 64 ? ~uint64_t(0) : (uint64_t(1) << type.width) - 1;
+  const uint64_t largest = is_signed          ? (uint64_t(1) << (type.width - 1)) - 1
+                           : type.width >= 64 ? ~uint64_t(0)
+                                              : (uint64_t(1) << type.width) - 1;
   const std::string wide = u64_cast(value);
   if (!is_signed && largest <= limit) return wide;
   const std::string bound = u64_cast(std::to_string(limit) + "u");
@@ -267,8 +269,9 @@ bool TargetCompiler::note_checked_chain(const spirv_cross::Instruction& instruct
       chain.index_base = chain.offset;
       chain.index_stride = stride;
     }
-    chain.dynamic += bounds_index(to_enclosed_unpacked_expression(index), expression_type(index), stride) + " * " +
-                     std::to_string(stride) + "u + ";
+    chain.global_x = ++chain.dynamic_terms == 1 && global_x_ids().count(index) ? index : 0;
+    chain.dynamic += bounds_index(to_enclosed_unpacked_expression(index), expression_type(index), stride) +
+                     " * " + std::to_string(stride) + "u + ";
     chain.checked = true;
   };
   for (uint32_t i = first; i < instruction.length; ++i) {
@@ -328,8 +331,21 @@ std::string TargetCompiler::bounds_condition(uint32_t pointer) {
   auto found = checked_chains_.find(pointer);
   if (found == checked_chains_.end() || !found->second.checked) return "";
   const CheckedChain& chain = found->second;
-  std::string condition = chain.dynamic + std::to_string(chain.offset + checked_bytes(chain)) +
-                          "u <= " + buffer_size_expression(chain.variable, chain.element);
+  const std::string bytes = std::to_string(chain.offset + checked_bytes(chain)) + "u <= ";
+  std::string condition = chain.dynamic + bytes + buffer_size_expression(chain.variable, chain.element);
+  const std::string member = items_in_bounds_member();
+  if (!member.empty() && chain.global_x && chain.element.empty()) {
+    // The same check at this item's gl_GlobalInvocationID.x, spelled without main()'s names.
+    const SPIRType& type = expression_type(chain.global_x);
+    std::string x = builtin_to_glsl(spv::BuiltInGlobalInvocationId, spv::StorageClassInput) + ".x";
+    if (type.basetype != SPIRType::UInt) x = type_to_glsl(type) + "(" + x + ")";
+    const std::string group = bounds_index(x, type, chain.index_stride) + " * " +
+                              std::to_string(chain.index_stride) + "u + " + bytes +
+                              buffer_size_expression(chain.variable, "");
+    if (std::find(group_bounds_.begin(), group_bounds_.end(), group) == group_bounds_.end())
+      group_bounds_.push_back(group);
+    return "(" + member + " || " + condition + ")";
+  }
   if (!chain.element.empty()) {
     // The block's index first: the size of a block that does not exist is never read.
     SPIRType uint_type;
@@ -339,6 +355,45 @@ std::string TargetCompiler::bounds_condition(uint32_t pointer) {
                 std::to_string(chain.element_count) + "u && " + condition;
   }
   return "(" + condition + ")";
+}
+
+const std::unordered_set<uint32_t>& TargetCompiler::global_x_ids() {
+  if (global_x_known_) return global_x_ids_;
+  global_x_known_ = true;
+  std::unordered_set<uint32_t> built_ins, zeros, int32_types, vectors, x_pointers;
+  for_each_instruction(ir.spirv, [&](uint32_t opcode, const uint32_t* w, uint32_t count) {
+    if (opcode == spv::OpDecorate && count >= 3 && w[1] == spv::DecorationBuiltIn &&
+        w[2] == spv::BuiltInGlobalInvocationId)
+      built_ins.insert(w[0]);
+    else if (opcode == spv::OpTypeInt && count >= 3 && w[1] == 32)
+      int32_types.insert(w[0]);
+    else if (opcode == spv::OpConstant && count >= 3 && w[2] == 0)
+      zeros.insert(w[1]);
+    else if (opcode == spv::OpLoad && count >= 3 && built_ins.count(w[2]))
+      vectors.insert(w[1]);
+    else if (opcode == spv::OpLoad && count >= 3 && x_pointers.count(w[2]))
+      global_x_ids_.insert(w[1]);
+    else if ((opcode == spv::OpAccessChain || opcode == spv::OpInBoundsAccessChain) && count == 4 &&
+             built_ins.count(w[2]) && zeros.count(w[3]))
+      x_pointers.insert(w[1]);
+    else if (opcode == spv::OpCompositeExtract && count == 4 && vectors.count(w[2]) && w[3] == 0)
+      global_x_ids_.insert(w[1]);
+    else if ((opcode == spv::OpBitcast || opcode == spv::OpCopyObject) && count >= 3 &&
+             int32_types.count(w[0]) && global_x_ids_.count(w[2]))
+      global_x_ids_.insert(w[1]);
+  });
+  return global_x_ids_;
+}
+
+void TargetCompiler::emit_group_in_bounds() {
+  statement("// Whether every access indexed by gl_GlobalInvocationID.x alone is in");
+  statement("// bounds for this item: asked of a group's last item, for the whole group.");
+  statement("bool porta_group_in_bounds() const");
+  begin_scope();
+  std::string all;
+  for (const std::string& check : group_bounds_) all += (all.empty() ? "" : " && ") + check;
+  statement("return ", all.empty() ? "false" : all, ";");
+  end_scope();
 }
 
 std::string TargetCompiler::bounds_failure(uint32_t pointer, bool write) {

@@ -201,7 +201,8 @@ const std::unordered_set<std::string>& CppCompiler::reserved_words() const {
   // The C++ words, and the names porta_cpu.h and the generated code use.
   static const std::unordered_set<std::string> words = cxx_reserved_words(
       {"porta_group", "porta_run_item", "porta_run_group", "porta_scheduler", "args", "local_id",
-       "local_index", "group", "subgroups", "porta_subgroup_state", "porta_cancel"});
+       "local_index", "group", "subgroups", "porta_subgroup_state", "porta_cancel", "items_in_bounds",
+       "porta_items_in_bounds", "porta_group_in_bounds"});
   return words;
 }
 
@@ -233,6 +234,11 @@ void CppCompiler::emit_translation_unit() {
     constructor.extra_members.push_back("porta_subgroups& porta_subgroup_state;");
     constructor.extra_initialisers.push_back("porta_subgroup_state(subgroups)");
   }
+  // Group bounds (bounds_checks.cpp): true only where run_group_loop knows the
+  // whole group passes, as a constant the compiler folds into each check.
+  constructor.parameters += ", bool items_in_bounds = false";
+  constructor.extra_members.push_back("const bool porta_items_in_bounds;");
+  constructor.extra_initialisers.push_back("porta_items_in_bounds(items_in_bounds)");
   loop_places_.clear();
   next_place_ = 0;
   emit_cxx_kernel(kRuntimeFile, constructor);

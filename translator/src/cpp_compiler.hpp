@@ -80,6 +80,7 @@ class CppCompiler final : public TargetCompiler {
   }
   void emit_translation_unit() override;
   const std::unordered_set<std::string>& reserved_words() const override;
+  std::string items_in_bounds_member() const override { return "porta_items_in_bounds"; }
 
   void emit_group_entry();
 };

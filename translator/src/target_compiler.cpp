@@ -906,7 +906,12 @@ void TargetCompiler::emit_work_item(std::string_view runtime_file, const WorkIte
     emit_runtime_section(runtime_file, "subgroups");
     statement("");
   }
+  group_bounds_.clear();
   emit_function(get<SPIRFunction>(ir.default_entry_point), Bitset());
+  if (!items_in_bounds_member().empty()) {
+    statement("");
+    emit_group_in_bounds();
+  }
   end_scope_decl();
   statement("");
 }
@@ -1372,7 +1377,8 @@ std::string TargetCompiler::variable_decl(const SPIRVariable& variable) {
 // the same; unoptimised modules have them).
 std::string TargetCompiler::variable_decl(const SPIRType& type, const std::string& name, uint32_t id) {
   std::string declaration = CompilerGLSL::variable_decl(type, name, id);
-  if (declaring_call_result_ && declaration.rfind(kMaybeUnused, 0) != 0) declaration = kMaybeUnused + declaration;
+  if (declaring_call_result_ && declaration.rfind(kMaybeUnused, 0) != 0)
+    declaration = kMaybeUnused + declaration;
   return declaration;
 }
 

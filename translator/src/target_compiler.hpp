@@ -313,6 +313,9 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
     bool row_major_column = false;  // a column of a row-major matrix: components matrix_stride apart
     uint32_t matrix_stride = 0;
     uint64_t index_base = 0, index_stride = 0;  // the first dynamic index: bytes before it, and its stride
+    uint32_t dynamic_terms = 0;
+    uint32_t global_x =
+        0;  // the one dynamic index, where it is gl_GlobalInvocationID.x (as uint or int): its id
   };
   // Notes an access chain (before it is emitted); false for chains not into a buffer.
   bool note_checked_chain(const spirv_cross::Instruction& instruction);
@@ -344,6 +347,21 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // `type`, enclosed) as is, or a limit past every buffer where it is
   // negative or its term could wrap the sum.
   std::string bounds_index(const std::string& value, const spirv_cross::SPIRType& type, uint64_t stride);
+  // Group bounds: where a target names a member here (cpp), a check of a
+  // chain whose only dynamic index is gl_GlobalInvocationID.x reads
+  // `(member || check)`, and the work-item gets porta_group_in_bounds(),
+  // every such check at once. Along x within a group that does not wrap,
+  // these checks only grow harder to pass, so the group's last item passing
+  // them all means every item does, and the group can run with the member
+  // true (run_group_loop). "" (the default): no group bounds.
+  virtual std::string items_in_bounds_member() const { return ""; }
+  // The ids whose value is gl_GlobalInvocationID.x, as a 32-bit uint or int.
+  const std::unordered_set<uint32_t>& global_x_ids();
+  // porta_group_in_bounds(), from the checks main() took (emit_work_item()).
+  void emit_group_in_bounds();
+  std::vector<std::string> group_bounds_;  // the checks of gl_GlobalInvocationID.x alone, at that index
+  std::unordered_set<uint32_t> global_x_ids_;
+  bool global_x_known_ = false;
   // The statement a loop header's cancel poll becomes (TranslateOptions::cancel_polls); "" for none.
   virtual std::string cancel_poll_statement() { return ""; }
   bool is_cancel_poll(const spirv_cross::Instruction& instruction);
@@ -380,7 +398,8 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   void emit_block_hints(const spirv_cross::SPIRBlock& block) override;
   void emit_subgroup_op(const spirv_cross::Instruction& instruction) override;
   std::string variable_decl(const spirv_cross::SPIRVariable& variable) override;
-  std::string variable_decl(const spirv_cross::SPIRType& type, const std::string& name, uint32_t id = 0) override;
+  std::string variable_decl(const spirv_cross::SPIRType& type, const std::string& name,
+                            uint32_t id = 0) override;
 
   // Size and alignment of a type as the target's structs lay it out: an
   // array as its elements, anything else as element_layout() says.

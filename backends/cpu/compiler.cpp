@@ -40,9 +40,24 @@ namespace {
 // -fno-trapping-math: kernels never read floating-point exception flags, so
 // a lane may compute what its item skips (a division under an `if`), which
 // is how a loop with branches vectorises; no value changes.
-const std::vector<std::string> kFlags = {
-    "-std=c++17",    "-O2",   "-fwrapv", "-ffp-contract=off", "-fno-trapping-math",
-    "-fopenmp-simd", "-fPIC", "-shared", "-march=native",     "-fvisibility=hidden"};
+// -march: this processor's, or the level PORTA_CPU_ISA caps the built-in
+// variants at (isa_level()), so a process that cannot run the processor's
+// widest instructions (valgrind has no AVX-512) runs run-time compiles too.
+std::vector<std::string> compile_flags() {
+  std::vector<std::string> flags = {"-std=c++17",         "-O2",           "-fwrapv", "-ffp-contract=off",
+                                    "-fno-trapping-math", "-fopenmp-simd", "-fPIC",   "-shared",
+                                    "-fvisibility=hidden"};
+#if defined(__x86_64__)
+  const char* cap = std::getenv("PORTA_CPU_ISA");
+  if (cap && *cap && isa_level() != IsaLevel::X86_64_V4) {
+    flags.push_back(isa_level() == IsaLevel::X86_64_V3 ? "-march=x86-64-v3" : "-march=x86-64");
+    flags.push_back("-mtune=native");
+    return flags;
+  }
+#endif
+  flags.push_back("-march=native");
+  return flags;
+}
 
 struct ProcessResult {
   int spawn_error = 0;  // errno of a failed start, else 0
@@ -181,7 +196,8 @@ void build(const porta_kernel_desc& desc, std::string_view source, const std::st
   fs::path cpp = dir.path() / "kernel.cpp";
   write_file(cpp, source.data(), source.size());
   std::vector<std::string> args = cxx.command;
-  args.insert(args.end(), kFlags.begin(), kFlags.end());
+  const std::vector<std::string> flags = compile_flags();
+  args.insert(args.end(), flags.begin(), flags.end());
   args.insert(args.end(), {"-I", dir.path().string(), "-o", output, cpp.string()});
   ProcessResult r = run_process(args, (dir.path() / "compile.log").string());
   const char* name = desc.name ? desc.name : "(unnamed)";
@@ -246,7 +262,7 @@ const porta_cpu_kernel_entry* build_and_load(const porta_kernel_desc& desc, std:
 const porta_cpu_kernel_entry* compile_kernel(const porta_kernel_desc& desc, std::string_view source) {
   const Compiler cxx = compiler();
   std::string key_text = std::string(desc.cache_key ? desc.cache_key : "") + "\n" + cxx.identity + "\n";
-  for (const std::string& f : kFlags) key_text += f + " ";
+  for (const std::string& f : compile_flags()) key_text += f + " ";
   // -march=native ties the object to this processor.
   key_text += "\n" + cpu_identity() + "\nkernel abi " + std::to_string(PORTA_CPU_KERNEL_ABI_VERSION);
   // The text too: a translator that changes its output without a version

@@ -251,6 +251,12 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
   float w_own[RC_MAX];
   float grad[RC_MAX];
   uint keep[RC_MAX];  // lanes_mask of word c
+  // The step's elements as decoded for z, kept for X^T r (REDECODE 0): each
+  // is decoded once. Left to see that the two decodes agree, across the
+  // step's barriers, NVRTC decoded float16 twice (its conversion is an
+  // inline PTX instruction, which it does not merge), where NVIDIA's OpenCL
+  // compiler kept the floats of the same source.
+  float kept[RC_MAX * 4u];
   [[unroll]] for (uint c = 0u; c < C; ++c) keep[c] = lanes_mask(word_of(t, c));
   [[unroll]] for (uint c = 0u; c < C; ++c)
     [[unroll]] for (uint l = 0u; l < pack(); ++l) {
@@ -277,7 +283,11 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
     [[unroll]] for (uint k = 0u; k < R; ++k) {
       float s = 0.0;
       [[unroll]] for (uint c = 0u; c < C; ++c)
-        [[unroll]] for (uint l = 0u; l < pack(); ++l) s += decode(cur[k * C + c], l) * w_own[c * pack() + l];
+        [[unroll]] for (uint l = 0u; l < pack(); ++l) {
+          const float x = decode(cur[k * C + c], l);
+          if (REDECODE == 0u) kept[(k * C + c) * pack() + l] = x;
+          s += x * w_own[c * pack() + l];
+        }
       tile_x[k * WG + t] = s;
     }
     barrier();
@@ -301,10 +311,8 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
     [[unroll]] for (uint k = 0u; k < R; ++k) {
       const float r = residual[k];
       [[unroll]] for (uint c = 0u; c < C; ++c)
-        [[unroll]] for (uint l = 0u; l < pack(); ++l) {
-          const uint word = cur[k * C + c];
-          grad[c * pack() + l] += (REDECODE != 0u ? decode_again(word, l) : decode(word, l)) * r;
-        }
+        [[unroll]] for (uint l = 0u; l < pack(); ++l)
+          grad[c * pack() + l] += (REDECODE != 0u ? decode_again(cur[k * C + c], l) : kept[(k * C + c) * pack() + l]) * r;
     }
   }
   [[unroll]] for (uint c = 0u; c < C; ++c)

@@ -28,13 +28,16 @@ constexpr uint32_t kWorkgroupMax = 256;  // WG_MAX
 constexpr uint32_t kRegisterWords = 32;  // RC_MAX: words of X (R x C) and columns (C x PACK) per item
 // MODE 1 keeps R x C words of X per item in flight, as many again loading
 // while a step is reduced. float32: 8 words (8 KiB per group of 256),
-// measured best on an H100 (bench/README.md). Packed X takes as many
-// elements per item, up to 16 words: its groups are narrower (a row is fewer
-// words), so without more rows per step a multiprocessor holds fewer bytes
-// in flight. Past 16 words the registers (int8, R = 32: 128 on CUDA) cut the
-// groups a multiprocessor holds.
+// measured best on an H100 (bench/README.md). Packed X takes more words,
+// up to 32: its groups are narrower (a row is fewer words), so without more
+// rows per step a multiprocessor holds fewer bytes in flight; but no more
+// rows than keep the step's decoded elements within kKeptFloats (below), so
+// each is decoded once: float16 and bfloat16 at d = 256 take 16 rows of 2
+// words (CUDA on an H200: 2.35 against 2.48 ms at 8 rows), int8 16 rows of
+// 1 word (at 32, the registers, 128 on CUDA, cut the groups a
+// multiprocessor holds).
 constexpr uint32_t kRowsTimesColumns = 8;
-constexpr uint32_t kPackedRowsTimesColumns = 16;
+constexpr uint32_t kPackedRowsTimesColumns = 32;
 // The most columns (C x PACK) an item keeps in registers in the plans
 // chosen here; the kernel takes up to RC_MAX (PORTA_LOGREG_PLAN).
 constexpr uint32_t kRegisterColumns = 16;
@@ -138,8 +141,9 @@ LogregPlan shape_plan(const porta_device_info& device, uint64_t d, XType type) {
     plan.columns = static_cast<uint32_t>(columns);
     plan.vector = vector;
     // R <= WG and R WG <= TILE (the kernel's precondition).
-    plan.rows_per_tile = static_cast<uint32_t>(
-        std::min<uint64_t>({floor_pow2(in_flight / columns), row_group, kTileFloats / row_group}));
+    plan.rows_per_tile = static_cast<uint32_t>(std::min<uint64_t>(
+        {floor_pow2(in_flight / columns), row_group, kTileFloats / row_group,
+         type.pack > 1 ? std::max<uint64_t>(floor_pow2(kKeptFloats / (columns * type.pack)), 1) : kRowsMax}));
     plan.lanes = 1;
     plan.redecode = uint64_t(plan.rows_per_tile) * plan.columns * type.pack > kKeptFloats;
     static_assert(kPackedRowsTimesColumns <= kRegisterWords && kRegisterColumns <= kRegisterWords,

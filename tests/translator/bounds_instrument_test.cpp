@@ -8,23 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "kernel_runner.hpp"
 #include "porta_translator/translator.hpp"
 
 namespace pt = porta::translator;
 
 namespace {
 
-std::vector<uint32_t> assemble(const std::string& text, spv_target_env env = SPV_ENV_VULKAN_1_0) {
-  spvtools::SpirvTools tools(env);
-  std::string messages;
-  tools.SetMessageConsumer(
-      [&](spv_message_level_t, const char*, const spv_position_t& at, const char* message) {
-        messages += std::to_string(at.line) + ": " + message + "\n";
-      });
-  std::vector<uint32_t> words;
-  EXPECT_TRUE(tools.Assemble(text, &words)) << messages;
-  return words;
-}
+using porta::test::assemble;
 
 // How many instructions of `opcode` the module has.
 size_t count(const std::vector<uint32_t>& spirv, uint32_t opcode) {

@@ -1,6 +1,7 @@
 #include "kernel_runner.hpp"
 
 #include <dlfcn.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <barrier>
@@ -65,6 +66,18 @@ struct ThreadScheduler {
 std::vector<uint32_t> spirv_of(const std::string& glsl, bool optimize) {
   std::vector<uint32_t> spirv = translator::compile_glsl(glsl, "kernel.comp");
   return optimize ? translator::prepare(spirv) : (translator::validate(spirv), spirv);
+}
+
+std::vector<uint32_t> assemble(const std::string& text, spv_target_env env) {
+  spvtools::SpirvTools tools(env);
+  std::string messages;
+  tools.SetMessageConsumer(
+      [&](spv_message_level_t, const char*, const spv_position_t& at, const char* message) {
+        messages += std::to_string(at.line) + ": " + message + "\n";
+      });
+  std::vector<uint32_t> words;
+  EXPECT_TRUE(tools.Assemble(text, &words)) << messages;
+  return words;
 }
 
 CompiledKernel::CompiledKernel(const std::vector<uint32_t>& spirv,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <spirv-tools/libspirv.hpp>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ namespace porta::test {
 
 // GLSL → prepared SPIR-V (validate + optimise unless `optimize` is false).
 std::vector<uint32_t> spirv_of(const std::string& glsl, bool optimize = true);
+
+// SPIR-V assembly → words (SPIRV-Tools' assembler); a failure is a test
+// failure naming the line, and no words.
+std::vector<uint32_t> assemble(const std::string& text, spv_target_env env = SPV_ENV_VULKAN_1_0);
 
 class CompiledKernel {
  public:

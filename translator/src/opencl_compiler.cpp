@@ -245,14 +245,21 @@ void OpenclCompiler::prepare_names() {
   // named as the GLSL names it: the member for an anonymous block
   // (`buffer A { float a[]; };` → `a[i]`), else the instance (`} xs;` →
   // `xs[i]` for `xs.x[i]`).
+  // A member name another view already has (blocks of one type, say) keeps
+  // the view's own.
+  std::unordered_set<std::string> taken;
+  for (const BufferView& view : buffer_views()) taken.insert(get_name(view.variable));
   for (const BufferView& view : buffer_views()) {
     const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
-    if (block_is_array(block) && get_name(view.variable) == [&] {
+    const std::string member = block_is_array(block) ? to_member_name(block, 0) : "";
+    if (!member.empty() && !taken.count(member) && get_name(view.variable) == [&] {
           std::string name = view.type_name;
           if (!name.empty()) name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
           return name + "_buffer";
-        }())
-      set_name(view.variable, to_member_name(block, 0));
+        }()) {
+      taken.insert(member);
+      set_name(view.variable, member);
+    }
   }
   if (uint32_t push = push_constant_variable(); push && get_name(push).empty()) {
     std::string name = push_constant_type_name();

@@ -362,6 +362,7 @@ void TargetCompiler::collect_interface() {
     return std::pair(a.set, a.binding) < std::pair(b.set, b.binding);
   });
   std::vector<BufferParameter> parameters;
+  std::unordered_set<std::string> view_names;
   for (size_t i = 0; i < buffers.size(); ++i) {
     BufferView& view = buffers[i];
     const bool alias = i > 0 && buffers[i - 1].set == view.set && buffers[i - 1].binding == view.binding;
@@ -386,13 +387,30 @@ void TargetCompiler::collect_interface() {
     const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
     view.type_name = to_name(block.self);
     // An anonymous instance (`buffer In { float x[]; };`) is named after its
-    // block so the body reads `in_buffer.x[i]`.
-    if (get_name(view.variable).empty()) {
-      std::string name = view.type_name;
+    // block so the body reads `in_buffer.x[i]`. Variables that share a block
+    // type (one struct for several buffers, as HLSL's front ends write it,
+    // or as spirv-opt merges identical ones in a module without names), or
+    // that carry one name, take their id after it: each view is a member of
+    // the work-item.
+    std::string name = get_name(view.variable);
+    if (name.empty()) {
+      name = view.type_name;
       if (!name.empty()) name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
-      set_name(view.variable, name + "_buffer");
+      name += "_buffer";
     }
+    if (view_names.count(name)) name += "_" + std::to_string(view.variable);
+    view_names.insert(name);
+    set_name(view.variable, name);
   }
+  // A view's struct holds const pointers where the view is read only, so a
+  // block type that read-only and writable views share takes two structs.
+  std::unordered_map<uint32_t, uint32_t> constness;  // block type: 1 read only, 2 written, 3 both
+  auto block_of = [&](const BufferView& view) {
+    return get_variable_data_type(get<SPIRVariable>(view.variable)).self;
+  };
+  for (const BufferView& view : buffers) constness[block_of(view)] |= view.access == Access::Read ? 1u : 2u;
+  for (BufferView& view : buffers)
+    if (constness[block_of(view)] == 3u && view.access == Access::Read) view.type_name += "_const";
   buffers_ = std::move(buffers);
   parameters_ = std::move(parameters);
 
@@ -722,10 +740,10 @@ std::string TargetCompiler::push_constant_type_name() {
 void TargetCompiler::emit_buffer_views() {
   if (buffers_.empty()) return;
   statement("// Buffers, in parameter order. Each view points into one buffer and knows its size.");
-  std::unordered_set<uint32_t> emitted;
+  std::unordered_set<std::string> emitted;
   for (const BufferView& view : buffers_) {
     const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
-    if (!emitted.insert(block.self).second) continue;  // an array of blocks: one type, many views
+    if (!emitted.insert(view.type_name).second) continue;  // one type, many views
     const char* access = view.kind == BufferKind::Uniform ? "uniform"
                          : view.access == Access::Read    ? "readonly"
                          : view.access == Access::Write   ? "writeonly"

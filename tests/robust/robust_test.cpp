@@ -11,7 +11,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <iterator>
+#include <spirv-tools/libspirv.hpp>
 #include <string>
 #include <vector>
 
@@ -251,6 +254,54 @@ void main() {
     ASSERT_EQ(floats[align / 4 + n], n < 15 ? 5.0f : 16.0f) << "d[" << n << "]";
   for (uint64_t w = align / 4 + 16; w < 2 * align / 4; ++w)
     ASSERT_EQ(words[w], pattern) << "arena word " << w;
+}
+
+// 64-bit indices past every buffer are out of bounds: a negative int64 and
+// a uint64 of 2^62 floats (2^64 bytes, 0 wrapped), in a SPIR-V module of
+// three unnamed buffers of one block type (sixty_four_bit_indices.spvasm).
+// The buffers are ranges of one arena with a pattern around them.
+TEST(Robust, SixtyFourBitIndicesPastEveryBuffer) {
+  porta::Device device = open_robust();
+  if (!(device.info().features & PORTA_FEATURE_INT64)) GTEST_SKIP() << "the device has no 64-bit integers";
+  std::ifstream file(PORTA_SOURCE_DIR "/tests/robust/sixty_four_bit_indices.spvasm");
+  const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  ASSERT_FALSE(text.empty()) << "tests/robust/sixty_four_bit_indices.spvasm";
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_1);
+  std::vector<uint32_t> words;
+  ASSERT_TRUE(tools.Assemble(text, &words));
+  porta::Kernel k = device.kernel(porta::spirv(words, "sixty_four_bit_indices"));
+  const uint64_t align = std::max<uint64_t>(device.info().binding_offset_alignment, 256);
+  const uint32_t pattern = 0xC1F00000u;  // -30.0f
+  struct Push {
+    int64_t s;
+    uint64_t u;
+  };
+  for (const Push push : {Push{2, 1}, Push{-1, 1ull << 62}, Push{INT64_MIN, ~0ull}}) {
+    porta::Buffer arena = device.buffer(4 * align);
+    porta::Stream s = device.stream();
+    s.fill(arena, pattern);
+    const std::vector<float> x = {10.0f, 11.0f, 12.0f, 13.0f}, w(4, -1.0f);
+    s.write(arena, x, align);
+    s.write(arena, w, 3 * align);
+    s.fill(arena, 0u, 2 * align, 8);
+    s.dispatch_ranges(k, {1, 1, 1},
+                      {arena.range(align, 16), arena.range(2 * align, 8), arena.range(3 * align, 16)}, push);
+    s.sync();
+    const std::vector<float> all = read_all<float>(arena);
+    const std::vector<uint32_t> bits = read_all<uint32_t>(arena);
+    const bool in = push.s == 2;
+    for (uint64_t word = 0; word < bits.size(); ++word) {
+      const uint64_t view = word / (align / 4), at = word % (align / 4);
+      if (view == 0 || at >= (view == 2 ? 2u : 4u)) {
+        ASSERT_EQ(bits[word], pattern) << "arena word " << word << ", outside the views";
+      } else if (view == 2 && (in || reads_give_zero(device))) {
+        ASSERT_EQ(all[word], in ? (at == 0 ? 13.0f : 12.0f) : 1.0f) << "o[" << at << "], s " << push.s;
+      } else if (view == 3 && (in || reads_give_zero(device))) {
+        const float expected = in && at == 2 ? 7.0f : in && at == 1 ? 8.0f : -1.0f;
+        ASSERT_EQ(all[word], expected) << "w[" << at << "], s " << push.s;
+      }
+    }
+  }
 }
 
 // Bad options and settings are errors naming them; nothing is opened.

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -692,73 +694,12 @@ void main() {
 // With bounds checks, 64-bit indices that no buffer reaches are out of
 // bounds: a negative int64, and a uint64 whose byte offset would wrap (2^62
 // floats are 2^64 bytes: 0 wrapped). GLSL indexes with 32 bits only, so the
-// module is SPIR-V assembly, as other front ends write it.
+// module is SPIR-V assembly, as other front ends write it (three unnamed
+// buffers of one block type, too).
 TEST(CppTarget, SixtyFourBitIndicesPastEveryBufferAreOutOfBounds) {
-  const char* text = R"(
-               OpCapability Shader
-               OpCapability Int64
-               OpMemoryModel Logical GLSL450
-               OpEntryPoint GLCompute %main "main"
-               OpExecutionMode %main LocalSize 1 1 1
-               OpDecorate %floats ArrayStride 4
-               OpMemberDecorate %Block 0 Offset 0
-               OpDecorate %Block Block
-               OpDecorate %x DescriptorSet 0
-               OpDecorate %x Binding 0
-               OpDecorate %x NonWritable
-               OpDecorate %o DescriptorSet 0
-               OpDecorate %o Binding 1
-               OpDecorate %w DescriptorSet 0
-               OpDecorate %w Binding 2
-               OpMemberDecorate %Push 0 Offset 0
-               OpMemberDecorate %Push 1 Offset 8
-               OpDecorate %Push Block
-       %void = OpTypeVoid
-         %fn = OpTypeFunction %void
-      %float = OpTypeFloat 32
-        %int = OpTypeInt 32 1
-       %long = OpTypeInt 64 1
-      %ulong = OpTypeInt 64 0
-     %floats = OpTypeRuntimeArray %float
-      %Block = OpTypeStruct %floats
-   %blockptr = OpTypePointer StorageBuffer %Block
-   %floatptr = OpTypePointer StorageBuffer %float
-          %x = OpVariable %blockptr StorageBuffer
-          %o = OpVariable %blockptr StorageBuffer
-          %w = OpVariable %blockptr StorageBuffer
-       %Push = OpTypeStruct %long %ulong
-    %pushptr = OpTypePointer PushConstant %Push
-    %longptr = OpTypePointer PushConstant %long
-   %ulongptr = OpTypePointer PushConstant %ulong
-          %p = OpVariable %pushptr PushConstant
-      %int_0 = OpConstant %int 0
-      %int_1 = OpConstant %int 1
-        %one = OpConstant %float 1
-      %seven = OpConstant %float 7
-      %eight = OpConstant %float 8
-       %main = OpFunction %void None %fn
-      %entry = OpLabel
-     %s_addr = OpAccessChain %longptr %p %int_0
-          %s = OpLoad %long %s_addr
-     %u_addr = OpAccessChain %ulongptr %p %int_1
-          %u = OpLoad %ulong %u_addr
-         %xs = OpAccessChain %floatptr %x %int_0 %s
-     %xs_val = OpLoad %float %xs
-       %sum0 = OpFAdd %float %xs_val %one
-         %o0 = OpAccessChain %floatptr %o %int_0 %int_0
-               OpStore %o0 %sum0
-         %xu = OpAccessChain %floatptr %x %int_0 %u
-     %xu_val = OpLoad %float %xu
-       %sum1 = OpFAdd %float %xu_val %one
-         %o1 = OpAccessChain %floatptr %o %int_0 %int_1
-               OpStore %o1 %sum1
-         %ws = OpAccessChain %floatptr %w %int_0 %s
-               OpStore %ws %seven
-         %wu = OpAccessChain %floatptr %w %int_0 %u
-               OpStore %wu %eight
-               OpReturn
-               OpFunctionEnd
-)";
+  std::ifstream file(PORTA_SOURCE_DIR "/tests/robust/sixty_four_bit_indices.spvasm");
+  const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  ASSERT_FALSE(text.empty()) << "tests/robust/sixty_four_bit_indices.spvasm";
   CompiledKernel kernel(pt::prepare(porta::test::assemble(text, SPV_ENV_VULKAN_1_1)), {}, true);
   ASSERT_BUILT(kernel);
   struct Push {

@@ -311,8 +311,10 @@ void columns_in_registers(uint base, inout float db_sum, inout float loss_sum) {
     [[unroll]] for (uint k = 0u; k < R; ++k) {
       const float r = residual[k];
       [[unroll]] for (uint c = 0u; c < C; ++c)
-        [[unroll]] for (uint l = 0u; l < pack(); ++l)
-          grad[c * pack() + l] += (REDECODE != 0u ? decode_again(cur[k * C + c], l) : kept[(k * C + c) * pack() + l]) * r;
+        [[unroll]] for (uint l = 0u; l < pack(); ++l) {
+          const float x = REDECODE != 0u ? decode_again(cur[k * C + c], l) : kept[(k * C + c) * pack() + l];
+          grad[c * pack() + l] += x * r;
+        }
     }
   }
   [[unroll]] for (uint c = 0u; c < C; ++c)

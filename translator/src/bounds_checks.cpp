@@ -12,8 +12,9 @@
 // no buffer reaches (a negative one of a signed type, or one so large that
 // its term could wrap the sum) counts as a limit past every buffer
 // (bounds_index()). Sign-extended as it is, index -1 of 4-byte elements
-// would otherwise wrap `offset + bytes` to 0 and pass. A chain that stays inside the block's fixed part with
-// constant indices needs no check: the core refuses a binding smaller than that part.
+// would otherwise wrap `offset + bytes` to 0 and pass. A chain that stays
+// inside the block's fixed part with constant indices needs no check: the
+// core refuses a binding smaller than that part.
 //
 // Cancel polls (TranslateOptions::cancel_polls, target cpp) put a statement
 // at the top of every loop: insert_cancel_polls() marks each loop header

@@ -252,11 +252,7 @@ void OpenclCompiler::prepare_names() {
   for (const BufferView& view : buffer_views()) {
     const SPIRType& block = get_variable_data_type(get<SPIRVariable>(view.variable));
     const std::string member = block_is_array(block) ? to_member_name(block, 0) : "";
-    if (!member.empty() && !taken.count(member) && get_name(view.variable) == [&] {
-          std::string name = view.type_name;
-          if (!name.empty()) name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
-          return name + "_buffer";
-        }()) {
+    if (view.named_after_block && !member.empty() && !taken.count(member)) {
       taken.insert(member);
       set_name(view.variable, member);
     }

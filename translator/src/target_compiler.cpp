@@ -393,7 +393,8 @@ void TargetCompiler::collect_interface() {
     // that carry one name, take their id after it: each view is a member of
     // the work-item.
     std::string name = get_name(view.variable);
-    if (name.empty()) {
+    view.named_after_block = name.empty();
+    if (view.named_after_block) {
       name = view.type_name;
       if (!name.empty()) name[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[0])));
       name += "_buffer";

@@ -74,6 +74,7 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
     BufferKind kind = BufferKind::Storage;
     Access access = Access::ReadWrite;  // this view's own (uniform blocks: Read)
     std::string type_name;              // the view struct's name (the block name)
+    bool named_after_block = false;     // an anonymous instance, named `<block>_buffer` here
   };
   // One kernel parameter: what every view of it does together.
   struct BufferParameter {
@@ -314,8 +315,8 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
     uint32_t matrix_stride = 0;
     uint64_t index_base = 0, index_stride = 0;  // the first dynamic index: bytes before it, and its stride
     uint32_t dynamic_terms = 0;
-    uint32_t global_x =
-        0;  // the one dynamic index, where it is gl_GlobalInvocationID.x (as uint or int): its id
+    // The one dynamic index, where it is gl_GlobalInvocationID.x (as uint or int): its id.
+    uint32_t global_x = 0;
   };
   // Notes an access chain (before it is emitted); false for chains not into a buffer.
   bool note_checked_chain(const spirv_cross::Instruction& instruction);

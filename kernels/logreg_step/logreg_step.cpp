@@ -48,7 +48,8 @@ constexpr uint32_t kRegisterColumns = 16;
 // R = 32 it would need 237 registers and so decodes twice (128).
 constexpr uint32_t kKeptFloats = 64;
 // Groups of a step on GPUs (split_rows).
-constexpr uint64_t kGpuGroups = 4096;
+constexpr uint64_t kGpuGroups = 8192;
+constexpr uint32_t kUpdateItemsMax = 256;  // logreg_update.comp: ITEMS_MAX
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -200,11 +201,12 @@ uint64_t partial_iterations_per_tile(const LogregPlan& p, uint64_t d, XType type
 bool split_rows(LogregPlan& plan, const porta_device_info& device, uint64_t m, uint64_t d, XType type,
                 uint64_t groups = 0) {
   // Enough groups to fill the device; each takes consecutive tiles. GPUs:
-  // 4096 groups, of 64 items (16-bit and int8 X at d = 256) or of 256
-  // (float32): on an H200 the float32 step at m = 2^24 took 4.16 / 4.66 /
-  // 4.21 ms on CUDA / Vulkan / OpenCL with 4096 groups against 4.40 / 4.74 /
-  // 4.93 with 1024, and the float16 step 2.56 / 2.66 / 2.37 with 16384
-  // against 2.36 / 2.57 / 2.10 with 4096 (bench/README.md).
+  // 8192 groups, of 64 items (16-bit and int8 X at d = 256) or of 256
+  // (float32). On an H200 at m = 2^24, with logreg_update.comp's groups of
+  // one column: float16 2.21-2.23 / 2.46-2.48 / 2.03 ms on CUDA / Vulkan /
+  // OpenCL with 8192 groups against 2.29 / 2.53 / 2.03 with 4096 and
+  // 2.28-2.29 / 2.46-2.47 / 2.09 with 16384; float32 4.07-4.10 / 4.54-4.58
+  // / 4.00-4.05 against 4.12 / 4.57 / 4.12 with 4096 (bench/README.md).
   const uint64_t target_groups = groups                    ? groups
                                  : one_item_groups(device) ? 64
                                  : cpu_like(device)        ? 32
@@ -438,16 +440,60 @@ struct UpdateTarget {
   uint32_t w_offset = 0, b_offset = 0, loss_offset = 0;
 };
 
+// PORTA_LOGREG_UPDATE (a benchmarking knob, read once): "LX:S", the shape
+// of logreg_update.comp's groups on every device: LX columns, S slices of
+// items per column (powers of two, LX S <= 256).
+struct UpdateKnob {
+  bool set = false;
+  bool well_formed = false;
+  std::string text;
+  uint32_t columns = 0, slices = 0;
+};
+
+const UpdateKnob& update_knob() {
+  static const UpdateKnob knob = [] {
+    UpdateKnob k;
+    const char* env = std::getenv("PORTA_LOGREG_UPDATE");
+    if (!env || !*env) return k;
+    k.set = true;
+    k.text = env;
+    const size_t colon = k.text.find(':');
+    const auto pow2 = [](uint32_t v) { return v > 0 && (v & (v - 1)) == 0; };
+    k.well_formed = colon != std::string::npos && parse_field(k.text.substr(0, colon), k.columns) &&
+                    parse_field(k.text.substr(colon + 1), k.slices) && pow2(k.columns) && pow2(k.slices) &&
+                    uint64_t(k.columns) * k.slices <= kUpdateItemsMax;
+    return k;
+  }();
+  return knob;
+}
+
 // Queues logreg_update.comp over `groups` slots of partials: the step
 // (w -= lr * sum / m, ...) or, with `accumulate`, the sums added as they are.
 void queue_update(const OpCall& call, porta_buffer partials, uint32_t partials_offset, uint32_t groups,
                   uint64_t d, const UpdateTarget& target, float m, float lr, bool accumulate) {
-  // GPUs: 16 columns x 16 slices per group (a column's partials spread over
-  // 16 items); CPU-type devices: 64 columns, one slice.
-  const bool spread = !cpu_like(call.info) && call.info.limits.max_workgroup_invocations >= 256 &&
-                      call.info.limits.max_workgroup_size[1] >= 16;
-  const uint32_t update_wg = spread ? 16 : workgroup_size(call.info, 64);
-  const uint32_t update_slices = spread ? 16 : 1;
+  // GPUs: a column's partials spread over as many items as a group's second
+  // dimension takes, up to 256, with 256 / S columns per group: one column of
+  // 256 items where the device allows. On an H200 (m = 2^24, d = 256, 4096
+  // groups of partials) CUDA's float16 step took 2.29 ms so against 2.36 with
+  // 16 columns x 16 slices and 2.30 with 4 x 64; float32 4.21 against
+  // 4.27-4.30. CPU-type devices: 64 columns, one slice, in group order.
+  const porta_device_limits& limits = call.info.limits;
+  const uint32_t slices_max = static_cast<uint32_t>(floor_pow2(
+      std::min<uint64_t>({kUpdateItemsMax, limits.max_workgroup_size[1], limits.max_workgroup_invocations})));
+  const bool spread = !cpu_like(call.info) && slices_max >= 16;
+  uint32_t update_slices = spread ? slices_max : 1;
+  uint32_t update_wg = spread ? kUpdateItemsMax / update_slices : workgroup_size(call.info, 64);
+  if (const UpdateKnob& knob = update_knob(); knob.set) {
+    if (!knob.well_formed || knob.columns * knob.slices > limits.max_workgroup_invocations ||
+        knob.columns > limits.max_workgroup_size[0] || knob.slices > limits.max_workgroup_size[1])
+      call.fail(PORTA_ERROR_INVALID_ARGUMENT,
+                "PORTA_LOGREG_UPDATE is '%s'; it must be LX:S, powers of two with LX S <= %u and within the "
+                "device's group limits (%u items, %u x %u)",
+                knob.text.c_str(), kUpdateItemsMax, limits.max_workgroup_invocations, limits.max_workgroup_size[0],
+                limits.max_workgroup_size[1]);
+    update_wg = knob.columns;
+    update_slices = knob.slices;
+  }
   const uint64_t update_groups = (d + 2 + update_wg - 1) / update_wg;
   if (update_groups > call.info.limits.max_workgroup_count[0])
     call.fail(PORTA_ERROR_UNSUPPORTED, "d = %llu features need more work-groups than the device allows",

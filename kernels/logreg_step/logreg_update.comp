@@ -4,11 +4,11 @@
 // b -= lr * db, loss = mean loss of the weights before this step.
 //
 // A work-group takes LX columns (of the d + 2: dw, db, loss) with S slices of
-// items per column: slice s adds the partials of groups s, s + S, ..., and
-// slice 0 then adds the S slice sums. On a GPU this spreads the thousand or so
-// partials of a column over S items; on CPU-type devices S = 1 (in group
-// order). Either way the order is fixed, so a replay gives bit-identical
-// results.
+// items per column (S a power of two): slice s adds the partials of groups
+// s, s + S, ..., and the S slice sums are then added pairwise. On a GPU this
+// spreads the thousands of partials of a column over S items; on CPU-type
+// devices S = 1 (in group order). Either way the order is fixed, so a replay
+// gives bit-identical results.
 //
 // With `accumulate` set the columns' sums are added to w, bias and loss as
 // they are (no step, no mean): porta_ops_logreg_gradient, and the pieces of a
@@ -47,11 +47,14 @@ void main() {
   float s = 0.0;
   if (j < width)
     for (uint g = slice; g < p.groups; g += S) s += partials[p.partials_offset + g * width + j];
-  if (S > 1u) {
+  if (S > 1u) {  // S is a power of two: halves added pairwise, log2(S) rounds
     slice_sums[slice * LX + column] = s;
     barrier();
-    s = 0.0;
-    for (uint k = 0u; k < S; ++k) s += slice_sums[k * LX + column];
+    for (uint apart = S / 2u; apart > 0u; apart /= 2u) {
+      if (slice < apart) slice_sums[slice * LX + column] += slice_sums[(slice + apart) * LX + column];
+      barrier();
+    }
+    s = slice_sums[column];
   }
   if (slice != 0u || j >= width) return;
   if (p.accumulate != 0u) {

@@ -361,6 +361,32 @@ TEST(LogregStep, PlanKnob) {
   }
 }
 
+TEST(LogregStep, UpdateKnob) {
+  const char* knob = std::getenv("PORTA_LOGREG_UPDATE");
+  if (!knob || !*knob) GTEST_SKIP() << "PORTA_LOGREG_UPDATE is unset (ops.logreg_update.* sets it)";
+  const char* expect = std::getenv("PORTA_TEST_LOGREG_UPDATE");
+  if (expect && std::string(expect) == "refused") {
+    const std::string says = "PORTA_LOGREG_UPDATE is '" + std::string(knob) + "'; it must be LX:S";
+    try {
+      const Problem p = generated(100, 40, 1);
+      ops_step(p, std::vector<float>(p.d, 0.0f), 0.0f, 0.1f, PORTA_DTYPE_FLOAT32);
+      ADD_FAILURE() << "the step ran; expected a refusal saying: " << says;
+    } catch (const porta::Error& e) {
+      EXPECT_EQ(e.status(), PORTA_ERROR_INVALID_ARGUMENT) << e.what();
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+    return;
+  }
+  // Fewer groups of partials than slices, more, and columns past the last
+  // group's (d + 2 not a multiple of LX).
+  uint64_t seed = 400;
+  for (porta_dtype dtype : {PORTA_DTYPE_FLOAT32, PORTA_DTYPE_FLOAT16})
+    for (auto [m, d] : {std::pair<uint64_t, uint64_t>{1, 1}, {37, 100}, {20000, 61}}) {
+      check_one_step(generated(m, d, seed), seed, ops_step, dtype);
+      ++seed;
+    }
+}
+
 TEST(LogregStep, OneStepNarrowX) {
   // The launcher's own choice for this device, shapes with padded rows.
   uint64_t seed = 200;

@@ -93,8 +93,13 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     // Cooperative matrices: the translated targets run the lowered module
     // prepare() makes (each invocation holds whole matrices); Vulkan runs the
     // module as given, natively, on devices with VK_KHR_cooperative_matrix.
+    // bfloat16 matrices have no lowering (no translated target has the type):
+    // a device that runs SPIR-V takes such a module as given, where its
+    // bounds are not instrumented; for the others prepare() refuses it.
     const bool cooperative_matrix = tr::uses_cooperative_matrix(words);
-    std::vector<uint32_t> prepared = tr::prepare(words);
+    const bool as_given = cooperative_matrix && device->api->language == PORTA_LANGUAGE_SPIRV &&
+                          !device->bounds_report && tr::uses_bfloat16_matrices(words);
+    std::vector<uint32_t> prepared = as_given ? words : tr::prepare(words);
     tr::KernelSignature sig = tr::reflect(prepared);
     if (cooperative_matrix) sig.required_features |= PORTA_FEATURE_COOPERATIVE_MATRIX;  // prepared is lowered
     // The optimiser drops a push-constant block the code never reads; callers

@@ -15,7 +15,6 @@ using plugin::format;
 
 constexpr uint32_t kOpTypeCooperativeMatrixKHR = 4456, kOpCooperativeMatrixLoadKHR = 4457,
                    kOpCooperativeMatrixMulAddKHR = 4459;
-constexpr uint32_t kComponentBfloat16 = 1000141000;  // VK_COMPONENT_TYPE_BFLOAT16_KHR
 
 std::string component_name(uint32_t type) {
   static const char* const names[] = {"float16", "float32", "float64", "int8",   "int16", "int32",

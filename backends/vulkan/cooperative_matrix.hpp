@@ -15,6 +15,8 @@
 
 namespace porta::vk {
 
+constexpr uint32_t kComponentBfloat16 = 1000141000;  // VK_COMPONENT_TYPE_BFLOAT16_KHR
+
 // "16x16x16 float16 x float16 + float32 -> float32 at Subgroup scope; ...", or "none".
 std::string describe_cooperative_matrices(const std::vector<CooperativeMatrixPropertiesKHR>& listed);
 

@@ -420,10 +420,16 @@ void describe(Instance& in, PhysicalDevice& d) {
   // The driver lists 16x16x16 float16 x float16 + float32 -> float32 at Subgroup
   // scope: matrix hardware for the GEMM's cooperative-matrix kernel (component
   // types 0 and 1 are VK_COMPONENT_TYPE_FLOAT16_KHR and FLOAT32_KHR).
-  for (const CooperativeMatrixPropertiesKHR& p : d.cooperative_matrices)
-    if (p.MSize == 16 && p.NSize == 16 && p.KSize == 16 && p.AType == 0 && p.BType == 0 && p.CType == 1 &&
-        p.ResultType == 1 && p.scope == 3 && !p.saturatingAccumulation)
-      f |= PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW;
+  // Likewise bfloat16 (VK_COMPONENT_TYPE_BFLOAT16_KHR) where the device also
+  // takes bfloat16 cooperative matrices in shaders (VK_KHR_shader_bfloat16).
+  for (const CooperativeMatrixPropertiesKHR& p : d.cooperative_matrices) {
+    const bool f32_into_f32 = p.MSize == 16 && p.NSize == 16 && p.KSize == 16 && p.CType == 1 &&
+                              p.ResultType == 1 && p.scope == 3 && !p.saturatingAccumulation;
+    if (f32_into_f32 && p.AType == 0 && p.BType == 0) f |= PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW;
+    if (f32_into_f32 && p.AType == kComponentBfloat16 && p.BType == kComponentBfloat16 &&
+        features.bfloat16.shaderBFloat16CooperativeMatrix)
+      f |= PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW;
+  }
   if (features.bfloat16.shaderBFloat16Type) f |= PORTA_FEATURE_BF16;
   if ((subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
       (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT))

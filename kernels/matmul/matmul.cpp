@@ -160,12 +160,17 @@ constexpr uint32_t kCoopSharedF16 = 2 * (128 * (32 + 8) * 2 + 32 * (128 + 8) * 2
 constexpr uint32_t kCoopSharedF32 = 2 * (128 * (16 + 4) * 4 + 16 * (128 + 8) * 4) + 9 * 16 * 16 * 4;
 
 // The matmul_coop variant for A and B's type: float16 matrices for float16
-// inputs; float32 matrices for bfloat16 (exact in them, also at TF32
-// precision) and for float32 where the caller allows TF32 (a device's
+// inputs; for bfloat16, bfloat16 matrices where the device multiplies them on
+// matrix hardware (matmul_coop_bf16, built from the float16 variant's module),
+// else float32 matrices (bfloat16 is exact in them, also at TF32 precision);
+// float32 matrices for float32 where the caller allows TF32 (a device's
 // float32 matrices may multiply at TF32 precision). Null: none.
-const char* coop_variant(const Gemm& g) {
+const char* coop_variant(const porta_device_info& info, const Gemm& g) {
   if (g.a.dtype == PORTA_DTYPE_FLOAT16) return "matmul_coop_f16";
-  if (g.a.dtype == PORTA_DTYPE_BFLOAT16) return "matmul_coop_f32";
+  if (g.a.dtype == PORTA_DTYPE_BFLOAT16)
+    return (info.features & PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW) && has_builtin_kernel("matmul_coop_bf16")
+               ? "matmul_coop_bf16"
+               : "matmul_coop_f32";
   if (g.compute == PORTA_GEMM_COMPUTE_ALLOW_TF32) return "matmul_coop_f32";
   return nullptr;
 }
@@ -217,10 +222,10 @@ const CoopKnob& coop_knob(const OpCall& call) {
 // when PORTA_GEMM_KERNEL=coopmat asks for it) take 32 x 32 blocks of 2 x 1
 // subgroups with 1 x 2, so every part of the kernel runs small.
 // PORTA_GEMM_COOP_TILE overrides it.
-CoopTile pick_coop_tile(const OpCall& call, const Gemm& g, bool f16) {
+CoopTile pick_coop_tile(const OpCall& call, const Gemm& g, bool half_matrices) {
   const porta_device_info& info = call.info;
   const uint32_t sg = info.limits.subgroup_size ? info.limits.subgroup_size : 32;
-  const uint32_t bk = f16 ? 32 : 16;
+  const uint32_t bk = half_matrices ? 32 : 16;
   const CoopKnob& knob = coop_knob(call);
   CoopTile t =
       knob.set ? CoopTile{knob.warps_m, knob.warps_n, knob.tiles_m, knob.tiles_n, std::min(knob.bk, bk), sg}
@@ -265,25 +270,27 @@ KernelMode kernel_mode(const OpCall& call) {
 // that cannot run it is refused, saying which piece is missing.
 std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, KernelMode mode) {
   const porta_device_info& info = call.info;
-  const char* name = coop_variant(g);
+  const char* name = coop_variant(info, g);
   if (mode == KernelMode::kSimt || !name) return std::nullopt;
-  const bool f16 = g.a.dtype == PORTA_DTYPE_FLOAT16;
-  const uint64_t hardware =
-      f16 ? PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW : PORTA_FEATURE_COOPERATIVE_MATRIX_TF32_HW;
+  const bool f16 = std::strcmp(name, "matmul_coop_f16") == 0;
+  const bool bf16 = std::strcmp(name, "matmul_coop_bf16") == 0;
+  const uint64_t hardware = f16    ? PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW
+                            : bf16 ? PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW
+                                   : PORTA_FEATURE_COOPERATIVE_MATRIX_TF32_HW;
   if (mode == KernelMode::kAuto && !(info.features & hardware)) return std::nullopt;
   const char* missing =
       !has_builtin_kernel(name) ? "libporta was built without glslangValidator 13, so "
                                   "without its cooperative-matrix kernels"
       : !(info.features & PORTA_FEATURE_COOPERATIVE_MATRIX) ? "the device has no cooperative matrices"
       : f16 && !(info.features & PORTA_FEATURE_FP16)        ? "the device has no float16 arithmetic"
-      : info.limits.max_shared_memory_bytes < (f16 ? kCoopSharedF16 : kCoopSharedF32)
+      : info.limits.max_shared_memory_bytes < (f16 || bf16 ? kCoopSharedF16 : kCoopSharedF32)
           ? "the device has too little shared memory for the kernel's tiles"
           : nullptr;
   if (missing && mode == KernelMode::kAuto) return std::nullopt;
   if (missing)
     call.fail(PORTA_ERROR_UNSUPPORTED, "PORTA_GEMM_KERNEL=coopmat asks for %s, but %s", name, missing);
   KernelChoice k{name, true};
-  k.ctile = pick_coop_tile(call, g, f16);
+  k.ctile = pick_coop_tile(call, g, f16 || bf16);
   k.bm = uint64_t(k.ctile.warps_m) * k.ctile.tiles_m * kCoopTile;
   k.bn = uint64_t(k.ctile.warps_n) * k.ctile.tiles_n * kCoopTile;
   static_assert(kCoopBlockMax == 128 && kCoopWarpsMax == 8 && kCoopSlots == 4,

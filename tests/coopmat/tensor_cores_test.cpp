@@ -16,8 +16,8 @@ namespace {
 
 namespace tr = porta::translator;
 
-std::vector<uint32_t> spirv(const std::string& name) {
-  std::ifstream in(std::string(PORTA_COOPMAT_SPIRV) + "/" + name + ".spv", std::ios::binary);
+std::vector<uint32_t> spirv(const std::string& name, const char* dir = PORTA_COOPMAT_SPIRV) {
+  std::ifstream in(std::string(dir) + "/" + name + ".spv", std::ios::binary);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::vector<uint32_t> words(bytes.size() / 4);
   std::memcpy(words.data(), bytes.data(), words.size() * 4);
@@ -126,6 +126,36 @@ TEST(TensorCores, OtherTargetsRefuseTheTensorCoreLowering) {
   for (tr::Target target : {tr::Target::Cpp, tr::Target::OpenCL})
     expect_refused([&] { tr::translate(lowered, target_options(target)); },
                    "cooperative matrices lowered for tensor cores");
+}
+
+// porta's bfloat16 GEMM variant (matmul_coop_bf16, the float16 variant's
+// module with SPV_KHR_bfloat16 matrices, which Vulkan runs as given): its
+// interface reads as the float16 variant's, spec constants applied too, and
+// asks for bfloat16; the translated targets' lowering refuses it by name.
+TEST(BfloatMatrices, InterfaceReadsAndTranslatedTargetsRefuse) {
+  if (!std::ifstream(std::string(PORTA_KERNELS_SPIRV) + "/matmul_coop_bf16.spv"))
+    GTEST_SKIP() << "matmul_coop_bf16 is not built (no spirv-as beside spirv-val; kernels/CMakeLists.txt)";
+  const std::vector<uint32_t> words = spirv("matmul_coop_bf16", PORTA_KERNELS_SPIRV);
+  const std::vector<uint32_t> f16_words = spirv("matmul_coop_f16", PORTA_KERNELS_SPIRV);
+  for (const std::vector<tr::SpecValue>& specs : {std::vector<tr::SpecValue>{}, {{0, 128}, {5, 32}, {7, 2}}}) {
+    const tr::KernelSignature bf16 = tr::reflect(words, specs);
+    const tr::KernelSignature f16 = tr::reflect(f16_words, specs);
+    ASSERT_EQ(bf16.buffers.size(), 4u);
+    EXPECT_EQ(bf16.buffers.size(), f16.buffers.size());
+    EXPECT_EQ(bf16.push_constant_size, f16.push_constant_size);
+    EXPECT_EQ(bf16.shared_memory_bytes, f16.shared_memory_bytes);
+    EXPECT_EQ(bf16.local_size[0], f16.local_size[0]);
+    EXPECT_TRUE(bf16.required_features & PORTA_FEATURE_BF16);
+    EXPECT_TRUE(bf16.required_features & PORTA_FEATURE_COOPERATIVE_MATRIX);
+    EXPECT_FALSE(f16.required_features & PORTA_FEATURE_BF16);
+  }
+  try {
+    (void)tr::lower_cooperative_matrix(words);
+    ADD_FAILURE() << "bfloat16 matrices were lowered for a translated target";
+  } catch (const tr::Error& e) {
+    EXPECT_EQ(e.kind, tr::Error::Kind::UnsupportedFeature);
+    EXPECT_NE(std::string(e.what()).find("bfloat16"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

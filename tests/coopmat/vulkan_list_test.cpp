@@ -135,4 +135,19 @@ TEST(GemmCoopmatList, Float32VariantNeedsFloat32Inputs) {
   EXPECT_EQ(refusal(listed, "matmul_coop_f32", PORTA_KERNELS_SPIRV), "");
 }
 
+// The bfloat16 variant (the float16 one's module with bfloat16 matrices):
+// refused where the device lists only float16 shapes, run where it lists
+// 16x16x16 bfloat16 into float32 (NVIDIA's drivers with VK_KHR_shader_bfloat16).
+TEST(GemmCoopmatList, Bfloat16VariantNeedsBfloat16Matrices) {
+  if (!std::ifstream(std::string(PORTA_KERNELS_SPIRV) + "/matmul_coop_bf16.spv"))
+    GTEST_SKIP() << "matmul_coop_bf16 is not built (no spirv-as beside spirv-val; kernels/CMakeLists.txt)";
+  const std::string why = refusal(kNvidiaLike, "matmul_coop_bf16", PORTA_KERNELS_SPIRV);
+  EXPECT_NE(why.find("16x16x16 bfloat16 x bfloat16 + float32 -> float32 at Subgroup scope is not one"),
+            std::string::npos)
+      << why;
+  std::vector<CooperativeMatrixPropertiesKHR> listed = kNvidiaLike;
+  listed.push_back(entry(16, 16, 16, porta::vk::kComponentBfloat16, kF32));
+  EXPECT_EQ(refusal(listed, "matmul_coop_bf16", PORTA_KERNELS_SPIRV), "");
+}
+
 }  // namespace

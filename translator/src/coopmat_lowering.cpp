@@ -96,8 +96,14 @@ class Lowering {
   // `fragments`: spread each matrix over a 32-lane subgroup as mma.sync's
   // operands (target cuda's tensor cores); where a matrix or the module does
   // not fit, mismatch() says why and run() must not be called.
-  Lowering(const Words& spirv, bool fragments, const std::vector<SpecValue>& specs = {}, bool tf32 = false)
-      : in_(spirv), bound_(spirv[3]), fragments_(fragments), specs_(specs), tf32_(tf32) {
+  Lowering(const Words& spirv, bool fragments, const std::vector<SpecValue>& specs = {}, bool tf32 = false,
+           bool interface_only = false)
+      : in_(spirv),
+        bound_(spirv[3]),
+        fragments_(fragments),
+        interface_only_(interface_only),
+        specs_(specs),
+        tf32_(tf32) {
     read();
   }
 
@@ -196,6 +202,9 @@ class Lowering {
   uint32_t line_ = 0;
   bool vulkan_memory_model_ = false;
   const bool fragments_;
+  // Lowered for the interface alone (reflection), never compiled: matrices of
+  // any float, bfloat16 too, lower as floats do.
+  const bool interface_only_;
   std::string mismatch_;
   uint32_t lane_ = 0;         // the SubgroupLocalInvocationId variable (fragments)
   bool lane_is_new_ = false;  // added by the lowering: decorate it, list it in the entry point
@@ -273,7 +282,7 @@ void Lowering::read() {
     // are the same for each. An OpTypeFloat with an encoding operand is
     // SPV_KHR_bfloat16's bfloat16, which no target has as a type.
     const bool is_float = component_def && component_def->opcode == spv::OpTypeFloat;
-    if (is_float && component_def->operand_count() != 2)
+    if (is_float && component_def->operand_count() != 2 && !interface_only_)
       refuse("matrices of bfloat16 components (SPV_KHR_bfloat16; no translated target has the type)", inst);
     if (!component_def || (!is_float && component_def->opcode != spv::OpTypeInt))
       refuse("matrices of components that are neither integers nor floats", inst);
@@ -1232,6 +1241,15 @@ bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv) {
   return found;
 }
 
+bool uses_bfloat16_matrices(const std::vector<uint32_t>& spirv) {
+  constexpr uint32_t kBFloat16CooperativeMatrixKHR = 5118;  // SPV_KHR_bfloat16
+  bool found = false;
+  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
+    if (opcode == spv::OpCapability && count >= 1 && operands[0] == kBFloat16CooperativeMatrixKHR) found = true;
+  });
+  return found;
+}
+
 std::string cooperative_matrix_in_place_update(const std::vector<uint32_t>& spirv) {
   std::unordered_map<uint32_t, uint32_t> chain_base;  // access chain -> its base variable
   std::unordered_map<uint32_t, std::string> names, strings;
@@ -1288,6 +1306,39 @@ std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spir
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
   return refusing_undefined_ids([&] { return Lowering(spirv, false).run(); });
+}
+
+std::vector<uint32_t> lower_cooperative_matrix_interface(const std::vector<uint32_t>& spirv) {
+  if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
+    (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
+  const Words lowered = refusing_undefined_ids([&] { return Lowering(spirv, false, {}, false, true).run(); });
+  // bfloat16 declared as a plain 16-bit float, without SPV_KHR_bfloat16's
+  // capabilities and extension, which the SPIRV-Tools that apply spec
+  // constants to the interface do not know (callers read the feature from
+  // the original module).
+  constexpr uint32_t kBFloat16TypeKHR = 5116, kBFloat16CooperativeMatrixKHR = 5118;
+  Words out(lowered.begin(), lowered.begin() + kSpirvHeaderWords);
+  for (size_t at = kSpirvHeaderWords; at < lowered.size();) {
+    const uint32_t count = lowered[at] >> 16, opcode = lowered[at] & 0xffffu;
+    if (count == 0 || at + count > lowered.size())
+      throw Error(Error::Kind::InvalidSpirv, "cooperative matrix: a malformed instruction in the lowered module");
+    const bool bf16_capability = opcode == spv::OpCapability && count == 2 &&
+                                 lowered[at + 1] >= kBFloat16TypeKHR &&
+                                 lowered[at + 1] <= kBFloat16CooperativeMatrixKHR;
+    const bool bf16_extension =
+        opcode == spv::OpExtension &&
+        std::string(reinterpret_cast<const char*>(&lowered[at + 1]),
+                    strnlen(reinterpret_cast<const char*>(&lowered[at + 1]), (count - 1) * 4)) ==
+            "SPV_KHR_bfloat16";
+    if (opcode == spv::OpTypeFloat && count == 4) {
+      out.push_back((3u << 16) | opcode);
+      out.insert(out.end(), lowered.begin() + at + 1, lowered.begin() + at + 3);
+    } else if (!bf16_capability && !bf16_extension) {
+      out.insert(out.end(), lowered.begin() + at, lowered.begin() + at + count);
+    }
+    at += count;
+  }
+  return out;
 }
 
 std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs,

@@ -17,6 +17,8 @@ namespace {
 
 using spirv_cross::SPIRType;
 
+constexpr uint32_t kBFloat16TypeKHR = 5116;  // SPV_KHR_bfloat16, newer than these SPIR-V headers
+
 // The array lengths of a Workgroup variable may be spec constants: reflection
 // reads them from a specialised copy where they are plain constants.
 uint32_t array_length(const spirv_cross::Compiler& compiler, const SPIRType& type, size_t dimension) {
@@ -80,7 +82,6 @@ uint64_t features_of(const std::vector<uint32_t>& spirv, const spirv_cross::Comp
       {spv::CapabilityInt64Atomics, PORTA_FEATURE_ATOMIC_INT64},
   };
   uint64_t features = 0;
-  constexpr uint32_t kBFloat16TypeKHR = 5116;  // SPV_KHR_bfloat16, newer than these SPIR-V headers
   for (spv::Capability capability : compiler.get_declared_capabilities()) {
     if (static_cast<uint32_t>(capability) == kBFloat16TypeKHR) features |= PORTA_FEATURE_BF16;
     if (is_group_non_uniform(capability)) features |= PORTA_FEATURE_SUBGROUPS;
@@ -342,8 +343,13 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv) { return reflect(spi
 KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {
   // SPIRV-Cross cannot read cooperative matrices; their lowering has the same interface.
   if (uses_cooperative_matrix(spirv)) {
-    KernelSignature lowered = reflect(lower_cooperative_matrix(spirv), specs);
+    KernelSignature lowered = reflect(lower_cooperative_matrix_interface(spirv), specs);
     lowered.required_features |= PORTA_FEATURE_COOPERATIVE_MATRIX;
+    // The interface's lowering declares bfloat16 as a plain 16-bit float.
+    for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
+      if (opcode == spv::OpCapability && count == 1 && operands[0] == kBFloat16TypeKHR)
+        lowered.required_features |= PORTA_FEATURE_BF16;
+    });
     return lowered;
   }
   KernelSignature signature;

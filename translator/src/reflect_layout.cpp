@@ -135,7 +135,7 @@ struct Walker {
 
 KernelLayout reflect_layout(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {
   // SPIRV-Cross cannot read cooperative matrices; their lowering has the same buffers.
-  if (uses_cooperative_matrix(spirv)) return reflect_layout(lower_cooperative_matrix(spirv), specs);
+  if (uses_cooperative_matrix(spirv)) return reflect_layout(lower_cooperative_matrix_interface(spirv), specs);
   KernelLayout out;
   try {
     {

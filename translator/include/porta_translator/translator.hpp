@@ -151,12 +151,20 @@ struct PrepareOptions {
 };
 // Whether the module declares CooperativeMatrixKHR (GLSL's GL_KHR_cooperative_matrix).
 bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv);
+// Whether it declares BFloat16CooperativeMatrixKHR (SPV_KHR_bfloat16): matrices
+// of bfloat16, which only devices that run SPIR-V as given (Vulkan) take.
+bool uses_bfloat16_matrices(const std::vector<uint32_t>& spirv);
 // The module with its cooperative matrices lowered to plain SPIR-V: each
 // invocation holds a whole matrix as an array, loads, stores, multiply-adds
 // and element-wise arithmetic are loops (translator/src/coopmat_lowering.cpp);
 // a Vulkan-memory-model module gets the GLSL450 model. What is not lowered is
 // refused (Error UnsupportedFeature, naming the instruction and its file:line).
 std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv);
+// The same lowering for reading the module's interface (bindings, push
+// constants, spec constants) alone: matrices of SPV_KHR_bfloat16's bfloat16,
+// which no translated target has, lower as other floats' do (Vulkan runs such
+// modules as given). Not for compiling.
+std::vector<uint32_t> lower_cooperative_matrix_interface(const std::vector<uint32_t>& spirv);
 // Why the module's cooperative matrices cannot run on tensor cores
 // (mma.sync.m16n8k16: float16 A and B, float16 or float32 accumulators;
 // m16n8k32: 8-bit integer A and B, 32-bit integer accumulators;

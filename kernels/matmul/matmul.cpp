@@ -14,6 +14,7 @@
 
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
+#include "porta/robust.h"
 #include "launchers.hpp"
 #include "matmul_cpu.hpp"
 
@@ -165,12 +166,19 @@ constexpr uint32_t kCoopSharedF32 = 2 * (128 * (16 + 4) * 4 + 16 * (128 + 8) * 4
 // else float32 matrices (bfloat16 is exact in them, also at TF32 precision);
 // float32 matrices for float32 where the caller allows TF32 (a device's
 // float32 matrices may multiply at TF32 precision). Null: none.
-const char* coop_variant(const porta_device_info& info, const Gemm& g) {
+// A device opened with PORTA_ROBUST=report checks a kernel's accesses in its
+// lowered module, which bfloat16 matrices do not have: it keeps float32 ones.
+const char* coop_variant(const OpCall& call, const Gemm& g) {
   if (g.a.dtype == PORTA_DTYPE_FLOAT16) return "matmul_coop_f16";
-  if (g.a.dtype == PORTA_DTYPE_BFLOAT16)
-    return (info.features & PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW) && has_builtin_kernel("matmul_coop_bf16")
+  if (g.a.dtype == PORTA_DTYPE_BFLOAT16) {
+    uint32_t robust = 0;
+    const bool reporting =
+        porta_device_get_robustness(call.device.get(), &robust, nullptr) == PORTA_SUCCESS && robust == 2;
+    return (call.info.features & PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW) && !reporting &&
+                   has_builtin_kernel("matmul_coop_bf16")
                ? "matmul_coop_bf16"
                : "matmul_coop_f32";
+  }
   if (g.compute == PORTA_GEMM_COMPUTE_ALLOW_TF32) return "matmul_coop_f32";
   return nullptr;
 }
@@ -270,7 +278,7 @@ KernelMode kernel_mode(const OpCall& call) {
 // that cannot run it is refused, saying which piece is missing.
 std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, KernelMode mode) {
   const porta_device_info& info = call.info;
-  const char* name = coop_variant(info, g);
+  const char* name = coop_variant(call, g);
   if (mode == KernelMode::kSimt || !name) return std::nullopt;
   const bool f16 = std::strcmp(name, "matmul_coop_f16") == 0;
   const bool bf16 = std::strcmp(name, "matmul_coop_bf16") == 0;

@@ -1242,7 +1242,6 @@ bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv) {
 }
 
 bool uses_bfloat16_matrices(const std::vector<uint32_t>& spirv) {
-  constexpr uint32_t kBFloat16CooperativeMatrixKHR = 5118;  // SPV_KHR_bfloat16
   bool found = false;
   for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
     if (opcode == spv::OpCapability && count >= 1 && operands[0] == kBFloat16CooperativeMatrixKHR) found = true;
@@ -1316,28 +1315,16 @@ std::vector<uint32_t> lower_cooperative_matrix_interface(const std::vector<uint3
   // capabilities and extension, which the SPIRV-Tools that apply spec
   // constants to the interface do not know (callers read the feature from
   // the original module).
-  constexpr uint32_t kBFloat16TypeKHR = 5116, kBFloat16CooperativeMatrixKHR = 5118;
   Words out(lowered.begin(), lowered.begin() + kSpirvHeaderWords);
-  for (size_t at = kSpirvHeaderWords; at < lowered.size();) {
-    const uint32_t count = lowered[at] >> 16, opcode = lowered[at] & 0xffffu;
-    if (count == 0 || at + count > lowered.size())
-      throw Error(Error::Kind::InvalidSpirv, "cooperative matrix: a malformed instruction in the lowered module");
-    const bool bf16_capability = opcode == spv::OpCapability && count == 2 &&
-                                 lowered[at + 1] >= kBFloat16TypeKHR &&
-                                 lowered[at + 1] <= kBFloat16CooperativeMatrixKHR;
-    const bool bf16_extension =
-        opcode == spv::OpExtension &&
-        std::string(reinterpret_cast<const char*>(&lowered[at + 1]),
-                    strnlen(reinterpret_cast<const char*>(&lowered[at + 1]), (count - 1) * 4)) ==
-            "SPV_KHR_bfloat16";
-    if (opcode == spv::OpTypeFloat && count == 4) {
-      out.push_back((3u << 16) | opcode);
-      out.insert(out.end(), lowered.begin() + at + 1, lowered.begin() + at + 3);
-    } else if (!bf16_capability && !bf16_extension) {
-      out.insert(out.end(), lowered.begin() + at, lowered.begin() + at + count);
-    }
-    at += count;
-  }
+  for_each_instruction(lowered, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
+    const bool bf16_capability = opcode == spv::OpCapability && count == 1 && operands[0] >= kBFloat16TypeKHR &&
+                                 operands[0] <= kBFloat16CooperativeMatrixKHR;
+    const bool bf16_extension = opcode == spv::OpExtension && spirv_string(operands, count) == "SPV_KHR_bfloat16";
+    if (bf16_capability || bf16_extension) return;
+    const uint32_t kept = opcode == spv::OpTypeFloat ? std::min(count, 2u) : count;  // result id, width
+    out.push_back(((kept + 1) << 16) | opcode);
+    out.insert(out.end(), operands, operands + kept);
+  });
   return out;
 }
 

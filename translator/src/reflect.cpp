@@ -17,7 +17,6 @@ namespace {
 
 using spirv_cross::SPIRType;
 
-constexpr uint32_t kBFloat16TypeKHR = 5116;  // SPV_KHR_bfloat16, newer than these SPIR-V headers
 
 // The array lengths of a Workgroup variable may be spec constants: reflection
 // reads them from a specialised copy where they are plain constants.

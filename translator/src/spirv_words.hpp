@@ -12,6 +12,9 @@ namespace porta::translator {
 
 constexpr uint32_t kSpirvMagic = 0x07230203u;
 constexpr uint32_t kSpirvHeaderWords = 5;
+// SPV_KHR_bfloat16's capabilities, newer than these SPIR-V headers (the third,
+// BFloat16CooperativeMatrixKHR, last of the three).
+constexpr uint32_t kBFloat16TypeKHR = 5116, kBFloat16CooperativeMatrixKHR = 5118;
 
 // A string literal operand: `count` words, NUL-terminated and padded.
 inline std::string spirv_string(const uint32_t* words, size_t count) {

@@ -415,8 +415,7 @@ void TargetCompiler::collect_interface() {
   buffers_ = std::move(buffers);
   parameters_ = std::move(parameters);
 
-  // SPV_KHR_bfloat16's capabilities (newer than these SPIR-V headers).
-  constexpr uint32_t kBFloat16TypeKHR = 5116, kBFloat16CooperativeMatrixKHR = 5118;
+  // SPV_KHR_bfloat16's capabilities (spirv_words.hpp).
   for (spv::Capability capability : ir.declared_capabilities) {
     if (capability >= kBFloat16TypeKHR && capability <= kBFloat16CooperativeMatrixKHR)
       unsupported(

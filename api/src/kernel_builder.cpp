@@ -93,9 +93,10 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     // Cooperative matrices: the translated targets run the lowered module
     // prepare() makes (each invocation holds whole matrices); Vulkan runs the
     // module as given, natively, on devices with VK_KHR_cooperative_matrix.
-    // bfloat16 matrices have no lowering (no translated target has the type):
-    // a device that runs SPIR-V takes such a module as given, where its
-    // bounds are not instrumented; for the others prepare() refuses it.
+    // bfloat16 matrices: a device that runs SPIR-V takes such a module as
+    // given (its driver has the type), where its bounds are not instrumented;
+    // the others, and instrumented ones, run prepare()'s lowering (bfloat16
+    // as its bits in a uint16_t).
     const bool cooperative_matrix = tr::uses_cooperative_matrix(words);
     const bool as_given = cooperative_matrix && device->api->language == PORTA_LANGUAGE_SPIRV &&
                           !device->bounds_report && tr::uses_bfloat16_matrices(words);

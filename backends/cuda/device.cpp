@@ -105,6 +105,8 @@ Found describe(int ordinal) {
   if (f.arch >= 80) features |= PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW;
   // float32 matrices at TF32 (mma.sync.m16n8k8), for kernels that allow it.
   if (f.arch >= 80) features |= PORTA_FEATURE_COOPERATIVE_MATRIX_TF32_HW;
+  // bfloat16 matrices (SPV_KHR_bfloat16) on tensor cores (mma.sync.m16n8k16 .bf16).
+  if (f.arch >= 80) features |= PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW;
   info.features = features;
   // What runs on tensor cores, as the Vulkan backend lists its device's
   // multiply-adds: the translator's warp-fragment lowering (libporta chooses
@@ -114,7 +116,8 @@ Found describe(int ordinal) {
       PORTA_LOG_INFO,
       format("cuda: device %d (%s) runs cooperative-matrix multiply-adds %s", ordinal, info.name,
              f.arch >= 80 ? "on tensor cores (mma.sync): MxNxK in multiples of 16x8x16, float16 x float16 "
-                            "+ float16 or float32 -> float16 or float32; in multiples of 16x8x32, int8 or "
+                            "+ float16 or float32 -> float16 or float32, bfloat16 x bfloat16 + float32 -> "
+                            "float32; in multiples of 16x8x32, int8 or "
                             "uint8 x int8 or uint8 + int32 -> int32; in multiples of 16x8x8, float32 x "
                             "float32 + float32 -> float32 at TF32 precision where the kernel allows TF32; at "
                             "Subgroup scope, in work-groups of "

@@ -14,7 +14,6 @@
 
 #include "common/launch.hpp"
 #include "common/tensor_view.hpp"
-#include "porta/robust.h"
 #include "launchers.hpp"
 #include "matmul_cpu.hpp"
 
@@ -166,19 +165,12 @@ constexpr uint32_t kCoopSharedF32 = 2 * (128 * (16 + 4) * 4 + 16 * (128 + 8) * 4
 // else float32 matrices (bfloat16 is exact in them, also at TF32 precision);
 // float32 matrices for float32 where the caller allows TF32 (a device's
 // float32 matrices may multiply at TF32 precision). Null: none.
-// A device opened with PORTA_ROBUST=report checks a kernel's accesses in its
-// lowered module, which bfloat16 matrices do not have: it keeps float32 ones.
 const char* coop_variant(const OpCall& call, const Gemm& g) {
   if (g.a.dtype == PORTA_DTYPE_FLOAT16) return "matmul_coop_f16";
-  if (g.a.dtype == PORTA_DTYPE_BFLOAT16) {
-    uint32_t robust = 0;
-    const bool reporting =
-        porta_device_get_robustness(call.device.get(), &robust, nullptr) == PORTA_SUCCESS && robust == 2;
-    return (call.info.features & PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW) && !reporting &&
-                   has_builtin_kernel("matmul_coop_bf16")
+  if (g.a.dtype == PORTA_DTYPE_BFLOAT16)
+    return (call.info.features & PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW) && has_builtin_kernel("matmul_coop_bf16")
                ? "matmul_coop_bf16"
                : "matmul_coop_f32";
-  }
   if (g.compute == PORTA_GEMM_COMPUTE_ALLOW_TF32) return "matmul_coop_f32";
   return nullptr;
 }
@@ -267,7 +259,7 @@ KernelMode kernel_mode(const OpCall& call) {
 
 // The cooperative-matrix kernel. Auto: where the device reports that it runs
 // the variant's multiply-adds on matrix hardware (device features each
-// backend reports: CUDA lowers float16 matrices to mma.sync from sm_80, and
+// backend reports: CUDA lowers float16 and bfloat16 matrices to mma.sync from sm_80, and
 // float32 ones at TF32 for kernels created with PORTA_KERNEL_FLAG_ALLOW_TF32,
 // which the float32 variant always is (bfloat16 inputs are exact in TF32;
 // float32 ones take it only where the caller allowed TF32); Vulkan drivers

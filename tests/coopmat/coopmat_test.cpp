@@ -338,6 +338,150 @@ TEST_F(CooperativeMatrix, Int8MultiplyAddKeepsEachOperandsSignedness) {
   check_int8_multiply_add("int8_muladd", false);
 }
 
+// ---- bfloat16 (SPV_KHR_bfloat16) ----
+// kernels/bfloat16's modules: the translated targets lower bfloat16 to its
+// bits (on CUDA's tensor cores, mma.sync's bf16 products); Vulkan runs them as
+// given where the driver has VK_KHR_shader_bfloat16, and refuses them,
+// naming bfloat16, where not.
+
+// The bfloat16 nearest to x, ties to the one whose last bit is 0; by
+// distance in double, apart from the rounding under test. NaN gives 0x7fc0.
+uint16_t nearest_bfloat16(float x) {
+  if (std::isnan(x)) return 0x7fc0;
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  const uint16_t down = uint16_t(u >> 16), up = uint16_t(down + 1);  // toward zero, and away
+  const auto value = [](uint16_t h) {
+    if ((h & 0x7fff) == 0x7f80) return std::copysign(std::ldexp(1.0, 128), h & 0x8000 ? -1.0 : 1.0);
+    return double(porta::bfloat16_to_float(h));
+  };
+  if ((u & 0xffff) == 0 || std::isinf(x)) return down;
+  const double below = std::fabs(double(x) - value(down)), above = std::fabs(value(up) - double(x));
+  if (below != above) return below < above ? down : up;
+  return (down & 1) == 0 ? down : up;
+}
+
+class BFloat16 : public CooperativeMatrix {
+ protected:
+  // A kernel of kernels/bfloat16, or null with `reason` where it is not built
+  // or Vulkan's device has no bfloat16.
+  std::unique_ptr<porta::Kernel> bfloat16_kernel(const std::string& name, std::string& reason) {
+    if (!std::ifstream(std::string(PORTA_COOPMAT_SPIRV) + "/" + name + ".spv")) {
+      reason = name + ".spv is not built (no spirv-as beside spirv-val; tests/coopmat/CMakeLists.txt)";
+      return nullptr;
+    }
+    if (!(dev.info().features & PORTA_FEATURE_STORAGE_16BIT)) {
+      reason = dev.name() + " has no 16-bit storage";
+      return nullptr;
+    }
+    try {
+      return std::make_unique<porta::Kernel>(dev.kernel(porta::spirv(spirv_of(name))));
+    } catch (const porta::Error& e) {
+      reason = e.what();
+      if (lowered() || e.status() != PORTA_ERROR_UNSUPPORTED) throw;
+      EXPECT_TRUE(contains(reason, "bfloat16") || contains(reason, "cooperative")) << reason;
+      return nullptr;
+    }
+  }
+};
+
+TEST_F(BFloat16, ConversionsRoundToNearestEvenAndDotProductsRoundOnce) {
+  std::string reason;
+  auto kernel = bfloat16_kernel("convert_bf16", reason);
+  if (!kernel) GTEST_SKIP() << reason;
+  const auto from_bits = [](uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  };
+  std::vector<float> x = {0.0f, -0.0f, 1.0f, -1.5f, 1.0f + 0x1p-8f, 1.0f + 3 * 0x1p-8f, 3.0e38f, -3.4028235e38f,
+                          INFINITY, -INFINITY, NAN, from_bits(0x7f800001u), from_bits(0xffc12345u),
+                          1e-40f, -1e-45f, 0x1p-126f, 65504.0f, 1e-3f};
+  std::mt19937 rng(1016);
+  std::uniform_int_distribution<uint32_t> bits(0, 0xffffu);
+  std::uniform_real_distribution<float> exponent(-40.0f, 40.0f);
+  while (x.size() < 400) {
+    const uint32_t high = bits(rng);
+    x.push_back(from_bits(high << 16 | 0x8000u));                   // a tie
+    x.push_back(from_bits(high << 16 | (bits(rng) & 0xffffu)));     // anything
+    x.push_back(std::ldexp(float(bits(rng)) / 65536.0f - 0.5f, int(exponent(rng))));
+  }
+  const uint32_t n = uint32_t(x.size());
+  std::vector<int32_t> in(n);
+  std::uniform_int_distribution<int32_t> integer(-(1 << 20), 1 << 20);
+  for (uint32_t g = 0; g < n; ++g) in[g] = g < 8 ? int32_t(257 + 2 * g) * (g % 2 ? -1 : 1) : integer(rng);
+  porta::Buffer dx = dev.upload(x), di = dev.upload(in);
+  porta::Buffer db = dev.upload(std::vector<uint16_t>(n, 0xdead)), dy = dev.upload(std::vector<float>(n, 7.0f));
+  porta::Buffer dj = dev.upload(std::vector<uint16_t>(n, 0xdead)), dd = dev.upload(std::vector<float>(2 * n, 7.0f));
+  stream.dispatch(*kernel, {(n + 63) / 64}, {dx, di, db, dy, dj, dd}, n);
+  const std::vector<uint16_t> b = read<uint16_t>(db, n), j = read<uint16_t>(dj, n);
+  const std::vector<float> y = read<float>(dy, n), d = read<float>(dd, 2 * n);
+  const auto subnormal = [](double v) { return v != 0 && std::fabs(v) < 0x1p-126; };
+  for (uint32_t g = 0; g < n; ++g) {
+    const uint16_t expected = nearest_bfloat16(x[g]);
+    // A device may flush subnormal floats (Vulkan, CUDA's -ftz) to zero of the same sign.
+    const bool flushed = subnormal(x[g]) && (b[g] & 0x7fff) == 0 && (b[g] >> 15) == std::signbit(x[g]);
+    if (std::isnan(x[g]))
+      EXPECT_TRUE((b[g] & 0x7f80) == 0x7f80 && (b[g] & 0x7f) != 0) << std::hex << b[g] << " for a NaN";
+    else
+      EXPECT_TRUE(b[g] == expected || flushed) << "bfloat16(" << x[g] << "): " << std::hex << b[g]
+                                                << " against " << expected;
+    const float back = porta::bfloat16_to_float(b[g]);
+    if (std::isnan(x[g]))
+      EXPECT_TRUE(std::isnan(y[g])) << y[g];
+    else
+      EXPECT_TRUE(y[g] == back || (subnormal(back) && y[g] == 0)) << "float(bfloat16(" << x[g] << ")): " << y[g];
+    EXPECT_EQ(j[g], nearest_bfloat16(float(in[g]))) << "bfloat16(" << in[g] << ")";
+    // dot((x[g], x[next]), (i[g], 3)): exact products, one float addition, one rounding.
+    const float v0 = porta::bfloat16_to_float(expected), v1 = porta::bfloat16_to_float(nearest_bfloat16(x[(g + 1) % n]));
+    const float w0 = porta::bfloat16_to_float(nearest_bfloat16(float(in[g])));
+    const float sum = float(double(v0) * w0) + float(double(v1) * 3);
+    if (std::isfinite(sum) && std::fabs(sum) < 1e30f && !subnormal(double(v0) * w0) && !subnormal(double(v1) * 3) &&
+        !subnormal(sum))
+      EXPECT_EQ(d[2 * g], porta::bfloat16_to_float(nearest_bfloat16(sum))) << "dot at " << g << ": " << v0 << " * "
+                                                                            << w0 << " + " << v1 << " * 3";
+    if (std::isfinite(back) && std::fabs(back) < 0x1p30f)
+      EXPECT_EQ(d[2 * g + 1], std::trunc(back)) << "int(bfloat16(" << x[g] << "))";
+  }
+}
+
+// gemm_f16's product with bfloat16 A and B into float32, and the result
+// rounded to bfloat16, against a float64 oracle.
+TEST_F(BFloat16, GemmWithFloatAccumulatorMatchesTheFloat64Oracle) {
+  std::string reason;
+  auto kernel = bfloat16_kernel("gemm_bf16", reason);
+  if (!kernel) GTEST_SKIP() << reason;
+  std::mt19937 rng(1617);
+  std::uniform_real_distribution<float> value(-4.0f, 4.0f);
+  std::vector<uint16_t> a(m * k), b(k * n);
+  for (uint16_t& v : a) v = porta::float_to_bfloat16(value(rng));
+  for (uint16_t& v : b) v = porta::float_to_bfloat16(value(rng));
+  porta::Buffer da = dev.upload(a), db = dev.upload(b);
+  porta::Buffer dc = dev.upload(std::vector<float>(m * n, NAN));
+  porta::Buffer dh = dev.upload(std::vector<uint16_t>(m * n, 0x7fc0));  // NaN
+  dispatch_gemm(*kernel, {da, db, dc, dh});
+  const std::vector<float> c = read<float>(dc, m * n);
+  const std::vector<uint16_t> h = read<uint16_t>(dh, m * n);
+  for (uint32_t i = 0; i < m; ++i)
+    for (uint32_t j = 0; j < n; ++j) {
+      double exact = 0, magnitude = 0;
+      for (uint32_t l = 0; l < k; ++l) {
+        const double product =
+            double(porta::bfloat16_to_float(a[i * k + l])) * double(porta::bfloat16_to_float(b[l * n + j]));
+        exact += product;
+        magnitude += std::fabs(product);
+      }
+      exact *= alpha;
+      // As gemm_f16's: exact products, k float additions, one scaling.
+      const double bound = alpha * magnitude * k * 0x1p-23 + std::fabs(exact) * 0x1p-24;
+      EXPECT_LE(std::fabs(c[i * n + j] - exact), bound)
+          << "C[" << i << "][" << j << "]: " << c[i * n + j] << " against " << exact;
+      // Then rounded to bfloat16: half an ulp, 2^-8 relative.
+      EXPECT_EQ(h[i * n + j], nearest_bfloat16(c[i * n + j]))
+          << "H[" << i << "][" << j << "]: " << porta::bfloat16_to_float(h[i * n + j]) << " for " << c[i * n + j];
+    }
+}
+
 // What porta does not lower is refused by name, with the file and line, on
 // every backend (the lowering also checks what Vulkan gets): a kernel that
 // loads a matrix of `scope` from a buffer of `element`s and stores it back.

@@ -129,14 +129,17 @@ TEST(TensorCores, OtherTargetsRefuseTheTensorCoreLowering) {
 }
 
 // porta's bfloat16 GEMM variant (matmul_coop_bf16, the float16 variant's
-// module with SPV_KHR_bfloat16 matrices, which Vulkan runs as given): its
-// interface reads as the float16 variant's, spec constants applied too, and
-// asks for bfloat16; the translated targets' lowering refuses it by name.
-TEST(BfloatMatrices, InterfaceReadsAndTranslatedTargetsRefuse) {
+// module with SPV_KHR_bfloat16 matrices): its interface reads as the float16
+// variant's, spec constants applied too, and asks for bfloat16; the translated
+// targets lower it (bfloat16 as uint16_t bits), on CUDA's tensor cores as
+// mma.sync's bf16 products.
+TEST(BfloatMatrices, InterfaceReadsAndTranslatedTargetsLowerThem) {
   if (!std::ifstream(std::string(PORTA_KERNELS_SPIRV) + "/matmul_coop_bf16.spv"))
     GTEST_SKIP() << "matmul_coop_bf16 is not built (no spirv-as beside spirv-val; kernels/CMakeLists.txt)";
   const std::vector<uint32_t> words = spirv("matmul_coop_bf16", PORTA_KERNELS_SPIRV);
   const std::vector<uint32_t> f16_words = spirv("matmul_coop_f16", PORTA_KERNELS_SPIRV);
+  const std::vector<tr::SpecValue> gemm_specs = {{0, 128}, {1, 2}, {2, 2}, {3, 4}, {4, 4}, {5, 32},
+                                                 {6, 1},   {7, 1}, {10, 1}, {11, 1}, {12, 1}};
   for (const std::vector<tr::SpecValue>& specs : {std::vector<tr::SpecValue>{}, {{0, 128}, {5, 32}, {7, 2}}}) {
     const tr::KernelSignature bf16 = tr::reflect(words, specs);
     const tr::KernelSignature f16 = tr::reflect(f16_words, specs);
@@ -149,13 +152,61 @@ TEST(BfloatMatrices, InterfaceReadsAndTranslatedTargetsRefuse) {
     EXPECT_TRUE(bf16.required_features & PORTA_FEATURE_COOPERATIVE_MATRIX);
     EXPECT_FALSE(f16.required_features & PORTA_FEATURE_BF16);
   }
-  try {
-    (void)tr::lower_cooperative_matrix(words);
-    ADD_FAILURE() << "bfloat16 matrices were lowered for a translated target";
-  } catch (const tr::Error& e) {
-    EXPECT_EQ(e.kind, tr::Error::Kind::UnsupportedFeature);
-    EXPECT_NE(std::string(e.what()).find("bfloat16"), std::string::npos) << e.what();
+  // Lowered per invocation (cpu, OpenCL): valid SPIR-V for Debian's tools
+  // (prepare() validates it), which translates.
+  for (tr::Target target : {tr::Target::Cpp, tr::Target::OpenCL}) {
+    tr::PrepareOptions options;
+    options.target = target;
+    EXPECT_NO_THROW(tr::translate(tr::prepare(words, options), target_options(target))) << tr::target_name(target);
   }
+  // On tensor cores: the same fragments as float16's, mma.sync of uint16_t bits.
+  EXPECT_EQ(tr::tensor_core_mismatch(words, gemm_specs), "");
+  tr::PrepareOptions options;
+  options.tensor_cores = true;
+  options.specs = gemm_specs;
+  const std::string source = tr::translate(tr::prepare(words, options), target_options(tr::Target::Cuda)).source;
+  EXPECT_NE(source.find("porta_mma_sync<"), std::string::npos);
+  EXPECT_NE(source.find("uint16_t"), std::string::npos);
+}
+
+// The module with its float16 type declared as SPV_KHR_bfloat16's bfloat16
+// (as kernels/matmul/bfloat16_variant.py does, without its checks): what the
+// translated targets refuse, they refuse by name.
+std::vector<uint32_t> as_bfloat16(const std::vector<uint32_t>& words) {
+  std::vector<uint32_t> out(words.begin(), words.begin() + 5);
+  bool capability = false;
+  for (size_t at = 5; at < words.size();) {
+    const uint32_t length = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (opcode == 22 /* OpTypeFloat */ && length == 3 && words[at + 2] == 16) {
+      out.insert(out.end(), {(4u << 16) | 22u, words[at + 1], 16u, 0u});
+    } else {
+      out.insert(out.end(), words.begin() + at, words.begin() + at + length);
+      if (opcode == 17 /* OpCapability */ && !capability) {
+        out.insert(out.end(), {(2u << 16) | 17u, 5116u, (2u << 16) | 17u, 5118u});
+        capability = true;
+      }
+    }
+    at += length;
+  }
+  return out;
+}
+
+TEST(BfloatMatrices, ArithmeticOnBfloat16IsRefusedByName) {
+  // Matrices: f16_elementwise scales float16 matrices by a float16 value.
+  expect_refused([&] { (void)tr::lower_cooperative_matrix(as_bfloat16(spirv("f16_elementwise"))); },
+                 "/f16_elementwise.comp:24 computes with bfloat16 values");
+  // Scalars: a product of two bfloat16 values, named with its line.
+  const std::vector<uint32_t> scalar = tr::compile_glsl(R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 1) in;
+layout(binding = 0) buffer B { float16_t b[]; };
+void main() {
+  b[1] = b[0] * b[0];
+}
+)",
+                                                        "square.comp");
+  expect_refused([&] { (void)tr::prepare(as_bfloat16(scalar)); }, "OpFMul at square.comp:7");
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "bfloat16_lowering.hpp"
 #include "spirv_words.hpp"
 
 namespace porta::translator {
@@ -79,6 +80,9 @@ struct Matrix {
   uint32_t component = 0;  // type id
   uint32_t rows = 0, cols = 0;
   uint32_t use = 0;
+  // bfloat16 components, held as their bits in a 16-bit unsigned integer
+  // (bfloat16_lowering.cpp).
+  bool bfloat16 = false;
   // The components one invocation holds: rows * cols, or with warp fragments
   // rows * cols / 32, in tiles of tile_rows x tile_cols (tile_elements each,
   // a lane's place in a tile as mma.sync's operand registers say).
@@ -97,13 +101,14 @@ class Lowering {
   // operands (target cuda's tensor cores); where a matrix or the module does
   // not fit, mismatch() says why and run() must not be called.
   Lowering(const Words& spirv, bool fragments, const std::vector<SpecValue>& specs = {}, bool tf32 = false,
-           bool interface_only = false)
+           bool interface_only = false, const std::unordered_set<uint32_t>& bfloat16_matrices = {})
       : in_(spirv),
         bound_(spirv[3]),
         fragments_(fragments),
         interface_only_(interface_only),
         specs_(specs),
-        tf32_(tf32) {
+        tf32_(tf32),
+        bfloat16_matrices_(bfloat16_matrices) {
     read();
   }
 
@@ -215,6 +220,9 @@ class Lowering {
   uint32_t workgroup_size_ = 0;  // the WorkgroupSize built-in's constant, if any
   bool frozen_ = false;
   const bool tf32_;  // float32 A and B as TF32 (m16n8k8), where the kernel allows it
+  // The matrix types whose u16 components are bfloat16's bits (lower_bfloat16()).
+  const std::unordered_set<uint32_t> bfloat16_matrices_;
+  BFloat16Ops bfloat16_ops(FunctionBuilder& f, uint32_t u16);
 };
 
 void Lowering::read() {
@@ -294,6 +302,7 @@ void Lowering::read() {
     m.length = m.rows * m.cols;
     m.array = inst.operand(0);
     m.elements = new_id();
+    m.bfloat16 = bfloat16_matrices_.count(inst.operand(0)) != 0;
     matrices_[inst.operand(0)] = m;
   }
   if (fragments_) plan_fragments();
@@ -310,12 +319,14 @@ void Lowering::plan_fragments() {
     if (type.opcode != kOpTypeCooperativeMatrix) continue;
     Matrix& m = matrices_.at(type.operand(0));
     const Instruction* component = defs_.at(m.component);
-    const bool half = component->opcode == spv::OpTypeFloat && component->operand(1) == 16;
+    const bool half = (component->opcode == spv::OpTypeFloat && component->operand(1) == 16) || m.bfloat16;
     const bool single = component->opcode == spv::OpTypeFloat && component->operand(1) == 32;
     const bool byte = component->opcode == spv::OpTypeInt && component->operand(1) == 8;
     const bool word = component->opcode == spv::OpTypeInt && component->operand(1) == 32;
     const std::string what = std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " +
-                             (component->opcode == spv::OpTypeInt ? "int" : "float") +
+                             (m.bfloat16                            ? "bfloat"
+                              : component->opcode == spv::OpTypeInt ? "int"
+                                                                    : "float") +
                              std::to_string(width(m.component)) + " " +
                              (m.use < 3 ? uses[m.use] : "use " + std::to_string(m.use));
     // m16n8k16 for float16, m16n8k32 for 8-bit integers, m16n8k8 for TF32: A
@@ -346,7 +357,9 @@ void Lowering::plan_fragments() {
   }
   // A multiply-add of one instruction's types; element-wise work between
   // matrices of the same tiles (a lane's components at the same positions).
-  const auto integer = [&](const Matrix* m) { return defs_.at(m->component)->opcode == spv::OpTypeInt; };
+  const auto integer = [&](const Matrix* m) {
+    return !m->bfloat16 && defs_.at(m->component)->opcode == spv::OpTypeInt;
+  };
   for (const Instruction& inst : functions_) {
     bool has_result = false, has_type = false;
     spv::HasResultAndType(static_cast<spv::Op>(inst.opcode), &has_result, &has_type);
@@ -360,6 +373,14 @@ void Lowering::plan_fragments() {
       if (a && b && c &&
           (integer(a) != integer(b) || integer(a) != integer(c) || integer(a) != integer(result))) {
         mismatch_ = "a multiply-add of float and integer matrices (no tensor-core instruction takes both)";
+        return;
+      }
+      if (a && b && a->bfloat16 != b->bfloat16) {
+        mismatch_ = "a multiply-add of bfloat16 and other matrices (no tensor-core instruction takes both)";
+        return;
+      }
+      if ((c && c->bfloat16) || result->bfloat16) {
+        mismatch_ = "a multiply-add into bfloat16 accumulators (tensor cores sum bfloat16 products in float32)";
         return;
       }
       if (a && result && width(a->component) == 32 && width(result->component) != 32) {
@@ -738,6 +759,19 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
   return helper_ids_[key] = helper;
 }
 
+BFloat16Ops Lowering::bfloat16_ops(FunctionBuilder& f, uint32_t u16) {
+  BFloat16Ops ops;
+  ops.op = [&f](uint32_t opcode, uint32_t result_type, const Words& operands) {
+    return f.op(opcode, result_type, operands);
+  };
+  ops.uint_constant = [this](uint32_t value) { return uint_constant(value); };
+  ops.u16 = u16;
+  ops.u32 = uint_type();
+  ops.f32 = type(spv::OpTypeFloat, {32});
+  ops.boolean = bool_type();
+  return ops;
+}
+
 void Lowering::check_mul_add(const Instruction& inst) {
   const Matrix* result = matrix(inst.operand(0));
   const Matrix* ma = matrix(type_of(inst.operand(2)));
@@ -762,10 +796,18 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
   const Words key{kOpCooperativeMatrixMulAdd, inst.operand(0), ma->array, mb->array, mc->array, flags};
   if (helper_ids_.count(key)) return helper_ids_[key];
 
+  if (result->bfloat16 || mc->bfloat16)
+    refuse("bfloat16 accumulators (products of bfloat16 are summed in float32 or float16)", inst);
   const uint32_t u = uint_type(), b = bool_type(), t = result->component;
   const bool floating = is_float(t);
   // Each operand's element converted to the result's component type.
-  const auto convert = [&](FunctionBuilder& f, uint32_t value, uint32_t from, bool is_signed) {
+  const auto convert = [&](FunctionBuilder& f, uint32_t value, const Matrix& m, bool is_signed) {
+    const uint32_t from = m.component;
+    if (m.bfloat16) {
+      const uint32_t x = bfloat16_to_float(bfloat16_ops(f, from), value);
+      if (!floating) return f.op(is_signed_int(t) ? spv::OpConvertFToS : spv::OpConvertFToU, t, {x});
+      return width(t) == 32 ? x : f.op(spv::OpFConvert, t, {x});
+    }
     if (from == t) return value;
     if (floating && is_float(from)) return f.op(spv::OpFConvert, t, {value});
     if (floating) return f.op(is_signed ? spv::OpConvertSToF : spv::OpConvertUToF, t, {value});
@@ -792,12 +834,12 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
   };
   f.loop(u, b, e_counter, zero, one, uint_constant(m_rows * n_cols), [&](uint32_t e) {
     const uint32_t r = f.op(spv::OpUDiv, u, {e, n_const}), c = f.op(spv::OpUMod, u, {e, n_const});
-    f.statement(spv::OpStore, {acc, convert(f, element(vc, *mc, e), mc->component, flags & kMatrixCSigned)});
+    f.statement(spv::OpStore, {acc, convert(f, element(vc, *mc, e), *mc, flags & kMatrixCSigned)});
     f.loop(u, b, k_counter, zero, one, k_const, [&](uint32_t k) {
       const uint32_t ia = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {r, k_const}), k});
       const uint32_t ib = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {k, n_const}), c});
-      const uint32_t x = convert(f, element(va, *ma, ia), ma->component, flags & kMatrixASigned);
-      const uint32_t y = convert(f, element(vb, *mb, ib), mb->component, flags & kMatrixBSigned);
+      const uint32_t x = convert(f, element(va, *ma, ia), *ma, flags & kMatrixASigned);
+      const uint32_t y = convert(f, element(vb, *mb, ib), *mb, flags & kMatrixBSigned);
       const uint32_t product = f.op(floating ? spv::OpFMul : spv::OpIMul, t, {x, y});
       const uint32_t sum =
           f.op(floating ? spv::OpFAdd : spv::OpIAdd, t, {f.op(spv::OpLoad, t, {acc}), product});
@@ -838,7 +880,7 @@ uint32_t Lowering::tensor_core_helper(const Instruction& inst) {
   const uint32_t flags = inst.operand_count() > 5 ? inst.operand(5) : 0;
   std::string name = tensor_core_function_prefix() + std::to_string(result->rows) + "x" +
                      std::to_string(result->cols) + "x" + std::to_string(ma->cols);
-  if (defs_.at(ma->component)->opcode == spv::OpTypeInt)
+  if (defs_.at(ma->component)->opcode == spv::OpTypeInt && !ma->bfloat16)
     name += std::string("_") + (flags & kMatrixASigned ? "s" : "u") + (flags & kMatrixBSigned ? "s" : "u");
   helper_names_.emplace_back(helper, name);
   return helper_ids_[key] = helper;
@@ -859,6 +901,32 @@ uint32_t Lowering::elementwise_helper(const Instruction& inst) {
         m && (m->rows != result->rows || m->cols != result->cols || m->length != result->length ||
               m->tile_rows != result->tile_rows || m->tile_cols != result->tile_cols))
       refuse("element-wise operands of different shapes", inst);
+  // bfloat16 only converts (SPV_KHR_bfloat16): through float32.
+  const Matrix* from = matrix(operand_types.empty() ? 0 : operand_types[0]);
+  const bool bfloat16 = result->bfloat16 || (from && from->bfloat16);
+  const bool conversion = inst.opcode == spv::OpFConvert || inst.opcode == spv::OpConvertSToF ||
+                          inst.opcode == spv::OpConvertUToF || inst.opcode == spv::OpConvertFToS ||
+                          inst.opcode == spv::OpConvertFToU || inst.opcode == spv::OpBitcast;
+  if (bfloat16 && (!conversion || !from))
+    refuse("element-wise arithmetic on bfloat16 matrices (SPV_KHR_bfloat16 lets them convert and multiply only)",
+           inst);
+  const auto convert = [&](FunctionBuilder& f, uint32_t x) {
+    const uint32_t to = result->component;
+    if (inst.opcode == spv::OpBitcast) return from->component == to ? x : f.op(spv::OpBitcast, to, {x});
+    if (from->bfloat16 && result->bfloat16) return x;
+    if (from->bfloat16) {
+      const uint32_t value = bfloat16_to_float(bfloat16_ops(f, from->component), x);
+      if (!is_float(to)) return f.op(inst.opcode, to, {value});  // OpConvertFToS / FToU
+      return width(to) == 32 ? value : f.op(spv::OpFConvert, to, {value});
+    }
+    const BFloat16Ops ops = bfloat16_ops(f, to);
+    uint32_t value = x;
+    if (!is_float(from->component))
+      value = f.op(inst.opcode, ops.f32, {x});  // OpConvertSToF / UToF
+    else if (width(from->component) != 32)
+      value = f.op(spv::OpFConvert, ops.f32, {x});
+    return bfloat16_from_float(ops, value);
+  };
 
   const uint32_t u = uint_type(), b = bool_type();
   FunctionBuilder f([this] { return new_id(); });
@@ -879,8 +947,8 @@ uint32_t Lowering::elementwise_helper(const Instruction& inst) {
       arguments.push_back(m ? f.op(spv::OpLoad, m->component, {element_pointer(f, operands[i], *m, e)})
                             : operands[i]);
     }
-    f.statement(spv::OpStore,
-                {element_pointer(f, vr, *result, e), f.op(opcode, result->component, arguments)});
+    f.statement(spv::OpStore, {element_pointer(f, vr, *result, e),
+                               bfloat16 ? convert(f, arguments[0]) : f.op(opcode, result->component, arguments)});
   });
   f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, result->array, {vr})});
   return helper_ids_[key] = add_helper(f, result->array);
@@ -1304,7 +1372,11 @@ auto refusing_undefined_ids(Body body) {
 std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  return refusing_undefined_ids([&] { return Lowering(spirv, false).run(); });
+  return refusing_undefined_ids([&] {
+    if (!uses_bfloat16(spirv)) return Lowering(spirv, false).run();
+    const BFloat16Lowered words = lower_bfloat16(spirv);
+    return Lowering(words.spirv, false, {}, false, false, words.matrices).run();
+  });
 }
 
 std::vector<uint32_t> lower_cooperative_matrix_interface(const std::vector<uint32_t>& spirv) {
@@ -1333,7 +1405,8 @@ std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
   return refusing_undefined_ids([&]() -> std::string {
-    Lowering lowering(spirv, true, specs, tf32);
+    const BFloat16Lowered words = uses_bfloat16(spirv) ? lower_bfloat16(spirv) : BFloat16Lowered{spirv, {}};
+    Lowering lowering(words.spirv, true, specs, tf32, false, words.matrices);
     if (!lowering.mismatch().empty()) return lowering.mismatch();
     (void)lowering.run();  // what the lowering refuses, it refuses for every target
     return "";
@@ -1345,11 +1418,14 @@ std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vect
                                                                  bool tf32) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
-  Lowering lowering(spirv, true, specs, tf32);
-  if (!lowering.mismatch().empty())
-    throw Error(Error::Kind::UnsupportedFeature,
-                "cooperative matrix: tensor cores cannot run " + lowering.mismatch());
-  return lowering.run();
+  return refusing_undefined_ids([&] {
+    const BFloat16Lowered words = uses_bfloat16(spirv) ? lower_bfloat16(spirv) : BFloat16Lowered{spirv, {}};
+    Lowering lowering(words.spirv, true, specs, tf32, false, words.matrices);
+    if (!lowering.mismatch().empty())
+      throw Error(Error::Kind::UnsupportedFeature,
+                  "cooperative matrix: tensor cores cannot run " + lowering.mismatch());
+    return lowering.run();
+  });
 }
 
 }  // namespace porta::translator

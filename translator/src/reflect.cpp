@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "bfloat16_lowering.hpp"
 #include "porta/porta.h"
 #include "porta_translator/translator.hpp"
 #include "reflect_util.hpp"
@@ -340,10 +341,12 @@ void refuse_huge_null_constants(const std::vector<uint32_t>& spirv) {
 KernelSignature reflect(const std::vector<uint32_t>& spirv) { return reflect(spirv, {}); }
 
 KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {
-  // SPIRV-Cross cannot read cooperative matrices; their lowering has the same interface.
-  if (uses_cooperative_matrix(spirv)) {
+  // SPIRV-Cross cannot read cooperative matrices, nor the SPIRV-Tools that
+  // apply spec constants bfloat16; their lowering has the same interface.
+  const bool matrices = uses_cooperative_matrix(spirv);
+  if (matrices || uses_bfloat16(spirv)) {
     KernelSignature lowered = reflect(lower_cooperative_matrix_interface(spirv), specs);
-    lowered.required_features |= PORTA_FEATURE_COOPERATIVE_MATRIX;
+    if (matrices) lowered.required_features |= PORTA_FEATURE_COOPERATIVE_MATRIX;
     // The interface's lowering declares bfloat16 as a plain 16-bit float.
     for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
       if (opcode == spv::OpCapability && count == 1 && operands[0] == kBFloat16TypeKHR)

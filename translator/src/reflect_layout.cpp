@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bfloat16_lowering.hpp"
 #include "porta_translator/translator.hpp"
 #include "reflect_util.hpp"
 #include "spirv_words.hpp"
@@ -134,8 +135,10 @@ struct Walker {
 }  // namespace
 
 KernelLayout reflect_layout(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs) {
-  // SPIRV-Cross cannot read cooperative matrices; their lowering has the same buffers.
-  if (uses_cooperative_matrix(spirv)) return reflect_layout(lower_cooperative_matrix_interface(spirv), specs);
+  // SPIRV-Cross cannot read cooperative matrices, nor Debian's SPIRV-Tools
+  // bfloat16; their lowering has the same buffers.
+  if (uses_cooperative_matrix(spirv) || uses_bfloat16(spirv))
+    return reflect_layout(lower_cooperative_matrix_interface(spirv), specs);
   KernelLayout out;
   try {
     {

@@ -152,12 +152,15 @@ struct PrepareOptions {
 // Whether the module declares CooperativeMatrixKHR (GLSL's GL_KHR_cooperative_matrix).
 bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv);
 // Whether it declares BFloat16CooperativeMatrixKHR (SPV_KHR_bfloat16): matrices
-// of bfloat16, which only devices that run SPIR-V as given (Vulkan) take.
+// of bfloat16, which Vulkan runs as given where its driver lists them and the
+// translated targets lower (bfloat16 as its bits in a uint16_t; on tensor
+// cores, mma.sync's bf16 products).
 bool uses_bfloat16_matrices(const std::vector<uint32_t>& spirv);
 // The module with its cooperative matrices lowered to plain SPIR-V: each
 // invocation holds a whole matrix as an array, loads, stores, multiply-adds
 // and element-wise arithmetic are loops (translator/src/coopmat_lowering.cpp);
-// a Vulkan-memory-model module gets the GLSL450 model. What is not lowered is
+// a Vulkan-memory-model module gets the GLSL450 model; bfloat16 (SPV_KHR_bfloat16)
+// becomes its bits in a 16-bit unsigned integer, converted through float32. What is not lowered is
 // refused (Error UnsupportedFeature, naming the instruction and its file:line).
 std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv);
 // The same lowering for reading the module's interface (bindings, push

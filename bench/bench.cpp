@@ -111,6 +111,17 @@ void Bench::run_device(const DeviceInfo& info, bool variant) {
   } catch (const std::exception& e) {
     summary.error = std::string("copy: ") + e.what();
   }
+  // The tensor-core GEMMs' ceiling, beside them (no energy: not a target's op).
+  const bool matrix_products = std::any_of(o_.ops.begin(), o_.ops.end(), [](const std::string& op) {
+    return op == "matmul_f16" || op == "matmul_bf16" || op == "matmul_tf32";
+  });
+  if (matrix_products && !host && o_.sweep_source.empty()) {
+    try {
+      measure_coopmat_peak(device, stream, o_, info, summary);
+    } catch (const std::exception& e) {
+      summary.coopmat_note = e.what();
+    }
+  }
   devices_.push_back(summary);
   if (!o_.sweep_source.empty()) {
     sweep_matmul(o_, device, stream, host, devices_.back().peak, row_on(info),

@@ -82,6 +82,10 @@ struct DeviceSummary {
   double copy_gbs = 0;                              // device-to-device copy, bytes read + written: the bound
   double copy_engine_gbs = 0, copy_kernel_gbs = 0;  // porta's buffer copy, a copy kernel
   Peak peak;
+  // porta's cooperative-matrix multiply-add alone (ops/coopmat_peak.cpp),
+  // TFLOP/s, 0 where not measured; why not, or what failed.
+  double coopmat_f16_tflops = 0, coopmat_bf16_tflops = 0, coopmat_tf32_tflops = 0;
+  std::string coopmat_note;
   std::string energy_source;  // the meter, or "n/a: why"
   Energy copy_energy;         // of the faster copy, per run of 2 x 256 MiB moved
   std::string error;

@@ -197,7 +197,8 @@ class Judge {
   Target vs_peer(const Goal& g, Target t, size_t device) const {
     std::string errors;
     std::vector<std::string> parts, failures, outside;
-    double worst = 0;
+    double worst = 0, peer_best = 0;  // the peer's best rate (FLOP/s or B/s)
+    std::string peer_best_size;
     bool any = false, any_row = false;
     for (const Row* r : rows(device, g.op, &errors)) {
       if (!in_range(g, *r)) {
@@ -214,6 +215,10 @@ class Judge {
         parts.push_back(r->size + " " + fmt("%.2f", c.ratio));
         worst = any ? std::min(worst, c.ratio) : c.ratio;
         any = true;
+        if (r->work / (c.peer_ms * 1e-3) > peer_best) {
+          peer_best = r->work / (c.peer_ms * 1e-3);
+          peer_best_size = r->size;
+        }
       }
     }
     if (!any_row) {
@@ -225,7 +230,28 @@ class Judge {
     std::string detail = "worst of: " + joined(parts);
     if (!failures.empty()) detail += "; " + joined(failures);
     if (!errors.empty()) detail += "; failed: " + errors;
+    detail += ceiling(g, device, peer_best, peer_best_size);
     return verdict(g, t, worst, detail);
+  }
+
+  // The tensor-core GEMMs: porta's cooperative-matrix multiply-add alone on
+  // the device (the ceiling of any GEMM written with it) against the peer's
+  // best rate; "" for other goals or without the figure.
+  std::string ceiling(const Goal& g, size_t device, double peer_best, const std::string& at) const {
+    const DeviceSummary& d = run_.devices[device];
+    const std::string op = g.op ? g.op : "";
+    const double tflops = op == "matmul_f16"    ? d.coopmat_f16_tflops
+                          : op == "matmul_bf16" ? d.coopmat_bf16_tflops
+                          : op == "matmul_tf32" ? d.coopmat_tf32_tflops
+                                                : -1;
+    if (tflops < 0) return "";
+    if (tflops == 0 || peer_best <= 0)
+      return d.coopmat_note.empty() ? "" : "; cooperative-matrix ceiling not measured: " + d.coopmat_note;
+    const double share = tflops * 1e12 / peer_best;
+    return "; porta's cooperative-matrix multiply-add alone (no memory traffic): " + fmt("%.1f", tflops) +
+           " TFLOP/s, " + fmt("%.2f", share) + " of the peer's best (" + fmt("%.1f", peer_best / 1e12) +
+           " TFLOP/s at " + at + ")" +
+           (g.at_least && share < g.goal ? ": below the target, which no GEMM of these products reaches" : "");
   }
 
   // The reference device against each CPU-type device of the goal's API.

@@ -58,6 +58,12 @@ std::vector<Dims> elementwise_sizes(const Options& options, bool cpu_type);
 // Fills the summary's copy figures (and its error, if the kernel fails).
 double measure_copy(Device& device, Stream& stream, const Options& options, DeviceSummary& summary);
 
+// porta's cooperative-matrix multiply-add alone (coopmat_peak.cpp): the
+// summary's coopmat TFLOP/s for each matrix type the device reports running
+// on matrix hardware (its note says what was not built or failed).
+void measure_coopmat_peak(Device& device, Stream& stream, const Options& options, const DeviceInfo& info,
+                          DeviceSummary& summary);
+
 // Dispatch overhead (overhead.cpp): an empty kernel's round trip and its cost
 // per dispatch inside a replayed sequence. Peers are added by the caller.
 Overhead measure_overhead(const DeviceInfo& info, Device& device, const Options& options);

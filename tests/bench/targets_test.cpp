@@ -139,6 +139,37 @@ TEST_F(GpuTargets, MatmulTakesTheWorstSizeInTheGoalsRange) {
   EXPECT_EQ(vulkan.target, ">= 0.85x");
 }
 
+// The tensor-core GEMM goals show porta's cooperative-matrix multiply-add
+// alone beside the peer's best rate, and say when that ceiling is below the
+// target; a goal's verdict is still its ratio.
+TEST_F(GpuTargets, TensorCoreGoalsShowTheCooperativeMatrixCeiling) {
+  run.rows.push_back(
+      row(1, "matmul_f16", {8192, 8192, 8192}, 4, {{"cuBLAS HGEMM (fp32 accumulate) (H100)", 1, 0.25}}));
+  run.devices[0].coopmat_f16_tflops = 1000;
+  run.devices[1].coopmat_f16_tflops = 330;
+  // The peer: 2 * 8192^3 FLOPs in 1 ms (1099.5 TFLOP/s), 2 * 4096^3 in 0.75 ms (183.3).
+  const auto targets = run.judge();
+  const Target cuda = expect(targets, "cuda (NVIDIA H100 80GB HBM3) fp16 matmul", "ok", "0.75x");
+  EXPECT_NE(cuda.detail.find("multiply-add alone (no memory traffic): 1000.0 TFLOP/s, 5.46 of the peer's best "
+                             "(183.3 TFLOP/s at 4096^2)"),
+            std::string::npos)
+      << cuda.detail;
+  EXPECT_EQ(cuda.detail.find("below the target"), std::string::npos) << cuda.detail;
+  const Target vulkan = expect(targets, "vulkan (NVIDIA H100 80GB HBM3) fp16 matmul", "MISS", "0.25x");
+  EXPECT_NE(vulkan.detail.find("330.0 TFLOP/s, 0.30 of the peer's best (1099.5 TFLOP/s at 8192^2): below the "
+                               "target, which no GEMM of these products reaches"),
+            std::string::npos)
+      << vulkan.detail;
+  // Not measured: the note says why; other goals say nothing of it.
+  run.devices[1].coopmat_f16_tflops = 0;
+  run.devices[1].coopmat_note = "not built: no glslangValidator 13";
+  const Target unmeasured = find(run.judge(), "vulkan (NVIDIA H100 80GB HBM3) fp16 matmul");
+  EXPECT_NE(unmeasured.detail.find("ceiling not measured: not built: no glslangValidator 13"), std::string::npos)
+      << unmeasured.detail;
+  EXPECT_EQ(find(run.judge(), "cuda (NVIDIA H100 80GB HBM3) fp32 matmul").detail.find("cooperative"),
+            std::string::npos);
+}
+
 TEST_F(GpuTargets, AMissingOpOrPeerIsNeverOk) {
   const auto targets = run.judge();
   const Target bf16 = expect(targets, "cuda (NVIDIA H100 80GB HBM3) bf16 matmul", "not run");

@@ -150,9 +150,10 @@ TEST_F(GpuTargets, TensorCoreGoalsShowTheCooperativeMatrixCeiling) {
   // The peer: 2 * 8192^3 FLOPs in 1 ms (1099.5 TFLOP/s), 2 * 4096^3 in 0.75 ms (183.3).
   const auto targets = run.judge();
   const Target cuda = expect(targets, "cuda (NVIDIA H100 80GB HBM3) fp16 matmul", "ok", "0.75x");
-  EXPECT_NE(cuda.detail.find("multiply-add alone (no memory traffic): 1000.0 TFLOP/s, 5.46 of the peer's best "
-                             "(183.3 TFLOP/s at 4096^2)"),
-            std::string::npos)
+  EXPECT_NE(
+      cuda.detail.find("multiply-add alone (no memory traffic): 1000.0 TFLOP/s, 5.46 of the peer's best "
+                       "(183.3 TFLOP/s at 4096^2)"),
+      std::string::npos)
       << cuda.detail;
   EXPECT_EQ(cuda.detail.find("below the target"), std::string::npos) << cuda.detail;
   const Target vulkan = expect(targets, "vulkan (NVIDIA H100 80GB HBM3) fp16 matmul", "MISS", "0.25x");
@@ -164,7 +165,8 @@ TEST_F(GpuTargets, TensorCoreGoalsShowTheCooperativeMatrixCeiling) {
   run.devices[1].coopmat_f16_tflops = 0;
   run.devices[1].coopmat_note = "not built: no glslangValidator 13";
   const Target unmeasured = find(run.judge(), "vulkan (NVIDIA H100 80GB HBM3) fp16 matmul");
-  EXPECT_NE(unmeasured.detail.find("ceiling not measured: not built: no glslangValidator 13"), std::string::npos)
+  EXPECT_NE(unmeasured.detail.find("ceiling not measured: not built: no glslangValidator 13"),
+            std::string::npos)
       << unmeasured.detail;
   EXPECT_EQ(find(run.judge(), "cuda (NVIDIA H100 80GB HBM3) fp32 matmul").detail.find("cooperative"),
             std::string::npos);

@@ -123,6 +123,46 @@ class CooperativeMatrix : public porta::test::DeviceTest {
       }
   }
 
+  // C = alpha * A * B (48 x 64 by 64 x 32) of random 16-bit A and B in
+  // [-range, range] (`encode` from float, `decode` to float) with a float
+  // accumulator, against a float64 oracle, and H (C converted to the 16-bit
+  // type, starting as `nan`) checked by check_h(h, c, exact, bound).
+  template <class Encode, class Decode, class CheckH>
+  void check_16bit_gemm(const porta::Kernel& kernel, uint32_t seed, float range, uint16_t nan, Encode encode,
+                        Decode decode, CheckH check_h) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> value(-range, range);
+    std::vector<uint16_t> a(m * k), b(k * n);
+    for (uint16_t& v : a) v = encode(value(rng));
+    for (uint16_t& v : b) v = encode(value(rng));
+    porta::Buffer da = dev.upload(a), db = dev.upload(b);
+    porta::Buffer dc = dev.upload(std::vector<float>(m * n, NAN));
+    porta::Buffer dh = dev.upload(std::vector<uint16_t>(m * n, nan));
+    dispatch_gemm(kernel, {da, db, dc, dh});
+    const std::vector<float> c = read<float>(dc, m * n);
+    const std::vector<uint16_t> h = read<uint16_t>(dh, m * n);
+    for (uint32_t i = 0; i < m; ++i)
+      for (uint32_t j = 0; j < n; ++j) {
+        double exact = 0, magnitude = 0;
+        for (uint32_t l = 0; l < k; ++l) {
+          const double product = double(decode(a[i * k + l])) * double(decode(b[l * n + j]));
+          exact += product;
+          magnitude += std::fabs(product);
+        }
+        exact *= alpha;
+        // Products of 16-bit floats are exact in float; each of the k float
+        // additions in any order is off by at most a unit of the partial
+        // sum's last place (half a unit rounded to nearest; tensor cores
+        // truncate), at most 2^-23 of the magnitudes' sum, and the scaling
+        // rounds once.
+        const double bound = alpha * magnitude * k * 0x1p-23 + std::fabs(exact) * 0x1p-24;
+        EXPECT_LE(std::fabs(c[i * n + j] - exact), bound)
+            << "C[" << i << "][" << j << "]: " << c[i * n + j] << " against " << exact;
+        SCOPED_TRACE("H[" + std::to_string(i) + "][" + std::to_string(j) + "]");
+        check_h(h[i * n + j], c[i * n + j], exact, bound);
+      }
+  }
+
   // C += A * B (16 x 32 by 32 x 16) with int8 A, 8-bit B, signed or not, and
   // int32 C, updated in place.
   void check_int8_multiply_add(const std::string& kernel_name, bool b_signed) {
@@ -220,39 +260,13 @@ TEST_F(CooperativeMatrix, GemmF16WithFloatAccumulatorMatchesTheFloat64Oracle) {
   std::string reason;
   auto kernel = half_kernel("gemm_f16", reason);
   if (!kernel) GTEST_SKIP() << reason;
-  std::mt19937 rng(16);
-  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
-  std::vector<uint16_t> a(m * k), b(k * n);
-  for (uint16_t& v : a) v = porta::float_to_half(value(rng));
-  for (uint16_t& v : b) v = porta::float_to_half(value(rng));
-  porta::Buffer da = dev.upload(a), db = dev.upload(b);
-  porta::Buffer dc = dev.upload(std::vector<float>(m * n, NAN));
-  porta::Buffer dh = dev.upload(std::vector<uint16_t>(m * n, 0x7e00));  // NaN
-  dispatch_gemm(*kernel, {da, db, dc, dh});
-  const std::vector<float> c = read<float>(dc, m * n);
-  const std::vector<uint16_t> h = read<uint16_t>(dh, m * n);
-  for (uint32_t i = 0; i < m; ++i)
-    for (uint32_t j = 0; j < n; ++j) {
-      double exact = 0, magnitude = 0;
-      for (uint32_t l = 0; l < k; ++l) {
-        const double product =
-            double(porta::half_to_float(a[i * k + l])) * double(porta::half_to_float(b[l * n + j]));
-        exact += product;
-        magnitude += std::fabs(product);
-      }
-      exact *= alpha;
-      // Products of halves are exact in float; each of the k float additions
-      // in any order is off by at most a unit of the partial sum's last place
-      // (half a unit rounded to nearest; tensor cores truncate), at most
-      // 2^-23 of the magnitudes' sum, and the scaling rounds once.
-      const double bound = alpha * magnitude * k * 0x1p-23 + std::fabs(exact) * 0x1p-24;
-      EXPECT_LE(std::fabs(c[i * n + j] - exact), bound)
-          << "C[" << i << "][" << j << "]: " << c[i * n + j] << " against " << exact;
-      // Then rounded to half (to nearest: half an ulp, 2^-11 relative; 2^-25 below the normals).
-      const double half_bound = bound + std::fabs(exact) * 0x1p-11 + 0x1p-25;
-      EXPECT_LE(std::fabs(porta::half_to_float(h[i * n + j]) - exact), half_bound)
-          << "H[" << i << "][" << j << "]: " << porta::half_to_float(h[i * n + j]) << " against " << exact;
-    }
+  check_16bit_gemm(*kernel, 16, 1.0f, 0x7e00, porta::float_to_half, porta::half_to_float,
+                   [](uint16_t h, float, double exact, double bound) {
+                     // Rounded to half (to nearest: half an ulp, 2^-11 relative; 2^-25 below the normals).
+                     const double half_bound = bound + std::fabs(exact) * 0x1p-11 + 0x1p-25;
+                     EXPECT_LE(std::fabs(porta::half_to_float(h) - exact), half_bound)
+                         << "H: " << porta::half_to_float(h) << " against " << exact;
+                   });
 }
 
 // gemm_f16_shared: slices staged column-major in shared memory (on CUDA's
@@ -345,20 +359,27 @@ TEST_F(CooperativeMatrix, Int8MultiplyAddKeepsEachOperandsSignedness) {
 // naming bfloat16, where not.
 
 // The bfloat16 nearest to x, ties to the one whose last bit is 0; by
-// distance in double, apart from the rounding under test. NaN gives 0x7fc0.
-uint16_t nearest_bfloat16(float x) {
+// distance in double among the neighbours of float(x)'s top half, apart from
+// the rounding under test (infinity counts as 2^128). NaN gives 0x7fc0.
+uint16_t nearest_bfloat16(double x) {
   if (std::isnan(x)) return 0x7fc0;
+  if (std::isinf(x)) return x > 0 ? 0x7f80 : 0xff80;
+  const float f = float(x);
   uint32_t u;
-  std::memcpy(&u, &x, 4);
-  const uint16_t down = uint16_t(u >> 16), up = uint16_t(down + 1);  // toward zero, and away
+  std::memcpy(&u, &f, 4);
   const auto value = [](uint16_t h) {
     if ((h & 0x7fff) == 0x7f80) return std::copysign(std::ldexp(1.0, 128), h & 0x8000 ? -1.0 : 1.0);
     return double(porta::bfloat16_to_float(h));
   };
-  if ((u & 0xffff) == 0 || std::isinf(x)) return down;
-  const double below = std::fabs(double(x) - value(down)), above = std::fabs(value(up) - double(x));
-  if (below != above) return below < above ? down : up;
-  return (down & 1) == 0 ? down : up;
+  uint16_t best = 0;
+  double distance = INFINITY;
+  for (int step : {-1, 0, 1}) {
+    const uint16_t h = uint16_t((u >> 16) + step);
+    if ((h & 0x7fff) > 0x7f80 || (((u >> 16) & 0x7fff) == 0 && step < 0)) continue;  // NaNs; below zero
+    const double d = std::fabs(value(h) - x);
+    if (d < distance || (d == distance && (h & 1) == 0)) best = h, distance = d;
+  }
+  return best;
 }
 
 class BFloat16 : public CooperativeMatrix {
@@ -394,25 +415,34 @@ TEST_F(BFloat16, ConversionsRoundToNearestEvenAndDotProductsRoundOnce) {
     std::memcpy(&f, &u, 4);
     return f;
   };
-  std::vector<float> x = {0.0f, -0.0f, 1.0f, -1.5f, 1.0f + 0x1p-8f, 1.0f + 3 * 0x1p-8f, 3.0e38f, -3.4028235e38f,
-                          INFINITY, -INFINITY, NAN, from_bits(0x7f800001u), from_bits(0xffc12345u),
-                          1e-40f, -1e-45f, 0x1p-126f, 65504.0f, 1e-3f};
+  std::vector<float> x = {
+      0.0f,           -0.0f,     1.0f,      -1.5f, 1.0f + 0x1p-8f,         1.0f + 3 * 0x1p-8f,     3.0e38f,
+      -3.4028235e38f, INFINITY,  -INFINITY, NAN,   from_bits(0x7f800001u), from_bits(0xffc12345u), 1e-40f,
+      -1e-45f,        0x1p-126f, 65504.0f,  1e-3f};
   std::mt19937 rng(1016);
   std::uniform_int_distribution<uint32_t> bits(0, 0xffffu);
   std::uniform_real_distribution<float> exponent(-40.0f, 40.0f);
   while (x.size() < 400) {
     const uint32_t high = bits(rng);
-    x.push_back(from_bits(high << 16 | 0x8000u));                   // a tie
-    x.push_back(from_bits(high << 16 | (bits(rng) & 0xffffu)));     // anything
+    x.push_back(from_bits(high << 16 | 0x8000u));                // a tie
+    x.push_back(from_bits(high << 16 | (bits(rng) & 0xffffu)));  // anything
     x.push_back(std::ldexp(float(bits(rng)) / 65536.0f - 0.5f, int(exponent(rng))));
   }
   const uint32_t n = uint32_t(x.size());
   std::vector<int32_t> in(n);
   std::uniform_int_distribution<int32_t> integer(-(1 << 20), 1 << 20);
-  for (uint32_t g = 0; g < n; ++g) in[g] = g < 8 ? int32_t(257 + 2 * g) * (g % 2 ? -1 : 1) : integer(rng);
+  // Ties at 257 + 2g; past 2^24, where rounding through float32 to nearest
+  // twice would be off (2^24 + 2^16 + 1), and the ends of int32.
+  const int32_t edges[] = {16842753, -16842753, 33685505, 2147483647, -2147483647 - 1, 16777217, 25165825};
+  for (uint32_t g = 0; g < n; ++g)
+    in[g] = g < 8                      ? int32_t(257 + 2 * g) * (g % 2 ? -1 : 1)
+            : g < 8 + std::size(edges) ? edges[g - 8]
+                                       : integer(rng);
   porta::Buffer dx = dev.upload(x), di = dev.upload(in);
-  porta::Buffer db = dev.upload(std::vector<uint16_t>(n, 0xdead)), dy = dev.upload(std::vector<float>(n, 7.0f));
-  porta::Buffer dj = dev.upload(std::vector<uint16_t>(n, 0xdead)), dd = dev.upload(std::vector<float>(2 * n, 7.0f));
+  porta::Buffer db = dev.upload(std::vector<uint16_t>(n, 0xdead)),
+                dy = dev.upload(std::vector<float>(n, 7.0f));
+  porta::Buffer dj = dev.upload(std::vector<uint16_t>(n, 0xdead)),
+                dd = dev.upload(std::vector<float>(2 * n, 7.0f));
   stream.dispatch(*kernel, {(n + 63) / 64}, {dx, di, db, dy, dj, dd}, n);
   const std::vector<uint16_t> b = read<uint16_t>(db, n), j = read<uint16_t>(dj, n);
   const std::vector<float> y = read<float>(dy, n), d = read<float>(dd, 2 * n);
@@ -424,25 +454,70 @@ TEST_F(BFloat16, ConversionsRoundToNearestEvenAndDotProductsRoundOnce) {
     if (std::isnan(x[g]))
       EXPECT_TRUE((b[g] & 0x7f80) == 0x7f80 && (b[g] & 0x7f) != 0) << std::hex << b[g] << " for a NaN";
     else
-      EXPECT_TRUE(b[g] == expected || flushed) << "bfloat16(" << x[g] << "): " << std::hex << b[g]
-                                                << " against " << expected;
+      EXPECT_TRUE(b[g] == expected || flushed)
+          << "bfloat16(" << x[g] << "): " << std::hex << b[g] << " against " << expected;
     const float back = porta::bfloat16_to_float(b[g]);
     if (std::isnan(x[g]))
       EXPECT_TRUE(std::isnan(y[g])) << y[g];
     else
-      EXPECT_TRUE(y[g] == back || (subnormal(back) && y[g] == 0)) << "float(bfloat16(" << x[g] << ")): " << y[g];
-    EXPECT_EQ(j[g], nearest_bfloat16(float(in[g]))) << "bfloat16(" << in[g] << ")";
+      EXPECT_TRUE(y[g] == back || (subnormal(back) && y[g] == 0))
+          << "float(bfloat16(" << x[g] << ")): " << y[g];
+    EXPECT_EQ(j[g], nearest_bfloat16(double(in[g]))) << "bfloat16(" << in[g] << ")";
     // dot((x[g], x[next]), (i[g], 3)): exact products, one float addition, one
     // rounding (where no operand or product is subnormal, which a device may flush).
-    const float v0 = porta::bfloat16_to_float(expected), v1 = porta::bfloat16_to_float(nearest_bfloat16(x[(g + 1) % n]));
-    const float w0 = porta::bfloat16_to_float(nearest_bfloat16(float(in[g])));
+    const float v0 = porta::bfloat16_to_float(expected),
+                v1 = porta::bfloat16_to_float(nearest_bfloat16(x[(g + 1) % n]));
+    const float w0 = porta::bfloat16_to_float(nearest_bfloat16(double(in[g])));
     const float sum = float(double(v0) * w0) + float(double(v1) * 3);
     if (std::isfinite(sum) && std::fabs(sum) < 1e30f && !subnormal(v0) && !subnormal(v1) &&
-        !subnormal(double(v0) * w0) && !subnormal(double(v1) * 3) && !subnormal(sum))
-      EXPECT_EQ(d[2 * g], porta::bfloat16_to_float(nearest_bfloat16(sum))) << "dot at " << g << ": " << v0 << " * "
-                                                                            << w0 << " + " << v1 << " * 3";
-    if (std::isfinite(back) && std::fabs(back) < 0x1p30f)
+        !subnormal(double(v0) * w0) && !subnormal(double(v1) * 3) && !subnormal(sum)) {
+      EXPECT_EQ(d[2 * g], porta::bfloat16_to_float(nearest_bfloat16(sum)))
+          << "dot at " << g << ": " << v0 << " * " << w0 << " + " << v1 << " * 3";
+    }
+    if (std::isfinite(back) && std::fabs(back) < 0x1p30f) {
       EXPECT_EQ(d[2 * g + 1], std::trunc(back)) << "int(bfloat16(" << x[g] << "))";
+    }
+  }
+}
+
+// float64 to bfloat16 where rounding through float32 to nearest would round
+// twice: 1 + 2^-8 + 2^-30 is above the tie its float32 lands on.
+TEST_F(BFloat16, Float64RoundsOnce) {
+  if (!(dev.info().features & PORTA_FEATURE_FP64)) GTEST_SKIP() << dev.name() << " has no float64";
+  std::string reason;
+  auto kernel = bfloat16_kernel("convert_f64_bf16", reason);
+  if (!kernel) GTEST_SKIP() << reason;
+  std::vector<double> x = {1 + 0x1p-8 + 0x1p-30,
+                           -(1 + 0x1p-8 + 0x1p-30),
+                           1 + 0x1p-8,
+                           1 + 3 * 0x1p-8 - 0x1p-40,
+                           3.4e38,
+                           1e300,
+                           -1e300,
+                           1e-300,
+                           -1e-300,
+                           0.0,
+                           1e-39,
+                           NAN,
+                           INFINITY};
+  std::mt19937_64 rng(64);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-130, 130);
+  while (x.size() < 256) x.push_back(std::ldexp(value(rng), exponent(rng)));
+  const uint32_t n = uint32_t(x.size());
+  porta::Buffer dx = dev.upload(x), db = dev.upload(std::vector<uint16_t>(n, 0xdead));
+  stream.dispatch(*kernel, {(n + 63) / 64}, {dx, db}, n);
+  const std::vector<uint16_t> b = read<uint16_t>(db, n);
+  for (uint32_t g = 0; g < n; ++g) {
+    if (std::isnan(x[g])) {
+      EXPECT_TRUE((b[g] & 0x7f80) == 0x7f80 && (b[g] & 0x7f) != 0) << std::hex << b[g] << " for a NaN";
+      continue;
+    }
+    // A device may flush subnormal results to zero of the same sign.
+    const bool flushed =
+        std::fabs(x[g]) < 0x1p-126 && (b[g] & 0x7fff) == 0 && (b[g] >> 15) == std::signbit(x[g]);
+    EXPECT_TRUE(b[g] == nearest_bfloat16(x[g]) || flushed)
+        << "bfloat16(" << x[g] << "): " << std::hex << b[g] << " against " << nearest_bfloat16(x[g]);
   }
 }
 
@@ -452,35 +527,12 @@ TEST_F(BFloat16, GemmWithFloatAccumulatorMatchesTheFloat64Oracle) {
   std::string reason;
   auto kernel = bfloat16_kernel("gemm_bf16", reason);
   if (!kernel) GTEST_SKIP() << reason;
-  std::mt19937 rng(1617);
-  std::uniform_real_distribution<float> value(-4.0f, 4.0f);
-  std::vector<uint16_t> a(m * k), b(k * n);
-  for (uint16_t& v : a) v = porta::float_to_bfloat16(value(rng));
-  for (uint16_t& v : b) v = porta::float_to_bfloat16(value(rng));
-  porta::Buffer da = dev.upload(a), db = dev.upload(b);
-  porta::Buffer dc = dev.upload(std::vector<float>(m * n, NAN));
-  porta::Buffer dh = dev.upload(std::vector<uint16_t>(m * n, 0x7fc0));  // NaN
-  dispatch_gemm(*kernel, {da, db, dc, dh});
-  const std::vector<float> c = read<float>(dc, m * n);
-  const std::vector<uint16_t> h = read<uint16_t>(dh, m * n);
-  for (uint32_t i = 0; i < m; ++i)
-    for (uint32_t j = 0; j < n; ++j) {
-      double exact = 0, magnitude = 0;
-      for (uint32_t l = 0; l < k; ++l) {
-        const double product =
-            double(porta::bfloat16_to_float(a[i * k + l])) * double(porta::bfloat16_to_float(b[l * n + j]));
-        exact += product;
-        magnitude += std::fabs(product);
-      }
-      exact *= alpha;
-      // As gemm_f16's: exact products, k float additions, one scaling.
-      const double bound = alpha * magnitude * k * 0x1p-23 + std::fabs(exact) * 0x1p-24;
-      EXPECT_LE(std::fabs(c[i * n + j] - exact), bound)
-          << "C[" << i << "][" << j << "]: " << c[i * n + j] << " against " << exact;
-      // Then rounded to bfloat16: half an ulp, 2^-8 relative.
-      EXPECT_EQ(h[i * n + j], nearest_bfloat16(c[i * n + j]))
-          << "H[" << i << "][" << j << "]: " << porta::bfloat16_to_float(h[i * n + j]) << " for " << c[i * n + j];
-    }
+  check_16bit_gemm(*kernel, 1617, 4.0f, 0x7fc0, porta::float_to_bfloat16, porta::bfloat16_to_float,
+                   [](uint16_t h, float c, double, double) {
+                     // C rounded to bfloat16, to nearest even.
+                     EXPECT_EQ(h, nearest_bfloat16(c))
+                         << "H: " << porta::bfloat16_to_float(h) << " for " << c;
+                   });
 }
 
 // What porta does not lower is refused by name, with the file and line, on

@@ -108,8 +108,10 @@ TEST(TensorCores, Float32MatricesMapAtTf32OnlyWhereAllowed) {
   tr::PrepareOptions options;
   options.tensor_cores = true;
   options.tf32 = true;
-  const std::string source = tr::translate(tr::prepare(words, options), target_options(tr::Target::Cuda)).source;
-  EXPECT_NE(source.find("porta_mma_sync<coopmat16x16_accumulator, 16, 16, 16>("), std::string::npos) << source;
+  const std::string source =
+      tr::translate(tr::prepare(words, options), target_options(tr::Target::Cuda)).source;
+  EXPECT_NE(source.find("porta_mma_sync<coopmat16x16_accumulator, 16, 16, 16>("), std::string::npos)
+      << source;
   // A float16 accumulator has no TF32 instruction.
   EXPECT_EQ(tr::tensor_core_mismatch(spirv("gemm_f16"), {}, true), "");
 }
@@ -138,9 +140,10 @@ TEST(BfloatMatrices, InterfaceReadsAndTranslatedTargetsLowerThem) {
     GTEST_SKIP() << "matmul_coop_bf16 is not built (no spirv-as beside spirv-val; kernels/CMakeLists.txt)";
   const std::vector<uint32_t> words = spirv("matmul_coop_bf16", PORTA_KERNELS_SPIRV);
   const std::vector<uint32_t> f16_words = spirv("matmul_coop_f16", PORTA_KERNELS_SPIRV);
-  const std::vector<tr::SpecValue> gemm_specs = {{0, 128}, {1, 2}, {2, 2}, {3, 4}, {4, 4}, {5, 32},
+  const std::vector<tr::SpecValue> gemm_specs = {{0, 128}, {1, 2}, {2, 2},  {3, 4},  {4, 4}, {5, 32},
                                                  {6, 1},   {7, 1}, {10, 1}, {11, 1}, {12, 1}};
-  for (const std::vector<tr::SpecValue>& specs : {std::vector<tr::SpecValue>{}, {{0, 128}, {5, 32}, {7, 2}}}) {
+  for (const std::vector<tr::SpecValue>& specs :
+       {std::vector<tr::SpecValue>{}, {{0, 128}, {5, 32}, {7, 2}}}) {
     const tr::KernelSignature bf16 = tr::reflect(words, specs);
     const tr::KernelSignature f16 = tr::reflect(f16_words, specs);
     ASSERT_EQ(bf16.buffers.size(), 4u);
@@ -157,14 +160,16 @@ TEST(BfloatMatrices, InterfaceReadsAndTranslatedTargetsLowerThem) {
   for (tr::Target target : {tr::Target::Cpp, tr::Target::OpenCL}) {
     tr::PrepareOptions options;
     options.target = target;
-    EXPECT_NO_THROW(tr::translate(tr::prepare(words, options), target_options(target))) << tr::target_name(target);
+    EXPECT_NO_THROW(tr::translate(tr::prepare(words, options), target_options(target)))
+        << tr::target_name(target);
   }
   // On tensor cores: the same fragments as float16's, mma.sync of uint16_t bits.
   EXPECT_EQ(tr::tensor_core_mismatch(words, gemm_specs), "");
   tr::PrepareOptions options;
   options.tensor_cores = true;
   options.specs = gemm_specs;
-  const std::string source = tr::translate(tr::prepare(words, options), target_options(tr::Target::Cuda)).source;
+  const std::string source =
+      tr::translate(tr::prepare(words, options), target_options(tr::Target::Cuda)).source;
   EXPECT_NE(source.find("porta_mma_sync<"), std::string::npos);
   EXPECT_NE(source.find("uint16_t"), std::string::npos);
 }
@@ -207,6 +212,20 @@ void main() {
 )",
                                                         "square.comp");
   expect_refused([&] { (void)tr::prepare(as_bfloat16(scalar)); }, "OpFMul at square.comp:7");
+  // A spec constant converted to bfloat16 (OpSpecConstantOp FConvert): not a move of bits.
+  const std::vector<uint32_t> spec = tr::compile_glsl(R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 1) in;
+layout(constant_id = 0) const float S = 2.0;
+const float16_t H = float16_t(S);
+layout(binding = 0) buffer B { float16_t b[]; };
+void main() {
+  b[0] = H;
+}
+)",
+                                                      "spec.comp");
+  expect_refused([&] { (void)tr::prepare(as_bfloat16(spec)); }, "bfloat16: a spec-constant operation");
 }
 
 }  // namespace

@@ -109,11 +109,10 @@ void porta_store_wide(T* at, const Value& value, const void* buffer = nullptr) {
 /* Cooperative matrices on tensor cores (translator/README.md, "Tensor
  * cores"): D = A * B + C for an M x N x K multiply-add whose matrices a warp
  * holds as mma.sync's operand fragments, tile after tile in row-major order
- * of tiles. float16_t (and bfloat16, as uint16_t bits): m16n8k16, A in 16 x 16 tiles of 8 components a lane, B
- * in 16 x 8 tiles of 4; 8-bit integers: m16n8k32, A 16 x 32 (16), B 32 x 8
- * (8); C and D in 16 x 8 tiles of 4 (float, float16_t or 32-bit integers).
- * The element types are porta_glsl.hpp's, which comes after this header:
- * everything here is a template. Every lane of the warp calls it together. */
+ * of tiles. float16_t (and bfloat16, as uint16_t bits): m16n8k16, A in 16 x 16 tiles of 8 components a lane,
+ * B in 16 x 8 tiles of 4; 8-bit integers: m16n8k32, A 16 x 32 (16), B 32 x 8 (8); C and D in 16 x 8 tiles of
+ * 4 (float, float16_t or 32-bit integers). The element types are porta_glsl.hpp's, which comes after this
+ * header: everything here is a template. Every lane of the warp calls it together. */
 template <class T>
 void porta_mma_assign(T& to, const T& from) {
   to = from;
@@ -147,14 +146,16 @@ unsigned porta_mma_quad(const Byte* b) {
   return unsigned((unsigned char)b[0]) | unsigned((unsigned char)b[1]) << 8 |
          unsigned((unsigned char)b[2]) << 16 | unsigned((unsigned char)b[3]) << 24;
 }
+/* 16-bit A and B (`type`: f16 or bf16) into float32 D. */
+#define PORTA_MMA_16BIT(type)                                                                    \
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." type "." type                            \
+               ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"            \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                  \
+               : "r"(porta_mma_pair(a)), "r"(porta_mma_pair(a + 2)), "r"(porta_mma_pair(a + 4)), \
+                 "r"(porta_mma_pair(a + 6)), "r"(porta_mma_pair(b)), "r"(porta_mma_pair(b + 2)))
 template <bool, bool, class Half>
 void porta_mma_tile(const Half* a, const Half* b, float* d) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(porta_mma_pair(a)), "r"(porta_mma_pair(a + 2)), "r"(porta_mma_pair(a + 4)),
-        "r"(porta_mma_pair(a + 6)), "r"(porta_mma_pair(b)), "r"(porta_mma_pair(b + 2)));
+  PORTA_MMA_16BIT("f16");
 }
 template <bool, bool, class Half>
 void porta_mma_tile(const Half* a, const Half* b, Half* d) {
@@ -172,13 +173,9 @@ void porta_mma_tile(const Half* a, const Half* b, Half* d) {
 inline unsigned porta_mma_pair(const unsigned short* h) { return unsigned(h[0]) | unsigned(h[1]) << 16; }
 template <bool, bool>
 void porta_mma_tile(const unsigned short* a, const unsigned short* b, float* d) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(porta_mma_pair(a)), "r"(porta_mma_pair(a + 2)), "r"(porta_mma_pair(a + 4)),
-        "r"(porta_mma_pair(a + 6)), "r"(porta_mma_pair(b)), "r"(porta_mma_pair(b + 2)));
+  PORTA_MMA_16BIT("bf16");
 }
+#undef PORTA_MMA_16BIT
 /* float A and B at TF32 precision (the lowering maps them only where the kernel allows it):
  * A 16 x 8 (4 a lane), B 8 x 8 (2), each rounded to TF32 to nearest: ties to even from sm_90,
  * whose cvt.rn.tf32 is one instruction (a multiply-add's worth of conversions took a third

@@ -35,6 +35,77 @@ uint32_t bfloat16_from_float(const BFloat16Ops& b, uint32_t value) {
   return b.op(spv::OpUConvert, b.u16, {b.op(spv::OpSelect, b.u32, {nan, quiet, rounded})});
 }
 
+namespace {
+
+// `nearest` (a float32 rounded to nearest from a value it may differ from)
+// moved one unit toward the value where it is inexact and its last bit is
+// even: the value rounded to odd, from which bfloat16 rounds correctly.
+// Whether `x` is neither zero nor NaN: written with OpFOrdEqual alone, whose
+// C spelling (==) is ordered, where OpFOrdNotEqual's (!=) is not.
+uint32_t nonzero(const BFloat16Ops& b, uint32_t x, uint32_t zero) {
+  return b.op(spv::OpLogicalAnd, b.boolean,
+              {b.op(spv::OpFOrdEqual, b.boolean, {x, x}),
+               b.op(spv::OpLogicalNot, b.boolean, {b.op(spv::OpFOrdEqual, b.boolean, {x, zero})})});
+}
+
+uint32_t rounded_to_odd(const BFloat16Ops& b, uint32_t nearest, uint32_t inexact, uint32_t toward_larger) {
+  const uint32_t bits = b.op(spv::OpBitcast, b.u32, {nearest});
+  const uint32_t even =
+      b.op(spv::OpIEqual, b.boolean,
+           {b.op(spv::OpBitwiseAnd, b.u32, {bits, b.uint_constant(1)}), b.uint_constant(0)});
+  // One unit more or less of magnitude: the sign bit stays.
+  const uint32_t step = b.op(spv::OpSelect, b.u32, {toward_larger, b.uint_constant(1), b.uint_constant(~0u)});
+  const uint32_t moved = b.op(spv::OpIAdd, b.u32, {bits, step});
+  const uint32_t odd =
+      b.op(spv::OpSelect, b.u32, {b.op(spv::OpLogicalAnd, b.boolean, {inexact, even}), moved, bits});
+  return b.op(spv::OpBitcast, b.f32, {odd});
+}
+
+}  // namespace
+
+uint32_t bfloat16_from(const BFloat16Ops& b, uint32_t value, const BFloat16Source& source) {
+  if (source.is_float && source.width <= 32)
+    return bfloat16_from_float(b, source.width == 32 ? value : b.op(spv::OpFConvert, b.f32, {value}));
+  const uint32_t zero = b.op(spv::OpBitcast, b.f32, {b.uint_constant(0)});
+  if (source.is_float) {
+    // float64: its float32 and the exact difference.
+    const uint32_t nearest = b.op(spv::OpFConvert, b.f32, {value});
+    const uint32_t back = b.op(spv::OpFConvert, source.type, {nearest});
+    const uint32_t zero64 = b.op(spv::OpFConvert, source.type, {zero});
+    const uint32_t error = b.op(spv::OpFSub, source.type, {value, back});
+    const uint32_t inexact = nonzero(b, error, zero64);  // not for NaN and infinity
+    const uint32_t same_sign = b.op(spv::OpLogicalEqual, b.boolean,
+                                    {b.op(spv::OpFOrdLessThan, b.boolean, {error, zero64}),
+                                     b.op(spv::OpFOrdLessThan, b.boolean, {back, zero64})});
+    const uint32_t toward_larger =
+        b.op(spv::OpLogicalOr, b.boolean, {b.op(spv::OpFOrdEqual, b.boolean, {back, zero64}), same_sign});
+    return bfloat16_from_float(b, rounded_to_odd(b, nearest, inexact, toward_larger));
+  }
+  if (source.width > 32)
+    throw Error(Error::Kind::UnsupportedFeature,
+                "bfloat16: a conversion from a " + std::to_string(source.width) +
+                    "-bit integer (convert it to a 32-bit integer or a float first)");
+  const uint32_t to_float = source.is_signed ? spv::OpConvertSToF : spv::OpConvertUToF;
+  if (source.width < 32) return bfloat16_from_float(b, b.op(to_float, b.f32, {value}));  // exact
+  // 32-bit integers: the high and low halves are exact in float32, their sum
+  // rounds once, and its error (Fast2Sum, the high part being the larger) is
+  // exact.
+  const uint32_t x = value;
+  const uint32_t high_int = b.op(source.is_signed ? spv::OpShiftRightArithmetic : spv::OpShiftRightLogical,
+                                 b.u32, {x, b.uint_constant(16)});
+  const uint32_t low_int = b.op(spv::OpBitwiseAnd, b.u32, {x, b.uint_constant(0xffff)});
+  const uint32_t scale = b.op(spv::OpBitcast, b.f32, {b.uint_constant(0x47800000)});  // 65536
+  const uint32_t high = b.op(spv::OpFMul, b.f32, {b.op(to_float, b.f32, {high_int}), scale});
+  const uint32_t low = b.op(spv::OpConvertUToF, b.f32, {low_int});
+  const uint32_t sum = b.op(spv::OpFAdd, b.f32, {high, low});
+  const uint32_t error = b.op(spv::OpFAdd, b.f32, {b.op(spv::OpFSub, b.f32, {high, sum}), low});
+  const uint32_t inexact = nonzero(b, error, zero);
+  // Inexact sums are at least 2^24 in magnitude: error * sum does not underflow.
+  const uint32_t toward_larger =
+      b.op(spv::OpFOrdGreaterThan, b.boolean, {b.op(spv::OpFMul, b.f32, {error, sum}), zero});
+  return bfloat16_from_float(b, rounded_to_odd(b, sum, inexact, toward_larger));
+}
+
 bool uses_bfloat16(const std::vector<uint32_t>& spirv) {
   bool found = false;
   for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
@@ -75,7 +146,8 @@ struct Instruction {
 };
 
 bool is_type_declaration(uint32_t opcode) {
-  return (opcode >= spv::OpTypeVoid && opcode <= spv::OpTypeForwardPointer) || opcode == kOpTypeCooperativeMatrix;
+  return (opcode >= spv::OpTypeVoid && opcode <= spv::OpTypeForwardPointer) ||
+         opcode == kOpTypeCooperativeMatrix;
 }
 
 // Whether SPIR-V wants at most one declaration of a type with these operands
@@ -125,7 +197,7 @@ class Lowering {
   std::unordered_map<uint32_t, uint32_t> result_types_;      // value -> its (original) type
   std::unordered_map<uint32_t, uint32_t> vector_component_;  // vector type -> component type
   std::unordered_map<uint32_t, uint32_t> vector_size_;
-  std::unordered_map<uint32_t, uint32_t> float_width_, int_signed_;
+  std::unordered_map<uint32_t, uint32_t> float_width_, int_signed_, int_width_;
   std::unordered_set<uint32_t> bfloat16_, matrices_;
   std::map<Words, uint32_t> unique_types_;  // opcode, then operands after the result id -> id
   std::map<uint32_t, uint32_t> uint_constants_;
@@ -207,13 +279,12 @@ uint32_t Lowering::convert(BFloat16Ops& b, uint32_t opcode, uint32_t value, uint
     if (float_width_.count(to)) return float_width_.at(to) == 32 ? f : b.op(spv::OpFConvert, alias(to), {f});
     return b.op(opcode, alias(to), {f});  // OpConvertFToS / FToU
   }
-  uint32_t f = value;
-  if (float_width_.count(from)) {
-    if (float_width_.at(from) != 32) f = b.op(spv::OpFConvert, b.f32, {value});
-  } else {
-    f = b.op(opcode, b.f32, {value});  // OpConvertSToF / UToF
-  }
-  return bfloat16_from_float(b, f);
+  BFloat16Source source;
+  source.type = alias(from);
+  source.is_float = float_width_.count(from) != 0;
+  source.width = source.is_float ? float_width_.at(from) : int_width_.at(from);
+  source.is_signed = opcode == spv::OpConvertSToF;
+  return bfloat16_from(b, value, source);
 }
 
 void Lowering::refuse(const Instruction& inst) const {
@@ -259,6 +330,9 @@ void Lowering::lower(const Instruction& inst, Words& out) {
     case spv::OpCompositeExtract:
     case spv::OpCompositeInsert:
     case spv::OpVectorShuffle:
+    case spv::OpVectorExtractDynamic:
+    case spv::OpVectorInsertDynamic:
+    case spv::OpCopyLogical:
     case spv::OpPhi:
     case spv::OpSelect:
     case spv::OpFunctionCall:
@@ -290,7 +364,8 @@ void Lowering::lower(const Instruction& inst, Words& out) {
       }
       Words parts{alias(result_type), result};
       for (uint32_t c = 0; c < n; ++c) {
-        const uint32_t part = b.op(spv::OpCompositeExtract, alias(component_type(from)), {inst.operand(2), c});
+        const uint32_t part =
+            b.op(spv::OpCompositeExtract, alias(component_type(from)), {inst.operand(2), c});
         parts.push_back(convert(b, inst.opcode, part, component_type(from), component_type(result_type)));
       }
       return emit(instruction(spv::OpCompositeConstruct, parts));
@@ -347,8 +422,15 @@ BFloat16Lowered Lowering::run() {
       if (inst.operand_count() >= 3 && inst.operand(1) == 16) bfloat16_.insert(inst.operand(0));
       float_width_[inst.operand(0)] = inst.operand(1);
     }
-    if (inst.opcode == spv::OpTypeInt) int_signed_[inst.operand(0)] = inst.operand(2);
+    if (inst.opcode == spv::OpTypeInt) {
+      int_signed_[inst.operand(0)] = inst.operand(2);
+      int_width_[inst.operand(0)] = inst.operand(1);
+    }
     if (inst.opcode == spv::OpTypeVector) {
+      // SPIR-V's vectors have 2, 3, 4, 8 or 16 components; each is converted on its own.
+      if (inst.operand(2) > 16)
+        throw Error(Error::Kind::InvalidSpirv,
+                    "a vector type of " + std::to_string(inst.operand(2)) + " components (at most 16)");
       vector_component_[inst.operand(0)] = inst.operand(1);
       vector_size_[inst.operand(0)] = inst.operand(2);
     }
@@ -362,6 +444,7 @@ BFloat16Lowered Lowering::run() {
   for (size_t i = 0; i < first_function; ++i) {
     const Instruction& inst = all[i];
     if (!is_type_declaration(inst.opcode)) continue;
+    (void)inst.operand(0);  // a declaration without its result id is refused as invalid
     Words w = declaration(inst);
     if (inst.opcode == spv::OpTypeFloat && bfloat16_.count(inst.operand(0))) {
       w = instruction(spv::OpTypeInt, {inst.operand(0), 16, 0});
@@ -409,12 +492,25 @@ BFloat16Lowered Lowering::run() {
     if (inst.opcode == spv::OpExtension &&
         spirv_string(&inst.words[1], inst.words.size() - 1) == "SPV_KHR_bfloat16")
       continue;
-    const bool names_or_decorates = inst.opcode == spv::OpName || inst.opcode == spv::OpMemberName ||
-                                    inst.opcode == spv::OpDecorate || inst.opcode == spv::OpMemberDecorate ||
-                                    inst.opcode == spv::OpDecorateId || inst.opcode == spv::OpDecorateString ||
-                                    inst.opcode == spv::OpMemberDecorateString;
+    const bool names_or_decorates =
+        inst.opcode == spv::OpName || inst.opcode == spv::OpMemberName || inst.opcode == spv::OpDecorate ||
+        inst.opcode == spv::OpMemberDecorate || inst.opcode == spv::OpDecorateId ||
+        inst.opcode == spv::OpDecorateString || inst.opcode == spv::OpMemberDecorateString;
     if (names_or_decorates && dropped.count(inst.operand(0))) continue;
     if (is_type_declaration(inst.opcode) && dropped.count(inst.operand(0))) continue;
+    if (inst.opcode == spv::OpSpecConstantOp && inst.operand_count() >= 3) {
+      // Only moves keep their meaning on the bits.
+      bool bfloat16 = is_bfloat16(inst.operand(0));
+      for (size_t o = 3; o < inst.operand_count(); ++o)
+        if (auto t = result_types_.find(inst.operand(o)); t != result_types_.end() && is_bfloat16(t->second))
+          bfloat16 = true;
+      const uint32_t op = inst.operand(2);
+      if (bfloat16 && op != spv::OpCompositeExtract && op != spv::OpCompositeInsert &&
+          op != spv::OpVectorShuffle && op != spv::OpSelect)
+        throw Error(Error::Kind::UnsupportedFeature,
+                    "bfloat16: a spec-constant operation (OpSpecConstantOp of opcode " + std::to_string(op) +
+                        ") on bfloat16 values; compute it in float32, or convert in the kernel's code");
+    }
     if (!is_type_declaration(inst.opcode)) {
       // Constants, variables, undefs: their result type aliased.
       bool has_result = false, has_type = false;

@@ -23,6 +23,20 @@ uint32_t bfloat16_to_float(const BFloat16Ops& ops, uint32_t value);
 // infinity); a NaN stays a NaN, made quiet.
 uint32_t bfloat16_from_float(const BFloat16Ops& ops, uint32_t value);
 
+// A scalar of another type (`type`: a float of `width` bits, or an integer
+// read as signed or not, as the converting instruction says) as bfloat16,
+// rounded once: float16 and float32 directly; float64 and 32-bit integers
+// through a float32 rounded to odd, which the rounding to bfloat16's 8 bits
+// then leaves correct (rounding to nearest twice would not). 64-bit integers
+// are refused (Error UnsupportedFeature).
+struct BFloat16Source {
+  uint32_t type = 0;
+  bool is_float = false;
+  uint32_t width = 32;
+  bool is_signed = false;
+};
+uint32_t bfloat16_from(const BFloat16Ops& ops, uint32_t value, const BFloat16Source& source);
+
 struct BFloat16Lowered {
   std::vector<uint32_t> spirv;
   // The cooperative-matrix types whose components were bfloat16 (now u16):

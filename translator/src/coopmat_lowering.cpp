@@ -379,8 +379,11 @@ void Lowering::plan_fragments() {
         mismatch_ = "a multiply-add of bfloat16 and other matrices (no tensor-core instruction takes both)";
         return;
       }
-      if ((c && c->bfloat16) || result->bfloat16) {
-        mismatch_ = "a multiply-add into bfloat16 accumulators (tensor cores sum bfloat16 products in float32)";
+      if ((c && c->bfloat16) || result->bfloat16 ||
+          (a && a->bfloat16 && (!is_float(result->component) || width(result->component) != 32))) {
+        mismatch_ =
+            "a multiply-add of bfloat16 matrices into other than float32 (tensor cores sum bfloat16 products "
+            "in float32 only)";
         return;
       }
       if (a && result && width(a->component) == 32 && width(result->component) != 32) {
@@ -908,8 +911,9 @@ uint32_t Lowering::elementwise_helper(const Instruction& inst) {
                           inst.opcode == spv::OpConvertUToF || inst.opcode == spv::OpConvertFToS ||
                           inst.opcode == spv::OpConvertFToU || inst.opcode == spv::OpBitcast;
   if (bfloat16 && (!conversion || !from))
-    refuse("element-wise arithmetic on bfloat16 matrices (SPV_KHR_bfloat16 lets them convert and multiply only)",
-           inst);
+    refuse(
+        "element-wise arithmetic on bfloat16 matrices (SPV_KHR_bfloat16 lets them convert and multiply only)",
+        inst);
   const auto convert = [&](FunctionBuilder& f, uint32_t x) {
     const uint32_t to = result->component;
     if (inst.opcode == spv::OpBitcast) return from->component == to ? x : f.op(spv::OpBitcast, to, {x});
@@ -919,13 +923,12 @@ uint32_t Lowering::elementwise_helper(const Instruction& inst) {
       if (!is_float(to)) return f.op(inst.opcode, to, {value});  // OpConvertFToS / FToU
       return width(to) == 32 ? value : f.op(spv::OpFConvert, to, {value});
     }
-    const BFloat16Ops ops = bfloat16_ops(f, to);
-    uint32_t value = x;
-    if (!is_float(from->component))
-      value = f.op(inst.opcode, ops.f32, {x});  // OpConvertSToF / UToF
-    else if (width(from->component) != 32)
-      value = f.op(spv::OpFConvert, ops.f32, {x});
-    return bfloat16_from_float(ops, value);
+    BFloat16Source source;
+    source.type = from->component;
+    source.is_float = is_float(from->component);
+    source.width = width(from->component);
+    source.is_signed = inst.opcode == spv::OpConvertSToF;
+    return bfloat16_from(bfloat16_ops(f, to), x, source);
   };
 
   const uint32_t u = uint_type(), b = bool_type();
@@ -947,8 +950,9 @@ uint32_t Lowering::elementwise_helper(const Instruction& inst) {
       arguments.push_back(m ? f.op(spv::OpLoad, m->component, {element_pointer(f, operands[i], *m, e)})
                             : operands[i]);
     }
-    f.statement(spv::OpStore, {element_pointer(f, vr, *result, e),
-                               bfloat16 ? convert(f, arguments[0]) : f.op(opcode, result->component, arguments)});
+    f.statement(spv::OpStore,
+                {element_pointer(f, vr, *result, e),
+                 bfloat16 ? convert(f, arguments[0]) : f.op(opcode, result->component, arguments)});
   });
   f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, result->array, {vr})});
   return helper_ids_[key] = add_helper(f, result->array);
@@ -1312,7 +1316,8 @@ bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv) {
 bool uses_bfloat16_matrices(const std::vector<uint32_t>& spirv) {
   bool found = false;
   for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
-    if (opcode == spv::OpCapability && count >= 1 && operands[0] == kBFloat16CooperativeMatrixKHR) found = true;
+    if (opcode == spv::OpCapability && count >= 1 && operands[0] == kBFloat16CooperativeMatrixKHR)
+      found = true;
   });
   return found;
 }
@@ -1389,9 +1394,11 @@ std::vector<uint32_t> lower_cooperative_matrix_interface(const std::vector<uint3
   // the original module).
   Words out(lowered.begin(), lowered.begin() + kSpirvHeaderWords);
   for_each_instruction(lowered, [&](uint32_t opcode, const uint32_t* operands, uint32_t count) {
-    const bool bf16_capability = opcode == spv::OpCapability && count == 1 && operands[0] >= kBFloat16TypeKHR &&
+    const bool bf16_capability = opcode == spv::OpCapability && count == 1 &&
+                                 operands[0] >= kBFloat16TypeKHR &&
                                  operands[0] <= kBFloat16CooperativeMatrixKHR;
-    const bool bf16_extension = opcode == spv::OpExtension && spirv_string(operands, count) == "SPV_KHR_bfloat16";
+    const bool bf16_extension =
+        opcode == spv::OpExtension && spirv_string(operands, count) == "SPV_KHR_bfloat16";
     if (bf16_capability || bf16_extension) return;
     const uint32_t kept = opcode == spv::OpTypeFloat ? std::min(count, 2u) : count;  // result id, width
     out.push_back(((kept + 1) << 16) | opcode);

@@ -81,7 +81,8 @@ void to_json(Json& j, const DeviceSummary& d) {
        {"energy", d.energy_source},
        {"copy_energy", energy_json(d.copy_energy, 2.0 * (256 << 20) / 1e9, "J/GB")},
        {"coopmat_tflops",
-        {{"f16", number(d.coopmat_f16_tflops)}, {"bf16", number(d.coopmat_bf16_tflops)},
+        {{"f16", number(d.coopmat_f16_tflops)},
+         {"bf16", number(d.coopmat_bf16_tflops)},
          {"tf32", number(d.coopmat_tf32_tflops)}}},
        {"coopmat_note", d.coopmat_note},
        {"error", d.error}};
@@ -211,9 +212,11 @@ void print_table(const Bench& bench, FILE* out) {
     if (!d.error.empty()) std::fprintf(out, "  error: %s", d.error.c_str());
     std::fprintf(out, "\n");
     if (d.coopmat_f16_tflops > 0 || d.coopmat_bf16_tflops > 0 || d.coopmat_tf32_tflops > 0)
-      std::fprintf(out, "          cooperative-matrix multiply-add alone: f16 %.1f, bf16 %.1f, TF32 %.1f TFLOP/s\n",
-                   d.coopmat_f16_tflops, d.coopmat_bf16_tflops, d.coopmat_tf32_tflops);
-    if (!d.coopmat_note.empty()) std::fprintf(out, "          cooperative matrices: %s\n", d.coopmat_note.c_str());
+      std::fprintf(
+          out, "          cooperative-matrix multiply-add alone: f16 %.1f, bf16 %.1f, TF32 %.1f TFLOP/s\n",
+          d.coopmat_f16_tflops, d.coopmat_bf16_tflops, d.coopmat_tf32_tflops);
+    if (!d.coopmat_note.empty())
+      std::fprintf(out, "          cooperative matrices: %s\n", d.coopmat_note.c_str());
   }
   std::fprintf(out, "peers\n");
   for (const Peer& p : bench.peers()) {

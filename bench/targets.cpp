@@ -251,7 +251,8 @@ class Judge {
     return "; porta's cooperative-matrix multiply-add alone (no memory traffic): " + fmt("%.1f", tflops) +
            " TFLOP/s, " + fmt("%.2f", share) + " of the peer's best (" + fmt("%.1f", peer_best / 1e12) +
            " TFLOP/s at " + at + ")" +
-           (g.at_least && share < g.goal ? ": below the target, which no GEMM of these products reaches" : "");
+           (g.at_least && share < g.goal ? ": below the target, which no GEMM of these products reaches"
+                                         : "");
   }
 
   // The reference device against each CPU-type device of the goal's API.

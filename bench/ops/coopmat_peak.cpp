@@ -49,9 +49,10 @@ void measure_coopmat_peak(Device& device, Stream& stream, const Options& o, cons
     double* tflops;
   };
   std::vector<Variant> variants = {
-      {"float16", PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW, kF16, std::size(kF16), 0, 2, &summary.coopmat_f16_tflops},
-      {"TF32", PORTA_FEATURE_COOPERATIVE_MATRIX_TF32_HW, kF32, std::size(kF32), PORTA_KERNEL_FLAG_ALLOW_TF32, 4,
-       &summary.coopmat_tf32_tflops},
+      {"float16", PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW, kF16, std::size(kF16), 0, 2,
+       &summary.coopmat_f16_tflops},
+      {"TF32", PORTA_FEATURE_COOPERATIVE_MATRIX_TF32_HW, kF32, std::size(kF32), PORTA_KERNEL_FLAG_ALLOW_TF32,
+       4, &summary.coopmat_tf32_tflops},
   };
 #ifdef PORTA_BENCH_COOPMAT_PEAK_BF16
   variants.push_back({"bfloat16", PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW, kBf16, std::size(kBf16), 0, 2,
@@ -76,12 +77,14 @@ void measure_coopmat_peak(Device& device, Stream& stream, const Options& o, cons
       std::vector<uint16_t> half(512, bf16 ? 0x3c80 : 0x2400);
       std::vector<float> single(512, 1.0f / 64);
       Buffer ab = v.element_bytes == 2 ? device.upload(half) : device.upload(single);
-      Timing t = time_events(stream, o.warmup, o.runs,
-                             [&] { stream.dispatch(k, {kGroups, 1, 1}, {ab, c}, kIterations); });
+      Timing t = time_events(stream, o.warmup, o.runs, [&] {
+        stream.dispatch(k, {kGroups, 1, 1}, {ab, c}, kIterations);
+      });
       const double flops = double(kGroups) * (kGroupSize / subgroup) * kIterations * 8 * 2.0 * 16 * 16 * 16;
       *v.tflops = flops / (t.median_ms * 1e-3) / 1e12;
     } catch (const std::exception& e) {
-      summary.coopmat_note += (summary.coopmat_note.empty() ? "" : "; ") + std::string(v.name) + ": " + e.what();
+      summary.coopmat_note +=
+          (summary.coopmat_note.empty() ? "" : "; ") + std::string(v.name) + ": " + e.what();
     }
   }
 #endif

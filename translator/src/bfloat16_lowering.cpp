@@ -31,25 +31,33 @@ uint32_t bfloat16_from_float(const BFloat16Ops& b, uint32_t value) {
   const uint32_t rounded =
       b.op(spv::OpShiftRightLogical, b.u32, {b.op(spv::OpIAdd, b.u32, {bits, bias}), b.uint_constant(16)});
   const uint32_t quiet = b.op(spv::OpBitwiseOr, b.u32, {high, b.uint_constant(0x40)});
-  const uint32_t nan = b.op(spv::OpIsNan, b.boolean, {value});
+  // NaN by its bits: drivers that do not preserve NaNs (no SignedZeroInfNanPreserve) may fold OpIsNan.
+  const uint32_t nan = b.op(
+      spv::OpUGreaterThan, b.boolean,
+      {b.op(spv::OpBitwiseAnd, b.u32, {bits, b.uint_constant(0x7fffffff)}), b.uint_constant(0x7f800000)});
   return b.op(spv::OpUConvert, b.u16, {b.op(spv::OpSelect, b.u32, {nan, quiet, rounded})});
 }
 
 namespace {
 
-// `nearest` (a float32 rounded to nearest from a value it may differ from)
-// moved one unit toward the value where it is inexact and its last bit is
-// even: the value rounded to odd, from which bfloat16 rounds correctly.
-// Whether `x` is neither zero nor NaN: written with OpFOrdEqual alone, whose
-// C spelling (==) is ordered, where OpFOrdNotEqual's (!=) is not.
+// Whether `x` is not zero (NaN aside: rounded_to_odd() leaves non-finite
+// values alone). OpFOrdNotEqual would say so too, but its C spelling (!=) is
+// unordered on targets cpp and cuda.
 uint32_t nonzero(const BFloat16Ops& b, uint32_t x, uint32_t zero) {
-  return b.op(spv::OpLogicalAnd, b.boolean,
-              {b.op(spv::OpFOrdEqual, b.boolean, {x, x}),
-               b.op(spv::OpLogicalNot, b.boolean, {b.op(spv::OpFOrdEqual, b.boolean, {x, zero})})});
+  return b.op(spv::OpLogicalNot, b.boolean, {b.op(spv::OpFOrdEqual, b.boolean, {x, zero})});
 }
 
+// `nearest` (a float32 rounded to nearest from a value it may differ from)
+// moved one unit toward the value where it is inexact, finite and its last
+// bit is even: the value rounded to odd, from which bfloat16 rounds correctly.
 uint32_t rounded_to_odd(const BFloat16Ops& b, uint32_t nearest, uint32_t inexact, uint32_t toward_larger) {
   const uint32_t bits = b.op(spv::OpBitcast, b.u32, {nearest});
+  // Only a finite float32 moves (an infinite one came from an overflow or
+  // an infinity, a NaN from a NaN), tested on its bits, as NaN comparisons
+  // are folded by drivers that do not preserve NaNs.
+  const uint32_t finite = b.op(
+      spv::OpINotEqual, b.boolean,
+      {b.op(spv::OpBitwiseAnd, b.u32, {bits, b.uint_constant(0x7f800000)}), b.uint_constant(0x7f800000)});
   const uint32_t even =
       b.op(spv::OpIEqual, b.boolean,
            {b.op(spv::OpBitwiseAnd, b.u32, {bits, b.uint_constant(1)}), b.uint_constant(0)});
@@ -57,7 +65,9 @@ uint32_t rounded_to_odd(const BFloat16Ops& b, uint32_t nearest, uint32_t inexact
   const uint32_t step = b.op(spv::OpSelect, b.u32, {toward_larger, b.uint_constant(1), b.uint_constant(~0u)});
   const uint32_t moved = b.op(spv::OpIAdd, b.u32, {bits, step});
   const uint32_t odd =
-      b.op(spv::OpSelect, b.u32, {b.op(spv::OpLogicalAnd, b.boolean, {inexact, even}), moved, bits});
+      b.op(spv::OpSelect, b.u32,
+           {b.op(spv::OpLogicalAnd, b.boolean, {b.op(spv::OpLogicalAnd, b.boolean, {inexact, finite}), even}),
+            moved, bits});
   return b.op(spv::OpBitcast, b.f32, {odd});
 }
 
@@ -73,7 +83,7 @@ uint32_t bfloat16_from(const BFloat16Ops& b, uint32_t value, const BFloat16Sourc
     const uint32_t back = b.op(spv::OpFConvert, source.type, {nearest});
     const uint32_t zero64 = b.op(spv::OpFConvert, source.type, {zero});
     const uint32_t error = b.op(spv::OpFSub, source.type, {value, back});
-    const uint32_t inexact = nonzero(b, error, zero64);  // not for NaN and infinity
+    const uint32_t inexact = nonzero(b, error, zero64);
     const uint32_t same_sign = b.op(spv::OpLogicalEqual, b.boolean,
                                     {b.op(spv::OpFOrdLessThan, b.boolean, {error, zero64}),
                                      b.op(spv::OpFOrdLessThan, b.boolean, {back, zero64})});

@@ -370,6 +370,27 @@ TEST_F(Instructions, SRemAndNanAwareMinMax) {
   }
 }
 
+// The twelve float comparisons (OpFOrdEqual ... OpFUnordGreaterThanEqual):
+// ordered ones false, unordered ones true, where a side is NaN. C's == is
+// ordered and its != unordered, so two of them are not their operators.
+TEST_F(Instructions, OrderedAndUnorderedComparisons) {
+  const Words a = random_words(128, 36);
+  const Words r = run("float_comparisons.comp", 1, a, 64);
+  const auto operand = [](uint32_t bits, uint32_t other) {
+    return bits % 4 == 0 ? NAN : bits % 4 == 1 ? float(other % 5) : float(bits % 5);
+  };
+  for (uint32_t i = 0; i < 64; ++i) {
+    const float x = operand(a[2 * i], a[2 * i + 1]), y = operand(a[2 * i + 1], a[2 * i]);
+    const bool nan = std::isnan(x) || std::isnan(y);
+    const bool results[] = {!nan && x == y, nan || x == y, !nan && x != y, nan || x != y,
+                            !nan && x < y,  nan || x < y,  !nan && x > y,  nan || x > y,
+                            !nan && x <= y, nan || x <= y, !nan && x >= y, nan || x >= y};
+    uint32_t expected = 0;
+    for (uint32_t bit = 0; bit < 12; ++bit) expected |= uint32_t(results[bit]) << bit;
+    EXPECT_EQ(r[i], expected) << i << ": " << x << " against " << y;
+  }
+}
+
 // Pack and unpack: every word equals the CPU backend's (porta_glsl.hpp's
 // functions, round to nearest even); on the CPU backend, the unorm packing
 // against the host.

@@ -1095,6 +1095,20 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
     return;
   }
   switch (opcode) {
+    case spv::OpFOrdNotEqual:
+    case spv::OpFUnordEqual: {
+      // C's == is ordered and its != unordered; these two are the other way
+      // round (false, and true, where a side is NaN). Scalars; vectors go
+      // through the targets' relational functions.
+      if (get<SPIRType>(ops[0]).vecsize != 1) break;
+      const std::string a = to_enclosed_unpacked_expression(ops[2]), b = to_enclosed_unpacked_expression(ops[3]);
+      const std::string differ = "(" + a + " < " + b + " || " + a + " > " + b + ")";
+      emit_op(ops[0], ops[1], opcode == spv::OpFOrdNotEqual ? differ : "!" + differ,
+              should_forward(ops[2]) && should_forward(ops[3]));
+      inherit_expression_dependencies(ops[1], ops[2]);
+      inherit_expression_dependencies(ops[1], ops[3]);
+      return;
+    }
     case spv::OpArrayLength:
       emit_array_length(instruction);
       return;

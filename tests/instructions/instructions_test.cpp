@@ -372,7 +372,8 @@ TEST_F(Instructions, SRemAndNanAwareMinMax) {
 
 // The twelve float comparisons (OpFOrdEqual ... OpFUnordGreaterThanEqual):
 // ordered ones false, unordered ones true, where a side is NaN. C's == is
-// ordered and its != unordered, so two of them are not their operators.
+// ordered and its != unordered, so two of them are not their operators
+// (scalars and vectors).
 TEST_F(Instructions, OrderedAndUnorderedComparisons) {
   const Words a = random_words(128, 36);
   const Words r = run("float_comparisons.comp", 1, a, 64);
@@ -387,6 +388,7 @@ TEST_F(Instructions, OrderedAndUnorderedComparisons) {
                             !nan && x <= y, nan || x <= y, !nan && x >= y, nan || x >= y};
     uint32_t expected = 0;
     for (uint32_t bit = 0; bit < 12; ++bit) expected |= uint32_t(results[bit]) << bit;
+    expected |= uint32_t(nan || x == y) << 12 | uint32_t(!nan && x != y) << 13;  // on vectors
     EXPECT_EQ(r[i], expected) << i << ": " << x << " against " << y;
   }
 }

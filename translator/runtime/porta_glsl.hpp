@@ -1098,6 +1098,20 @@ PORTA_GLSL_RELATION(greaterThanEqual, >=)
 PORTA_GLSL_RELATION(equal, ==)
 PORTA_GLSL_RELATION(notEqual, !=)
 #undef PORTA_GLSL_RELATION
+// SPIR-V's OpFOrdNotEqual and OpFUnordEqual on vectors: false, and true,
+// where a side is NaN (C's != is unordered, its == ordered).
+template <class T, int N>
+PORTA_GLSL_FN constexpr vec<bool, N> porta_ordered_not_equal(const vec<T, N>& a, const vec<T, N>& b) {
+  vec<bool, N> r;
+  for (int i = 0; i < N; ++i) r[i] = a[i] < b[i] || a[i] > b[i];
+  return r;
+}
+template <class T, int N>
+PORTA_GLSL_FN constexpr vec<bool, N> porta_unordered_equal(const vec<T, N>& a, const vec<T, N>& b) {
+  vec<bool, N> r;
+  for (int i = 0; i < N; ++i) r[i] = !(a[i] < b[i] || a[i] > b[i]);
+  return r;
+}
 
 template <int N>
 PORTA_GLSL_FN constexpr bool all(const vec<bool, N>& v) {

@@ -1098,10 +1098,21 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
     case spv::OpFOrdNotEqual:
     case spv::OpFUnordEqual: {
       // C's == is ordered and its != unordered; these two are the other way
-      // round (false, and true, where a side is NaN). Scalars; vectors go
-      // through the targets' relational functions.
-      if (get<SPIRType>(ops[0]).vecsize != 1) break;
-      const std::string a = to_enclosed_unpacked_expression(ops[2]), b = to_enclosed_unpacked_expression(ops[3]);
+      // round (false, and true, where a side is NaN). Vectors: porta_glsl.hpp's
+      // functions (cpp, cuda); OpenCL C's relational functions (opencl_types.cpp).
+      const std::string a = to_enclosed_unpacked_expression(ops[2]),
+                        b = to_enclosed_unpacked_expression(ops[3]);
+      if (get<SPIRType>(ops[0]).vecsize != 1) {
+        if (target() == Target::OpenCL) break;
+        emit_op(ops[0], ops[1],
+                std::string(opcode == spv::OpFOrdNotEqual ? "porta_ordered_not_equal("
+                                                          : "porta_unordered_equal(") +
+                    to_unpacked_expression(ops[2]) + ", " + to_unpacked_expression(ops[3]) + ")",
+                should_forward(ops[2]) && should_forward(ops[3]));
+        inherit_expression_dependencies(ops[1], ops[2]);
+        inherit_expression_dependencies(ops[1], ops[3]);
+        return;
+      }
       const std::string differ = "(" + a + " < " + b + " || " + a + " > " + b + ")";
       emit_op(ops[0], ops[1], opcode == spv::OpFOrdNotEqual ? differ : "!" + differ,
               should_forward(ops[2]) && should_forward(ops[3]));

@@ -1,7 +1,7 @@
 #version 450
 #extension GL_EXT_spirv_intrinsics : require
 // porta-conformance: --groups 1,1,1 --buffer random:36:512 --buffer zeros:256
-// what: the twelve float comparisons, ordered and unordered, on pairs with NaNs; each result a bit of r[i] (bit 0 OpFOrdEqual ... bit 11 OpFUnordGreaterThanEqual)
+// what: the twelve float comparisons, ordered and unordered, on pairs with NaNs; each result a bit of r[i] (bit 0 OpFOrdEqual ... bit 11 OpFUnordGreaterThanEqual; 12 and 13 OpFUnordEqual and OpFOrdNotEqual on vectors)
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer In { uint a[]; };
 layout(std430, binding = 1) writeonly buffer Out { uint r[]; };
@@ -17,6 +17,8 @@ spirv_instruction(id = 188) bool ford_le(float a, float b);
 spirv_instruction(id = 189) bool funord_le(float a, float b);
 spirv_instruction(id = 190) bool ford_ge(float a, float b);
 spirv_instruction(id = 191) bool funord_ge(float a, float b);
+spirv_instruction(id = 181) bvec2 funord_eq2(vec2 a, vec2 b);
+spirv_instruction(id = 182) bvec2 ford_ne2(vec2 a, vec2 b);
 // A quarter NaN, a quarter equal to the other side, the rest small integers.
 float operand(uint bits, uint other) {
   if (bits % 4u == 0u) return uintBitsToFloat(0x7fc00000u);
@@ -39,5 +41,8 @@ void main() {
   m |= uint(funord_le(x, y)) << 9u;
   m |= uint(ford_ge(x, y)) << 10u;
   m |= uint(funord_ge(x, y)) << 11u;
+  // The two whose C operators differ, on vectors: component 0 compares x with y.
+  m |= uint(funord_eq2(vec2(x, y), vec2(y, x)).x) << 12u;
+  m |= uint(ford_ne2(vec2(x, y), vec2(y, x)).x) << 13u;
   r[i] = m;
 }

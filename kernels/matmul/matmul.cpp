@@ -165,10 +165,11 @@ constexpr uint32_t kCoopSharedF32 = 2 * (128 * (16 + 4) * 4 + 16 * (128 + 8) * 4
 // else float32 matrices (bfloat16 is exact in them, also at TF32 precision);
 // float32 matrices for float32 where the caller allows TF32 (a device's
 // float32 matrices may multiply at TF32 precision). Null: none.
-const char* coop_variant(const OpCall& call, const Gemm& g) {
+const char* coop_variant(const porta_device_info& info, const Gemm& g) {
   if (g.a.dtype == PORTA_DTYPE_FLOAT16) return "matmul_coop_f16";
   if (g.a.dtype == PORTA_DTYPE_BFLOAT16)
-    return (call.info.features & PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW) && has_builtin_kernel("matmul_coop_bf16")
+    return (info.features & PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW) &&
+                   has_builtin_kernel("matmul_coop_bf16")
                ? "matmul_coop_bf16"
                : "matmul_coop_f32";
   if (g.compute == PORTA_GEMM_COMPUTE_ALLOW_TF32) return "matmul_coop_f32";
@@ -270,7 +271,7 @@ KernelMode kernel_mode(const OpCall& call) {
 // that cannot run it is refused, saying which piece is missing.
 std::optional<KernelChoice> coop_choice(const OpCall& call, const Gemm& g, KernelMode mode) {
   const porta_device_info& info = call.info;
-  const char* name = coop_variant(call, g);
+  const char* name = coop_variant(info, g);
   if (mode == KernelMode::kSimt || !name) return std::nullopt;
   const bool f16 = std::strcmp(name, "matmul_coop_f16") == 0;
   const bool bf16 = std::strcmp(name, "matmul_coop_bf16") == 0;

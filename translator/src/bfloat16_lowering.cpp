@@ -71,9 +71,9 @@ uint32_t rounded_to_odd(const BFloat16Ops& b, uint32_t nearest, uint32_t inexact
   return b.op(spv::OpBitcast, b.f32, {odd});
 }
 
-}  // namespace
-
-uint32_t bfloat16_from(const BFloat16Ops& b, uint32_t value, const BFloat16Source& source) {
+// A float or an integer (read as signed or not) as bfloat16, rounded once
+// (bfloat16_convert()).
+uint32_t bfloat16_from(const BFloat16Ops& b, uint32_t value, const BFloat16Scalar& source, bool is_signed) {
   if (source.is_float && source.width <= 32)
     return bfloat16_from_float(b, source.width == 32 ? value : b.op(spv::OpFConvert, b.f32, {value}));
   const uint32_t zero = b.op(spv::OpBitcast, b.f32, {b.uint_constant(0)});
@@ -95,14 +95,14 @@ uint32_t bfloat16_from(const BFloat16Ops& b, uint32_t value, const BFloat16Sourc
     throw Error(Error::Kind::UnsupportedFeature,
                 "bfloat16: a conversion from a " + std::to_string(source.width) +
                     "-bit integer (convert it to a 32-bit integer or a float first)");
-  const uint32_t to_float = source.is_signed ? spv::OpConvertSToF : spv::OpConvertUToF;
+  const uint32_t to_float = is_signed ? spv::OpConvertSToF : spv::OpConvertUToF;
   if (source.width < 32) return bfloat16_from_float(b, b.op(to_float, b.f32, {value}));  // exact
   // 32-bit integers: the high and low halves are exact in float32, their sum
   // rounds once, and its error (Fast2Sum, the high part being the larger) is
   // exact.
   const uint32_t x = value;
-  const uint32_t high_int = b.op(source.is_signed ? spv::OpShiftRightArithmetic : spv::OpShiftRightLogical,
-                                 b.u32, {x, b.uint_constant(16)});
+  const uint32_t high_int = b.op(is_signed ? spv::OpShiftRightArithmetic : spv::OpShiftRightLogical, b.u32,
+                                 {x, b.uint_constant(16)});
   const uint32_t low_int = b.op(spv::OpBitwiseAnd, b.u32, {x, b.uint_constant(0xffff)});
   const uint32_t scale = b.op(spv::OpBitcast, b.f32, {b.uint_constant(0x47800000)});  // 65536
   const uint32_t high = b.op(spv::OpFMul, b.f32, {b.op(to_float, b.f32, {high_int}), scale});
@@ -114,6 +114,17 @@ uint32_t bfloat16_from(const BFloat16Ops& b, uint32_t value, const BFloat16Sourc
   const uint32_t toward_larger =
       b.op(spv::OpFOrdGreaterThan, b.boolean, {b.op(spv::OpFMul, b.f32, {error, sum}), zero});
   return bfloat16_from_float(b, rounded_to_odd(b, sum, inexact, toward_larger));
+}
+
+}  // namespace
+
+uint32_t bfloat16_convert(const BFloat16Ops& ops, uint32_t opcode, uint32_t value, const BFloat16Scalar& from,
+                          const BFloat16Scalar& to) {
+  if (from.bfloat16 && to.bfloat16) return value;
+  if (!from.bfloat16) return bfloat16_from(ops, value, from, opcode == spv::OpConvertSToF);
+  const uint32_t f = bfloat16_to_float(ops, value);
+  if (!to.is_float) return ops.op(opcode, to.type, {f});  // OpConvertFToS / FToU
+  return to.width == 32 ? f : ops.op(spv::OpFConvert, to.type, {f});
 }
 
 bool uses_bfloat16(const std::vector<uint32_t>& spirv) {
@@ -197,8 +208,8 @@ class Lowering {
   uint32_t uint_constant(uint32_t value);
   BFloat16Ops ops(Words& out);
   void lower(const Instruction& inst, Words& out);
-  // One component converted by `opcode` from type `from` to type `to` (scalars, original ids).
-  uint32_t convert(BFloat16Ops& b, uint32_t opcode, uint32_t value, uint32_t from, uint32_t to);
+  // A scalar type (an original id) as a side of bfloat16_convert().
+  BFloat16Scalar scalar(uint32_t type_id) const;
   [[noreturn]] void refuse(const Instruction& inst) const;
 
   const Words& in_;
@@ -281,20 +292,10 @@ BFloat16Ops Lowering::ops(Words& out) {
   return b;
 }
 
-uint32_t Lowering::convert(BFloat16Ops& b, uint32_t opcode, uint32_t value, uint32_t from, uint32_t to) {
-  const bool from_bf16 = bfloat16_.count(from) != 0, to_bf16 = bfloat16_.count(to) != 0;
-  if (from_bf16 && to_bf16) return value;
-  if (from_bf16) {
-    const uint32_t f = bfloat16_to_float(b, value);
-    if (float_width_.count(to)) return float_width_.at(to) == 32 ? f : b.op(spv::OpFConvert, alias(to), {f});
-    return b.op(opcode, alias(to), {f});  // OpConvertFToS / FToU
-  }
-  BFloat16Source source;
-  source.type = alias(from);
-  source.is_float = float_width_.count(from) != 0;
-  source.width = source.is_float ? float_width_.at(from) : int_width_.at(from);
-  source.is_signed = opcode == spv::OpConvertSToF;
-  return bfloat16_from(b, value, source);
+BFloat16Scalar Lowering::scalar(uint32_t type_id) const {
+  const bool is_float = float_width_.count(type_id) != 0;
+  return {alias(type_id), bfloat16_.count(type_id) != 0, is_float,
+          is_float ? float_width_.at(type_id) : int_width_.at(type_id)};
 }
 
 void Lowering::refuse(const Instruction& inst) const {
@@ -369,14 +370,16 @@ void Lowering::lower(const Instruction& inst, Words& out) {
       BFloat16Ops b = ops(out);
       const uint32_t from = result_types_.at(inst.operand(2)), n = component_count(result_type);
       if (n == 1) {
-        const uint32_t value = convert(b, inst.opcode, inst.operand(2), from, result_type);
+        const uint32_t value =
+            bfloat16_convert(b, inst.opcode, inst.operand(2), scalar(from), scalar(result_type));
         return emit(instruction(spv::OpCopyObject, {alias(result_type), result, value}));
       }
       Words parts{alias(result_type), result};
       for (uint32_t c = 0; c < n; ++c) {
         const uint32_t part =
             b.op(spv::OpCompositeExtract, alias(component_type(from)), {inst.operand(2), c});
-        parts.push_back(convert(b, inst.opcode, part, component_type(from), component_type(result_type)));
+        parts.push_back(bfloat16_convert(b, inst.opcode, part, scalar(component_type(from)),
+                                         scalar(component_type(result_type))));
       }
       return emit(instruction(spv::OpCompositeConstruct, parts));
     }
@@ -543,6 +546,7 @@ BFloat16Lowered Lowering::run() {
 BFloat16Lowered lower_bfloat16(const std::vector<uint32_t>& spirv) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     throw Error(Error::Kind::InvalidSpirv, "not SPIR-V: no SPIR-V header");
+  if (!uses_bfloat16(spirv)) return {spirv, {}};
   try {
     return Lowering(spirv).run();
   } catch (const std::out_of_range&) {

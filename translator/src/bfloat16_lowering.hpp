@@ -23,19 +23,23 @@ uint32_t bfloat16_to_float(const BFloat16Ops& ops, uint32_t value);
 // infinity); a NaN stays a NaN, made quiet.
 uint32_t bfloat16_from_float(const BFloat16Ops& ops, uint32_t value);
 
-// A scalar of another type (`type`: a float of `width` bits, or an integer
-// read as signed or not, as the converting instruction says) as bfloat16,
-// rounded once: float16 and float32 directly; float64 and 32-bit integers
-// through a float32 rounded to odd, which the rounding to bfloat16's 8 bits
-// then leaves correct (rounding to nearest twice would not). 64-bit integers
-// are refused (Error UnsupportedFeature).
-struct BFloat16Source {
+// A side of a conversion: bfloat16 (its bits in a u16), or a float or an
+// integer of `width` bits; `type` its id in the module being written.
+struct BFloat16Scalar {
   uint32_t type = 0;
+  bool bfloat16 = false;
   bool is_float = false;
   uint32_t width = 32;
-  bool is_signed = false;
 };
-uint32_t bfloat16_from(const BFloat16Ops& ops, uint32_t value, const BFloat16Source& source);
+// One component converted by `opcode` (OpFConvert, OpConvertSToF, UToF,
+// FToS, FToU; the integer's signedness is the instruction's) where `from` or
+// `to` is bfloat16, through float32. Into bfloat16 it rounds once: float16
+// and float32 directly; float64 and 32-bit integers through a float32
+// rounded to odd, which the rounding to bfloat16's 8 bits then leaves
+// correct (rounding to nearest twice would not). 64-bit integers are refused
+// (Error UnsupportedFeature).
+uint32_t bfloat16_convert(const BFloat16Ops& ops, uint32_t opcode, uint32_t value, const BFloat16Scalar& from,
+                          const BFloat16Scalar& to);
 
 struct BFloat16Lowered {
   std::vector<uint32_t> spirv;
@@ -53,7 +57,8 @@ bool uses_bfloat16(const std::vector<uint32_t>& spirv);
 // and SPV_KHR_bfloat16's capabilities and extension gone. What bfloat16 may
 // only do with that extension's successors (arithmetic, comparisons) is
 // refused with the instruction and its source line. Instructions on
-// cooperative matrices stay as they are, for coopmat_lowering.cpp.
+// cooperative matrices stay as they are, for coopmat_lowering.cpp. A module
+// without SPV_KHR_bfloat16 comes back as it is.
 BFloat16Lowered lower_bfloat16(const std::vector<uint32_t>& spirv);
 
 }  // namespace porta::translator

@@ -223,6 +223,9 @@ class Lowering {
   // The matrix types whose u16 components are bfloat16's bits (lower_bfloat16()).
   const std::unordered_set<uint32_t> bfloat16_matrices_;
   BFloat16Ops bfloat16_ops(FunctionBuilder& f, uint32_t u16);
+  BFloat16Scalar scalar(const Matrix& m) const {
+    return {m.component, m.bfloat16, is_float(m.component), width(m.component)};
+  }
 };
 
 void Lowering::read() {
@@ -806,11 +809,12 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
   // Each operand's element converted to the result's component type.
   const auto convert = [&](FunctionBuilder& f, uint32_t value, const Matrix& m, bool is_signed) {
     const uint32_t from = m.component;
-    if (m.bfloat16) {
-      const uint32_t x = bfloat16_to_float(bfloat16_ops(f, from), value);
-      if (!floating) return f.op(is_signed_int(t) ? spv::OpConvertFToS : spv::OpConvertFToU, t, {x});
-      return width(t) == 32 ? x : f.op(spv::OpFConvert, t, {x});
-    }
+    if (m.bfloat16)
+      return bfloat16_convert(bfloat16_ops(f, from),
+                              floating           ? spv::OpFConvert
+                              : is_signed_int(t) ? spv::OpConvertFToS
+                                                 : spv::OpConvertFToU,
+                              value, scalar(m), {t, false, floating, width(t)});
     if (from == t) return value;
     if (floating && is_float(from)) return f.op(spv::OpFConvert, t, {value});
     if (floating) return f.op(is_signed ? spv::OpConvertSToF : spv::OpConvertUToF, t, {value});
@@ -917,18 +921,8 @@ uint32_t Lowering::elementwise_helper(const Instruction& inst) {
   const auto convert = [&](FunctionBuilder& f, uint32_t x) {
     const uint32_t to = result->component;
     if (inst.opcode == spv::OpBitcast) return from->component == to ? x : f.op(spv::OpBitcast, to, {x});
-    if (from->bfloat16 && result->bfloat16) return x;
-    if (from->bfloat16) {
-      const uint32_t value = bfloat16_to_float(bfloat16_ops(f, from->component), x);
-      if (!is_float(to)) return f.op(inst.opcode, to, {value});  // OpConvertFToS / FToU
-      return width(to) == 32 ? value : f.op(spv::OpFConvert, to, {value});
-    }
-    BFloat16Source source;
-    source.type = from->component;
-    source.is_float = is_float(from->component);
-    source.width = width(from->component);
-    source.is_signed = inst.opcode == spv::OpConvertSToF;
-    return bfloat16_from(bfloat16_ops(f, to), x, source);
+    return bfloat16_convert(bfloat16_ops(f, result->bfloat16 ? to : from->component), inst.opcode, x,
+                            scalar(*from), scalar(*result));
   };
 
   const uint32_t u = uint_type(), b = bool_type();
@@ -1378,7 +1372,6 @@ std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spir
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
   return refusing_undefined_ids([&] {
-    if (!uses_bfloat16(spirv)) return Lowering(spirv, false).run();
     const BFloat16Lowered words = lower_bfloat16(spirv);
     return Lowering(words.spirv, false, {}, false, false, words.matrices).run();
   });
@@ -1412,7 +1405,7 @@ std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
   return refusing_undefined_ids([&]() -> std::string {
-    const BFloat16Lowered words = uses_bfloat16(spirv) ? lower_bfloat16(spirv) : BFloat16Lowered{spirv, {}};
+    const BFloat16Lowered words = lower_bfloat16(spirv);
     Lowering lowering(words.spirv, true, specs, tf32, false, words.matrices);
     if (!lowering.mismatch().empty()) return lowering.mismatch();
     (void)lowering.run();  // what the lowering refuses, it refuses for every target
@@ -1426,7 +1419,7 @@ std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vect
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
   return refusing_undefined_ids([&] {
-    const BFloat16Lowered words = uses_bfloat16(spirv) ? lower_bfloat16(spirv) : BFloat16Lowered{spirv, {}};
+    const BFloat16Lowered words = lower_bfloat16(spirv);
     Lowering lowering(words.spirv, true, specs, tf32, false, words.matrices);
     if (!lowering.mismatch().empty())
       throw Error(Error::Kind::UnsupportedFeature,

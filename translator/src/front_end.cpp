@@ -15,8 +15,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "porta_translator/translator.hpp"
 #include "bfloat16_lowering.hpp"
+#include "porta_translator/translator.hpp"
 #include "spirv_words.hpp"
 
 namespace porta::translator {
@@ -237,10 +237,10 @@ std::vector<uint32_t> prepare(const std::vector<uint32_t>& given, const PrepareO
   // Cooperative matrices lowered (bfloat16 with them); bfloat16 alone likewise.
   const std::vector<uint32_t> spirv =
       uses_cooperative_matrix(given)
-          ? (options.tensor_cores ? lower_cooperative_matrix_to_warp_fragments(given, options.specs, options.tf32)
-                                  : lower_cooperative_matrix(given))
-      : uses_bfloat16(given) ? lower_bfloat16(given).spirv
-                             : given;
+          ? (options.tensor_cores
+                 ? lower_cooperative_matrix_to_warp_fragments(given, options.specs, options.tf32)
+                 : lower_cooperative_matrix(given))
+          : lower_bfloat16(given).spirv;
   validate(spirv);
   if (!options.readable) {
     const std::vector<uint32_t> optimized = optimize(spirv);

@@ -1100,22 +1100,20 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
       // C's == is ordered and its != unordered; these two are the other way
       // round (false, and true, where a side is NaN). Vectors: porta_glsl.hpp's
       // functions (cpp, cuda); OpenCL C's relational functions (opencl_types.cpp).
-      const std::string a = to_enclosed_unpacked_expression(ops[2]),
-                        b = to_enclosed_unpacked_expression(ops[3]);
-      if (get<SPIRType>(ops[0]).vecsize != 1) {
-        if (target() == Target::OpenCL) break;
-        emit_op(ops[0], ops[1],
-                std::string(opcode == spv::OpFOrdNotEqual ? "porta_ordered_not_equal("
-                                                          : "porta_unordered_equal(") +
-                    to_unpacked_expression(ops[2]) + ", " + to_unpacked_expression(ops[3]) + ")",
-                should_forward(ops[2]) && should_forward(ops[3]));
-        inherit_expression_dependencies(ops[1], ops[2]);
-        inherit_expression_dependencies(ops[1], ops[3]);
-        return;
+      const bool vector = get<SPIRType>(ops[0]).vecsize != 1;
+      if (vector && target() == Target::OpenCL) break;
+      std::string expression;
+      if (vector) {
+        expression = std::string(opcode == spv::OpFOrdNotEqual ? "porta_ordered_not_equal("
+                                                               : "porta_unordered_equal(") +
+                     to_unpacked_expression(ops[2]) + ", " + to_unpacked_expression(ops[3]) + ")";
+      } else {
+        const std::string a = to_enclosed_unpacked_expression(ops[2]),
+                          b = to_enclosed_unpacked_expression(ops[3]);
+        const std::string differ = "(" + a + " < " + b + " || " + a + " > " + b + ")";
+        expression = opcode == spv::OpFOrdNotEqual ? differ : "!" + differ;
       }
-      const std::string differ = "(" + a + " < " + b + " || " + a + " > " + b + ")";
-      emit_op(ops[0], ops[1], opcode == spv::OpFOrdNotEqual ? differ : "!" + differ,
-              should_forward(ops[2]) && should_forward(ops[3]));
+      emit_op(ops[0], ops[1], expression, should_forward(ops[2]) && should_forward(ops[3]));
       inherit_expression_dependencies(ops[1], ops[2]);
       inherit_expression_dependencies(ops[1], ops[3]);
       return;

@@ -215,8 +215,8 @@ class Judge {
         parts.push_back(r->size + " " + fmt("%.2f", c.ratio));
         worst = any ? std::min(worst, c.ratio) : c.ratio;
         any = true;
-        if (r->work / (c.peer_ms * 1e-3) > peer_best) {
-          peer_best = r->work / (c.peer_ms * 1e-3);
+        if (const double rate = r->work / (c.peer_ms * 1e-3); rate > peer_best) {
+          peer_best = rate;
           peer_best_size = r->size;
         }
       }

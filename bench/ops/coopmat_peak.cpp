@@ -45,23 +45,23 @@ void measure_coopmat_peak(Device& device, Stream& stream, const Options& o, cons
     const uint32_t* words;
     size_t count;
     uint32_t flags;
-    uint32_t element_bytes;
+    uint16_t bits16;  // 1/64 in the 16-bit type (0x2400 float16, 0x3c80 bfloat16); 0: float32
     double* tflops;
   };
   std::vector<Variant> variants = {
-      {"float16", PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW, kF16, std::size(kF16), 0, 2,
+      {"float16", PORTA_FEATURE_COOPERATIVE_MATRIX_F16_HW, kF16, std::size(kF16), 0, 0x2400,
        &summary.coopmat_f16_tflops},
       {"TF32", PORTA_FEATURE_COOPERATIVE_MATRIX_TF32_HW, kF32, std::size(kF32), PORTA_KERNEL_FLAG_ALLOW_TF32,
-       4, &summary.coopmat_tf32_tflops},
+       0, &summary.coopmat_tf32_tflops},
   };
 #ifdef PORTA_BENCH_COOPMAT_PEAK_BF16
-  variants.push_back({"bfloat16", PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW, kBf16, std::size(kBf16), 0, 2,
-                      &summary.coopmat_bf16_tflops});
+  variants.push_back({"bfloat16", PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW, kBf16, std::size(kBf16), 0,
+                      0x3c80, &summary.coopmat_bf16_tflops});
 #else
   summary.coopmat_note = "bfloat16 not built (no spirv-as beside spirv-val)";
 #endif
   const uint32_t subgroup = std::max<uint32_t>(info.limits.subgroup_size, 1);
-  // A and B: 16 x 16 each of 1/64 (16-bit: 0x2400 as float16, 0x3c80 as bfloat16; float32 0x3c800000).
+  // A and B: 16 x 16 each of 1/64.
   Buffer c = device.buffer(uint64_t(kGroups) * 256 * 4);
   for (const Variant& v : variants) {
     if (!(info.features & v.hardware)) continue;
@@ -73,10 +73,8 @@ void measure_coopmat_peak(Device& device, Stream& stream, const Options& o, cons
       d.name = "coopmat_peak";
       d.flags = v.flags;
       Kernel k = device.kernel(d);
-      const bool bf16 = v.tflops == &summary.coopmat_bf16_tflops;
-      std::vector<uint16_t> half(512, bf16 ? 0x3c80 : 0x2400);
-      std::vector<float> single(512, 1.0f / 64);
-      Buffer ab = v.element_bytes == 2 ? device.upload(half) : device.upload(single);
+      Buffer ab = v.bits16 ? device.upload(std::vector<uint16_t>(512, v.bits16))
+                           : device.upload(std::vector<float>(512, 1.0f / 64));
       Timing t = time_events(stream, o.warmup, o.runs, [&] {
         stream.dispatch(k, {kGroups, 1, 1}, {ab, c}, kIterations);
       });

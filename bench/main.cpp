@@ -74,7 +74,8 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
       "\n[--elementwise N,...] [--matmul N,...] [--logreg MxD,...]\n"
       "[--runs N (>= 10)] [--warmup N] [--energy SECONDS] [--energy-runs N] [--no-peers]\n"
       "[--gpu-only] [--robust-cost] [--json FILE] [--targets FILE.md] [--peer-results torch.json]\n"
-      "[--sweep-matmul kernels/matmul/matmul.comp | build/release/kernels/spirv/matmul_coop_f16.spv]");
+      "[--sweep-matmul kernels/matmul/matmul.comp | build/release/kernels/spirv/matmul_coop_f16.spv |\n"
+      "                   build/release/bench/coopmat_peak/matmul_workgroup.spv]");
   CLI::App& app = command.app();
   app.add_option("--backends", raw.backends, "comma list of backends to run (default: every one found)")
       ->type_name("LIST");
@@ -106,9 +107,11 @@ void declare(porta::cli::Command& command, Options& o, RawOptions& raw) {
   app.add_option("--json", o.json,
                  "the whole run as JSON (- is standard output; the table then goes to stderr)")
       ->type_name("FILE");
-  app.add_option("--sweep-matmul", o.sweep_source,
-                 "time tile choices of that matmul.comp, or of a matmul_coop_f16.spv / matmul_coop_f32.spv "
-                 "(cooperative matrices; the build leaves them in kernels/spirv/), instead of the ops")
+  app.add_option(
+         "--sweep-matmul", o.sweep_source,
+         "time tile choices of that matmul.comp, or of a matmul_coop_f16.spv / matmul_coop_f32.spv "
+         "(cooperative matrices; the build leaves them in kernels/spirv/), or of matmul_workgroup.spv "
+         "(Workgroup-scope matrices; in bench/coopmat_peak/), instead of the ops")
       ->type_name("FILE");
   app.footer(std::string("Sizes accept 2^k; defaults depend on the device (GPU or CPU-type).\n") +
              porta::cli::kExitStatusText);

@@ -100,7 +100,12 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     const bool cooperative_matrix = tr::uses_cooperative_matrix(words);
     const bool as_given = cooperative_matrix && device->api->language == PORTA_LANGUAGE_SPIRV &&
                           !device->bounds_report && tr::uses_bfloat16_matrices(words);
-    std::vector<uint32_t> prepared = as_given ? words : tr::prepare(words);
+    // Otherwise a module with cooperative matrices is lowered once its
+    // spec-constant values are known (below): matrix sizes and a work-group
+    // size from spec constants take them (Workgroup-scope matrices spread over
+    // the group's items); its interface reads the same before.
+    const bool specialised = cooperative_matrix && !as_given;
+    std::vector<uint32_t> prepared = as_given || specialised ? words : tr::prepare(words);
     tr::KernelSignature sig = tr::reflect(prepared);
     if (cooperative_matrix) sig.required_features |= PORTA_FEATURE_COOPERATIVE_MATRIX;  // prepared is lowered
     // The optimiser drops a push-constant block the code never reads; callers
@@ -166,6 +171,20 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
 
     uint32_t size[3];
     tr::resolve_local_size(sig, values, size);
+    if (specialised) {
+      tr::PrepareOptions options;
+      options.specs = values;
+      options.fix_group_size = true;
+      prepared = tr::prepare(words, options);
+      // Where the lowered module runs, what it needs: the shared arrays a
+      // Workgroup-scope multiply-add adds; no bfloat16 type (lowered to its
+      // bits).
+      if (device->api->language != PORTA_LANGUAGE_SPIRV || device->bounds_report) {
+        const tr::KernelSignature lowered = tr::reflect(prepared, values);
+        sig.shared_memory_bytes = std::max(sig.shared_memory_bytes, lowered.shared_memory_bytes);
+        sig.required_features = lowered.required_features | PORTA_FEATURE_COOPERATIVE_MATRIX;
+      }
+    }
     check_limits(*device, sig, size, name);
 
     porta_kernel_language language = device->api->language;
@@ -202,18 +221,22 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     const std::vector<uint32_t>* translated = &prepared;
     std::vector<uint32_t> fragments;
     if (cooperative_matrix && language == PORTA_LANGUAGE_CUDA) {
+      // Workgroup-scope matrices on sm_90's warpgroup MMA where the device has it.
+      const bool warpgroups = (device->info.features & PORTA_FEATURE_COOPERATIVE_MATRIX_WORKGROUP_HW) != 0;
       const std::string mismatch = !(device->info.features & PORTA_FEATURE_BF16)
                                        ? std::string("anything on a device before sm_80")
-                                       : tr::tensor_core_mismatch(words, values, allow_tf32);
+                                       : tr::tensor_core_mismatch(words, values, allow_tf32, warpgroups);
       if (mismatch.empty()) {
         tr::PrepareOptions options;
         options.tensor_cores = true;
         options.specs = values;     // a work-group size from spec constants: this kernel's
         options.tf32 = allow_tf32;  // float32 matrices at TF32 only where the creator allowed it
+        options.warpgroups = warpgroups;
         fragments = tr::prepare(words, options);
         translated = &fragments;
-        log(PORTA_LOG_INFO, format("kernel '%s' on %s: cooperative matrices on tensor cores (mma.sync)",
-                                   name.c_str(), device->label.c_str()));
+        log(PORTA_LOG_INFO,
+            format("kernel '%s' on %s: cooperative matrices on tensor cores (%s)", name.c_str(),
+                   device->label.c_str(), tr::uses_workgroup_matrices(words) ? "wgmma" : "mma.sync"));
       } else {
         log(PORTA_LOG_INFO,
             format("kernel '%s' on %s: cooperative matrices lowered per invocation (correct, not "

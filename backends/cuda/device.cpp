@@ -107,6 +107,9 @@ Found describe(int ordinal) {
   if (f.arch >= 80) features |= PORTA_FEATURE_COOPERATIVE_MATRIX_TF32_HW;
   // bfloat16 matrices (SPV_KHR_bfloat16) on tensor cores (mma.sync.m16n8k16 .bf16).
   if (f.arch >= 80) features |= PORTA_FEATURE_COOPERATIVE_MATRIX_BF16_HW;
+  // Workgroup-scope matrices on the warpgroup MMA (wgmma), sm_90's alone
+  // (NVRTC's sm_90a).
+  if (f.arch == 90) features |= PORTA_FEATURE_COOPERATIVE_MATRIX_WORKGROUP_HW;
   info.features = features;
   // What runs on tensor cores, as the Vulkan backend lists its device's
   // multiply-adds: the translator's warp-fragment lowering (libporta chooses
@@ -114,7 +117,7 @@ Found describe(int ordinal) {
   // "Cooperative matrices"). Every other cooperative matrix runs per invocation.
   plugin::log(
       PORTA_LOG_INFO,
-      format("cuda: device %d (%s) runs cooperative-matrix multiply-adds %s", ordinal, info.name,
+      format("cuda: device %d (%s) runs cooperative-matrix multiply-adds %s%s", ordinal, info.name,
              f.arch >= 80 ? "on tensor cores (mma.sync): MxNxK in multiples of 16x8x16, float16 x float16 "
                             "+ float16 or float32 -> float16 or float32, bfloat16 x bfloat16 + float32 -> "
                             "float32; in multiples of 16x8x32, int8 or "
@@ -122,7 +125,11 @@ Found describe(int ordinal) {
                             "float32 + float32 -> float32 at TF32 precision where the kernel allows TF32; at "
                             "Subgroup scope, in work-groups of "
                             "whole warps; any other per invocation"
-                          : "per invocation (tensor cores need sm_80)"));
+                          : "per invocation (tensor cores need sm_80)",
+             f.arch == 90 ? "; on the warpgroup MMA (wgmma): Workgroup scope in work-groups of 128 W items, "
+                            "64 W x N x K in multiples of 8 columns and 16 deep, float16 or bfloat16 into "
+                            "float32"
+                          : ""));
   info.timer = PORTA_TIMER_DEVICE;
   info.priority = 0;  // the vendor's own API first
   // The fastest of `porta-bench --gpu-only --sweep-matmul

@@ -109,6 +109,9 @@ CompiledModule Nvrtc::compile(const std::string& source, const std::string& name
   }
   out.is_ptx = chosen != arch;
   out.target = format("%s_%d", out.is_ptx ? "compute" : "sm", chosen);
+  // sm_90's warpgroup MMA (porta_cuda.h's porta_wgmma) is in sm_90a alone,
+  // whose code runs on sm_90 only: the device's own.
+  if (chosen == 90 && arch == 90 && source.find("porta_wgmma<") != std::string::npos) out.target += "a";
 
   Program program{api};
   std::string file = name.empty() ? std::string("kernel.cu") : name + ".cu";

@@ -148,6 +148,9 @@ DeviceEntry describe_device(cl_platform_id platform, cl_device_id device, uint32
       : device_version.rfind("OpenCL 2.", 0) == 0 || c_version.rfind("OpenCL C 2.", 0) == 0 ? "CL2.0"
                                                                                             : "CL1.2";
 
+  e.exact_divide_sqrt = (device_value<cl_device_fp_config>(device, CL_DEVICE_SINGLE_FP_CONFIG) &
+                         CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
+
   porta_device_info& info = e.info;
   plugin::copy_string(info.backend, "opencl");
   // Two platforms may expose devices of the same name (a GPU through its vendor's

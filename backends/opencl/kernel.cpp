@@ -46,11 +46,16 @@ void check_extensions(const porta_kernel_desc& desc, const porta_plugin_device_t
 }
 
 // Subgroup built-ins belong to OpenCL C 2.0 and later: a kernel using them
-// builds with the newest standard the device's compiler takes.
+// builds with the newest standard the device's compiler takes. float
+// division and sqrt are correctly rounded where the device can make them so
+// (OpenCL C otherwise allows 2.5 and 3 ulp; NVIDIA's compiler takes that
+// freedom), as on every other backend.
 std::string build_options(const porta_kernel_desc& desc, const DeviceEntry& entry) {
+  std::string options = kBuildOptions;
   for (const std::string& name : required_extensions(desc))
-    if (name.rfind("cl_khr_subgroup", 0) == 0) return "-cl-std=" + entry.opencl_c_std;
-  return kBuildOptions;
+    if (name.rfind("cl_khr_subgroup", 0) == 0) options = "-cl-std=" + entry.opencl_c_std;
+  if (entry.exact_divide_sqrt) options += " -cl-fp32-correctly-rounded-divide-sqrt";
+  return options;
 }
 
 // A cached binary is stored behind this header, so a truncated or foreign file

@@ -38,8 +38,11 @@ struct DeviceEntry {
   std::string platform_version;  // CL_PLATFORM_VERSION
   uint32_t pointer_bytes = 8;    // CL_DEVICE_ADDRESS_BITS / 8: size of a __global pointer argument
   uint32_t max_parameter_bytes = 0;
-  std::string extensions;              // CL_DEVICE_EXTENSIONS
-  std::string opencl_c_std;            // the newest -cl-std= its compiler takes: "CL1.2", "CL2.0" or "CL3.0"
+  std::string extensions;    // CL_DEVICE_EXTENSIONS
+  std::string opencl_c_std;  // the newest -cl-std= its compiler takes: "CL1.2", "CL2.0" or "CL3.0"
+  // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT: float division and sqrt rounded as
+  // IEEE-754 asks where the program is built to have them so.
+  bool exact_divide_sqrt = false;
   CommandBufferApi command_buffers;    // `create` null: no usable cl_khr_command_buffer
   std::string command_buffers_absent;  // why, for the log
 };

@@ -264,6 +264,7 @@ const ExtensionNeed kExtensions[] = {
     {"SPV_KHR_shader_clock", VK_KHR_SHADER_CLOCK_EXTENSION_NAME, 0},
     {"SPV_KHR_expect_assume", kExpectAssumeExtension, 0},
     {"SPV_KHR_cooperative_matrix", kCooperativeMatrixExtension, 0},
+    {"SPV_NV_cooperative_matrix2", kCooperativeMatrix2Extension, 0},
     {"SPV_KHR_bfloat16", kBfloat16Extension, 0},
 };
 
@@ -380,7 +381,8 @@ const std::vector<const char*>& wanted_device_extensions() {
 }
 
 std::vector<uint32_t> prepare_module(const PhysicalDevice& d, const std::set<std::string>& enabled,
-                                     const uint32_t* words, size_t count, const std::string& kernel) {
+                                     const uint32_t* words, size_t count, const std::string& kernel,
+                                     uint32_t invocations, const std::map<uint32_t, uint32_t>& specs) {
   const std::string where = format("vulkan: %s: kernel '%s'", d.label.c_str(), kernel.c_str());
   // What is there to take out where the device lacks it.
   const ExtensionNeed* expect_assume = nullptr;
@@ -429,7 +431,9 @@ std::vector<uint32_t> prepare_module(const PhysicalDevice& d, const std::set<std
     }
   });
 
-  if (cooperative_matrix) check_cooperative_matrices(d.cooperative_matrices, d.label, words, count, where);
+  if (cooperative_matrix)
+    check_cooperative_matrices(d.cooperative_matrices, d.label, words, count, where, d.flexible_matrices,
+                               invocations, specs);
 
   // Legalise: the instructions of extensions the device did not enable, where
   // taking them out changes nothing the kernel computes. OpExpectKHR gives its

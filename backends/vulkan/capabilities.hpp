@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,7 +26,11 @@ const std::vector<const char*>& wanted_device_extensions();
 // The module's words as they go to vkCreateShaderModule: checked against the
 // device opened with `enabled` extensions, legalised where that is exact.
 // Throws UNSUPPORTED when the device lacks what the module needs.
+// `invocations`: the kernel's work-group size (items in all, spec constants
+// applied), which its Workgroup-scope cooperative matrices must be listed for;
+// `specs`: its spec-constant values by SpecId (matrices sized by them).
 std::vector<uint32_t> prepare_module(const PhysicalDevice& device, const std::set<std::string>& enabled,
-                                     const uint32_t* words, size_t count, const std::string& kernel);
+                                     const uint32_t* words, size_t count, const std::string& kernel,
+                                     uint32_t invocations, const std::map<uint32_t, uint32_t>& specs = {});
 
 }  // namespace porta::vk

@@ -118,8 +118,8 @@ Device::Device(const PhysicalDevice& p, const porta_plugin_device_options& optio
   }
   memory = std::make_unique<MemoryPool>(*this);
   staging = std::make_unique<StagingPool>(*this);
-  spin_budget = p.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? plugin::kSpinBudget
-                                                                       : plugin::kGpuSpinBudget;
+  spin_budget =
+      p.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? plugin::kSpinBudget : plugin::kGpuSpinBudget;
   plugin::log(PORTA_LOG_INFO,
               format("vulkan: opened %s: queue family %u, memory type %u for buffers%s, %s, %s",
                      label().c_str(), p.queue_family, device_memory_type,

@@ -342,6 +342,19 @@ void describe(Instance& in, PhysicalDevice& d) {
       d.cooperative_matrices.resize(count);
     }
   }
+  if (features.cooperative_matrix2.cooperativeMatrixWorkgroupScope ||
+      features.cooperative_matrix2.cooperativeMatrixFlexibleDimensions) {
+    PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV list = nullptr;
+    load_instance(in, list, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV", false);
+    uint32_t count = 0;
+    if (list && list(d.handle, &count, nullptr) == VK_SUCCESS) {
+      CooperativeMatrixFlexibleDimensionsPropertiesNV empty{};
+      empty.sType = kStructureTypeCooperativeMatrixFlexibleDimensionsPropertiesNV;
+      d.flexible_matrices.resize(count, empty);
+      if (list(d.handle, &count, d.flexible_matrices.data()) != VK_SUCCESS) count = 0;
+      d.flexible_matrices.resize(count);
+    }
+  }
   d.timeline = v12 && features.v12.timelineSemaphore && !in.is_disabled("timeline");
   d.push_descriptor = d.has(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) && !in.is_disabled("push-descriptor");
 
@@ -478,7 +491,7 @@ void describe(Instance& in, PhysicalDevice& d) {
   if (d.features->cooperative_matrix.cooperativeMatrix)
     plugin::log(PORTA_LOG_INFO,
                 format("vulkan: %s lists cooperative-matrix multiply-adds: %s", d.label.c_str(),
-                       describe_cooperative_matrices(d.cooperative_matrices).c_str()));
+                       describe_cooperative_matrices(d.cooperative_matrices, d.flexible_matrices).c_str()));
 }
 
 void enumerate(Instance& in) {
@@ -525,6 +538,7 @@ FeatureChain::FeatureChain(const PhysicalDevice& d) {
   clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
   expect_assume.sType = kStructureTypeShaderExpectAssumeFeaturesKHR;
   cooperative_matrix.sType = kStructureTypeCooperativeMatrixFeaturesKHR;
+  cooperative_matrix2.sType = kStructureTypeCooperativeMatrix2FeaturesNV;
   bfloat16.sType = kStructureTypeShaderBfloat16FeaturesKHR;
   maintenance8.sType = kStructureTypeMaintenance8FeaturesKHR;
   void** tail = &core.pNext;
@@ -546,6 +560,7 @@ FeatureChain::FeatureChain(const PhysicalDevice& d) {
   if (d.has(VK_KHR_SHADER_CLOCK_EXTENSION_NAME)) link(clock);
   if (d.has(kExpectAssumeExtension)) link(expect_assume);
   if (d.has(kCooperativeMatrixExtension)) link(cooperative_matrix);
+  if (d.has(kCooperativeMatrixExtension) && d.has(kCooperativeMatrix2Extension)) link(cooperative_matrix2);
   if (d.has(kBfloat16Extension)) link(bfloat16);
   if (d.has(kMaintenance8Extension)) link(maintenance8);
 }

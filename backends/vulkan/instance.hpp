@@ -43,6 +43,36 @@ constexpr VkStructureType kStructureTypeCooperativeMatrixPropertiesKHR =
     static_cast<VkStructureType>(1000506001);
 using PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR =
     VkResult(VKAPI_PTR*)(VkPhysicalDevice, uint32_t*, CooperativeMatrixPropertiesKHR*);
+// VK_NV_cooperative_matrix2: matrices of Workgroup scope, and multiply-adds
+// of any size that is a multiple of a listed granularity (flexible
+// dimensions), each for work-groups of a listed size.
+struct CooperativeMatrix2FeaturesNV {
+  VkStructureType sType;
+  void* pNext;
+  VkBool32 cooperativeMatrixWorkgroupScope;
+  VkBool32 cooperativeMatrixFlexibleDimensions;
+  VkBool32 cooperativeMatrixReductions;
+  VkBool32 cooperativeMatrixConversions;
+  VkBool32 cooperativeMatrixPerElementOperations;
+  VkBool32 cooperativeMatrixTensorAddressing;
+  VkBool32 cooperativeMatrixBlockLoads;
+};
+struct CooperativeMatrixFlexibleDimensionsPropertiesNV {
+  VkStructureType sType;
+  void* pNext;
+  uint32_t MGranularity, NGranularity, KGranularity;
+  uint32_t AType, BType, CType, ResultType;
+  VkBool32 saturatingAccumulation;
+  uint32_t scope;
+  uint32_t workgroupInvocations;  // Workgroup scope: the work-group's size; else 0
+};
+constexpr VkStructureType kStructureTypeCooperativeMatrix2FeaturesNV =
+    static_cast<VkStructureType>(1000593000);
+constexpr VkStructureType kStructureTypeCooperativeMatrixFlexibleDimensionsPropertiesNV =
+    static_cast<VkStructureType>(1000593001);
+using PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV =
+    VkResult(VKAPI_PTR*)(VkPhysicalDevice, uint32_t*, CooperativeMatrixFlexibleDimensionsPropertiesNV*);
+constexpr const char* kCooperativeMatrix2Extension = "VK_NV_cooperative_matrix2";
 constexpr VkStructureType kStructureTypeShaderBfloat16FeaturesKHR = static_cast<VkStructureType>(1000141000);
 constexpr const char* kCooperativeMatrixExtension = "VK_KHR_cooperative_matrix";
 constexpr const char* kBfloat16Extension = "VK_KHR_shader_bfloat16";
@@ -81,6 +111,7 @@ struct FeatureChain {
   VkPhysicalDeviceShaderClockFeaturesKHR clock{};
   ShaderExpectAssumeFeaturesKHR expect_assume{};
   CooperativeMatrixFeaturesKHR cooperative_matrix{};
+  CooperativeMatrix2FeaturesNV cooperative_matrix2{};
   ShaderBfloat16FeaturesKHR bfloat16{};
   Maintenance8FeaturesKHR maintenance8{};
 
@@ -117,6 +148,9 @@ struct PhysicalDevice {
   VkPhysicalDeviceVulkan12Properties v12_properties{};  // all zero below Vulkan 1.2
   // The cooperative-matrix multiply-adds it lists (VK_KHR_cooperative_matrix); empty without them.
   std::vector<CooperativeMatrixPropertiesKHR> cooperative_matrices;
+  // Its flexible-dimension multiply-adds (VK_NV_cooperative_matrix2, where it
+  // has workgroup scope or flexible dimensions); empty without them.
+  std::vector<CooperativeMatrixFlexibleDimensionsPropertiesNV> flexible_matrices;
 
   bool has(const char* extension) const { return extensions.count(extension) != 0; }
 };
@@ -135,7 +169,7 @@ struct Instance {
   // driver as they are, so tests see what the driver does.
   std::set<std::string> disabled;
   uint64_t timeout_ns = 60ull * 1000 * 1000 * 1000;  // PORTA_VULKAN_TIMEOUT_MS
-  bool pipeline_stats = false;                        // PORTA_VULKAN_PIPELINE_STATS=1 (a diagnostic)
+  bool pipeline_stats = false;                       // PORTA_VULKAN_PIPELINE_STATS=1 (a diagnostic)
   uint32_t validation_layer_version = 0;             // its header version; 0: validation off
 
   bool is_disabled(const char* capability) const { return disabled.count(capability) != 0; }

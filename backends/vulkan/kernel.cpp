@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 #include "capabilities.hpp"
 
@@ -29,11 +30,13 @@ void log_pipeline_statistics(const Device& device, const Kernel& k) {
       VK_SUCCESS)
     return;
   for (uint32_t e = 0; e < count; ++e) {
-    VkPipelineExecutableInfoKHR which = make<VkPipelineExecutableInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
+    VkPipelineExecutableInfoKHR which =
+        make<VkPipelineExecutableInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
     which.pipeline = k.pipeline;
     which.executableIndex = e;
     uint32_t n = 0;
-    if (device.fn.vkGetPipelineExecutableStatisticsKHR(device.handle, &which, &n, nullptr) != VK_SUCCESS) continue;
+    if (device.fn.vkGetPipelineExecutableStatisticsKHR(device.handle, &which, &n, nullptr) != VK_SUCCESS)
+      continue;
     std::vector<VkPipelineExecutableStatisticKHR> stats(
         n, make<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
     if (device.fn.vkGetPipelineExecutableStatisticsKHR(device.handle, &which, &n, stats.data()) != VK_SUCCESS)
@@ -57,9 +60,9 @@ void log_pipeline_statistics(const Device& device, const Kernel& k) {
           break;
       }
     }
-    plugin::log(PORTA_LOG_INFO, format("vulkan: %s: kernel '%s': pipeline statistics of %s: %s",
-                                       device.label().c_str(), k.name.c_str(), executables[e].name,
-                                       line.empty() ? "none given" : line.c_str()));
+    plugin::log(PORTA_LOG_INFO,
+                format("vulkan: %s: kernel '%s': pipeline statistics of %s: %s", device.label().c_str(),
+                       k.name.c_str(), executables[e].name, line.empty() ? "none given" : line.c_str()));
   }
 }
 
@@ -159,8 +162,11 @@ bool cache_data_matches(const Device& device, const void* data, size_t size) {
 
 void create_pipeline(Device& device, Kernel& k, const porta_kernel_desc& desc) {
   // Refuses, before the driver sees it, a module that needs what the device lacks.
+  std::map<uint32_t, uint32_t> specs;
+  for (uint32_t i = 0; i < desc.spec_count; ++i) specs[desc.specs[i].id] = desc.specs[i].bits;
   const std::vector<uint32_t> spirv =
-      prepare_module(device.physical, device.enabled_extensions, desc.spirv, desc.spirv_words, k.name);
+      prepare_module(device.physical, device.enabled_extensions, desc.spirv, desc.spirv_words, k.name,
+                     desc.workgroup_size[0] * desc.workgroup_size[1] * desc.workgroup_size[2], specs);
   const porta_host_api* host = plugin::host();
   const std::string key = cache_key(device, desc);
   void* cached = nullptr;

@@ -96,8 +96,8 @@ namespace porta::vk {
   X(vkGetSemaphoreCounterValue)               \
   X(vkSignalSemaphore)                        \
   X(vkCmdPushDescriptorSetKHR)                \
-  X(vkGetMemoryHostPointerPropertiesEXT)       \
-  X(vkGetPipelineExecutablePropertiesKHR)      \
+  X(vkGetMemoryHostPointerPropertiesEXT)      \
+  X(vkGetPipelineExecutablePropertiesKHR)     \
   X(vkGetPipelineExecutableStatisticsKHR)
 
 #define PORTA_VK_DECLARE(name) PFN_##name name = nullptr;

@@ -3,7 +3,9 @@
 // the way the matmul launcher does, instead of the ops: how the launcher's
 // choices were made. Given a matmul_coop_f16.spv or matmul_coop_f32.spv (the
 // cooperative-matrix variants, kernels/matmul/matmul_coop.comp, as the build
-// leaves them in build/<preset>/kernels/spirv/), it sweeps their tilings.
+// leaves them in build/<preset>/kernels/spirv/), it sweeps their tilings;
+// given matmul_workgroup.spv (bench/kernels/matmul_workgroup.comp, left in
+// build/<preset>/bench/coopmat_peak/), the Workgroup-scope GEMM's.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -126,6 +128,54 @@ void sweep_coop(const Options& o, Device& device, Stream& stream, const Peak& pe
   }
 }
 
+// The Workgroup-scope GEMM (bench/kernels/matmul_workgroup.comp): blocks of
+// C per group, the slice depth and the group's size, each as the device's
+// compiler takes them (a shape it does not list is refused, and the row says
+// why).
+void sweep_workgroup(const Options& o, Device& device, Stream& stream, const Peak& peak, const Row& prototype,
+                     const std::function<void(Row&)>& done, const std::vector<uint32_t>& words) {
+  struct Choice {
+    uint32_t items, bm, bn, bk;
+  };
+  std::vector<Choice> choices;
+  for (uint32_t items : {128u, 256u})
+    for (const auto& [bm, bn] : std::vector<std::pair<uint32_t, uint32_t>>{
+             {64, 64}, {64, 128}, {64, 256}, {128, 64}, {128, 128}, {128, 256}, {256, 128}})
+      for (uint32_t bk : {16u, 32u, 64u}) choices.push_back({items, bm, bn, bk});
+  // A device with sm_90's warpgroup MMA runs the blocks of 64 rows per 128
+  // items there; the others it would run spread over the items (slowly).
+  const bool warpgroups = (device.info().features & PORTA_FEATURE_COOPERATIVE_MATRIX_WORKGROUP_HW) != 0;
+  std::vector<uint64_t> sizes = !o.matmul.empty() ? o.matmul : std::vector<uint64_t>{4096u};
+  for (uint64_t n : sizes) {
+    Buffer a = device.buffer(n * n * 2), b = device.buffer(n * n * 2), c = device.buffer(n * n * 4);
+    stream.fill(a, 0.5f);
+    stream.fill(b, 0.25f);
+    for (const Choice& ch : choices) {
+      if (n % ch.bm || n % ch.bn || n % ch.bk) continue;
+      if (warpgroups && ch.bm * 128 != 64 * ch.items) continue;
+      Row row = prototype;
+      row.op = "matmul_f16";
+      row.dims = {n, n, n};
+      char label[96];
+      std::snprintf(label, sizeof label, "%llu^2 workgroup %u items, %ux%u, bk%u",
+                    static_cast<unsigned long long>(n), ch.items, ch.bm, ch.bn, ch.bk);
+      row.size = label;
+      row.work = 2.0 * n * n * n;
+      try {
+        Kernel k = device.kernel(spirv(words, "matmul_workgroup"),
+                                 {{0u, ch.items}, {1u, ch.bm}, {2u, ch.bn}, {3u, ch.bk}});
+        const SquarePush push = square_push(n, uint32_t(n / ch.bm));
+        time_row(o, stream, peak, row, [&] {
+          stream.dispatch(k, {uint32_t(n / ch.bn), uint32_t(n / ch.bm), 1}, {a, b, c}, push);
+        });
+      } catch (const std::exception& e) {
+        row.error = e.what();
+      }
+      done(row);
+    }
+  }
+}
+
 }  // namespace
 
 void sweep_matmul(const Options& o, Device& device, Stream& stream, bool cpu_type, const Peak& peak,
@@ -141,6 +191,8 @@ void sweep_matmul(const Options& o, Device& device, Stream& stream, bool cpu_typ
                                                     std::to_string(bytes.size()) + " bytes)");
     std::vector<uint32_t> words(bytes.size() / 4);
     std::memcpy(words.data(), bytes.data(), bytes.size());
+    if (path.find("matmul_workgroup") != std::string::npos)
+      return sweep_workgroup(o, device, stream, peak, prototype, done, words);
     const bool f16 = path.find("matmul_coop_f16") != std::string::npos;
     if (!f16 && path.find("matmul_coop_f32") == std::string::npos)
       throw Error(PORTA_ERROR_INVALID_ARGUMENT,

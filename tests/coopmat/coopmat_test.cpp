@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -303,6 +304,63 @@ TEST_F(CooperativeMatrix, GemmF16ThroughSharedMemoryWithSpecSizedGroups) {
   }
 }
 
+// gemm_workgroup: matrices of Workgroup scope, A and B loaded straight from
+// their buffers, C updated in place (loaded, alpha * A * B added, stored back),
+// in work-groups of 128, 96 and 256 items (the size and the block's shape are
+// spec constants): 64 x 32 blocks 16 deep, 64 x 256 blocks 32 deep (wgmma's
+// chunks of 64 columns, two slices a product on sm_90) and 128 x 64 in groups
+// of 256 (two warpgroups). Each element of C must take the product once: the
+// lowering holds a matrix in every item, or spreads it over them, so an item
+// storing before another has loaded, or a multiply-add reading an operand
+// another item has not stored, would add it twice or wrongly. Small integers:
+// every product and sum is exact. A Vulkan device runs the shapes it lists
+// (NVIDIA's: groups of 32 to 256 in multiples of 32 rows; not 96 items).
+TEST_F(CooperativeMatrix, WorkgroupScopeGemmUpdatesInPlace) {
+  struct Shape {
+    uint32_t items, bm, bn, bk;
+  };
+  std::string refused;
+  uint32_t ran = 0;
+  const Shape shapes[] = {{128, 64, 32, 16}, {96, 64, 32, 16}, {128, 64, 256, 32}, {256, 128, 64, 16}};
+  for (const Shape& shape : shapes) {
+    std::string reason;
+    auto kernel = half_kernel("gemm_workgroup", reason,
+                              {{0, shape.items}, {1, shape.bm}, {2, shape.bn}, {3, shape.bk}});
+    const std::string name = std::to_string(shape.items) + " items, " + std::to_string(shape.bm) + "x" +
+                             std::to_string(shape.bn) + "x" + std::to_string(shape.bk);
+    if (!kernel) {
+      refused += (refused.empty() ? "" : "; ") + name + ": " + reason;
+      continue;
+    }
+    ++ran;
+    const uint32_t rows = 2 * shape.bm, cols = 2 * shape.bn, depth = 3 * shape.bk;
+    std::mt19937 rng(shape.items + shape.bn);
+    std::uniform_int_distribution<int> value(-4, 4);
+    std::vector<uint16_t> a(rows * depth), b(depth * cols);
+    std::vector<float> c0(rows * cols);
+    for (uint16_t& v : a) v = porta::float_to_half(float(value(rng)));
+    for (uint16_t& v : b) v = porta::float_to_half(float(value(rng)));
+    for (float& v : c0) v = float(value(rng));
+    porta::Buffer da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c0);
+    struct {
+      uint32_t m, n, k;
+      float alpha;
+    } params{rows, cols, depth, alpha};
+    stream.dispatch(*kernel, {cols / shape.bn, rows / shape.bm}, {da, db, dc}, params);
+    const std::vector<float> c = read<float>(dc, rows * cols);
+    for (uint32_t i = 0; i < rows; ++i)
+      for (uint32_t j = 0; j < cols; ++j) {
+        float sum = 0;
+        for (uint32_t l = 0; l < depth; ++l)
+          sum += porta::half_to_float(a[i * depth + l]) * porta::half_to_float(b[l * cols + j]);
+        ASSERT_EQ(c[i * cols + j], c0[i * cols + j] + alpha * sum) << name << ": C[" << i << "][" << j << "]";
+      }
+  }
+  if (!ran) GTEST_SKIP() << refused;
+  // The lowering runs every shape.
+  if (lowered()) EXPECT_EQ(ran, std::size(shapes)) << refused;
+}
+
 // float16_t matrices element by element (scalar multiply, add, indexing up to
 // length()), a float16_t-accumulator 32 x 16 x 32 multiply-add (two tensor-core
 // tiles each way), a column-major load and store, a conversion to float.
@@ -563,8 +621,8 @@ void main() {
 }
 
 TEST_F(CooperativeMatrix, UnloweredScopeIsRefusedByName) {
-  expect_refused(dev, "workgroup_scope.comp", "float", "gl_ScopeWorkgroup",
-                 "cooperative matrix: matrices of scope 2 (only Subgroup, 3, is lowered) "
+  expect_refused(dev, "device_scope.comp", "float", "gl_ScopeDevice",
+                 "cooperative matrix: matrices of scope 1 (Subgroup, 3, and Workgroup, 2, are lowered) "
                  "(OpTypeCooperativeMatrixKHR)");
 }
 

@@ -4,6 +4,7 @@
 // are placeholders there: a wrong answer, never allowed).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -53,6 +54,64 @@ TEST(TensorCores, Float16AndInt8MatricesMapAndTargetCudaCallsMmaSync) {
       tr::translate(for_tensor_cores(spirv("int8_muladd")), target_options(tr::Target::Cuda)).source;
   EXPECT_NE(int8.find("porta_mma_sync<coopmat16x16_accumulator, 16, 16, 32, true, false>("),
             std::string::npos);
+}
+
+// Workgroup-scope matrices: on tensor cores only through sm_90's warpgroup
+// MMA (gemm_workgroup in groups of 128 items, not 96); elsewhere, spread over
+// the group where its size is known (every store its own item's elements, the
+// multiply-add through two shared arrays between work-group barriers), else
+// whole in each item, with a work-group barrier before each store
+// (workgroup_in_place, its group sized by spec constant 0).
+TEST(WorkgroupMatrices, WarpgroupsOnSm90ElseSpreadOrWholeInEachItem) {
+  std::vector<uint32_t> words = spirv("gemm_workgroup");
+  EXPECT_TRUE(tr::uses_workgroup_matrices(words));
+  EXPECT_FALSE(tr::uses_workgroup_matrices(spirv("gemm_f16")));
+  EXPECT_NE(tr::tensor_core_mismatch(words, {{0, 128}})
+                .find("a matrix of Workgroup scope (mma.sync's fragments are "
+                      "one subgroup's; wgmma, sm_90's, takes a warpgroup's)"),
+            std::string::npos);
+  // sm_90's warpgroup MMA: groups of 128 items map (A and C of 64 rows), 96 do not.
+  EXPECT_EQ(tr::tensor_core_mismatch(words, {{0, 128}}, false, true), "");
+  EXPECT_NE(tr::tensor_core_mismatch(words, {{0, 96}}, false, true)
+                .find("in work-groups of 96 items (wgmma takes warpgroups of 128)"),
+            std::string::npos);
+  tr::PrepareOptions options;
+  options.tensor_cores = true;
+  options.warpgroups = true;
+  options.specs = {{0, 128}};
+  const std::string source =
+      tr::translate(tr::prepare(words, options), target_options(tr::Target::Cuda)).source;
+  EXPECT_NE(source.find("porta_wgmma<coopmat64x32_accumulator, 64, 32, 16>("), std::string::npos);
+  words = spirv("workgroup_in_place");
+  struct Counts {
+    int workgroup_barriers = 0, shared_arrays = 0, local_index = 0, literal_size = 0;
+  };
+  const auto count = [](const std::vector<uint32_t>& module) {
+    Counts c;
+    std::vector<uint32_t> twos;  // constants of value 2: Workgroup scope
+    for (size_t at = 5; at < module.size(); at += module[at] >> 16) {
+      const uint32_t opcode = module[at] & 0xffff;
+      const uint32_t* o = &module[at + 1];
+      if (opcode == 43 && o[2] == 2) twos.push_back(o[1]);  // OpConstant 2
+      if (opcode == 224 && std::count(twos.begin(), twos.end(), o[0]))
+        ++c.workgroup_barriers;                                       // OpControlBarrier
+      if (opcode == 59 && o[2] == 4) ++c.shared_arrays;               // OpVariable Workgroup
+      if (opcode == 71 && o[1] == 11 && o[2] == 29) ++c.local_index;  // BuiltIn LocalInvocationIndex
+      if (opcode == 16 && o[1] == 17) c.literal_size = int(o[2]);     // LocalSize
+    }
+    return c;
+  };
+  const Counts whole = count(tr::lower_cooperative_matrix(words));
+  EXPECT_EQ(whole.shared_arrays, 0);
+  EXPECT_EQ(whole.local_index, 0);
+  EXPECT_EQ(whole.workgroup_barriers, 1);  // before the store
+  for (uint32_t items : {128u, 96u}) {
+    const Counts spread = count(tr::lower_cooperative_matrix(words, {{0, items}}, true));
+    EXPECT_EQ(spread.shared_arrays, 2) << items;
+    EXPECT_EQ(spread.local_index, 1) << items;
+    EXPECT_EQ(spread.workgroup_barriers, 2) << items;  // in the multiply-add, none before the store
+    EXPECT_EQ(spread.literal_size, int(items));
+  }
 }
 
 // What `work` refuses (UnsupportedFeature) contains `expected`.

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,63 @@ TEST(VulkanCooperativeMatrixList, AMatrixInNoListedMultiplyAddIsRefused) {
       refusal({entry(16, 8, 32, kS32, kS32), entry(16, 16, 16, kF32, kF32), entry(16, 8, 16, kF32, kF32)},
               "elementwise"),
       "");
+}
+
+// VK_NV_cooperative_matrix2's flexible dimensions: workgroup_in_place's
+// Workgroup-scope 64x32x16 product runs where a listed granularity divides
+// it, in work-groups of the listed size only.
+TEST(VulkanCooperativeMatrixList, WorkgroupScopeNeedsAFlexibleEntryOfTheGroupSize) {
+  const std::vector<uint32_t> words = spirv("workgroup_in_place", PORTA_COOPMAT_SPIRV);
+  const auto why =
+      [&](const std::vector<porta::vk::CooperativeMatrixFlexibleDimensionsPropertiesNV>& flexible,
+          uint32_t invocations) -> std::string {
+    try {
+      porta::vk::check_cooperative_matrices(kNvidiaLike, "vulkan device 0 (GPU)", words.data(), words.size(),
+                                            "k", flexible, invocations);
+    } catch (const porta::plugin::Failure& f) {
+      EXPECT_EQ(f.status, PORTA_ERROR_UNSUPPORTED);
+      return f.what();
+    }
+    return "";
+  };
+  porta::vk::CooperativeMatrixFlexibleDimensionsPropertiesNV entry{};
+  entry.sType = porta::vk::kStructureTypeCooperativeMatrixFlexibleDimensionsPropertiesNV;
+  entry.MGranularity = entry.NGranularity = entry.KGranularity = 16;
+  entry.AType = entry.BType = kF16;
+  entry.CType = entry.ResultType = kF32;
+  entry.scope = 2;
+  entry.workgroupInvocations = 128;
+  // Subgroup-scope shapes alone: refused, naming the product.
+  std::string text = why({}, 128);
+  EXPECT_NE(text.find("64x32x16 float16 x float16 + float32 -> float32 at Workgroup scope in work-groups of "
+                      "128 is not one vulkan device 0 (GPU) lists"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(why({entry}, 128), "");
+  // Another group size, or a granularity that does not divide 32 columns.
+  text = why({entry}, 256);
+  EXPECT_NE(text.find("in work-groups of 256 is not one"), std::string::npos) << text;
+  EXPECT_NE(text.find("multiples of 16x16x16 float16 x float16 + float32 -> float32 at Workgroup scope in "
+                      "work-groups of 128"),
+            std::string::npos)
+      << text;
+  entry.NGranularity = 64;
+  EXPECT_NE(why({entry}, 128), "");
+  // gemm_workgroup's sizes are spec constants (1-3), read with the kernel's
+  // values: 256 columns are a multiple of 64, 32 (the default) are not.
+  const std::vector<uint32_t> sized = spirv("gemm_workgroup", PORTA_COOPMAT_SPIRV);
+  const auto sized_why = [&](const std::map<uint32_t, uint32_t>& specs) -> std::string {
+    try {
+      porta::vk::check_cooperative_matrices(kNvidiaLike, "vulkan device 0 (GPU)", sized.data(), sized.size(),
+                                            "k", {entry}, 128, specs);
+    } catch (const porta::plugin::Failure& f) {
+      return f.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(sized_why({{2, 256}}), "");
+  text = sized_why({});
+  EXPECT_NE(text.find("64x32x16 float16"), std::string::npos) << text;
 }
 
 TEST(VulkanCooperativeMatrixList, ADeviceListingNothingRefusesAll) {

@@ -243,6 +243,148 @@ D porta_mma_sync(const A& a, const B& b, const C& c) {
   return d;
 }
 
+/* Workgroup-scope cooperative matrices on sm_90's warpgroup MMA (wgmma;
+ * translator/README.md, "Tensor cores"): D = A * B + C for a work-group of
+ * G = 128 W threads and M = 64 W rows, float16 or bfloat16 A and B, float C
+ * and D. Warpgroup w (threads 128 w to 128 w + 127) holds rows 64 w to
+ * 64 w + 63 of A, C and D as wgmma's register fragments: per warp, mma.sync
+ * m16n8k16's A layout in 16-column blocks (8 components a thread) and its C
+ * layout in 8-column blocks (4). B goes through shared memory, where wgmma
+ * reads it K-major without swizzling: 8 x 8 core matrices of 128 bytes, the
+ * one of n block nb and k block kb at (nb K / 8 + kb) 128 bytes, its row
+ * n % 8 16 bytes of 8 consecutive k. A thread holds whole core rows of B, row
+ * rho = r G + t (t its index in the group) for r = 0, 1, ... while
+ * rho < K N / 8, component 8 r + i at k = rho % K / 8 * 8 + i,
+ * n = rho / K * 8 + rho % 8 (coopmat_lowering.cpp's position(), the same
+ * layout), so that each row is one 16-byte store. Every thread of the group
+ * calls it together (Workgroup scope asks for uniform control flow). */
+#define PORTA_WGMMA_D4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
+#define PORTA_WGMMA_N8(type)                                                                           \
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %9, 0; wgmma.mma_async.sync.aligned.m64n8k16.f32." type \
+               "." type " {%0, %1, %2, %3}, {%4, %5, %6, %7}, %8, p, 1, 1, 0; }"                       \
+               : PORTA_WGMMA_D4(0)                                                                     \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(1u))
+#define PORTA_WGMMA_N16(type)                                                                            \
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %13, 0; wgmma.mma_async.sync.aligned.m64n16k16.f32." type \
+               "." type " {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, p, 1, 1, 0; }"      \
+               : PORTA_WGMMA_D4(0), PORTA_WGMMA_D4(4)                                                    \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(1u))
+#define PORTA_WGMMA_N32(type)                                                                              \
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %21, 0; wgmma.mma_async.sync.aligned.m64n32k16.f32." type   \
+               "." type                                                                                    \
+               " {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, {%16, %17, %18, " \
+               "%19}, %20, p, 1, 1, 0; }"                                                                  \
+               : PORTA_WGMMA_D4(0), PORTA_WGMMA_D4(4), PORTA_WGMMA_D4(8), PORTA_WGMMA_D4(12)               \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(1u))
+#define PORTA_WGMMA_N64(type)                                                                             \
+  asm volatile(                                                                                           \
+      "{ .reg .pred p; setp.ne.b32 p, %37, 0; wgmma.mma_async.sync.aligned.m64n64k16.f32." type "." type  \
+      " {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, " \
+      "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1, 0; }"  \
+      : PORTA_WGMMA_D4(0), PORTA_WGMMA_D4(4), PORTA_WGMMA_D4(8), PORTA_WGMMA_D4(12), PORTA_WGMMA_D4(16),  \
+        PORTA_WGMMA_D4(20), PORTA_WGMMA_D4(24), PORTA_WGMMA_D4(28)                                        \
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(1u))
+/* bfloat16 components are their bits (unsigned short); float16 ones are
+ * porta_glsl.hpp's float16_t. */
+template <class T>
+constexpr bool porta_is_bits(const T*) {
+  return false;
+}
+inline constexpr bool porta_is_bits(const unsigned short*) { return true; }
+/* d[0 .. N / 2) += A's 64 x 16 fragment (a) times the 16 x N at desc. */
+template <unsigned N, bool BFloat16>
+void porta_wgmma_chunk(float* d, const unsigned* a, unsigned long long desc) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if constexpr (BFloat16) {
+    if constexpr (N == 64) PORTA_WGMMA_N64("bf16");
+    if constexpr (N == 32) PORTA_WGMMA_N32("bf16");
+    if constexpr (N == 16) PORTA_WGMMA_N16("bf16");
+    if constexpr (N == 8) PORTA_WGMMA_N8("bf16");
+  } else {
+    if constexpr (N == 64) PORTA_WGMMA_N64("f16");
+    if constexpr (N == 32) PORTA_WGMMA_N32("f16");
+    if constexpr (N == 16) PORTA_WGMMA_N16("f16");
+    if constexpr (N == 8) PORTA_WGMMA_N8("f16");
+  }
+#else
+  static_assert(N == 0, "porta: Workgroup-scope cooperative matrices on tensor cores need sm_90a (wgmma)");
+#endif
+}
+#undef PORTA_WGMMA_N8
+#undef PORTA_WGMMA_N16
+#undef PORTA_WGMMA_N32
+#undef PORTA_WGMMA_N64
+#undef PORTA_WGMMA_D4
+/* The columns [N0, N) of D: wgmma chunks of 64, then 32, 16 and 8 columns. */
+template <unsigned N0, unsigned N, unsigned K, bool BFloat16>
+void porta_wgmma_columns(float* d, const unsigned* a, unsigned base, unsigned k16) {
+  if constexpr (N0 < N) {
+    constexpr unsigned chunk = N - N0 >= 64 ? 64 : N - N0 >= 32 ? 32 : N - N0 >= 16 ? 16 : 8;
+    // The chunk's first core matrix (n block N0 / 8, k block 2 k16), LBO 128
+    // bytes to the next along K, SBO K * 16 to the next along N.
+    const unsigned start = base + (N0 / 8 * (K / 8) + 2 * k16) * 128u;
+    const unsigned long long desc = (unsigned long long)((start >> 4) & 0x3fffu) |
+                                    (unsigned long long)(128u >> 4) << 16 |
+                                    (unsigned long long)((K * 16u) >> 4) << 32;
+    porta_wgmma_chunk<chunk, BFloat16>(d + N0 / 2, a, desc);
+    porta_wgmma_columns<N0 + chunk, N, K, BFloat16>(d, a, base, k16);
+  }
+}
+template <class D, unsigned M, unsigned N, unsigned K, class A, class B, class C>
+D porta_wgmma(const A& a, const B& b, const C& c) {
+  constexpr unsigned rows = K * N / 8;  // core-matrix rows of B
+  constexpr bool bfloat16 = porta_is_bits(static_cast<decltype(&a.elements[0])>(nullptr));
+  __shared__ alignas(128) unsigned short stage[K * N];
+  const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned group = blockDim.x * blockDim.y * blockDim.z;
+  // Every thread has finished the products that read the stage before.
+  __syncthreads();
+  constexpr unsigned per_thread = sizeof(b.elements) / sizeof(b.elements[0]) / 8;
+#pragma unroll
+  for (unsigned r = 0; r < per_thread; ++r) {
+    const unsigned rho = r * group + t;
+    if (rho < rows) {
+      uint4 row;
+      row.x = porta_mma_pair(&b.elements[8 * r]);
+      row.y = porta_mma_pair(&b.elements[8 * r + 2]);
+      row.z = porta_mma_pair(&b.elements[8 * r + 4]);
+      row.w = porta_mma_pair(&b.elements[8 * r + 6]);
+      *reinterpret_cast<uint4*>(&stage[rho * 8]) = row;
+    }
+  }
+  // The stores, made by the generic proxy, seen by wgmma's async proxy.
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  D d;
+  // The accumulators: C's, held in place while the products run (no read or
+  // write of them moves across the asm statements).
+#pragma unroll
+  for (unsigned i = 0; i < N / 2; ++i) {
+    porta_mma_assign(d.elements[i], c.elements[i]);
+    asm volatile("" : "+f"(d.elements[i])::"memory");
+  }
+  // A's fragments, every 16-deep slice's, before the fence: registers the
+  // products read are written before it (else ptxas fences each product).
+  unsigned fragments[K / 16][4];
+#pragma unroll
+  for (unsigned k16 = 0; k16 < K / 16; ++k16)
+#pragma unroll
+    for (unsigned j = 0; j < 4; ++j) {
+      fragments[k16][j] = porta_mma_pair(&a.elements[8 * k16 + 2 * j]);
+      asm volatile("" : "+r"(fragments[k16][j]));
+    }
+  const unsigned base = unsigned(__cvta_generic_to_shared(stage));
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+  for (unsigned k16 = 0; k16 < K / 16; ++k16)
+    porta_wgmma_columns<0, N, K, bfloat16>(d.elements, fragments[k16], base, k16);
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#pragma unroll
+  for (unsigned i = 0; i < N / 2; ++i) asm volatile("" : "+f"(d.elements[i])::"memory");
+  return d;
+}
+
 /* Fragment loads and stores between a `shared` array and a warp's fragments
  * (the lowering's porta_fragment_load/store_RxC_use_layout): the matrix's
  * row r, column c at base[element + r * stride + c] (RowMajor) or

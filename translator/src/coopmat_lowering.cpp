@@ -2,9 +2,10 @@
 // lowered to plain SPIR-V, for the translated targets and for the SPIRV-Tools and
 // SPIRV-Cross that porta links (Debian's, which predate the extension).
 //
-// How a matrix's elements are spread over a subgroup's invocations is the
-// implementation's choice, so one choice that is right everywhere is that each
-// invocation holds the whole matrix: a matrix type becomes an array of
+// How a matrix's elements are spread over its scope's invocations (a
+// subgroup's, or a work-group's for Workgroup scope) is the implementation's
+// choice, so one choice that is right everywhere is that each invocation
+// holds the whole matrix: a matrix type becomes an array of
 // rows * cols components (row r, column c at r * cols + c), its length
 // (OpCooperativeMatrixLengthKHR) is rows * cols, and loads, stores, the
 // multiply-add and the element-wise arithmetic become helper functions with
@@ -40,7 +41,7 @@ constexpr uint32_t kOpCooperativeMatrixStore = 4458;
 constexpr uint32_t kOpCooperativeMatrixMulAdd = 4459;
 constexpr uint32_t kOpCooperativeMatrixLength = 4460;
 constexpr uint32_t kMemoryModelGlsl450 = 1, kMemoryModelVulkan = 3;
-constexpr uint32_t kScopeDevice = 1, kScopeSubgroup = 3, kScopeQueueFamily = 5;
+constexpr uint32_t kScopeDevice = 1, kScopeWorkgroup = 2, kScopeSubgroup = 3, kScopeQueueFamily = 5;
 constexpr uint32_t kLayoutRowMajor = 0, kLayoutColumnMajor = 1;
 // Memory-operand bits that only the Vulkan memory model has (each of the first
 // two takes a scope operand), and memory-semantics bits likewise.
@@ -80,6 +81,15 @@ struct Matrix {
   uint32_t component = 0;  // type id
   uint32_t rows = 0, cols = 0;
   uint32_t use = 0;
+  uint32_t scope = 3;  // Subgroup (3) or Workgroup (2)
+  // Workgroup scope spread over the group's G items (Lowering::spread_):
+  // item i holds elements i, i + G, i + 2G, ... of the rows * cols in
+  // row-major order, length ceil(rows * cols / G) of them (the last item's
+  // past rows * cols are padding, zero).
+  bool spread = false;
+  // Workgroup scope on sm_90's warpgroup MMA (Lowering::warpgroups_):
+  // porta_cuda.h's porta_wgmma layouts (position()).
+  bool warpgroup = false;
   // bfloat16 components, held as their bits in a 16-bit unsigned integer
   // (bfloat16_lowering.cpp).
   bool bfloat16 = false;
@@ -100,13 +110,20 @@ class Lowering {
   // `fragments`: spread each matrix over a 32-lane subgroup as mma.sync's
   // operands (target cuda's tensor cores); where a matrix or the module does
   // not fit, mismatch() says why and run() must not be called.
+  // `fix_group_size`: `specs` are the values the kernel will be translated
+  // with, so a work-group size from spec constants may be read from them and
+  // frozen into the module (always so with fragments); else only a literal
+  // size spreads Workgroup-scope matrices.
   Lowering(const Words& spirv, bool fragments, const std::vector<SpecValue>& specs = {}, bool tf32 = false,
-           bool interface_only = false, const std::unordered_set<uint32_t>& bfloat16_matrices = {})
+           bool interface_only = false, const std::unordered_set<uint32_t>& bfloat16_matrices = {},
+           bool fix_group_size = false, bool warpgroups = false)
       : in_(spirv),
         bound_(spirv[3]),
         fragments_(fragments),
         interface_only_(interface_only),
         specs_(specs),
+        fix_group_size_(fragments || fix_group_size),
+        warpgroups_(warpgroups),
         tf32_(tf32),
         bfloat16_matrices_(bfloat16_matrices) {
     read();
@@ -146,8 +163,12 @@ class Lowering {
   }
   uint32_t constant(uint32_t type_id, uint32_t value);
   uint32_t uint_constant(uint32_t value) { return constant(uint_type(), value); }
+  uint32_t null_constant(uint32_t type_id);
   // The literal value of an OpConstant (32-bit integer) id, or refuses.
   uint32_t literal(uint32_t id, const char* what, const Instruction& at) const;
+  // A matrix size: a constant, or a spec constant's value (specs_) where the
+  // module is lowered with the kernel's values or for its interface alone.
+  uint32_t size_literal(uint32_t id, const char* what, const Instruction& at) const;
   bool is_float(uint32_t type_id) const;
   bool is_signed_int(uint32_t type_id) const;
   uint32_t width(uint32_t type_id) const;
@@ -216,9 +237,34 @@ class Lowering {
   // Fragments: the work-group size, and whether it came from spec constants
   // (run() then writes it as literals: LocalSize, gl_WorkGroupSize's constants).
   const std::vector<SpecValue> specs_;
+  const bool fix_group_size_;
+  // Fragments: Workgroup-scope matrices may go on sm_90's warpgroup MMA.
+  const bool warpgroups_;
   uint32_t size_[3] = {1, 1, 1};
   uint32_t workgroup_size_ = 0;  // the WorkgroupSize built-in's constant, if any
   bool frozen_ = false;
+  // Workgroup-scope matrices spread over this many items (Matrix::spread),
+  // the LocalInvocationIndex variable that places an item's elements, and
+  // the shared arrays their multiply-adds exchange operands through; 0 where
+  // the size is not known here (each item then holds the whole matrix).
+  uint32_t spread_ = 0;
+  uint32_t local_index_ = 0;
+  bool local_index_is_new_ = false;
+  Words scratch_;  // the Workgroup variables the multiply-adds added
+  // The work-group size into size_ (from specs_ where fix_group_size_),
+  // false with `why` where it is not known.
+  bool read_group_size(std::string& why);
+  uint32_t local_index_variable();
+  // The element at `e` of an item's share of a spread matrix: its index in
+  // the whole matrix (e * G + the item's index).
+  uint32_t spread_index(FunctionBuilder& f, uint32_t e);
+  void warpgroup_position(FunctionBuilder& f, const Matrix& m, uint32_t e, uint32_t& row, uint32_t& col);
+  uint32_t spread_mul_add_helper(const Instruction& inst);
+  void plan_warpgroup(Matrix& m);
+  // Where an item's element e of m lies past the matrix (padding), a bool id
+  // that is false there; 0 where every element is inside.
+  uint32_t inside(FunctionBuilder& f, const Matrix& m, uint32_t e);
+  uint32_t mul_add_convert(FunctionBuilder& f, uint32_t value, const Matrix& m, bool is_signed, uint32_t t);
   const bool tf32_;  // float32 A and B as TF32 (m16n8k8), where the kernel allows it
   // The matrix types whose u16 components are bfloat16's bits (lower_bfloat16()).
   const std::unordered_set<uint32_t> bfloat16_matrices_;
@@ -284,8 +330,10 @@ void Lowering::read() {
     if (inst.opcode != kOpTypeCooperativeMatrix) continue;
     if (inst.operand_count() != 6) refuse("a malformed matrix type", inst);
     const uint32_t scope_value = literal(inst.operand(2), "its scope", inst);
-    if (scope_value != kScopeSubgroup)
-      refuse("matrices of scope " + std::to_string(scope_value) + " (only Subgroup, 3, is lowered)", inst);
+    if (scope_value != kScopeSubgroup && scope_value != kScopeWorkgroup)
+      refuse("matrices of scope " + std::to_string(scope_value) +
+                 " (Subgroup, 3, and Workgroup, 2, are lowered)",
+             inst);
     const uint32_t component = inst.operand(1);
     const Instruction* component_def = defs_.count(component) ? defs_.at(component) : nullptr;
     // Any integer, and IEEE floats of every width: each target spells
@@ -299,9 +347,10 @@ void Lowering::read() {
       refuse("matrices of components that are neither integers nor floats", inst);
     Matrix m;
     m.component = component;
-    m.rows = literal(inst.operand(3), "its row count", inst);
-    m.cols = literal(inst.operand(4), "its column count", inst);
+    m.rows = size_literal(inst.operand(3), "its row count", inst);
+    m.cols = size_literal(inst.operand(4), "its column count", inst);
     m.use = literal(inst.operand(5), "its use", inst);
+    m.scope = scope_value;
     m.length = m.rows * m.cols;
     m.array = inst.operand(0);
     m.elements = new_id();
@@ -309,6 +358,20 @@ void Lowering::read() {
     matrices_[inst.operand(0)] = m;
   }
   if (fragments_) plan_fragments();
+  // Workgroup-scope matrices spread over the group's items where its size is
+  // known here; else each item holds the whole matrix, as at Subgroup scope.
+  bool workgroup = false;
+  for (const auto& entry : matrices_) workgroup |= entry.second.scope == kScopeWorkgroup;
+  std::string why;
+  if (workgroup && !fragments_ && !interface_only_ && read_group_size(why)) {
+    spread_ = size_[0] * size_[1] * size_[2];
+    for (auto& entry : matrices_) {
+      Matrix& m = entry.second;
+      if (m.scope != kScopeWorkgroup) continue;
+      m.spread = true;
+      m.length = (m.rows * m.cols + spread_ - 1) / spread_;
+    }
+  }
 }
 
 // Warp fragments for mma.sync.aligned.m16n8k16 (f16 A and B, f16 or f32 C
@@ -316,11 +379,74 @@ void Lowering::read() {
 // (8 components a lane), B 16 x 8 (4), accumulators 16 x 8 (4), tile after
 // tile in row-major order of tiles. Each component is held by exactly one
 // lane, so Length is rows * cols / 32 and element-wise work is per lane.
+// Warpgroup fragments (porta_cuda.h's porta_wgmma): a group of G = 128 W
+// items, A M x K and accumulators M x N with M = 64 W (warpgroup w holds rows
+// 64 w on), K a multiple of 16 and N of 8; float16 or bfloat16 A and B,
+// float32 accumulators. Sets mismatch_ where the matrix does not fit.
+void Lowering::plan_warpgroup(Matrix& m) {
+  static const char* const uses[] = {"A", "B", "accumulator"};
+  const std::string what = std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " +
+                           (m.use < 3 ? uses[m.use] : "use " + std::to_string(m.use)) + " of Workgroup scope";
+  if (!warpgroups_) {
+    mismatch_ =
+        "a matrix of Workgroup scope (mma.sync's fragments are one subgroup's; wgmma, sm_90's, takes "
+        "a warpgroup's)";
+    return;
+  }
+  if (spread_ == 0) {
+    std::string why;
+    if (!read_group_size(why)) {
+      mismatch_ = why;
+      return;
+    }
+    spread_ = size_[0] * size_[1] * size_[2];
+  }
+  if (spread_ % 128 != 0) {
+    mismatch_ = "matrices of Workgroup scope in work-groups of " + std::to_string(spread_) +
+                " items (wgmma takes warpgroups of 128)";
+    return;
+  }
+  const uint32_t w = spread_ / 128;
+  const Instruction* component = defs_.at(m.component);
+  const bool half = (component->opcode == spv::OpTypeFloat && component->operand(1) == 16) || m.bfloat16;
+  const bool single = component->opcode == spv::OpTypeFloat && component->operand(1) == 32 && !m.bfloat16;
+  if ((m.use < 2 && !half) || (m.use == 2 && !single) || m.use > 2) {
+    mismatch_ = "a " + what + " (wgmma takes float16 or bfloat16 A and B, float32 accumulators)";
+    return;
+  }
+  const bool fits = m.use == 0   ? m.rows == 64 * w && m.cols % 16 == 0
+                    : m.use == 1 ? m.rows % 16 == 0 && m.cols % 8 == 0
+                                 : m.rows == 64 * w && m.cols % 8 == 0;
+  if (!fits) {
+    mismatch_ = "a " + what + " in work-groups of " + std::to_string(spread_) +
+                " (wgmma's A and accumulators are " + std::to_string(64 * w) +
+                " rows, 64 a warpgroup; K a multiple of 16, N of 8)";
+    return;
+  }
+  m.warpgroup = true;
+  // The tiles only tell apart what element-wise work may mix.
+  m.tile_rows = m.use == 1 ? 8 : 64;
+  m.tile_cols = m.use == 0 ? 16 : 8;
+  const uint32_t core_rows = m.rows * m.cols / 8;
+  m.length = m.use == 1 ? (core_rows + spread_ - 1) / spread_ * 8 : m.rows * m.cols / spread_;
+}
+
 void Lowering::plan_fragments() {
   static const char* const uses[] = {"A", "B", "accumulator"};
+  bool scopes[2] = {false, false};
+  for (const auto& entry : matrices_) scopes[entry.second.scope == kScopeWorkgroup] = true;
+  if (scopes[0] && scopes[1]) {
+    mismatch_ = "matrices of both Subgroup and Workgroup scope";
+    return;
+  }
   for (const Instruction& type : types_) {  // in the module's order: the first that does not fit is named
     if (type.opcode != kOpTypeCooperativeMatrix) continue;
     Matrix& m = matrices_.at(type.operand(0));
+    if (m.scope != kScopeSubgroup) {
+      plan_warpgroup(m);
+      if (!mismatch_.empty()) return;
+      continue;
+    }
     const Instruction* component = defs_.at(m.component);
     const bool half = (component->opcode == spv::OpTypeFloat && component->operand(1) == 16) || m.bfloat16;
     const bool single = component->opcode == spv::OpTypeFloat && component->operand(1) == 32;
@@ -403,14 +529,28 @@ void Lowering::plan_fragments() {
       }
   }
   // Every lane of every warp takes part in mma.sync: work-groups of whole
-  // warps. A size from spec constants is the one the translation fixes
-  // (specs_, else each constant's default); run() freezes it into the module,
-  // which then runs at that size only.
+  // warps.
+  std::string why;
+  if (!read_group_size(why)) {
+    mismatch_ = why;
+    return;
+  }
+  const uint64_t invocations = uint64_t(size_[0]) * size_[1] * size_[2];
+  if (invocations % 32 != 0)
+    mismatch_ = "work-groups of " + std::to_string(invocations) +
+                " invocations (tensor cores need whole warps of 32)";
+}
+
+// A size from spec constants is the one the translation fixes (specs_, else
+// each constant's default) where fix_group_size_; run() freezes it into the
+// module, which then runs at that size only.
+bool Lowering::read_group_size(std::string& why) {
   std::unordered_map<uint32_t, uint32_t> spec_ids;  // spec constant -> its SpecId
   for (const Instruction& inst : preamble_)
     if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
         inst.operand(1) == spv::DecorationSpecId)
       spec_ids[inst.operand(0)] = inst.operand(2);
+  bool frozen = false;
   // A 32-bit integer constant's value, a spec constant's as the translation fixes it.
   const auto value_of = [&](uint32_t id, uint32_t& value) {
     const Instruction* def = defs_.count(id) ? defs_.at(id) : nullptr;
@@ -419,46 +559,54 @@ void Lowering::plan_fragments() {
       return false;
     value = def->operand(2);
     if (def->opcode == spv::OpSpecConstant) {
-      if (!spec_ids.count(id)) return false;
+      if (!spec_ids.count(id) || !fix_group_size_) return false;
       for (const SpecValue& spec : specs_)
         if (spec.id == spec_ids.at(id)) value = static_cast<uint32_t>(spec.bits);
-      frozen_ = true;
+      frozen = true;
     }
     return true;
   };
-  const std::string from_expressions = "a work-group size from spec-constant expressions";
-  bool builtin = false;
+  const std::string from_expressions = fix_group_size_ ? "a work-group size from spec-constant expressions"
+                                                       : "a work-group size from spec constants";
+  bool builtin = false, known = true;
+  uint32_t size[3] = {1, 1, 1};
   for (const Instruction& inst : preamble_) {
     if (inst.opcode == spv::OpExecutionModeId && inst.operand(1) == spv::ExecutionModeLocalSizeId &&
         inst.operand_count() >= 5 && !builtin)
-      for (int d = 0; d < 3; ++d)
-        if (!value_of(inst.operand(2 + d), size_[d])) mismatch_ = from_expressions;
+      for (int d = 0; d < 3; ++d) known &= value_of(inst.operand(2 + d), size[d]);
     if (inst.opcode == spv::OpExecutionMode && inst.operand(1) == spv::ExecutionModeLocalSize &&
         inst.operand_count() >= 5 && !builtin)
-      for (int d = 0; d < 3; ++d) size_[d] = inst.operand(2 + d);
+      for (int d = 0; d < 3; ++d) size[d] = inst.operand(2 + d);
     if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
         inst.operand(1) == spv::DecorationBuiltIn && inst.operand(2) == spv::BuiltInWorkgroupSize) {
       // gl_WorkGroupSize, which overrides LocalSize: constants, or spec constants.
-      const Instruction* size = defs_.count(inst.operand(0)) ? defs_.at(inst.operand(0)) : nullptr;
+      const Instruction* composite = defs_.count(inst.operand(0)) ? defs_.at(inst.operand(0)) : nullptr;
       builtin = true;
       workgroup_size_ = inst.operand(0);
-      if (!size ||
-          (size->opcode != spv::OpConstantComposite && size->opcode != spv::OpSpecConstantComposite) ||
-          size->operand_count() != 5) {
-        mismatch_ = from_expressions;
+      known = true;
+      if (!composite ||
+          (composite->opcode != spv::OpConstantComposite &&
+           composite->opcode != spv::OpSpecConstantComposite) ||
+          composite->operand_count() != 5) {
+        known = false;
         continue;
       }
-      for (int d = 0; d < 3; ++d)
-        if (!value_of(size->operand(2 + d), size_[d])) mismatch_ = from_expressions;
+      for (int d = 0; d < 3; ++d) known &= value_of(composite->operand(2 + d), size[d]);
     }
     if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
         inst.operand(1) == spv::DecorationBuiltIn && inst.operand(2) == spv::BuiltInSubgroupLocalInvocationId)
       lane_ = inst.operand(0);
+    if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 &&
+        inst.operand(1) == spv::DecorationBuiltIn && inst.operand(2) == spv::BuiltInLocalInvocationIndex)
+      local_index_ = inst.operand(0);
   }
-  const uint64_t invocations = uint64_t(size_[0]) * size_[1] * size_[2];
-  if (mismatch_.empty() && invocations % 32 != 0)
-    mismatch_ = "work-groups of " + std::to_string(invocations) +
-                " invocations (tensor cores need whole warps of 32)";
+  if (!known) {
+    why = from_expressions;
+    return false;
+  }
+  std::copy(size, size + 3, size_);
+  frozen_ = frozen;
+  return true;
 }
 
 uint32_t Lowering::lane_variable() {
@@ -472,11 +620,43 @@ uint32_t Lowering::lane_variable() {
   return lane_;
 }
 
+uint32_t Lowering::local_index_variable() {
+  if (local_index_ == 0) {
+    local_index_ = new_id();
+    local_index_is_new_ = true;
+    const uint32_t pointer_type = pointer(spv::StorageClassInput, uint_type());
+    const Words w = instruction(spv::OpVariable, {pointer_type, local_index_, spv::StorageClassInput});
+    added_types_.insert(added_types_.end(), w.begin(), w.end());
+  }
+  return local_index_;
+}
+
 void Lowering::refuse(const std::string& what, const Instruction& at) const {
   const char* name = coopmat_opcode_name(at.opcode);
   std::string where = name ? name : instruction_name(at.words.data(), uint32_t(at.words.size()));
   if (!file_.empty()) where += " at " + file_ + ":" + std::to_string(line_);
   throw Error(Error::Kind::UnsupportedFeature, "cooperative matrix: " + what + " (" + where + ")");
+}
+
+uint32_t Lowering::size_literal(uint32_t id, const char* what, const Instruction& at) const {
+  auto it = defs_.find(id);
+  if (it == defs_.end() || it->second->opcode != spv::OpSpecConstant || it->second->operand_count() != 3)
+    return literal(id, what, at);
+  // A spec constant: its value where the translation's are known, its
+  // default for the interface alone (which sizes do not change).
+  if (!fix_group_size_ && !interface_only_)
+    refuse(std::string(what) +
+               " is a spec constant, whose value is known only with the kernel's (libporta "
+               "and porta-translate lower the module with them)",
+           at);
+  uint32_t value = it->second->operand(2);
+  for (const Instruction& inst : preamble_)
+    if (inst.opcode == spv::OpDecorate && inst.operand_count() >= 3 && inst.operand(0) == id &&
+        inst.operand(1) == spv::DecorationSpecId)
+      for (const SpecValue& spec : specs_)
+        if (spec.id == inst.operand(2)) value = static_cast<uint32_t>(spec.bits);
+  if (value == 0) refuse(std::string(what) + " is 0", at);
+  return value;
 }
 
 uint32_t Lowering::literal(uint32_t id, const char* what, const Instruction& at) const {
@@ -518,6 +698,15 @@ bool Lowering::is_signed_int(uint32_t type_id) const {
   auto it = defs_.find(type_id);
   return it != defs_.end() && it->second->opcode == spv::OpTypeInt && it->second->operand(2) == 1;
 }
+uint32_t Lowering::null_constant(uint32_t type_id) {
+  const Words key{spv::OpConstantNull, type_id};
+  if (helper_ids_.count(key)) return helper_ids_[key];
+  const uint32_t id = new_id();
+  const Words w = instruction(spv::OpConstantNull, {type_id, id});
+  added_types_.insert(added_types_.end(), w.begin(), w.end());
+  return helper_ids_[key] = id;
+}
+
 uint32_t Lowering::width(uint32_t type_id) const {
   auto it = defs_.find(type_id);
   return it == defs_.end() ? 0 : it->second->operand(1);
@@ -572,6 +761,22 @@ class FunctionBuilder {
     statement(spv::OpBranch, {header});
     statement(spv::OpLabel, {merge});
   }
+  // if (condition) then(), else otherwise() where given.
+  void if_then(uint32_t condition, const std::function<void()>& then,
+               const std::function<void()>& otherwise = nullptr) {
+    const uint32_t yes = id(), no = otherwise ? id() : 0, merge = id();
+    statement(spv::OpSelectionMerge, {merge, spv::SelectionControlMaskNone});
+    statement(spv::OpBranchConditional, {condition, yes, otherwise ? no : merge});
+    statement(spv::OpLabel, {yes});
+    then();
+    statement(spv::OpBranch, {merge});
+    if (otherwise) {
+      statement(spv::OpLabel, {no});
+      otherwise();
+      statement(spv::OpBranch, {merge});
+    }
+    statement(spv::OpLabel, {merge});
+  }
   // The whole function: OpFunction, parameters, the first block's variables, the code.
   Words finish(uint32_t function, uint32_t return_type, uint32_t function_type,
                uint32_t control = spv::FunctionControlMaskNone) {
@@ -590,6 +795,68 @@ class FunctionBuilder {
   Words parameters_, parameter_types_, variables_, code_;
 };
 
+// porta_cuda.h's porta_wgmma layouts, for the item t of the group: thread
+// lane = t % 32 of warp t % 128 / 32 of warpgroup t / 128 (g = lane / 4,
+// q = lane % 4). Accumulators: e = 4 j + i at row 64 wg + 16 w + g + 8 (i / 2),
+// column 8 j + 2 q + i % 2. A: e = 8 s + i at row 64 wg + 16 w + g +
+// 8 (i / 2 % 2), column 16 s + 8 (i / 4) + 2 q + i % 2. B: e = 8 r + i in core
+// row rho = r G + t, at k = rho % K / 8 * 8 + i, n = rho / K * 8 + rho % 8.
+void Lowering::warpgroup_position(FunctionBuilder& f, const Matrix& m, uint32_t e, uint32_t& row,
+                                  uint32_t& col) {
+  const uint32_t u = uint_type();
+  const auto op = [&](uint32_t opcode, uint32_t a, uint32_t b) { return f.op(opcode, u, {a, b}); };
+  const auto k = [&](uint32_t value) { return uint_constant(value); };
+  const uint32_t t = f.op(spv::OpLoad, u, {local_index_variable()});
+  const uint32_t i = op(spv::OpBitwiseAnd, e, k(m.use == 2 ? 3 : 7));
+  if (m.use == 1) {
+    const uint32_t rho =
+        op(spv::OpIAdd, op(spv::OpIMul, op(spv::OpShiftRightLogical, e, k(3)), k(spread_)), t);
+    row = op(spv::OpIAdd, op(spv::OpIMul, op(spv::OpUDiv, op(spv::OpUMod, rho, k(m.rows)), k(8)), k(8)), i);
+    col = op(spv::OpIAdd, op(spv::OpIMul, op(spv::OpUDiv, rho, k(m.rows)), k(8)),
+             op(spv::OpBitwiseAnd, rho, k(7)));
+    return;
+  }
+  const uint32_t lane = op(spv::OpBitwiseAnd, t, k(31));
+  const uint32_t g = op(spv::OpShiftRightLogical, lane, k(2)), q = op(spv::OpBitwiseAnd, lane, k(3));
+  // 64 wg + 16 w: t / 128 * 64 + t % 128 / 32 * 16 = t / 32 * 16.
+  const uint32_t warp_row = op(spv::OpIMul, op(spv::OpShiftRightLogical, t, k(5)), k(16));
+  const uint32_t pair = op(spv::OpIAdd, op(spv::OpIMul, q, k(2)), op(spv::OpBitwiseAnd, i, k(1)));
+  if (m.use == 2) {
+    row = op(spv::OpIAdd, op(spv::OpIAdd, warp_row, g),
+             op(spv::OpIMul, op(spv::OpShiftRightLogical, i, k(1)), k(8)));
+    col = op(spv::OpIAdd, op(spv::OpIMul, op(spv::OpShiftRightLogical, e, k(2)), k(8)), pair);
+    return;
+  }
+  row = op(spv::OpIAdd, op(spv::OpIAdd, warp_row, g),
+           op(spv::OpIMul, op(spv::OpBitwiseAnd, op(spv::OpShiftRightLogical, i, k(1)), k(1)), k(8)));
+  col = op(spv::OpIAdd,
+           op(spv::OpIAdd, op(spv::OpIMul, op(spv::OpShiftRightLogical, e, k(3)), k(16)),
+              op(spv::OpIMul, op(spv::OpShiftRightLogical, i, k(2)), k(8))),
+           pair);
+}
+
+uint32_t Lowering::inside(FunctionBuilder& f, const Matrix& m, uint32_t e) {
+  const uint32_t u = uint_type(), b = bool_type();
+  if (m.spread && (m.rows * m.cols) % spread_ != 0)
+    return f.op(spv::OpULessThan, b, {spread_index(f, e), uint_constant(m.rows * m.cols)});
+  if (m.warpgroup && m.use == 1 && (m.rows * m.cols / 8) % spread_ != 0) {
+    const uint32_t t = f.op(spv::OpLoad, u, {local_index_variable()});
+    const uint32_t rho =
+        f.op(spv::OpIAdd, u,
+             {f.op(spv::OpIMul, u,
+                   {f.op(spv::OpShiftRightLogical, u, {e, uint_constant(3)}), uint_constant(spread_)}),
+              t});
+    return f.op(spv::OpULessThan, b, {rho, uint_constant(m.rows * m.cols / 8)});
+  }
+  return 0;
+}
+
+uint32_t Lowering::spread_index(FunctionBuilder& f, uint32_t e) {
+  const uint32_t u = uint_type();
+  const uint32_t item = f.op(spv::OpLoad, u, {local_index_variable()});
+  return f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {e, uint_constant(spread_)}), item});
+}
+
 uint32_t Lowering::element_pointer(FunctionBuilder& f, uint32_t variable, const Matrix& m, uint32_t index) {
   return f.op(spv::OpAccessChain, pointer(spv::StorageClassFunction, m.component),
               {variable, uint_constant(0), index});
@@ -599,7 +866,9 @@ void Lowering::position(FunctionBuilder& f, const Matrix& m, uint32_t e, uint32_
   const uint32_t u = uint_type();
   const auto op = [&](uint32_t opcode, uint32_t a, uint32_t b) { return f.op(opcode, u, {a, b}); };
   const auto k = [&](uint32_t value) { return uint_constant(value); };
-  if (!fragments_) {
+  if (m.warpgroup) return warpgroup_position(f, m, e, row, col);
+  if (m.spread) e = spread_index(f, e);
+  if (!fragments_ || m.spread) {
     row = op(spv::OpUDiv, e, k(m.cols));
     col = op(spv::OpUMod, e, k(m.cols));
     return;
@@ -712,7 +981,7 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
   // porta_fragment_load/store for it (ldmatrix, paired accesses) instead of
   // component after component. One helper per matrix type, layout and array type.
   const Instruction& base = *defs_.at(a.base);
-  const bool shared = fragments_ && a.constant_indices.empty() &&
+  const bool shared = fragments_ && !m->warpgroup && a.constant_indices.empty() &&
                       base.operand(2) == spv::StorageClassWorkgroup && width(m->component) >= 16;
   const Words key{load ? kOpCooperativeMatrixLoad : kOpCooperativeMatrixStore, m->array, layout,
                   base.operand(0)};
@@ -736,17 +1005,27 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
       load ? f.variable(pointer(spv::StorageClassFunction, m->array)) : copy_in(f, f.parameter(m->array), *m);
   const uint32_t counter = f.variable(pointer(spv::StorageClassFunction, u));
   f.loop(u, b, counter, uint_constant(0), uint_constant(1), uint_constant(m->length), [&](uint32_t e) {
-    uint32_t r = 0, c = 0;
-    position(f, *m, e, r, c);
-    const uint32_t major = layout == kLayoutRowMajor ? r : c, minor = layout == kLayoutRowMajor ? c : r;
-    const uint32_t offset = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {major, stride}), minor});
-    Words chain{array};
-    chain.insert(chain.end(), indices.begin(), indices.end());
-    chain.push_back(f.op(spv::OpIAdd, u, {element, offset}));
-    const uint32_t in_memory = f.op(spv::OpAccessChain, a.element_pointer, chain);
-    const uint32_t in_matrix = element_pointer(f, matrix_variable, *m, e);
-    const uint32_t from = load ? in_memory : in_matrix, to = load ? in_matrix : in_memory;
-    f.statement(spv::OpStore, {to, f.op(spv::OpLoad, m->component, {from})});
+    const auto transfer = [&] {
+      uint32_t r = 0, c = 0;
+      position(f, *m, e, r, c);
+      const uint32_t major = layout == kLayoutRowMajor ? r : c, minor = layout == kLayoutRowMajor ? c : r;
+      const uint32_t offset = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {major, stride}), minor});
+      Words chain{array};
+      chain.insert(chain.end(), indices.begin(), indices.end());
+      chain.push_back(f.op(spv::OpIAdd, u, {element, offset}));
+      const uint32_t in_memory = f.op(spv::OpAccessChain, a.element_pointer, chain);
+      const uint32_t in_matrix = element_pointer(f, matrix_variable, *m, e);
+      const uint32_t from = load ? in_memory : in_matrix, to = load ? in_matrix : in_memory;
+      f.statement(spv::OpStore, {to, f.op(spv::OpLoad, m->component, {from})});
+    };
+    // Padding past the matrix (the last items' of a spread one, B's rows of
+    // warpgroup fragments past its own): nothing stored, zeros loaded.
+    const uint32_t within = inside(f, *m, e);
+    if (within == 0) return transfer();
+    if (!load) return f.if_then(within, transfer);
+    f.if_then(within, transfer, [&] {
+      f.statement(spv::OpStore, {element_pointer(f, matrix_variable, *m, e), null_constant(m->component)});
+    });
   });
   if (load)
     f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, m->array, {matrix_variable})});
@@ -791,6 +1070,30 @@ void Lowering::check_mul_add(const Instruction& inst) {
     refuse("a multiply-add of matrices whose shapes do not chain", inst);
 }
 
+// An operand's element `value` (of matrix m) converted to the multiply-add's
+// component type t, as the product takes it.
+uint32_t Lowering::mul_add_convert(FunctionBuilder& f, uint32_t value, const Matrix& m, bool is_signed,
+                                   uint32_t t) {
+  const bool floating = is_float(t);
+  const uint32_t from = m.component;
+  if (m.bfloat16)
+    return bfloat16_convert(bfloat16_ops(f, from),
+                            floating           ? spv::OpFConvert
+                            : is_signed_int(t) ? spv::OpConvertFToS
+                                               : spv::OpConvertFToU,
+                            value, scalar(m), {t, false, floating, width(t)});
+  if (from == t) return value;
+  if (floating && is_float(from)) return f.op(spv::OpFConvert, t, {value});
+  if (floating) return f.op(is_signed ? spv::OpConvertSToF : spv::OpConvertUToF, t, {value});
+  if (is_float(from)) return f.op(is_signed_int(t) ? spv::OpConvertFToS : spv::OpConvertFToU, t, {value});
+  if (width(from) == width(t)) return f.op(spv::OpBitcast, t, {value});
+  if (is_signed) return f.op(spv::OpSConvert, t, {value});
+  // OpUConvert makes an unsigned type only: widen as unsigned, then take the bits.
+  const uint32_t unsigned_t = type(spv::OpTypeInt, {width(t), 0});
+  const uint32_t widened = f.op(spv::OpUConvert, unsigned_t, {value});
+  return unsigned_t == t ? widened : f.op(spv::OpBitcast, t, {widened});
+}
+
 // Result = A * B + C, each result element summed over k in order, starting from C's element.
 uint32_t Lowering::mul_add_helper(const Instruction& inst) {
   const Matrix* result = matrix(inst.operand(0));
@@ -806,26 +1109,6 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
     refuse("bfloat16 accumulators (products of bfloat16 are summed in float32 or float16)", inst);
   const uint32_t u = uint_type(), b = bool_type(), t = result->component;
   const bool floating = is_float(t);
-  // Each operand's element converted to the result's component type.
-  const auto convert = [&](FunctionBuilder& f, uint32_t value, const Matrix& m, bool is_signed) {
-    const uint32_t from = m.component;
-    if (m.bfloat16)
-      return bfloat16_convert(bfloat16_ops(f, from),
-                              floating           ? spv::OpFConvert
-                              : is_signed_int(t) ? spv::OpConvertFToS
-                                                 : spv::OpConvertFToU,
-                              value, scalar(m), {t, false, floating, width(t)});
-    if (from == t) return value;
-    if (floating && is_float(from)) return f.op(spv::OpFConvert, t, {value});
-    if (floating) return f.op(is_signed ? spv::OpConvertSToF : spv::OpConvertUToF, t, {value});
-    if (is_float(from)) return f.op(is_signed_int(t) ? spv::OpConvertFToS : spv::OpConvertFToU, t, {value});
-    if (width(from) == width(t)) return f.op(spv::OpBitcast, t, {value});
-    if (is_signed) return f.op(spv::OpSConvert, t, {value});
-    // OpUConvert makes an unsigned type only: widen as unsigned, then take the bits.
-    const uint32_t unsigned_t = type(spv::OpTypeInt, {width(t), 0});
-    const uint32_t widened = f.op(spv::OpUConvert, unsigned_t, {value});
-    return unsigned_t == t ? widened : f.op(spv::OpBitcast, t, {widened});
-  };
   FunctionBuilder f([this] { return new_id(); });
   const uint32_t va = copy_in(f, f.parameter(ma->array), *ma);
   const uint32_t vb = copy_in(f, f.parameter(mb->array), *mb);
@@ -841,12 +1124,12 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
   };
   f.loop(u, b, e_counter, zero, one, uint_constant(m_rows * n_cols), [&](uint32_t e) {
     const uint32_t r = f.op(spv::OpUDiv, u, {e, n_const}), c = f.op(spv::OpUMod, u, {e, n_const});
-    f.statement(spv::OpStore, {acc, convert(f, element(vc, *mc, e), *mc, flags & kMatrixCSigned)});
+    f.statement(spv::OpStore, {acc, mul_add_convert(f, element(vc, *mc, e), *mc, flags & kMatrixCSigned, t)});
     f.loop(u, b, k_counter, zero, one, k_const, [&](uint32_t k) {
       const uint32_t ia = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {r, k_const}), k});
       const uint32_t ib = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {k, n_const}), c});
-      const uint32_t x = convert(f, element(va, *ma, ia), *ma, flags & kMatrixASigned);
-      const uint32_t y = convert(f, element(vb, *mb, ib), *mb, flags & kMatrixBSigned);
+      const uint32_t x = mul_add_convert(f, element(va, *ma, ia), *ma, flags & kMatrixASigned, t);
+      const uint32_t y = mul_add_convert(f, element(vb, *mb, ib), *mb, flags & kMatrixBSigned, t);
       const uint32_t product = f.op(floating ? spv::OpFMul : spv::OpIMul, t, {x, y});
       const uint32_t sum =
           f.op(floating ? spv::OpFAdd : spv::OpIAdd, t, {f.op(spv::OpLoad, t, {acc}), product});
@@ -854,6 +1137,100 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
     });
     f.statement(spv::OpStore, {element_pointer(f, vr, *result, e), f.op(spv::OpLoad, t, {acc})});
   });
+  f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, result->array, {vr})});
+  return helper_ids_[key] = add_helper(f, result->array);
+}
+
+// The same for spread matrices: each item puts its shares of A and B into
+// shared arrays (one pair per helper), and after a work-group barrier sums
+// its own elements of the result from them, over k in order, starting from
+// its element of C; a second barrier keeps the next multiply-add from
+// overwriting operands an item still reads.
+uint32_t Lowering::spread_mul_add_helper(const Instruction& inst) {
+  const Matrix* result = matrix(inst.operand(0));
+  const Matrix* ma = matrix(type_of(inst.operand(2)));
+  const Matrix* mb = matrix(type_of(inst.operand(3)));
+  const Matrix* mc = matrix(type_of(inst.operand(4)));
+  const uint32_t flags = inst.operand_count() > 5 ? inst.operand(5) : 0;
+  const uint32_t n_cols = result->cols, k_depth = ma->cols;
+  const Words key{kOpCooperativeMatrixMulAdd, 2, inst.operand(0), ma->array, mb->array, mc->array, flags};
+  if (helper_ids_.count(key)) return helper_ids_[key];
+  if (!ma->spread || !mb->spread || !mc->spread)
+    refuse("a multiply-add of Workgroup-scope and Subgroup-scope matrices", inst);
+  if (result->bfloat16 || mc->bfloat16)
+    refuse("bfloat16 accumulators (products of bfloat16 are summed in float32 or float16)", inst);
+  const uint32_t u = uint_type(), b = bool_type(), t = result->component;
+  const bool floating = is_float(t);
+  // The shared arrays: A's m x k and B's k x n elements, row-major.
+  const auto shared_array = [&](const Matrix& m) {
+    const uint32_t array_type = type(spv::OpTypeArray, {m.component, uint_constant(m.rows * m.cols)});
+    const uint32_t variable = new_id();
+    const Words w = instruction(spv::OpVariable, {pointer(spv::StorageClassWorkgroup, array_type), variable,
+                                                  spv::StorageClassWorkgroup});
+    added_types_.insert(added_types_.end(), w.begin(), w.end());
+    scratch_.push_back(variable);
+    return variable;
+  };
+  const uint32_t sa = shared_array(*ma), sb = shared_array(*mb);
+  FunctionBuilder f([this] { return new_id(); });
+  const uint32_t va = copy_in(f, f.parameter(ma->array), *ma);
+  const uint32_t vb = copy_in(f, f.parameter(mb->array), *mb);
+  const uint32_t vc = copy_in(f, f.parameter(mc->array), *mc);
+  const uint32_t vr = f.variable(pointer(spv::StorageClassFunction, result->array));
+  const uint32_t acc = f.variable(pointer(spv::StorageClassFunction, t));
+  const uint32_t e_counter = f.variable(pointer(spv::StorageClassFunction, u));
+  const uint32_t k_counter = f.variable(pointer(spv::StorageClassFunction, u));
+  const uint32_t zero = uint_constant(0), one = uint_constant(1);
+  const uint32_t n_const = uint_constant(n_cols), k_const = uint_constant(k_depth);
+  const auto element = [&](uint32_t var, const Matrix& m, uint32_t index) {
+    return f.op(spv::OpLoad, m.component, {element_pointer(f, var, m, index)});
+  };
+  const auto in_shared = [&](uint32_t array, const Matrix& m, uint32_t index) {
+    return f.op(spv::OpAccessChain, pointer(spv::StorageClassWorkgroup, m.component), {array, index});
+  };
+  // Each element of the item's share, where it lies inside the matrix.
+  const auto each_element = [&](const Matrix& m, const std::function<void(uint32_t, uint32_t)>& body) {
+    f.loop(u, b, e_counter, zero, one, uint_constant(m.length), [&](uint32_t e) {
+      const uint32_t g = spread_index(f, e);
+      if ((m.rows * m.cols) % spread_ == 0) return body(e, g);
+      f.if_then(f.op(spv::OpULessThan, b, {g, uint_constant(m.rows * m.cols)}), [&] { body(e, g); });
+    });
+  };
+  const auto put = [&](uint32_t array, uint32_t variable, const Matrix& m) {
+    each_element(m, [&](uint32_t e, uint32_t g) {
+      f.statement(spv::OpStore, {in_shared(array, m, g), element(variable, m, e)});
+    });
+  };
+  const uint32_t workgroup = uint_constant(kScopeWorkgroup);
+  const auto barrier = [&] {
+    f.statement(spv::OpControlBarrier, {workgroup, workgroup, uint_constant(kBarrierSemantics)});
+  };
+  put(sa, va, *ma);
+  put(sb, vb, *mb);
+  barrier();
+  // The padding keeps C's value.
+  f.loop(u, b, e_counter, zero, one, uint_constant(result->length), [&](uint32_t e) {
+    f.statement(spv::OpStore, {element_pointer(f, vr, *result, e),
+                               mul_add_convert(f, element(vc, *mc, e), *mc, flags & kMatrixCSigned, t)});
+  });
+  each_element(*result, [&](uint32_t e, uint32_t g) {
+    const uint32_t r = f.op(spv::OpUDiv, u, {g, n_const}), c = f.op(spv::OpUMod, u, {g, n_const});
+    f.statement(spv::OpStore, {acc, f.op(spv::OpLoad, t, {element_pointer(f, vr, *result, e)})});
+    f.loop(u, b, k_counter, zero, one, k_const, [&](uint32_t k) {
+      const uint32_t ia = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {r, k_const}), k});
+      const uint32_t ib = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {k, n_const}), c});
+      const uint32_t x = mul_add_convert(f, f.op(spv::OpLoad, ma->component, {in_shared(sa, *ma, ia)}), *ma,
+                                         flags & kMatrixASigned, t);
+      const uint32_t y = mul_add_convert(f, f.op(spv::OpLoad, mb->component, {in_shared(sb, *mb, ib)}), *mb,
+                                         flags & kMatrixBSigned, t);
+      const uint32_t product = f.op(floating ? spv::OpFMul : spv::OpIMul, t, {x, y});
+      const uint32_t sum =
+          f.op(floating ? spv::OpFAdd : spv::OpIAdd, t, {f.op(spv::OpLoad, t, {acc}), product});
+      f.statement(spv::OpStore, {acc, sum});
+    });
+    f.statement(spv::OpStore, {element_pointer(f, vr, *result, e), f.op(spv::OpLoad, t, {acc})});
+  });
+  barrier();
   f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, result->array, {vr})});
   return helper_ids_[key] = add_helper(f, result->array);
 }
@@ -885,8 +1262,9 @@ uint32_t Lowering::tensor_core_helper(const Instruction& inst) {
   // 8-bit operands: each one's signedness (the instruction's operands say it), "_su" for signed A, unsigned
   // B.
   const uint32_t flags = inst.operand_count() > 5 ? inst.operand(5) : 0;
-  std::string name = tensor_core_function_prefix() + std::to_string(result->rows) + "x" +
-                     std::to_string(result->cols) + "x" + std::to_string(ma->cols);
+  std::string name = (result->warpgroup ? warpgroup_function_prefix() : tensor_core_function_prefix()) +
+                     std::to_string(result->rows) + "x" + std::to_string(result->cols) + "x" +
+                     std::to_string(ma->cols);
   if (defs_.at(ma->component)->opcode == spv::OpTypeInt && !ma->bfloat16)
     name += std::string("_") + (flags & kMatrixASigned ? "s" : "u") + (flags & kMatrixBSigned ? "s" : "u");
   helper_names_.emplace_back(helper, name);
@@ -1010,12 +1388,17 @@ void Lowering::lower(const Instruction& inst, Words& out) {
       if (!load) {
         args.push_back(inst.operand(1));
         // Every invocation holds and stores the whole matrix: all of the
-        // subgroup's loads before this store come first, or an in-place update
+        // scope's loads before this store come first, or an in-place update
         // (load C, multiply-add, store C) would read another invocation's
-        // result. Subgroup execution and memory scope, acquire-release of
-        // buffer and shared memory.
-        const uint32_t subgroup = uint_constant(kScopeSubgroup);
-        emit(instruction(spv::OpControlBarrier, {subgroup, subgroup, uint_constant(kBarrierSemantics)}));
+        // result. The matrix's scope (its subgroup or its work-group: the
+        // scope's invocations all reach the store, as a matrix of that scope
+        // asks) for execution and memory, acquire-release of buffer and
+        // shared memory.
+        // A spread matrix's items store what they loaded themselves: no barrier.
+        const Matrix* m = matrix(type_of(inst.operand(1)));
+        const uint32_t scope = uint_constant(m ? m->scope : kScopeSubgroup);
+        if (!m || !m->spread)
+          emit(instruction(spv::OpControlBarrier, {scope, scope, uint_constant(kBarrierSemantics)}));
       }
       Words call = load ? Words{inst.operand(0), inst.operand(1), helper}
                         : Words{type(spv::OpTypeVoid, {}), new_id(), helper};
@@ -1024,7 +1407,10 @@ void Lowering::lower(const Instruction& inst, Words& out) {
     }
     case kOpCooperativeMatrixMulAdd: {
       check_mul_add(inst);
-      const uint32_t helper = fragments_ ? tensor_core_helper(inst) : mul_add_helper(inst);
+      const Matrix* result = matrix(inst.operand(0));
+      const uint32_t helper = fragments_                 ? tensor_core_helper(inst)
+                              : result && result->spread ? spread_mul_add_helper(inst)
+                                                         : mul_add_helper(inst);
       return emit(instruction(spv::OpFunctionCall, {inst.operand(0), inst.operand(1), helper, inst.operand(2),
                                                     inst.operand(3), inst.operand(4)}));
     }
@@ -1235,12 +1621,17 @@ Words Lowering::run() {
                             {inst.operand(0), spv::ExecutionModeLocalSize, size_[0], size_[1], size_[2]}));
       continue;
     }
-    if (inst.opcode == spv::OpEntryPoint && lane_ != 0) {
-      // The lane index is an Input the entry point's interface lists (SPIR-V 1.3).
+    if (inst.opcode == spv::OpEntryPoint && (lane_ != 0 || local_index_ != 0 || !scratch_.empty())) {
+      // The lane and item indices are Inputs the entry point's interface
+      // lists (SPIR-V 1.3); from SPIR-V 1.4 it lists every global variable.
       Words w = inst.words;
       const std::string name = spirv_string(&inst.words[3], uint32_t(inst.words.size() - 3));
       const size_t interface = 3 + (name.size() + 4) / 4;
-      if (std::find(w.begin() + std::ptrdiff_t(interface), w.end(), lane_) == w.end()) w.push_back(lane_);
+      Words listed{lane_, local_index_};
+      if (in_[1] >= 0x00010400) listed.insert(listed.end(), scratch_.begin(), scratch_.end());
+      for (const uint32_t id : listed)
+        if (id != 0 && std::find(w.begin() + std::ptrdiff_t(interface), w.end(), id) == w.end())
+          w.push_back(id);
       w[0] = (uint32_t(w.size()) << 16) | inst.opcode;
       emit(out, w);
       continue;
@@ -1251,6 +1642,9 @@ Words Lowering::run() {
   if (lane_is_new_)
     emit(out, instruction(spv::OpDecorate,
                           {lane_, spv::DecorationBuiltIn, spv::BuiltInSubgroupLocalInvocationId}));
+  if (local_index_is_new_)
+    emit(out, instruction(spv::OpDecorate,
+                          {local_index_, spv::DecorationBuiltIn, spv::BuiltInLocalInvocationIndex}));
   Words types;
   for (const Instruction& inst : types_) {
     if (inst.opcode == kOpTypeCooperativeMatrix) {
@@ -1321,11 +1715,23 @@ std::string cooperative_matrix_in_place_update(const std::vector<uint32_t>& spir
   std::unordered_map<uint32_t, std::string> names, strings;
   std::unordered_map<uint32_t, uint32_t> pointee, variable_type;  // pointer type -> pointee; variable -> type
   std::unordered_set<uint32_t> loaded;
+  // Workgroup-scope matrices are one work-group's whatever its subgroups: the
+  // lowering's barrier before each store keeps their in-place updates right.
+  std::unordered_map<uint32_t, uint32_t> constants, value_type;
+  std::unordered_set<uint32_t> workgroup_matrices;
   std::string file;
   uint32_t line = 0;
   std::string found;
   for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* o, uint32_t count) {
     if (!found.empty()) return;
+    if (opcode == spv::OpConstant && count == 3) constants[o[1]] = o[2];
+    if (opcode == kOpTypeCooperativeMatrix && count >= 3 && constants.count(o[2]) &&
+        constants[o[2]] == kScopeWorkgroup)
+      workgroup_matrices.insert(o[0]);
+    bool has_result = false, has_type = false;
+    spv::HasResultAndType(static_cast<spv::Op>(opcode), &has_result, &has_type);
+    if (opcode == kOpCooperativeMatrixLoad || opcode == kOpCooperativeMatrixMulAdd) has_type = true;
+    if (has_type && count >= 2) value_type[o[1]] = o[0];
     if (opcode == spv::OpName && count >= 2) names[o[0]] = spirv_string(o + 1, count - 1);
     if (opcode == spv::OpString && count >= 2) strings[o[0]] = spirv_string(o + 1, count - 1);
     if (opcode == spv::OpLine && count >= 2) file = strings[o[0]], line = o[1];
@@ -1337,7 +1743,8 @@ std::string cooperative_matrix_in_place_update(const std::vector<uint32_t>& spir
       return chain_base.count(pointer) ? chain_base[pointer] : pointer;
     };
     if (opcode == kOpCooperativeMatrixLoad && count >= 3) loaded.insert(base(o[2]));
-    if (opcode == kOpCooperativeMatrixStore && count >= 1 && loaded.count(base(o[0]))) {
+    if (opcode == kOpCooperativeMatrixStore && count >= 2 && loaded.count(base(o[0])) &&
+        !(value_type.count(o[1]) && workgroup_matrices.count(value_type[o[1]]))) {
       const uint32_t variable = base(o[0]);
       // Its name, else its block's (`buffer C { ... };` names no instance).
       std::string name = names.count(variable) ? names[variable] : "";
@@ -1368,13 +1775,26 @@ auto refusing_undefined_ids(Body body) {
 
 }  // namespace
 
-std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv) {
+std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv,
+                                               const std::vector<SpecValue>& specs, bool fix_group_size) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
   return refusing_undefined_ids([&] {
     const BFloat16Lowered words = lower_bfloat16(spirv);
-    return Lowering(words.spirv, false, {}, false, false, words.matrices).run();
+    return Lowering(words.spirv, false, specs, false, false, words.matrices, fix_group_size).run();
   });
+}
+
+bool uses_workgroup_matrices(const std::vector<uint32_t>& spirv) {
+  std::unordered_map<uint32_t, uint32_t> constants;
+  bool found = false;
+  for_each_instruction(spirv, [&](uint32_t opcode, const uint32_t* o, uint32_t count) {
+    if (opcode == spv::OpConstant && count == 3) constants[o[1]] = o[2];
+    if (opcode == kOpTypeCooperativeMatrix && count >= 3 && constants.count(o[2]) &&
+        constants[o[2]] == kScopeWorkgroup)
+      found = true;
+  });
+  return found;
 }
 
 std::vector<uint32_t> lower_cooperative_matrix_interface(const std::vector<uint32_t>& spirv) {
@@ -1401,12 +1821,12 @@ std::vector<uint32_t> lower_cooperative_matrix_interface(const std::vector<uint3
 }
 
 std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs,
-                                 bool tf32) {
+                                 bool tf32, bool warpgroups) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
   return refusing_undefined_ids([&]() -> std::string {
     const BFloat16Lowered words = lower_bfloat16(spirv);
-    Lowering lowering(words.spirv, true, specs, tf32, false, words.matrices);
+    Lowering lowering(words.spirv, true, specs, tf32, false, words.matrices, true, warpgroups);
     if (!lowering.mismatch().empty()) return lowering.mismatch();
     (void)lowering.run();  // what the lowering refuses, it refuses for every target
     return "";
@@ -1415,12 +1835,12 @@ std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::
 
 std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv,
                                                                  const std::vector<SpecValue>& specs,
-                                                                 bool tf32) {
+                                                                 bool tf32, bool warpgroups) {
   if (spirv.size() < kSpirvHeaderWords || spirv[0] != kSpirvMagic)
     (void)spirv_from_bytes(spirv.data(), spirv.size() * 4);
   return refusing_undefined_ids([&] {
     const BFloat16Lowered words = lower_bfloat16(spirv);
-    Lowering lowering(words.spirv, true, specs, tf32, false, words.matrices);
+    Lowering lowering(words.spirv, true, specs, tf32, false, words.matrices, true, warpgroups);
     if (!lowering.mismatch().empty())
       throw Error(Error::Kind::UnsupportedFeature,
                   "cooperative matrix: tensor cores cannot run " + lowering.mismatch());

@@ -12,6 +12,8 @@
 // runtime/porta_cuda_kernel.inc.
 #include "cuda_compiler.hpp"
 
+#include "spirv_words.hpp"
+
 namespace porta::translator::detail {
 
 std::string CudaCompiler::buffer_parameter(uint32_t index, bool entry) const {
@@ -35,11 +37,11 @@ std::string CudaCompiler::buffer_sizes_type() const {
 const std::unordered_set<std::string>& CudaCompiler::reserved_words() const {
   // The C++ words, CUDA's built-in variables and types, and the names the
   // generated code uses.
-  static const std::unordered_set<std::string> words = cxx_reserved_words(
-      {"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "half",
-       "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared", "group_shared", "pc", "porta_b",
-       "porta_sizes", "porta_buffer_sizes", "porta_buffers_aligned", "porta_cuda_kernel_aligned",
-       "porta_wide_alignment"});
+  static const std::unordered_set<std::string> words =
+      cxx_reserved_words({"kernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3",
+                          "half", "porta_cuda_kernel", "porta_shared_storage", "porta_no_shared",
+                          "group_shared", "pc", "porta_b", "porta_sizes", "porta_buffer_sizes",
+                          "porta_buffers_aligned", "porta_cuda_kernel_aligned", "porta_wide_alignment"});
   return words;
 }
 
@@ -125,8 +127,11 @@ void CudaCompiler::emit_target_instruction(const spirv_cross::Instruction& instr
   if (instruction.op == spv::OpFunctionCall && instruction.length == 6) {
     const std::string shape = tensor_core_shape(ops[2]);
     if (!shape.empty()) {
+      const std::string prefix = warpgroup_function_prefix();
+      const bool warpgroup = ir.get_name(ops[2]).compare(0, prefix.size(), prefix) == 0;
       emit_op(ops[0], ops[1],
-              "porta_mma_sync<" + type_to_glsl(get<spirv_cross::SPIRType>(ops[0])) + ", " + shape + ">(" +
+              std::string(warpgroup ? "porta_wgmma<" : "porta_mma_sync<") +
+                  type_to_glsl(get<spirv_cross::SPIRType>(ops[0])) + ", " + shape + ">(" +
                   to_expression(ops[3]) + ", " + to_expression(ops[4]) + ", " + to_expression(ops[5]) + ")",
               false);
       return;

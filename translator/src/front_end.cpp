@@ -237,9 +237,9 @@ std::vector<uint32_t> prepare(const std::vector<uint32_t>& given, const PrepareO
   // Cooperative matrices lowered (bfloat16 with them); bfloat16 alone likewise.
   const std::vector<uint32_t> spirv =
       uses_cooperative_matrix(given)
-          ? (options.tensor_cores
-                 ? lower_cooperative_matrix_to_warp_fragments(given, options.specs, options.tf32)
-                 : lower_cooperative_matrix(given))
+          ? (options.tensor_cores ? lower_cooperative_matrix_to_warp_fragments(
+                                        given, options.specs, options.tf32, options.warpgroups)
+                                  : lower_cooperative_matrix(given, options.specs, options.fix_group_size))
           : lower_bfloat16(given).spirv;
   validate(spirv);
   if (!options.readable) {

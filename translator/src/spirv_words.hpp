@@ -77,6 +77,9 @@ std::vector<uint32_t> demote_array_phis(const std::vector<uint32_t>& spirv);
 // a cooperative-matrix multiply-add on tensor cores: target cuda spells them
 // as mma.sync (cuda_compiler.cpp), every other target refuses them.
 inline std::string tensor_core_function_prefix() { return "porta_mma_sync_"; }
+// The same for Workgroup-scope matrices on sm_90's warpgroup MMA: target
+// cuda calls porta_cuda.h's porta_wgmma<D, M, N, K>.
+inline std::string warpgroup_function_prefix() { return "porta_wgmma_"; }
 // The warp-fragment lowering's loads and stores of a `shared` array
 // (porta_fragment_load_RxC_use_layout, porta_fragment_store_...): target cuda
 // calls porta_cuda.h's porta_fragment_load/store; the functions' SPIR-V bodies

@@ -260,7 +260,8 @@ std::string TargetCompiler::fragment_transfer(uint32_t function, bool& load) con
 
 std::string TargetCompiler::tensor_core_shape(uint32_t function) const {
   const std::string& name = ir.get_name(function);
-  const std::string prefix = tensor_core_function_prefix();
+  std::string prefix = tensor_core_function_prefix();
+  if (name.compare(0, prefix.size(), prefix) != 0) prefix = warpgroup_function_prefix();
   if (name.compare(0, prefix.size(), prefix) != 0) return "";
   // "MxNxK", then "_" and s or u for A's and B's signedness where they are integers.
   std::string arguments;
@@ -1079,6 +1080,17 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
   const uint32_t* ops = stream(instruction);
   const auto opcode = static_cast<spv::Op>(instruction.op);
   if (emit_byte_addressed(instruction)) return;
+  // An array taken out of a composite into a temporary the emitter declared
+  // before a loop (a large lowered cooperative matrix carried around it): C-family
+  // arrays are copied, not assigned.
+  if (opcode == spv::OpCompositeExtract && instruction.length >= 4 && hoisted_temporaries.count(ops[1]) &&
+      !get<SPIRType>(ops[0]).array.empty()) {
+    const std::string value = access_chain_internal(ops[2], ops + 3, instruction.length - 3,
+                                                    spirv_cross::ACCESS_CHAIN_INDEX_IS_LITERAL_BIT, nullptr);
+    statement("array_copy(", to_name(ops[1]), ", ", value, ");");
+    set<spirv_cross::SPIRExpression>(ops[1], to_name(ops[1]), ops[0], true);
+    return;
+  }
   // An atomic whose old value is read: the emitter keeps it.
   // An atomic whose old value is read but which needs a bounds check too.
   if (is_atomic_read_modify_write(opcode) &&

@@ -382,7 +382,8 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   virtual void emit_target_instruction(const spirv_cross::Instruction& instruction);
   // "M, N, K" (8-bit integers: then whether A and B are signed, "true" or
   // "false") where `function` is a tensor-core multiply-add of the
-  // warp-fragment lowering (porta_mma_sync_MxNxK[_su]), else "".
+  // warp-fragment lowering (porta_mma_sync_MxNxK[_su], or porta_wgmma_MxNxK
+  // for Workgroup-scope matrices), else "".
   std::string tensor_core_shape(uint32_t function) const;
   // "R, C, USE, ROW_MAJOR" (use 0 A, 1 B, 2 accumulator; ROW_MAJOR true or
   // false) where `function` is a warp-fragment load or store of a `shared`

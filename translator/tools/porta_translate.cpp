@@ -65,11 +65,12 @@ int main(int argc, char** argv) {
   command.synopsis("--target " + target_names +
                    " [--spec ID=VALUE]... [--subgroup-size N] [--bounds-checks] [--bounds-report] "
                    "[--cancel-polls] [--signature] [--vulkan-report]\n"
-                   "[--no-optimize] [--readable] [--tensor-cores [--tf32]] "
+                   "[--no-optimize] [--readable] [--tensor-cores [--tf32] [--warpgroups]] "
                    "[-o OUT] FILE.comp|FILE.spv");
   std::string target_name, output;
   std::vector<std::string> spec_texts;
-  bool signature = false, no_optimize = false, readable = false, tensor_cores = false, tf32 = false;
+  bool signature = false, no_optimize = false, readable = false, tensor_cores = false, tf32 = false,
+       warpgroups = false;
   std::vector<std::string> inputs;
   CLI::App& app = command.app();
   app.add_option("--target", target_name, "the language to translate to: " + target_names)->type_name("NAME");
@@ -102,6 +103,9 @@ int main(int argc, char** argv) {
   app.add_flag("--tensor-cores", tensor_cores,
                "target cuda: cooperative matrices on tensor cores (mma.sync) where they map, as the CUDA "
                "backend runs them on sm_80 and newer; says why on standard error where they do not");
+  app.add_flag("--warpgroups", warpgroups,
+               "with --tensor-cores: Workgroup-scope matrices on sm_90's warpgroup MMA (wgmma), as the CUDA "
+               "backend translates them on sm_90 (NVRTC's sm_90a)");
   app.add_flag("--tf32", tf32,
                "with --tensor-cores: float32 matrices on tensor cores at TF32 precision, as the CUDA backend "
                "runs a kernel created with PORTA_KERNEL_FLAG_ALLOW_TF32");
@@ -144,12 +148,11 @@ int main(int argc, char** argv) {
     const std::string name = slash == std::string::npos ? input : input.substr(slash + 1);
     std::vector<uint32_t> spirv = ends_with(input, ".spv") ? pt::spirv_from_bytes(bytes.data(), bytes.size())
                                                            : pt::compile_glsl(bytes, name);
-    // The spec constants' types, from the module as given (a cooperative-matrix
-    // one lowered first: reflection reads plain SPIR-V); the values are known
-    // before prepare(), which the tensor-core lowering needs.
+    // The spec constants' types, from the module as given (reflection reads a
+    // cooperative-matrix one through the lowering of its interface); the
+    // values are known before prepare(), which the lowerings need.
     const bool cooperative_matrix = pt::uses_cooperative_matrix(spirv);
-    const pt::KernelSignature declared =
-        pt::reflect(cooperative_matrix ? pt::lower_cooperative_matrix(spirv) : spirv);
+    const pt::KernelSignature declared = pt::reflect(spirv);
     for (const SpecArgument& argument : spec_arguments) {
       const pt::SpecConstant* constant = nullptr;
       for (const pt::SpecConstant& c : declared.spec_constants)
@@ -172,11 +175,15 @@ int main(int argc, char** argv) {
       options.specs.push_back(value);
     }
     pt::PrepareOptions prepare_options{readable, options.target};
+    // The translation fixes the spec constants: Workgroup-scope matrices
+    // spread over a group sized by them too.
+    prepare_options.specs = options.specs;
+    prepare_options.fix_group_size = true;
     if (tensor_cores && options.target == pt::Target::Cuda && cooperative_matrix) {
-      const std::string mismatch = pt::tensor_core_mismatch(spirv, options.specs, tf32);
+      const std::string mismatch = pt::tensor_core_mismatch(spirv, options.specs, tf32, warpgroups);
       prepare_options.tensor_cores = mismatch.empty();
-      prepare_options.specs = options.specs;
       prepare_options.tf32 = tf32;
+      prepare_options.warpgroups = warpgroups;
       if (!mismatch.empty())
         std::fprintf(
             stderr,

@@ -41,7 +41,9 @@ extern "C" {
   X(COOPERATIVE_MATRIX_TF32_HW, 16, "coopmat-tf32-hw",                                      \
     "cooperative matrices: float32 at TF32 on matrix hardware (PORTA_KERNEL_FLAG_ALLOW_TF32)") \
   X(COOPERATIVE_MATRIX_BF16_HW, 17, "coopmat-bf16-hw",                                      \
-    "cooperative matrices: bfloat16 16x16x16 into float32 on matrix hardware")
+    "cooperative matrices: bfloat16 16x16x16 into float32 on matrix hardware")              \
+  X(COOPERATIVE_MATRIX_WORKGROUP_HW, 18, "coopmat-workgroup-hw",                            \
+    "cooperative matrices of Workgroup scope: float16 and bfloat16 into float32 on matrix hardware")
 
 /* Device features (bit flags), one per entry of PORTA_FEATURE_LIST. */
 typedef enum porta_feature {

@@ -139,15 +139,24 @@ struct PrepareOptions {
   // Cooperative matrices as warp fragments for tensor cores
   // (lower_cooperative_matrix_to_warp_fragments), for target cuda only.
   bool tensor_cores = false;
-  // With tensor_cores: the spec-constant values the translation will fix
-  // (TranslateOptions::specs). A work-group size from spec constants is read
-  // from them (missing ids: their defaults) and frozen into the module.
+  // With tensor_cores or fix_group_size: the spec-constant values the
+  // translation will fix (TranslateOptions::specs). A work-group size from
+  // spec constants is read from them (missing ids: their defaults) and frozen
+  // into the module.
   std::vector<SpecValue> specs;
+  // The module's Workgroup-scope cooperative matrices spread over the items
+  // of a work-group whose size comes from spec constants too (`specs`), not
+  // only of a literal size (lower_cooperative_matrix).
+  bool fix_group_size = false;
   // With tensor_cores: float32 A and B matrices may be multiplied at TF32
   // precision (mma.sync m16n8k8 .tf32: A and B rounded to 10 mantissa bits).
   // Only where the kernel's creator allowed it (PORTA_KERNEL_FLAG_ALLOW_TF32):
   // a float32 kernel otherwise keeps float32 products.
   bool tf32 = false;
+  // With tensor_cores: Workgroup-scope matrices on sm_90's warpgroup MMA
+  // (wgmma) where they fit (tensor_core_mismatch()); target cuda then needs
+  // sm_90a.
+  bool warpgroups = false;
 };
 // Whether the module declares CooperativeMatrixKHR (GLSL's GL_KHR_cooperative_matrix).
 bool uses_cooperative_matrix(const std::vector<uint32_t>& spirv);
@@ -162,7 +171,18 @@ bool uses_bfloat16_matrices(const std::vector<uint32_t>& spirv);
 // a Vulkan-memory-model module gets the GLSL450 model; bfloat16 (SPV_KHR_bfloat16)
 // becomes its bits in a 16-bit unsigned integer, converted through float32. What is not lowered is
 // refused (Error UnsupportedFeature, naming the instruction and its file:line).
-std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv);
+// Workgroup-scope matrices: spread over the work-group's items where its size
+// is known (a literal, or with `fix_group_size` spec constants whose values
+// `specs` give, which the module then has as literals): each item holds
+// elements i, i + G, ... and multiply-adds exchange operands through shared
+// memory between two work-group barriers. Elsewhere each item holds the
+// whole matrix, and a work-group barrier before each store keeps an in-place
+// update (load C, multiply-add, store C) from reading another item's result.
+std::vector<uint32_t> lower_cooperative_matrix(const std::vector<uint32_t>& spirv,
+                                               const std::vector<SpecValue>& specs = {},
+                                               bool fix_group_size = false);
+// Whether the module has cooperative matrices of Workgroup scope.
+bool uses_workgroup_matrices(const std::vector<uint32_t>& spirv);
 // The same lowering for reading the module's interface (bindings, push
 // constants, spec constants) alone: matrices of SPV_KHR_bfloat16's bfloat16,
 // which no translated target has, lower as other floats' do (Vulkan runs such
@@ -176,8 +196,12 @@ std::vector<uint32_t> lower_cooperative_matrix_interface(const std::vector<uint3
 // work-group size from spec constants is the one `specs` give (missing ids:
 // their defaults), the values the kernel will be translated with.
 // `tf32`: float32 A and B map too, at TF32 precision (PrepareOptions::tf32).
+// `warpgroups`: Workgroup-scope matrices may map onto sm_90's wgmma
+// (m64nNk16: work-groups of 128 W items, A and accumulators of 64 W rows,
+// float16 or bfloat16 A and B into float32), a module's matrices all of that
+// scope; else such matrices never map.
 std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs = {},
-                                 bool tf32 = false);
+                                 bool tf32 = false, bool warpgroups = false);
 // The module with each matrix spread over a 32-lane subgroup as mma.sync's
 // operand fragments (each component held by one lane, Length rows * cols /
 // 32), the multiply-adds calls that target cuda alone spells (as mma.sync);
@@ -187,12 +211,14 @@ std::string tensor_core_mismatch(const std::vector<uint32_t>& spirv, const std::
 // same values has anyway).
 std::vector<uint32_t> lower_cooperative_matrix_to_warp_fragments(const std::vector<uint32_t>& spirv,
                                                                  const std::vector<SpecValue>& specs = {},
-                                                                 bool tf32 = false);
-// The variable a module both loads cooperative matrices from and stores them
-// to (an in-place update: load C, multiply-add, store C), named with the
-// store's file:line where known; "" if none. With subgroups of one
-// work-item every work-item holds and updates its own copy of such a matrix,
-// so each would apply the update again: backends with such subgroups refuse it.
+                                                                 bool tf32 = false, bool warpgroups = false);
+// The variable a module both loads Subgroup-scope cooperative matrices from
+// and stores them to (an in-place update: load C, multiply-add, store C),
+// named with the store's file:line where known; "" if none. With subgroups of
+// one work-item every work-item holds and updates its own copy of such a
+// matrix, so each would apply the update again: backends with such subgroups
+// refuse it. (A Workgroup-scope matrix is the work-group's whatever its
+// subgroups, and the lowering orders its loads before its stores.)
 std::string cooperative_matrix_in_place_update(const std::vector<uint32_t>& spirv);
 // Validate then optimise (or, readable, only what options.target needs). A
 // module with cooperative matrices is lowered first (lower_cooperative_matrix):

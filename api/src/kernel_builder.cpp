@@ -179,10 +179,14 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
       // Where the lowered module runs, what it needs: the shared arrays a
       // Workgroup-scope multiply-add adds; no bfloat16 type (lowered to its
       // bits).
+      // The optimiser drops a push-constant block the code never reads: the
+      // backend gets the lowered module's (declared_push_size keeps the
+      // caller's).
       if (device->api->language != PORTA_LANGUAGE_SPIRV || device->bounds_report) {
         const tr::KernelSignature lowered = tr::reflect(prepared, values);
         sig.shared_memory_bytes = std::max(sig.shared_memory_bytes, lowered.shared_memory_bytes);
         sig.required_features = lowered.required_features | PORTA_FEATURE_COOPERATIVE_MATRIX;
+        sig.push_constant_size = lowered.push_constant_size;
       }
     }
     check_limits(*device, sig, size, name);
@@ -234,6 +238,9 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
         options.warpgroups = warpgroups;
         fragments = tr::prepare(words, options);
         translated = &fragments;
+        // Its shared memory, not the spread lowering's (porta_wgmma's stage is
+        // the CUDA source's own).
+        sig.shared_memory_bytes = tr::reflect(fragments, values).shared_memory_bytes;
         log(PORTA_LOG_INFO,
             format("kernel '%s' on %s: cooperative matrices on tensor cores (%s)", name.c_str(),
                    device->label.c_str(), tr::uses_workgroup_matrices(words) ? "wgmma" : "mma.sync"));

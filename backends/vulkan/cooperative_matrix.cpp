@@ -125,6 +125,8 @@ void check_cooperative_matrices(const std::vector<CooperativeMatrixPropertiesKHR
     }
   });
   const std::string listed = describe_cooperative_matrices(listed_by_device, flexible);
+  const char* extensions = flexible.empty() ? "VK_KHR_cooperative_matrix"
+                                            : "VK_KHR_cooperative_matrix and VK_NV_cooperative_matrix2";
   // The kernel's work-group size, where a Workgroup-scope matrix is refused.
   const std::string group =
       invocations ? format(" in work-groups of %u", invocations) : std::string(" in work-groups of its size");
@@ -143,10 +145,9 @@ void check_cooperative_matrices(const std::vector<CooperativeMatrixPropertiesKHR
                (p.saturatingAccumulation != 0) == (want.saturatingAccumulation != 0);
     if (!found)
       fail(PORTA_ERROR_UNSUPPORTED,
-           "%s: the cooperative-matrix multiply-add %s%s is not one %s lists for VK_KHR_cooperative_matrix "
-           "(it lists: %s)",
+           "%s: the cooperative-matrix multiply-add %s%s is not one %s lists for %s (it lists: %s)",
            where.c_str(), describe(want).c_str(), want.scope == 2 ? group.c_str() : "", device.c_str(),
-           listed.c_str());
+           extensions, listed.c_str());
   }
   static const char* const uses[] = {"A", "B", "accumulator"};
   for (const auto& [id, m] : matrices) {
@@ -173,9 +174,11 @@ void check_cooperative_matrices(const std::vector<CooperativeMatrixPropertiesKHR
     if (!found)
       fail(PORTA_ERROR_UNSUPPORTED,
            "%s: the cooperative matrix %ux%u of %s, use %s, at %s scope%s is in no multiply-add %s lists for "
-           "VK_KHR_cooperative_matrix (it lists: %s)",
+           "%s "
+           "(it lists: %s)",
            where.c_str(), m.rows, m.cols, component_name(m.component).c_str(), uses[m.use],
-           scope_name(m.scope).c_str(), m.scope == 2 ? group.c_str() : "", device.c_str(), listed.c_str());
+           scope_name(m.scope).c_str(), m.scope == 2 ? group.c_str() : "", device.c_str(), extensions,
+           listed.c_str());
   }
 }
 

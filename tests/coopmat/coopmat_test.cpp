@@ -88,6 +88,39 @@ class CooperativeMatrix : public porta::test::DeviceTest {
     return kernel_or_refusal(porta::spirv(spirv_of(name)), reason, specs);
   }
 
+  // C = C0 + alpha * A * B through `kernel` (push constants m, n, k, alpha;
+  // dispatched as `groups`) for row-major float16 A (rows x depth) and B
+  // (depth x cols) of small integers, exact in float whatever the order of
+  // accumulation. in_place: C0 random small integers the kernel adds to; else
+  // C starts as NaN and C0 is 0. `what` names the case in failures.
+  void check_small_integer_gemm(const porta::Kernel& kernel, porta::Groups groups, uint32_t rows,
+                                uint32_t cols, uint32_t depth, uint32_t seed, bool in_place,
+                                const std::string& what) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> value(-4, 4);
+    std::vector<uint16_t> a(rows * depth), b(depth * cols);
+    std::vector<float> c0(rows * cols, 0.0f);
+    for (uint16_t& v : a) v = porta::float_to_half(float(value(rng)));
+    for (uint16_t& v : b) v = porta::float_to_half(float(value(rng)));
+    if (in_place)
+      for (float& v : c0) v = float(value(rng));
+    porta::Buffer da = dev.upload(a), db = dev.upload(b);
+    porta::Buffer dc = dev.upload(in_place ? c0 : std::vector<float>(rows * cols, NAN));
+    struct {
+      uint32_t m, n, k;
+      float alpha;
+    } params{rows, cols, depth, alpha};
+    stream.dispatch(kernel, groups, {da, db, dc}, params);
+    const std::vector<float> c = read<float>(dc, rows * cols);
+    for (uint32_t i = 0; i < rows; ++i)
+      for (uint32_t j = 0; j < cols; ++j) {
+        float sum = 0;
+        for (uint32_t l = 0; l < depth; ++l)
+          sum += porta::half_to_float(a[i * depth + l]) * porta::half_to_float(b[l * cols + j]);
+        ASSERT_EQ(c[i * cols + j], c0[i * cols + j] + alpha * sum) << what << ": C[" << i << "][" << j << "]";
+      }
+  }
+
   // gemm_f32's and gemm_f16's sizes (M x K times K x N, row-major) and push
   // constants, and their launch: one subgroup per 16 x 16 tile of C.
   static constexpr uint32_t m = 48, n = 32, k = 64;
@@ -281,26 +314,8 @@ TEST_F(CooperativeMatrix, GemmF16ThroughSharedMemoryWithSpecSizedGroups) {
     auto kernel = half_kernel("gemm_f16_shared", reason, {{0, 32 * warps}, {1, warps}});
     if (!kernel) GTEST_SKIP() << reason;
     const uint32_t rows = 16 * warps * 2, cols = 32, depth = 48;
-    std::mt19937 rng(warps);
-    std::uniform_int_distribution<int> value(-4, 4);
-    std::vector<uint16_t> a(rows * depth), b(depth * cols);
-    for (uint16_t& v : a) v = porta::float_to_half(float(value(rng)));
-    for (uint16_t& v : b) v = porta::float_to_half(float(value(rng)));
-    porta::Buffer da = dev.upload(a), db = dev.upload(b);
-    porta::Buffer dc = dev.upload(std::vector<float>(rows * cols, NAN));
-    struct {
-      uint32_t m, n, k;
-      float alpha;
-    } params{rows, cols, depth, alpha};
-    stream.dispatch(*kernel, {cols / 16, rows / (16 * warps)}, {da, db, dc}, params);
-    const std::vector<float> c = read<float>(dc, rows * cols);
-    for (uint32_t i = 0; i < rows; ++i)
-      for (uint32_t j = 0; j < cols; ++j) {
-        float sum = 0;
-        for (uint32_t l = 0; l < depth; ++l)
-          sum += porta::half_to_float(a[i * depth + l]) * porta::half_to_float(b[l * cols + j]);
-        ASSERT_EQ(c[i * cols + j], alpha * sum) << warps << " subgroups: C[" << i << "][" << j << "]";
-      }
+    check_small_integer_gemm(*kernel, {cols / 16, rows / (16 * warps)}, rows, cols, depth, warps, false,
+                             std::to_string(warps) + " subgroups");
   }
 }
 
@@ -334,27 +349,8 @@ TEST_F(CooperativeMatrix, WorkgroupScopeGemmUpdatesInPlace) {
     }
     ++ran;
     const uint32_t rows = 2 * shape.bm, cols = 2 * shape.bn, depth = 3 * shape.bk;
-    std::mt19937 rng(shape.items + shape.bn);
-    std::uniform_int_distribution<int> value(-4, 4);
-    std::vector<uint16_t> a(rows * depth), b(depth * cols);
-    std::vector<float> c0(rows * cols);
-    for (uint16_t& v : a) v = porta::float_to_half(float(value(rng)));
-    for (uint16_t& v : b) v = porta::float_to_half(float(value(rng)));
-    for (float& v : c0) v = float(value(rng));
-    porta::Buffer da = dev.upload(a), db = dev.upload(b), dc = dev.upload(c0);
-    struct {
-      uint32_t m, n, k;
-      float alpha;
-    } params{rows, cols, depth, alpha};
-    stream.dispatch(*kernel, {cols / shape.bn, rows / shape.bm}, {da, db, dc}, params);
-    const std::vector<float> c = read<float>(dc, rows * cols);
-    for (uint32_t i = 0; i < rows; ++i)
-      for (uint32_t j = 0; j < cols; ++j) {
-        float sum = 0;
-        for (uint32_t l = 0; l < depth; ++l)
-          sum += porta::half_to_float(a[i * depth + l]) * porta::half_to_float(b[l * cols + j]);
-        ASSERT_EQ(c[i * cols + j], c0[i * cols + j] + alpha * sum) << name << ": C[" << i << "][" << j << "]";
-      }
+    check_small_integer_gemm(*kernel, {cols / shape.bn, rows / shape.bm}, rows, cols, depth,
+                             shape.items + shape.bn, true, name);
   }
   if (!ran) GTEST_SKIP() << refused;
   // The lowering runs every shape.

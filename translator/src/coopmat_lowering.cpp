@@ -84,8 +84,8 @@ struct Matrix {
   uint32_t scope = 3;  // Subgroup (3) or Workgroup (2)
   // Workgroup scope spread over the group's G items (Lowering::spread_):
   // item i holds elements i, i + G, i + 2G, ... of the rows * cols in
-  // row-major order, length ceil(rows * cols / G) of them (the last item's
-  // past rows * cols are padding, zero).
+  // row-major order, length ceil(rows * cols / G) of them (places past
+  // rows * cols are padding: loaded as zeros, never stored).
   bool spread = false;
   // Workgroup scope on sm_90's warpgroup MMA (Lowering::warpgroups_):
   // porta_cuda.h's porta_wgmma layouts (position()).
@@ -234,8 +234,9 @@ class Lowering {
   std::string mismatch_;
   uint32_t lane_ = 0;         // the SubgroupLocalInvocationId variable (fragments)
   bool lane_is_new_ = false;  // added by the lowering: decorate it, list it in the entry point
-  // Fragments: the work-group size, and whether it came from spec constants
-  // (run() then writes it as literals: LocalSize, gl_WorkGroupSize's constants).
+  // The work-group size (fragments, spread and warpgroup matrices), and
+  // whether it came from spec constants (run() then writes it as literals:
+  // LocalSize, gl_WorkGroupSize's constants).
   const std::vector<SpecValue> specs_;
   const bool fix_group_size_;
   // Fragments: Workgroup-scope matrices may go on sm_90's warpgroup MMA.
@@ -265,6 +266,9 @@ class Lowering {
   // that is false there; 0 where every element is inside.
   uint32_t inside(FunctionBuilder& f, const Matrix& m, uint32_t e);
   uint32_t mul_add_convert(FunctionBuilder& f, uint32_t value, const Matrix& m, bool is_signed, uint32_t t);
+  void sum_products(FunctionBuilder& f, const Instruction& inst, uint32_t acc, uint32_t k_counter, uint32_t r,
+                    uint32_t c, const std::function<uint32_t(uint32_t)>& a_at,
+                    const std::function<uint32_t(uint32_t)>& b_at);
   const bool tf32_;  // float32 A and B as TF32 (m16n8k8), where the kernel allows it
   // The matrix types whose u16 components are bfloat16's bits (lower_bfloat16()).
   const std::unordered_set<uint32_t> bfloat16_matrices_;
@@ -566,8 +570,7 @@ bool Lowering::read_group_size(std::string& why) {
     }
     return true;
   };
-  const std::string from_expressions = fix_group_size_ ? "a work-group size from spec-constant expressions"
-                                                       : "a work-group size from spec constants";
+  const std::string from_expressions = "a work-group size from spec-constant expressions";
   bool builtin = false, known = true;
   uint32_t size[3] = {1, 1, 1};
   for (const Instruction& inst : preamble_) {
@@ -662,7 +665,7 @@ uint32_t Lowering::size_literal(uint32_t id, const char* what, const Instruction
 uint32_t Lowering::literal(uint32_t id, const char* what, const Instruction& at) const {
   auto it = defs_.find(id);
   if (it == defs_.end() || it->second->opcode != spv::OpConstant || it->second->operand_count() != 3)
-    refuse(std::string(what) + " is not a constant (spec constants are not lowered)", at);
+    refuse(std::string(what) + " is not a constant (spec-constant expressions are not lowered)", at);
   return it->second->operand(2);
 }
 
@@ -1068,6 +1071,10 @@ void Lowering::check_mul_add(const Instruction& inst) {
   if (ma->rows != result->rows || mb->rows != ma->cols || mb->cols != result->cols ||
       mc->rows != result->rows || mc->cols != result->cols)
     refuse("a multiply-add of matrices whose shapes do not chain", inst);
+  // Each scope's matrices are laid out their own way (a spread one holds a
+  // share of the elements): one product takes matrices of one scope.
+  if (ma->scope != result->scope || mb->scope != result->scope || mc->scope != result->scope)
+    refuse("a multiply-add of matrices of different scopes", inst);
 }
 
 // An operand's element `value` (of matrix m) converted to the multiply-add's
@@ -1094,6 +1101,30 @@ uint32_t Lowering::mul_add_convert(FunctionBuilder& f, uint32_t value, const Mat
   return unsigned_t == t ? widened : f.op(spv::OpBitcast, t, {widened});
 }
 
+// acc += A's row r times B's column c over k in order, each element
+// (a_at(r * K + k), b_at(k * N + c)) converted to acc's type first.
+void Lowering::sum_products(FunctionBuilder& f, const Instruction& inst, uint32_t acc, uint32_t k_counter,
+                            uint32_t r, uint32_t c, const std::function<uint32_t(uint32_t)>& a_at,
+                            const std::function<uint32_t(uint32_t)>& b_at) {
+  const Matrix* result = matrix(inst.operand(0));
+  const Matrix* ma = matrix(type_of(inst.operand(2)));
+  const Matrix* mb = matrix(type_of(inst.operand(3)));
+  const uint32_t flags = inst.operand_count() > 5 ? inst.operand(5) : 0;
+  const uint32_t u = uint_type(), t = result->component;
+  const bool floating = is_float(t);
+  const uint32_t n_const = uint_constant(result->cols), k_const = uint_constant(ma->cols);
+  f.loop(u, bool_type(), k_counter, uint_constant(0), uint_constant(1), k_const, [&](uint32_t k) {
+    const uint32_t ia = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {r, k_const}), k});
+    const uint32_t ib = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {k, n_const}), c});
+    const uint32_t x = mul_add_convert(f, a_at(ia), *ma, flags & kMatrixASigned, t);
+    const uint32_t y = mul_add_convert(f, b_at(ib), *mb, flags & kMatrixBSigned, t);
+    const uint32_t product = f.op(floating ? spv::OpFMul : spv::OpIMul, t, {x, y});
+    const uint32_t sum =
+        f.op(floating ? spv::OpFAdd : spv::OpIAdd, t, {f.op(spv::OpLoad, t, {acc}), product});
+    f.statement(spv::OpStore, {acc, sum});
+  });
+}
+
 // Result = A * B + C, each result element summed over k in order, starting from C's element.
 uint32_t Lowering::mul_add_helper(const Instruction& inst) {
   const Matrix* result = matrix(inst.operand(0));
@@ -1101,14 +1132,13 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
   const Matrix* mb = matrix(type_of(inst.operand(3)));
   const Matrix* mc = matrix(type_of(inst.operand(4)));
   const uint32_t flags = inst.operand_count() > 5 ? inst.operand(5) : 0;
-  const uint32_t m_rows = result->rows, n_cols = result->cols, k_depth = ma->cols;
+  const uint32_t m_rows = result->rows, n_cols = result->cols;
   const Words key{kOpCooperativeMatrixMulAdd, inst.operand(0), ma->array, mb->array, mc->array, flags};
   if (helper_ids_.count(key)) return helper_ids_[key];
 
   if (result->bfloat16 || mc->bfloat16)
     refuse("bfloat16 accumulators (products of bfloat16 are summed in float32 or float16)", inst);
   const uint32_t u = uint_type(), b = bool_type(), t = result->component;
-  const bool floating = is_float(t);
   FunctionBuilder f([this] { return new_id(); });
   const uint32_t va = copy_in(f, f.parameter(ma->array), *ma);
   const uint32_t vb = copy_in(f, f.parameter(mb->array), *mb);
@@ -1118,23 +1148,16 @@ uint32_t Lowering::mul_add_helper(const Instruction& inst) {
   const uint32_t e_counter = f.variable(pointer(spv::StorageClassFunction, u));
   const uint32_t k_counter = f.variable(pointer(spv::StorageClassFunction, u));
   const uint32_t zero = uint_constant(0), one = uint_constant(1);
-  const uint32_t n_const = uint_constant(n_cols), k_const = uint_constant(k_depth);
+  const uint32_t n_const = uint_constant(n_cols);
   const auto element = [&](uint32_t var, const Matrix& m, uint32_t index) {
     return f.op(spv::OpLoad, m.component, {element_pointer(f, var, m, index)});
   };
   f.loop(u, b, e_counter, zero, one, uint_constant(m_rows * n_cols), [&](uint32_t e) {
     const uint32_t r = f.op(spv::OpUDiv, u, {e, n_const}), c = f.op(spv::OpUMod, u, {e, n_const});
     f.statement(spv::OpStore, {acc, mul_add_convert(f, element(vc, *mc, e), *mc, flags & kMatrixCSigned, t)});
-    f.loop(u, b, k_counter, zero, one, k_const, [&](uint32_t k) {
-      const uint32_t ia = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {r, k_const}), k});
-      const uint32_t ib = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {k, n_const}), c});
-      const uint32_t x = mul_add_convert(f, element(va, *ma, ia), *ma, flags & kMatrixASigned, t);
-      const uint32_t y = mul_add_convert(f, element(vb, *mb, ib), *mb, flags & kMatrixBSigned, t);
-      const uint32_t product = f.op(floating ? spv::OpFMul : spv::OpIMul, t, {x, y});
-      const uint32_t sum =
-          f.op(floating ? spv::OpFAdd : spv::OpIAdd, t, {f.op(spv::OpLoad, t, {acc}), product});
-      f.statement(spv::OpStore, {acc, sum});
-    });
+    sum_products(
+        f, inst, acc, k_counter, r, c, [&](uint32_t ia) { return element(va, *ma, ia); },
+        [&](uint32_t ib) { return element(vb, *mb, ib); });
     f.statement(spv::OpStore, {element_pointer(f, vr, *result, e), f.op(spv::OpLoad, t, {acc})});
   });
   f.statement(spv::OpReturnValue, {f.op(spv::OpLoad, result->array, {vr})});
@@ -1152,7 +1175,7 @@ uint32_t Lowering::spread_mul_add_helper(const Instruction& inst) {
   const Matrix* mb = matrix(type_of(inst.operand(3)));
   const Matrix* mc = matrix(type_of(inst.operand(4)));
   const uint32_t flags = inst.operand_count() > 5 ? inst.operand(5) : 0;
-  const uint32_t n_cols = result->cols, k_depth = ma->cols;
+  const uint32_t n_cols = result->cols;
   const Words key{kOpCooperativeMatrixMulAdd, 2, inst.operand(0), ma->array, mb->array, mc->array, flags};
   if (helper_ids_.count(key)) return helper_ids_[key];
   if (!ma->spread || !mb->spread || !mc->spread)
@@ -1160,7 +1183,6 @@ uint32_t Lowering::spread_mul_add_helper(const Instruction& inst) {
   if (result->bfloat16 || mc->bfloat16)
     refuse("bfloat16 accumulators (products of bfloat16 are summed in float32 or float16)", inst);
   const uint32_t u = uint_type(), b = bool_type(), t = result->component;
-  const bool floating = is_float(t);
   // The shared arrays: A's m x k and B's k x n elements, row-major.
   const auto shared_array = [&](const Matrix& m) {
     const uint32_t array_type = type(spv::OpTypeArray, {m.component, uint_constant(m.rows * m.cols)});
@@ -1181,7 +1203,7 @@ uint32_t Lowering::spread_mul_add_helper(const Instruction& inst) {
   const uint32_t e_counter = f.variable(pointer(spv::StorageClassFunction, u));
   const uint32_t k_counter = f.variable(pointer(spv::StorageClassFunction, u));
   const uint32_t zero = uint_constant(0), one = uint_constant(1);
-  const uint32_t n_const = uint_constant(n_cols), k_const = uint_constant(k_depth);
+  const uint32_t n_const = uint_constant(n_cols);
   const auto element = [&](uint32_t var, const Matrix& m, uint32_t index) {
     return f.op(spv::OpLoad, m.component, {element_pointer(f, var, m, index)});
   };
@@ -1216,18 +1238,10 @@ uint32_t Lowering::spread_mul_add_helper(const Instruction& inst) {
   each_element(*result, [&](uint32_t e, uint32_t g) {
     const uint32_t r = f.op(spv::OpUDiv, u, {g, n_const}), c = f.op(spv::OpUMod, u, {g, n_const});
     f.statement(spv::OpStore, {acc, f.op(spv::OpLoad, t, {element_pointer(f, vr, *result, e)})});
-    f.loop(u, b, k_counter, zero, one, k_const, [&](uint32_t k) {
-      const uint32_t ia = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {r, k_const}), k});
-      const uint32_t ib = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {k, n_const}), c});
-      const uint32_t x = mul_add_convert(f, f.op(spv::OpLoad, ma->component, {in_shared(sa, *ma, ia)}), *ma,
-                                         flags & kMatrixASigned, t);
-      const uint32_t y = mul_add_convert(f, f.op(spv::OpLoad, mb->component, {in_shared(sb, *mb, ib)}), *mb,
-                                         flags & kMatrixBSigned, t);
-      const uint32_t product = f.op(floating ? spv::OpFMul : spv::OpIMul, t, {x, y});
-      const uint32_t sum =
-          f.op(floating ? spv::OpFAdd : spv::OpIAdd, t, {f.op(spv::OpLoad, t, {acc}), product});
-      f.statement(spv::OpStore, {acc, sum});
-    });
+    sum_products(
+        f, inst, acc, k_counter, r, c,
+        [&](uint32_t ia) { return f.op(spv::OpLoad, ma->component, {in_shared(sa, *ma, ia)}); },
+        [&](uint32_t ib) { return f.op(spv::OpLoad, mb->component, {in_shared(sb, *mb, ib)}); });
     f.statement(spv::OpStore, {element_pointer(f, vr, *result, e), f.op(spv::OpLoad, t, {acc})});
   });
   barrier();
@@ -1387,17 +1401,19 @@ void Lowering::lower(const Instruction& inst, Words& out) {
                                                            : uint_constant(0));
       if (!load) {
         args.push_back(inst.operand(1));
-        // Every invocation holds and stores the whole matrix: all of the
+        // Where every invocation holds and stores the whole matrix, all of the
         // scope's loads before this store come first, or an in-place update
         // (load C, multiply-add, store C) would read another invocation's
         // result. The matrix's scope (its subgroup or its work-group: the
         // scope's invocations all reach the store, as a matrix of that scope
         // asks) for execution and memory, acquire-release of buffer and
         // shared memory.
-        // A spread matrix's items store what they loaded themselves: no barrier.
+        // A spread matrix's items, and a warpgroup's threads, store their own
+        // elements, at the places they loaded them from in an in-place update:
+        // no barrier.
         const Matrix* m = matrix(type_of(inst.operand(1)));
         const uint32_t scope = uint_constant(m ? m->scope : kScopeSubgroup);
-        if (!m || !m->spread)
+        if (!m || (!m->spread && !m->warpgroup))
           emit(instruction(spv::OpControlBarrier, {scope, scope, uint_constant(kBarrierSemantics)}));
       }
       Words call = load ? Words{inst.operand(0), inst.operand(1), helper}
@@ -1585,9 +1601,14 @@ Words Lowering::run() {
     }
     for (const auto& [id, name] : helper_names_) emit(out, instruction(spv::OpName, string_words(id, name)));
   };
-  // The subgroup barrier before each store (lower()) is a subgroup operation.
+  // The subgroup barrier before each store of a Subgroup-scope matrix
+  // (lower()) is a subgroup operation.
   bool stores = false, subgroups_declared = false;
-  for (const Instruction& inst : functions_) stores |= inst.opcode == kOpCooperativeMatrixStore;
+  for (const Instruction& inst : functions_)
+    if (inst.opcode == kOpCooperativeMatrixStore && inst.operand_count() >= 2) {
+      const Matrix* m = matrix(type_of(inst.operand(1)));
+      stores |= !m || m->scope == kScopeSubgroup;
+    }
   for (const Instruction& inst : preamble_)
     subgroups_declared |=
         inst.opcode == spv::OpCapability && inst.operand(0) == spv::CapabilityGroupNonUniform;

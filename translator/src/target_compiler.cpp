@@ -1081,10 +1081,12 @@ void TargetCompiler::emit_target_instruction(const spirv_cross::Instruction& ins
   const auto opcode = static_cast<spv::Op>(instruction.op);
   if (emit_byte_addressed(instruction)) return;
   // An array taken out of a composite into a temporary the emitter declared
-  // before a loop (a large lowered cooperative matrix carried around it): C-family
-  // arrays are copied, not assigned.
-  if (opcode == spv::OpCompositeExtract && instruction.length >= 4 && hoisted_temporaries.count(ops[1]) &&
-      !get<SPIRType>(ops[0]).array.empty()) {
+  // before a loop (a large lowered cooperative matrix carried around it): C++
+  // and CUDA arrays are copied (porta_glsl.hpp's array_copy), not assigned.
+  // (OpenCL C has no such copy of an expression; its compiler refuses the
+  // assignment.)
+  if (opcode == spv::OpCompositeExtract && instruction.length >= 4 && target() != Target::OpenCL &&
+      hoisted_temporaries.count(ops[1]) && !get<SPIRType>(ops[0]).array.empty()) {
     const std::string value = access_chain_internal(ops[2], ops + 3, instruction.length - 3,
                                                     spirv_cross::ACCESS_CHAIN_INDEX_IS_LITERAL_BIT, nullptr);
     statement("array_copy(", to_name(ops[1]), ", ", value, ");");

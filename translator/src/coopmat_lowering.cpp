@@ -1213,9 +1213,9 @@ uint32_t Lowering::spread_mul_add_helper(const Instruction& inst) {
   // Each element of the item's share, where it lies inside the matrix.
   const auto each_element = [&](const Matrix& m, const std::function<void(uint32_t, uint32_t)>& body) {
     f.loop(u, b, e_counter, zero, one, uint_constant(m.length), [&](uint32_t e) {
-      const uint32_t g = spread_index(f, e);
-      if ((m.rows * m.cols) % spread_ == 0) return body(e, g);
-      f.if_then(f.op(spv::OpULessThan, b, {g, uint_constant(m.rows * m.cols)}), [&] { body(e, g); });
+      const uint32_t g = spread_index(f, e), within = inside(f, m, e);
+      if (within == 0) return body(e, g);
+      f.if_then(within, [&] { body(e, g); });
     });
   };
   const auto put = [&](uint32_t array, uint32_t variable, const Matrix& m) {

@@ -185,6 +185,7 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
       if (device->api->language != PORTA_LANGUAGE_SPIRV || device->bounds_report) {
         const tr::KernelSignature lowered = tr::reflect(prepared, values);
         sig.shared_memory_bytes = std::max(sig.shared_memory_bytes, lowered.shared_memory_bytes);
+        sig.private_memory_bytes = std::max(sig.private_memory_bytes, lowered.private_memory_bytes);
         sig.required_features = lowered.required_features | PORTA_FEATURE_COOPERATIVE_MATRIX;
         sig.push_constant_size = lowered.push_constant_size;
       }
@@ -312,6 +313,7 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
     desc.specs = all_specs.data();
     std::memcpy(desc.workgroup_size, size, sizeof size);
     desc.shared_memory_bytes = sig.shared_memory_bytes;
+    desc.private_memory_bytes = sig.private_memory_bytes;
     desc.required_features = sig.required_features;
     desc.cache_key = key.c_str();
 

@@ -158,18 +158,20 @@ Compiler compiler() {
 }
 
 // Opens a built kernel and checks it is the one asked for; on failure returns
-// nullptr with the reason in *why and leaves nothing open.
-const porta_cpu_kernel_entry* try_load(const std::string& path, const porta_kernel_desc& desc,
-                                       std::string* why) {
+// no entry, with the reason in *why, and leaves nothing open.
+CompiledKernel try_load(const std::string& path, const porta_kernel_desc& desc, std::string* why) {
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* e = dlerror();
     *why = e ? e : "dlopen failed";
-    return nullptr;
+    return {};
   }
   auto* entry = static_cast<const porta_cpu_kernel_entry*>(dlsym(handle, PORTA_CPU_KERNEL_SYMBOL));
+  auto* stack = static_cast<const uint64_t*>(dlsym(handle, PORTA_CPU_KERNEL_STACK_SYMBOL));
   if (!entry) {
     *why = "no symbol " PORTA_CPU_KERNEL_SYMBOL;
+  } else if (!stack) {
+    *why = "no symbol " PORTA_CPU_KERNEL_STACK_SYMBOL;
   } else if (entry->abi_version != PORTA_CPU_KERNEL_ABI_VERSION) {
     *why = plugin::format("kernel ABI version %u, expected %u", entry->abi_version,
                           PORTA_CPU_KERNEL_ABI_VERSION);
@@ -180,36 +182,82 @@ const porta_cpu_kernel_entry* try_load(const std::string& path, const porta_kern
                           entry->workgroup_size[1], entry->workgroup_size[2], desc.workgroup_size[0],
                           desc.workgroup_size[1], desc.workgroup_size[2]);
   } else {
-    return entry;
+    return {entry, *stack};
   }
   dlclose(handle);
-  return nullptr;
+  return {};
 }
 
-// Compiles `source` into the shared object `output`.
+// The stack one work-item may use, from the .su files -fstack-usage wrote in
+// `dir`: every function's frame, summed. Kernels never recurse (SPIR-V has no
+// recursion), so no call chain holds a frame twice and the sum bounds the
+// deepest; what the kernel calls outside its object (libm) is left to the
+// backend's margin. A frame the compiler could not bound (`dynamic`, which
+// translated code does not make) counts at its static part, with a warning.
+uint64_t stack_usage(const fs::path& dir, const char* kernel) {
+  uint64_t total = 0;
+  bool found = false;
+  for (const fs::directory_entry& file : fs::directory_iterator(dir)) {
+    if (file.path().extension() != ".su") continue;
+    found = true;
+    std::istringstream lines(read_file(file.path().string()));
+    for (std::string line; std::getline(lines, line);) {
+      // location:function <TAB> bytes <TAB> static | dynamic | dynamic,bounded
+      const size_t qualifier = line.rfind('\t');
+      if (qualifier == std::string::npos || qualifier == 0) continue;
+      const size_t bytes = line.rfind('\t', qualifier - 1);
+      if (bytes == std::string::npos) continue;
+      total += std::strtoull(line.c_str() + bytes + 1, nullptr, 10);
+      if (line.compare(qualifier + 1, std::string::npos, "dynamic") == 0)
+        plugin::log(PORTA_LOG_WARN, std::string("cpu: kernel '") + kernel + "': a frame of unbounded size: " + line);
+    }
+  }
+  if (!found)
+    fail(PORTA_ERROR_COMPILE, "%s: kernel '%s': the C++ compiler wrote no stack usage (-fstack-usage)",
+         where("kernel_create").c_str(), kernel);
+  return total;
+}
+
+// Runs the compiler with `args`; fails with its log unless it succeeded.
+void run_compiler(const Compiler& cxx, std::vector<std::string> args, const fs::path& dir, const char* kernel) {
+  args.insert(args.begin(), cxx.command.begin(), cxx.command.end());
+  ProcessResult r = run_process(args, (dir / "compile.log").string());
+  if (r.spawn_error) {
+    fail(PORTA_ERROR_COMPILE,
+         "%s: kernel '%s': cannot run the C++ compiler '%s': %s (set PORTA_CXX to a C++17 compiler)",
+         where("kernel_create").c_str(), kernel, cxx.display.c_str(), std::strerror(r.spawn_error));
+  }
+  if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
+    fail(PORTA_ERROR_COMPILE, "%s: kernel '%s': %s failed (%s):\n%s", where("kernel_create").c_str(), kernel,
+         cxx.display.c_str(), describe_exit(r).c_str(), r.output.c_str());
+  }
+}
+
+// Compiles `source` into the shared object `output` in two steps: the kernel
+// into an object, its frames measured, then the object and the measure
+// (PORTA_CPU_KERNEL_STACK_SYMBOL) into the library.
 void build(const porta_kernel_desc& desc, std::string_view source, const std::string& output,
            const Compiler& cxx) {
   TempDir dir;
   for (size_t i = 0; i < kRuntimeHeaderCount; ++i) {
     write_file(dir.path() / kRuntimeHeaders[i].name, kRuntimeHeaders[i].data, kRuntimeHeaders[i].size);
   }
-  fs::path cpp = dir.path() / "kernel.cpp";
-  write_file(cpp, source.data(), source.size());
-  std::vector<std::string> args = cxx.command;
-  const std::vector<std::string> flags = compile_flags();
-  args.insert(args.end(), flags.begin(), flags.end());
-  args.insert(args.end(), {"-I", dir.path().string(), "-o", output, cpp.string()});
-  ProcessResult r = run_process(args, (dir.path() / "compile.log").string());
   const char* name = desc.name ? desc.name : "(unnamed)";
-  if (r.spawn_error) {
-    fail(PORTA_ERROR_COMPILE,
-         "%s: kernel '%s': cannot run the C++ compiler '%s': %s (set PORTA_CXX to a C++17 compiler)",
-         where("kernel_create").c_str(), name, cxx.display.c_str(), std::strerror(r.spawn_error));
-  }
-  if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0) {
-    fail(PORTA_ERROR_COMPILE, "%s: kernel '%s': %s failed (%s):\n%s", where("kernel_create").c_str(), name,
-         cxx.display.c_str(), describe_exit(r).c_str(), r.output.c_str());
-  }
+  const fs::path cpp = dir.path() / "kernel.cpp", object = dir.path() / "kernel.o";
+  write_file(cpp, source.data(), source.size());
+  std::vector<std::string> args = compile_flags();
+  args.insert(args.end(),
+              {"-fstack-usage", "-c", "-I", dir.path().string(), "-o", object.string(), cpp.string()});
+  run_compiler(cxx, args, dir.path(), name);
+
+  const fs::path stack = dir.path() / "stack.cpp";
+  const std::string text = plugin::format(
+      "#include <stdint.h>\nextern \"C\" __attribute__((visibility(\"default\"))) const uint64_t %s = %lluull;\n",
+      PORTA_CPU_KERNEL_STACK_SYMBOL, static_cast<unsigned long long>(stack_usage(dir.path(), name)));
+  write_file(stack, text.data(), text.size());
+  args = compile_flags();
+  args.insert(args.end(), {"-o", output, object.string(), stack.string()});
+  run_compiler(cxx, args, dir.path(), name);
 }
 
 // Opens a kernel library from its bytes, written to a private temporary
@@ -217,8 +265,7 @@ void build(const porta_kernel_desc& desc, std::string_view source, const std::st
 // key) are the bytes dlopen maps: a cached library changed on disk is never
 // run. (A fresh path each time: dlopen hands back an already loaded library
 // of the same name.)
-const porta_cpu_kernel_entry* load_bytes(const void* data, size_t size, const porta_kernel_desc& desc,
-                                         std::string* why) {
+CompiledKernel load_bytes(const void* data, size_t size, const porta_kernel_desc& desc, std::string* why) {
   TempDir dir;
   const fs::path so = dir.path() / "kernel.so";
   write_file(so, static_cast<const char*>(data), size);
@@ -227,19 +274,19 @@ const porta_cpu_kernel_entry* load_bytes(const void* data, size_t size, const po
 
 // The kernel from the cache (host cache_load: checked against the entry's
 // checksum), else built in a temporary folder and stored in the cache.
-const porta_cpu_kernel_entry* build_and_load(const porta_kernel_desc& desc, std::string_view source,
-                                             const std::string& key, const Compiler& cxx) {
+CompiledKernel build_and_load(const porta_kernel_desc& desc, std::string_view source, const std::string& key,
+                              const Compiler& cxx) {
   const std::string name = desc.name ? desc.name : "(unnamed)";
   const porta_host_api* host = plugin::host();
   std::string why;
   void* cached = nullptr;
   size_t cached_size = 0;
   if (host && host->cache_load && host->cache_load(key.c_str(), &cached, &cached_size)) {
-    const porta_cpu_kernel_entry* entry = load_bytes(cached, cached_size, desc, &why);
+    const CompiledKernel kernel = load_bytes(cached, cached_size, desc, &why);
     std::free(cached);
-    if (entry) {
+    if (kernel.entry) {
       plugin::log(PORTA_LOG_DEBUG, "cpu: kernel '" + name + "' loaded from the cache: " + key);
-      return entry;
+      return kernel;
     }
     plugin::log(PORTA_LOG_WARN,
                 "cpu: kernel '" + name + "': unusable cache entry " + key + " (" + why + "); rebuilding it");
@@ -247,19 +294,19 @@ const porta_cpu_kernel_entry* build_and_load(const porta_kernel_desc& desc, std:
   TempDir dir;
   const std::string so = (dir.path() / "kernel.so").string();
   build(desc, source, so, cxx);
-  const porta_cpu_kernel_entry* entry = try_load(so, desc, &why);
-  if (!entry)
+  const CompiledKernel kernel = try_load(so, desc, &why);
+  if (!kernel.entry)
     fail(PORTA_ERROR_COMPILE, "%s: kernel '%s': built object unusable: %s", where("kernel_create").c_str(),
          name.c_str(), why.c_str());
   const std::string bytes = read_file(so);
   if (host && host->cache_store && host->cache_store(key.c_str(), bytes.data(), bytes.size()))
     plugin::log(PORTA_LOG_DEBUG, "cpu: kernel '" + name + "' compiled into the cache: " + key);
-  return entry;
+  return kernel;
 }
 
 }  // namespace
 
-const porta_cpu_kernel_entry* compile_kernel(const porta_kernel_desc& desc, std::string_view source) {
+CompiledKernel compile_kernel(const porta_kernel_desc& desc, std::string_view source) {
   const Compiler cxx = compiler();
   std::string key_text = std::string(desc.cache_key ? desc.cache_key : "") + "\n" + cxx.identity + "\n";
   for (const std::string& f : compile_flags()) key_text += f + " ";
@@ -280,9 +327,9 @@ const porta_cpu_kernel_entry* compile_kernel(const porta_kernel_desc& desc, std:
 
   // Threads asking for the same kernel at once share one build.
   static std::mutex mutex;
-  static std::map<std::string, std::shared_future<const porta_cpu_kernel_entry*>> building;
-  std::promise<const porta_cpu_kernel_entry*> promise;
-  std::shared_future<const porta_cpu_kernel_entry*> pending;
+  static std::map<std::string, std::shared_future<CompiledKernel>> building;
+  std::promise<CompiledKernel> promise;
+  std::shared_future<CompiledKernel> pending;
   {
     std::lock_guard lock(mutex);
     auto it = building.find(key);
@@ -294,12 +341,11 @@ const porta_cpu_kernel_entry* compile_kernel(const porta_kernel_desc& desc, std:
   }
   if (pending.valid()) return pending.get();
   try {
-    const porta_cpu_kernel_entry* entry = build_and_load(desc, source, key, cxx);
-    promise.set_value(entry);
+    promise.set_value(build_and_load(desc, source, key, cxx));
   } catch (...) {
     promise.set_exception(std::current_exception());
   }
-  std::shared_future<const porta_cpu_kernel_entry*> done;
+  std::shared_future<CompiledKernel> done;
   {
     std::lock_guard lock(mutex);
     done = building[key];

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -94,6 +95,12 @@ size_t fiber_stack_bytes() {
   return bytes;
 }
 
+size_t item_stack_bytes(uint64_t item_bytes) {
+  constexpr uint64_t margin = 32 * 1024;
+  const uint64_t bytes = round_up(item_bytes + margin, page_size());
+  return std::max<size_t>(fiber_stack_bytes(), static_cast<size_t>(bytes));
+}
+
 StackPool::StackPool(size_t stack_bytes)
     : stack_bytes_(round_up(stack_bytes, page_size())), mapping_bytes_(stack_bytes_ + page_size()) {}
 
@@ -144,10 +151,17 @@ FiberScheduler::~FiberScheduler() {
 #endif
 }
 
+void FiberScheduler::prepare(uint32_t items, uint64_t item_bytes) {
+  const size_t bytes = item_stack_bytes(item_bytes);
+  own_stacks_ = bytes > fiber_stack_bytes();
+  if (bytes > stacks_.stack_bytes()) stacks_ = StackPool(bytes);
+  stacks_.reserve(std::max(items, 1u));
+}
+
 void FiberScheduler::run_items(uint32_t count, void (*item)(void*, uint32_t), void* ctx) {
   if (count == 0) return;
   if (running_) die("run_items called from inside a work-item");
-  if (count == 1) {
+  if (count == 1 && !own_stacks_) {
     // A group of one needs no fiber: its barriers have nobody to wait for.
     single_ = true;
     item(ctx, 0);

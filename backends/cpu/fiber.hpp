@@ -47,8 +47,14 @@ class StackPool {
   std::vector<Stack> stacks_;
 };
 
-// Bytes per fiber stack: PORTA_CPU_STACK_KB, else 64 KiB.
+// Bytes per fiber stack: PORTA_CPU_STACK_KB, else 64 KiB; more for a kernel
+// whose work-items need more (FiberScheduler::prepare).
 size_t fiber_stack_bytes();
+
+// The stack a work-item of a kernel measured at `item_bytes` runs on: its
+// measure, a margin for what it calls outside its object (libm) and for the
+// switch, rounded up to pages; at least fiber_stack_bytes().
+size_t item_stack_bytes(uint64_t item_bytes);
 
 class FiberScheduler {
  public:
@@ -62,8 +68,20 @@ class FiberScheduler {
 
   // The table handed to generated code.
   const porta_cpu_scheduler* abi() const { return &abi_; }
-  // Maps stacks ahead of a dispatch, where a failure can still be reported.
-  void reserve(uint32_t items) { stacks_.reserve(items); }
+  // Readies stacks for `items` work-items of a kernel measured at
+  // `item_bytes` each (0: not measured, the default fits), ahead of a
+  // dispatch, where a failure can still be reported. A kernel that needs
+  // more than the default runs every item on a mapped stack of its size,
+  // never on the thread's own (whose size the caller chose).
+  void prepare(uint32_t items, uint64_t item_bytes);
+  // Whether the last prepare() asked for stacks larger than the default:
+  // then even a kernel without barriers runs its groups on one (run_on_stack).
+  bool own_stacks() const { return own_stacks_; }
+  // Runs fn() on a prepared stack (as the one item of a group).
+  template <class F>
+  void run_on_stack(F& fn) {
+    run_items(1, [](void* f, uint32_t) { (*static_cast<F*>(f))(); }, &fn);
+  }
 
   void run_items(uint32_t count, void (*item)(void*, uint32_t), void* ctx);
   void barrier();
@@ -88,7 +106,8 @@ class FiberScheduler {
   Context main_;
   uint32_t current_ = 0;
   uint32_t live_ = 0;
-  bool single_ = false;  // one item: it runs on the thread's own stack
+  bool single_ = false;      // one item: it runs on the thread's own stack
+  bool own_stacks_ = false;  // the kernel needs more than the default stack
   bool running_ = false;
   void (*item_)(void*, uint32_t) = nullptr;
   void* item_ctx_ = nullptr;

@@ -10,6 +10,7 @@ struct porta_plugin_kernel_t {
   const porta_cpu_kernel_entry* entry;
   std::string name;
   uint32_t invocations;  // work-items per group
+  uint64_t stack_bytes;  // stack one work-item may use; 0 for the built-in kernels (the default fits)
 };
 
 namespace porta::cpu {

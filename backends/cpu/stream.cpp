@@ -1,5 +1,7 @@
 #include "stream.hpp"
 
+#include <unistd.h>
+
 #include <cstring>
 
 #include "../common/watchdog.hpp"
@@ -27,6 +29,7 @@ struct Dispatch {
   std::string name;
   uint64_t timeout_ms;
   uint32_t invocations;
+  uint64_t stack_bytes;  // the kernel's measure per work-item (0: the default stack fits)
   uint32_t groups[3];
   std::vector<void*> buffers;
   std::vector<uint64_t> buffer_sizes;  // what .length() reads
@@ -41,7 +44,7 @@ void run_dispatch(ThreadPool& pool, const Dispatch& d) {
   plugin::Watchdog::Armed watchdog(&cancel, d.timeout_ms);
   pool.parallel_for(total, chunk, [&d, &cancel](uint64_t begin, uint64_t end) {
     FiberScheduler& scheduler = FiberScheduler::for_this_thread();
-    if (d.entry->uses_barrier) scheduler.reserve(d.invocations);
+    scheduler.prepare(d.entry->uses_barrier ? d.invocations : 0, d.stack_bytes);
     porta_cpu_group_args args{};
     args.buffers = d.buffers.empty() ? nullptr : d.buffers.data();
     args.buffer_sizes = d.buffer_sizes.empty() ? nullptr : d.buffer_sizes.data();
@@ -51,12 +54,20 @@ void run_dispatch(ThreadPool& pool, const Dispatch& d) {
     args.scheduler = scheduler.abi();
     args.cancel = &cancel;
     uint64_t gx = d.groups[0], gxy = gx * d.groups[1];
-    for (uint64_t i = begin; i < end && !__atomic_load_n(&cancel, __ATOMIC_RELAXED); ++i) {
-      args.group_id[0] = static_cast<uint32_t>(i % gx);
-      args.group_id[1] = static_cast<uint32_t>(i % gxy / gx);
-      args.group_id[2] = static_cast<uint32_t>(i / gxy);
-      d.entry->run_group(&args);
-    }
+    auto run_groups = [&] {
+      for (uint64_t i = begin; i < end && !__atomic_load_n(&cancel, __ATOMIC_RELAXED); ++i) {
+        args.group_id[0] = static_cast<uint32_t>(i % gx);
+        args.group_id[1] = static_cast<uint32_t>(i % gxy / gx);
+        args.group_id[2] = static_cast<uint32_t>(i / gxy);
+        d.entry->run_group(&args);
+      }
+    };
+    // Items that need more stack than the default never run on the
+    // thread's own, whose size whoever started the thread chose.
+    if (!d.entry->uses_barrier && scheduler.own_stacks())
+      scheduler.run_on_stack(run_groups);
+    else
+      run_groups();
   });
   if (watchdog.fired())
     plugin::fail(PORTA_ERROR_TIMEOUT,
@@ -64,6 +75,30 @@ void run_dispatch(ThreadPool& pool, const Dispatch& d) {
                  "written stays, the rest of its work is undone; the device is usable",
                  where("stream_dispatch").c_str(), d.name.c_str(),
                  static_cast<double>(d.timeout_ms) / 1000.0);
+}
+
+// Every thread of the pool may hold a whole group's stacks at once, and the
+// translated code touches all of a work-item's private arrays (it zeroes
+// them): refused where that is more than half the machine's memory, rather
+// than left to the kernel's out-of-memory killer.
+void check_stack(const porta_plugin_stream_t& s, const porta_plugin_kernel_t& kernel) {
+  if (kernel.stack_bytes == 0) return;
+  const uint64_t items = kernel.entry->uses_barrier ? kernel.invocations : 1;
+  const uint64_t per_thread = uint64_t(item_stack_bytes(kernel.stack_bytes)) * items;
+  const uint64_t threads = s.pool->size();
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return;
+  const uint64_t memory = uint64_t(pages) * uint64_t(page);
+  if (per_thread * threads > memory / 2) {
+    plugin::fail(PORTA_ERROR_OUT_OF_MEMORY,
+                 "%s: kernel '%s': a work-item needs %llu KiB of stack (its private variables), %llu MiB for a "
+                 "group of %llu items on each of %llu threads, more than half of the machine's %llu MiB; use "
+                 "smaller private arrays or shared memory, or fewer threads (PORTA_CPU_THREADS)",
+                 where("stream_dispatch").c_str(), kernel.name.c_str(),
+                 static_cast<unsigned long long>(kernel.stack_bytes / 1024),
+                 static_cast<unsigned long long>(per_thread >> 20), static_cast<unsigned long long>(items),
+                 static_cast<unsigned long long>(threads), static_cast<unsigned long long>(memory >> 20));
+  }
 }
 
 }  // namespace
@@ -107,9 +142,16 @@ void stream_dispatch(porta_plugin_stream_t& s, const porta_plugin_kernel_t& kern
     plugin::fail(PORTA_ERROR_UNSUPPORTED, "%s: kernel '%s': %u x %u x %u work-groups are more than 2^62",
                  where("stream_dispatch").c_str(), kernel.name.c_str(), groups[0], groups[1], groups[2]);
   }
-  Dispatch d{
-      kernel.entry, kernel.name, s.timeout_ms, kernel.invocations, {groups[0], groups[1], groups[2]}, {},
-      {},           {}};
+  check_stack(s, kernel);
+  Dispatch d{kernel.entry,
+             kernel.name,
+             s.timeout_ms,
+             kernel.invocations,
+             kernel.stack_bytes,
+             {groups[0], groups[1], groups[2]},
+             {},
+             {},
+             {}};
   d.buffers.reserve(buffers.size());
   d.buffer_sizes.reserve(buffers.size());
   for (uint32_t i = 0; i < buffers.size(); ++i) {

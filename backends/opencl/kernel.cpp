@@ -1,5 +1,7 @@
 // Kernels: OpenCL C source → program (through the binary cache) → cl_kernel,
 // with the device's features and limits checked before anything is built.
+#include <pthread.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -216,6 +218,35 @@ cl_kernel create_kernel(cl_program program, const porta_kernel_desc& desc,
   return kernel;
 }
 
+// A CPU device runs a work-group's items on one of its worker threads, and
+// their private variables on that thread's stack (PoCL: all of the group's
+// at once, barriers or not), a thread started with the process's default
+// stack size; past it the host process faults. The driver's own measure
+// (CL_KERNEL_PRIVATE_MEM_SIZE) does not tell (PoCL reports 1024 bytes for
+// any kernel), so the core's measure of the kernel's variables is checked
+// against that default, less room for the driver's own frames.
+void check_private_memory(const porta_kernel_desc& desc, const porta_plugin_device_t& device) {
+  if (device.entry->info.type != PORTA_DEVICE_CPU || desc.private_memory_bytes == 0) return;
+  size_t stack = 0;
+  pthread_attr_t attr;
+  if (pthread_getattr_default_np(&attr) != 0) return;
+  pthread_attr_getstacksize(&attr, &stack);
+  pthread_attr_destroy(&attr);
+  constexpr uint64_t driver_frames = 64 * 1024;
+  const uint64_t items = uint64_t(desc.workgroup_size[0]) * desc.workgroup_size[1] * desc.workgroup_size[2];
+  const uint64_t group = desc.private_memory_bytes * items;
+  if (stack > driver_frames && group <= stack - driver_frames) return;
+  plugin::fail(PORTA_ERROR_UNSUPPORTED,
+               "opencl: %s: kernel '%s': each work-item holds %llu bytes of private variables, %llu KiB for a "
+               "work-group of %llu items, more than this CPU device can hold on the %llu KiB stack of a worker "
+               "thread (less %llu KiB for the driver); use smaller private arrays, shared memory or smaller "
+               "work-groups (the stack is the process's default thread stack: ulimit -s)",
+               device.where.c_str(), desc.name, static_cast<unsigned long long>(desc.private_memory_bytes),
+               static_cast<unsigned long long>(group / 1024), static_cast<unsigned long long>(items),
+               static_cast<unsigned long long>(stack / 1024),
+               static_cast<unsigned long long>(driver_frames / 1024));
+}
+
 // The compiled kernel may allow less than the device does (registers, local memory).
 void check_compiled_limits(const porta_plugin_kernel_t& k) {
   size_t kernel_limit = 0;
@@ -251,6 +282,7 @@ porta_plugin_kernel_t* kernel_create(porta_plugin_device_t& device, const porta_
   if (!d.name) d.name = d.entry_point;
   check_parameter_size(d, device);
   check_extensions(d, device);
+  check_private_memory(d, device);
 
   const std::string key = cache_key(d, *device.entry);
   cl_kernel kernel = nullptr;

@@ -4,6 +4,8 @@
 // kernel entry's own ABI. What every plugin does is checked by the plugin
 // conformance suite (tests/cts).
 #include <gtest/gtest.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <array>
 #include <cmath>
@@ -66,6 +68,37 @@ void run_group(const porta_cpu_group_args* args) {
 }  // namespace
 PORTA_CPU_EXPORT_KERNEL const porta_cpu_kernel_entry PORTA_CPU_KERNEL_NAME = {
     PORTA_CPU_KERNEL_ABI_VERSION, run_group, {32, 1, 1}, 0, 0};
+)";
+
+// Work-items with a large array each (@WORDS@ words, past the default 64 KiB
+// fiber stack): a group of 8 that meets at a barrier (@BARRIER@ 1), or loops
+// over its items without one (0). Item i of group g writes the sum of
+// (k ^ (8 g + i)) over k = 0, 4096, ... below @WORDS@.
+const char* kDeepStackSource = R"(#include "porta_cpu.h"
+#include <cstdint>
+namespace {
+__attribute__((noinline)) uint32_t fill_and_sum(const porta_cpu_group_args* args, uint32_t item) {
+  volatile uint32_t big[@WORDS@];
+  for (uint32_t k = 0; k < @WORDS@; ++k) big[k] = k ^ item;
+  if (@BARRIER@) args->scheduler->barrier(args->scheduler->self);
+  uint32_t sum = 0;
+  for (uint32_t k = 0; k < @WORDS@; k += 4096) sum += big[k];
+  return sum;
+}
+void item(void* ctx, uint32_t l) {
+  auto* args = static_cast<const porta_cpu_group_args*>(ctx);
+  const uint32_t i = args->group_id[0] * 8u + l;
+  static_cast<uint32_t*>(args->buffers[0])[i] = fill_and_sum(args, i);
+}
+void run_group(const porta_cpu_group_args* args) {
+  if (@BARRIER@)
+    args->scheduler->run_items(args->scheduler->self, 8, item, const_cast<porta_cpu_group_args*>(args));
+  else
+    for (uint32_t l = 0; l < 8; ++l) item(const_cast<porta_cpu_group_args*>(args), l);
+}
+}  // namespace
+PORTA_CPU_EXPORT_KERNEL const porta_cpu_kernel_entry PORTA_CPU_KERNEL_NAME = {
+    PORTA_CPU_KERNEL_ABI_VERSION, run_group, {8, 1, 1}, @BARRIER@, 0};
 )";
 
 std::string replace(std::string s, const std::string& from, const std::string& to) {
@@ -250,6 +283,59 @@ TEST_F(Cpu, MissingCompilerIsReported) {
   std::string e = TestHost::last_error();
   EXPECT_NE(e.find("cannot run the C++ compiler '/nonexistent/c++'"), std::string::npos) << e;
   EXPECT_NE(e.find("PORTA_CXX"), std::string::npos) << e;
+}
+
+// The stacks the items run on are sized from the compiled kernel's frames
+// (-fstack-usage): 256 KiB arrays, with and without barriers, run and keep
+// their values (a 64 KiB stack would fault).
+TEST_F(Cpu, StacksSizedFromTheCompiledKernel) {
+  const uint32_t words = 65536, groups = 5, n = groups * 8;
+  for (const char* barrier : {"1", "0"}) {
+    SCOPED_TRACE(std::string("barrier ") + barrier);
+    const std::string source =
+        replace(replace(kDeepStackSource, "@WORDS@", std::to_string(words)), "@BARRIER@", barrier);
+    Desc desc(source, "deep_stack", std::string("deep-stack-") + barrier, 8, 1, 0);
+    porta_plugin_kernel k = kernel(desc);
+    ASSERT_TRUE(k);
+    porta_plugin_buffer out = buffer(n * 4);
+    uint32_t g[3] = {groups, 1, 1};
+    porta_plugin_binding args[1] = {whole(out)};
+    ASSERT_EQ(api().stream_dispatch(stream, k, g, args, 1, nullptr, 0), PORTA_SUCCESS) << TestHost::last_error();
+    std::vector<uint32_t> y(n);
+    ASSERT_EQ(api().stream_read(stream, out, 0, y.data(), n * 4), PORTA_SUCCESS);
+    ASSERT_EQ(api().stream_sync(stream), PORTA_SUCCESS) << TestHost::last_error();
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t sum = 0;
+      for (uint32_t j = 0; j < words; j += 4096) sum += j ^ i;
+      ASSERT_EQ(y[i], sum) << "item " << i;
+    }
+    api().kernel_destroy(k);
+  }
+}
+
+// Items whose stacks would take more than half the machine's memory at once
+// (1 GiB each, groups of 8, on every thread) are refused at dispatch, naming
+// the stack, rather than left to the out-of-memory killer.
+TEST_F(Cpu, StacksPastHalfTheMemoryAreRefused) {
+  cpu_set_t set;
+  const unsigned threads = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+  const uint64_t memory = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+  if ((uint64_t(8) << 30) * threads <= memory / 2)
+    GTEST_SKIP() << "8 GiB of stacks on each of " << threads << " threads fit in half of this machine's "
+                 << (memory >> 20) << " MiB";
+  const std::string source =
+      replace(replace(kDeepStackSource, "@WORDS@", std::to_string(1u << 28)), "@BARRIER@", "1");
+  Desc desc(source, "huge_stack", "huge-stack", 8, 1, 0);
+  porta_plugin_kernel k = kernel(desc);
+  ASSERT_TRUE(k);
+  porta_plugin_buffer out = buffer(64);
+  uint32_t g[3] = {1, 1, 1};
+  porta_plugin_binding args[1] = {whole(out)};
+  EXPECT_EQ(api().stream_dispatch(stream, k, g, args, 1, nullptr, 0), PORTA_ERROR_OUT_OF_MEMORY);
+  const std::string e = TestHost::last_error();
+  EXPECT_NE(e.find("huge_stack"), std::string::npos) << e;
+  EXPECT_NE(e.find("KiB of stack"), std::string::npos) << e;
+  api().kernel_destroy(k);
 }
 
 TEST_F(Cpu, WrongKernelAbiVersionIsRefused) {

@@ -180,7 +180,9 @@ void main() {
   for (uint32_t i = 0; i < 16; ++i) {
     const float expected =
         (i < item_count ? 15.0f : 0.0f) + (i < row_count ? 16.0f : 0.0f) + (i < 8 ? 32.0f : 0.0f);
-    if (i < row_count || reads_give_zero(device)) ASSERT_EQ(o[i], expected) << "item " << i;
+    if (i < row_count || reads_give_zero(device)) {
+      ASSERT_EQ(o[i], expected) << "item " << i;
+    }
   }
   // Items 8..15 and rows 4..15 are past the end: stored to nowhere.
   const std::vector<float> items_after = read_all<float>(item_buffer),
@@ -300,6 +302,57 @@ TEST(Robust, SixtyFourBitIndicesPastEveryBuffer) {
         const float expected = in && at == 2 ? 7.0f : in && at == 1 ? 8.0f : -1.0f;
         ASSERT_EQ(all[word], expected) << "w[" << at << "], s " << push.s;
       }
+    }
+  }
+}
+
+// Work-items with large private arrays (128 KiB each, past the CPU
+// backend's default 64 KiB stacks), in groups with and without barriers, run
+// and compute the right values, or the kernel is refused naming the limit:
+// the host process lives either way. The CPU backend, which sizes its stacks
+// from the compiled kernel, must run them.
+TEST(Robust, LargePrivateArraysRunOrAreRefused) {
+  porta::Device device = open_robust();
+  const uint32_t n = 32768, groups = 3;
+  for (bool barriers : {true, false}) {
+    SCOPED_TRACE(barriers ? "with barriers" : "without barriers");
+    const std::string source = std::string(R"(#version 450
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { float o[]; };
+layout(push_constant) uniform P { uint n; } p;
+shared float s[64];
+void main() {
+  float big[32768];
+  const uint id = gl_LocalInvocationID.x;
+  for (uint i = 0u; i < p.n; ++i) big[i] = float(i % 7u + id);
+  float sum = 0.0;
+  for (uint i = 0u; i < p.n; i += 1024u) sum += big[(i + id * 977u) % p.n];
+)") + (barriers ? "  s[id] = big[(id * 977u) % p.n];\n  barrier();\n  sum += s[(id + 1u) % 64u];\n"
+                                              : "  sum += big[(id * 977u + 977u) % p.n] + 1.0;\n") +
+                               "  o[gl_GlobalInvocationID.x] = sum;\n}\n";
+    porta::Buffer out = device.buffer(64 * groups * sizeof(float));
+    porta::Stream s = device.stream();
+    s.fill(out, 0u);
+    try {
+      porta::Kernel k = device.kernel(porta::glsl(source, barriers ? "private_barriers" : "private_loop"));
+      s.dispatch(k, {groups, 1, 1}, {out}, n);
+      s.sync();
+    } catch (const porta::Error& e) {
+      ASSERT_NE(device.backend(), "cpu") << e.what();
+      const std::string message = e.what();
+      EXPECT_TRUE(e.status() == PORTA_ERROR_OUT_OF_MEMORY || e.status() == PORTA_ERROR_UNSUPPORTED) << message;
+      EXPECT_NE(message.find("private"), std::string::npos) << message;
+      continue;
+    }
+    const std::vector<float> o = read_all<float>(out);
+    for (uint32_t g = 0; g < 64 * groups; ++g) {
+      const uint32_t id = g % 64;
+      float sum = 0.0f;
+      for (uint32_t i = 0; i < n; i += 1024) sum += float((i + id * 977u) % n % 7u + id);
+      // Item id + 1 wrote s[id + 1]: big[(id + 1) * 977 % n] of its own.
+      const uint32_t next = (id + 1) % 64;
+      sum += barriers ? float((next * 977u) % n % 7u + next) : float((id * 977u + 977u) % n % 7u + id) + 1.0f;
+      ASSERT_EQ(o[g], sum) << "item " << g;
     }
   }
 }

@@ -18,6 +18,13 @@ using porta::test::MatmulCase;
 
 namespace {
 
+pt::PrepareOptions prepare_for(pt::Target target, bool readable = true) {
+  pt::PrepareOptions options;
+  options.readable = readable;
+  options.target = target;
+  return options;
+}
+
 size_t lines_of(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
 
 bool has_word(const std::string& text, const std::string& word) {
@@ -38,7 +45,7 @@ TEST(Readable, MatmulKeepsGlslNamesOnEveryTarget) {
   for (const pt::TargetInfo& target : pt::targets()) {
     SCOPED_TRACE(target.name);
     const std::string readable =
-        pt::translate(pt::prepare(spirv, {true, target.target}), {target.target, {}}).source;
+        pt::translate(pt::prepare(spirv, prepare_for(target.target)), {target.target, {}}).source;
     const std::string optimised = pt::translate(pt::prepare(spirv), {target.target, {}}).source;
     // main()'s own variables, which spirv-opt folds away.
     for (const char* name : {"row0", "col0", "rows_inside", "tid", "k0", "k1"}) {
@@ -61,7 +68,7 @@ TEST(Readable, CppMatmulComputesWhatTheOptimisedOneDoes) {
     SCOPED_TRACE("PREFETCH " + std::to_string(prefetch));
     for (bool readable : {true, false}) {
       SCOPED_TRACE(readable ? "readable" : "optimised");
-      CompiledKernel kernel(pt::prepare(spirv, {readable, pt::Target::Cpp}), MatmulCase::specs(prefetch));
+      CompiledKernel kernel(pt::prepare(spirv, prepare_for(pt::Target::Cpp, readable)), MatmulCase::specs(prefetch));
       ASSERT_TRUE(kernel.ok()) << kernel.error();
       MatmulCase m;
       kernel.dispatch(m.groups_x(), m.groups_y(), 1, {m.a, m.b, m.c, m.a}, &m.params, sizeof m.params);
@@ -87,7 +94,7 @@ void main() {
 }
 )",
                                                        "call.comp");
-  CompiledKernel kernel(pt::prepare(spirv, {true, pt::Target::Cpp}));
+  CompiledKernel kernel(pt::prepare(spirv, prepare_for(pt::Target::Cpp)));
   ASSERT_TRUE(kernel.ok()) << kernel.error();
   std::vector<uint32_t> v = {10, 7, 0, 41};
   kernel.dispatch(1, 1, 1, {v});

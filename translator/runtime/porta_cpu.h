@@ -64,6 +64,12 @@ typedef struct porta_cpu_kernel_entry {
  *   PORTA_CPU_EXPORT_KERNEL const porta_cpu_kernel_entry PORTA_CPU_KERNEL_NAME = {...};
  * and keeps everything else in an anonymous namespace. */
 #define PORTA_CPU_KERNEL_SYMBOL "porta_cpu_kernel"
+/* A run-time compiled kernel also exports, beside its entry, the bytes of
+ * stack one work-item may use (the C++ compiler's measure of every function's
+ * frame, summed: kernels never recurse), as a const uint64_t of this name.
+ * The CPU backend sizes the stacks it runs the items on from it. Absent (the
+ * built-in kernels): the default fiber stack suffices. */
+#define PORTA_CPU_KERNEL_STACK_SYMBOL "porta_cpu_kernel_stack_bytes"
 #ifndef PORTA_CPU_KERNEL_NAME
 #define PORTA_CPU_KERNEL_NAME porta_cpu_kernel
 #endif

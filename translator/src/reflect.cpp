@@ -118,15 +118,20 @@ class ModuleWalker : public spirv_cross::Compiler {
   }
 };
 
-uint32_t shared_bytes(ModuleWalker& compiler) {
+// The bytes of every variable of the given storage classes, laid out one
+// after another at their natural alignment.
+uint64_t variable_bytes(ModuleWalker& compiler, std::initializer_list<spv::StorageClass> storage) {
   uint64_t total = 0;
   compiler.for_each_variable([&](uint32_t, const spirv_cross::SPIRVariable& var) {
-    if (var.storage != spv::StorageClassWorkgroup) return;
-    uint64_t size = 0, align = 1;
-    natural_layout(compiler, compiler.get_type(compiler.get_type(var.basetype).parent_type), size, align);
+    if (std::find(storage.begin(), storage.end(), var.storage) == storage.end()) return;
+    const SPIRType& pointer = compiler.get_type(var.basetype);
+    if (var.parameter || !pointer.pointer) return;  // a function's parameter: its caller's variable
+    const SPIRType& type = compiler.get_type(pointer.parent_type);
+    uint64_t size = 8, align = 8;  // a pointer
+    if (!type.pointer) natural_layout(compiler, type, size, align);
     total = (total + align - 1) / align * align + size;
   });
-  return static_cast<uint32_t>(std::min<uint64_t>(total, UINT32_MAX));
+  return total;
 }
 
 // The access a block's decorations allow.
@@ -438,7 +443,9 @@ KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<Sp
     // measure them on the specialised module.
     const std::vector<uint32_t> specialised = specialize(spirv, specs);
     ModuleWalker walker(specialised);
-    signature.shared_memory_bytes = shared_bytes(walker);
+    signature.shared_memory_bytes =
+        static_cast<uint32_t>(std::min<uint64_t>(variable_bytes(walker, {spv::StorageClassWorkgroup}), UINT32_MAX));
+    signature.private_memory_bytes = variable_bytes(walker, {spv::StorageClassFunction, spv::StorageClassPrivate});
   } catch (const spirv_cross::CompilerError& e) {
     throw Error(Error::Kind::InvalidSpirv, std::string("SPIR-V reflection failed: ") + e.what());
   }

@@ -174,7 +174,9 @@ int main(int argc, char** argv) {
       }
       options.specs.push_back(value);
     }
-    pt::PrepareOptions prepare_options{readable, options.target};
+    pt::PrepareOptions prepare_options;
+    prepare_options.readable = readable;
+    prepare_options.target = options.target;
     // The translation fixes the spec constants: Workgroup-scope matrices
     // spread over a group sized by them too.
     prepare_options.specs = options.specs;

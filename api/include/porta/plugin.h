@@ -39,7 +39,7 @@
 extern "C" {
 #endif
 
-#define PORTA_PLUGIN_ABI_VERSION 13u
+#define PORTA_PLUGIN_ABI_VERSION 14u
 #define PORTA_PLUGIN_ENTRY_SYMBOL "porta_plugin_entry"
 
 /* What source a plugin wants for a kernel. The core translates SPIR-V into it. */
@@ -124,6 +124,11 @@ typedef struct porta_kernel_desc {
   uint32_t workgroup_size[3];   /* resolved with the spec constants */
   uint32_t shared_memory_bytes; /* workgroup-shared memory the kernel declares */
   uint64_t required_features;   /* porta_feature flags */
+  /* (ABI 14) the bytes of one work-item's own variables (Function and
+   * Private storage, spec constants applied), summed over its functions: an
+   * upper bound of what an item holds at once. A backend that runs a
+   * work-group's items on one host thread's stack checks it. */
+  uint64_t private_memory_bytes;
   const char* cache_key;        /* hex hash of SPIR-V, translated source, language,
                                    specs, porta version; the plugin adds driver/device identity */
 } porta_kernel_desc;

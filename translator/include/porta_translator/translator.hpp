@@ -89,6 +89,10 @@ struct KernelSignature {
   uint32_t local_size[3] = {1, 1, 1};            // literal or spec-constant default
   int32_t local_size_spec_id[3] = {-1, -1, -1};  // spec id driving each dimension, -1 if literal
   uint32_t shared_memory_bytes = 0;
+  // Every variable of one work-item's own (Function and Private storage),
+  // summed over the module's functions: what an item may hold at once, at
+  // most (optimisation may keep less).
+  uint64_t private_memory_bytes = 0;
   bool uses_barrier = false;
   uint64_t required_features = 0;
 };
@@ -230,7 +234,8 @@ std::vector<uint32_t> prepare(const std::vector<uint32_t>& spirv, const PrepareO
 // kernel never reads: reflect the validated module before optimize() when the
 // declared push-constant size must hold even then.
 KernelSignature reflect(const std::vector<uint32_t>& spirv);
-// The same with spec-constant values applied: local_size and shared_memory_bytes
+// The same with spec-constant values applied: local_size, shared_memory_bytes and
+// private_memory_bytes
 // (whose array lengths may depend on spec constants) are those of the
 // specialised kernel; spec_constants still lists the defaults.
 KernelSignature reflect(const std::vector<uint32_t>& spirv, const std::vector<SpecValue>& specs);

@@ -178,14 +178,15 @@ std::shared_ptr<KernelState> build_kernel(const DeviceRef& device, const std::ve
       prepared = tr::prepare(words, options);
       // Where the lowered module runs, what it needs: the shared arrays a
       // Workgroup-scope multiply-add adds; no bfloat16 type (lowered to its
-      // bits).
+      // bits); each item's own share of a matrix, not the whole matrix the
+      // source's variable declares.
       // The optimiser drops a push-constant block the code never reads: the
       // backend gets the lowered module's (declared_push_size keeps the
       // caller's).
       if (device->api->language != PORTA_LANGUAGE_SPIRV || device->bounds_report) {
         const tr::KernelSignature lowered = tr::reflect(prepared, values);
         sig.shared_memory_bytes = std::max(sig.shared_memory_bytes, lowered.shared_memory_bytes);
-        sig.private_memory_bytes = std::max(sig.private_memory_bytes, lowered.private_memory_bytes);
+        sig.private_memory_bytes = lowered.private_memory_bytes;
         sig.required_features = lowered.required_features | PORTA_FEATURE_COOPERATIVE_MATRIX;
         sig.push_constant_size = lowered.push_constant_size;
       }

@@ -450,7 +450,7 @@ void TargetCompiler::guarded_else(uint32_t pointer, bool write) {
 
 std::string TargetCompiler::zero_value(uint32_t type_id) {
   // A bare initialiser list (OpenCL C's structs) becomes a compound literal, a value.
-  const std::string zero = to_zero_initialized_expression(type_id);
+  const std::string zero = CompilerGLSL::to_zero_initialized_expression(type_id);
   return zero.rfind("{", 0) == 0 ? "(" + type_to_glsl(get<SPIRType>(type_id)) + ")" + zero : zero;
 }
 

@@ -1427,6 +1427,21 @@ std::string TargetCompiler::variable_decl(const SPIRVariable& variable) {
   return declaration;
 }
 
+// The initializer of a variable declared zeroed (force_zero_initialized_
+// variables; the emitter uses it in declarations only, zero_value() is the
+// value): an array gets an empty list, which zeroes it too, rather than one
+// zero per element, which for a 2^20-element array is megabytes of source.
+// OpenCL C (C99) wants one element, and only arrays of scalars take a bare 0
+// there without a warning.
+std::string TargetCompiler::to_zero_initialized_expression(uint32_t type_id) {
+  const SPIRType& type = get<SPIRType>(type_id);
+  if (type.array.empty() || type.pointer) return CompilerGLSL::to_zero_initialized_expression(type_id);
+  if (target() != Target::OpenCL) return "{}";
+  // An array type carries its element's basetype and sizes.
+  const bool scalars = type.basetype != SPIRType::Struct && type.vecsize == 1 && type.columns == 1;
+  return scalars && type.array.size() == 1 ? "{ 0 }" : CompilerGLSL::to_zero_initialized_expression(type_id);
+}
+
 // The same for the temporary that holds the result of a call that nothing
 // reads (a call kept for its out parameters, which the emitter declares all
 // the same; unoptimised modules have them).

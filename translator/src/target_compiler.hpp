@@ -400,6 +400,7 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   void emit_block_hints(const spirv_cross::SPIRBlock& block) override;
   void emit_subgroup_op(const spirv_cross::Instruction& instruction) override;
   std::string variable_decl(const spirv_cross::SPIRVariable& variable) override;
+  std::string to_zero_initialized_expression(uint32_t type_id) override;
   std::string variable_decl(const spirv_cross::SPIRType& type, const std::string& name,
                             uint32_t id = 0) override;
 

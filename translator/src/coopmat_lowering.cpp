@@ -203,8 +203,23 @@ class Lowering {
     std::vector<bool> dynamic;  // which of them are passed to the helper
     uint32_t element_pointer = 0;
     uint32_t pointee = 0;
+    // Where the pointee is not the matrix's component type, memory read as
+    // the spec says, components in order from Pointer[row * Stride] on:
+    // the pointee's scalar type, its lanes (1 for a scalar), its bits.
+    uint32_t scalar = 0, lanes = 1, scalar_bits = 0;
+    uint32_t storage = 0;
   };
-  Address address(uint32_t pointer_id, uint32_t component, const Instruction& at);
+  Address address(uint32_t pointer_id, const Matrix& m, const Instruction& at);
+  // A type as a kernel's author reads it: float16, uint32, uint32 x 4.
+  std::string type_name(uint32_t type_id) const;
+  // Component `minor` of the run that starts at the pointee `chain` ends on
+  // (its last index), read from or written to memory of another type.
+  uint32_t scalar_pointer(FunctionBuilder& f, const Address& a, Words chain, uint32_t minor,
+                          uint32_t component_bytes, uint32_t& byte);
+  uint32_t reinterpreted_load(FunctionBuilder& f, const Address& a, const Matrix& m, const Words& chain,
+                              uint32_t minor);
+  void reinterpreted_store(FunctionBuilder& f, const Address& a, const Matrix& m, const Words& chain,
+                           uint32_t minor, uint32_t value);
 
   Words strip_memory_operands(const Instruction& inst, size_t first);
   Words through_matrices(const Instruction& inst, size_t first, uint32_t type_id, bool literal_indices);
@@ -233,7 +248,8 @@ class Lowering {
   const bool interface_only_;
   std::string mismatch_;
   uint32_t lane_ = 0;         // the SubgroupLocalInvocationId variable (fragments)
-  bool lane_is_new_ = false;  // added by the lowering: decorate it, list it in the entry point
+  bool lane_is_new_ = false;   // added by the lowering: decorate it, list it in the entry point
+  bool int16_is_new_ = false;  // 16-bit integers, to read float16 components from wider words
   // The work-group size (fragments, spread and warpgroup matrices), and
   // whether it came from spec constants (run() then writes it as literals:
   // LocalSize, gl_WorkGroupSize's constants).
@@ -940,7 +956,20 @@ uint32_t Lowering::add_helper(FunctionBuilder& f, uint32_t return_type, uint32_t
   return function;
 }
 
-Lowering::Address Lowering::address(uint32_t pointer_id, uint32_t component, const Instruction& at) {
+std::string Lowering::type_name(uint32_t type_id) const {
+  auto it = defs_.find(type_id);
+  if (it == defs_.end()) return "type %" + std::to_string(type_id);
+  const Instruction& t = *it->second;
+  if (t.opcode == spv::OpTypeFloat) return "float" + std::to_string(t.operand(1));
+  if (t.opcode == spv::OpTypeInt) return (t.operand(2) ? "int" : "uint") + std::to_string(t.operand(1));
+  if (t.opcode == spv::OpTypeVector) return type_name(t.operand(1)) + " x " + std::to_string(t.operand(2));
+  if (t.opcode == spv::OpTypeStruct) return "a struct";
+  if (t.opcode == spv::OpTypeArray || t.opcode == spv::OpTypeRuntimeArray) return "an array";
+  return "type %" + std::to_string(type_id);
+}
+
+Lowering::Address Lowering::address(uint32_t pointer_id, const Matrix& m, const Instruction& at) {
+  const uint32_t component = m.component;
   auto it = defs_.find(pointer_id);
   if (it == defs_.end() ||
       (it->second->opcode != spv::OpAccessChain && it->second->opcode != spv::OpInBoundsAccessChain))
@@ -955,9 +984,33 @@ Lowering::Address Lowering::address(uint32_t pointer_id, uint32_t component, con
       base->second->operand(2) == spv::StorageClassFunction)
     refuse("a pointer into a function's own variable (only buffers and shared memory are lowered)", at);
   const Instruction& pointer_type = *defs_.at(a.element_pointer);
+  a.storage = pointer_type.operand(1);
   a.pointee = pointer_type.operand(2);
-  if (a.pointee != component)
-    refuse("a pointer to elements of another type than the matrix's components", at);
+  a.scalar = a.pointee;
+  if (a.pointee != component) {
+    // A scalar or a vector of 2 or 4 numbers at least as wide as the
+    // component (vec4 of floats, uvec4 of words holding float16 or 8-bit
+    // integers, uint16_t for float16 bits).
+    auto pointee = defs_.find(a.pointee);
+    const std::string what = "a pointer to " + type_name(a.pointee) + " for a matrix of " +
+                             type_name(component) + " components";
+    if (pointee != defs_.end() && pointee->second->opcode == spv::OpTypeVector) {
+      a.scalar = pointee->second->operand(1);
+      a.lanes = pointee->second->operand(2);
+      if (a.lanes != 2 && a.lanes != 4) refuse(what + " (vectors of 2 or 4 components are read)", at);
+    }
+    auto scalar = defs_.find(a.scalar);
+    if (scalar == defs_.end() ||
+        (scalar->second->opcode != spv::OpTypeInt && scalar->second->opcode != spv::OpTypeFloat))
+      refuse(what + " (a scalar or vector of numbers was expected)", at);
+    a.scalar_bits = width(a.scalar);
+    const uint32_t bits = width(component);
+    if (a.scalar_bits < bits || a.scalar_bits > 32)
+      refuse(what + " (components are read from numbers as wide as they are, or from words of up to 32 bits)",
+             at);
+    if (m.bfloat16)
+      refuse(what + " (bfloat16 components are read through a pointer to bfloat16 only)", at);
+  }
   for (size_t i = 3; i + 1 < chain.operand_count(); ++i) {
     const uint32_t index = chain.operand(i);
     const bool dynamic = !defs_.count(index) || defs_.at(index)->opcode != spv::OpConstant;
@@ -967,16 +1020,63 @@ Lowering::Address Lowering::address(uint32_t pointer_id, uint32_t component, con
   return a;
 }
 
+// The run's `minor`-th component lies (minor * component bytes) past the
+// start of the pointee the chain's last index names: the pointee that holds
+// it, the scalar of that pointee, and (`byte`) its first byte in the scalar.
+uint32_t Lowering::scalar_pointer(FunctionBuilder& f, const Address& a, Words chain, uint32_t minor,
+                                  uint32_t component_bytes, uint32_t& byte) {
+  const uint32_t u = uint_type();
+  const uint32_t scalar_bytes = a.scalar_bits / 8, pointee_bytes = scalar_bytes * a.lanes;
+  const uint32_t offset = f.op(spv::OpIMul, u, {minor, uint_constant(component_bytes)});
+  chain.back() = f.op(spv::OpIAdd, u, {chain.back(), f.op(spv::OpUDiv, u, {offset, uint_constant(pointee_bytes)})});
+  const uint32_t within = f.op(spv::OpUMod, u, {offset, uint_constant(pointee_bytes)});
+  if (a.lanes > 1) chain.push_back(f.op(spv::OpUDiv, u, {within, uint_constant(scalar_bytes)}));
+  byte = f.op(spv::OpUMod, u, {within, uint_constant(scalar_bytes)});
+  return f.op(spv::OpAccessChain, pointer(a.storage, a.scalar), chain);
+}
+
+uint32_t Lowering::reinterpreted_load(FunctionBuilder& f, const Address& a, const Matrix& m, const Words& chain,
+                                      uint32_t minor) {
+  const uint32_t bits = width(m.component);
+  uint32_t byte = 0;
+  const uint32_t value = f.op(spv::OpLoad, a.scalar, {scalar_pointer(f, a, chain, minor, bits / 8, byte)});
+  if (a.scalar == m.component) return value;
+  if (a.scalar_bits == bits) return f.op(spv::OpBitcast, m.component, {value});
+  // A narrower component inside a word: its bits shifted down, the word
+  // narrowed to them (little-endian, as every target is), then taken as the
+  // component's type.
+  const uint32_t u = uint_type();
+  const uint32_t word = is_float(a.scalar) || is_signed_int(a.scalar) ? f.op(spv::OpBitcast, u, {value}) : value;
+  const uint32_t shifted = f.op(spv::OpShiftRightLogical, u, {word, f.op(spv::OpIMul, u, {byte, uint_constant(8)})});
+  const uint32_t narrow_type = type(spv::OpTypeInt, {bits, 0});
+  if (bits == 16) int16_is_new_ = true;
+  const uint32_t narrow = f.op(spv::OpUConvert, narrow_type, {shifted});
+  return narrow_type == m.component ? narrow : f.op(spv::OpBitcast, m.component, {narrow});
+}
+
+void Lowering::reinterpreted_store(FunctionBuilder& f, const Address& a, const Matrix& m, const Words& chain,
+                                   uint32_t minor, uint32_t value) {
+  uint32_t byte = 0;
+  const uint32_t to = scalar_pointer(f, a, chain, minor, width(m.component) / 8, byte);
+  f.statement(spv::OpStore, {to, a.scalar == m.component ? value : f.op(spv::OpBitcast, a.scalar, {value})});
+}
+
 // A load (`load`) or store between a matrix and a buffer or shared array.
 // Parameters: the pointer's dynamic indices (their ids go to `call_args`), the
 // element index and the stride (uint), for a store the matrix.
 uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& call_args) {
   const Matrix* m = matrix(load ? inst.operand(0) : type_of(inst.operand(1)));
   if (!m) refuse("a store of something that is not a matrix", inst);
-  const Address a = address(inst.operand(load ? 2 : 0), m->component, inst);
+  const Address a = address(inst.operand(load ? 2 : 0), *m, inst);
   const uint32_t layout = literal(inst.operand(load ? 3 : 2), "the layout", inst);
   if (layout != kLayoutRowMajor && layout != kLayoutColumnMajor)
     refuse("layout " + std::to_string(layout) + " (only RowMajor and ColumnMajor are lowered)", inst);
+  const bool reinterpreted = a.pointee != m->component;
+  if (!load && reinterpreted && a.scalar_bits != width(m->component))
+    refuse("a store of " + type_name(m->component) + " components into " + type_name(a.pointee) +
+               " (a store into wider words would have items write parts of one word at once; store "
+               "through an array of the component type, or of a type as wide)",
+           inst);
   const uint32_t u = uint_type(), b = bool_type();
   // Warp fragments of 16- or 32-bit components in a `shared` array indexed
   // directly: the helper takes the array (a pointer parameter) and keeps its
@@ -984,7 +1084,7 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
   // porta_fragment_load/store for it (ldmatrix, paired accesses) instead of
   // component after component. One helper per matrix type, layout and array type.
   const Instruction& base = *defs_.at(a.base);
-  const bool shared = fragments_ && !m->warpgroup && a.constant_indices.empty() &&
+  const bool shared = fragments_ && !m->warpgroup && a.constant_indices.empty() && !reinterpreted &&
                       base.operand(2) == spv::StorageClassWorkgroup && width(m->component) >= 16;
   const Words key{load ? kOpCooperativeMatrixLoad : kOpCooperativeMatrixStore, m->array, layout,
                   base.operand(0)};
@@ -1012,12 +1112,20 @@ uint32_t Lowering::transfer_helper(const Instruction& inst, bool load, Words& ca
       uint32_t r = 0, c = 0;
       position(f, *m, e, r, c);
       const uint32_t major = layout == kLayoutRowMajor ? r : c, minor = layout == kLayoutRowMajor ? c : r;
-      const uint32_t offset = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {major, stride}), minor});
       Words chain{array};
       chain.insert(chain.end(), indices.begin(), indices.end());
+      const uint32_t in_matrix = element_pointer(f, matrix_variable, *m, e);
+      if (reinterpreted) {
+        chain.push_back(f.op(spv::OpIAdd, u, {element, f.op(spv::OpIMul, u, {major, stride})}));
+        if (load)
+          f.statement(spv::OpStore, {in_matrix, reinterpreted_load(f, a, *m, chain, minor)});
+        else
+          reinterpreted_store(f, a, *m, chain, minor, f.op(spv::OpLoad, m->component, {in_matrix}));
+        return;
+      }
+      const uint32_t offset = f.op(spv::OpIAdd, u, {f.op(spv::OpIMul, u, {major, stride}), minor});
       chain.push_back(f.op(spv::OpIAdd, u, {element, offset}));
       const uint32_t in_memory = f.op(spv::OpAccessChain, a.element_pointer, chain);
-      const uint32_t in_matrix = element_pointer(f, matrix_variable, *m, e);
       const uint32_t from = load ? in_memory : in_matrix, to = load ? in_matrix : in_memory;
       f.statement(spv::OpStore, {to, f.op(spv::OpLoad, m->component, {from})});
     };
@@ -1436,6 +1544,19 @@ void Lowering::lower(const Instruction& inst, Words& out) {
       return emit(instruction(spv::OpCopyObject,
                               {inst.operand(0), inst.operand(1), constant(inst.operand(0), m->length)}));
     }
+    case spv::OpLoopMerge: {
+      // Where an invocation holds whole matrices (hundreds of components
+      // each), unrolling a loop over them multiplies copies of those arrays
+      // until NVRTC runs for minutes: [[unroll]] is a hint, and goes. Warp
+      // fragments keep it (their registers want constant indices).
+      bool whole = false;
+      for (const auto& entry : matrices_) whole |= !entry.second.spread && !entry.second.warpgroup;
+      if (fragments_ || !whole || inst.operand_count() < 3 || !(inst.operand(2) & spv::LoopControlUnrollMask))
+        break;
+      Words words = inst.words;
+      words[3] &= ~uint32_t(spv::LoopControlUnrollMask);
+      return emit(words);
+    }
     case spv::OpLoad:
       return emit(vulkan_memory_model_ ? strip_memory_operands(inst, 3) : inst.words);
     case spv::OpStore:
@@ -1615,6 +1736,10 @@ Words Lowering::run() {
   // So does the lane index of warp fragments.
   if ((stores || lane_is_new_) && !subgroups_declared)
     emit(out, instruction(spv::OpCapability, {spv::CapabilityGroupNonUniform}));
+  bool int16_declared = false;
+  for (const Instruction& inst : preamble_)
+    int16_declared |= inst.opcode == spv::OpCapability && inst.operand(0) == spv::CapabilityInt16;
+  if (int16_is_new_ && !int16_declared) emit(out, instruction(spv::OpCapability, {spv::CapabilityInt16}));
   for (const Instruction& inst : preamble_) {
     if (inst.opcode == spv::OpCapability &&
         (inst.operand(0) == kCapabilityCooperativeMatrix || inst.operand(0) == kCapabilityVulkanMemoryModel))

@@ -441,7 +441,7 @@ void OpenclCompiler::emit_constants_and_structs() {
           statement("#define ", to_name(id), " (", constant_expression(constant), ")",
                     spec_constant_comment(id));
         any = true;
-      } else if (constant.is_used_as_lut) {
+      } else if (declared_by_name(constant)) {
         statement("__constant ", variable_decl(type, to_name(id)), " = ", constant_expression(constant), ";");
         any = true;
       }
@@ -1019,9 +1019,10 @@ bool OpenclCompiler::store_vector_component(uint32_t lhs_expression, uint32_t rh
   // The type the last index selects from.
   const SPIRType* type = &get_pointee_type(expression_type(base));
   for (uint32_t i = 0; i + 1 < count; ++i) {
-    if (type->basetype == SPIRType::Struct) {
+    // An array of structs carries the struct's basetype: the array comes first.
+    if (type->array.empty() && type->basetype == SPIRType::Struct) {
       const auto* member = maybe_get<SPIRConstant>(indices[i]);
-      if (!member) return false;
+      if (!member || member->scalar() >= type->member_types.size()) return false;
       type = &get<SPIRType>(type->member_types[member->scalar()]);
     } else if (!type->array.empty() || type->columns > 1 || type->vecsize > 1) {
       type = &get<SPIRType>(type->parent_type);

@@ -213,6 +213,7 @@ std::string TargetCompiler::compile() {
   update_active_builtins();
   analyze_image_and_sampler_usage();
   apply_spec_values();
+  collect_named_constants();
   replace_illegal_names();
   collect_interface();
   find_byte_addressed_buffers();
@@ -521,6 +522,39 @@ void TargetCompiler::emit_scalar_spec_constant(const SPIRConstant& constant) {
             spec_constant_comment(constant.self));
 }
 
+bool TargetCompiler::declared_by_name(const SPIRConstant& constant) const {
+  if (constant.specialization) return false;
+  if (constant.is_used_as_lut) return true;
+  // Neither a struct nor an array can be written inline here
+  // (can_declare_struct_inline, can_declare_arrays_inline): an expression
+  // names such a constant, which must then be declared (a struct constant of
+  // a lowered cooperative matrix, say, stored to an element of an array). A
+  // store that starts a variable spells the constant out instead, so the
+  // declaration may go unread.
+  return named_constants_.count(constant.self) != 0;
+}
+
+void TargetCompiler::collect_named_constants() {
+  const auto note = [&](uint32_t id) {
+    if (id >= ir.ids.size() || ir.ids[id].get_type() != spirv_cross::TypeConstant) return;
+    const SPIRConstant& constant = get<SPIRConstant>(id);
+    const SPIRType& type = get<SPIRType>(constant.constant_type);
+    if (!constant.specialization && (type.basetype == SPIRType::Struct || !type.array.empty()))
+      named_constants_.insert(id);
+  };
+  // Every operand word is looked up: a literal that happens to equal a
+  // constant's id only declares a constant nothing reads ([[maybe_unused]]).
+  ir.for_each_typed_id<spirv_cross::SPIRBlock>([&](uint32_t, const spirv_cross::SPIRBlock& block) {
+    for (const spirv_cross::Instruction& instruction : block.ops) {
+      const uint32_t* operands = stream(instruction);
+      for (uint32_t i = 0; i < instruction.length; ++i) note(operands[i]);
+    }
+  });
+  ir.for_each_typed_id<SPIRVariable>([&](uint32_t, const SPIRVariable& variable) {
+    if (variable.initializer) note(variable.initializer);
+  });
+}
+
 void TargetCompiler::emit_constants_and_types() {
   bool any = false;
   for (uint32_t id : ir.ids_for_constant_undef_or_type) {
@@ -542,9 +576,10 @@ void TargetCompiler::emit_constants_and_types() {
           statement(kSpecConstantDeclaration, variable_decl(type, to_name(id)), " = ",
                     constant_expression(constant), ";");
         any = true;
-      } else if (constant.is_used_as_lut) {
+      } else if (declared_by_name(constant)) {
         const SPIRType& type = get<SPIRType>(constant.constant_type);
-        statement("constexpr ", variable_decl(type, to_name(id)), " = ", constant_expression(constant), ";");
+        statement(constant.is_used_as_lut ? "" : kMaybeUnused, "constexpr ", variable_decl(type, to_name(id)),
+                  " = ", constant_expression(constant), ";");
         any = true;
       }
     } else if (holder.get_type() == spirv_cross::TypeConstantOp) {
@@ -1498,7 +1533,7 @@ void TargetCompiler::replace_illegal_names() {
     }
   };
   ir.for_each_typed_id<SPIRConstant>([&](uint32_t id, SPIRConstant& constant) {
-    if (constant.is_used_as_lut || constant.specialization) claim_unique_name(id);
+    if (declared_by_name(constant) || constant.specialization) claim_unique_name(id);
   });
   ir.for_each_typed_id<SPIRConstantOp>([&](uint32_t id, SPIRConstantOp&) { claim_unique_name(id); });
   // Struct types too: the emitter names the results of modf, frexp,

@@ -410,8 +410,13 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // A struct, vector or scalar: C++'s layout (vectors aligned like their
   // scalar, structs as emitted here).
   virtual void element_layout(const spirv_cross::SPIRType& type, uint32_t& size, uint32_t& align);
+  // A constant that expressions name rather than spell out, declared once
+  // among the constants: a look-up table, or a struct or array an
+  // instruction uses.
+  bool declared_by_name(const spirv_cross::SPIRConstant& constant) const;
 
  private:
+  void collect_named_constants();
   void collect_interface();
   void apply_spec_values();
   void emit_constants_and_types();
@@ -448,6 +453,8 @@ class TargetCompiler : public spirv_cross::CompilerGLSL {
   // declaration is marked [[maybe_unused]] (variable_decl).
   bool declaring_call_result_ = false;
   std::unordered_set<uint32_t> read_ids_;
+  // The struct and array constants instructions and initializers use.
+  std::unordered_set<uint32_t> named_constants_;
   bool emitted_workgroup_size_ = false;
   std::unordered_map<uint32_t, uint32_t> struct_alignment_;
   // buffer_layout.cpp

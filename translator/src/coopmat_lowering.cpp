@@ -1724,22 +1724,21 @@ Words Lowering::run() {
   };
   // The subgroup barrier before each store of a Subgroup-scope matrix
   // (lower()) is a subgroup operation.
-  bool stores = false, subgroups_declared = false;
+  bool stores = false;
   for (const Instruction& inst : functions_)
     if (inst.opcode == kOpCooperativeMatrixStore && inst.operand_count() >= 2) {
       const Matrix* m = matrix(type_of(inst.operand(1)));
       stores |= !m || m->scope == kScopeSubgroup;
     }
-  for (const Instruction& inst : preamble_)
-    subgroups_declared |=
-        inst.opcode == spv::OpCapability && inst.operand(0) == spv::CapabilityGroupNonUniform;
+  // A capability the lowering's code needs, declared unless the module has it.
+  const auto require = [&](uint32_t capability) {
+    for (const Instruction& inst : preamble_)
+      if (inst.opcode == spv::OpCapability && inst.operand(0) == capability) return;
+    emit(out, instruction(spv::OpCapability, {capability}));
+  };
   // So does the lane index of warp fragments.
-  if ((stores || lane_is_new_) && !subgroups_declared)
-    emit(out, instruction(spv::OpCapability, {spv::CapabilityGroupNonUniform}));
-  bool int16_declared = false;
-  for (const Instruction& inst : preamble_)
-    int16_declared |= inst.opcode == spv::OpCapability && inst.operand(0) == spv::CapabilityInt16;
-  if (int16_is_new_ && !int16_declared) emit(out, instruction(spv::OpCapability, {spv::CapabilityInt16}));
+  if (stores || lane_is_new_) require(spv::CapabilityGroupNonUniform);
+  if (int16_is_new_) require(spv::CapabilityInt16);
   for (const Instruction& inst : preamble_) {
     if (inst.opcode == spv::OpCapability &&
         (inst.operand(0) == kCapabilityCooperativeMatrix || inst.operand(0) == kCapabilityVulkanMemoryModel))
